@@ -1,0 +1,47 @@
+package shell
+
+import (
+	"context"
+	"io"
+	"time"
+
+	"mvdan.cc/sh/v3/interp"
+)
+
+// AskFunc answers one `?` line. The shell declares it so that it never
+// imports the assistant; cmd/qsh supplies the implementation.
+type AskFunc func(ctx context.Context, q Question) error
+
+// Question is a `?` line with what the assistant needs from the session.
+type Question struct {
+	Text   string    // the line after `?`, trimmed; empty for a bare `?`
+	Dir    string    // the shell's cwd when the question was asked
+	Record []Command // the session's recent commands, oldest first
+	Stdout io.Writer // where the answer goes
+	Stderr io.Writer
+	// Terminal reports whether Stdout is a terminal (colour, spinner).
+	Terminal bool
+	// ReadKey reads one key press from the terminal in raw mode; nil when
+	// there is no terminal to ask on.
+	ReadKey func(ctx context.Context) (rune, error)
+	// Run runs a command in a subshell of the session's interpreter.
+	Run RunFunc
+}
+
+// Command is what one command line at the prompt did.
+type Command struct {
+	Line     string
+	Dir      string
+	Start    time.Time
+	Duration time.Duration
+	Status   int
+	Output   string // the tail of what it printed, ANSI stripped; may be empty
+}
+
+// RunFunc runs command in a subshell of the user's interpreter: same
+// functions, aliases, variables and cwd, nothing leaking back, stdin closed.
+// The middlewares, when non-nil, see every command and every file the run
+// really executes or opens, so a caller can stop what it did not approve.
+type RunFunc func(ctx context.Context, command string, stdout, stderr io.Writer,
+	exec func(next interp.ExecHandlerFunc) interp.ExecHandlerFunc,
+	open func(next interp.OpenHandlerFunc) interp.OpenHandlerFunc) (status int, err error)

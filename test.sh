@@ -1,0 +1,6 @@
+#!/usr/bin/env bash
+# Installs what the tests need and runs them all: vet, the race-enabled test suite.
+set -euo pipefail
+cd "$(dirname "$0")"
+go vet ./...
+go test -race -count=1 ./...
