@@ -1,3 +1,12 @@
 // Package prompt renders the prompt string from plain data, touching no
 // terminal and no interpreter.
+//
+// [Render] draws qsh's default prompt, [Expand] honours a user's PS1 with
+// bash's common backslash escapes, and [GitBranch] reads the current branch
+// straight from the repository's HEAD file.
+//
+// Colour escapes are plain SGR sequences (ESC [ … m) with no \001/\002
+// markers: github.com/ergochat/readline v0.1.3 measures the prompt's width
+// after stripping exactly those sequences (runes.ColorFilter), so SGR costs
+// no columns, while any other non-printing text would be counted as printed.
 package prompt
