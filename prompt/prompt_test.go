@@ -222,3 +222,36 @@ func BenchmarkRender(b *testing.B) {
 		Render(d)
 	}
 }
+
+// stripSGR removes ESC [ … m the way readline v0.1.3 does before it measures
+// a prompt's width.
+func stripSGR(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\033' && i+1 < len(s) && s[i+1] == '[' {
+			if j := strings.IndexByte(s[i+2:], 'm'); j >= 0 {
+				i += j + 2
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// TestColourCostsNoWidth checks that the coloured prompt, as readline
+// measures it, is exactly the plain one: the cursor lands where it should.
+func TestColourCostsNoWidth(t *testing.T) {
+	t.Parallel()
+	d := Data{User: "u", Host: "h.x", Dir: "/home/u/src", Home: "/home/u", SSH: true,
+		GitBranch: "main", Status: 1, Duration: time.Minute}
+	plain := Render(d)
+	d.Color = true
+	if got := stripSGR(Render(d)); got != plain {
+		t.Errorf("coloured prompt measures as %q, plain is %q", got, plain)
+	}
+	ps1 := `\[\e[32m\]\u@\h\[\e[0m\]:\[\e]0;title\a\]\w\$ `
+	if got, want := stripSGR(Expand(ps1, d, nil)), "u@h:~/src$ "; got != want {
+		t.Errorf("expanded PS1 measures as %q, want %q", got, want)
+	}
+}
