@@ -1,0 +1,235 @@
+package anthropic
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/qsh-shell/qsh/ai/chat"
+)
+
+// Version is the anthropic-version header the client speaks.
+const Version = "2023-06-01"
+
+// Client sends Messages requests.
+type Client struct {
+	// BaseURL is the API root, such as https://api.anthropic.com; a root
+	// ending in /v1 is accepted too.
+	BaseURL string
+	Key     string
+	HTTP    *http.Client
+}
+
+// Stream implements [chat.StreamFunc].
+func (c *Client) Stream(ctx context.Context, req chat.Request, text func(string)) (chat.Reply, error) {
+	body, err := json.Marshal(encode(req))
+	if err != nil {
+		return chat.Reply{}, &chat.Error{Message: "encoding the request: " + err.Error(), Err: err}
+	}
+	url := strings.TrimRight(c.BaseURL, "/")
+	if !strings.HasSuffix(url, "/v1") {
+		url += "/v1"
+	}
+	url += "/messages"
+	hreq, err := http.NewRequestWithContext(ctx, "POST", url, bytes.NewReader(body))
+	if err != nil {
+		return chat.Reply{}, &chat.Error{Kind: chat.Connect, Message: err.Error(), Err: err}
+	}
+	hreq.Header.Set("Content-Type", "application/json")
+	hreq.Header.Set("Accept", "text/event-stream")
+	hreq.Header.Set("anthropic-version", Version)
+	if c.Key != "" {
+		hreq.Header.Set("x-api-key", c.Key)
+	}
+	hc := c.HTTP
+	if hc == nil {
+		hc = http.DefaultClient
+	}
+	resp, err := hc.Do(hreq)
+	if err != nil {
+		if ctx.Err() != nil {
+			return chat.Reply{}, context.Cause(ctx)
+		}
+		return chat.Reply{}, &chat.Error{Kind: chat.Connect, Message: err.Error(), Err: err}
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode/100 != 2 {
+		return chat.Reply{}, statusError(resp)
+	}
+	return decode(ctx, resp.Body, text)
+}
+
+type apiError struct {
+	Type    string `json:"type"`
+	Message string `json:"message"`
+}
+
+// kinds maps the API's error types to what the user can do.
+var kinds = map[string]chat.Kind{
+	"authentication_error":  chat.Auth,
+	"permission_error":      chat.Auth,
+	"not_found_error":       chat.NoModel,
+	"rate_limit_error":      chat.RateLimit,
+	"overloaded_error":      chat.Server,
+	"api_error":             chat.Server,
+	"invalid_request_error": chat.BadRequest,
+}
+
+// statusError reads {"type": "error", "error": {"type", "message"}}.
+func statusError(resp *http.Response) error {
+	raw, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+	e := &chat.Error{
+		Kind:       chat.StatusKind(resp.StatusCode),
+		Status:     resp.StatusCode,
+		RetryAfter: chat.RetryAfter(resp.Header, time.Now()),
+	}
+	var body struct {
+		Error apiError `json:"error"`
+	}
+	if json.Unmarshal(raw, &body) == nil && body.Error.Type != "" {
+		e.Code, e.Message = body.Error.Type, body.Error.Message
+		if k, ok := kinds[e.Code]; ok && e.Kind != chat.Auth {
+			e.Kind = k
+		}
+	}
+	if e.Message == "" {
+		e.Message = strings.TrimSpace(string(raw))
+		if e.Message == "" {
+			e.Message = http.StatusText(resp.StatusCode)
+		}
+	}
+	return e
+}
+
+// event is one streamed event; which fields are set depends on Type.
+type event struct {
+	Type    string `json:"type"`
+	Index   int    `json:"index"`
+	Message struct {
+		Usage usage `json:"usage"`
+	} `json:"message"`
+	ContentBlock struct {
+		Type string `json:"type"`
+		ID   string `json:"id"`
+		Name string `json:"name"`
+		Text string `json:"text"`
+	} `json:"content_block"`
+	Delta struct {
+		Type        string `json:"type"`
+		Text        string `json:"text"`
+		PartialJSON string `json:"partial_json"`
+		StopReason  string `json:"stop_reason"`
+	} `json:"delta"`
+	Usage *usage   `json:"usage"`
+	Error apiError `json:"error"`
+}
+
+type usage struct {
+	InputTokens              int `json:"input_tokens"`
+	OutputTokens             int `json:"output_tokens"`
+	CacheCreationInputTokens int `json:"cache_creation_input_tokens"`
+	CacheReadInputTokens     int `json:"cache_read_input_tokens"`
+}
+
+var errStop = errors.New("stop")
+
+// decode reads the event stream into a reply. Blocks are keyed by their
+// index; tool input arrives as fragments of JSON to join.
+func decode(ctx context.Context, r io.Reader, text func(string)) (chat.Reply, error) {
+	var (
+		reply  chat.Reply
+		sb     strings.Builder
+		calls  []*chat.Call
+		blocks = map[int]*chat.Call{}
+		done   bool
+	)
+	err := chat.ReadSSE(r, func(_ string, data []byte) error {
+		var ev event
+		if err := json.Unmarshal(data, &ev); err != nil {
+			return &chat.Error{Kind: chat.Cut, Message: "malformed stream event: " + err.Error(), Err: err}
+		}
+		switch ev.Type {
+		case "message_start":
+			u := ev.Message.Usage
+			reply.Usage.Input = u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens
+			reply.Usage.Output = u.OutputTokens
+		case "content_block_start":
+			switch ev.ContentBlock.Type {
+			case "tool_use":
+				call := &chat.Call{ID: ev.ContentBlock.ID, Name: ev.ContentBlock.Name}
+				calls = append(calls, call)
+				blocks[ev.Index] = call
+			case "text":
+				if ev.ContentBlock.Text != "" {
+					sb.WriteString(ev.ContentBlock.Text)
+					text(ev.ContentBlock.Text)
+				}
+			}
+		case "content_block_delta":
+			switch ev.Delta.Type {
+			case "text_delta":
+				if ev.Delta.Text != "" {
+					sb.WriteString(ev.Delta.Text)
+					text(ev.Delta.Text)
+				}
+			case "input_json_delta":
+				if call := blocks[ev.Index]; call != nil {
+					call.Args += ev.Delta.PartialJSON
+				}
+			}
+		case "message_delta":
+			if ev.Delta.StopReason != "" {
+				reply.Stop = ev.Delta.StopReason
+			}
+			if ev.Usage != nil {
+				reply.Usage.Output = ev.Usage.OutputTokens
+				if in := ev.Usage.InputTokens + ev.Usage.CacheCreationInputTokens + ev.Usage.CacheReadInputTokens; in > 0 {
+					reply.Usage.Input = in
+				}
+			}
+		case "message_stop":
+			done = true
+			return errStop
+		case "error":
+			e := &chat.Error{Kind: chat.Server, Code: ev.Error.Type, Message: ev.Error.Message}
+			if k, ok := kinds[e.Code]; ok {
+				e.Kind = k
+			}
+			return e
+		}
+		// ping, content_block_stop and unknown events need nothing.
+		return nil
+	})
+	reply.Text = sb.String()
+	for _, c := range calls {
+		if strings.TrimSpace(c.Args) == "" {
+			c.Args = "{}" // a tool without parameters sends no fragments
+		}
+		reply.Calls = append(reply.Calls, *c)
+	}
+	if err == errStop {
+		err = nil
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return reply, context.Cause(ctx)
+		}
+		var ce *chat.Error
+		if errors.As(err, &ce) {
+			return reply, ce
+		}
+		return reply, &chat.Error{Kind: chat.Cut, Message: "the stream broke: " + err.Error(), Err: err}
+	}
+	if !done && reply.Stop == "" {
+		if ctx.Err() != nil {
+			return reply, context.Cause(ctx)
+		}
+		return reply, &chat.Error{Kind: chat.Cut, Message: "the stream ended before the answer did"}
+	}
+	return reply, nil
+}

@@ -1,0 +1,3 @@
+// Package anthropic is a small streaming client for the Anthropic Messages
+// API: streamed text, tool_use blocks, tool_result turns and usage.
+package anthropic

@@ -1,0 +1,226 @@
+package openai
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/qsh-shell/qsh/ai/chat"
+)
+
+// Client sends Chat Completions requests.
+type Client struct {
+	// BaseURL is the API root, such as https://api.openai.com/v1.
+	BaseURL string
+	// Key is sent as a bearer token when not empty.
+	Key  string
+	HTTP *http.Client
+}
+
+// Stream implements [chat.StreamFunc].
+func (c *Client) Stream(ctx context.Context, req chat.Request, text func(string)) (chat.Reply, error) {
+	body, err := json.Marshal(encode(req))
+	if err != nil {
+		return chat.Reply{}, &chat.Error{Message: "encoding the request: " + err.Error(), Err: err}
+	}
+	url := strings.TrimRight(c.BaseURL, "/") + "/chat/completions"
+	hreq, err := http.NewRequestWithContext(ctx, "POST", url, bytes.NewReader(body))
+	if err != nil {
+		return chat.Reply{}, &chat.Error{Kind: chat.Connect, Message: err.Error(), Err: err}
+	}
+	hreq.Header.Set("Content-Type", "application/json")
+	hreq.Header.Set("Accept", "text/event-stream")
+	if c.Key != "" {
+		hreq.Header.Set("Authorization", "Bearer "+c.Key)
+	}
+	hc := c.HTTP
+	if hc == nil {
+		hc = http.DefaultClient
+	}
+	resp, err := hc.Do(hreq)
+	if err != nil {
+		if ctx.Err() != nil {
+			return chat.Reply{}, context.Cause(ctx)
+		}
+		return chat.Reply{}, &chat.Error{Kind: chat.Connect, Message: err.Error(), Err: err}
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode/100 != 2 {
+		return chat.Reply{}, statusError(resp)
+	}
+	return decode(ctx, resp.Body, text)
+}
+
+// statusError reads an error response: {"error": {"message", "type", "code"}}.
+func statusError(resp *http.Response) error {
+	raw, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+	e := &chat.Error{
+		Kind:       chat.StatusKind(resp.StatusCode),
+		Status:     resp.StatusCode,
+		RetryAfter: chat.RetryAfter(resp.Header, time.Now()),
+	}
+	var body struct {
+		Error json.RawMessage `json:"error"`
+	}
+	if json.Unmarshal(raw, &body) == nil && len(body.Error) > 0 {
+		fill(e, body.Error)
+	}
+	if e.Message == "" {
+		e.Message = strings.TrimSpace(string(raw))
+		if e.Message == "" {
+			e.Message = http.StatusText(resp.StatusCode)
+		}
+	}
+	return e
+}
+
+// fill reads an error object into e; some servers send a bare string.
+func fill(e *chat.Error, raw json.RawMessage) {
+	var obj struct {
+		Message string          `json:"message"`
+		Type    string          `json:"type"`
+		Code    json.RawMessage `json:"code"`
+	}
+	if json.Unmarshal(raw, &obj) != nil {
+		var s string
+		if json.Unmarshal(raw, &s) == nil {
+			e.Message = s
+		}
+		return
+	}
+	e.Message = obj.Message
+	e.Code = obj.Type
+	var code string
+	if json.Unmarshal(obj.Code, &code) == nil && code != "" {
+		e.Code = code
+	}
+	if e.Code == "model_not_found" {
+		e.Kind = chat.NoModel
+	}
+}
+
+// chunk is one streamed event.
+type chunk struct {
+	Choices []struct {
+		Delta struct {
+			Content   string `json:"content"`
+			ToolCalls []struct {
+				Index    *int   `json:"index"`
+				ID       string `json:"id"`
+				Function struct {
+					Name      string `json:"name"`
+					Arguments string `json:"arguments"`
+				} `json:"function"`
+			} `json:"tool_calls"`
+		} `json:"delta"`
+		FinishReason *string `json:"finish_reason"`
+	} `json:"choices"`
+	Usage *struct {
+		PromptTokens     int `json:"prompt_tokens"`
+		CompletionTokens int `json:"completion_tokens"`
+	} `json:"usage"`
+	Error json.RawMessage `json:"error"`
+}
+
+var errDone = errors.New("done")
+
+// decode reads the event stream into a reply.
+//
+// Tool-call fragments are keyed by id when the server sends one, and by
+// index only for the fragments without an id: compatible servers send
+// parallel calls without an index, or all at index 0, and those must stay
+// separate calls.
+func decode(ctx context.Context, r io.Reader, text func(string)) (chat.Reply, error) {
+	var (
+		reply   chat.Reply
+		sb      strings.Builder
+		calls   []*chat.Call
+		byIndex = map[int]*chat.Call{}
+		byID    = map[string]*chat.Call{}
+		done    bool
+	)
+	err := chat.ReadSSE(r, func(_ string, data []byte) error {
+		if string(data) == "[DONE]" {
+			done = true
+			return errDone
+		}
+		var ch chunk
+		if err := json.Unmarshal(data, &ch); err != nil {
+			return &chat.Error{Kind: chat.Cut, Message: "malformed stream event: " + err.Error(), Err: err}
+		}
+		if len(ch.Error) > 0 && string(ch.Error) != "null" {
+			e := &chat.Error{Kind: chat.Server}
+			fill(e, ch.Error)
+			return e
+		}
+		if ch.Usage != nil {
+			reply.Usage = chat.Usage{Input: ch.Usage.PromptTokens, Output: ch.Usage.CompletionTokens}
+		}
+		for _, choice := range ch.Choices {
+			if choice.Delta.Content != "" {
+				sb.WriteString(choice.Delta.Content)
+				text(choice.Delta.Content)
+			}
+			for _, tc := range choice.Delta.ToolCalls {
+				var call *chat.Call
+				switch {
+				case tc.ID != "":
+					call = byID[tc.ID]
+				case tc.Index != nil:
+					call = byIndex[*tc.Index]
+				case len(calls) > 0:
+					call = calls[len(calls)-1]
+				}
+				if call == nil {
+					call = &chat.Call{ID: tc.ID}
+					if call.ID == "" {
+						call.ID = fmt.Sprintf("call_%d", len(calls))
+					}
+					calls = append(calls, call)
+					byID[call.ID] = call
+				}
+				if tc.Index != nil {
+					byIndex[*tc.Index] = call
+				}
+				if call.Name == "" {
+					call.Name = tc.Function.Name
+				}
+				call.Args += tc.Function.Arguments
+			}
+			if choice.FinishReason != nil && *choice.FinishReason != "" {
+				reply.Stop = *choice.FinishReason
+			}
+		}
+		return nil
+	})
+	reply.Text = sb.String()
+	for _, c := range calls {
+		reply.Calls = append(reply.Calls, *c)
+	}
+	if err == errDone {
+		err = nil
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return reply, context.Cause(ctx)
+		}
+		var ce *chat.Error
+		if errors.As(err, &ce) {
+			return reply, ce
+		}
+		return reply, &chat.Error{Kind: chat.Cut, Message: "the stream broke: " + err.Error(), Err: err}
+	}
+	if !done && reply.Stop == "" {
+		if ctx.Err() != nil {
+			return reply, context.Cause(ctx)
+		}
+		return reply, &chat.Error{Kind: chat.Cut, Message: "the stream ended before the answer did"}
+	}
+	return reply, nil
+}
