@@ -1,0 +1,189 @@
+package completions
+
+import (
+	"slices"
+	"strings"
+)
+
+// Env is what completion needs to know about the shell, as plain data.
+type Env struct {
+	Dir       string // current directory, absolute
+	Home      string // $HOME, for ~
+	Path      string // $PATH, for command names
+	Builtins  []string
+	Functions []string
+	Aliases   []string
+	Vars      []string // variable names, for $NAME
+	// Commands caches the executables on Path; nil means none are offered.
+	// Keep one for the session: it rescans only when Path or a directory on
+	// it changes.
+	Commands *Commands
+}
+
+// Complete returns the candidates for the word before cursor in line, each a
+// full replacement for the last replace bytes before cursor (which every
+// candidate starts with). See the package documentation for the contract.
+func Complete(line string, cursor int, env Env) (cands []string, replace int) {
+	cursor = max(0, min(cursor, len(line)))
+	w := scan(line[:cursor])
+	if w.comment {
+		return nil, 0
+	}
+	if w.varStart >= 0 {
+		return completeVar(line[w.varStart:cursor], env), cursor - w.varStart
+	}
+	if w.expands {
+		return nil, 0 // a word with $x or $(…) in it: its value is unknown here
+	}
+	cmd, args, cmdPos := command(w.words)
+	// NAME=value before a command or after export and the like, and
+	// --option=value: the value is what gets completed.
+	assign := isAssignment(w.value) && (cmdPos || slices.Contains(declarations, cmd))
+	w.afterEq = w.eqRaw >= 0 && (assign || strings.HasPrefix(w.value, "--"))
+	switch {
+	case w.redirect:
+		return completePath(w, env, anyFile)
+	case cmdPos && w.quote == 0 && !strings.Contains(w.value, "/") && !assign:
+		if w.value == "~" {
+			return completePath(w, env, anyFile)
+		}
+		return finish(commandNames(w.value, env), w.raw), len(w.raw)
+	case cmdPos && !assign:
+		return completePath(w, env, executable)
+	case cmd == "git" && !w.afterEq:
+		if c, ok := completeGit(w, args, env); ok {
+			return c, len(w.raw)
+		}
+	case cmd == "cd" || cmd == "pushd" || cmd == "rmdir":
+		return completePath(w, env, dirsOnly)
+	}
+	return completePath(w, env, anyFile)
+}
+
+// finish appends a space to each name and makes each a full replacement for
+// raw; names that do not start with raw are dropped.
+func finish(names []string, raw string) []string {
+	var out []string
+	for _, n := range names {
+		if strings.HasPrefix(n, raw) {
+			out = append(out, n+" ")
+		}
+	}
+	return out
+}
+
+// command finds the command word among the words before the current one,
+// skipping assignments, reserved words and prefix commands such as sudo and
+// env. cmdPos is true when the current word is itself the command.
+func command(words []string) (cmd string, args []string, cmdPos bool) {
+	i := 0
+	for i < len(words) {
+		w := words[i]
+		switch {
+		case isAssignment(w), slices.Contains(reserved, w):
+			i++
+			continue
+		}
+		opts, ok := prefixCommands[w]
+		if !ok {
+			return w, words[i+1:], false
+		}
+		i++
+		for i < len(words) && (strings.HasPrefix(words[i], "-") || w == "env" && isAssignment(words[i])) {
+			if strings.Contains(opts, " "+words[i]+" ") {
+				i++ // the option's argument
+			}
+			i++
+		}
+	}
+	return "", nil, true
+}
+
+// declarations take NAME=value arguments.
+var declarations = []string{"export", "local", "declare", "readonly", "typeset"}
+
+// reserved words after which a command name comes.
+var reserved = []string{"!", "{", "if", "then", "else", "elif", "do", "while", "until", "time"}
+
+// prefixCommands run the command that follows them; the value lists their
+// options that take an argument, space-separated with spaces around.
+var prefixCommands = map[string]string{
+	"sudo":    " -u -g -C -h -p -U -r -t -D ",
+	"doas":    " -u -C ",
+	"env":     " -u -C -S ",
+	"nohup":   " ",
+	"nice":    " -n ",
+	"command": " ",
+	"builtin": " ",
+	"exec":    " -a ",
+	"xargs":   " -a -d -E -I -L -n -P -s ",
+	"time":    " -f -o ",
+}
+
+func isAssignment(w string) bool {
+	name, _, ok := strings.Cut(w, "=")
+	return ok && isName(strings.TrimSuffix(name, "+"))
+}
+
+func isName(s string) bool {
+	if s == "" || !isNameStart(s[0]) {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if !isNameByte(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func isNameStart(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+func isNameByte(c byte) bool { return isNameStart(c) || c >= '0' && c <= '9' }
+
+// reservedWords are offered as command names too.
+var reservedWords = []string{"case", "for", "function", "if", "select", "until", "while", "time"}
+
+// commandNames lists builtins, functions, aliases, reserved words and
+// executables starting with prefix, sorted and without repeats.
+func commandNames(prefix string, env Env) []string {
+	var names []string
+	add := func(list []string) {
+		for _, n := range list {
+			if strings.HasPrefix(n, prefix) {
+				names = append(names, n)
+			}
+		}
+	}
+	add(env.Builtins)
+	add(env.Functions)
+	add(env.Aliases)
+	add(reservedWords)
+	if env.Commands != nil {
+		add(env.Commands.Names(env.Path))
+	}
+	slices.Sort(names)
+	return slices.Compact(names)
+}
+
+// completeVar completes typed, which is "$NAME" or "${NAME" (NAME possibly
+// empty), from env.Vars.
+func completeVar(typed string, env Env) []string {
+	braced := strings.HasPrefix(typed, "${")
+	prefix := strings.TrimPrefix(strings.TrimPrefix(typed, "$"), "{")
+	var out []string
+	for _, v := range env.Vars {
+		if !strings.HasPrefix(v, prefix) || !isName(v) {
+			continue
+		}
+		if braced {
+			out = append(out, "${"+v+"}")
+		} else {
+			out = append(out, "$"+v)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
