@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"time"
 
@@ -29,7 +30,14 @@ type Result struct {
 	Truncated bool
 	Duration  time.Duration
 	Error     string // why the call failed, for the model; empty on success
+	// Canceled is set when the user pressed Ctrl-C at a confirmation: the
+	// turn ends here (Error is then ErrCanceled's text).
+	Canceled bool
 }
+
+// ErrCanceled is the error of a call the user canceled with Ctrl-C at the
+// confirmation prompt.
+var ErrCanceled = errors.New("canceled by the user (Ctrl-C)")
 
 // Env is what a call needs from the turn it runs in.
 type Env struct {

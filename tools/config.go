@@ -1,0 +1,127 @@
+package tools
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Config is the tools' part of qsh's configuration. cmd/qsh fills it with
+// caarlos0/env; the names are the ones DESIGN.md fixes.
+type Config struct {
+	FS   bool `env:"QSH_AI_TOOLS_FS" envDefault:"true"`
+	Exec bool `env:"QSH_AI_TOOLS_EXEC" envDefault:"true"`
+	Web  bool `env:"QSH_AI_TOOLS_WEB" envDefault:"true"`
+	MCP  bool `env:"QSH_AI_TOOLS_MCP" envDefault:"true"`
+
+	Confirm ConfirmMode `env:"QSH_AI_TOOLS_CONFIRM" envDefault:"sensitive"`
+
+	FSMaxSize int64  `env:"QSH_AI_FS_MAX_SIZE" envDefault:"1048576"`
+	FSWrite   bool   `env:"QSH_AI_FS_WRITE" envDefault:"true"`
+	PostEdit  string `env:"QSH_AI_FS_POST_EDIT"`
+
+	ExecTimeout   time.Duration `env:"QSH_AI_EXEC_TIMEOUT" envDefault:"30s"`
+	ExecMaxOutput int           `env:"QSH_AI_EXEC_MAX_OUTPUT" envDefault:"102400"`
+	AllowedOnly   bool          `env:"QSH_AI_EXEC_ALLOWED_ONLY" envDefault:"false"`
+	DryRun        bool          `env:"QSH_AI_DRY_RUN" envDefault:"false"`
+
+	WebProvider   WebProvider `env:"QSH_AI_WEB_PROVIDER" envDefault:"duckduckgo"`
+	WebBaseURL    string      `env:"QSH_AI_WEB_BASE_URL"`
+	WebMaxResults int         `env:"QSH_AI_WEB_MAX_RESULTS" envDefault:"5"`
+}
+
+// Limits the model cannot go past, whatever it asks for.
+const (
+	MaxExecTimeout   = 300 * time.Second
+	MaxWebResults    = 10
+	DuckDuckGoURL    = "https://html.duckduckgo.com/html/"
+	minSearchSpacing = 2 * time.Second
+)
+
+// DefaultConfig is Config with every default applied, as when no variable
+// is set.
+func DefaultConfig() Config {
+	return Config{
+		FS: true, Exec: true, Web: true, MCP: true,
+		Confirm:       ConfirmSensitive,
+		FSMaxSize:     1 << 20,
+		FSWrite:       true,
+		ExecTimeout:   30 * time.Second,
+		ExecMaxOutput: 102400,
+		WebProvider:   DuckDuckGo,
+		WebMaxResults: 5,
+	}
+}
+
+// normalize brings out-of-range values back to something usable, so that
+// a bad setting degrades rather than breaks a tool.
+func (c Config) normalize() Config {
+	d := DefaultConfig()
+	if c.Confirm == "" {
+		c.Confirm = d.Confirm
+	}
+	if c.FSMaxSize <= 0 {
+		c.FSMaxSize = d.FSMaxSize
+	}
+	if c.ExecTimeout <= 0 {
+		c.ExecTimeout = d.ExecTimeout
+	}
+	c.ExecTimeout = min(c.ExecTimeout, MaxExecTimeout)
+	if c.ExecMaxOutput <= 0 {
+		c.ExecMaxOutput = d.ExecMaxOutput
+	}
+	if c.WebProvider == "" {
+		c.WebProvider = d.WebProvider
+	}
+	if c.WebBaseURL == "" && c.WebProvider == DuckDuckGo {
+		c.WebBaseURL = DuckDuckGoURL
+	}
+	if c.WebMaxResults <= 0 {
+		c.WebMaxResults = d.WebMaxResults
+	}
+	c.WebMaxResults = min(c.WebMaxResults, MaxWebResults)
+	return c
+}
+
+// ConfirmMode is QSH_AI_TOOLS_CONFIRM: which calls are asked about.
+type ConfirmMode string
+
+const (
+	ConfirmSensitive ConfirmMode = "sensitive" // ask for dev and dangerous
+	ConfirmAll       ConfirmMode = "all"       // ask for everything
+	ConfirmYolo      ConfirmMode = "yolo"      // ask only for dangerous
+)
+
+// UnmarshalText accepts the three modes, and true/false for sensitive/yolo.
+func (m *ConfirmMode) UnmarshalText(b []byte) error {
+	switch s := strings.ToLower(strings.TrimSpace(string(b))); s {
+	case "sensitive", "true", "1", "yes", "on":
+		*m = ConfirmSensitive
+	case "all":
+		*m = ConfirmAll
+	case "yolo", "false", "0", "no", "off":
+		*m = ConfirmYolo
+	default:
+		return fmt.Errorf("%q is not a confirmation mode: want sensitive, all or yolo (true = sensitive, false = yolo)", s)
+	}
+	return nil
+}
+
+// WebProvider is QSH_AI_WEB_PROVIDER: the search back end.
+type WebProvider string
+
+const (
+	DuckDuckGo WebProvider = "duckduckgo"
+	SearXNG    WebProvider = "searxng"
+)
+
+// UnmarshalText accepts duckduckgo and searxng.
+func (p *WebProvider) UnmarshalText(b []byte) error {
+	switch s := WebProvider(strings.ToLower(strings.TrimSpace(string(b)))); s {
+	case DuckDuckGo, SearXNG:
+		*p = s
+	default:
+		return fmt.Errorf("%q is not a web search provider: want duckduckgo or searxng", s)
+	}
+	return nil
+}

@@ -1,0 +1,143 @@
+package tools
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+)
+
+// place is a path the model named, resolved.
+type place struct {
+	given   string // as the model wrote it
+	abs     string // absolute, symlinks resolved (as far as the path exists)
+	rel     string // relative to the workspace when inside it
+	inside  bool   // under the workspace
+	secret  string // why it may hold secrets; "" when it does not
+	missing bool   // nothing exists at abs yet
+}
+
+// resolve makes p absolute against dir (the workspace), expands a leading
+// ~, and resolves symlinks, so that a link cannot lead a call out of the
+// workspace or around the sensitive list unseen.
+func resolve(dir, p string) (place, error) {
+	pl := place{given: p}
+	if p == "" {
+		return pl, errors.New("empty path")
+	}
+	if strings.ContainsRune(p, 0) {
+		return pl, errors.New("the path contains a NUL byte")
+	}
+	if p == "~" || strings.HasPrefix(p, "~/") {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return pl, errors.New("cannot expand ~: no home directory")
+		}
+		p = filepath.Join(home, p[1:])
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(dir, p)
+	}
+	p = filepath.Clean(p)
+	ws := realPath(dir)
+	abs, missing := realPathMissing(p)
+	pl.abs, pl.missing = abs, missing
+	if rel, err := filepath.Rel(ws, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+		pl.inside, pl.rel = true, rel
+	}
+	// Judge both the name given and the file it leads to: a link called
+	// notes.txt to ~/.ssh/id_rsa is as secret as the key.
+	if s := sensitive(abs); s != "" {
+		pl.secret = s
+	} else if s := sensitive(p); s != "" {
+		pl.secret = s
+	}
+	return pl, nil
+}
+
+// realPath resolves the symlinks of p, or returns p cleaned.
+func realPath(p string) string {
+	r, _ := realPathMissing(p)
+	return r
+}
+
+// realPathMissing resolves symlinks in the longest existing prefix of p and
+// appends the rest, so a file about to be created is judged by where it
+// will really land. missing reports that p itself does not exist.
+func realPathMissing(p string) (string, bool) {
+	p = filepath.Clean(p)
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r, false
+	}
+	var rest []string
+	cur := p
+	for {
+		parent := filepath.Dir(cur)
+		rest = append([]string{filepath.Base(cur)}, rest...)
+		if parent == cur {
+			return p, true
+		}
+		if r, err := filepath.EvalSymlinks(parent); err == nil {
+			return filepath.Join(append([]string{r}, rest...)...), true
+		}
+		cur = parent
+	}
+}
+
+// secretNames are base names, matched as path.Match patterns, of files
+// that usually hold secrets.
+var secretNames = []string{
+	".env", ".env.*", "*.env", ".envrc",
+	"*.pem", "*.key", "*.p12", "*.pfx", "*.keystore", "*.jks",
+	"*credentials*", "secrets.*",
+	"id_rsa*", "id_dsa*", "id_ecdsa*", "id_ed25519*",
+	".netrc", "_netrc", ".pgpass", ".git-credentials", ".npmrc", ".pypirc",
+	"shadow", "gshadow", "master.key",
+}
+
+// secretDirs are directory names whose whole content is secret.
+var secretDirs = []string{".ssh", ".gnupg", ".aws", ".kube", ".docker", ".password-store"}
+
+// sensitive says why the file at p may hold secrets, or "".
+func sensitive(p string) string {
+	p = filepath.ToSlash(filepath.Clean(p))
+	switch p {
+	case "/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/master.passwd":
+		return "a system password file"
+	}
+	if strings.HasPrefix(p, "/etc/ssl/private") || strings.HasPrefix(p, "/etc/sudoers.d") {
+		return "system secrets"
+	}
+	parts := strings.Split(p, "/")
+	base := parts[len(parts)-1]
+	for _, d := range parts[:len(parts)-1] {
+		for _, s := range secretDirs {
+			if d == s {
+				return "inside " + s + "/, which holds keys and credentials"
+			}
+		}
+	}
+	for _, s := range secretDirs {
+		if base == s {
+			return s + "/ holds keys and credentials"
+		}
+	}
+	lower := strings.ToLower(base)
+	for _, pat := range secretNames {
+		if ok, _ := path.Match(pat, lower); ok {
+			return "its name (" + base + ") says it may hold secrets"
+		}
+	}
+	return ""
+}
+
+// fileMode returns the permission bits of the file at p, or def when there
+// is none.
+func fileMode(p string, def fs.FileMode) fs.FileMode {
+	if fi, err := os.Stat(p); err == nil {
+		return fi.Mode().Perm()
+	}
+	return def
+}

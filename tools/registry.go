@@ -1,0 +1,245 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/qsh-shell/qsh/tools/danger"
+)
+
+// Registry is the set of tools one session offers the model, with the
+// session's state: the "always" answers given at the prompt, the web
+// search rate limit, where the audit log and backups go.
+type Registry struct {
+	cfg       Config
+	builtin   []Tool
+	added     []Tool
+	auditPath string
+	backupDir string
+	client    *http.Client
+	now       func() time.Time
+	sleep     func(context.Context, time.Duration) error
+
+	mu         sync.Mutex
+	approvals  []approval
+	lastSearch time.Time
+}
+
+// Option changes how NewRegistry builds a Registry.
+type Option func(*Registry)
+
+// AuditLog sets the audit log's path; "" turns the log off. The default is
+// $XDG_STATE_HOME/qsh/audit.jsonl.
+func AuditLog(path string) Option { return func(r *Registry) { r.auditPath = path } }
+
+// BackupDir sets where the filesystem tool keeps a file's previous version
+// before it overwrites or edits it. The default is $XDG_STATE_HOME/qsh/backups.
+func BackupDir(dir string) Option { return func(r *Registry) { r.backupDir = dir } }
+
+// HTTPClient sets the client web_search uses.
+func HTTPClient(c *http.Client) Option { return func(r *Registry) { r.client = c } }
+
+// Clock sets the time source and the wait used for timing calls and for
+// spacing web searches; tests use a fake one.
+func Clock(now func() time.Time, sleep func(context.Context, time.Duration) error) Option {
+	return func(r *Registry) { r.now, r.sleep = now, sleep }
+}
+
+// NewRegistry returns the built-in tools that cfg enables, ready to call.
+func NewRegistry(cfg Config, opts ...Option) *Registry {
+	r := &Registry{cfg: cfg.normalize(), now: time.Now, sleep: sleepCtx}
+	if d := stateDir(); d != "" {
+		r.auditPath = filepath.Join(d, "audit.jsonl")
+		r.backupDir = filepath.Join(d, "backups")
+	}
+	r.client = &http.Client{Timeout: 20 * time.Second}
+	for _, o := range opts {
+		o(r)
+	}
+	if r.cfg.FS {
+		r.builtin = append(r.builtin, newFilesystem(r))
+	}
+	if r.cfg.Exec {
+		if t := newExec(r); t != nil {
+			r.builtin = append(r.builtin, t)
+		}
+	}
+	if r.cfg.Web {
+		r.builtin = append(r.builtin, newWeb(r))
+	}
+	return r
+}
+
+// Config is the configuration the registry runs with, after defaults and
+// limits were applied.
+func (r *Registry) Config() Config { return r.cfg }
+
+// Tools returns the enabled tools: the built-in ones, then the added ones.
+func (r *Registry) Tools() []Tool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append(append([]Tool(nil), r.builtin...), r.added...)
+}
+
+// Add offers one more tool, such as an MCP server's. A tool with the name
+// of a built-in one is ignored; one with the name of an added one replaces
+// it. Calls to added tools are confirmed as dev (asked about unless yolo)
+// unless the tool implements Classifier.
+func (r *Registry) Add(t Tool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, b := range r.builtin {
+		if b.Name() == t.Name() {
+			return
+		}
+	}
+	for i, a := range r.added {
+		if a.Name() == t.Name() {
+			r.added[i] = t
+			return
+		}
+	}
+	r.added = append(r.added, t)
+}
+
+// Classifier is implemented by an added tool that knows how much harm a
+// call could do; the registry confirms the call according to the verdict.
+type Classifier interface {
+	Classify(args json.RawMessage) danger.Verdict
+}
+
+// call is what a built-in tool tells the audit log about one call.
+type call struct {
+	class    string
+	decision string
+	canceled bool
+}
+
+// caller is implemented by the built-in tools: Execute with the audit
+// record to fill in.
+type caller interface {
+	call(ctx context.Context, env Env, args json.RawMessage, c *call) Result
+}
+
+// Call runs the tool called name. Arguments are checked against the tool's
+// schema first; an unknown tool, a missing or mistyped argument gets a
+// Result that says what was wrong. Every call is timed and appended to the
+// audit log. A Result with Canceled set means the user pressed Ctrl-C at a
+// confirmation: end the turn.
+func (r *Registry) Call(ctx context.Context, env Env, name string, args json.RawMessage) Result {
+	start := r.now()
+	c := &call{}
+	var res Result
+	t := r.lookup(name)
+	switch {
+	case t == nil:
+		names := []string{}
+		for _, t := range r.Tools() {
+			names = append(names, t.Name())
+		}
+		res = failf("unknown tool %q; the tools are %s", name, quoteList(names))
+		c.decision = decInvalid
+	default:
+		if err := validate(t.Schema(), args); err != nil {
+			res = failf("%s: %v", name, err)
+			c.decision = decInvalid
+			break
+		}
+		if len(strings.TrimSpace(string(args))) == 0 {
+			args = json.RawMessage(`{}`)
+		}
+		if b, ok := t.(caller); ok {
+			res = b.call(ctx, env, args, c)
+		} else {
+			res = r.callAdded(ctx, env, t, args, c)
+		}
+	}
+	res.Duration = r.now().Sub(start)
+	if c.canceled {
+		res.Canceled = true
+	}
+	appendAudit(r.auditPath, entry{
+		Time:     start,
+		Tool:     name,
+		Args:     redactJSON(args, auditArgMax),
+		Class:    c.class,
+		Decision: c.decision,
+		Outcome:  outcome(res),
+		Duration: float64(res.Duration.Microseconds()) / 1000,
+	})
+	return res
+}
+
+func (r *Registry) lookup(name string) Tool {
+	for _, t := range r.Tools() {
+		if t.Name() == name {
+			return t
+		}
+	}
+	return nil
+}
+
+// callAdded confirms a call to an added tool, then runs it.
+func (r *Registry) callAdded(ctx context.Context, env Env, t Tool, args json.RawMessage, c *call) Result {
+	v := danger.Verdict{Class: danger.Dev, Reasons: []string{"a tool of an MCP server"}}
+	if cl, ok := t.(Classifier); ok {
+		v = cl.Classify(args)
+	}
+	name := t.Name()
+	q := ask{
+		kind:    "tool",
+		verdict: v,
+		subject: name + " " + clip(string(args), 200),
+		verb:    "call",
+		match:   func(s string) bool { return strings.HasPrefix(s, name+" ") },
+	}
+	if v.Class >= danger.Dangerous {
+		exact := q.subject
+		q.match = func(s string) bool { return s == exact }
+	}
+	if ok, res := r.approve(ctx, env, q, c); !ok {
+		return res
+	}
+	if r.cfg.DryRun {
+		return Result{Success: true, Output: "dry run: would call " + name + " with " + string(args)}
+	}
+	return t.Execute(ctx, env, args)
+}
+
+func outcome(res Result) string {
+	switch {
+	case res.Canceled:
+		return "canceled"
+	case res.Success:
+		s := fmt.Sprintf("ok, %d bytes", len(res.Output))
+		if res.Truncated {
+			s += ", truncated"
+		}
+		return s
+	}
+	return "failed: " + clip(Redact(res.Error), 300)
+}
+
+func failf(format string, args ...any) Result {
+	return Result{Error: fmt.Sprintf(format, args...)}
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
