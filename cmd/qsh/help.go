@@ -1,0 +1,67 @@
+package main
+
+const usage = `qsh — a bash-like shell with an AI assistant on ? lines
+
+Usage:
+  qsh                          interactive shell (when stdin is a terminal)
+  qsh -c STRING [NAME [ARG…]]  run STRING; NAME becomes $0, ARGs $1…
+  qsh FILE [ARG…]              run the script FILE
+  qsh < FILE                   run the commands read from stdin
+  qsh --classify [--json] [--] [COMMAND…]
+                               classify each COMMAND (or each stdin line) as
+                               safe, dev, dangerous or blocked:
+                               CLASS<TAB>COMMAND<TAB>REASON per command
+  qsh --help | --version | --config
+
+Options:
+  -c          read commands from the first argument
+  -i          interactive, even when stdin is not a terminal
+  -l, --login login shell: source /etc/profile, then the first of
+              ~/.qsh_profile and ~/.profile (also when argv[0] starts with -)
+  -s          read commands from stdin
+  --config    print every configuration variable with its value and default
+              (secrets masked)
+  --version   print the version
+
+Interactive shells also source ~/.qshrc. An error in a startup file is
+printed as file:line: message and the shell goes on.
+
+The assistant:
+  A line whose first non-blank character is ? goes to the assistant, in the
+  interactive shell and in -c strings (script files are plain shell):
+    ? why is this build failing
+    ?                  a bare ? explains the last command's failure
+    ? /reset           start a new conversation
+    ? /status          show provider, model and conversation state
+    ? /model NAME      switch the model
+  To run a command whose name begins with ?, write \?… or ./?….
+  Ctrl-C cancels a turn. Tools (filesystem, execute_command, web_search, MCP
+  servers) ask before doing anything sensitive: y runs once, n refuses,
+  a allows the same kind of call for the session.
+
+  Set up a provider with one of:
+    ANTHROPIC_API_KEY=…        Anthropic
+    OPENAI_API_KEY=…           OpenAI (OPENAI_BASE_URL or QSH_AI_BASE_URL for
+                               compatible servers: LM Studio, vLLM, OpenRouter…)
+    OLLAMA_HOST=http://…:11434 a local Ollama
+  QSH_AI_PROVIDER (auto, openai, anthropic, ollama) and QSH_AI_MODEL choose
+  explicitly.
+
+Environment (see qsh --config for all of them and their defaults):
+  QSH_HISTFILE       history file ($XDG_STATE_HOME/qsh/history)
+  QSH_HISTSIZE       history entries kept (50000)
+  QSH_CAPTURE        record the tail of each command's output for the
+                     assistant (true)
+  QSH_AI_PROVIDER, QSH_AI_MODEL, QSH_AI_BASE_URL, QSH_AI_API_KEY,
+  QSH_AI_TIMEOUT, QSH_AI_TOOL_PROTOCOL, QSH_AI_TOOLS_FS, QSH_AI_TOOLS_EXEC,
+  QSH_AI_TOOLS_WEB, QSH_AI_TOOLS_MCP, QSH_AI_MCP_CONFIG, QSH_AI_TOOLS_CONFIRM,
+  QSH_AI_TOOLS_MAX_ITER, QSH_AI_FS_MAX_SIZE, QSH_AI_FS_WRITE,
+  QSH_AI_EXEC_TIMEOUT, QSH_AI_EXEC_MAX_OUTPUT, QSH_AI_FS_POST_EDIT,
+  QSH_AI_EXEC_ALLOWED_ONLY, QSH_AI_DRY_RUN, QSH_AI_WEB_PROVIDER,
+  QSH_AI_WEB_BASE_URL, QSH_AI_WEB_MAX_RESULTS
+  A bad value prints one line naming the variable; its default is used.
+
+Keys: emacs editing, Ctrl-R history search, Tab completion, Ctrl-C clears
+the line or interrupts the running command, Ctrl-D on an empty line exits.
+qsh has no job control: Ctrl-Z resumes the stopped program at once.
+`

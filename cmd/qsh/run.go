@@ -1,0 +1,197 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"golang.org/x/term"
+
+	"github.com/qsh-shell/qsh/shell"
+)
+
+// version is qsh's release; `go build -ldflags "-X main.version=…"` sets it.
+var version = "0.1.0-dev"
+
+// options is what the command line asks for.
+type options struct {
+	command     *string // -c
+	interactive bool    // -i
+	login       bool    // -l, --login, or argv[0] starting with -
+	stdin       bool    // -s
+	args        []string
+	action      string // "help", "version", "config", "classify"
+}
+
+// parseArgs reads qsh's flags the way bash does: single-letter flags may be
+// combined (`-lc`), and the first non-flag argument ends them.
+func parseArgs(args []string) (options, error) {
+	var o options
+	if len(args) > 0 && strings.HasPrefix(filepath.Base(args[0]), "-") {
+		o.login = true
+	}
+	if len(args) > 0 {
+		args = args[1:]
+	}
+	for len(args) > 0 {
+		a := args[0]
+		switch {
+		case a == "--":
+			args = args[1:]
+			o.args = args
+			return o, nil
+		case a == "--help" || a == "-h":
+			o.action = "help"
+			return o, nil
+		case a == "--version":
+			o.action = "version"
+			return o, nil
+		case a == "--config":
+			o.action = "config"
+			return o, nil
+		case a == "--classify":
+			o.action = "classify"
+			o.args = args[1:]
+			return o, nil
+		case a == "--login":
+			o.login = true
+		case a == "--interactive":
+			o.interactive = true
+		case strings.HasPrefix(a, "--"):
+			return o, fmt.Errorf("%s: invalid option", a)
+		case strings.HasPrefix(a, "-") && len(a) > 1:
+			for _, c := range a[1:] {
+				switch c {
+				case 'c':
+					o.command = new(string)
+				case 'i':
+					o.interactive = true
+				case 'l':
+					o.login = true
+				case 's':
+					o.stdin = true
+				default:
+					return o, fmt.Errorf("-%c: invalid option", c)
+				}
+			}
+		default:
+			o.args = args
+			return o.withCommand()
+		}
+		args = args[1:]
+	}
+	return o.withCommand()
+}
+
+// withCommand takes the -c string from the first argument.
+func (o options) withCommand() (options, error) {
+	if o.command == nil {
+		return o, nil
+	}
+	if len(o.args) == 0 {
+		return o, fmt.Errorf("-c: option requires an argument")
+	}
+	*o.command = o.args[0]
+	o.args = o.args[1:]
+	return o, nil
+}
+
+func isTerminal(f any) bool {
+	file, ok := f.(*os.File)
+	return ok && term.IsTerminal(int(file.Fd()))
+}
+
+// run is qsh's main: it returns the exit status instead of exiting.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	o, err := parseArgs(args)
+	if err != nil {
+		fmt.Fprintf(stderr, "qsh: %v\n", err)
+		fmt.Fprintln(stderr, "Usage: qsh [-il] [-c STRING [NAME [ARG…]] | FILE [ARG…]]; see qsh --help")
+		return 2
+	}
+	switch o.action {
+	case "help":
+		io.WriteString(stdout, usage)
+		return 0
+	case "version":
+		fmt.Fprintf(stdout, "qsh %s (%s, %s/%s)\n", version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+		return 0
+	case "classify":
+		return classify(o.args, stdin, stdout, stderr)
+	}
+	environ := os.Environ()
+	cfg := loadConfig(environ, stderr)
+	if o.action == "config" {
+		printConfig(stdout, cfg)
+		return 0
+	}
+
+	ctx := context.Background()
+	name := "qsh"
+	if len(args) > 0 && o.login && strings.HasPrefix(filepath.Base(args[0]), "-") {
+		name = filepath.Base(args[0])
+	}
+	interactive := o.interactive ||
+		(o.command == nil && (len(o.args) == 0 || o.stdin) && isTerminal(stdin) && isTerminal(stderr))
+	params := o.args
+	var script string
+	switch {
+	case o.command != nil:
+		if len(params) > 0 {
+			name, params = params[0], params[1:]
+		}
+	case len(params) > 0 && !o.stdin:
+		script, name, params = params[0], params[0], params[1:]
+	}
+	sh, err := shell.New(
+		shell.Stdio(stdin, stdout, stderr),
+		shell.Params(name, params...),
+		shell.Environ(environ),
+		shell.Interactive(interactive),
+		shell.Configure(cfg.Shell),
+		shell.Ask(assistant(cfg)),
+	)
+	if err != nil {
+		fmt.Fprintf(stderr, "qsh: %v\n", err)
+		return 1
+	}
+	if o.login {
+		sh.Login(ctx)
+	}
+	if interactive {
+		sh.RC(ctx)
+	}
+	switch {
+	case o.command != nil:
+		return sh.RunString(ctx, *o.command)
+	case script != "":
+		f, err := os.Open(script)
+		if err != nil {
+			fmt.Fprintf(stderr, "qsh: %s: %s\n", script, errText(unwrap(err)))
+			return 127
+		}
+		defer f.Close()
+		return sh.RunScript(ctx, f, script)
+	case interactive:
+		return sh.REPL(ctx)
+	default:
+		return sh.RunScript(ctx, stdin, "qsh")
+	}
+}
+
+// errText is err's message with a capital, as shells print them.
+func errText(err error) string {
+	s := err.Error()
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+func unwrap(err error) error {
+	if pe, ok := err.(*os.PathError); ok {
+		return pe.Err
+	}
+	return err
+}

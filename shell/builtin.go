@@ -1,0 +1,540 @@
+package shell
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+	"mvdan.cc/sh/v3/interp"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// builtinMark prefixes the name of a builtin qsh implements itself. interp
+// runs its own builtins (and fails on those it lacks) before any exec
+// handler, so [Shell.call] renames the call to reach [Shell.builtins]. The
+// NUL byte means no real command can have the name.
+const builtinMark = "qsh\x00"
+
+// ownBuiltins are the builtins interp lacks or gets wrong for profiles.
+var ownBuiltins = map[string]bool{"umask": true, "kill": true, "history": true, "trap": true}
+
+// call sees every simple command after expansion.
+func (s *Shell) call(ctx context.Context, args []string) ([]string, error) {
+	name := args[0]
+	switch {
+	case name == "alias" || name == "unalias":
+		s.shadowAlias(name, args[1:])
+	case ownBuiltins[name] && !s.isFunc(name):
+		return mark(args), nil
+	case name == "command" && len(args) > 1:
+		switch {
+		case args[1] == "-v" || args[1] == "-V":
+			return mark(args), nil
+		case ownBuiltins[args[1]]:
+			return mark(args[1:]), nil
+		}
+	case name == "type" && len(args) > 1 && strings.HasPrefix(args[1], "-") && strings.Contains(args[1], "a"):
+		return mark(args), nil
+	}
+	return args, nil
+}
+
+func mark(args []string) []string {
+	out := append([]string{builtinMark + args[0]}, args[1:]...)
+	return out
+}
+
+func (s *Shell) isFunc(name string) bool {
+	_, ok := s.runner.Funcs[name]
+	return ok
+}
+
+// shadowAlias keeps a copy of the alias table for `command -v` and
+// `type -a`, which interp does not expose.
+func (s *Shell) shadowAlias(name string, args []string) {
+	if s.aliases == nil {
+		s.aliases = map[string]string{}
+	}
+	for _, a := range args {
+		if name == "unalias" {
+			if a == "-a" {
+				clear(s.aliases)
+			}
+			delete(s.aliases, a)
+			continue
+		}
+		if k, v, ok := strings.Cut(a, "="); ok {
+			s.aliases[k] = v
+		}
+	}
+}
+
+// builtins runs the builtins [Shell.call] marked.
+func (s *Shell) builtins(next interp.ExecHandlerFunc) interp.ExecHandlerFunc {
+	return func(ctx context.Context, args []string) error {
+		name, ok := strings.CutPrefix(args[0], builtinMark)
+		if !ok {
+			return next(ctx, args)
+		}
+		hc := interp.HandlerCtx(ctx)
+		b := builtinIO{name: name, out: hc.Stdout, err: hc.Stderr}
+		var st int
+		switch name {
+		case "umask":
+			st = b.umask(args[1:])
+		case "kill":
+			st = b.kill(args[1:])
+		case "history":
+			st = s.historyBuiltin(b, args[1:])
+		case "trap":
+			st = s.trap(ctx, hc, b, args[1:])
+		case "command":
+			st = s.commandV(hc, b, args[1:])
+		case "type":
+			st = s.typeAll(hc, b, args[1:])
+		}
+		if st != 0 {
+			return interp.ExitStatus(st)
+		}
+		return nil
+	}
+}
+
+// builtinIO is where a builtin writes, and its name for messages.
+type builtinIO struct {
+	name     string
+	out, err io.Writer
+}
+
+func (b builtinIO) fail(st int, format string, args ...any) int {
+	fmt.Fprintf(b.err, "qsh: %s: %s\n", b.name, fmt.Sprintf(format, args...))
+	return st
+}
+
+func (b builtinIO) umask(args []string) int {
+	old := syscall.Umask(0)
+	syscall.Umask(old)
+	symbolic, print := false, false
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") && len(args[0]) > 1 {
+		for _, c := range args[0][1:] {
+			switch c {
+			case 'S':
+				symbolic = true
+			case 'p':
+				print = true
+			default:
+				return b.fail(2, "-%c: invalid option\nusage: umask [-p] [-S] [mode]", c)
+			}
+		}
+		args = args[1:]
+	}
+	if len(args) == 0 {
+		switch {
+		case symbolic:
+			fmt.Fprintln(b.out, symbolicMode(0o777&^old))
+		case print:
+			fmt.Fprintf(b.out, "umask %04o\n", old)
+		default:
+			fmt.Fprintf(b.out, "%04o\n", old)
+		}
+		return 0
+	}
+	mask, err := parseUmask(args[0], old)
+	if err != nil {
+		return b.fail(1, "%s: %v", args[0], err)
+	}
+	syscall.Umask(mask)
+	return 0
+}
+
+// symbolicMode prints permissions like `u=rwx,g=rx,o=rx`.
+func symbolicMode(perm int) string {
+	var parts []string
+	for i, who := range []string{"u", "g", "o"} {
+		bits := perm >> (6 - 3*i) & 7
+		p := who + "="
+		for j, c := range "rwx" {
+			if bits&(4>>j) != 0 {
+				p += string(c)
+			}
+		}
+		parts = append(parts, p)
+	}
+	return strings.Join(parts, ",")
+}
+
+// parseUmask reads an octal mask or a symbolic mode (`u=rwx,g-w,o=`)
+// applied to the permissions old allows.
+func parseUmask(s string, old int) (int, error) {
+	if s[0] >= '0' && s[0] <= '9' {
+		n, err := strconv.ParseUint(s, 8, 32)
+		if err != nil || n > 0o777 {
+			return 0, fmt.Errorf("octal number out of range")
+		}
+		return int(n), nil
+	}
+	allowed := 0o777 &^ old
+	for clause := range strings.SplitSeq(s, ",") {
+		i := strings.IndexAny(clause, "=+-")
+		if i < 0 {
+			return 0, fmt.Errorf("invalid symbolic mode operator")
+		}
+		who, op, perms := clause[:i], clause[i], clause[i+1:]
+		var whoBits int
+		if who == "" {
+			who = "a"
+		}
+		for _, c := range who {
+			switch c {
+			case 'u':
+				whoBits |= 0o700
+			case 'g':
+				whoBits |= 0o070
+			case 'o':
+				whoBits |= 0o007
+			case 'a':
+				whoBits |= 0o777
+			default:
+				return 0, fmt.Errorf("invalid symbolic mode character %q", c)
+			}
+		}
+		var permBits int
+		for _, c := range perms {
+			switch c {
+			case 'r':
+				permBits |= 0o444
+			case 'w':
+				permBits |= 0o222
+			case 'x':
+				permBits |= 0o111
+			default:
+				return 0, fmt.Errorf("invalid symbolic mode character %q", c)
+			}
+		}
+		bits := whoBits & permBits
+		switch op {
+		case '=':
+			allowed = allowed&^whoBits | bits
+		case '+':
+			allowed |= bits
+		case '-':
+			allowed &^= bits
+		}
+	}
+	return 0o777 &^ allowed, nil
+}
+
+// signalNum reads a signal as a name (`TERM`, `SIGTERM`, any case) or a
+// number.
+func signalNum(s string) (syscall.Signal, bool) {
+	if n, err := strconv.Atoi(s); err == nil {
+		if n >= 0 && n < 65 {
+			return syscall.Signal(n), true
+		}
+		return 0, false
+	}
+	name := strings.ToUpper(s)
+	if !strings.HasPrefix(name, "SIG") {
+		name = "SIG" + name
+	}
+	sig := unix.SignalNum(name)
+	return sig, sig != 0
+}
+
+func signalName(sig syscall.Signal) string {
+	return strings.TrimPrefix(unix.SignalName(sig), "SIG")
+}
+
+func (b builtinIO) kill(args []string) int {
+	sig := syscall.SIGTERM
+	if len(args) == 0 {
+		return b.fail(2, "usage: kill [-s sigspec | -n signum | -sigspec] pid ... or kill -l [sigspec]")
+	}
+	switch a := args[0]; {
+	case a == "-l" || a == "-L":
+		return b.listSignals(args[1:])
+	case a == "-s" || a == "-n":
+		if len(args) < 2 {
+			return b.fail(2, "%s: option requires an argument", a)
+		}
+		s, ok := signalNum(args[1])
+		if !ok {
+			return b.fail(1, "%s: invalid signal specification", args[1])
+		}
+		sig, args = s, args[2:]
+	case a == "--":
+		args = args[1:]
+	case strings.HasPrefix(a, "-") && len(a) > 1:
+		s, ok := signalNum(a[1:])
+		if !ok {
+			return b.fail(1, "%s: invalid signal specification", a[1:])
+		}
+		sig, args = s, args[1:]
+	}
+	if len(args) > 0 && args[0] == "--" {
+		args = args[1:]
+	}
+	st := 0
+	for _, a := range args {
+		if strings.HasPrefix(a, "%") {
+			st = b.fail(1, "%s: no job control in qsh; use a process id", a)
+			continue
+		}
+		pid, err := strconv.Atoi(a)
+		if err != nil {
+			st = b.fail(1, "%s: arguments must be process or job IDs", a)
+			continue
+		}
+		if err := syscall.Kill(pid, sig); err != nil {
+			st = b.fail(1, "(%d) - %s", pid, errText(err))
+		}
+	}
+	return st
+}
+
+func errText(err error) string {
+	s := err.Error()
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+func (b builtinIO) listSignals(args []string) int {
+	if len(args) == 0 {
+		var line []string
+		for n := 1; n < 32; n++ {
+			line = append(line, fmt.Sprintf("%2d) SIG%-8s", n, signalName(syscall.Signal(n))))
+			if len(line) == 5 || n == 31 {
+				fmt.Fprintln(b.out, strings.TrimRight(strings.Join(line, " "), " "))
+				line = nil
+			}
+		}
+		return 0
+	}
+	st := 0
+	for _, a := range args {
+		if n, err := strconv.Atoi(a); err == nil {
+			if n > 128 {
+				n -= 128
+			}
+			if name := signalName(syscall.Signal(n)); n > 0 && n < 65 && name != "" {
+				fmt.Fprintln(b.out, name)
+				continue
+			}
+			st = b.fail(1, "%s: invalid signal specification", a)
+			continue
+		}
+		sig, ok := signalNum(a)
+		if !ok {
+			st = b.fail(1, "%s: invalid signal specification", a)
+			continue
+		}
+		fmt.Fprintln(b.out, int(sig))
+	}
+	return st
+}
+
+// trap keeps EXIT itself (interp would run it after every command line),
+// hands ERR to interp, and accepts the other signals so that profiles which
+// set them do not fail; their commands are not run.
+func (s *Shell) trap(ctx context.Context, hc interp.HandlerContext, b builtinIO, args []string) int {
+	if len(args) > 0 && (args[0] == "-l") {
+		return b.listSignals(nil)
+	}
+	if len(args) > 0 && (args[0] == "-p" || args[0] == "--") {
+		if args[0] == "-p" && len(args) == 1 {
+			args = nil
+		} else {
+			args = args[1:]
+		}
+	}
+	if len(args) == 0 {
+		if s.exitTrap != "" {
+			fmt.Fprintf(b.out, "trap -- %s EXIT\n", quote(s.exitTrap))
+		}
+		for sig, cmd := range s.traps {
+			fmt.Fprintf(b.out, "trap -- %s %s\n", quote(cmd), sig)
+		}
+		hc.Builtin(ctx, []string{"trap"})
+		return 0
+	}
+	cmd, sigs := "-", args
+	if len(args) > 1 {
+		cmd, sigs = args[0], args[1:]
+	} else if _, err := strconv.Atoi(args[0]); err != nil {
+		if _, ok := signalNum(args[0]); !ok && args[0] != "EXIT" && args[0] != "ERR" {
+			// `trap cmd` with no signal: bash says so.
+			return b.fail(2, "usage: trap [-lp] [[arg] signal_spec ...]")
+		}
+	}
+	st := 0
+	for _, sig := range sigs {
+		name := strings.ToUpper(strings.TrimPrefix(strings.ToUpper(sig), "SIG"))
+		switch {
+		case name == "EXIT" || name == "0":
+			if cmd == "-" {
+				cmd = ""
+			}
+			s.exitTrap = cmd
+		case name == "ERR":
+			hc.Builtin(ctx, []string{"trap", cmd, "ERR"})
+		default:
+			n, ok := signalNum(name)
+			if !ok {
+				st = b.fail(1, "%s: invalid signal specification", sig)
+				continue
+			}
+			if cmd == "-" {
+				delete(s.traps, signalName(n))
+			} else {
+				s.traps[signalName(n)] = cmd
+			}
+		}
+	}
+	return st
+}
+
+func quote(s string) string {
+	q, err := syntax.Quote(s, syntax.LangBash)
+	if err != nil {
+		return strconv.Quote(s)
+	}
+	return q
+}
+
+// what kinds of command a name is, in the order the shell looks them up.
+func (s *Shell) lookup(hc interp.HandlerContext, name string, all bool) (kinds []string, paths []string) {
+	if v, ok := s.aliases[name]; ok && s.interactive {
+		kinds = append(kinds, "alias\x00"+v)
+	}
+	if syntax.IsKeyword(name) {
+		kinds = append(kinds, "keyword")
+	}
+	if s.isFunc(name) {
+		kinds = append(kinds, "function")
+	}
+	if interp.IsBuiltin(name) {
+		kinds = append(kinds, "builtin")
+	}
+	if strings.Contains(name, "/") {
+		if p, err := interp.LookPathDir(hc.Dir, hc.Env, name); err == nil {
+			paths = append(paths, p)
+		}
+		return kinds, paths
+	}
+	for dir := range strings.SplitSeq(hc.Env.Get("PATH").String(), ":") {
+		if dir == "" {
+			dir = "."
+		}
+		p := filepath.Join(dir, name)
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(hc.Dir, p)
+		}
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+			paths = append(paths, filepath.Join(dir, name))
+			if !all {
+				break
+			}
+		}
+	}
+	return kinds, paths
+}
+
+// commandV is `command -v` and `command -V`.
+func (s *Shell) commandV(hc interp.HandlerContext, b builtinIO, args []string) int {
+	verbose := args[0] == "-V"
+	st := 0
+	for _, name := range args[1:] {
+		kinds, paths := s.lookup(hc, name, false)
+		if len(kinds) > 0 {
+			describe(b.out, name, kinds[0], verbose)
+			continue
+		}
+		if len(paths) > 0 {
+			if verbose {
+				fmt.Fprintf(b.out, "%s is %s\n", name, paths[0])
+			} else {
+				fmt.Fprintln(b.out, paths[0])
+			}
+			continue
+		}
+		if verbose {
+			b.fail(1, "%s: not found", name)
+		}
+		st = 1
+	}
+	return st
+}
+
+func describe(w io.Writer, name, kind string, verbose bool) {
+	if v, ok := strings.CutPrefix(kind, "alias\x00"); ok {
+		if verbose {
+			fmt.Fprintf(w, "%s is aliased to `%s'\n", name, v)
+		} else {
+			fmt.Fprintf(w, "alias %s=%s\n", name, quote(v))
+		}
+		return
+	}
+	if !verbose {
+		fmt.Fprintln(w, name)
+		return
+	}
+	switch kind {
+	case "keyword":
+		fmt.Fprintf(w, "%s is a shell keyword\n", name)
+	case "function":
+		fmt.Fprintf(w, "%s is a function\n", name)
+	case "builtin":
+		fmt.Fprintf(w, "%s is a shell builtin\n", name)
+	}
+}
+
+// typeAll is `type -a`: every kind of command a name is.
+func (s *Shell) typeAll(hc interp.HandlerContext, b builtinIO, args []string) int {
+	terse, pathOnly := false, false
+	var names []string
+	for _, a := range args {
+		if strings.HasPrefix(a, "-") && len(a) > 1 {
+			terse = terse || strings.Contains(a, "t")
+			pathOnly = pathOnly || strings.ContainsAny(a, "pP")
+			continue
+		}
+		names = append(names, a)
+	}
+	st := 0
+	for _, name := range names {
+		kinds, paths := s.lookup(hc, name, true)
+		if pathOnly {
+			kinds = nil
+		}
+		for _, k := range kinds {
+			if terse {
+				k, _, _ = strings.Cut(k, "\x00")
+				fmt.Fprintln(b.out, k)
+				continue
+			}
+			describe(b.out, name, k, true)
+		}
+		for _, p := range paths {
+			switch {
+			case terse:
+				fmt.Fprintln(b.out, "file")
+			case pathOnly:
+				fmt.Fprintln(b.out, p)
+			default:
+				fmt.Fprintf(b.out, "%s is %s\n", name, p)
+			}
+		}
+		if len(kinds)+len(paths) == 0 {
+			if !terse && !pathOnly {
+				b.fail(1, "%s: not found", name)
+			}
+			st = 1
+		}
+	}
+	return st
+}

@@ -1,0 +1,58 @@
+package shell
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+)
+
+// Login sources what a login shell reads: /etc/profile, then the first of
+// ~/.qsh_profile and ~/.profile that exists.
+func (s *Shell) Login(ctx context.Context) {
+	s.source(ctx, "/etc/profile")
+	home := s.Var("HOME")
+	if home == "" {
+		return
+	}
+	for _, name := range []string{".qsh_profile", ".profile"} {
+		if s.source(ctx, filepath.Join(home, name)) {
+			return
+		}
+	}
+}
+
+// RC sources ~/.qshrc, which interactive shells read.
+func (s *Shell) RC(ctx context.Context) {
+	if home := s.Var("HOME"); home != "" {
+		s.source(ctx, filepath.Join(home, ".qshrc"))
+	}
+}
+
+// source runs the file at path in the session and reports whether it
+// exists. Errors are printed as `file:line: message`; they never stop the
+// shell.
+func (s *Shell) source(ctx context.Context, path string) bool {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return false
+	}
+	if err != nil {
+		s.errorf("%v", err)
+		return true
+	}
+	defer f.Close()
+	prog, ok := s.parse(f, path)
+	if !ok {
+		return true
+	}
+	fctx, stop := s.foreground(ctx)
+	defer stop()
+	s.runFile(fctx, prog)
+	if s.runner.Exited() {
+		// `exit` in a profile ends a login shell in bash; qsh keeps the
+		// user's shell alive instead and says so.
+		s.errorf("%s: exit ignored while starting up", path)
+	}
+	return true
+}

@@ -1,0 +1,236 @@
+package shell
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+
+	"golang.org/x/term"
+)
+
+// maxRecord is how many command lines the session record keeps.
+const maxRecord = 50
+
+// REPL reads and runs command lines until Ctrl-D or `exit`, and returns the
+// shell's exit status. stdin must be a terminal unless a [Reader] was given.
+func (s *Shell) REPL(ctx context.Context) int {
+	stopSignals := s.catchSignals()
+	defer stopSignals()
+	if s.lines == nil {
+		in, ok := s.stdin.(*os.File)
+		if !ok {
+			s.errorf("interactive mode needs a terminal")
+			return 1
+		}
+		ed, err := newLineEditor(in, s.stdout, s.completer(), s.cfg.HistSize)
+		if err != nil {
+			s.errorf("%v", err)
+			return 1
+		}
+		s.lines = ed
+	}
+	defer s.lines.Close()
+	s.loadHistory()
+
+	st := 0
+	var buf strings.Builder
+	for {
+		p := s.promptString(st)
+		if buf.Len() > 0 {
+			p = "> "
+		}
+		line, err := s.readLine(p)
+		if errors.Is(err, ErrInterrupt) {
+			buf.Reset()
+			st = 130
+			s.setStatus(ctx, st)
+			continue
+		}
+		if err == io.EOF && buf.Len() == 0 {
+			break
+		}
+		if err != nil && err != io.EOF {
+			s.errorf("%v", err)
+			break
+		}
+		buf.WriteString(line)
+		buf.WriteByte('\n')
+		src := buf.String()
+		if err == nil && buf.Len() == len(line)+1 {
+			if _, ok := question(line); !ok && incomplete(src) {
+				continue
+			}
+		} else if err == nil && incomplete(src) {
+			continue
+		}
+		buf.Reset()
+		entry := strings.TrimSuffix(src, "\n")
+		if strings.TrimSpace(entry) == "" {
+			continue
+		}
+		s.remember(entry)
+		st = s.runLine(ctx, entry)
+		if s.exited() {
+			break
+		}
+	}
+	return s.finish(ctx, st)
+}
+
+// readLine reads one line; a panic in the line editor (it has one for a
+// terminal that never answers its cursor query) costs the line, not the
+// shell.
+func (s *Shell) readLine(prompt string) (line string, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			s.errorf("line editor: %v", r)
+			line, err = "", ErrInterrupt
+		}
+	}()
+	return s.lines.ReadLine(prompt)
+}
+
+func (s *Shell) loadHistory() {
+	if s.cfg.HistSize <= 0 {
+		return
+	}
+	path, err := historyFile(s.cfg, s.Var)
+	if err == nil {
+		err = s.hist.open(path)
+	}
+	if err != nil {
+		s.errorf("%v", err)
+	}
+	for _, e := range s.hist.entries {
+		s.lines.AddHistory(e)
+	}
+}
+
+// remember adds a command line to the history. Like bash with
+// HISTCONTROL=ignorespace, a line starting with a blank is not kept.
+func (s *Shell) remember(entry string) {
+	if strings.HasPrefix(entry, " ") {
+		return
+	}
+	if n := len(s.hist.entries); n > 0 && s.hist.entries[n-1] == entry {
+		return
+	}
+	s.lines.AddHistory(entry)
+	if err := s.hist.add(entry); err != nil {
+		s.errorf("%v", err)
+	}
+}
+
+// runLine runs one complete command line (or asks one question) in the
+// foreground and records what it did.
+func (s *Shell) runLine(ctx context.Context, line string) int {
+	start := time.Now()
+	dir := s.Dir()
+	fctx, stop := s.foreground(ctx)
+	var st int
+	if text, ok := question(line); ok {
+		st = s.askLine(fctx, text)
+	} else if f, ok := s.parse(strings.NewReader(line+"\n"), s.name); ok {
+		st = s.runFile(fctx, f)
+	} else {
+		st = 2
+	}
+	interrupted := fctx.Err() != nil
+	stop()
+	if interrupted {
+		st = 130
+		if s.terminal {
+			fmt.Fprintln(s.stderr)
+		}
+	}
+	if !s.exited() {
+		s.setStatus(ctx, st)
+	}
+	s.record = append(s.record, Command{Line: line, Dir: dir, Start: start,
+		Duration: time.Since(start), Status: st})
+	if len(s.record) > maxRecord {
+		s.record = append(s.record[:0:0], s.record[len(s.record)-maxRecord:]...)
+	}
+	return st
+}
+
+// syncDir moves the process's own cwd to the interpreter's after a `cd`,
+// so that what reads the process cwd (completion, the assistant's tools, a
+// terminal opening a new tab) agrees, and tells the terminal (OSC 7).
+func (s *Shell) syncDir() {
+	d := s.runner.Dir
+	if d == s.dir {
+		return
+	}
+	s.dir = d
+	os.Chdir(d)
+	if s.terminal {
+		host, _ := os.Hostname()
+		u := url.URL{Scheme: "file", Host: host, Path: d}
+		fmt.Fprintf(s.stdout, "\x1b]7;%s\x1b\\", u.String())
+	}
+}
+
+// askLine hands a `?` line to the assistant.
+func (s *Shell) askLine(ctx context.Context, text string) int {
+	if s.ask == nil {
+		fmt.Fprintln(s.stderr, NoProvider)
+		return 1
+	}
+	q := Question{
+		Text:     text,
+		Dir:      s.Dir(),
+		Record:   s.Record(),
+		Stdout:   s.stdout,
+		Stderr:   s.stderr,
+		Terminal: s.terminal,
+		Run:      s.Run,
+	}
+	if s.terminal {
+		q.ReadKey = s.readKey
+	}
+	err := s.ask(ctx, q)
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, context.Canceled):
+		return 130
+	default:
+		fmt.Fprintf(s.stderr, "qsh: ?: %v\n", err)
+		return 1
+	}
+}
+
+// NoProvider is what a `?` line prints when no assistant is set up.
+const NoProvider = "qsh: no AI provider is set up: set OPENAI_API_KEY, ANTHROPIC_API_KEY or OLLAMA_HOST (see `qsh --help`)"
+
+// readKey reads one key press from the terminal in raw mode. Ctrl-C
+// cancels.
+func (s *Shell) readKey(ctx context.Context) (rune, error) {
+	in, ok := s.stdin.(*os.File)
+	if !ok || !term.IsTerminal(int(in.Fd())) {
+		return 0, errors.New("no terminal to read a key from")
+	}
+	return readKey(ctx, in)
+}
+
+// promptString is the primary prompt.
+func (s *Shell) promptString(status int) string {
+	dir := s.Dir()
+	if home := s.Var("HOME"); home != "" && (dir == home || strings.HasPrefix(dir, home+"/")) {
+		dir = "~" + dir[len(home):]
+	}
+	sign := "$ "
+	if os.Geteuid() == 0 {
+		sign = "# "
+	}
+	return dir + " " + sign
+}
+
+// completer is the Tab completion; nil until completions are wired.
+func (s *Shell) completer() Completer { return nil }

@@ -1,0 +1,67 @@
+package shell
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"io"
+	"strings"
+)
+
+// RunString runs a `-c` string and returns the shell's exit status. Lines
+// whose first non-blank character is `?` go to the assistant; without such
+// lines the string runs as one program, as in bash.
+func (s *Shell) RunString(ctx context.Context, src string) int {
+	if !hasQuestion(src) {
+		f, ok := s.parse(strings.NewReader(src), "qsh: -c")
+		if !ok {
+			return 2
+		}
+		return s.finish(ctx, s.runFile(ctx, f))
+	}
+	st := 0
+	var buf strings.Builder
+	lines := strings.SplitAfter(src, "\n")
+	for i, line := range lines {
+		if buf.Len() == 0 {
+			if text, ok := question(line); ok {
+				st = s.askLine(ctx, text)
+				s.setStatus(ctx, st)
+				continue
+			}
+		}
+		buf.WriteString(line)
+		if incomplete(buf.String()) && i < len(lines)-1 {
+			continue
+		}
+		f, ok := s.parse(strings.NewReader(buf.String()), "qsh: -c")
+		buf.Reset()
+		if !ok {
+			return 2
+		}
+		st = s.runFile(ctx, f)
+		if s.exited() {
+			break
+		}
+	}
+	return s.finish(ctx, st)
+}
+
+// RunScript runs the program read from r, named name in messages: a script
+// file or commands on stdin. Script files are plain shell: `?` has no
+// special meaning.
+func (s *Shell) RunScript(ctx context.Context, r io.Reader, name string) int {
+	br := bufio.NewReader(r)
+	// Like bash, refuse a file with a NUL byte in its first line: it is a
+	// program, not a script.
+	head, _ := br.Peek(4096)
+	if line, _, _ := bytes.Cut(head, []byte("\n")); bytes.IndexByte(line, 0) >= 0 {
+		s.errorf("%s: cannot execute binary file", name)
+		return 126
+	}
+	f, ok := s.parse(br, name)
+	if !ok {
+		return 2
+	}
+	return s.finish(ctx, s.runFile(ctx, f))
+}

@@ -1,0 +1,224 @@
+package shell
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"golang.org/x/term"
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/interp"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Shell is one qsh session: an interpreter whose variables, functions,
+// aliases, options and cwd persist from one command to the next.
+type Shell struct {
+	cfg         Config
+	stdin       io.Reader
+	stdout      io.Writer
+	stderr      io.Writer
+	name        string   // $0
+	params      []string // $1…
+	environ     []string
+	interactive bool
+	ask         AskFunc
+	lines       LineReader // nil: readline on the terminal
+	terminal    bool       // stdin and stdout are a terminal
+	aliases     map[string]string
+
+	runner *interp.Runner
+	hist   *history
+	record []Command
+
+	exitTrap string // interp runs EXIT traps after every File; qsh runs it once
+	traps    map[string]string
+
+	// fg counts external programs running in the foreground of the session;
+	// while it is non-zero the terminal delivers Ctrl-C to them, not to us.
+	fg     atomic.Int32
+	mu     sync.Mutex
+	cancel context.CancelFunc // cancels the command line being run
+
+	dir string // the process's cwd as last set by the shell
+}
+
+// Option configures a [Shell] made by [New].
+type Option func(*Shell)
+
+// Stdio sets the shell's standard streams. Pass *os.File values so that
+// programs get the real terminal.
+func Stdio(in io.Reader, out, err io.Writer) Option {
+	return func(s *Shell) { s.stdin, s.stdout, s.stderr = in, out, err }
+}
+
+// Params sets $0 and the positional parameters.
+func Params(name string, args ...string) Option {
+	return func(s *Shell) { s.name, s.params = name, args }
+}
+
+// Environ sets the environment the session starts with; the default is
+// the process's environment.
+func Environ(env []string) Option {
+	return func(s *Shell) { s.environ = env }
+}
+
+// Interactive makes the shell expand aliases, keep history and treat
+// Ctrl-C as an interruption of the command line, not of the shell.
+func Interactive(on bool) Option {
+	return func(s *Shell) { s.interactive = on }
+}
+
+// Configure sets the shell's configuration; see [Config].
+func Configure(c Config) Option {
+	return func(s *Shell) { s.cfg = c }
+}
+
+// Ask sets what answers `?` lines.
+func Ask(f AskFunc) Option {
+	return func(s *Shell) { s.ask = f }
+}
+
+// Reader sets the interactive line reader; the default is readline on the
+// shell's terminal.
+func Reader(r LineReader) Option {
+	return func(s *Shell) { s.lines = r }
+}
+
+// New makes a shell. It reads no files; see [Shell.Login] and [Shell.RC].
+func New(opts ...Option) (*Shell, error) {
+	s := &Shell{
+		cfg:    DefaultConfig(),
+		stdin:  os.Stdin,
+		stdout: os.Stdout,
+		stderr: os.Stderr,
+		name:   "qsh",
+		traps:  map[string]string{},
+	}
+	for _, o := range opts {
+		o(s)
+	}
+	if s.environ == nil {
+		s.environ = os.Environ()
+	}
+	s.hist = newHistory(s.cfg.HistSize)
+	s.terminal = isTerminal(s.stdin) && isTerminal(s.stdout)
+	var err error
+	s.runner, err = interp.New(
+		interp.Interactive(s.interactive),
+		interp.Env(expand.ListEnviron(s.environ...)),
+		interp.StdIO(s.stdin, s.stdout, s.stderr),
+		interp.Params(append([]string{"--"}, s.params...)...),
+		interp.CallHandler(s.call),
+		interp.ExecHandlers(s.builtins, guard, s.execProgram),
+	)
+	if err != nil {
+		return nil, err
+	}
+	s.runner.Reset()
+	s.dir = s.runner.Dir
+	return s, nil
+}
+
+// Dir is the session's current directory.
+func (s *Shell) Dir() string { return s.runner.Dir }
+
+// Record is what the session's recent command lines did, oldest first.
+func (s *Shell) Record() []Command { return append([]Command(nil), s.record...) }
+
+// Var is the value of a shell variable, "" when unset.
+func (s *Shell) Var(name string) string { return s.runner.Env.Get(name).String() }
+
+// status is the exit status an interp error stands for.
+func status(err error) int {
+	if err == nil {
+		return 0
+	}
+	if st, ok := interp.IsExitStatus(err); ok {
+		return int(st)
+	}
+	if errors.Is(err, context.Canceled) {
+		return 130
+	}
+	return 1
+}
+
+// parse parses src as a program named name, reporting a syntax error as
+// `name:line: message` on stderr.
+func (s *Shell) parse(src io.Reader, name string) (*syntax.File, bool) {
+	f, err := syntax.NewParser().Parse(src, name)
+	if err != nil {
+		fmt.Fprintln(s.stderr, syntaxError(err, name))
+		return nil, false
+	}
+	return f, true
+}
+
+// syntaxError formats a parse error as `name:line: message`.
+func syntaxError(err error, name string) string {
+	var perr syntax.ParseError
+	if errors.As(err, &perr) {
+		if name == "" {
+			name = "qsh"
+		}
+		return fmt.Sprintf("%s:%d: %s", name, perr.Pos.Line(), perr.Text)
+	}
+	return err.Error()
+}
+
+func (s *Shell) errorf(format string, args ...any) {
+	fmt.Fprintf(s.stderr, "qsh: "+format+"\n", args...)
+}
+
+// runFile runs a parsed program in the session. The file's name becomes $0
+// for its duration, as interp takes it from there.
+func (s *Shell) runFile(ctx context.Context, f *syntax.File) int {
+	f.Name = s.name
+	err := s.runner.Run(ctx, f)
+	if err != nil && !s.runner.Exited() {
+		if _, ok := interp.IsExitStatus(err); !ok && !errors.Is(err, context.Canceled) {
+			s.errorf("%v", err)
+		}
+	}
+	s.syncDir()
+	return status(err)
+}
+
+// exited reports whether the last run asked the shell to exit.
+func (s *Shell) exited() bool { return s.runner.Exited() }
+
+// finish runs the EXIT trap, if any, and returns the shell's exit status.
+func (s *Shell) finish(ctx context.Context, st int) int {
+	trap := s.exitTrap
+	if trap == "" {
+		return st
+	}
+	s.exitTrap = ""
+	f, err := syntax.NewParser().Parse(strings.NewReader(trap), "")
+	if err != nil {
+		s.errorf("trap: %s", syntaxError(err, ""))
+		return st
+	}
+	s.setStatus(ctx, st)
+	s.runFile(ctx, f)
+	return st
+}
+
+// setStatus makes $? be st for the next command.
+func (s *Shell) setStatus(ctx context.Context, st int) {
+	if st < 0 || st > 255 {
+		st = 255
+	}
+	f, _ := syntax.NewParser().Parse(strings.NewReader(fmt.Sprintf("(exit %d)", st)), "")
+	s.runner.Run(ctx, f.Stmts[0])
+}
+
+func isTerminal(f any) bool {
+	file, ok := f.(*os.File)
+	return ok && term.IsTerminal(int(file.Fd()))
+}

@@ -1,0 +1,44 @@
+package shell
+
+import (
+	"context"
+	"io"
+	"strings"
+
+	"mvdan.cc/sh/v3/interp"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Run runs command in a subshell of the session: the session's variables,
+// functions, aliases and cwd are visible, and nothing it changes leaks
+// back. Stdin is closed. exec, when non-nil, sees each program the command
+// really runs, after all expansion, and may refuse it; open sees each file
+// it opens for redirection. Run has the shape of [RunFunc]. It must not be
+// called while the session runs a command line of its own.
+func (s *Shell) Run(ctx context.Context, command string, stdout, stderr io.Writer,
+	exec func(next interp.ExecHandlerFunc) interp.ExecHandlerFunc,
+	open func(next interp.OpenHandlerFunc) interp.OpenHandlerFunc) (int, error) {
+	f, err := syntax.NewParser().Parse(strings.NewReader(command), "")
+	if err != nil {
+		io.WriteString(stderr, syntaxError(err, "qsh")+"\n")
+		return 2, nil
+	}
+	sub := s.runner.Subshell()
+	if err := interp.StdIO(nil, stdout, stderr)(sub); err != nil {
+		return 1, err
+	}
+	if open != nil {
+		interp.OpenHandler(open(interp.DefaultOpenHandler()))(sub)
+	}
+	if exec != nil {
+		ctx = context.WithValue(ctx, guardKey{}, execMiddleware(exec))
+	}
+	err = sub.Run(ctx, f)
+	if ctx.Err() != nil {
+		return 130, ctx.Err()
+	}
+	if _, ok := interp.IsExitStatus(err); err != nil && !ok {
+		io.WriteString(stderr, "qsh: "+err.Error()+"\n")
+	}
+	return status(err), nil
+}
