@@ -1,0 +1,7 @@
+//go:build !unix
+
+package mcp
+
+import "os/exec"
+
+func detach(cmd *exec.Cmd) {}

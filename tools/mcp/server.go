@@ -1,0 +1,312 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// State is where a server is in its life.
+type State string
+
+const (
+	NotStarted State = "not started"
+	Starting   State = "starting"
+	Running    State = "running"
+	Failed     State = "failed"
+)
+
+// server is one configured server and, once started, its session.
+type server struct {
+	cfg ServerConfig
+
+	mu      sync.Mutex
+	state   State
+	reason  string // why it failed
+	gen     int    // counts starts, so that a late answer from an abandoned one is dropped
+	done    chan struct{}
+	session *sdk.ClientSession
+	remote  []*remoteTool
+	stderr  *tail
+}
+
+// remoteTool is one tool as its server described it, with the schema ready
+// to validate arguments.
+type remoteTool struct {
+	def      *sdk.Tool
+	schema   []byte
+	resolved *jsonschema.Resolved // nil when the schema is not one we can check
+}
+
+// launch starts s in the background unless it is running or starting, and
+// returns a channel closed when the start in flight ends.
+func (m *Manager) launch(s *server) <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.state == Starting || s.state == Running {
+		return s.done
+	}
+	s.gen++
+	gen := s.gen
+	s.state, s.reason = Starting, ""
+	s.done = make(chan struct{})
+	s.stderr = &tail{}
+	done, stderr := s.done, s.stderr
+	go func() {
+		defer close(done)
+		ctx, cancel := context.WithTimeout(m.base, m.startTimeout)
+		cs, remote, err := m.connect(ctx, s.cfg, stderr)
+		cancel()
+		s.mu.Lock()
+		if s.gen != gen || m.base.Err() != nil {
+			// Abandoned, or the shell is exiting.
+			s.mu.Unlock()
+			if cs != nil {
+				cs.Close()
+			}
+			return
+		}
+		defer s.mu.Unlock()
+		if err != nil {
+			s.state, s.reason = Failed, startError(ctx, err, m.startTimeout, stderr)
+			return
+		}
+		s.state, s.session, s.remote = Running, cs, remote
+		go m.watch(s, cs, gen)
+	}()
+	return done
+}
+
+// watch notices a server that exits or drops the connection, so that the
+// next turn starts it again.
+func (m *Manager) watch(s *server, cs *sdk.ClientSession, gen int) {
+	cs.Wait()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.gen == gen && s.state == Running {
+		s.state, s.session, s.remote = Failed, nil, nil
+		s.reason = "stopped" + said(s.stderr)
+	}
+}
+
+// abandon gives up on a start that took too long.
+func (s *server) abandon(reason string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.state == Starting {
+		s.gen++
+		s.state, s.reason = Failed, reason
+	}
+}
+
+// stop closes the session, if any, and forgets it.
+func (s *server) stop() {
+	s.mu.Lock()
+	cs := s.session
+	s.gen++
+	s.session, s.remote = nil, nil
+	if s.state != Failed {
+		s.state = NotStarted
+	}
+	s.mu.Unlock()
+	if cs != nil {
+		cs.Close()
+	}
+}
+
+// lost marks a running server whose session broke during a call.
+func (s *server) lost(cs *sdk.ClientSession, reason string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.session == cs && s.state == Running {
+		s.gen++
+		s.state, s.session, s.remote, s.reason = Failed, nil, nil, reason
+		go cs.Close()
+	}
+}
+
+func (s *server) current() (*sdk.ClientSession, State, string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.session, s.state, s.reason
+}
+
+func startError(ctx context.Context, err error, timeout time.Duration, stderr *tail) string {
+	if errors.Is(err, context.DeadlineExceeded) || ctx.Err() == context.DeadlineExceeded {
+		return fmt.Sprintf("no answer within %v", timeout) + said(stderr)
+	}
+	return oneLine(err.Error()) + said(stderr)
+}
+
+// said is the server's last line on stderr, which is usually why it died.
+func said(t *tail) string {
+	if t == nil {
+		return ""
+	}
+	if l := t.lastLine(); l != "" {
+		return " (it said: " + l + ")"
+	}
+	return ""
+}
+
+// connect starts or dials one server and lists its tools.
+func (m *Manager) connect(ctx context.Context, cfg ServerConfig, stderr *tail) (*sdk.ClientSession, []*remoteTool, error) {
+	t, err := m.transport(cfg, stderr)
+	if err != nil {
+		return nil, nil, err
+	}
+	client := sdk.NewClient(&sdk.Implementation{Name: "qsh", Version: "1"}, &sdk.ClientOptions{
+		// No roots, sampling or elicitation: qsh only calls tools.
+		Capabilities: &sdk.ClientCapabilities{},
+	})
+	cs, err := client.Connect(ctx, t, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	var remote []*remoteTool
+	if caps := cs.InitializeResult().Capabilities; caps == nil || caps.Tools == nil {
+		return cs, nil, nil // a server of prompts or resources only
+	}
+	for def, err := range cs.Tools(ctx, nil) {
+		if err != nil {
+			go cs.Close()
+			return nil, nil, fmt.Errorf("listing its tools: %w", err)
+		}
+		remote = append(remote, newRemoteTool(def))
+	}
+	return cs, remote, nil
+}
+
+func (m *Manager) transport(cfg ServerConfig, stderr *tail) (sdk.Transport, error) {
+	if cfg.URL != "" {
+		return &sdk.StreamableClientTransport{
+			Endpoint:   cfg.URL,
+			HTTPClient: &http.Client{Transport: headers{cfg.Headers}},
+			// Tools are listed at start; server-initiated messages are not needed.
+			DisableStandaloneSSE: true,
+			MaxRetries:           1,
+		}, nil
+	}
+	env := m.environ()
+	for k, v := range cfg.Env {
+		env = append(env, k+"="+v)
+	}
+	path, err := lookPath(cfg.Command, envValue(env, "PATH"))
+	if err != nil {
+		return nil, err
+	}
+	cmd := &exec.Cmd{
+		Path:   path,
+		Args:   append([]string{cfg.Command}, cfg.Args...),
+		Env:    env,
+		Stderr: stderr,
+		// A grandchild holding stderr open must not stall the shutdown.
+		WaitDelay: time.Second,
+	}
+	detach(cmd)
+	return &sdk.CommandTransport{Command: cmd, TerminateDuration: m.stopTimeout}, nil
+}
+
+// lookPath finds a command in the PATH the server will get, which may not
+// be qsh's own (the user's rc files set theirs in the shell).
+func lookPath(name, pathEnv string) (string, error) {
+	if strings.Contains(name, "/") {
+		if err := executable(name); err != nil {
+			return "", fmt.Errorf("command %q: %v", name, err)
+		}
+		return name, nil
+	}
+	for _, dir := range filepath.SplitList(pathEnv) {
+		if dir == "" {
+			dir = "."
+		}
+		p := filepath.Join(dir, name)
+		if executable(p) == nil {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("command %q not found in PATH", name)
+}
+
+func executable(p string) error {
+	fi, err := os.Stat(p)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return errors.New("no such file")
+		}
+		return err
+	}
+	if fi.IsDir() || fi.Mode()&0o111 == 0 {
+		return errors.New("not an executable file")
+	}
+	return nil
+}
+
+func envValue(env []string, key string) string {
+	v := ""
+	for _, kv := range env {
+		if k, val, ok := strings.Cut(kv, "="); ok && k == key {
+			v = val // the last one wins, as in exec.Cmd
+		}
+	}
+	return v
+}
+
+// headers adds the configured headers (an API token, usually) to every
+// request to an HTTP server.
+type headers struct{ h map[string]string }
+
+func (t headers) RoundTrip(req *http.Request) (*http.Response, error) {
+	if len(t.h) > 0 {
+		req = req.Clone(req.Context())
+		for k, v := range t.h {
+			req.Header.Set(k, v)
+		}
+	}
+	return http.DefaultTransport.RoundTrip(req)
+}
+
+// tail keeps the end of what a server writes to stderr.
+type tail struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+const tailMax = 4096
+
+func (t *tail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if len(t.buf) > tailMax {
+		t.buf = append(t.buf[:0], t.buf[len(t.buf)-tailMax:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tail) lastLine() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	lines := strings.Split(strings.TrimSpace(string(t.buf)), "\n")
+	return oneLine(lines[len(lines)-1])
+}
+
+// oneLine makes a message fit the one line a failure gets.
+func oneLine(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > 300 {
+		s = string(r[:300]) + "…"
+	}
+	return s
+}
