@@ -1,0 +1,142 @@
+#!/bin/sh
+# Builds qsh with the Go toolchain and installs it. Run ./install.sh --help.
+set -eu
+
+usage() {
+	cat <<'EOF'
+Usage: ./install.sh [--prefix DIR] [--system] [--help]
+
+Builds qsh from this checkout with the Go toolchain and installs it.
+
+  --prefix DIR   install to DIR/bin (default: $PREFIX/bin when PREFIX is set,
+                 else ~/.local/bin)
+  --system       also install to /usr/local/bin and add it to /etc/shells,
+                 so it can be a login shell (needs root: use sudo)
+  -h, --help     show this help
+
+Running it again is safe: it rebuilds, replaces the binary atomically and
+never adds a line to /etc/shells twice.
+
+Environment: PREFIX as above; GOTOOLCHAIN=goX.Y.Z lets go download the
+toolchain go.mod needs when the installed one is older; SYSTEM_BINDIR and
+SHELLS_FILE replace /usr/local/bin and /etc/shells (for packaging and tests).
+EOF
+}
+
+die() {
+	printf 'install.sh: %s\n' "$*" >&2
+	exit 1
+}
+
+prefix=${PREFIX:-}
+system=false
+while [ $# -gt 0 ]; do
+	case $1 in
+	--prefix) [ $# -ge 2 ] || die "--prefix needs a directory"; prefix=$2; shift ;;
+	--prefix=*) prefix=${1#--prefix=} ;;
+	--system) system=true ;;
+	-h | --help) usage; exit 0 ;;
+	*) die "unknown argument: $1 (see --help)" ;;
+	esac
+	shift
+done
+
+cd "$(dirname "$0")"
+if [ ! -f go.mod ] || [ ! -d cmd/qsh ]; then
+	die "run me from a qsh checkout (no go.mod or cmd/qsh beside install.sh)"
+fi
+
+if [ -n "$prefix" ]; then
+	bindir=$prefix/bin
+else
+	[ -n "${HOME:-}" ] || die "HOME is not set: give --prefix DIR"
+	bindir=$HOME/.local/bin
+fi
+
+# --- the Go toolchain -------------------------------------------------------
+need=$(sed -n 's/^go \([0-9][0-9.]*\).*/\1/p' go.mod)
+command -v go >/dev/null 2>&1 || die "Go is not installed (or not on PATH). qsh needs Go $need or newer: https://go.dev/dl/ or your package manager (e.g. apt-get install golang-go, if recent enough)."
+
+# Compare against the local toolchain, unless the user asked go to fetch one.
+case ${GOTOOLCHAIN:-local} in
+local | auto | local+auto | path) have=$(GOTOOLCHAIN=local go env GOVERSION) ;;
+*) have=$(go env GOVERSION) ;;
+esac
+have=${have#go}
+
+# version_ge A B: is dotted version A >= B?
+version_ge() {
+	awk -v a="$1" -v b="$2" 'BEGIN {
+		na = split(a, x, /[^0-9]+/); nb = split(b, y, /[^0-9]+/)
+		for (i = 1; i <= (na > nb ? na : nb); i++) {
+			if (x[i] + 0 > y[i] + 0) exit 0
+			if (x[i] + 0 < y[i] + 0) exit 1
+		}
+		exit 0
+	}'
+}
+version_ge "$have" "$need" ||
+	die "qsh needs Go $need or newer; $(command -v go) is Go $have. Install a newer Go (https://go.dev/dl/), or let go download it: GOTOOLCHAIN=go$need ./install.sh"
+
+# --- build ------------------------------------------------------------------
+# A release tag names the version; otherwise cmd/qsh's own default stands
+# (go build records the commit in the binary's build info anyway).
+ldflags="-s -w"
+version=
+if command -v git >/dev/null 2>&1 && version=$(git describe --tags --dirty 2>/dev/null); then
+	ldflags="$ldflags -X main.version=$version"
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/qsh-install.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT INT TERM
+echo "building qsh${version:+ $version} with Go $have ..."
+go build -trimpath -ldflags "$ldflags" -o "$tmp/qsh" ./cmd/qsh ||
+	die "go build failed (see above)"
+
+# install_to DIR: copy the binary into DIR atomically, so a running qsh
+# keeps working and a half-written file is never seen.
+install_to() {
+	mkdir -p "$1" || die "cannot create $1"
+	cp "$tmp/qsh" "$1/.qsh.new.$$" || die "cannot write to $1"
+	chmod 755 "$1/.qsh.new.$$"
+	mv -f "$1/.qsh.new.$$" "$1/qsh" || die "cannot replace $1/qsh"
+	echo "installed $1/qsh"
+}
+
+install_to "$bindir"
+login=$bindir/qsh
+
+if $system; then
+	sysbin=${SYSTEM_BINDIR:-/usr/local/bin}
+	shells=${SHELLS_FILE:-/etc/shells}
+	if [ ! -w "$sysbin" ] && [ "$(id -u)" -ne 0 ]; then
+		die "--system needs root to write $sysbin and $shells: sudo ./install.sh --system"
+	fi
+	if [ "$sysbin/qsh" != "$login" ]; then
+		install_to "$sysbin"
+	fi
+	login=$sysbin/qsh
+	if [ -f "$shells" ] && grep -qxF "$login" "$shells"; then
+		echo "$login is already in $shells"
+	else
+		printf '%s\n' "$login" >>"$shells" || die "cannot append to $shells"
+		echo "added $login to $shells"
+	fi
+fi
+
+# --- what next --------------------------------------------------------------
+"$login" --version 2>/dev/null || true
+case ":${PATH:-}:" in
+*":$bindir:"*) ;;
+*)
+	echo
+	echo "warning: $bindir is not on your PATH. Add it, e.g. in ~/.profile:"
+	echo "    export PATH=\"$bindir:\$PATH\""
+	;;
+esac
+echo
+echo "To make qsh your login shell:"
+if ! $system; then
+	echo "    echo $login | sudo tee -a /etc/shells    # or: sudo ./install.sh --system"
+fi
+echo "    chsh -s $login"
