@@ -279,7 +279,7 @@ func TestConfirm(t *testing.T) {
 		t.Errorf("add after a for echo ran unasked: %+v", res)
 	}
 	cancelled := tools.Env{ReadKey: func(ctx context.Context) (rune, error) { return 0, context.Canceled }}
-	if res := find(t, list, "mcp_a_add").Execute(context.Background(), cancelled, json.RawMessage(`{"a":1,"b":2}`)); res.Success || !strings.Contains(res.Error, "cancelled") {
+	if res := find(t, list, "mcp_a_add").Execute(context.Background(), cancelled, json.RawMessage(`{"a":1,"b":2}`)); res.Success || !res.Canceled {
 		t.Errorf("cancelled = %+v", res)
 	}
 

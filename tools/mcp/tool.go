@@ -149,7 +149,7 @@ func (t *Tool) execute(ctx context.Context, env tools.Env, args json.RawMessage,
 		rec.Decision = d.String()
 		if err != nil {
 			rec.Outcome = "cancelled"
-			return tools.Result{Error: "the call was cancelled: " + err.Error()}
+			return tools.Result{Error: tools.ErrCanceled.Error(), Canceled: true}
 		}
 		switch d {
 		case Deny:
