@@ -1,0 +1,132 @@
+package tools
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/qsh-shell/qsh/tools/danger"
+)
+
+func devAsk(cmd string) ask {
+	return ask{
+		kind:    "exec",
+		verdict: danger.Verdict{Class: danger.Dev, Reasons: []string{"runs the Go toolchain in this project"}},
+		subject: cmd,
+		verb:    "run",
+		match:   func(s string) bool { return s == cmd },
+	}
+}
+
+func TestPromptLine(t *testing.T) {
+	r, _ := testRegistry(t, DefaultConfig())
+	out := new(bytes.Buffer)
+	rk, _ := keys(t, 'y')
+	ok, _ := r.approve(context.Background(), Env{Out: out, ReadKey: rk}, devAsk("go build ./..."), &call{})
+	want := "⚠ dev  go build ./...   (runs the Go toolchain in this project)  run? [y/n/a] y\n"
+	if !ok || out.String() != want {
+		t.Errorf("prompt %q, want %q", out, want)
+	}
+	// On a terminal the same words, coloured.
+	out.Reset()
+	rk, _ = keys(t, 'y')
+	r.approve(context.Background(), Env{Out: out, ReadKey: rk, Terminal: true}, devAsk("go vet"), &call{})
+	if s := out.String(); !strings.Contains(s, "\x1b[") || stripANSI(s) != "⚠ dev  go vet   (runs the Go toolchain in this project)  run? [y/n/a] y\n" {
+		t.Errorf("terminal prompt %q", s)
+	}
+}
+
+func stripANSI(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == 0x1b {
+			for i < len(s) && s[i] != 'm' {
+				i++
+			}
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+func TestConfirmKeys(t *testing.T) {
+	canceled := func(context.Context) (rune, error) { return 0, context.Canceled }
+	eof := func(context.Context) (rune, error) { return 0, io.EOF }
+	for _, tc := range []struct {
+		name     string
+		keys     []rune
+		readKey  func(context.Context) (rune, error)
+		ok       bool
+		decision string
+		err      string
+	}{
+		{name: "y", keys: []rune{'y'}, ok: true, decision: decApproved},
+		{name: "Y", keys: []rune{'Y'}, ok: true, decision: decApproved},
+		{name: "n", keys: []rune{'n'}, decision: decDeclined, err: "the user declined"},
+		{name: "Enter", keys: []rune{'\r'}, decision: decDeclined, err: "the user declined"},
+		{name: "Esc", keys: []rune{0x1b}, decision: decDeclined, err: "the user declined"},
+		{name: "other keys wait", keys: []rune{'x', ' ', 'y'}, ok: true, decision: decApproved},
+		{name: "a", keys: []rune{'a'}, ok: true, decision: decAlways},
+		{name: "Ctrl-C key", keys: []rune{0x03}, decision: decCanceled, err: ErrCanceled.Error()},
+		{name: "Ctrl-C context", readKey: canceled, decision: decCanceled, err: ErrCanceled.Error()},
+		{name: "EOF", readKey: eof, decision: decDeclined, err: "the user declined"},
+		{name: "no terminal", decision: decRefused, err: "there is no terminal to ask on"},
+	} {
+		r, _ := testRegistry(t, DefaultConfig())
+		env := Env{Out: new(bytes.Buffer), ReadKey: tc.readKey}
+		if tc.keys != nil {
+			env.ReadKey, _ = keys(t, tc.keys...)
+		}
+		c := &call{}
+		ok, res := r.approve(context.Background(), env, devAsk("go test ./..."), c)
+		if ok != tc.ok || c.decision != tc.decision || !strings.Contains(res.Error, tc.err) {
+			t.Errorf("%s: ok=%v decision=%q res=%+v", tc.name, ok, c.decision, res)
+		}
+		if canc := tc.decision == decCanceled; res.Canceled != canc || c.canceled != canc {
+			t.Errorf("%s: canceled=%v, want %v", tc.name, res.Canceled, canc)
+		}
+	}
+}
+
+func TestAlwaysScope(t *testing.T) {
+	r, _ := testRegistry(t, DefaultConfig())
+	rk, n := keys(t, 'a', 'n', 'n')
+	env := Env{Out: new(bytes.Buffer), ReadKey: rk}
+	ctx := context.Background()
+	if ok, _ := r.approve(ctx, env, devAsk("go test ./..."), &call{}); !ok {
+		t.Fatal("a did not approve")
+	}
+	c := &call{}
+	if ok, _ := r.approve(ctx, env, devAsk("go test ./..."), c); !ok || c.decision != decAlways || *n != 1 {
+		t.Errorf("the same call after a: ok=%v decision=%q keys=%d", ok, c.decision, *n)
+	}
+	// The rule matched, but the call is worse than what was approved.
+	worse := devAsk("go test ./...")
+	worse.verdict.Class = danger.Dangerous
+	if ok, _ := r.approve(ctx, env, worse, &call{}); ok || *n != 2 {
+		t.Errorf("a dangerous call rode on a dev approval")
+	}
+	// Another kind of call is not covered.
+	other := devAsk("go test ./...")
+	other.kind = "fs"
+	if ok, _ := r.approve(ctx, env, other, &call{}); ok || *n != 3 {
+		t.Errorf("an fs call rode on an exec approval")
+	}
+	// Blocked is refused before anyone is asked, and 'a' is never offered
+	// when there is no rule to make.
+	blocked := devAsk("rm -rf ~")
+	blocked.verdict = danger.Verdict{Class: danger.Blocked, Reasons: []string{"deletes the home directory"}}
+	if ok, res := r.approve(ctx, env, blocked, &call{}); ok || !strings.Contains(res.Error, "is blocked (deletes the home directory)") {
+		t.Errorf("blocked: %+v", res)
+	}
+	out := new(bytes.Buffer)
+	rk, _ = keys(t, 'a', 'y')
+	noRule := devAsk("sh -c x")
+	noRule.match = nil
+	if ok, _ := r.approve(ctx, Env{Out: out, ReadKey: rk}, noRule, &call{}); !ok || !strings.Contains(out.String(), "run? [y/n] y\n") {
+		t.Errorf("without a rule: %q", out)
+	}
+}
