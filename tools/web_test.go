@@ -188,9 +188,9 @@ func TestWebSearchRedactsAndSpaces(t *testing.T) {
 func TestRealURL(t *testing.T) {
 	for in, want := range map[string]string{
 		"//duckduckgo.com/l/?uddg=https%3A%2F%2Fa.example%2Fx%3Fy%3D1&rut=abc": "https://a.example/x?y=1",
-		"https://b.example/":         "https://b.example/",
-		"//c.example/p":              "https://c.example/p",
-		"":                           "",
+		"https://b.example/": "https://b.example/",
+		"//c.example/p":      "https://c.example/p",
+		"":                   "",
 	} {
 		if got := realURL(in); got != want {
 			t.Errorf("realURL(%q) = %q, want %q", in, got, want)
