@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# Conformance: runs the shspec cases (../shared/shspec) against qsh and
+# against gosh, mvdan/sh's example shell built at the version in go.mod, and
+# fails if qsh passes fewer cases than gosh in any file.
+#
+#   .ci/conformance.sh              qsh vs gosh
+#   .ci/conformance.sh --bash       also show bash's scores, for reference
+#   .ci/conformance.sh -v           list the cases qsh fails and gosh passes
+#
+# SHSPEC_DIR overrides where shspec lives; QSH_BIN and GOSH_BIN use prebuilt
+# binaries instead of building; CONFORMANCE_OUT keeps the JSON results there.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+with_bash=false
+verbose=false
+for arg in "$@"; do
+	case $arg in
+	--bash) with_bash=true ;;
+	-v | --verbose) verbose=true ;;
+	-h | --help)
+		sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
+		exit 0
+		;;
+	*)
+		echo "conformance.sh: unknown argument: $arg" >&2
+		exit 2
+		;;
+	esac
+done
+
+shspec=${SHSPEC_DIR:-../shared/shspec}
+if [[ ! -f $shspec/run.py ]]; then
+	echo "conformance.sh: no shspec at $shspec (set SHSPEC_DIR)" >&2
+	exit 2
+fi
+shspec=$(cd "$shspec" && pwd)
+command -v python3 >/dev/null || {
+	echo "conformance.sh: python3 is needed to run shspec" >&2
+	exit 2
+}
+
+out=${CONFORMANCE_OUT:-}
+if [[ -z $out ]]; then
+	out=$(mktemp -d "${TMPDIR:-/tmp}/qsh-conformance.XXXXXX")
+	trap 'rm -rf "$out"' EXIT
+fi
+mkdir -p "$out"
+
+qsh=${QSH_BIN:-}
+if [[ -z $qsh ]]; then
+	qsh=$out/qsh
+	go build -o "$qsh" ./cmd/qsh
+fi
+gosh=${GOSH_BIN:-}
+if [[ -z $gosh ]]; then
+	gosh=$out/gosh
+	go build -o "$gosh" mvdan.cc/sh/v3/cmd/gosh # at the version go.mod requires
+fi
+
+# run NAME SHELL: one shspec run; its own per-file report goes to a log, as
+# run.py exits non-zero whenever any case fails, which is expected here.
+run() {
+	python3 "$shspec/run.py" --shell "$2" --json "$out/$1.json" >"$out/$1.log" 2>&1 || true
+	if [[ ! -s $out/$1.json ]]; then
+		echo "conformance.sh: shspec produced no results for $1:" >&2
+		cat "$out/$1.log" >&2
+		return 1
+	fi
+}
+
+# Two cores: run the shells side by side.
+pids=()
+run qsh "$qsh" & pids+=($!)
+run gosh "$gosh" & pids+=($!)
+if $with_bash; then
+	run bash bash & pids+=($!)
+fi
+for p in "${pids[@]}"; do
+	wait "$p"
+done
+
+python3 - "$out" "$verbose" "$with_bash" <<'EOF'
+import json, sys, os
+out, verbose, with_bash = sys.argv[1], sys.argv[2] == "true", sys.argv[3] == "true"
+shells = ["qsh", "gosh"] + (["bash"] if with_bash else [])
+res = {s: json.load(open(os.path.join(out, s + ".json"))) for s in shells}
+files = []
+for r in res["gosh"] + res["qsh"]:
+    if r["file"] not in files:
+        files.append(r["file"])
+
+def score(s, f):
+    rs = [r for r in res[s] if r["file"] == f]
+    return sum(r["pass"] for r in rs), len(rs)
+
+worse = []
+print("%-26s %9s %9s%s" % ("file", "qsh", "gosh", "      bash" if with_bash else ""))
+tot = {s: [0, 0] for s in shells}
+for f in files:
+    row = {}
+    for s in shells:
+        p, n = score(s, f)
+        row[s] = p
+        tot[s][0] += p
+        tot[s][1] += n
+    n = score("gosh", f)[1]
+    mark = ""
+    if row["qsh"] < row["gosh"]:
+        worse.append(f)
+        mark = "  <- qsh below gosh"
+    print("%-26s %5d/%-3d %5d/%-3d%s%s" % (f, row["qsh"], n, row["gosh"], n,
+          ("  %5d/%-3d" % (row["bash"], n)) if with_bash else "", mark))
+print("%-26s %5d/%-3d %5d/%-3d%s" % ("total", tot["qsh"][0], tot["qsh"][1], tot["gosh"][0], tot["gosh"][1],
+      ("  %5d/%-3d" % tuple(tot["bash"])) if with_bash else ""))
+
+if verbose:
+    gosh_pass = {(r["file"], r["case"]) for r in res["gosh"] if r["pass"]}
+    for r in res["qsh"]:
+        if not r["pass"] and (r["file"], r["case"]) in gosh_pass:
+            print("qsh fails, gosh passes: %s:%d: %s" % (r["file"], r["line"], r["case"]))
+if worse:
+    print("conformance: FAIL: qsh scores below gosh in " + ", ".join(worse))
+    sys.exit(1)
+print("conformance: ok, qsh scores at least gosh's in every file")
+EOF
