@@ -1,0 +1,275 @@
+package ai
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/qsh-shell/qsh/ai/anthropic"
+	"github.com/qsh-shell/qsh/ai/chat"
+	"github.com/qsh-shell/qsh/ai/openai"
+	"github.com/qsh-shell/qsh/tools"
+)
+
+// ToolSet is what the agent needs of the tool registry.
+type ToolSet interface {
+	Tools() []tools.Tool
+	Call(ctx context.Context, env tools.Env, name string, args json.RawMessage) tools.Result
+}
+
+// Request is one `?` line with what the assistant needs from the session.
+type Request struct {
+	// Text is the line after `?`, trimmed; empty for a bare `?`, which asks
+	// about the last command of Record.
+	Text string
+	// Dir is the shell's cwd.
+	Dir string
+	// Record is the session's recent commands, oldest first.
+	Record []Command
+	// Stdout receives the answer, tool lines and notes.
+	Stdout io.Writer
+	// Terminal reports whether Stdout is a terminal: colour, spinner.
+	Terminal bool
+	// Env is handed to the tools; its empty Dir, Out and Terminal are
+	// filled from the fields above.
+	Env tools.Env
+	// Environ is the session's exported variables (NAME=value), whose
+	// secret-looking values are kept from the model; nil means os.Environ.
+	Environ []string
+}
+
+// Agent is the assistant of one shell session: it keeps the conversation
+// across questions. Its methods are safe to call from one goroutine at a
+// time; a second Ask waits for the first.
+type Agent struct {
+	cfg      Config
+	tools    ToolSet
+	backoff  func(attempt int, retryAfter time.Duration) time.Duration
+	hc       *http.Client
+	now      func() time.Time
+	retries  int
+	maxCalls int
+
+	mu     sync.Mutex
+	ready  bool
+	ep     Endpoint
+	epErr  error
+	stream chat.StreamFunc
+	osname string
+	msgs   []chat.Message
+	// since is the start of the newest command already shown to the model.
+	since time.Time
+	usage chat.Usage
+}
+
+// Option configures an Agent.
+type Option func(*Agent)
+
+// Backoff sets how long to wait before retry number attempt (0 for the
+// first) of a rate-limited or failed request; retryAfter is the server's
+// Retry-After, zero when it sent none.
+func Backoff(f func(attempt int, retryAfter time.Duration) time.Duration) Option {
+	return func(a *Agent) { a.backoff = f }
+}
+
+// Retries sets how many times a request that got 429 or 5xx is sent again.
+func Retries(n int) Option { return func(a *Agent) { a.retries = n } }
+
+// MaxCalls caps the tool calls of one turn; calls beyond it are answered
+// with an error the model reads.
+func MaxCalls(n int) Option { return func(a *Agent) { a.maxCalls = n } }
+
+// HTTPClient sets the client used for model requests.
+func HTTPClient(c *http.Client) Option { return func(a *Agent) { a.hc = c } }
+
+// Clock sets the time source of the context block.
+func Clock(now func() time.Time) Option { return func(a *Agent) { a.now = now } }
+
+// New returns the assistant. Nothing is resolved or connected until the
+// first question, so a shell that never asks pays nothing. ts may be nil:
+// the assistant then has no tools.
+func New(cfg Config, ts ToolSet, opts ...Option) *Agent {
+	a := &Agent{cfg: cfg, tools: ts, backoff: defaultBackoff, now: time.Now, retries: 3, maxCalls: 25}
+	for _, o := range opts {
+		o(a)
+	}
+	if a.cfg.MaxIter <= 0 {
+		a.cfg.MaxIter = 10
+	}
+	return a
+}
+
+// defaultBackoff doubles from half a second, honouring Retry-After, and
+// never waits more than 20 seconds.
+func defaultBackoff(attempt int, retryAfter time.Duration) time.Duration {
+	d := retryAfter
+	if d <= 0 {
+		d = 500 * time.Millisecond << attempt
+	}
+	return min(d, 20*time.Second)
+}
+
+// init resolves the provider and makes the client, once.
+func (a *Agent) init() {
+	if a.ready {
+		return
+	}
+	a.ready = true
+	a.osname = osName()
+	a.ep, a.epErr = a.cfg.Resolve()
+	if a.epErr != nil {
+		return
+	}
+	hc := a.hc
+	if hc == nil {
+		hc = &http.Client{}
+	}
+	switch a.ep.Provider {
+	case Anthropic:
+		c := &anthropic.Client{BaseURL: a.ep.BaseURL, Key: a.ep.APIKey, HTTP: hc}
+		a.stream = c.Stream
+	default:
+		c := &openai.Client{BaseURL: a.ep.BaseURL, Key: a.ep.APIKey, HTTP: hc}
+		a.stream = c.Stream
+	}
+}
+
+// Ask answers one `?` line, streaming to req.Stdout. The error, if any, is
+// one line for the user (print it as "qsh: " + err); a cancelled ctx
+// returns an error matching context.Canceled, after which the conversation
+// is still usable.
+func (a *Agent) Ask(ctx context.Context, req Request) (err error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	defer func() {
+		// The shell must outlive any bug in here.
+		if r := recover(); r != nil {
+			err = fmt.Errorf("assistant: internal error: %v", r)
+		}
+	}()
+	if req.Stdout == nil {
+		req.Stdout = io.Discard
+	}
+	a.init()
+	text := strings.TrimSpace(req.Text)
+	if strings.HasPrefix(text, "/") {
+		if done, err := a.command(req, text); done {
+			return err
+		}
+	}
+	if a.epErr != nil {
+		return a.epErr
+	}
+	if a.ep.APIKey == "" && a.ep.Provider != Ollama {
+		return fmt.Errorf("%s: no API key — set %s (or QSH_AI_API_KEY), or choose another provider with QSH_AI_PROVIDER", a.ep.Provider, a.ep.KeyVar)
+	}
+	if text == "" {
+		if len(req.Record) == 0 {
+			return errors.New("nothing to explain yet: run a command first, or ask a question after ?")
+		}
+		text = bareQuestion(req.Record[len(req.Record)-1])
+	}
+	environ := req.Environ
+	if environ == nil {
+		environ = os.Environ()
+	}
+	red := NewRedactor(environ, map[string]string{a.ep.KeyVar: a.ep.APIKey,
+		"OPENAI_API_KEY": a.cfg.OpenAIKey, "ANTHROPIC_API_KEY": a.cfg.AnthropicKey})
+	block := contextBlock(a.osname, req.Dir, a.now(), req.Record, a.since)
+	for _, c := range req.Record {
+		if c.Start.After(a.since) {
+			a.since = c.Start
+		}
+	}
+	question := chat.Message{Role: chat.RoleUser, Text: red.Redact(block + "\n" + text)}
+	env := req.Env
+	if env.Dir == "" {
+		env.Dir = req.Dir
+	}
+	if env.Out == nil {
+		env.Out = req.Stdout
+		env.Terminal = req.Terminal
+	}
+	scr := newScreen(req.Stdout, req.Terminal, a.cfg.NoColor == "")
+	t := &turn{a: a, ctx: ctx, scr: scr, env: env, red: red, msgs: append(a.msgs[:len(a.msgs):len(a.msgs)], question)}
+	err = t.run()
+	a.msgs = t.msgs
+	return err
+}
+
+// command runs an in-band command such as /reset; done is false when the
+// line is a question that merely starts with a slash.
+func (a *Agent) command(req Request, line string) (done bool, err error) {
+	name, arg, _ := strings.Cut(line, " ")
+	arg = strings.TrimSpace(arg)
+	w := req.Stdout
+	switch name {
+	case "/reset":
+		a.msgs, a.since = nil, time.Time{}
+		fmt.Fprintln(w, "new conversation")
+	case "/status":
+		a.status(w)
+	case "/model":
+		if a.epErr != nil {
+			return true, a.epErr
+		}
+		if arg == "" {
+			fmt.Fprintf(w, "model: %s (switch with ? /model NAME)\n", a.ep.Model)
+			return true, nil
+		}
+		a.ep.Model = arg
+		fmt.Fprintf(w, "model: %s for this session\n", arg)
+	case "/help":
+		io.WriteString(w, helpText)
+	default:
+		return false, nil
+	}
+	return true, nil
+}
+
+const helpText = `? QUESTION     ask the assistant; follow-up questions continue the conversation
+?              explain the last command (why it failed, how to fix it)
+? /reset       start a new conversation
+? /status      provider, model, base URL, tools and tokens used this session
+? /model NAME  use another model for this session
+? /help        this text
+Ctrl-C cancels an answer. Configuration: QSH_AI_* variables (qsh --config).
+`
+
+func (a *Agent) status(w io.Writer) {
+	if a.epErr != nil {
+		fmt.Fprintf(w, "assistant: not configured: %v\n", a.epErr)
+		return
+	}
+	provider := a.ep.Provider
+	if p := strings.ToLower(strings.TrimSpace(a.cfg.Provider)); p == "" || p == "auto" {
+		provider += " (auto)"
+	}
+	key := "none"
+	if a.ep.APIKey != "" {
+		key = "from " + a.ep.KeyVar
+	}
+	protocol := "native"
+	if a.ep.Fenced {
+		protocol = "fenced"
+	}
+	var names []string
+	if a.tools != nil {
+		for _, t := range a.tools.Tools() {
+			names = append(names, t.Name())
+		}
+	}
+	tl := "none"
+	if len(names) > 0 {
+		tl = strings.Join(names, ", ")
+	}
+	fmt.Fprintf(w, "provider  %s\nmodel     %s\nbase URL  %s\napi key   %s\ntools     %s (%s protocol, at most %d round trips)\ntokens    %d in, %d out this session\nmessages  %d in this conversation\n",
+		provider, a.ep.Model, a.ep.BaseURL, key, tl, protocol, a.cfg.MaxIter, a.usage.Input, a.usage.Output, len(a.msgs))
+}

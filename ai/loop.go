@@ -1,0 +1,276 @@
+package ai
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/qsh-shell/qsh/ai/chat"
+	"github.com/qsh-shell/qsh/ai/fenced"
+	"github.com/qsh-shell/qsh/tools"
+)
+
+// errTimeout is the cause of a request cancelled by QSH_AI_TIMEOUT.
+var errTimeout = errors.New("timeout")
+
+// turn is one question and the round trips that answer it.
+type turn struct {
+	a   *Agent
+	ctx context.Context
+	scr *screen
+	env tools.Env
+	red *Redactor
+	// msgs is the conversation with this turn's messages; the agent keeps
+	// it whatever happens, so it must stay valid: every call answered.
+	msgs  []chat.Message
+	calls int
+	// bad holds, by call id, what was wrong with a malformed ```tool block.
+	bad map[string]string
+}
+
+func (t *turn) run() error {
+	specs, byName := t.toolSpecs()
+	fenced := t.a.ep.Fenced
+	req := chat.Request{Model: t.a.ep.Model, System: system(fenced, specs)}
+	if !fenced {
+		req.Tools = specs
+	}
+	defer t.scr.End()
+	for iter := 0; iter < t.a.cfg.MaxIter; iter++ {
+		req.Messages = t.msgs
+		if fenced {
+			req.Messages = fencedMessages(t.msgs)
+		}
+		reply, err := t.request(req)
+		t.a.usage.Input += reply.Usage.Input
+		t.a.usage.Output += reply.Usage.Output
+		if err != nil {
+			if reply.Text != "" {
+				// Keep what the user saw, so a follow-up can refer to it.
+				t.msgs = append(t.msgs, chat.Message{Role: chat.RoleAssistant, Text: reply.Text + "\n[interrupted]"})
+			}
+			return err
+		}
+		t.msgs = append(t.msgs, chat.Message{Role: chat.RoleAssistant, Text: reply.Text, Calls: reply.Calls})
+		if len(reply.Calls) == 0 {
+			return nil
+		}
+		for _, c := range reply.Calls {
+			t.msgs = append(t.msgs, t.call(c, byName))
+		}
+		if err := t.ctx.Err(); err != nil {
+			return err
+		}
+	}
+	return fmt.Errorf("stopped after %d model round trips (QSH_AI_TOOLS_MAX_ITER) — ask again to let it go on", t.a.cfg.MaxIter)
+}
+
+// toolSpecs describes the tools to the model.
+func (t *turn) toolSpecs() ([]chat.Tool, map[string]bool) {
+	byName := map[string]bool{}
+	if t.a.tools == nil {
+		return nil, byName
+	}
+	var specs []chat.Tool
+	for _, tl := range t.a.tools.Tools() {
+		specs = append(specs, chat.Tool{Name: tl.Name(), Description: tl.Description(), Schema: tl.Schema()})
+		byName[tl.Name()] = true
+	}
+	return specs, byName
+}
+
+// request sends one model request, retrying 429 and 5xx answers that came
+// before any text, and streams the answer to the screen.
+func (t *turn) request(req chat.Request) (chat.Reply, error) {
+	for attempt := 0; ; attempt++ {
+		reply, streamed, err := t.once(req)
+		var ce *chat.Error
+		if err == nil || streamed || !errors.As(err, &ce) || !ce.Retryable() || attempt >= t.a.retries {
+			if err != nil {
+				err = t.explain(err)
+			}
+			return reply, err
+		}
+		wait := t.a.backoff(attempt, ce.RetryAfter)
+		t.scr.spin()
+		timer := time.NewTimer(wait)
+		select {
+		case <-timer.C:
+		case <-t.ctx.Done():
+			timer.Stop()
+			t.scr.Stop()
+			return chat.Reply{}, t.ctx.Err()
+		}
+	}
+}
+
+// once sends the request a single time; streamed reports whether any text
+// reached the screen.
+func (t *turn) once(req chat.Request) (reply chat.Reply, streamed bool, err error) {
+	ctx, cancel := context.WithCancelCause(t.ctx)
+	defer cancel(nil)
+	timeout := t.a.cfg.Timeout
+	if timeout <= 0 {
+		timeout = 120 * time.Second
+	}
+	// The timeout bounds the wait for the first byte and each pause in
+	// the stream, not the length of a long answer.
+	timer := time.AfterFunc(timeout, func() { cancel(errTimeout) })
+	defer timer.Stop()
+	show := func(s string) {
+		timer.Reset(timeout)
+		if s != "" {
+			streamed = true
+		}
+		t.scr.Text(s)
+	}
+	var parser *fenced.Parser
+	text := show
+	if t.a.ep.Fenced {
+		parser = fenced.New(show)
+		text = func(s string) { timer.Reset(timeout); parser.Feed(s) }
+	}
+	t.scr.spin()
+	reply, err = t.a.stream(ctx, req, text)
+	t.scr.Stop()
+	if parser != nil {
+		parser.Close()
+		if err == nil {
+			if t.bad == nil {
+				t.bad = map[string]string{}
+			}
+			reply.Calls = fencedCalls(parser.Calls(), len(t.msgs), t.bad)
+		}
+	}
+	if err != nil && t.ctx.Err() != nil {
+		err = t.ctx.Err()
+	} else if err != nil && errors.Is(context.Cause(ctx), errTimeout) {
+		err = errTimeout
+	}
+	return reply, streamed, err
+}
+
+// explain turns a failed request into one line saying what to do.
+func (t *turn) explain(err error) error {
+	ep := t.a.ep
+	p := ep.Provider
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) && t.ctx.Err() != nil {
+		return err
+	}
+	if errors.Is(err, errTimeout) {
+		return &lineError{fmt.Sprintf("%s: no answer within %s — try again, or raise QSH_AI_TIMEOUT", p, t.a.cfg.Timeout), err}
+	}
+	var ce *chat.Error
+	if !errors.As(err, &ce) {
+		return &lineError{fmt.Sprintf("%s: %v", p, err), err}
+	}
+	msg := clip(oneLine(ce.Message), 160)
+	var line string
+	switch ce.Kind {
+	case chat.Auth:
+		line = fmt.Sprintf("%s: %d unauthorized — check %s", p, ce.Status, ep.KeyVar)
+	case chat.NoModel:
+		line = fmt.Sprintf("%s: unknown model %q — set QSH_AI_MODEL or switch with ? /model NAME", p, ep.Model)
+	case chat.RateLimit:
+		line = fmt.Sprintf("%s: 429 rate limited (%s) — wait a minute and ask again", p, msg)
+	case chat.Server:
+		status := "server error"
+		if ce.Status != 0 {
+			status = fmt.Sprintf("%d server error", ce.Status)
+		}
+		line = fmt.Sprintf("%s: %s (%s) — the provider is having trouble; try again later", p, status, msg)
+	case chat.Connect:
+		line = fmt.Sprintf("%s: cannot connect to %s — is it running and reachable? (QSH_AI_BASE_URL)", p, ep.BaseURL)
+		if p == Ollama {
+			line = fmt.Sprintf("%s: cannot connect to %s — start ollama, or set OLLAMA_HOST, QSH_AI_BASE_URL or an API key", p, ep.BaseURL)
+		}
+	case chat.Cut:
+		line = fmt.Sprintf("%s: the answer was cut off (%s) — ask again", p, msg)
+	case chat.BadRequest:
+		line = fmt.Sprintf("%s: %d bad request: %s", p, ce.Status, msg)
+	default:
+		line = fmt.Sprintf("%s: %v", p, ce)
+	}
+	return &lineError{line, err}
+}
+
+// lineError is a one-line message for the user over the error behind it.
+type lineError struct {
+	line string
+	err  error
+}
+
+func (e *lineError) Error() string { return e.line }
+func (e *lineError) Unwrap() error { return e.err }
+
+// call runs one tool call and returns the message answering it. Every
+// call gets an answer, even when cancelled, refused or malformed.
+func (t *turn) call(c chat.Call, known map[string]bool) chat.Message {
+	answer := func(text string, failed bool) chat.Message {
+		return chat.Message{Role: chat.RoleTool, CallID: c.ID, Text: t.red.Redact(text), IsError: failed}
+	}
+	if t.ctx.Err() != nil {
+		return answer("not run: the user cancelled the turn", true)
+	}
+	t.calls++
+	if t.calls > t.a.maxCalls {
+		return answer(fmt.Sprintf("not run: at most %d tool calls per question; answer with what you have", t.a.maxCalls), true)
+	}
+	if msg, ok := t.bad[c.ID]; ok {
+		// A malformed ```tool block: the parser said what was wrong.
+		t.scr.ToolStart(c.Name, "")
+		t.scr.ToolEnd(false, "malformed tool block", 0, 0)
+		return answer(msg, true)
+	}
+	t.scr.ToolStart(c.Name, c.Args)
+	if !known[c.Name] {
+		t.scr.ToolEnd(false, "unknown tool", 0, 0)
+		var names []string
+		for n := range known {
+			names = append(names, n)
+		}
+		return answer(fmt.Sprintf("there is no tool named %q; the tools are: %s", c.Name, strings.Join(names, ", ")), true)
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(c.Args), &obj); err != nil || obj == nil {
+		why := "not a JSON object"
+		if err != nil {
+			why = err.Error()
+		}
+		t.scr.ToolEnd(false, "invalid JSON arguments from the model", 0, 0)
+		return answer(fmt.Sprintf("the arguments are not valid JSON (%s); call again with one JSON object that matches the schema", why), true)
+	}
+	start := time.Now()
+	res := t.a.tools.Call(t.ctx, t.env, c.Name, json.RawMessage(c.Args))
+	d := res.Duration
+	if d == 0 {
+		d = time.Since(start)
+	}
+	if t.ctx.Err() != nil && !res.Success {
+		t.scr.ToolEnd(false, "cancelled", len(res.Output), d)
+		return answer("cancelled by the user: "+res.Error+"\n"+res.Output, true)
+	}
+	text := res.Output
+	if res.Truncated {
+		text += "\n[output truncated]"
+	}
+	if !res.Success {
+		what := "failed"
+		if res.Error != "" {
+			what = "failed: " + clip(oneLine(res.Error), 60)
+		}
+		t.scr.ToolEnd(false, what, len(res.Output), d)
+		if res.Error != "" {
+			text = "error: " + res.Error + "\n" + text
+		}
+		return answer(strings.TrimRight(text, "\n"), true)
+	}
+	t.scr.ToolEnd(true, "ok", len(res.Output), d)
+	if text == "" {
+		text = "(no output)"
+	}
+	return answer(text, false)
+}

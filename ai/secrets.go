@@ -1,0 +1,101 @@
+package ai
+
+import (
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// secretNames are the parts of a variable name that mark its value secret.
+var secretNames = []string{"KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASSPHRASE",
+	"CREDENTIAL", "AUTH", "COOKIE", "SESSION", "PRIVATE", "_PAT", "DSN", "CONN_STR", "CONNECTION_STRING"}
+
+// notSecret are names that match secretNames but hold nothing secret.
+var notSecret = map[string]bool{"SSH_AUTH_SOCK": true, "KEYMAP": true,
+	"XDG_SESSION_TYPE": true, "XDG_SESSION_ID": true, "XDG_SESSION_CLASS": true, "XDG_SESSION_DESKTOP": true,
+	"DBUS_SESSION_BUS_ADDRESS": true, "SESSION_MANAGER": true, "DESKTOP_SESSION": true}
+
+// keyFormats are well-known shapes of credentials.
+var keyFormats = regexp.MustCompile(strings.Join([]string{
+	`sk-ant-[A-Za-z0-9_\-]{16,}`,
+	`sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}`,
+	`gh[pousr]_[A-Za-z0-9]{30,}`,
+	`github_pat_[A-Za-z0-9_]{30,}`,
+	`(?:AKIA|ASIA)[A-Z0-9]{16}`,
+	`xox[abposr]-[A-Za-z0-9\-]{10,}`,
+	`AIza[0-9A-Za-z_\-]{35}`,
+	`glpat-[A-Za-z0-9_\-]{20,}`,
+	`hf_[A-Za-z0-9]{30,}`,
+	`(?s)-----BEGIN [A-Z ]*PRIVATE KEY( BLOCK)?-----.*?(?:-----END [A-Z ]*PRIVATE KEY( BLOCK)?-----|\z)`,
+	`eyJ[A-Za-z0-9_\-]{10,}\.eyJ[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{10,}`, // a JWT
+}, "|"))
+
+// credentialURL matches the password of user:password@host in URLs.
+var credentialURL = regexp.MustCompile(`([a-zA-Z][a-zA-Z0-9+.\-]*://[^/\s:@]+:)([^/\s@]+)(@)`)
+
+// Redactor replaces secrets by placeholders in text sent to the model.
+type Redactor struct {
+	values []secretValue
+}
+
+type secretValue struct{ name, value string }
+
+// NewRedactor learns the secret values in environ (NAME=value entries),
+// plus extra values named by the map's keys.
+func NewRedactor(environ []string, extra map[string]string) *Redactor {
+	r := &Redactor{}
+	seen := map[string]bool{}
+	add := func(name, value string) {
+		// Short values would match everywhere and hide little.
+		if len(value) < 6 || seen[value] {
+			return
+		}
+		seen[value] = true
+		r.values = append(r.values, secretValue{name, value})
+	}
+	for name, value := range extra {
+		add(name, value)
+	}
+	for _, kv := range environ {
+		name, value, ok := strings.Cut(kv, "=")
+		if ok && SecretName(name) {
+			add(name, value)
+		}
+	}
+	// Longest first, so a value containing another is replaced whole.
+	sort.Slice(r.values, func(i, j int) bool { return len(r.values[i].value) > len(r.values[j].value) })
+	return r
+}
+
+// SecretName reports whether a variable's name says its value is secret.
+func SecretName(name string) bool {
+	up := strings.ToUpper(name)
+	if v, ok := notSecret[up]; ok {
+		return !v
+	}
+	if strings.HasSuffix(up, "_PWD") {
+		return true // MYSQL_PWD; PWD and OLDPWD are directories
+	}
+	for _, s := range secretNames {
+		if strings.Contains(up, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// Redact returns s with every known secret replaced by a placeholder.
+func (r *Redactor) Redact(s string) string {
+	if s == "" {
+		return s
+	}
+	if r != nil {
+		for _, v := range r.values {
+			if strings.Contains(s, v.value) {
+				s = strings.ReplaceAll(s, v.value, "[REDACTED:"+v.name+"]")
+			}
+		}
+	}
+	s = keyFormats.ReplaceAllString(s, "[REDACTED]")
+	return credentialURL.ReplaceAllString(s, "${1}[REDACTED]${3}")
+}
