@@ -49,7 +49,8 @@ func (s *Shell) source(ctx context.Context, path string) bool {
 	fctx, stop := s.foreground(ctx)
 	defer stop()
 	s.runFile(fctx, prog)
-	if s.runner.Exited() {
+	if s.exitNow {
+		s.exitNow = false
 		// `exit` in a profile ends a login shell in bash; qsh keeps the
 		// user's shell alive instead and says so.
 		s.errorf("%s: exit ignored while starting up", path)

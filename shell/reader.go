@@ -4,7 +4,6 @@ import (
 	"errors"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/ergochat/readline"
 )
@@ -25,10 +24,6 @@ type LineReader interface {
 	Close() error
 }
 
-// Completer proposes completions for line with the cursor at byte offset
-// cursor: candidates replace the replace bytes before the cursor.
-type Completer func(line string, cursor int) (cands []string, replace int)
-
 // lineEditor is a [LineReader] on ergochat/readline: emacs keys, Ctrl-R,
 // history recall. Delete on an empty line does nothing there; only Ctrl-D
 // ends input.
@@ -36,7 +31,7 @@ type lineEditor struct {
 	rl *readline.Instance
 }
 
-func newLineEditor(stdin *os.File, stdout io.Writer, complete Completer, size int) (*lineEditor, error) {
+func newLineEditor(stdin *os.File, stdout io.Writer, complete readline.AutoCompleter, size int) (*lineEditor, error) {
 	cfg := &readline.Config{
 		Stdin:                  stdin,
 		Stdout:                 stdout,
@@ -46,7 +41,7 @@ func newLineEditor(stdin *os.File, stdout io.Writer, complete Completer, size in
 		HistorySearchFold:      true,
 	}
 	if complete != nil {
-		cfg.AutoComplete = completerAdapter(complete)
+		cfg.AutoComplete = complete
 	}
 	rl, err := readline.NewFromConfig(cfg)
 	if err != nil {
@@ -67,24 +62,3 @@ func (e *lineEditor) ReadLine(prompt string) (string, error) {
 func (e *lineEditor) AddHistory(entry string) { e.rl.SaveToHistory(entry) }
 func (e *lineEditor) ClearHistory()           { e.rl.ResetHistory() }
 func (e *lineEditor) Close() error            { return e.rl.Close() }
-
-// completerAdapter turns a [Completer] into readline's AutoCompleter,
-// which wants each candidate's suffix after the common part.
-type completerAdapter Completer
-
-func (c completerAdapter) Do(line []rune, pos int) ([][]rune, int) {
-	s := string(line[:pos])
-	cands, replace := c(string(line), len(s))
-	if replace > len(s) {
-		replace = len(s)
-	}
-	typed := s[len(s)-replace:]
-	var out [][]rune
-	for _, cand := range cands {
-		if !strings.HasPrefix(cand, typed) {
-			continue
-		}
-		out = append(out, []rune(cand[len(typed):]))
-	}
-	return out, len([]rune(typed))
-}

@@ -38,11 +38,14 @@ func (s *Shell) REPL(ctx context.Context) int {
 	s.loadHistory()
 
 	st := 0
+	var took time.Duration
 	var buf strings.Builder
 	for {
-		p := s.promptString(st)
+		var p string
 		if buf.Len() > 0 {
-			p = "> "
+			p = s.continuationPrompt()
+		} else {
+			p = s.promptString(st, took)
 		}
 		line, err := s.readLine(p)
 		if errors.Is(err, ErrInterrupt) {
@@ -74,7 +77,9 @@ func (s *Shell) REPL(ctx context.Context) int {
 			continue
 		}
 		s.remember(entry)
+		start := time.Now()
 		st = s.runLine(ctx, entry)
+		took = time.Since(start)
 		if s.exited() {
 			break
 		}
@@ -218,19 +223,3 @@ func (s *Shell) readKey(ctx context.Context) (rune, error) {
 	}
 	return readKey(ctx, in)
 }
-
-// promptString is the primary prompt.
-func (s *Shell) promptString(status int) string {
-	dir := s.Dir()
-	if home := s.Var("HOME"); home != "" && (dir == home || strings.HasPrefix(dir, home+"/")) {
-		dir = "~" + dir[len(home):]
-	}
-	sign := "$ "
-	if os.Geteuid() == 0 {
-		sign = "# "
-	}
-	return dir + " " + sign
-}
-
-// completer is the Tab completion; nil until completions are wired.
-func (s *Shell) completer() Completer { return nil }

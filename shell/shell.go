@@ -45,7 +45,8 @@ type Shell struct {
 	mu     sync.Mutex
 	cancel context.CancelFunc // cancels the command line being run
 
-	dir string // the process's cwd as last set by the shell
+	dir     string // the process's cwd as last set by the shell
+	exitNow bool   // the last command line asked the shell to exit
 }
 
 // Option configures a [Shell] made by [New].
@@ -180,6 +181,9 @@ func (s *Shell) errorf(format string, args ...any) {
 func (s *Shell) runFile(ctx context.Context, f *syntax.File) int {
 	f.Name = s.name
 	err := s.runner.Run(ctx, f)
+	// interp also reports a cancelled run as exiting; only `exit` (or a
+	// fatal error) ends the shell.
+	s.exitNow = s.runner.Exited() && ctx.Err() == nil
 	if err != nil && !s.runner.Exited() {
 		if _, ok := interp.IsExitStatus(err); !ok && !errors.Is(err, context.Canceled) {
 			s.errorf("%v", err)
@@ -190,7 +194,7 @@ func (s *Shell) runFile(ctx context.Context, f *syntax.File) int {
 }
 
 // exited reports whether the last run asked the shell to exit.
-func (s *Shell) exited() bool { return s.runner.Exited() }
+func (s *Shell) exited() bool { return s.exitNow }
 
 // finish runs the EXIT trap, if any, and returns the shell's exit status.
 func (s *Shell) finish(ctx context.Context, st int) int {

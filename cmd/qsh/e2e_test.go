@@ -1,0 +1,278 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/qsh-shell/qsh/shell/shelltest"
+)
+
+// ps1 is the prompt the tests set, so they can wait for it.
+const ps1 = "QSH> "
+
+// startShell starts an interactive qsh with a fresh HOME (made by the
+// caller when home is non-empty) and waits for the first prompt.
+func startShell(t *testing.T, home string, env ...string) *shelltest.Term {
+	t.Helper()
+	if home == "" {
+		home = t.TempDir()
+	}
+	env = append([]string{"HOME=" + home, "XDG_STATE_HOME=" + home + "/state", "PS1=" + ps1}, env...)
+	tm := shelltest.Start(t, qshBinary(t), shelltest.Env(env...), shelltest.Dir(home))
+	tm.WaitFor(ps1)
+	return tm
+}
+
+// run types a command line and waits for the next prompt, returning what
+// was printed in between.
+func enter(tm *shelltest.Term, line string) string {
+	tm.Line(line)
+	return tm.WaitFor(ps1)
+}
+
+// exit ends the shell with Ctrl-D; it exits with the last command's status.
+func exit(t *testing.T, tm *shelltest.Term) int {
+	t.Helper()
+	tm.Type(shelltest.CtrlD)
+	return tm.WaitExit()
+}
+
+func TestREPLCommand(t *testing.T) {
+	t.Parallel()
+	tm := startShell(t, "")
+	tm.Line("echo hel''lo")
+	tm.WaitFor("hello")
+	tm.WaitFor(ps1)
+	if st := exit(t, tm); st != 0 {
+		t.Fatalf("exit status %d after Ctrl-D", st)
+	}
+}
+
+func TestREPLCdPwd(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	os.Mkdir(filepath.Join(home, "sub dir"), 0o755)
+	tm := startShell(t, home)
+	enter(tm, "cd 'sub dir'")
+	tm.Line("pwd; echo $PWD")
+	tm.WaitFor(filepath.Join(home, "sub dir"))
+	tm.WaitFor(filepath.Join(home, "sub dir"))
+	tm.WaitFor(ps1)
+	// The process's own cwd moved too: an external program sees it.
+	tm.Line("/bin/pwd")
+	tm.WaitFor(filepath.Join(home, "sub dir"))
+	tm.WaitFor(ps1)
+	exit(t, tm)
+}
+
+func TestREPLMultiLine(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	tm := startShell(t, home)
+	tm.Line("for i in 1 2 3; do")
+	tm.WaitFor("> ")
+	tm.Line("echo n$i")
+	tm.WaitFor("> ")
+	tm.Line("done")
+	tm.WaitFor("n1")
+	tm.WaitFor("n3")
+	tm.WaitFor(ps1)
+	tm.Line("echo 'a")
+	tm.WaitFor("> ")
+	tm.Line("b'")
+	tm.WaitFor("a\nb")
+	tm.WaitFor(ps1)
+	exit(t, tm)
+	// A multi-line command is one history entry.
+	data, err := os.ReadFile(filepath.Join(home, "state", "qsh", "history"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "for i in 1 2 3; do\\necho n$i\\ndone\necho 'a\\nb'\n"
+	if string(data) != want {
+		t.Fatalf("history file:\n%q\nwant:\n%q", data, want)
+	}
+}
+
+func TestREPLInterruptProgram(t *testing.T) {
+	t.Parallel()
+	tm := startShell(t, "")
+	tm.Line("echo started; sleep 30; echo not-reached")
+	tm.WaitFor("started")
+	time.Sleep(200 * time.Millisecond)
+	start := time.Now()
+	tm.Type(shelltest.CtrlC)
+	tm.WaitFor(ps1)
+	if d := time.Since(start); d > 5*time.Second {
+		t.Fatalf("Ctrl-C took %v", d)
+	}
+	out := enter(tm, "echo status=$?")
+	if !strings.Contains(out, "status=130") || strings.Contains(tm.Output(), "\nnot-reached") {
+		t.Fatalf("after Ctrl-C: %q", out)
+	}
+	exit(t, tm)
+}
+
+func TestREPLInterruptLoop(t *testing.T) {
+	t.Parallel()
+	tm := startShell(t, "")
+	tm.Line("echo looping; while true; do :; done")
+	tm.WaitFor("looping")
+	time.Sleep(200 * time.Millisecond)
+	tm.Type(shelltest.CtrlC)
+	tm.WaitFor(ps1)
+	if out := enter(tm, "echo status=$?"); !strings.Contains(out, "status=130") {
+		t.Fatalf("after Ctrl-C: %q", out)
+	}
+	exit(t, tm)
+}
+
+func TestREPLCtrlCClearsLine(t *testing.T) {
+	t.Parallel()
+	tm := startShell(t, "")
+	tm.Type("echo discarded")
+	tm.WaitFor("discarded")
+	tm.Type(shelltest.CtrlC)
+	tm.WaitFor("^C")
+	tm.WaitFor(ps1)
+	out := enter(tm, "echo kept")
+	if !strings.Contains(out, "kept") {
+		t.Fatalf("output %q", out)
+	}
+	exit(t, tm)
+}
+
+// TestREPLCtrlZ runs qsh under a job-control bash, as from a terminal
+// where bash is the login shell: there, unlike for a session leader, the
+// kernel does stop a program on Ctrl-Z, and qsh must resume it.
+func TestREPLCtrlZ(t *testing.T) {
+	t.Parallel()
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("no bash to run qsh under job control")
+	}
+	home := t.TempDir()
+	tm := shelltest.Start(t, bash, shelltest.Args("--norc", "--noprofile", "-i", "-c", qshBinary(t)+"; echo qsh-ended"),
+		shelltest.Env("HOME="+home, "XDG_STATE_HOME="+home, "PS1="+ps1, "PATH="+os.Getenv("PATH")))
+	tm.WaitFor(ps1)
+	tm.Line("echo zzz; sleep 1; echo after-sleep")
+	tm.WaitFor("zzz")
+	time.Sleep(200 * time.Millisecond)
+	tm.Type(shelltest.CtrlZ)
+	tm.WaitFor("no job control")
+	tm.WaitFor("after-sleep")
+	tm.WaitFor(ps1)
+	exit(t, tm)
+	tm.WaitFor("qsh-ended")
+}
+
+func TestREPLDeleteDoesNotExit(t *testing.T) {
+	t.Parallel()
+	tm := startShell(t, "")
+	tm.Type(shelltest.Delete, shelltest.Delete)
+	out := enter(tm, "echo still-here")
+	if !strings.Contains(out, "still-here") {
+		t.Fatalf("output %q", out)
+	}
+	exit(t, tm)
+}
+
+func TestREPLExitStatus(t *testing.T) {
+	t.Parallel()
+	tm := startShell(t, "")
+	tm.Line("exit 7")
+	if st := tm.WaitExit(); st != 7 {
+		t.Fatalf("exit 7: status %d", st)
+	}
+}
+
+func TestREPLHistoryAcrossSessions(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	tm := startShell(t, home)
+	enter(tm, "echo remembered-$((40+2))")
+	exit(t, tm)
+
+	tm = startShell(t, home)
+	tm.Type(shelltest.Up)
+	tm.WaitFor("echo remembered-$((40+2))")
+	tm.Type(shelltest.Enter)
+	tm.WaitFor("remembered-42")
+	tm.WaitFor(ps1)
+	out := enter(tm, "history")
+	if !strings.Contains(out, "1  echo remembered-$((40+2))") {
+		t.Fatalf("history: %q", out)
+	}
+	exit(t, tm)
+}
+
+func TestREPLCompleteFile(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	os.WriteFile(filepath.Join(home, "unique-file.txt"), []byte("contents-of-file\n"), 0o644)
+	tm := startShell(t, home)
+	tm.Type("cat uniq", shelltest.Tab)
+	tm.WaitFor("unique-file.txt")
+	tm.Type(shelltest.Enter)
+	tm.WaitFor("contents-of-file")
+	tm.WaitFor(ps1)
+	exit(t, tm)
+}
+
+func TestREPLCompleteCommand(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	bin := filepath.Join(home, "bin")
+	os.Mkdir(bin, 0o755)
+	os.WriteFile(filepath.Join(bin, "qshtestcmd"), []byte("#!/bin/sh\necho ran-test-command\n"), 0o755)
+	tm := startShell(t, home, "PATH="+bin+":"+os.Getenv("PATH"))
+	tm.Type("qshtest", shelltest.Tab)
+	tm.WaitFor("qshtestcmd")
+	tm.Type(shelltest.Enter)
+	tm.WaitFor("ran-test-command")
+	tm.WaitFor(ps1)
+	exit(t, tm)
+}
+
+func TestREPLRCAlias(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	os.WriteFile(filepath.Join(home, ".qshrc"), []byte("alias hi='echo hi-from-alias'\n"), 0o644)
+	tm := startShell(t, home)
+	if out := enter(tm, "hi"); !strings.Contains(out, "hi-from-alias") {
+		t.Fatalf("alias: %q", out)
+	}
+	if out := enter(tm, "command -v hi; type hi"); !strings.Contains(out, "alias hi='echo hi-from-alias'") ||
+		!strings.Contains(out, "hi is aliased to `echo hi-from-alias'") {
+		t.Fatalf("command -v / type: %q", out)
+	}
+	exit(t, tm)
+}
+
+func TestREPLBrokenRC(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	os.WriteFile(filepath.Join(home, ".qshrc"), []byte("echo before-error\nif then fi\n"), 0o644)
+	env := []string{"HOME=" + home, "XDG_STATE_HOME=" + home + "/state", "PS1=" + ps1}
+	tm := shelltest.Start(t, qshBinary(t), shelltest.Env(env...), shelltest.Dir(home))
+	tm.WaitFor(".qshrc:2:")
+	tm.WaitFor(ps1)
+	if out := enter(tm, "echo works"); !strings.Contains(out, "works") {
+		t.Fatalf("after a broken rc: %q", out)
+	}
+	exit(t, tm)
+}
+
+func TestREPLQuestionWithoutProvider(t *testing.T) {
+	t.Parallel()
+	tm := startShell(t, "")
+	out := enter(tm, "? why is the sky blue")
+	if !strings.Contains(out, "OPENAI_API_KEY") {
+		t.Fatalf("? without a provider: %q", out)
+	}
+	exit(t, tm)
+}
