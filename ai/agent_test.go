@@ -358,7 +358,9 @@ func TestErrors(t *testing.T) {
 		{"timeout", []aitest.Reply{{Text: "late", Delay: time.Minute}}, func(c *Config) { c.Timeout = 50 * time.Millisecond }, "openai: no answer within 50ms — try again, or raise QSH_AI_TIMEOUT", 1},
 		{"stalled stream", []aitest.Reply{{Text: "start", Hang: true}}, func(c *Config) { c.Timeout = 50 * time.Millisecond }, "openai: no answer within 50ms", 1},
 		{"refused", nil, func(c *Config) { c.BaseURL = refused }, "openai: cannot connect to " + refused, 0},
-		{"ollama refused", nil, func(c *Config) { c.Provider, c.OpenAIKey, c.BaseURL, c.OllamaHost = "auto", "", "", strings.TrimSuffix(refused, "/v1") },
+		{"ollama refused", nil, func(c *Config) {
+			c.Provider, c.OpenAIKey, c.BaseURL, c.OllamaHost = "auto", "", "", strings.TrimSuffix(refused, "/v1")
+		},
 			"ollama: cannot connect to " + refused + " — start ollama", 0},
 		{"cut", []aitest.Reply{{Text: "one two three", Chunks: 3, CutAfter: 2}}, nil, "openai: the answer was cut off", 1},
 		{"400", []aitest.Reply{aitest.Fail(400, "invalid_value", "messages[1]: bad")}, nil, "openai: 400 bad request: messages[1]: bad", 1},

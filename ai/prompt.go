@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/qsh-shell/qsh/ai/chat"
 )
@@ -144,13 +145,16 @@ func describeCommand(c Command, cwd string) string {
 	return sb.String()
 }
 
-// tail keeps the last n bytes of s, from a line start when it can.
+// tail keeps the last n bytes of s, from a line start when one is near.
 func tail(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
 	s = s[len(s)-n:]
-	if i := strings.IndexByte(s, '\n'); i >= 0 && i < len(s)-1 {
+	for len(s) > 0 && !utf8.RuneStart(s[0]) {
+		s = s[1:]
+	}
+	if i := strings.IndexByte(s, '\n'); i >= 0 && i < 200 && i < len(s)-1 {
 		s = s[i+1:]
 	}
 	return "[…]\n" + s
