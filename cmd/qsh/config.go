@@ -162,3 +162,18 @@ func secret(name string) bool {
 	}
 	return false
 }
+
+// withoutSecrets is environ without the API keys: qsh reads them once, and
+// the commands it runs never see them.
+func withoutSecrets(environ []string) []string {
+	var out []string
+	for _, kv := range environ {
+		name, _, _ := strings.Cut(kv, "=")
+		switch name {
+		case "OPENAI_API_KEY", "ANTHROPIC_API_KEY", "QSH_AI_API_KEY":
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out
+}

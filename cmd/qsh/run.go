@@ -150,7 +150,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	sh, err := shell.New(
 		shell.Stdio(stdin, stdout, stderr),
 		shell.Params(name, params...),
-		shell.Environ(environ),
+		shell.Environ(withoutSecrets(environ)),
 		shell.Interactive(interactive),
 		shell.Configure(cfg.Shell),
 		shell.Ask(assistant(cfg)),
