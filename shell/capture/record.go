@@ -239,8 +239,9 @@ func (r *recorder) outputs(n, ends int, wait time.Duration) []Output {
 		p := raw[i]
 		if outs[i].Size > int64(len(p)) {
 			// The tail starts mid-line, maybe mid-sequence: drop that
-			// line, unless it is all there is.
-			if j := bytes.IndexByte(p, '\n'); j >= 0 && j < len(p)-1 {
+			// line, unless it is long (a cut sequence leaves little
+			// garbage there) or all there is.
+			if j := bytes.IndexByte(p, '\n'); j >= 0 && j < 512 && j < len(p)-1 {
 				p = p[j+1:]
 			}
 		}

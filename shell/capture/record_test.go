@@ -50,11 +50,11 @@ func TestParseMark(t *testing.T) {
 	}
 }
 
-// session is a terminal stream with two commands between our marks, and
+// stream is a terminal stream with two commands between our marks, and
 // everything that must not confuse the scanner: colour, a title, a
 // hyperlink ended by ST, marks of a nested shell, an aborted OSC, a lone
 // ESC, and an OSC longer than any mark.
-var session = strings.Join([]string{
+var stream = strings.Join([]string{
 	"\x1b]0;title\x07",
 	mark('A', "9", 0), "\x1b[1m$ \x1b[m", mark('B', "9", 0), "ls --color\r\n",
 	mark('C', "9", 0),
@@ -73,7 +73,7 @@ var session = strings.Join([]string{
 	mark('A', "9", 0), "$ ",
 }, "")
 
-var sessionRaw = []string{
+var streamRaw = []string{
 	"\x1b[34mdir\x1b[0m  file\r\n" +
 		"\x1b]8;;file:///x\x1b\\x\x1b]8;;\x1b\\\r\n" +
 		"\x1b]133;A;aid=1\x07nested$ \x1b]133;C;aid=1\x07in nested\r\n\x1b]133;D;0;aid=1\x07" +
@@ -82,47 +82,47 @@ var sessionRaw = []string{
 	"10%\r50%\r\x1b[Kerror: boom\r\n",
 }
 
-var sessionOut = []Output{
-	{Status: 0, Text: "dir  file\nx\nnested$ in nested\nstill output\nescmore\n", Size: int64(len(sessionRaw[0]))},
-	{Status: 2, Text: "error: boom\n", Size: int64(len(sessionRaw[1]))},
+var streamOut = []Output{
+	{Status: 0, Text: "dir  file\nx\nnested$ in nested\nstill output\nescmore\n", Size: int64(len(streamRaw[0]))},
+	{Status: 2, Text: "error: boom\n", Size: int64(len(streamRaw[1]))},
 }
 
-func checkSession(t *testing.T, r *recorder, how string) {
+func checkStream(t *testing.T, r *recorder, how string) {
 	t.Helper()
 	if len(r.done) != 2 {
 		t.Fatalf("%s: recorded %d commands, want 2", how, len(r.done))
 	}
 	for i, e := range r.done {
-		if got := string(e.out.Bytes()); got != sessionRaw[i] {
-			t.Fatalf("%s: command %d teed\n%q\nwant\n%+v", how, i, got, sessionRaw[i])
+		if got := string(e.out.Bytes()); got != streamRaw[i] {
+			t.Fatalf("%s: command %d teed\n%q\nwant\n%+v", how, i, got, streamRaw[i])
 		}
 	}
 	if r.ends != 3 || r.cur != nil {
 		t.Fatalf("%s: ends = %d, running = %v; want 3, none", how, r.ends, r.cur != nil)
 	}
 	got := r.outputs(5, 3, time.Second)
-	if fmt.Sprint(got) != fmt.Sprint(sessionOut) {
-		t.Fatalf("%s: outputs\n%+v\nwant\n%+v", how, got, sessionOut)
+	if fmt.Sprint(got) != fmt.Sprint(streamOut) {
+		t.Fatalf("%s: outputs\n%+v\nwant\n%+v", how, got, streamOut)
 	}
 }
 
 func TestRecorderSplitAnywhere(t *testing.T) {
 	t.Parallel()
 	r := newRecorder("9", 1<<10, 10)
-	r.Write([]byte(session))
-	checkSession(t, r, "one write")
+	r.Write([]byte(stream))
+	checkStream(t, r, "one write")
 
 	r = newRecorder("9", 1<<10, 10)
-	for i := range len(session) {
-		r.Write([]byte{session[i]})
+	for i := range len(stream) {
+		r.Write([]byte{stream[i]})
 	}
-	checkSession(t, r, "byte by byte")
+	checkStream(t, r, "byte by byte")
 
-	for i := 1; i < len(session); i++ {
+	for i := 1; i < len(stream); i++ {
 		r := newRecorder("9", 1<<10, 10)
-		r.Write([]byte(session[:i]))
-		r.Write([]byte(session[i:]))
-		checkSession(t, r, fmt.Sprintf("split at %d", i))
+		r.Write([]byte(stream[:i]))
+		r.Write([]byte(stream[i:]))
+		checkStream(t, r, fmt.Sprintf("split at %d", i))
 	}
 }
 
@@ -168,7 +168,7 @@ func TestRecorderBounded(t *testing.T) {
 	fmt.Fprint(r, mark('C', "1", 0))
 	line := bytes.Repeat([]byte("\x1b[32m0123456789\x1b[0m abcdef\r\n"), 2000)
 	var n int64
-	for n < 50<<20 {
+	for n < bigOutput {
 		r.Write(line)
 		n += int64(len(line))
 		if c := cap(r.cur.buf); c > size {
