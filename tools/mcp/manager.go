@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -105,12 +107,12 @@ func (m *Manager) load() ([]*server, error) {
 		cfgs := m.servers
 		if cfgs == nil {
 			getenv := func(k string) string { return envValue(m.environ(), k) }
-			path := m.configPath
-			if path == "" {
-				path = ConfigPath(getenv)
+			if m.configPath == "" {
+				m.configPath = ConfigPath(getenv)
 			}
-			cfgs, m.cfgErr = LoadConfig(path, getenv)
+			cfgs, m.cfgErr = LoadConfig(m.configPath, getenv)
 		}
+		slices.SortFunc(cfgs, func(a, b ServerConfig) int { return strings.Compare(a.Name, b.Name) })
 		for _, c := range cfgs {
 			m.running = append(m.running, &server{cfg: c, state: NotStarted})
 		}

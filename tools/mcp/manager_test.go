@@ -209,11 +209,13 @@ func TestCrashRestarts(t *testing.T) {
 	m := newManager(t, Servers(stdio(t, "a", "basic")))
 	list, _ := m.Tools(context.Background())
 	res := call(t, find(t, list, "mcp_a_crash"), `{}`)
-	if res.Success || !strings.Contains(res.Error, `the MCP server "a"`) {
+	if res.Success || !strings.Contains(res.Error, `the MCP server "a" stopped during the call (it said: panic: out of cheese)`) {
 		t.Errorf("crash = %+v", res)
 	}
 	// Until the next turn its tools say it is gone.
-	waitFor(t, func() bool { s, _ := m.Status(); return s[0].State == Failed })
+	if s, _ := m.Status(); s[0].State != Failed {
+		t.Errorf("Status after the crash = %v", s)
+	}
 	if res := call(t, find(t, list, "mcp_a_echo"), `{"message":"x"}`); res.Success || !strings.Contains(res.Error, "started again on the next question") {
 		t.Errorf("echo on a crashed server = %+v", res)
 	}

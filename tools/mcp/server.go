@@ -37,6 +37,7 @@ type server struct {
 	gen     int    // counts starts, so that a late answer from an abandoned one is dropped
 	done    chan struct{}
 	session *sdk.ClientSession
+	gone    chan struct{} // closed when session ends
 	remote  []*remoteTool
 	stderr  *tail
 }
@@ -83,20 +84,26 @@ func (m *Manager) launch(s *server) <-chan struct{} {
 			return
 		}
 		s.state, s.session, s.remote = Running, cs, remote
-		go m.watch(s, cs, gen)
+		s.gone = make(chan struct{})
+		go m.watch(s, cs, gen, s.gone)
 	}()
 	return done
 }
 
 // watch notices a server that exits or drops the connection, so that the
 // next turn starts it again.
-func (m *Manager) watch(s *server, cs *sdk.ClientSession, gen int) {
+func (m *Manager) watch(s *server, cs *sdk.ClientSession, gen int, gone chan struct{}) {
 	cs.Wait()
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.gen == gen && s.state == Running {
+	unexpected := s.gen == gen && s.state == Running
+	if unexpected {
 		s.state, s.session, s.remote = Failed, nil, nil
 		s.reason = "stopped" + said(s.stderr)
+	}
+	s.mu.Unlock()
+	close(gone)
+	if unexpected {
+		cs.Close() // reaps the process
 	}
 }
 
@@ -125,21 +132,28 @@ func (s *server) stop() {
 	}
 }
 
-// lost marks a running server whose session broke during a call.
-func (s *server) lost(cs *sdk.ClientSession, reason string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.session == cs && s.state == Running {
-		s.gen++
-		s.state, s.session, s.remote, s.reason = Failed, nil, nil, reason
-		go cs.Close()
-	}
-}
-
 func (s *server) current() (*sdk.ClientSession, State, string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.session, s.state, s.reason
+}
+
+// ended reports whether the session of a call that just failed has ended,
+// giving the watcher a moment to notice.
+func (s *server) ended(cs *sdk.ClientSession) bool {
+	s.mu.Lock()
+	gone := s.gone
+	same := s.session == cs
+	s.mu.Unlock()
+	if !same {
+		return true
+	}
+	select {
+	case <-gone:
+		return true
+	case <-time.After(200 * time.Millisecond):
+		return false
+	}
 }
 
 func startError(ctx context.Context, err error, timeout time.Duration, stderr *tail) string {

@@ -28,6 +28,11 @@ func runTestServer(kind string) {
 		fmt.Fprintln(os.Stderr, "starting up")
 		fmt.Fprintln(os.Stderr, "boom: GITHUB_TOKEN is not set")
 		os.Exit(1)
+	case "flaky":
+		if _, err := os.Stat(os.Getenv("QSH_MCP_TEST_FAIL_IF")); err == nil {
+			fmt.Fprintln(os.Stderr, "cannot start today")
+			os.Exit(1)
+		}
 	case "hang":
 		// Reads the requests and never answers; exits when stdin closes.
 		io.Copy(io.Discard, os.Stdin)

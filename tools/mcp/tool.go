@@ -217,11 +217,9 @@ func (t *Tool) callError(ctx, callCtx context.Context, cs *sdk.ClientSession, er
 	case callCtx.Err() == context.DeadlineExceeded:
 		rec.Outcome = "timeout"
 		return tools.Result{Error: fmt.Sprintf("the MCP server %q did not answer within %v", t.Server(), t.m.callTimeout)}
-	case errors.Is(err, sdk.ErrConnectionClosed):
-		reason := "stopped" + said(t.srv.stderr)
-		t.srv.lost(cs, reason)
+	case t.srv.ended(cs):
 		rec.Outcome = "server stopped"
-		return tools.Result{Error: fmt.Sprintf("the MCP server %q %s during the call; it is started again on the next question", t.Server(), reason)}
+		return tools.Result{Error: fmt.Sprintf("the MCP server %q stopped during the call%s; it is started again on the next question", t.Server(), said(t.srv.stderr))}
 	}
 	rec.Outcome = "error"
 	return tools.Result{Error: fmt.Sprintf("the MCP server %q: %s", t.Server(), oneLine(err.Error()))}
