@@ -297,9 +297,14 @@ func TestFSWrite(t *testing.T) {
 	if *n != 4 {
 		t.Errorf("%d keys read, want 4", *n)
 	}
-	// Writing into a missing directory fails plainly.
-	if res := fsCall(t, r, env, `{"operation":"write","path":"no/such/dir/c.txt","content":"x"}`); res.Success || !strings.Contains(res.Error, "does not exist") {
+	// Writing into a missing directory makes it.
+	rk, _ = keys(t, 'y')
+	env.ReadKey = rk
+	if res := fsCall(t, r, env, `{"operation":"write","path":"no/such/dir/c.txt","content":"x"}`); !res.Success {
 		t.Errorf("write into missing dir: %+v", res)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "no/such/dir/c.txt")); string(b) != "x" {
+		t.Errorf("no/such/dir/c.txt holds %q", b)
 	}
 }
 

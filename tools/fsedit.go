@@ -64,9 +64,6 @@ func (t *filesystem) edit(ctx context.Context, env Env, pl place, p fsParams, c 
 func (t *filesystem) current(pl place, op string) ([]byte, bool, error) {
 	fi, err := os.Stat(pl.abs)
 	if errors.Is(err, fs.ErrNotExist) {
-		if _, err := os.Stat(filepath.Dir(pl.abs)); err != nil {
-			return nil, false, fmt.Errorf("%s %s: the directory %s does not exist", op, pl.show(), filepath.Dir(pl.abs))
-		}
 		return nil, false, nil
 	}
 	if err != nil {
@@ -120,6 +117,9 @@ func (t *filesystem) change(ctx context.Context, env Env, pl place, op string, o
 			return failf("%s %s: not written: could not keep a backup of the old version: %v", op, pl.show(), err)
 		}
 		note = "; the previous version is saved at " + where
+	}
+	if err := os.MkdirAll(filepath.Dir(pl.abs), 0o755); err != nil {
+		return failf("%s %s: not written: %v", op, pl.show(), plainErr(err))
 	}
 	if err := writeAtomic(pl.abs, []byte(updated), mode, t.write); err != nil {
 		return failf("%s %s: not written, the file is unchanged: %v", op, pl.show(), plainErr(err))

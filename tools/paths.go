@@ -30,6 +30,9 @@ func resolve(dir, p string) (place, error) {
 	if strings.ContainsRune(p, 0) {
 		return pl, errors.New("the path contains a NUL byte")
 	}
+	if dir == "" {
+		dir, _ = os.Getwd()
+	}
 	if p == "~" || strings.HasPrefix(p, "~/") {
 		home, err := os.UserHomeDir()
 		if err != nil {
