@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Measures qsh against the speed bar of issue 2 and prints a table:
+#   start-up   `qsh -c true` vs gosh (and bash), in the same run: qsh within 1.25x of gosh
+#   prompt     time to the first prompt on a pty with a 10,000-entry history: <= 5 ms
+#   memory     resident memory (VmRSS) at an idle prompt: <= 10 MB
+# Start-up uses hyperfine when installed (apt-get install hyperfine), else the
+# Go benchmark BenchmarkStartupRatio. Figures are measurements, not a test:
+# the script fails only when something cannot be built or run.
+#
+#   bench/run.sh [-n RUNS]      RUNS: start-up runs per shell (default 300)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+runs=300
+while [[ $# -gt 0 ]]; do
+	case $1 in
+	-n) runs=$2; shift 2 ;;
+	-h | --help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) echo "run.sh: unknown argument: $1" >&2; exit 2 ;;
+	esac
+done
+
+out=$(mktemp -d "${TMPDIR:-/tmp}/qsh-bench.XXXXXX")
+trap 'rm -rf "$out"' EXIT
+
+echo "building qsh and gosh (gosh at the mvdan.cc/sh version in go.mod) ..." >&2
+go build -trimpath -ldflags "-s -w" -o "$out/qsh" ./cmd/qsh
+go build -trimpath -ldflags "-s -w" -o "$out/gosh" mvdan.cc/sh/v3/cmd/gosh
+export BENCH_QSH=$out/qsh BENCH_GOSH=$out/gosh
+
+# --- start-up -----------------------------------------------------------------
+if command -v hyperfine >/dev/null; then
+	tool="hyperfine, $runs runs each"
+	hyperfine -N --warmup 20 --runs "$runs" --style none --export-csv "$out/startup.csv" \
+		-n qsh "$out/qsh -c true" -n gosh "$out/gosh -c true" -n bash "bash -c true" >/dev/null 2>&1
+	mean() { awk -F, -v n="$1" '$1 == n { printf "%.2f", $2 * 1000 }' "$out/startup.csv"; }
+	q=$(mean qsh) g=$(mean gosh) b=$(mean bash)
+else
+	tool="go test -bench StartupRatio, $runs runs each (hyperfine not installed)"
+	go test -run '^$' -bench 'StartupRatio$' -benchtime "${runs}x" ./bench/ >"$out/startup.txt"
+	field() { awk -v u="$1" '/^BenchmarkStartupRatio/ { for (i = 1; i < NF; i++) if ($(i+1) == u) printf "%.2f", $i / 1000 }' "$out/startup.txt"; }
+	q=$(field qsh-µs/op) g=$(field gosh-µs/op) b=-
+	command -v bash >/dev/null && b=$(
+		go test -run '^$' -bench 'Startup/bash$' -benchtime "${runs}x" ./bench/ |
+			awk '/^BenchmarkStartup\/bash/ { printf "%.2f", $3 / 1e6 }'
+	)
+fi
+ratio=$(awk -v q="$q" -v g="$g" 'BEGIN { printf "%.2f", q / g }')
+
+# --- first prompt and idle memory, through a pty --------------------------------
+go test -run '^$' -bench 'FirstPrompt|IdleMemory' -benchtime 20x ./bench/ >"$out/pty.txt" 2>&1 || {
+	cat "$out/pty.txt" >&2
+	exit 1
+}
+metric() { awk -v b="$1" -v u="$2" '$1 ~ "^"b"(-[0-9]+)?$" { for (i = 1; i < NF; i++) if ($(i+1) == u) printf "%.2f", $i }' "$out/pty.txt"; }
+pq=$(metric BenchmarkFirstPrompt/qsh ms-to-prompt)
+pe=$(metric BenchmarkFirstPrompt/qsh-nohistory ms-to-prompt)
+pg=$(metric BenchmarkFirstPrompt/gosh ms-to-prompt)
+mq=$(metric BenchmarkIdleMemory/qsh RSS-MB)
+mg=$(metric BenchmarkIdleMemory/gosh RSS-MB)
+
+verdict() { awk -v v="$1" -v max="$2" 'BEGIN { print (v + 0 <= max + 0) ? "ok" : "OVER" }'; }
+
+printf '\nqsh speed (%s; %s, %d cores)\n\n' "$(date -u +%Y-%m-%dT%H:%MZ)" "$(uname -m)" "$(nproc)"
+printf '%-34s %10s %10s %10s   %s\n' "measure" "qsh" "gosh" "bash" "bar"
+printf '%-34s %7s ms %7s ms %7s ms   %s\n' "qsh -c true, mean" "$q" "$g" "$b" \
+	"<= 1.25x gosh: ${ratio}x $(verdict "$ratio" 1.25)"
+printf '%-34s %7s ms %7s ms %10s   %s\n' "first prompt, 10,000-entry history" "$pq" "$pg" "-" \
+	"<= 5 ms: $(verdict "$pq" 5)"
+printf '%-34s %7s ms %10s %10s\n' "first prompt, empty history" "$pe" "-" "-"
+printf '%-34s %7s MB %7s MB %10s   %s\n' "RSS at an idle prompt" "$mq" "$mg" "-" \
+	"<= 10 MB: $(verdict "$mq" 10)"
+printf '\nstart-up by %s; prompt and memory by go test -bench (20 runs, pty).\n' "$tool"
