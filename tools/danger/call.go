@@ -1,0 +1,356 @@
+package danger
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+func (w *walker) call(c *syntax.CallExpr, io ioInfo) {
+	if len(c.Args) == 0 {
+		for _, a := range c.Assigns {
+			w.assign(a, "")
+		}
+		return
+	}
+	for _, a := range c.Assigns {
+		w.substs(a.Value)
+		if a.Array != nil {
+			w.substs(a.Array)
+		}
+		if a.Name != nil {
+			w.hijack(a.Name.Value, w.literal(a.Value), a.Name.Value+"=…")
+		}
+	}
+	var args []arg
+	for _, word := range c.Args {
+		args = append(args, w.fields(word)...)
+	}
+	if len(args) > 0 {
+		w.exec(args, io)
+	}
+}
+
+// exec judges running one expanded command line: a function of this
+// string, or a program or builtin.
+func (w *walker) exec(args []arg, io ioInfo) {
+	name := args[0].s
+	switch {
+	case strings.ContainsRune(name, holeDL):
+		w.res.add(Blocked, "runs a command downloaded from the network")
+		return
+	case hasHole(name):
+		w.res.add(Dangerous, "the command `"+args[0].text+"` is not known before running")
+		return
+	}
+	if body, ok := w.funcs[name]; ok {
+		w.callFunc(name, body, args[1:], io)
+		return
+	}
+	w.run(args, io)
+}
+
+func (w *walker) callFunc(name string, body *syntax.Stmt, args []arg, io ioInfo) {
+	if w.shared.calls[name] > 0 {
+		if w.forking {
+			w.res.add(Blocked, "fork bomb: `"+name+"` starts copies of itself")
+		}
+		return
+	}
+	w.shared.called[name] = true
+	w.shared.calls[name]++
+	saved := w.params
+	w.params = make([]string, len(args))
+	for i, a := range args {
+		w.params[i] = a.s
+	}
+	w.stmt(body, io.in)
+	w.params = saved
+	w.shared.calls[name]--
+}
+
+// assign judges a variable assignment of the shell itself; variant is
+// "export", "local" … or "" for a plain assignment.
+func (w *walker) assign(a *syntax.Assign, variant string) {
+	if a.Name == nil {
+		return
+	}
+	name := a.Name.Value
+	if a.Array != nil {
+		w.substs(a.Array)
+		var list []string
+		for _, el := range a.Array.Elems {
+			if el.Value == nil {
+				continue
+			}
+			for _, f := range w.fields(el.Value) {
+				list = append(list, f.s)
+			}
+		}
+		if w.lists == nil {
+			w.lists = map[string][]string{}
+		}
+		w.lists[name] = list
+		delete(w.vars, name)
+		w.res.add(Safe, "sets a shell variable")
+		return
+	}
+	val := ""
+	if a.Value != nil {
+		val = w.literal(a.Value)
+	}
+	if a.Naked {
+		val = w.vars[name]
+	} else if a.Append {
+		val = w.vars[name] + val
+	}
+	if a.Index != nil {
+		w.substs(a.Index)
+		val = hole
+	}
+	if !a.Naked || a.Value != nil {
+		w.vars[name] = val
+	}
+	if w.hijack(name, val, variantText(variant)+name+"=…") {
+		return
+	}
+	if variant == "export" {
+		w.res.add(Dev, "`export "+name+"`: sets a variable for this session")
+		return
+	}
+	w.res.add(Safe, "sets a shell variable")
+}
+
+func variantText(v string) string {
+	if v == "" {
+		return ""
+	}
+	return v + " "
+}
+
+// hijackVars change which code later commands run.
+var hijackVars = map[string]bool{
+	"PATH": true, "LD_PRELOAD": true, "LD_LIBRARY_PATH": true, "LD_AUDIT": true,
+	"DYLD_INSERT_LIBRARIES": true, "DYLD_LIBRARY_PATH": true, "BASH_ENV": true, "ENV": true,
+	"PROMPT_COMMAND": true, "GIT_SSH": true, "GIT_SSH_COMMAND": true, "GIT_EXEC_PATH": true,
+	"GIT_EXTERNAL_DIFF": true, "GIT_PROXY_COMMAND": true, "GIT_ASKPASS": true, "SSH_ASKPASS": true,
+	"NODE_OPTIONS": true, "PERL5OPT": true, "RUBYOPT": true, "PYTHONSTARTUP": true,
+	"PAGER": true, "GIT_PAGER": true, "EDITOR": true, "VISUAL": true, "GIT_EDITOR": true,
+	"SHELL": true, "BROWSER": true, "PS4": true,
+}
+
+// harmlessPrograms are values of PAGER, EDITOR … that run nothing new.
+var harmlessPrograms = map[string]bool{"": true, "cat": true, "true": true, ":": true, "less": true, "more": true, "vi": true, "vim": true, "nano": true, "false": true}
+
+// hijack judges setting a variable that decides what later commands run.
+func (w *walker) hijack(name, val, text string) bool {
+	if !hijackVars[name] && !strings.HasPrefix(name, "BASH_FUNC_") {
+		return false
+	}
+	switch name {
+	case "PAGER", "GIT_PAGER", "EDITOR", "VISUAL", "GIT_EDITOR", "SHELL", "BROWSER", "PS4":
+		if harmlessPrograms[val] {
+			return false
+		}
+	}
+	w.res.add(Dangerous, "`"+text+"`: changes which programs later commands run")
+	return true
+}
+
+func (w *walker) decl(c *syntax.DeclClause) {
+	variant := c.Variant.Value
+	var flags []string
+	names := 0
+	for _, a := range c.Args {
+		if a.Name == nil && a.Value != nil {
+			for _, f := range w.fields(a.Value) {
+				if strings.HasPrefix(f.s, "-") || strings.HasPrefix(f.s, "+") {
+					flags = append(flags, f.s)
+				} else {
+					names++
+				}
+			}
+			continue
+		}
+		names++
+		w.assign(a, variant)
+	}
+	if names > 0 {
+		return
+	}
+	listsFuncs := false
+	for _, f := range flags {
+		if strings.ContainsAny(f, "fF") {
+			listsFuncs = true
+		}
+	}
+	switch {
+	case listsFuncs:
+		w.res.add(Safe, "`"+variant+"`: lists functions")
+	case variant == "local":
+		w.res.add(Safe, "`local`: lists local variables")
+	default:
+		w.res.add(Dangerous, "`"+variant+"`: prints variables, which may include secrets")
+	}
+}
+
+// pipeline judges each element with what it reads from the one before.
+func (w *walker) pipeline(c *syntax.BinaryCmd, io ioInfo) {
+	var elems []*syntax.Stmt
+	var flatten func(s *syntax.Stmt)
+	flatten = func(s *syntax.Stmt) {
+		if b, ok := s.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) && len(s.Redirs) == 0 && !s.Background && !s.Negated {
+			flatten(b.X)
+			flatten(b.Y)
+			return
+		}
+		elems = append(elems, s)
+	}
+	flatten(c.X)
+	flatten(c.Y)
+
+	in := io.in
+	netTool, shellIn := false, false
+	for i, s := range elems {
+		e := w.clone()
+		e.forking = true
+		if i+1 < len(elems) && filtersEnv(elems[i+1]) {
+			e.envFiltered = true
+		}
+		e.stmt(s, in)
+		name, args := w.peek(s)
+		switch name {
+		case "nc", "ncat", "netcat", "socat", "telnet", "openssl", "cryptcat":
+			netTool = true
+		}
+		if r := lookup(name); r != nil && (r.kind == kindShell || r.kind == kindInterp) && readsStdin(r, args) {
+			shellIn = true
+		}
+		in = w.output(s, name, args, in)
+	}
+	if netTool && shellIn {
+		w.res.add(Blocked, "reverse shell: a shell reads commands from a network connection")
+	}
+}
+
+// peek returns the resolved command name and arguments of a simple
+// statement without judging it, looking through wrappers.
+func (w *walker) peek(s *syntax.Stmt) (string, []string) {
+	c, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || len(c.Args) == 0 {
+		return "", nil
+	}
+	q := w.clone()
+	q.res = &result{}
+	var args []string
+	for _, word := range c.Args {
+		for _, f := range q.fields(word) {
+			args = append(args, f.s)
+		}
+	}
+	for len(args) > 0 {
+		r := lookup(commandBase(args[0]))
+		if r == nil || r.kind != kindWrap {
+			break
+		}
+		inner := unwrap(r, args)
+		if inner == nil {
+			break
+		}
+		args = inner
+	}
+	if len(args) == 0 {
+		return "", nil
+	}
+	return commandBase(args[0]), args[1:]
+}
+
+// output is what a pipeline element writes for the next one to read.
+func (w *walker) output(s *syntax.Stmt, name string, args []string, in input) input {
+	if fetchers[name] {
+		return input{kind: inDownload}
+	}
+	switch name {
+	case "echo", "printf":
+		text := strings.Join(args, " ")
+		if hasHole(text) {
+			if strings.ContainsRune(text, holeDL) {
+				return input{kind: inDownload}
+			}
+			return input{kind: inUnknown}
+		}
+		return input{kind: inData, data: text}
+	case "cat":
+		if len(args) == 0 {
+			return in
+		}
+		if len(args) == 1 {
+			if p, ok := w.abs(args[0]); ok {
+				if w.shared.downloads[p] {
+					return input{kind: inDownload}
+				}
+				return input{kind: inFile, data: p}
+			}
+		}
+	case "tee":
+		return in
+	}
+	if in.kind == inDownload {
+		return in
+	}
+	return input{kind: inUnknown}
+}
+
+// filtersEnv reports whether s is a grep that keeps only named,
+// non-secret variables, as in `env | grep '^GO'`.
+func filtersEnv(s *syntax.Stmt) bool {
+	c, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || len(c.Args) < 2 || c.Args[0].Lit() != "grep" {
+		return false
+	}
+	patterns := 0
+	for _, a := range c.Args[1:] {
+		v := literalText(a)
+		if v == "" {
+			return false
+		}
+		if strings.HasPrefix(v, "-") {
+			if strings.ContainsAny(v, "vfer") && !strings.HasPrefix(v, "--") {
+				return false
+			}
+			continue
+		}
+		if secretName(strings.Trim(v, "^$=.*[]")) || strings.ContainsAny(v, "|.*") && !strings.HasPrefix(v, "^") {
+			return false
+		}
+		patterns++
+	}
+	return patterns == 1
+}
+
+// literalText is a word's value when it has no expansions, else "".
+func literalText(word *syntax.Word) string {
+	var sb strings.Builder
+	for _, p := range word.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			sb.WriteString(p.Value)
+		case *syntax.SglQuoted:
+			if p.Dollar {
+				return ""
+			}
+			sb.WriteString(p.Value)
+		case *syntax.DblQuoted:
+			for _, q := range p.Parts {
+				l, ok := q.(*syntax.Lit)
+				if !ok {
+					return ""
+				}
+				sb.WriteString(l.Value)
+			}
+		default:
+			return ""
+		}
+	}
+	return sb.String()
+}

@@ -1,0 +1,347 @@
+package danger
+
+import (
+	"maps"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Workspace is where a command runs: the project it may change freely and
+// the home directory whose loss would be catastrophic.
+type Workspace struct {
+	Dir  string // the workspace root, absolute; empty when not known
+	Home string // the user's home directory, absolute
+}
+
+// maxDepth bounds nesting (bash -c inside eval inside sudo …) so that a
+// hostile string cannot make the classifier recurse without end.
+const maxDepth = 12
+
+// Classify judges every command that command would run and returns the
+// worst class found with the reasons for it.
+func Classify(command string, ws Workspace) Verdict {
+	w := newWalker(ws, ws.Dir)
+	w.script(command)
+	w.finish()
+	return w.res.verdict()
+}
+
+// result collects the class and reasons of all the parts of a string.
+type result struct {
+	class   Class
+	reasons []string
+	seen    bool
+}
+
+func (r *result) add(c Class, reason string) {
+	switch {
+	case !r.seen || c > r.class:
+		r.class, r.reasons, r.seen = c, r.reasons[:0], true
+	case c < r.class:
+		return
+	}
+	for _, s := range r.reasons {
+		if s == reason {
+			return
+		}
+	}
+	if len(r.reasons) < 6 {
+		r.reasons = append(r.reasons, reason)
+	}
+}
+
+func (r *result) verdict() Verdict {
+	if !r.seen {
+		return Verdict{Class: Safe, Reasons: []string{"runs nothing"}}
+	}
+	return Verdict{Class: r.class, Reasons: append([]string(nil), r.reasons...)}
+}
+
+// walker walks a parsed string the way the shell would run it, keeping
+// what it can know about the state: variables, functions, the cwd and the
+// files the string downloads.
+type walker struct {
+	ws    Workspace
+	cwd   string // "" when it cannot be known
+	vars  map[string]string
+	lists map[string][]string
+	funcs map[string]*syntax.Stmt
+	// params are the positional parameters inside a function call; nil
+	// means unknown.
+	params []string
+	shared *shared
+	depth  int
+	// forking is set while walking a pipeline element or a background
+	// statement: a function that calls itself there is a fork bomb.
+	forking bool
+	// envFiltered is set for `env` whose output goes through a grep that
+	// keeps only named, non-secret variables.
+	envFiltered bool
+	res         *result
+}
+
+// shared is the state every nested walker of one Classify call sees.
+type shared struct {
+	downloads map[string]bool // absolute paths of files fetched from the network
+	calls     map[string]int  // functions being called, for recursion
+	called    map[string]bool
+	netfd     map[string]bool // file descriptors opened on /dev/tcp
+	runtime   bool            // judging a real argv at run time (see Guard)
+	budget    int             // statements left to walk
+}
+
+func newWalker(ws Workspace, cwd string) *walker {
+	if ws.Home == "" {
+		ws.Home = "/home/~"
+	}
+	ws.Dir = cleanAbs(ws.Dir)
+	ws.Home = cleanAbs(ws.Home)
+	return &walker{
+		ws:   ws,
+		cwd:  cleanAbs(cwd),
+		vars: map[string]string{},
+		shared: &shared{
+			downloads: map[string]bool{},
+			calls:     map[string]int{},
+			called:    map[string]bool{},
+			netfd:     map[string]bool{},
+			budget:    5000,
+		},
+		funcs: map[string]*syntax.Stmt{},
+		res:   &result{},
+	}
+}
+
+// clone is the state of a subshell: changes do not flow back.
+func (w *walker) clone() *walker {
+	c := *w
+	c.vars = maps.Clone(w.vars)
+	c.lists = maps.Clone(w.lists)
+	c.funcs = maps.Clone(w.funcs)
+	return &c
+}
+
+// merge folds the state of branches that may or may not have run back into
+// w: what differs becomes unknown.
+func (w *walker) merge(branches ...*walker) {
+	for _, b := range branches {
+		for k, v := range b.vars {
+			if old, ok := w.vars[k]; !ok || old != v {
+				w.vars[k] = hole
+			}
+		}
+		for k, v := range b.lists {
+			if w.lists == nil {
+				w.lists = map[string][]string{}
+			}
+			if _, ok := w.lists[k]; !ok {
+				w.lists[k] = v
+			}
+		}
+		for k, v := range b.funcs {
+			w.funcs[k] = v
+		}
+		if b.cwd != w.cwd {
+			w.cwd = ""
+		}
+	}
+}
+
+func parse(src string) (*syntax.File, error) {
+	return syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+}
+
+// script parses src and walks it; a string that does not parse is
+// dangerous, with the parser's message.
+func (w *walker) script(src string) {
+	if w.depth > maxDepth {
+		w.res.add(Dangerous, "commands nested too deeply to judge")
+		return
+	}
+	f, err := parse(src)
+	if err != nil {
+		w.res.add(Dangerous, "does not parse: "+err.Error())
+		return
+	}
+	w.stmts(f.Stmts, input{})
+}
+
+// nested walks a string that another command will run as shell code.
+func (w *walker) nested(src string, in input) {
+	c := w.clone()
+	c.depth++
+	if strings.ContainsRune(src, holeDL) {
+		w.res.add(Blocked, "runs code downloaded from the network")
+	}
+	if hasHole(src) {
+		w.res.add(Dangerous, "runs shell code that is not known before running")
+		src = strings.NewReplacer(hole, "$__qsh_unknown", string(holeDL), "$__qsh_unknown", holeEntry, "$__qsh_unknown").Replace(src)
+	}
+	if c.depth > maxDepth {
+		w.res.add(Dangerous, "commands nested too deeply to judge")
+		return
+	}
+	f, err := parse(src)
+	if err != nil {
+		w.res.add(Dangerous, "shell code that does not parse: "+err.Error())
+		return
+	}
+	c.stmts(f.Stmts, in)
+}
+
+// finish judges the bodies of functions that were declared but never
+// called: they may still run later in the session.
+func (w *walker) finish() {
+	for name, body := range w.funcs {
+		if w.shared.called[name] {
+			continue
+		}
+		c := w.clone()
+		c.params = nil
+		c.shared.calls[name]++
+		c.stmt(body, input{})
+	}
+}
+
+func (w *walker) stmts(list []*syntax.Stmt, in input) {
+	for _, s := range list {
+		w.stmt(s, in)
+	}
+}
+
+func (w *walker) stmt(s *syntax.Stmt, in input) {
+	if w.shared.budget--; w.shared.budget < 0 {
+		if w.shared.budget == -1 {
+			w.res.add(Dangerous, "too many commands to judge")
+		}
+		return
+	}
+	io := w.redirects(s.Redirs, in)
+	if s.Background {
+		c := w.clone()
+		c.forking = true
+		c.command(s.Cmd, io)
+		return
+	}
+	w.command(s.Cmd, io)
+}
+
+func (w *walker) command(cmd syntax.Command, io ioInfo) {
+	switch c := cmd.(type) {
+	case nil:
+	case *syntax.CallExpr:
+		w.call(c, io)
+	case *syntax.BinaryCmd:
+		switch c.Op {
+		case syntax.Pipe, syntax.PipeAll:
+			w.pipeline(c, io)
+		default:
+			w.stmt(c.X, io.in)
+			w.stmt(c.Y, io.in)
+		}
+	case *syntax.Block:
+		w.stmts(c.Stmts, io.in)
+	case *syntax.Subshell:
+		w.clone().stmts(c.Stmts, io.in)
+	case *syntax.IfClause:
+		w.ifClause(c, io.in)
+	case *syntax.WhileClause:
+		b := w.clone()
+		b.stmts(c.Cond, io.in)
+		b.stmts(c.Do, io.in)
+		w.merge(b)
+	case *syntax.ForClause:
+		w.forClause(c, io.in)
+	case *syntax.CaseClause:
+		w.substs(c.Word)
+		var bs []*walker
+		for _, item := range c.Items {
+			for _, p := range item.Patterns {
+				w.substs(p)
+			}
+			b := w.clone()
+			b.stmts(item.Stmts, io.in)
+			bs = append(bs, b)
+		}
+		w.merge(bs...)
+	case *syntax.FuncDecl:
+		w.funcs[funcName(c)] = c.Body
+	case *syntax.ArithmCmd:
+		w.substs(c.X)
+	case *syntax.TestClause:
+		w.substs(c.X)
+	case *syntax.LetClause:
+		for _, x := range c.Exprs {
+			w.substs(x)
+		}
+	case *syntax.DeclClause:
+		w.decl(c)
+	case *syntax.TimeClause:
+		if c.Stmt != nil {
+			w.stmt(c.Stmt, io.in)
+		}
+	case *syntax.CoprocClause:
+		w.clone().stmt(c.Stmt, io.in)
+	case *syntax.TestDecl:
+	default:
+		w.res.add(Dangerous, "a shell construct the classifier does not know")
+	}
+}
+
+func funcName(f *syntax.FuncDecl) string {
+	if f.Name != nil {
+		return f.Name.Value
+	}
+	if len(f.Names) > 0 {
+		return f.Names[0].Value
+	}
+	return ""
+}
+
+func (w *walker) ifClause(c *syntax.IfClause, in input) {
+	var bs []*walker
+	for ; c != nil; c = c.Else {
+		w.stmts(c.Cond, in)
+		b := w.clone()
+		b.stmts(c.Then, in)
+		bs = append(bs, b)
+	}
+	w.merge(bs...)
+}
+
+func (w *walker) forClause(c *syntax.ForClause, in input) {
+	switch l := c.Loop.(type) {
+	case *syntax.WordIter:
+		var items []string
+		known := l.InPos.IsValid()
+		for _, word := range l.Items {
+			for _, f := range w.fields(word) {
+				items = append(items, f.s)
+				if hasHole(f.s) {
+					known = false
+				}
+			}
+		}
+		if !known || len(items) > 16 {
+			items = []string{hole}
+		}
+		var bs []*walker
+		for _, it := range items {
+			b := w.clone()
+			b.vars[l.Name.Value] = it
+			b.stmts(c.Do, in)
+			bs = append(bs, b)
+		}
+		w.merge(bs...)
+	case *syntax.CStyleLoop:
+		for _, x := range []syntax.ArithmExpr{l.Init, l.Cond, l.Post} {
+			if x != nil {
+				w.substs(x)
+			}
+		}
+		b := w.clone()
+		b.stmts(c.Do, in)
+		w.merge(b)
+	}
+}

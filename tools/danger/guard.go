@@ -1,0 +1,79 @@
+package danger
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"mvdan.cc/sh/v3/interp"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Guard returns middlewares for an [interp.Runner] that judge what really
+// runs against what the user approved: exec classifies each expanded argv,
+// open each file a redirection opens for writing. Anything blocked, or
+// worse than approved, is refused with an error that says why; nothing
+// else is written. The shapes match the middlewares of shell.RunFunc.
+func Guard(ws Workspace, approved Class) (
+	exec func(next interp.ExecHandlerFunc) interp.ExecHandlerFunc,
+	open func(next interp.OpenHandlerFunc) interp.OpenHandlerFunc,
+) {
+	exec = func(next interp.ExecHandlerFunc) interp.ExecHandlerFunc {
+		return func(ctx context.Context, args []string) error {
+			cmd := quoteArgs(args)
+			v := classifyAt(cmd, ws, interp.HandlerCtx(ctx).Dir)
+			if v.Class == Blocked || v.Class > approved {
+				return refusal(cmd, v, approved)
+			}
+			return next(ctx, args)
+		}
+	}
+	open = func(next interp.OpenHandlerFunc) interp.OpenHandlerFunc {
+		return func(ctx context.Context, path string, flag int, perm os.FileMode) (io.ReadWriteCloser, error) {
+			if flag&(os.O_WRONLY|os.O_RDWR|os.O_APPEND|os.O_CREATE|os.O_TRUNC) != 0 {
+				p := path
+				if !filepath.IsAbs(p) {
+					p = filepath.Join(interp.HandlerCtx(ctx).Dir, p)
+				}
+				w := newWalker(ws, ws.Dir)
+				c, why := w.writeClass(filepath.Clean(p), "`> "+path+"`")
+				if c == Blocked || c > approved {
+					return nil, refusal("> "+path, Verdict{Class: c, Reasons: []string{why}}, approved)
+				}
+			}
+			return next(ctx, path, flag, perm)
+		}
+	}
+	return exec, open
+}
+
+// classifyAt classifies a command as it runs from dir, at run time.
+func classifyAt(cmd string, ws Workspace, dir string) Verdict {
+	w := newWalker(ws, dir)
+	w.shared.runtime = true
+	w.script(cmd)
+	return w.res.verdict()
+}
+
+func quoteArgs(args []string) string {
+	q := make([]string, len(args))
+	for i, a := range args {
+		s, err := syntax.Quote(a, syntax.LangBash)
+		if err != nil {
+			s = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+		q[i] = s
+	}
+	return strings.Join(q, " ")
+}
+
+func refusal(cmd string, v Verdict, approved Class) error {
+	why := strings.Join(v.Reasons, "; ")
+	if v.Class == Blocked {
+		return fmt.Errorf("qsh refused to run `%s`: blocked: %s", cmd, why)
+	}
+	return fmt.Errorf("qsh refused to run `%s`: it is %s (%s), worse than the %s the user approved", cmd, v.Class, why, approved)
+}

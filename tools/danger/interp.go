@@ -1,0 +1,344 @@
+package danger
+
+import (
+	"regexp"
+	"strings"
+)
+
+// codeFlag reports whether a is a flag of r whose value is code, and
+// returns code attached to it (perl -e'…').
+func codeFlag(r *rule, a string) (attached string, ok bool) {
+	if r.kind == kindShell {
+		if strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && letters(a[1:]) && strings.Contains(a, "c") {
+			return "", true
+		}
+		return "", false
+	}
+	for f := range strings.FieldsSeq(r.code) {
+		if a == f {
+			return "", true
+		}
+		if len(f) == 2 && strings.HasPrefix(a, f) && !strings.HasPrefix(a, "--") {
+			return a[2:], true
+		}
+		// python -Ic, perl -ne, -pe, -lne: the code flag ends a cluster.
+		if len(f) == 2 && strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && letters(a[1:]) && a[len(a)-1] == f[1] {
+			return "", true
+		}
+	}
+	return "", false
+}
+
+// readsStdin reports whether a shell or interpreter with these arguments
+// runs code from its standard input.
+func readsStdin(r *rule, args []string) bool {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if _, ok := codeFlag(r, a); ok {
+			return false
+		}
+		if a == "-s" || a == "-" {
+			return true
+		}
+		if a == "-m" {
+			return false
+		}
+		if !strings.HasPrefix(a, "-") {
+			return false
+		}
+		if takesValue(r.vals, a) {
+			i++
+		}
+	}
+	return true
+}
+
+// interp judges what a shell or interpreter runs: code given inline, a
+// script file, or its standard input.
+func (w *walker) interp(r *rule, chain string, args []arg, ops []int, io ioInfo) {
+	name := chain
+	lang := strings.TrimRight(name, "0123456789.")
+	if io.net && r.kind == kindShell {
+		w.res.add(Blocked, "reverse shell: `"+name+"` is wired to a network connection")
+	}
+	inPlace := false
+	for i := 1; i < len(args); i++ {
+		a := args[i].s
+		if code, ok := codeFlag(r, a); ok {
+			if code == "" {
+				if r.kind == kindShell {
+					// bash -c CODE: the code is the first operand after the flags.
+					for j := i + 1; j < len(args); j++ {
+						if !strings.HasPrefix(args[j].s, "-") || args[j].s == "-" {
+							w.nested(args[j].s, io.in)
+							return
+						}
+					}
+					w.res.add(Dangerous, "`"+name+" -c` without code")
+					return
+				}
+				if i+1 >= len(args) {
+					return
+				}
+				code = args[i+1].s
+				i++
+			}
+			if r.kind == kindShell {
+				w.nested(code, io.in)
+				return
+			}
+			w.inline(lang, code)
+			if inPlace || lang == "perl" && hasFlagLetter(args, 'i') || lang == "ruby" && hasFlagLetter(args, 'i') {
+				for j := i + 1; j < len(args); j++ {
+					if !strings.HasPrefix(args[j].s, "-") {
+						w.writeTo(args[j].s, name+" -i", args[j].text)
+					}
+				}
+			}
+			return
+		}
+		switch {
+		case a == "-V" || a == "--version" || a == "-h" || a == "--help" || a == "-v" && r.kind == kindInterp:
+			w.res.add(Safe, "`"+name+" "+a+"`: prints help or version")
+			return
+		case a == "-m" && r.kind == kindInterp && i+1 < len(args):
+			w.pyModule(args[i+1:], io)
+			return
+		case a == "-s" || a == "-":
+			w.stdinCode(r, name, lang, io)
+			return
+		case a == "-i" && r.kind == kindShell:
+		case !strings.HasPrefix(a, "-"):
+			w.runFile(a, args[i].text)
+			w.operands(args[i+1:])
+			return
+		case takesValue(r.vals, a):
+			i++
+		}
+	}
+	w.stdinCode(r, name, lang, io)
+}
+
+func hasFlagLetter(args []arg, c byte) bool {
+	for _, a := range args[1:] {
+		if strings.HasPrefix(a.s, "-") && !strings.HasPrefix(a.s, "--") && strings.IndexByte(a.s, c) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// stdinCode judges a shell or interpreter that runs what it reads.
+func (w *walker) stdinCode(r *rule, name, lang string, io ioInfo) {
+	switch io.in.kind {
+	case inNone:
+		if w.shared.runtime {
+			w.res.add(Dangerous, "`"+name+"`: runs code from its input, which cannot be seen at run time")
+			return
+		}
+		w.res.add(Dangerous, "`"+name+"`: starts an interactive session")
+	case inData:
+		if r.kind == kindShell {
+			w.nested(io.in.data, input{})
+		} else {
+			w.inline(lang, io.in.data)
+		}
+	case inDownload:
+		w.res.add(Blocked, "`"+name+"` runs code downloaded from the network")
+	case inFile:
+		if io.in.data == "" {
+			w.res.add(Dangerous, "`"+name+"`: runs code from a file not known before running")
+			return
+		}
+		w.runFile(io.in.data, io.in.data)
+	default:
+		w.res.add(Dangerous, "`"+name+"`: runs code from its input, which cannot be seen")
+	}
+}
+
+// pyModules maps `python -m X` to the command it amounts to.
+var pyModules = map[string]string{
+	"pytest": "pytest", "pip": "pip", "unittest": "pytest", "black": "black", "mypy": "mypy", "ruff": "ruff",
+	"isort": "isort", "flake8": "flake8", "pylint": "pylint", "coverage": "coverage", "tox": "tox",
+	"twine": "twine", "poetry": "poetry", "uv": "uv", "pipx": "pipx",
+}
+
+// pySafe are modules that only print; pyDev build or run project code.
+var (
+	pySafe = map[string]bool{"json.tool": true, "pydoc": true, "timeit": true, "site": true, "sysconfig": true, "platform": true, "tabnanny": true, "py_compile": false, "this": true, "calendar": true, "tokenize": true, "ast": true, "dis": true}
+	pyDev  = map[string]bool{"venv": true, "build": true, "py_compile": true, "compileall": true, "cProfile": true, "pdb": false, "doctest": true, "pytest_benchmark": true, "maturin": true, "nox": true, "grpc_tools.protoc": true, "pre_commit": true}
+)
+
+func (w *walker) pyModule(args []arg, io ioInfo) {
+	mod := args[0].s
+	switch {
+	case pyModules[mod] != "":
+		inner := append([]arg{{s: pyModules[mod], text: "python -m " + mod}}, args[1:]...)
+		w.run(inner, io)
+	case pySafe[mod]:
+		w.res.add(Safe, "`python -m "+mod+"`: only prints")
+	case pyDev[mod]:
+		w.res.add(Dev, "`python -m "+mod+"`: builds or runs project code")
+	case mod == "http.server" || mod == "SimpleHTTPServer":
+		for _, a := range args {
+			if a.s == "127.0.0.1" || a.s == "localhost" {
+				w.res.add(Dev, "`python -m "+mod+"`: serves files locally")
+				return
+			}
+		}
+		w.res.add(Dangerous, "`python -m "+mod+"`: serves files on every network interface")
+	default:
+		if !strings.Contains(mod, ".") && w.cwd != "" && w.inside(w.cwd+"/"+mod) {
+			w.res.add(Dev, "`python -m "+mod+"`: runs a module")
+			return
+		}
+		w.res.add(Dangerous, "`python -m "+mod+"`: runs a module the classifier does not know")
+	}
+}
+
+var (
+	// reverseShell: a socket wired to a shell or process.
+	socketUse   = regexp.MustCompile(`(?i)socket|fsockopen|TCPSocket|net\.connect|new\s+net\.Socket|/dev/tcp/|IO::Socket`)
+	shellAttach = regexp.MustCompile(`(?i)/bin/(ba|z|da)?sh|subprocess|pty\.spawn|dup2|\bexec\s*[\(\s"']|spawn\(|popen|proc_open|system\(|sh -i|cmd\.exe`)
+	// shellCall extracts the command string of system("…") and friends.
+	shellCall = regexp.MustCompile(`(?:os\.system|os\.popen|subprocess\.\w+|commands\.getoutput|system|exec|execSync|spawnSync|shell_exec|passthru|popen|\bqx|IO\.popen|%x|Runtime\.getRuntime\(\)\.exec)\s*\(?\s*(?:\[\s*)?(?:r|b|f)?("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|` + "`[^`]*`" + `)`)
+	// argvCall extracts list-form calls: subprocess.run(["rm", "-rf", "/"]).
+	argvCall = regexp.MustCompile(`\(\s*\[\s*((?:(?:"[^"]*"|'[^']*')\s*,?\s*)+)\]`)
+	strLit   = regexp.MustCompile(`"([^"\\]*)"|'([^'\\]*)'`)
+	// deleteCall finds recursive deletions; the argument is judged as a path.
+	deleteCall = regexp.MustCompile(`(?:rmtree|rmSync|rmdirSync|remove_dir_all|rm_rf|rm_r|remove_tree|rimraf|fs\.rm|fs\.promises\.rm|FileUtils\.rm\w*|File::Path|deltree|\.rmdir|unlinkSync)\s*\(?\s*([^,;)]*)`)
+	// homeExpr are ways code names the home directory.
+	homeExpr = regexp.MustCompile(`os\.path\.expanduser\(\s*["']~["']\s*\)|Path\.home\(\)|os\.homedir\(\)|process\.env\.HOME|os\.environ\[["']HOME["']\]|os\.getenv\(["']HOME["']\)|ENV\[["']HOME["']\]|\$ENV\{HOME\}|Dir\.home|getenv\(["']HOME["']\)|expanduser\(["']~["']\)|["']~["']`)
+	// writesCode are calls that write, delete, run programs or reach the network.
+	writesCode = regexp.MustCompile(`open\s*\([^)]*["'][wax+]|\.write\w*\s*\(|write_text|write_bytes|unlink|remove\s*\(|rmdir|rmtree|rename|os\.replace|shutil\.|chmod|chown|mkdir|makedirs|writeFile|appendFile|copyFile|fs\.\w*(rm|write|unlink|rename|mkdir|copy|append|chmod)|\bsystem\b|subprocess|popen|\bexec\s*\(|execSync|spawn|child_process|\beval\s*\(|Function\(|__import__|importlib|compile\(|ctypes|urllib|requests\.|http\.client|urlopen|fetch\(|https?\.(get|request)|socket|smtplib|ftplib|paramiko|LWP|HTTP::|Net::|IO::Socket|` + "`" + `|\bqx|%x|File\.(write|delete|open)|FileUtils|IO\.popen|file_put_contents|fopen|shell_exec|passthru|proc_open|curl_|os\.execute|io\.popen|os\.remove|os\.rename|io\.open|kill\s*\(|os\.kill|signal|truncate|pickle|marshal|setattr|globals\(\)|__builtins__|getattr|vars\(|require\s*\(\s*['"](fs|child_process|http|https|net|os)['"]|from\s+os\s+import|import\s+(os|sys|shutil|subprocess|socket|pathlib|glob|tempfile)\b.*\b(remove|unlink|rmtree|system|run|call|Popen|write|rename|mkdir|chmod|connect)|\bunlink\b|\bopen\s*\(\s*\w+\s*,\s*["']?[>+|]`)
+	// envDump prints the whole environment.
+	envDump = regexp.MustCompile(`os\.environ\s*(\)|$|\.items|\.keys|\.values|\.copy)|dict\(os\.environ\)|process\.env\s*(\)|$|,|;)|\bENV\.to_h|\bENV\s*(\)|$|\.each|\.keys|\.inspect)|%ENV|getenv\(\)|environ\b[^\[.]|\$_ENV|\$_SERVER`)
+	envName = regexp.MustCompile(`(?:os\.environ\[|os\.getenv\(|os\.environ\.get\(|process\.env\.|process\.env\[|ENV\[|\$ENV\{|getenv\()\s*["']?(\w+)`)
+)
+
+// inline judges code given to an interpreter on the command line.
+func (w *walker) inline(lang, code string) {
+	label := "`" + lang + "` code"
+	switch lang {
+	case "python", "pypy":
+		label = "`" + lang + " -c`"
+	case "node", "nodejs", "perl", "ruby", "lua", "Rscript":
+		label = "`" + lang + " -e`"
+	case "php":
+		label = "`php -r`"
+	}
+	if strings.ContainsRune(code, holeDL) {
+		w.res.add(Blocked, label+": runs code downloaded from the network")
+		return
+	}
+	if hasHole(code) {
+		w.res.add(Dangerous, label+": code not known before running")
+	}
+	if lang == "awk" || lang == "gawk" || lang == "mawk" || lang == "nawk" {
+		w.awkCode(code)
+		return
+	}
+	if socketUse.MatchString(code) && shellAttach.MatchString(code) {
+		w.res.add(Blocked, label+": reverse shell (a socket wired to a shell)")
+		return
+	}
+	for _, m := range shellCall.FindAllStringSubmatch(code, -1) {
+		s := m[1]
+		w.nested(unquoteCode(s), input{})
+	}
+	for _, m := range argvCall.FindAllStringSubmatch(code, -1) {
+		var argv []arg
+		for _, l := range strLit.FindAllStringSubmatch(m[1], -1) {
+			v := l[1] + l[2]
+			argv = append(argv, arg{s: v, text: v})
+		}
+		if len(argv) > 0 && lookup(commandBase(argv[0].s)) != nil {
+			w.exec(argv, ioInfo{})
+		}
+	}
+	for _, m := range deleteCall.FindAllStringSubmatch(code, -1) {
+		target := strings.TrimSpace(m[1])
+		p := w.codePath(target)
+		if p == "" {
+			w.res.add(Dangerous, label+": deletes files recursively")
+			continue
+		}
+		if why := w.catastrophic(p); why != "" {
+			w.res.add(Blocked, label+": "+why)
+		} else {
+			w.res.add(Dangerous, label+": deletes files")
+		}
+	}
+	if envDump.MatchString(code) {
+		w.res.add(Dangerous, label+": prints environment variables, which may include secrets")
+	}
+	for _, m := range envName.FindAllStringSubmatch(code, -1) {
+		if secretName(m[1]) {
+			w.res.add(Dangerous, label+": reads the secret `"+m[1]+"`")
+		}
+	}
+	if writesCode.MatchString(code) {
+		w.res.add(Dangerous, label+": code can write, delete, run programs or reach the network")
+		return
+	}
+	w.res.add(Safe, label+": computes and prints")
+}
+
+func unquoteCode(s string) string {
+	if len(s) >= 2 {
+		s = s[1 : len(s)-1]
+	}
+	return strings.NewReplacer(`\"`, `"`, `\'`, `'`, `\\`, `\`, `\n`, "\n").Replace(s)
+}
+
+// codePath turns the argument of a deletion call into a path, or "".
+func (w *walker) codePath(expr string) string {
+	e := homeExpr.ReplaceAllString(expr, `"`+w.ws.Home+`"`)
+	e = strings.ReplaceAll(e, `" + "`, "")
+	e = strings.ReplaceAll(e, `' + '`, "")
+	e = strings.ReplaceAll(e, `" + '`, "")
+	e = strings.ReplaceAll(e, `' + "`, "")
+	e = strings.TrimSpace(e)
+	for _, p := range []string{"Path(", "path.join(", "os.path.join(", "File.join("} {
+		e = strings.TrimPrefix(e, p)
+	}
+	e = strings.TrimPrefix(e, "r")
+	m := strLit.FindStringSubmatch(e)
+	if m == nil || !strings.HasPrefix(e, m[0]) {
+		return ""
+	}
+	v := m[1] + m[2]
+	if v == "~" || strings.HasPrefix(v, "~/") {
+		v = w.ws.Home + v[1:]
+	}
+	p, ok := w.abs(v)
+	if !ok {
+		return ""
+	}
+	return p
+}
+
+var (
+	awkSystem = regexp.MustCompile(`system\s*\(\s*"((?:[^"\\]|\\.)*)"\s*\)`)
+	awkRuns   = regexp.MustCompile(`system\s*\(|\|\s*getline|\|&|print[f]?[^;}]*[^>=!<]>{1,2}\s*[^=\s]|print[f]?[^;}]*\|\s*"|/inet/|ENVIRON\[?\s*$|for\s*\(\s*\w+\s+in\s+ENVIRON`)
+)
+
+func (w *walker) awkCode(code string) {
+	if strings.Contains(code, "/inet/") {
+		w.res.add(Blocked, "`awk`: opens a network connection to run commands (reverse shell)")
+		return
+	}
+	for _, m := range awkSystem.FindAllStringSubmatch(code, -1) {
+		w.nested(strings.ReplaceAll(m[1], `\"`, `"`), input{})
+	}
+	for _, m := range envName.FindAllStringSubmatch(strings.ReplaceAll(code, "ENVIRON[", "ENV["), -1) {
+		if secretName(m[1]) {
+			w.res.add(Dangerous, "`awk`: reads the secret `"+m[1]+"`")
+		}
+	}
+	if awkRuns.MatchString(code) {
+		w.res.add(Dangerous, "`awk`: the program runs commands or writes files")
+		return
+	}
+	w.res.add(Safe, "`awk`: the program only prints")
+}

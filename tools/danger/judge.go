@@ -1,0 +1,360 @@
+package danger
+
+import (
+	"path"
+	"strings"
+)
+
+// binDirs hold system programs: /usr/bin/rm is judged as rm.
+var binDirs = map[string]bool{
+	"/bin": true, "/usr/bin": true, "/sbin": true, "/usr/sbin": true, "/usr/local/bin": true,
+	"/usr/local/sbin": true, "/opt/homebrew/bin": true, "/usr/libexec": true,
+}
+
+// lookup finds the rule for a command name: exact, then without a
+// version or type suffix (python3.12, pip3, mkfs.ext4).
+func lookup(name string) *rule {
+	if r, ok := commands[name]; ok {
+		return r
+	}
+	if i := strings.IndexByte(name, '.'); i > 0 {
+		if r, ok := commands[name[:i]]; ok && r.suffixes {
+			return r
+		}
+	}
+	if t := strings.TrimRight(name, "0123456789.-"); t != name && t != "" {
+		if r, ok := commands[t]; ok && r.suffixes {
+			return r
+		}
+	}
+	return nil
+}
+
+// run judges one program or builtin with its expanded arguments.
+func (w *walker) run(args []arg, io ioInfo) {
+	name := args[0].s
+	if strings.Contains(name, "/") {
+		if !binDirs[path.Dir(path.Clean(name))] {
+			w.runFile(args[0].s, args[0].text)
+			w.operands(args[1:])
+			return
+		}
+		name = path.Base(name)
+	}
+	r := lookup(name)
+	if r == nil {
+		w.res.add(Dangerous, "unknown command `"+name+"`")
+		w.operands(args[1:])
+		return
+	}
+	if len(args) == 2 && (args[1].s == "--help" || args[1].s == "--version") {
+		w.res.add(Safe, "`"+name+" "+args[1].s+"`: prints help or version")
+		return
+	}
+	w.apply(r, name, args, io)
+}
+
+// operands judges the arguments of a command as files it may read.
+func (w *walker) operands(args []arg) {
+	for _, a := range args {
+		if strings.HasPrefix(a.s, "-") {
+			if i := strings.IndexByte(a.s, '='); i > 0 {
+				a.s = a.s[i+1:]
+			} else {
+				continue
+			}
+		}
+		if p, ok := w.abs(a.s); ok {
+			w.readFile(p, true, "`"+a.text+"`")
+		}
+	}
+}
+
+// scan splits args (args[0] is the command or subcommand) into the
+// indexes of operands, skipping flags and the values of r.vals flags.
+func scan(r *rule, args []arg) []int {
+	var ops []int
+	dashdash := false
+	for i := 1; i < len(args); i++ {
+		a := args[i].s
+		switch {
+		case dashdash || a == "-" || !strings.HasPrefix(a, "-"):
+			ops = append(ops, i)
+		case a == "--":
+			dashdash = true
+		case takesValue(r.vals, a):
+			i++
+		}
+	}
+	return ops
+}
+
+// takesValue reports whether flag a is one of vals and its value is the
+// next argument.
+func takesValue(vals, a string) bool {
+	if vals == "" || strings.Contains(a, "=") {
+		return false
+	}
+	for v := range strings.FieldsSeq(vals) {
+		if a == v {
+			return true
+		}
+		// A short flag at the end of a cluster takes the next argument:
+		// `-qO` then the file.
+		if len(v) == 2 && v[0] == '-' && !strings.HasPrefix(a, "--") && len(a) > 2 && a[len(a)-1] == v[1] && letters(a[1:]) {
+			return true
+		}
+	}
+	return false
+}
+
+func letters(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// matchFlag reports whether argument a is one of the space-separated
+// flags in spec: `-f` also matches inside a cluster such as `-xdf`;
+// `--force` also matches `--force=…`; a spec with `*` is a pattern.
+func matchFlag(spec, a string) bool {
+	if !strings.HasPrefix(a, "-") || a == "-" {
+		return false
+	}
+	for f := range strings.FieldsSeq(spec) {
+		switch {
+		case strings.ContainsAny(f, "*?["):
+			if ok, _ := path.Match(f, a); ok {
+				return true
+			}
+		case a == f:
+			return true
+		case strings.HasPrefix(f, "--"):
+			if strings.HasPrefix(a, f+"=") {
+				return true
+			}
+		case len(f) == 2 && !strings.HasPrefix(a, "--") && letters(a[1:]):
+			if strings.IndexByte(a[1:], f[1]) >= 0 {
+				return true
+			}
+		case len(f) == 2 && !strings.HasPrefix(a, "--") && strings.HasPrefix(a, f):
+			// attached value: -i.bak, -n5
+			return true
+		}
+	}
+	return false
+}
+
+func matchOp(spec, a string) bool {
+	for p := range strings.FieldsSeq(spec) {
+		if p == a {
+			return true
+		}
+		if strings.ContainsAny(p, "*?[") {
+			if ok, _ := path.Match(p, a); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// apply judges args (args[0] is the command or subcommand word) by rule r;
+// chain is how the command and its subcommands were written.
+func (w *walker) apply(r *rule, chain string, args []arg, io ioInfo) {
+	ops := scan(r, args)
+	if r.sub != nil && len(ops) > 0 {
+		word := args[ops[0]]
+		if s, ok := r.sub[word.s]; ok {
+			if r.check != "" {
+				w.check(r.check, chain, args[:ops[0]], io)
+			}
+			w.apply(s, chain+" "+word.s, args[ops[0]:], io)
+			return
+		}
+		if !r.open {
+			if hasHole(word.s) {
+				w.res.add(Dangerous, "`"+chain+" "+word.text+"`: subcommand not known before running")
+			} else {
+				w.res.add(Dangerous, "`"+chain+" "+word.s+"`: unknown subcommand")
+			}
+			return
+		}
+	}
+	base := r
+	if len(ops) == 0 && r.bare != nil {
+		base = r.bare
+	}
+	class, why := base.class, "`"+chain+"`: "+base.why
+	set := false
+	var raise []flag
+	var raiseText []string
+	for _, f := range r.flags {
+		for _, a := range args[1:] {
+			if matchFlag(f.match, a.s) {
+				if f.set {
+					if !set {
+						class, why, set = f.class, "`"+chain+" "+a.text+"`: "+f.why, true
+					}
+				} else {
+					raise = append(raise, f)
+					raiseText = append(raiseText, a.text)
+				}
+				break
+			}
+		}
+	}
+	for _, f := range r.ops {
+		for _, i := range ops {
+			a := args[i]
+			if matchOp(f.match, a.s) {
+				if f.set {
+					if !set {
+						class, why, set = f.class, "`"+chain+" "+a.text+"`: "+f.why, true
+					}
+				} else {
+					raise = append(raise, f)
+					raiseText = append(raiseText, a.text)
+				}
+				break
+			}
+			if hasHole(a.s) && f.class > class && !f.set {
+				raise = append(raise, flag{class: Dangerous, why: "argument not known before running"})
+				raiseText = append(raiseText, a.text)
+				break
+			}
+		}
+	}
+	w.res.add(class, why)
+	for i, f := range raise {
+		w.res.add(f.class, "`"+chain+" "+raiseText[i]+"`: "+f.why)
+	}
+	w.operands(args[1:])
+	w.writes(r.write, chain, args, ops)
+	switch r.kind {
+	case kindWrap:
+		w.wrapped(r, chain, args, io)
+	case kindShell, kindInterp:
+		w.interp(r, chain, args, ops, io)
+	case kindEval:
+		var parts []string
+		for _, a := range args[1:] {
+			parts = append(parts, a.s)
+		}
+		w.nested(strings.Join(parts, " "), io.in)
+	}
+	if r.check != "" && r.sub == nil {
+		w.check(r.check, chain, args, io)
+	}
+}
+
+// writes judges the operands a command writes to.
+func (w *walker) writes(mode writeMode, chain string, args []arg, ops []int) {
+	var targets []int
+	switch mode {
+	case writeAll:
+		targets = ops
+	case writeLast:
+		if len(ops) > 0 {
+			targets = ops[len(ops)-1:]
+		}
+		for i, a := range args {
+			if a.s == "-t" && i+1 < len(args) {
+				targets = append(targets, i+1)
+			} else if strings.HasPrefix(a.s, "--target-directory=") {
+				w.writeTo(strings.TrimPrefix(a.s, "--target-directory="), chain, a.text)
+			}
+		}
+	case writeFirst:
+		if len(ops) > 0 {
+			targets = ops[:1]
+		}
+	}
+	for _, i := range targets {
+		w.writeTo(args[i].s, chain, args[i].text)
+	}
+}
+
+func (w *walker) writeTo(target, chain, text string) {
+	p, ok := w.abs(target)
+	c, why := w.writeClass(pathOrEmpty(p, ok), "`"+chain+" "+text+"`")
+	w.res.add(c, why)
+}
+
+// runFile judges running the program or script at p.
+func (w *walker) runFile(target, text string) {
+	p, ok := w.abs(target)
+	switch {
+	case strings.ContainsRune(target, holeDL):
+		w.res.add(Blocked, "`"+text+"`: runs code downloaded from the network")
+	case !ok:
+		w.res.add(Dangerous, "`"+text+"`: runs a program not known before running")
+	case w.shared.downloads[p]:
+		w.res.add(Blocked, "`"+text+"`: runs a file this command downloads")
+	case w.inside(p):
+		w.res.add(Dev, "`"+text+"`: runs the project's own code")
+	default:
+		w.res.add(Dangerous, "`"+text+"`: runs a program outside the workspace")
+	}
+}
+
+// unwrapIndex is where the command a wrapper runs starts in args, or -1.
+func unwrapIndex(r *rule, args []string) int {
+	skip := r.skip
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			if i+1+skip < len(args) {
+				return i + 1 + skip
+			}
+			return -1
+		case strings.HasPrefix(a, "-") && a != "-":
+			if takesValue(r.vals, a) {
+				i++
+			}
+		case r.assigns && strings.Contains(a, "=") && !strings.HasPrefix(a, "="):
+		case skip > 0:
+			skip--
+		default:
+			return i
+		}
+	}
+	return -1
+}
+
+func unwrap(r *rule, args []string) []string {
+	if i := unwrapIndex(r, args); i > 0 {
+		return args[i:]
+	}
+	return nil
+}
+
+// wrapped judges the command a wrapper such as sudo or timeout runs.
+func (w *walker) wrapped(r *rule, chain string, args []arg, io ioInfo) {
+	ss := make([]string, len(args))
+	for i, a := range args {
+		ss[i] = a.s
+	}
+	i := unwrapIndex(r, ss)
+	if i < 0 {
+		if r.bare != nil {
+			return // judged by the bare rule
+		}
+		return
+	}
+	inner := args[i:]
+	if r.joins {
+		parts := make([]string, len(inner))
+		for i, a := range inner {
+			parts[i] = a.s
+		}
+		w.nested(strings.Join(parts, " "), io.in)
+		return
+	}
+	w.exec(inner, io)
+}

@@ -1,0 +1,182 @@
+package danger
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// inKind says what a command reads on standard input, which matters for
+// shells and interpreters: they run it.
+type inKind int
+
+const (
+	inNone     inKind = iota // the terminal, or nothing
+	inData                   // text known before running
+	inDownload               // content fetched from the network
+	inUnknown                // output of something that cannot be seen into
+	inFile                   // a file
+)
+
+type input struct {
+	kind inKind
+	data string // inData: the text; inFile: the absolute path ("" unknown)
+}
+
+// ioInfo is what a statement's redirections do to its command.
+type ioInfo struct {
+	in  input
+	out []string // absolute paths standard output is written to
+	net bool     // input or output is a network socket
+}
+
+func (w *walker) redirects(rs []*syntax.Redirect, in input) ioInfo {
+	io := ioInfo{in: in}
+	for _, r := range rs {
+		w.substs(r.Word)
+		if r.Hdoc != nil {
+			w.substs(r.Hdoc)
+		}
+		fd := ""
+		if r.N != nil {
+			fd = r.N.Value
+		}
+		switch r.Op {
+		case syntax.Hdoc, syntax.DashHdoc:
+			io.in = input{kind: inData, data: w.heredoc(r)}
+		case syntax.WordHdoc:
+			io.in = w.dataInput(w.literal(r.Word))
+		case syntax.RdrIn:
+			target := w.literal(r.Word)
+			p, ok := w.abs(target)
+			w.readFile(p, ok, "`< "+w.text(r.Word)+"`")
+			switch {
+			case strings.ContainsRune(target, holeDL):
+				io.in = input{kind: inDownload}
+			case !ok:
+				io.in = input{kind: inUnknown}
+			default:
+				io.in = input{kind: inFile, data: p}
+				if network(p) {
+					io.net = true
+					w.netfd(fd)
+				}
+			}
+		case syntax.RdrOut, syntax.AppOut, syntax.ClbOut, syntax.RdrAll, syntax.AppAll, syntax.RdrInOut:
+			target := w.literal(r.Word)
+			p, ok := w.abs(target)
+			if network(p) {
+				io.net = true
+				w.netfd(fd)
+			}
+			c, why := w.writeClass(pathOrEmpty(p, ok), "`"+r.Op.String()+" "+w.text(r.Word)+"`")
+			w.res.add(c, why)
+			if ok && fd != "2" {
+				io.out = append(io.out, p)
+			}
+		case syntax.DplIn, syntax.DplOut:
+			target := w.literal(r.Word)
+			if w.shared.netfd[target] {
+				io.net = true
+				continue
+			}
+			if _, err := parseFD(target); err == nil || target == "-" {
+				continue
+			}
+			if r.Op == syntax.DplOut {
+				p, ok := w.abs(target)
+				if network(p) {
+					io.net = true
+				}
+				c, why := w.writeClass(pathOrEmpty(p, ok), "`>& "+w.text(r.Word)+"`")
+				w.res.add(c, why)
+			}
+		}
+	}
+	return io
+}
+
+func (w *walker) netfd(fd string) {
+	if fd != "" {
+		w.shared.netfd[fd] = true
+	}
+}
+
+func parseFD(s string) (int, error) {
+	n := 0
+	if s == "" {
+		return 0, errNotFD
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return 0, errNotFD
+		}
+		n = n*10 + int(r-'0')
+	}
+	return n, nil
+}
+
+type fdError struct{}
+
+func (fdError) Error() string { return "not a file descriptor" }
+
+var errNotFD error = fdError{}
+
+func pathOrEmpty(p string, ok bool) string {
+	if !ok {
+		return ""
+	}
+	return p
+}
+
+func network(p string) bool {
+	return strings.HasPrefix(p, "/dev/tcp/") || strings.HasPrefix(p, "/dev/udp/")
+}
+
+// readFile judges reading p: secrets go to a remote model.
+func (w *walker) readFile(p string, ok bool, what string) {
+	if ok && w.secretFile(p) {
+		w.res.add(Dangerous, what+": reads a file that may hold secrets")
+	}
+}
+
+// heredoc is the text of a here-document as the command reads it. Quoted
+// delimiters keep the body literal; otherwise it is expanded.
+func (w *walker) heredoc(r *syntax.Redirect) string {
+	quoted := false
+	for _, p := range r.Word.Parts {
+		switch p := p.(type) {
+		case *syntax.SglQuoted, *syntax.DblQuoted:
+			quoted = true
+		case *syntax.Lit:
+			if strings.Contains(p.Value, `\`) {
+				quoted = true
+			}
+		}
+	}
+	if r.Hdoc == nil {
+		return ""
+	}
+	if quoted {
+		var sb strings.Builder
+		for _, p := range r.Hdoc.Parts {
+			if l, ok := p.(*syntax.Lit); ok {
+				sb.WriteString(l.Value)
+			}
+		}
+		return sb.String()
+	}
+	s, err := expand.Document(w.config(), r.Hdoc)
+	if err != nil {
+		return hole
+	}
+	return s
+}
+
+func (w *walker) dataInput(s string) input {
+	if strings.ContainsRune(s, holeDL) {
+		return input{kind: inDownload}
+	}
+	return input{kind: inData, data: s}
+}

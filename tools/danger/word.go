@@ -1,0 +1,208 @@
+package danger
+
+import (
+	"io"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Holes stand for parts of a word that cannot be known before running.
+// They are private-use runes, so no real command text contains them.
+const (
+	hole      = "\ue000" // any value at all
+	holeDL    = '\ue001' // content fetched from the network
+	holeEntry = "\ue002" // one entry name found by a command (find's {})
+)
+
+func hasHole(s string) bool {
+	return strings.ContainsAny(s, "\ue000\ue001\ue002")
+}
+
+// arg is one field of an expanded command line, with the source text it
+// came from for the reasons the user reads.
+type arg struct {
+	s    string // the value, with holes for what is not known
+	text string // how it was written
+}
+
+// env answers the expander's questions from what the walker knows.
+type env struct{ w *walker }
+
+func str(s string) expand.Variable {
+	return expand.Variable{Set: true, Kind: expand.String, Str: s}
+}
+
+func (e env) Get(name string) expand.Variable {
+	w := e.w
+	if v, ok := w.vars[name]; ok {
+		return str(v)
+	}
+	if l, ok := w.lists[name]; ok {
+		return expand.Variable{Set: true, Kind: expand.Indexed, List: l}
+	}
+	switch name {
+	case "HOME":
+		return str(w.ws.Home)
+	case "PWD":
+		if w.cwd != "" {
+			return str(w.cwd)
+		}
+	case "IFS":
+		return str(" \t\n")
+	case "#":
+		if w.params != nil {
+			return str(strconv.Itoa(len(w.params)))
+		}
+	case "@", "*":
+		if w.params != nil {
+			return expand.Variable{Set: true, Kind: expand.Indexed, List: w.params}
+		}
+		return expand.Variable{Set: true, Kind: expand.Indexed, List: []string{hole}}
+	}
+	if rest, ok := strings.CutPrefix(name, "HOME "); ok {
+		return str(filepath.Join(filepath.Dir(w.ws.Home), rest))
+	}
+	if n, err := strconv.Atoi(name); err == nil && n > 0 && w.params != nil {
+		if n <= len(w.params) {
+			return str(w.params[n-1])
+		}
+		return str("")
+	}
+	return str(hole)
+}
+
+func (e env) Each(func(name string, vr expand.Variable) bool) {}
+
+func (w *walker) config() *expand.Config {
+	return &expand.Config{
+		Env: env{w},
+		CmdSubst: func(out io.Writer, cs *syntax.CmdSubst) error {
+			if downloads(cs.Stmts) {
+				io.WriteString(out, string(holeDL))
+			} else {
+				io.WriteString(out, hole)
+			}
+			return nil
+		},
+		ProcSubst: func(ps *syntax.ProcSubst) (string, error) {
+			if ps.Op == syntax.CmdIn && downloads(ps.Stmts) {
+				return "/dev/fd/" + string(holeDL), nil
+			}
+			return "/dev/fd/" + hole, nil
+		},
+	}
+}
+
+// fields expands a word to the fields the shell would pass, after first
+// judging every command substitution inside it.
+func (w *walker) fields(word *syntax.Word) []arg {
+	w.substs(word)
+	text := w.text(word)
+	var out []arg
+	for s, err := range expand.FieldsSeq(w.config(), word) {
+		if err != nil {
+			return []arg{{s: hole, text: text}}
+		}
+		out = append(out, arg{s: s, text: text})
+	}
+	return out
+}
+
+// literal expands a word as one string, as in an assignment value.
+func (w *walker) literal(word *syntax.Word) string {
+	if word == nil {
+		return ""
+	}
+	w.substs(word)
+	s, err := expand.Literal(w.config(), word)
+	if err != nil {
+		return hole
+	}
+	return s
+}
+
+// text is how a word was written, for reasons.
+func (w *walker) text(word *syntax.Word) string {
+	if lit := word.Lit(); lit != "" {
+		return lit
+	}
+	var sb strings.Builder
+	syntax.NewPrinter().Print(&sb, word)
+	return sb.String()
+}
+
+// substs judges the commands a node runs while being expanded: command
+// and process substitutions, and names secrets it expands.
+func (w *walker) substs(node syntax.Node) {
+	if node == nil {
+		return
+	}
+	syntax.Walk(node, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.CmdSubst:
+			w.clone().stmts(n.Stmts, input{})
+			return false
+		case *syntax.ProcSubst:
+			c := w.clone()
+			if n.Op == syntax.CmdOut {
+				c.stmts(n.Stmts, input{kind: inUnknown})
+			} else {
+				c.stmts(n.Stmts, input{})
+			}
+			return false
+		case *syntax.ParamExp:
+			if n.Param != nil && secretName(n.Param.Value) {
+				w.res.add(Dangerous, "`$"+n.Param.Value+"` may expose a secret")
+			}
+			if n.Excl && n.Param != nil && (n.Names != 0) {
+				w.res.add(Dangerous, "`${!"+n.Param.Value+"…}` lists variable names that may include secrets")
+			}
+		}
+		return true
+	})
+}
+
+// downloads reports whether statements fetch from the network, so their
+// output is downloaded content.
+func downloads(stmts []*syntax.Stmt) bool {
+	found := false
+	for _, s := range stmts {
+		syntax.Walk(s, func(n syntax.Node) bool {
+			if c, ok := n.(*syntax.CallExpr); ok && len(c.Args) > 0 {
+				if fetchers[commandBase(c.Args[0].Lit())] {
+					found = true
+				}
+			}
+			return !found
+		})
+	}
+	return found
+}
+
+// fetchers are the commands whose output is content from the network.
+var fetchers = map[string]bool{
+	"curl": true, "wget": true, "fetch": true, "http": true, "https": true,
+	"xh": true, "aria2c": true, "lwp-request": true, "GET": true,
+}
+
+func commandBase(name string) string {
+	if i := strings.LastIndexByte(name, '/'); i >= 0 {
+		return name[i+1:]
+	}
+	return name
+}
+
+// secretName reports whether a variable name suggests a secret.
+func secretName(name string) bool {
+	u := strings.ToUpper(name)
+	for _, s := range []string{"TOKEN", "SECRET", "PASSWORD", "PASSWD", "API_KEY", "APIKEY", "PRIVATE_KEY", "CREDENTIAL", "ACCESS_KEY", "AUTH_KEY", "_PASS", "SESSION_KEY"} {
+		if strings.Contains(u, s) {
+			return true
+		}
+	}
+	return strings.HasSuffix(u, "_KEY") || u == "KEY" || u == "PASS"
+}
