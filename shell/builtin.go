@@ -28,6 +28,11 @@ var ownBuiltins = map[string]bool{"umask": true, "kill": true, "history": true, 
 func (s *Shell) call(ctx context.Context, args []string) ([]string, error) {
 	name := args[0]
 	switch {
+	case name == "exit":
+		s.exitCalled = true
+	case name == "logout" && !s.isFunc(name):
+		s.exitCalled = true
+		return append([]string{"exit"}, args[1:]...), nil
 	case name == "alias" || name == "unalias":
 		s.shadowAlias(name, args[1:])
 	case ownBuiltins[name] && !s.isFunc(name):

@@ -75,7 +75,7 @@ func (s *Shell) completer() readline.AutoCompleter {
 		for name := range s.aliases {
 			env.Aliases = append(env.Aliases, name)
 		}
-		for name, vr := range s.runner.Env.Each {
+		for name, vr := range s.runner.Vars {
 			if vr.IsSet() && vr.Kind != expand.NameRef {
 				env.Vars = append(env.Vars, name)
 			}

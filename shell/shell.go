@@ -47,6 +47,8 @@ type Shell struct {
 
 	dir     string // the process's cwd as last set by the shell
 	exitNow bool   // the last command line asked the shell to exit
+	// exitCalled is set when the exit builtin runs.
+	exitCalled bool
 }
 
 // Option configures a [Shell] made by [New].
@@ -133,7 +135,14 @@ func (s *Shell) Dir() string { return s.runner.Dir }
 func (s *Shell) Record() []Command { return append([]Command(nil), s.record...) }
 
 // Var is the value of a shell variable, "" when unset.
-func (s *Shell) Var(name string) string { return s.runner.Env.Get(name).String() }
+func (s *Shell) Var(name string) string {
+	// Vars holds the session's variables as of the end of the last run;
+	// Env only the environment it started with.
+	if vr, ok := s.runner.Vars[name]; ok {
+		return vr.String()
+	}
+	return s.runner.Env.Get(name).String()
+}
 
 // status is the exit status an interp error stands for.
 func status(err error) int {
@@ -180,10 +189,12 @@ func (s *Shell) errorf(format string, args ...any) {
 // for its duration, as interp takes it from there.
 func (s *Shell) runFile(ctx context.Context, f *syntax.File) int {
 	f.Name = s.name
+	s.exitCalled = false
 	err := s.runner.Run(ctx, f)
-	// interp also reports a cancelled run as exiting; only `exit` (or a
-	// fatal error) ends the shell.
-	s.exitNow = s.runner.Exited() && ctx.Err() == nil
+	// interp also reports a cancelled run as exiting. `exit` ends the
+	// shell; another fatal error (`set -u` on an unset variable, say) ends
+	// a script but only the command line in an interactive shell.
+	s.exitNow = s.runner.Exited() && ctx.Err() == nil && (s.exitCalled || !s.interactive)
 	if err != nil && !s.runner.Exited() {
 		if _, ok := interp.IsExitStatus(err); !ok && !errors.Is(err, context.Canceled) {
 			s.errorf("%v", err)
