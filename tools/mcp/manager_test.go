@@ -119,7 +119,7 @@ func TestCalls(t *testing.T) {
 	}
 
 	st, _ := m.Status()
-	if st[0].State != Running || st[0].Tools != len(list) || st[0].String() != "a: running, 8 tools" {
+	if st[0].State != Running || st[0].Tools != len(list) || st[0].String() != "a: running, 9 tools" {
 		t.Errorf("Status = %v", st)
 	}
 }
@@ -345,5 +345,24 @@ func TestConfigFileError(t *testing.T) {
 	}
 	if _, err := m.Status(); err == nil {
 		t.Error("Status hides the config error")
+	}
+}
+
+func TestToolListChanged(t *testing.T) {
+	m := newManager(t, Servers(stdio(t, "a", "basic")))
+	list, _ := m.Tools(context.Background())
+	if _, ok := byName(list)["mcp_a_extra"]; ok {
+		t.Fatal("extra before grow")
+	}
+	if res := call(t, find(t, list, "mcp_a_grow"), `{}`); res.Output != "grown" {
+		t.Fatalf("grow = %+v", res)
+	}
+	waitFor(t, func() bool {
+		list, _ = m.Tools(context.Background())
+		_, ok := byName(list)["mcp_a_extra"]
+		return ok
+	})
+	if res := call(t, find(t, list, "mcp_a_extra"), `{}`); res.Output != "new" {
+		t.Errorf("extra = %+v", res)
 	}
 }

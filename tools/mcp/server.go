@@ -39,6 +39,7 @@ type server struct {
 	session *sdk.ClientSession
 	gone    chan struct{} // closed when session ends
 	remote  []*remoteTool
+	stale   bool // the server said its tools changed
 	stderr  *tail
 }
 
@@ -51,10 +52,14 @@ type remoteTool struct {
 }
 
 // launch starts s in the background unless it is running or starting, and
-// returns a channel closed when the start in flight ends.
+// returns a channel closed when the start in flight ends. A running server
+// whose tools changed has them listed again.
 func (m *Manager) launch(s *server) <-chan struct{} {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.state == Running && s.stale {
+		return m.relist(s)
+	}
 	if s.state == Starting || s.state == Running {
 		return s.done
 	}
@@ -67,7 +72,7 @@ func (m *Manager) launch(s *server) <-chan struct{} {
 	go func() {
 		defer close(done)
 		ctx, cancel := context.WithTimeout(m.base, m.startTimeout)
-		cs, remote, err := m.connect(ctx, s.cfg, stderr)
+		cs, remote, err := m.connect(ctx, s, stderr)
 		cancel()
 		s.mu.Lock()
 		if s.gen != gen || m.base.Err() != nil {
@@ -86,6 +91,31 @@ func (m *Manager) launch(s *server) <-chan struct{} {
 		s.state, s.session, s.remote = Running, cs, remote
 		s.gone = make(chan struct{})
 		go m.watch(s, cs, gen, s.gone)
+	}()
+	return done
+}
+
+// relist lists the tools of a running server again; s.mu is held. A list
+// that fails keeps the old one until the next turn.
+func (m *Manager) relist(s *server) <-chan struct{} {
+	s.stale = false
+	cs, gen := s.session, s.gen
+	done := make(chan struct{})
+	s.done = done
+	go func() {
+		defer close(done)
+		ctx, cancel := context.WithTimeout(m.base, m.startTimeout)
+		remote, err := listTools(ctx, cs)
+		cancel()
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		switch {
+		case s.gen != gen || s.state != Running:
+		case err != nil:
+			s.stale = true
+		default:
+			s.remote = remote
+		}
 	}()
 	return done
 }
@@ -175,31 +205,44 @@ func said(t *tail) string {
 }
 
 // connect starts or dials one server and lists its tools.
-func (m *Manager) connect(ctx context.Context, cfg ServerConfig, stderr *tail) (*sdk.ClientSession, []*remoteTool, error) {
-	t, err := m.transport(cfg, stderr)
+func (m *Manager) connect(ctx context.Context, s *server, stderr *tail) (*sdk.ClientSession, []*remoteTool, error) {
+	t, err := m.transport(s.cfg, stderr)
 	if err != nil {
 		return nil, nil, err
 	}
 	client := sdk.NewClient(&sdk.Implementation{Name: "qsh", Version: "1"}, &sdk.ClientOptions{
 		// No roots, sampling or elicitation: qsh only calls tools.
 		Capabilities: &sdk.ClientCapabilities{},
+		ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) {
+			s.mu.Lock()
+			s.stale = true
+			s.mu.Unlock()
+		},
 	})
 	cs, err := client.Connect(ctx, t, nil)
 	if err != nil {
 		return nil, nil, err
 	}
-	var remote []*remoteTool
-	if caps := cs.InitializeResult().Capabilities; caps == nil || caps.Tools == nil {
-		return cs, nil, nil // a server of prompts or resources only
+	remote, err := listTools(ctx, cs)
+	if err != nil {
+		go cs.Close()
+		return nil, nil, err
 	}
+	return cs, remote, nil
+}
+
+func listTools(ctx context.Context, cs *sdk.ClientSession) ([]*remoteTool, error) {
+	if caps := cs.InitializeResult().Capabilities; caps == nil || caps.Tools == nil {
+		return nil, nil // a server of prompts or resources only
+	}
+	var remote []*remoteTool
 	for def, err := range cs.Tools(ctx, nil) {
 		if err != nil {
-			go cs.Close()
-			return nil, nil, fmt.Errorf("listing its tools: %w", err)
+			return nil, fmt.Errorf("listing its tools: %w", err)
 		}
 		remote = append(remote, newRemoteTool(def))
 	}
-	return cs, remote, nil
+	return remote, nil
 }
 
 func (m *Manager) transport(cfg ServerConfig, stderr *tail) (sdk.Transport, error) {

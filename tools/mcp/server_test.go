@@ -107,6 +107,14 @@ func testServer() *sdk.Server {
 			}
 			return text("late"), nil, nil
 		})
+	sdk.AddTool(s, &sdk.Tool{Name: "grow", Description: "Adds the tool extra."},
+		func(_ context.Context, _ *sdk.CallToolRequest, _ none) (*sdk.CallToolResult, any, error) {
+			sdk.AddTool(s, &sdk.Tool{Name: "extra"},
+				func(_ context.Context, _ *sdk.CallToolRequest, _ none) (*sdk.CallToolResult, any, error) {
+					return text("new"), nil, nil
+				})
+			return text("grown"), nil, nil
+		})
 	sdk.AddTool(s, &sdk.Tool{Name: "crash"},
 		func(_ context.Context, _ *sdk.CallToolRequest, _ none) (*sdk.CallToolResult, any, error) {
 			fmt.Fprintln(os.Stderr, "panic: out of cheese")
