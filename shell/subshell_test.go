@@ -2,8 +2,8 @@ package shell
 
 import (
 	"bytes"
-	"io"
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
