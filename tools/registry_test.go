@@ -46,6 +46,7 @@ func TestRegistryTools(t *testing.T) {
 		fs, exec, web bool
 		want          string
 	}{
+		{true, true, true, "filesystem execute_command web_search"},
 		{true, false, true, "filesystem web_search"},
 		{false, false, false, ""},
 		{false, false, true, "web_search"},
