@@ -33,7 +33,7 @@ type Manager struct {
 	loaded   bool
 	cfgErr   error
 	warned   bool // the configuration error was returned once
-	running  []*server
+	list     []*server // the configured servers, sorted by name
 	approved map[string]bool // server + "\x00" + tool, answered "a"
 }
 
@@ -114,10 +114,10 @@ func (m *Manager) load() ([]*server, error) {
 		}
 		slices.SortFunc(cfgs, func(a, b ServerConfig) int { return strings.Compare(a.Name, b.Name) })
 		for _, c := range cfgs {
-			m.running = append(m.running, &server{cfg: c, state: NotStarted})
+			m.list = append(m.list, &server{cfg: c, state: NotStarted})
 		}
 	}
-	return m.running, m.cfgErr
+	return m.list, m.cfgErr
 }
 
 // Tools starts the servers that are not running, in parallel, waits for
@@ -220,7 +220,7 @@ func (m *Manager) Status() ([]ServerStatus, error) {
 func (m *Manager) Close() error {
 	m.cancel()
 	m.mu.Lock()
-	servers := m.running
+	servers := m.list
 	m.mu.Unlock()
 	var wg sync.WaitGroup
 	for _, s := range servers {

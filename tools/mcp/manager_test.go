@@ -366,3 +366,25 @@ func TestToolListChanged(t *testing.T) {
 		t.Errorf("extra = %+v", res)
 	}
 }
+
+func TestHTTPFailures(t *testing.T) {
+	refused := httptest.NewServer(http.NotFoundHandler())
+	refused.Close()
+	denied := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "bad token", http.StatusUnauthorized)
+	}))
+	defer denied.Close()
+	m := newManager(t, Servers(ServerConfig{Name: "refused", URL: refused.URL}, ServerConfig{Name: "denied", URL: denied.URL}))
+	start := time.Now()
+	list, warnings := m.Tools(context.Background())
+	t.Logf("%v: %q", time.Since(start), warnings)
+	if len(list) != 0 || len(warnings) != 2 {
+		t.Fatalf("Tools = %d tools, %q", len(list), warnings)
+	}
+	if !strings.Contains(warnings[0], "401") && !strings.Contains(warnings[0], "Unauthorized") {
+		t.Errorf("denied: %s", warnings[0])
+	}
+	if !strings.Contains(warnings[1], "connection refused") {
+		t.Errorf("refused: %s", warnings[1])
+	}
+}
