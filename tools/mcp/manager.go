@@ -32,8 +32,8 @@ type Manager struct {
 	mu       sync.Mutex
 	loaded   bool
 	cfgErr   error
-	warned   bool // the configuration error was returned once
-	list     []*server // the configured servers, sorted by name
+	warned   bool            // the configuration error was returned once
+	list     []*server       // the configured servers, sorted by name
 	approved map[string]bool // server + "\x00" + tool, answered "a"
 }
 
