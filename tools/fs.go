@@ -280,7 +280,7 @@ func binary(head []byte) (string, bool) {
 		head = head[:len(head)-1]
 	}
 	if !utf8.Valid(head) {
-		return kind, true
+		return "not UTF-8: " + kind, true
 	}
 	return kind, false
 }

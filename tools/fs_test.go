@@ -59,7 +59,7 @@ func TestFSRead(t *testing.T) {
 		{`{"operation":"read","path":"a.txt","start_line":9}`, "", "the file has 4 lines; start_line 9 is past the end"},
 		{`{"operation":"read","path":"a.txt","start_line":3,"end_line":2}`, "", "end_line 2 is before start_line 3"},
 		{`{"operation":"read","path":"bin.png"}`, "", "bin.png: binary file (image/png, 16 bytes); the filesystem tool reads text only"},
-		{`{"operation":"read","path":"latin1"}`, "", "binary file"},
+		{`{"operation":"read","path":"latin1"}`, "", "binary file (not UTF-8: text/plain"},
 		{`{"operation":"read","path":"big.txt"}`, "", "the file is 220 bytes, over the limit of 100 (QSH_AI_FS_MAX_SIZE)"},
 		{`{"operation":"read","path":"big.txt","start_line":19}`, "big.txt lines 19-20:\n0123456789\n0123456789\n", ""},
 		{`{"operation":"read","path":"sub"}`, "", "it is a directory"},

@@ -151,7 +151,7 @@ func (r *Registry) Call(ctx context.Context, env Env, name string, args json.Raw
 			c.decision = decInvalid
 			break
 		}
-		if len(strings.TrimSpace(string(args))) == 0 {
+		if a := strings.TrimSpace(string(args)); a == "" || a == "null" {
 			args = json.RawMessage(`{}`)
 		}
 		if b, ok := t.(caller); ok {

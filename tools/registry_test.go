@@ -87,6 +87,8 @@ func TestCallValidates(t *testing.T) {
 		{"filesystem", `{"operation":`, `not valid JSON`},
 		{"filesystem", `["read"]`, `must be a JSON object, got array`},
 		{"web_search", `{}`, `missing required argument "query"`},
+		{"web_search", `null`, `missing required argument "query"`},
+		{"web_search", ``, `missing required argument "query"`},
 		{"web_search", `{"query":"go","num_results":50}`, `num_results`},
 	} {
 		res := r.Call(context.Background(), env, tc.tool, json.RawMessage(tc.args))

@@ -43,7 +43,7 @@ func mustJSON(s *jsonschema.Schema) json.RawMessage {
 // wrong: the top level with our own messages (what models get wrong most),
 // anything deeper with the validator's.
 func validate(schema json.RawMessage, args json.RawMessage) error {
-	if len(bytes.TrimSpace(args)) == 0 {
+	if t := bytes.TrimSpace(args); len(t) == 0 || string(t) == "null" {
 		args = json.RawMessage(`{}`)
 	}
 	var v any
