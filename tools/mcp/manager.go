@@ -19,6 +19,7 @@ type Manager struct {
 	configPath   string
 	servers      []ServerConfig // set by Servers; nil means read configPath
 	environ      func() []string
+	dir          func() string
 	startTimeout time.Duration
 	callTimeout  time.Duration
 	stopTimeout  time.Duration
@@ -54,6 +55,11 @@ func Servers(s ...ServerConfig) Option {
 // PATH there. The default is os.Environ.
 func Environ(f func() []string) Option { return func(m *Manager) { m.environ = f } }
 
+// Dir sets where stdio servers start: the shell's cwd at the time, ideally,
+// since servers such as git's work on the directory they start in. The
+// default is qsh's own working directory.
+func Dir(f func() string) Option { return func(m *Manager) { m.dir = f } }
+
 // StartTimeout bounds one server's start-up: process, handshake and tool
 // list. The default is 10s.
 func StartTimeout(d time.Duration) Option { return func(m *Manager) { m.startTimeout = d } }
@@ -84,6 +90,7 @@ func Audit(f AuditFunc) Option { return func(m *Manager) { m.audit = f } }
 func New(opts ...Option) *Manager {
 	m := &Manager{
 		environ:      os.Environ,
+		dir:          func() string { return "" },
 		startTimeout: 10 * time.Second,
 		callTimeout:  60 * time.Second,
 		stopTimeout:  2 * time.Second,

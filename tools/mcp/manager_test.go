@@ -119,7 +119,7 @@ func TestCalls(t *testing.T) {
 	}
 
 	st, _ := m.Status()
-	if st[0].State != Running || st[0].Tools != len(list) || st[0].String() != "a: running, 9 tools" {
+	if st[0].State != Running || st[0].Tools != len(list) || st[0].String() != "a: running, 10 tools" {
 		t.Errorf("Status = %v", st)
 	}
 }
@@ -386,5 +386,23 @@ func TestHTTPFailures(t *testing.T) {
 	}
 	if !strings.Contains(warnings[1], "connection refused") {
 		t.Errorf("refused: %s", warnings[1])
+	}
+}
+
+func TestEnvironAndDir(t *testing.T) {
+	dir := t.TempDir()
+	srv := stdio(t, "a", "basic")
+	delete(srv.Env, "QSH_MCP_TEST_NAME")
+	m := newManager(t, Servers(srv), Dir(func() string { return dir }),
+		Environ(func() []string { return append(os.Environ(), "QSH_MCP_TEST_NAME=from the shell") }))
+	list, warnings := m.Tools(context.Background())
+	if len(warnings) > 0 {
+		t.Fatal(warnings)
+	}
+	if res := call(t, find(t, list, "mcp_a_pwd"), `{}`); res.Output != dir {
+		t.Errorf("pwd = %+v, want %s", res, dir)
+	}
+	if res := call(t, find(t, list, "mcp_a_whoami"), `{}`); res.Output != "I am from the shell" {
+		t.Errorf("whoami = %+v", res)
 	}
 }

@@ -267,6 +267,7 @@ func (m *Manager) transport(cfg ServerConfig, stderr *tail) (sdk.Transport, erro
 		Path:   path,
 		Args:   append([]string{cfg.Command}, cfg.Args...),
 		Env:    env,
+		Dir:    m.dir(),
 		Stderr: stderr,
 		// A grandchild holding stderr open must not stall the shutdown.
 		WaitDelay: time.Second,

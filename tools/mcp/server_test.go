@@ -78,6 +78,11 @@ func testServer() *sdk.Server {
 		func(_ context.Context, _ *sdk.CallToolRequest, _ none) (*sdk.CallToolResult, any, error) {
 			return text("I am " + os.Getenv("QSH_MCP_TEST_NAME")), nil, nil
 		})
+	sdk.AddTool(s, &sdk.Tool{Name: "pwd"},
+		func(_ context.Context, _ *sdk.CallToolRequest, _ none) (*sdk.CallToolResult, any, error) {
+			dir, _ := os.Getwd()
+			return text(dir), nil, nil
+		})
 	sdk.AddTool(s, &sdk.Tool{Name: "fail"},
 		func(_ context.Context, _ *sdk.CallToolRequest, _ none) (*sdk.CallToolResult, any, error) {
 			return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{
