@@ -154,12 +154,15 @@ func BenchmarkFirstPrompt(b *testing.B) {
 }
 
 // BenchmarkIdleMemory reports the resident memory of a shell sitting at its
-// prompt with a 10,000-entry history (the bar is 10 MB).
+// prompt with a 10,000-entry history (the bar is 10 MB), and with none.
 func BenchmarkIdleMemory(b *testing.B) {
-	for _, name := range []string{"qsh", "gosh"} {
+	for _, name := range []string{"qsh", "qsh-nohistory", "gosh"} {
 		b.Run(name, func(b *testing.B) {
-			sh := shell(b, name)
+			sh := shell(b, strings.TrimSuffix(name, "-nohistory"))
 			home, env := shellEnv(b)
+			if strings.HasSuffix(name, "-nohistory") {
+				env = append(env, "QSH_HISTFILE="+filepath.Join(home, "empty-history"))
+			}
 			var most int64
 			for b.Loop() {
 				s, _ := startShell(b, sh, home, env)

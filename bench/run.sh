@@ -57,6 +57,7 @@ pq=$(metric BenchmarkFirstPrompt/qsh ms-to-prompt)
 pe=$(metric BenchmarkFirstPrompt/qsh-nohistory ms-to-prompt)
 pg=$(metric BenchmarkFirstPrompt/gosh ms-to-prompt)
 mq=$(metric BenchmarkIdleMemory/qsh RSS-MB)
+me=$(metric BenchmarkIdleMemory/qsh-nohistory RSS-MB)
 mg=$(metric BenchmarkIdleMemory/gosh RSS-MB)
 
 verdict() { awk -v v="$1" -v max="$2" 'BEGIN { print (v + 0 <= max + 0) ? "ok" : "OVER" }'; }
@@ -68,6 +69,7 @@ printf '%-34s %7s ms %7s ms %7s ms   %s\n' "qsh -c true, mean" "$q" "$g" "$b" \
 printf '%-34s %7s ms %7s ms %10s   %s\n' "first prompt, 10,000-entry history" "$pq" "$pg" "-" \
 	"<= 5 ms: $(verdict "$pq" 5)"
 printf '%-34s %7s ms %10s %10s\n' "first prompt, empty history" "$pe" "-" "-"
-printf '%-34s %7s MB %7s MB %10s   %s\n' "RSS at an idle prompt" "$mq" "$mg" "-" \
+printf '%-34s %7s MB %7s MB %10s   %s\n' "idle RSS, 10,000-entry history" "$mq" "$mg" "-" \
 	"<= 10 MB: $(verdict "$mq" 10)"
+printf '%-34s %7s MB %10s %10s\n' "idle RSS, empty history" "$me" "-" "-"
 printf '\nstart-up by %s; prompt and memory by go test -bench (20 runs, pty).\n' "$tool"
