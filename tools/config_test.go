@@ -1,0 +1,56 @@
+package tools
+
+import (
+	"testing"
+	"time"
+
+	"github.com/caarlos0/env/v11"
+)
+
+// TestConfigFromEnvironment parses Config the way cmd/qsh does, with the
+// variable names DESIGN.md fixes.
+func TestConfigFromEnvironment(t *testing.T) {
+	var def Config
+	if err := env.ParseWithOptions(&def, env.Options{Environment: map[string]string{}}); err != nil {
+		t.Fatal(err)
+	}
+	if def != DefaultConfig() {
+		t.Errorf("defaults from tags %+v\n!= DefaultConfig %+v", def, DefaultConfig())
+	}
+	vars := map[string]string{
+		"QSH_AI_TOOLS_FS":          "false",
+		"QSH_AI_TOOLS_EXEC":        "false",
+		"QSH_AI_TOOLS_WEB":         "false",
+		"QSH_AI_TOOLS_MCP":         "false",
+		"QSH_AI_TOOLS_CONFIRM":     "false",
+		"QSH_AI_FS_MAX_SIZE":       "2048",
+		"QSH_AI_FS_WRITE":          "false",
+		"QSH_AI_FS_POST_EDIT":      "gofmt -l {file}",
+		"QSH_AI_EXEC_TIMEOUT":      "1m",
+		"QSH_AI_EXEC_MAX_OUTPUT":   "500",
+		"QSH_AI_EXEC_ALLOWED_ONLY": "true",
+		"QSH_AI_DRY_RUN":           "true",
+		"QSH_AI_WEB_PROVIDER":      "searxng",
+		"QSH_AI_WEB_BASE_URL":      "http://localhost:8888",
+		"QSH_AI_WEB_MAX_RESULTS":   "7",
+	}
+	var c Config
+	if err := env.ParseWithOptions(&c, env.Options{Environment: vars}); err != nil {
+		t.Fatal(err)
+	}
+	want := Config{
+		Confirm: ConfirmYolo, FSMaxSize: 2048, PostEdit: "gofmt -l {file}",
+		ExecTimeout: time.Minute, ExecMaxOutput: 500, AllowedOnly: true, DryRun: true,
+		WebProvider: SearXNG, WebBaseURL: "http://localhost:8888", WebMaxResults: 7,
+	}
+	if c != want {
+		t.Errorf("parsed %+v\nwant %+v", c, want)
+	}
+	for name, val := range map[string]string{"QSH_AI_TOOLS_CONFIRM": "sometimes", "QSH_AI_WEB_PROVIDER": "bing"} {
+		var c Config
+		err := env.ParseWithOptions(&c, env.Options{Environment: map[string]string{name: val}})
+		if err == nil {
+			t.Errorf("%s=%s: no error", name, val)
+		}
+	}
+}
