@@ -206,11 +206,15 @@ func Proxy(cmd *exec.Cmd, in, out *os.File, opts ...Option) (int, error) {
 // relayOut copies the inner terminal's output to the user's terminal, and
 // through the recorder, until the inner terminal is closed or its read
 // deadline passes.
-func relayOut(master io.Reader, rec *recorder, out io.Writer) {
+func relayOut(master *os.File, rec *recorder, out io.Writer) {
+	rc, err := master.SyscallConn()
+	if err != nil {
+		return
+	}
 	buf := make([]byte, 64<<10)
 	outOK := true
 	for {
-		n, err := master.Read(buf)
+		n, rerr := readAvailable(rc, buf)
 		if n > 0 {
 			rec.Write(buf[:n])
 			if outOK {
@@ -220,10 +224,44 @@ func relayOut(master io.Reader, rec *recorder, out io.Writer) {
 				outOK = werr == nil
 			}
 		}
-		if err != nil {
+		if rerr != nil {
 			return
 		}
 	}
+}
+
+// readAvailable waits until the terminal has output, then reads all it
+// has, up to len(buf). A terminal hands out at most a few KiB per read:
+// one write of what several reads gathered costs the user's terminal fewer
+// wake-ups than one write per read.
+func readAvailable(rc syscall.RawConn, buf []byte) (int, error) {
+	n := 0
+	var rerr error
+	err := rc.Read(func(fd uintptr) bool {
+		for n < len(buf) {
+			k, err := unix.Read(int(fd), buf[n:])
+			if k > 0 {
+				n += k
+				continue
+			}
+			if errors.Is(err, unix.EINTR) {
+				continue
+			}
+			if errors.Is(err, unix.EAGAIN) {
+				return n > 0 // nothing yet: wait
+			}
+			if err == nil {
+				err = io.EOF
+			}
+			rerr = err
+			return true
+		}
+		return true
+	})
+	if err != nil {
+		return n, err
+	}
+	return n, rerr
 }
 
 // relayIn copies the user's keys to the inner terminal until wake is
