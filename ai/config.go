@@ -11,8 +11,8 @@ import (
 // caarlos0/env. The standard variables of each provider are read too.
 type Config struct {
 	Provider     string        `env:"QSH_AI_PROVIDER" envDefault:"auto"`
-	Model        string        `env:"QSH_AI_MODEL"`
-	BaseURL      string        `env:"QSH_AI_BASE_URL"`
+	Model        string        `env:"QSH_AI_MODEL" doc:"per provider"`
+	BaseURL      string        `env:"QSH_AI_BASE_URL" doc:"per provider"`
 	APIKey       string        `env:"QSH_AI_API_KEY"`
 	Timeout      time.Duration `env:"QSH_AI_TIMEOUT" envDefault:"120s"`
 	ToolProtocol string        `env:"QSH_AI_TOOL_PROTOCOL" envDefault:"native"`
@@ -21,7 +21,7 @@ type Config struct {
 	OpenAIKey     string `env:"OPENAI_API_KEY"`
 	AnthropicKey  string `env:"ANTHROPIC_API_KEY"`
 	OpenAIBaseURL string `env:"OPENAI_BASE_URL"`
-	OllamaHost    string `env:"OLLAMA_HOST"`
+	OllamaHost    string `env:"OLLAMA_HOST" doc:"http://localhost:11434"`
 	// NoColor, when not empty, turns colour off (https://no-color.org).
 	NoColor string `env:"NO_COLOR"`
 }

@@ -173,14 +173,13 @@ func decode(ctx context.Context, r io.Reader, text func(string)) (chat.Reply, er
 		case "content_block_delta":
 			switch ev.Delta.Type {
 			case "text_delta":
-				if ev.Delta.Text != "" {
-					sb.WriteString(ev.Delta.Text)
-					text(ev.Delta.Text)
-				}
+				sb.WriteString(ev.Delta.Text)
+				text(ev.Delta.Text)
 			case "input_json_delta":
 				if call := blocks[ev.Index]; call != nil {
 					call.Args += ev.Delta.PartialJSON
 				}
+				text("")
 			}
 		case "message_delta":
 			if ev.Delta.StopReason != "" {
@@ -192,6 +191,8 @@ func decode(ctx context.Context, r io.Reader, text func(string)) (chat.Reply, er
 					reply.Usage.Input = in
 				}
 			}
+		case "ping":
+			text("")
 		case "message_stop":
 			done = true
 			return errStop

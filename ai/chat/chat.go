@@ -68,8 +68,9 @@ type Reply struct {
 }
 
 // StreamFunc sends one request and streams the answer: text is called with
-// each piece of text as it arrives; the complete reply is returned at the end.
-// Errors from the provider are [*Error].
+// each piece of text as it arrives, and with "" for other events, as a sign
+// of life; the complete reply is returned at the end. Errors from the
+// provider are [*Error].
 type StreamFunc func(ctx context.Context, req Request, text func(string)) (Reply, error)
 
 // ValidArgs returns args when it is a JSON object and "{}" otherwise, for

@@ -162,11 +162,12 @@ func decode(ctx context.Context, r io.Reader, text func(string)) (chat.Reply, er
 		if ch.Usage != nil {
 			reply.Usage = chat.Usage{Input: ch.Usage.PromptTokens, Output: ch.Usage.CompletionTokens}
 		}
+		if len(ch.Choices) == 0 {
+			text("")
+		}
 		for _, choice := range ch.Choices {
-			if choice.Delta.Content != "" {
-				sb.WriteString(choice.Delta.Content)
-				text(choice.Delta.Content)
-			}
+			sb.WriteString(choice.Delta.Content)
+			text(choice.Delta.Content)
 			for _, tc := range choice.Delta.ToolCalls {
 				var call *chat.Call
 				switch {
