@@ -22,11 +22,15 @@ import (
 const builtinMark = "qsh\x00"
 
 // ownBuiltins are the builtins interp lacks or gets wrong for profiles.
-var ownBuiltins = map[string]bool{"umask": true, "kill": true, "history": true, "trap": true}
+var ownBuiltins = map[string]bool{"umask": true, "kill": true, "history": true, "trap": true,
+	"ulimit": true, "fc": true, "suspend": true, "caller": true}
 
 // call sees every simple command after expansion.
 func (s *Shell) call(ctx context.Context, args []string) ([]string, error) {
 	name := args[0]
+	if out, ok := s.compatCall(args); ok {
+		return out, nil
+	}
 	switch {
 	case name == "exit":
 		s.exitCalled = true
@@ -103,6 +107,16 @@ func (s *Shell) builtins(next interp.ExecHandlerFunc) interp.ExecHandlerFunc {
 			st = s.commandV(hc, b, args[1:])
 		case "type":
 			st = s.typeAll(hc, b, args[1:])
+		case "shopt":
+			st = s.shoptQuery(b, args[1:])
+		case "ulimit":
+			st = b.ulimit(args[1:])
+		case "fc":
+			st = b.fail(2, "not supported; use history and Ctrl-R")
+		case "suspend":
+			st = b.fail(1, "no job control in qsh")
+		case "caller":
+			st = 1
 		}
 		if st != 0 {
 			return interp.ExitStatus(st)

@@ -5,6 +5,9 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // Login sources what a login shell reads: /etc/profile, then the first of
@@ -42,8 +45,14 @@ func (s *Shell) source(ctx context.Context, path string) bool {
 		return true
 	}
 	defer f.Close()
-	prog, ok := s.parse(f, path)
-	if !ok {
+	// Parse first to report a syntax error as file:line; then run it with
+	// the source builtin, so that `return` at its top level works.
+	if _, ok := s.parse(f, path); !ok {
+		return true
+	}
+	prog, err := syntax.NewParser().Parse(strings.NewReader("source "+quote(path)), "")
+	if err != nil {
+		s.errorf("%v", err)
 		return true
 	}
 	fctx, stop := s.foreground(ctx)

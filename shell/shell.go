@@ -27,6 +27,7 @@ type Shell struct {
 	params      []string // $1…
 	environ     []string
 	interactive bool
+	login       bool
 	ask         AskFunc
 	lines       LineReader // nil: readline on the terminal
 	terminal    bool       // stdin and stdout are a terminal
@@ -75,6 +76,12 @@ func Environ(env []string) Option {
 // Ctrl-C as an interruption of the command line, not of the shell.
 func Interactive(on bool) Option {
 	return func(s *Shell) { s.interactive = on }
+}
+
+// LoginShell marks a login shell, for `shopt -q login_shell`; see
+// [Shell.Login] for the files it reads.
+func LoginShell(on bool) Option {
+	return func(s *Shell) { s.login = on }
 }
 
 // Configure sets the shell's configuration; see [Config].

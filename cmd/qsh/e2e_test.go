@@ -276,3 +276,41 @@ func TestREPLQuestionWithoutProvider(t *testing.T) {
 	}
 	exit(t, tm)
 }
+
+// TestREPLLoginShell starts qsh as login does (argv[0] "-qsh"): it reads
+// ~/.profile (bash-isms included) and then ~/.qshrc, and says nothing.
+func TestREPLLoginShell(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	profile := `# a typical ~/.profile
+if [ -n "$BASH_VERSION" ]; then
+    if [ -f "$HOME/.bashrc" ]; then
+        . "$HOME/.bashrc"
+    fi
+fi
+if [ -d "$HOME/bin" ] ; then
+    PATH="$HOME/bin:$PATH"
+fi
+[ -d "$HOME/.local/bin" ] && PATH="$HOME/.local/bin:$PATH"
+export EDITOR=vi
+umask 027
+shopt -s checkwinsize histappend
+HISTCONTROL=ignoreboth
+mesg n 2>/dev/null || true
+PROFILE_READ=yes
+`
+	os.WriteFile(filepath.Join(home, ".profile"), []byte(profile), 0o644)
+	os.WriteFile(filepath.Join(home, ".qshrc"), []byte("RC_READ=yes\nPS1='"+ps1+"'\n"), 0o644)
+	os.Mkdir(filepath.Join(home, "bin"), 0o755)
+	env := []string{"HOME=" + home, "XDG_STATE_HOME=" + home + "/state", "PS1=" + ps1, "PATH=/usr/bin:/bin"}
+	tm := shelltest.Start(t, qshBinary(t), shelltest.Argv0("-qsh"), shelltest.Env(env...), shelltest.Dir(home))
+	before := tm.WaitFor(ps1)
+	if strings.Contains(before, "qsh:") {
+		t.Fatalf("start-up printed errors: %q", before)
+	}
+	out := enter(tm, "echo $PROFILE_READ $RC_READ $EDITOR $0; umask; echo $PATH")
+	if !strings.Contains(out, "yes yes vi -qsh") || !strings.Contains(out, "0027") || !strings.Contains(out, home+"/bin:") {
+		t.Fatalf("login shell state: %q", out)
+	}
+	exit(t, tm)
+}

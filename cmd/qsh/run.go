@@ -152,6 +152,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		shell.Params(name, params...),
 		shell.Environ(withoutSecrets(environ)),
 		shell.Interactive(interactive),
+		shell.LoginShell(o.login),
 		shell.Configure(cfg.Shell),
 		shell.Ask(assistant(cfg)),
 	)

@@ -89,6 +89,7 @@ type Term struct {
 
 type config struct {
 	env        []string
+	argv0      string
 	args       []string
 	dir        string
 	rows, cols uint16
@@ -104,6 +105,9 @@ func Env(kv ...string) Option { return func(c *config) { c.env = append(c.env, k
 
 // Args sets the program's arguments after argv[0].
 func Args(args ...string) Option { return func(c *config) { c.args = args } }
+
+// Argv0 sets the program's argv[0] (e.g. "-qsh", as login does).
+func Argv0(name string) Option { return func(c *config) { c.argv0 = name } }
 
 // Dir sets the working directory.
 func Dir(dir string) Option { return func(c *config) { c.dir = dir } }
@@ -123,6 +127,9 @@ func Start(t testing.TB, bin string, opts ...Option) *Term {
 		o(&c)
 	}
 	cmd := exec.Command(bin, c.args...)
+	if c.argv0 != "" {
+		cmd.Args[0] = c.argv0
+	}
 	cmd.Env = c.env
 	cmd.Dir = c.dir
 	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: c.rows, Cols: c.cols})

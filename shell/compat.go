@@ -1,0 +1,211 @@
+package shell
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"golang.org/x/sys/unix"
+)
+
+// Profiles and rc files written for bash use builtins and options qsh
+// has no use for (readline bindings, bash completion, job control). They
+// are accepted quietly, so that such a file does not print errors at every
+// start-up; what would give a wrong answer says so instead.
+
+// quietBuiltins succeed and do nothing in qsh.
+var quietBuiltins = map[string]bool{
+	"complete": true, "compopt": true, "bind": true, "enable": true,
+	"jobs": true, "disown": true, "hash": true,
+}
+
+// shoptSupported are the shopt options interp implements.
+var shoptSupported = []string{"dotglob", "expand_aliases", "extglob", "globstar", "nocaseglob", "nullglob"}
+
+// ignoredSetOptions are `set` options of bash's line editor, history and
+// job control, which qsh's own line editor replaces.
+var ignoredSetOptions = []string{"emacs", "vi", "history", "histexpand", "monitor", "notify", "hashall", "ignoreeof", "interactive-comments"}
+
+// compatCall rewrites a call to a bash builtin or option qsh does not have
+// into something that runs; ok is false when args need no rewriting.
+func (s *Shell) compatCall(args []string) (out []string, ok bool) {
+	switch name := args[0]; {
+	case quietBuiltins[name] && !s.isFunc(name):
+		return []string{"builtin"}, true
+	case name == "shopt":
+		return s.compatShopt(args)
+	case name == "set":
+		kept := []string{"set"}
+		changed := false
+		for i := 1; i < len(args); i++ {
+			a := args[i]
+			if (a == "-o" || a == "+o") && i+1 < len(args) && slices.Contains(ignoredSetOptions, args[i+1]) {
+				i++
+				changed = true
+				continue
+			}
+			if len(a) == 2 && (a[0] == '-' || a[0] == '+') && strings.ContainsRune("hmHB", rune(a[1])) {
+				changed = true
+				continue
+			}
+			kept = append(kept, a)
+		}
+		if !changed {
+			return nil, false
+		}
+		if len(kept) == 1 {
+			return []string{"builtin"}, true
+		}
+		return kept, true
+	}
+	return nil, false
+}
+
+func (s *Shell) compatShopt(args []string) ([]string, bool) {
+	var flags, names []string
+	for _, a := range args[1:] {
+		if strings.HasPrefix(a, "-") {
+			flags = append(flags, a)
+		} else {
+			names = append(names, a)
+		}
+	}
+	if slices.Contains(flags, "-q") || slices.Contains(flags, "-p") {
+		return mark(args), true
+	}
+	if slices.Contains(flags, "-o") || !(slices.Contains(flags, "-s") || slices.Contains(flags, "-u")) {
+		return nil, false
+	}
+	kept := slices.DeleteFunc(slices.Clone(names), func(n string) bool { return !slices.Contains(shoptSupported, n) })
+	if len(kept) == len(names) {
+		return nil, false
+	}
+	if len(kept) == 0 {
+		return []string{"builtin"}, true
+	}
+	return append(append([]string{"shopt"}, flags...), kept...), true
+}
+
+// shoptQuery is `shopt -q`/`-p` for the options interp does not show:
+// login_shell is known; other unsupported options are off.
+func (s *Shell) shoptQuery(b builtinIO, args []string) int {
+	st := 0
+	for _, a := range args {
+		if strings.HasPrefix(a, "-") {
+			continue
+		}
+		on := a == "login_shell" && s.login
+		if !on {
+			st = 1
+		}
+		if slices.Contains(args, "-p") {
+			sign := "-u"
+			if on {
+				sign = "-s"
+			}
+			fmt.Fprintf(b.out, "shopt %s %s\n", sign, a)
+		}
+	}
+	return st
+}
+
+// ulimits are the resources ulimit knows: flag, resource, unit (bytes per
+// unit shown), description for -a.
+var ulimits = []struct {
+	flag byte
+	res  int
+	unit uint64
+	desc string
+}{
+	{'c', unix.RLIMIT_CORE, 512, "core file size (blocks)"},
+	{'d', unix.RLIMIT_DATA, 1024, "data seg size (kbytes)"},
+	{'f', unix.RLIMIT_FSIZE, 512, "file size (blocks)"},
+	{'l', unix.RLIMIT_MEMLOCK, 1024, "max locked memory (kbytes)"},
+	{'m', unix.RLIMIT_RSS, 1024, "max memory size (kbytes)"},
+	{'n', unix.RLIMIT_NOFILE, 1, "open files"},
+	{'s', unix.RLIMIT_STACK, 1024, "stack size (kbytes)"},
+	{'t', unix.RLIMIT_CPU, 1, "cpu time (seconds)"},
+	{'u', unix.RLIMIT_NPROC, 1, "max user processes"},
+	{'v', unix.RLIMIT_AS, 1024, "virtual memory (kbytes)"},
+}
+
+// ulimit shows or sets a resource limit of the shell and what it runs.
+func (b builtinIO) ulimit(args []string) int {
+	soft, hard, all := false, false, false
+	var flag byte = 'f'
+	var value string
+	for _, a := range args {
+		if strings.HasPrefix(a, "-") && len(a) > 1 {
+			for _, c := range []byte(a[1:]) {
+				switch c {
+				case 'S':
+					soft = true
+				case 'H':
+					hard = true
+				case 'a':
+					all = true
+				default:
+					flag = c
+				}
+			}
+			continue
+		}
+		value = a
+	}
+	if !soft && !hard {
+		soft, hard = value == "", value != ""
+		if value != "" {
+			soft = true
+		}
+	}
+	show := func(v uint64, unit uint64) string {
+		if v == unix.RLIM_INFINITY {
+			return "unlimited"
+		}
+		return strconv.FormatUint(v/unit, 10)
+	}
+	for _, u := range ulimits {
+		if !all && u.flag != flag {
+			continue
+		}
+		var lim unix.Rlimit
+		if err := unix.Getrlimit(u.res, &lim); err != nil {
+			return b.fail(1, "%v", err)
+		}
+		cur := lim.Cur
+		if hard && !soft {
+			cur = lim.Max
+		}
+		if all {
+			fmt.Fprintf(b.out, "%-28s(-%c) %s\n", u.desc, u.flag, show(cur, u.unit))
+			continue
+		}
+		if value == "" {
+			fmt.Fprintln(b.out, show(cur, u.unit))
+			return 0
+		}
+		v := uint64(unix.RLIM_INFINITY)
+		if value != "unlimited" {
+			n, err := strconv.ParseUint(value, 10, 64)
+			if err != nil {
+				return b.fail(1, "%s: invalid number", value)
+			}
+			v = n * u.unit
+		}
+		if soft {
+			lim.Cur = v
+		}
+		if hard {
+			lim.Max = v
+		}
+		if err := unix.Setrlimit(u.res, &lim); err != nil {
+			return b.fail(1, "%s: cannot modify limit: %v", u.desc, err)
+		}
+		return 0
+	}
+	if !all {
+		return b.fail(2, "-%c: invalid option", flag)
+	}
+	return 0
+}
