@@ -182,26 +182,74 @@ func (a *Agent) Ask(ctx context.Context, req Request) (err error) {
 	}
 	red := NewRedactor(environ, map[string]string{a.ep.KeyVar: a.ep.APIKey,
 		"OPENAI_API_KEY": a.cfg.OpenAIKey, "ANTHROPIC_API_KEY": a.cfg.AnthropicKey})
-	block := contextBlock(a.osname, req.Dir, a.now(), req.Record, a.since)
+	since := a.since
+	block := contextBlock(a.osname, req.Dir, a.now(), req.Record, since)
 	for _, c := range req.Record {
 		if c.Start.After(a.since) {
 			a.since = c.Start
 		}
 	}
 	question := chat.Message{Role: chat.RoleUser, Text: red.Redact(block + "\n" + text)}
+	scr := newScreen(req.Stdout, req.Terminal, a.cfg.NoColor == "")
 	env := req.Env
 	if env.Dir == "" {
 		env.Dir = req.Dir
 	}
 	if env.Out == nil {
-		env.Out = req.Stdout
-		env.Terminal = req.Terminal
+		env.Out, env.Terminal = req.Stdout, req.Terminal
 	}
-	scr := newScreen(req.Stdout, req.Terminal, a.cfg.NoColor == "")
-	t := &turn{a: a, ctx: ctx, scr: scr, env: env, red: red, msgs: append(a.msgs[:len(a.msgs):len(a.msgs)], question)}
+	if env.Out == req.Stdout {
+		// Through the screen, which then knows where the line ends.
+		env.Out = scr
+	}
+	kept := trim(a.msgs, maxHistory)
+	t := &turn{a: a, ctx: ctx, scr: scr, env: env, red: red, msgs: append(kept[:len(kept):len(kept)], question)}
 	err = t.run()
+	if err != nil && len(t.msgs) == len(kept)+1 {
+		// Nothing came back: drop the question, so that asking again
+		// sends it once, with its context.
+		a.since = since
+		return err
+	}
 	a.msgs = t.msgs
 	return err
+}
+
+// maxHistory bounds the conversation sent with each question, in bytes of
+// text (about a quarter as many tokens).
+const maxHistory = 200_000
+
+// trim drops the oldest questions, each with its answers and tool results,
+// until the conversation fits in max bytes or one question is left.
+func trim(msgs []chat.Message, max int) []chat.Message {
+	size := 0
+	for _, m := range msgs {
+		size += len(m.Text)
+		for _, c := range m.Calls {
+			size += len(c.Args)
+		}
+	}
+	for size > max {
+		// The next question after the first message starts the next turn.
+		next := -1
+		for i := 1; i < len(msgs); i++ {
+			if msgs[i].Role == chat.RoleUser {
+				next = i
+				break
+			}
+		}
+		if next < 0 {
+			break
+		}
+		for _, m := range msgs[:next] {
+			size -= len(m.Text)
+			for _, c := range m.Calls {
+				size -= len(c.Args)
+			}
+		}
+		msgs = msgs[next:]
+	}
+	return msgs
 }
 
 // command runs an in-band command such as /reset; done is false when the
@@ -233,6 +281,9 @@ func (a *Agent) command(req Request, line string) (done bool, err error) {
 	}
 	return true, nil
 }
+
+// Help describes the in-band commands, for `qsh --help` and `? /help`.
+const Help = helpText
 
 const helpText = `? QUESTION     ask the assistant; follow-up questions continue the conversation
 ?              explain the last command (why it failed, how to fix it)

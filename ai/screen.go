@@ -192,6 +192,23 @@ func (s *screen) newline() {
 	s.fenceLine = false
 }
 
+// Write passes tool output through, keeping track of where the line ends.
+func (s *screen) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.stopSpin()
+	if len(p) == 0 {
+		return 0, nil
+	}
+	if len(s.held) > 0 {
+		s.body(string(s.held))
+		s.held = s.held[:0]
+	}
+	s.lineStart = p[len(p)-1] == '\n'
+	s.wrote = true
+	return s.w.Write(p)
+}
+
 // End finishes the answer: a final newline, colour off.
 func (s *screen) End() {
 	s.mu.Lock()

@@ -1,0 +1,119 @@
+package ai
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/qsh-shell/qsh/ai/aitest"
+	"github.com/qsh-shell/qsh/ai/chat"
+	"github.com/qsh-shell/qsh/tools"
+)
+
+func TestTrim(t *testing.T) {
+	t.Parallel()
+	q := func(s string) chat.Message { return chat.Message{Role: chat.RoleUser, Text: s} }
+	r := func(s string) chat.Message { return chat.Message{Role: chat.RoleAssistant, Text: s} }
+	call := chat.Message{Role: chat.RoleAssistant, Calls: []chat.Call{{ID: "1", Name: "x", Args: strings.Repeat("a", 50)}}}
+	res := chat.Message{Role: chat.RoleTool, CallID: "1", Text: strings.Repeat("r", 50)}
+	msgs := []chat.Message{q("q1"), call, res, r("a1"), q("q2"), r("a2"), q("q3"), call, res, r("a3")}
+	tests := []struct {
+		max   int
+		first string
+		n     int
+	}{
+		{1000, "q1", 10},
+		{150, "q2", 6},
+		{108, "q2", 6},
+		{107, "q3", 4},
+		{1, "q3", 4}, // the last question always stays
+	}
+	for _, tc := range tests {
+		got := trim(msgs, tc.max)
+		if len(got) != tc.n || got[0].Text != tc.first {
+			t.Errorf("trim(%d): %d messages from %q, want %d from %q", tc.max, len(got), got[0].Text, tc.n, tc.first)
+		}
+	}
+}
+
+func TestToolOutputAndSecrets(t *testing.T) {
+	t.Parallel()
+	noisy := &fakeTool{name: "noisy"}
+	srv := aitest.NewOpenAI(t, aitest.Use("noisy", `{}`, 1), aitest.Say("done", 1))
+	set := newSet(noisy)
+	a := New(providers[0].cfg(srv.URL), set, noWait)
+	var out bytes.Buffer
+	noisy.run = func(ctx context.Context, _ json.RawMessage) tools.Result {
+		set.envs[0].Out.Write([]byte("compiling…"))
+		return tools.Result{Output: "password is hunter2hunter2, key sk-ant-api03-abcdefghijklmnopqrstuv", Success: true}
+	}
+	err := a.Ask(context.Background(), Request{Text: "go", Stdout: &out, Environ: []string{"DB_PASSWORD=hunter2hunter2"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "compiling…\n  ✓ ok") {
+		t.Errorf("the end line does not start its own line:\n%s", out.String())
+	}
+	s := sent(srv.Requests()[1])
+	if strings.Contains(s, "hunter2") || strings.Contains(s, "sk-ant-") || !strings.Contains(s, "[REDACTED:DB_PASSWORD]") {
+		t.Errorf("tool result secrets reached the model:\n%s", s)
+	}
+}
+
+func TestFailedTurnIsDropped(t *testing.T) {
+	t.Parallel()
+	srv := aitest.NewAnthropic(t, aitest.Fail(401, "authentication_error", "bad key"), aitest.Say("hello", 1))
+	a := New(providers[1].cfg(srv.URL), nil, noWait)
+	if _, err := ask(t, a, "first try"); err == nil {
+		t.Fatal("no error")
+	}
+	if _, err := ask(t, a, "second try"); err != nil {
+		t.Fatal(err)
+	}
+	if s := sent(srv.Requests()[1]); strings.Contains(s, "first try") {
+		t.Errorf("the failed question was kept: %s", s)
+	}
+}
+
+func TestCancelDuringBackoff(t *testing.T) {
+	t.Parallel()
+	srv := aitest.NewOpenAI(t, aitest.Reply{Status: 429, RetryAfter: "60"})
+	var waited time.Duration
+	a := New(providers[0].cfg(srv.URL), nil, Backoff(func(_ int, after time.Duration) time.Duration {
+		waited = after
+		return after
+	}))
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	err := a.Ask(ctx, Request{Text: "hi", Stdout: &bytes.Buffer{}, Environ: []string{}})
+	if !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > 5*time.Second {
+		t.Fatalf("error %v after %v", err, time.Since(start))
+	}
+	if waited != time.Minute {
+		t.Errorf("Retry-After not honoured: backoff got %v", waited)
+	}
+}
+
+func TestDefaultBackoff(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		attempt int
+		after   time.Duration
+		want    time.Duration
+	}{
+		{0, 0, 500 * time.Millisecond},
+		{2, 0, 2 * time.Second},
+		{10, 0, 20 * time.Second},
+		{0, 3 * time.Second, 3 * time.Second},
+		{0, time.Hour, 20 * time.Second},
+	} {
+		if got := defaultBackoff(tc.attempt, tc.after); got != tc.want {
+			t.Errorf("defaultBackoff(%d, %v) = %v, want %v", tc.attempt, tc.after, got, tc.want)
+		}
+	}
+}
