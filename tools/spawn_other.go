@@ -1,0 +1,11 @@
+//go:build !unix
+
+package tools
+
+import "mvdan.cc/sh/v3/interp"
+
+// spawn leaves programs to the shell's own handler where there are no
+// process groups to kill.
+func spawn(next interp.ExecHandlerFunc, extraEnv []string) interp.ExecHandlerFunc {
+	return next
+}
