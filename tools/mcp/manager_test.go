@@ -119,7 +119,7 @@ func TestCalls(t *testing.T) {
 	}
 
 	st, _ := m.Status()
-	if st[0].State != Running || st[0].Tools != len(list) || st[0].String() != "a: running, 10 tools" {
+	if st[0].State != Running || st[0].Tools != len(list) || st[0].String() != "a: running, 11 tools" {
 		t.Errorf("Status = %v", st)
 	}
 }
@@ -404,5 +404,16 @@ func TestEnvironAndDir(t *testing.T) {
 	}
 	if res := call(t, find(t, list, "mcp_a_whoami"), `{}`); res.Output != "I am from the shell" {
 		t.Errorf("whoami = %+v", res)
+	}
+}
+
+func TestNoisyServer(t *testing.T) {
+	m := newManager(t, Servers(stdio(t, "noisy", "noisy")))
+	list, warnings := m.Tools(context.Background())
+	if len(warnings) > 0 {
+		t.Fatal(warnings)
+	}
+	if res := call(t, find(t, list, "mcp_noisy_echo"), `{"message":"heard"}`); res.Output != "heard" {
+		t.Errorf("echo = %+v", res)
 	}
 }

@@ -269,11 +269,11 @@ func (m *Manager) transport(cfg ServerConfig, stderr *tail) (sdk.Transport, erro
 		Env:    env,
 		Dir:    m.dir(),
 		Stderr: stderr,
-		// A grandchild holding stderr open must not stall the shutdown.
+		// A grandchild holding stderr open must not stall the reaping.
 		WaitDelay: time.Second,
 	}
 	detach(cmd)
-	return &sdk.CommandTransport{Command: cmd, TerminateDuration: m.stopTimeout}, nil
+	return &stdioTransport{cmd: cmd, stop: m.stopTimeout, junk: stderr}, nil
 }
 
 // lookPath finds a command in the PATH the server will get, which may not

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -33,6 +34,18 @@ func runTestServer(kind string) {
 			fmt.Fprintln(os.Stderr, "cannot start today")
 			os.Exit(1)
 		}
+	case "noisy":
+		// Some servers log to stdout, where only JSON-RPC belongs.
+		fmt.Println("Server listening on stdio")
+	case "forks":
+		// A child that inherits stdout and outlives the server.
+		child := exec.Command("sleep", "60")
+		child.Stdout = os.Stdout
+		if err := child.Start(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Setenv("QSH_MCP_TEST_CHILD", fmt.Sprint(child.Process.Pid))
 	case "hang":
 		// Reads the requests and never answers; exits when stdin closes.
 		io.Copy(io.Discard, os.Stdin)
@@ -82,6 +95,10 @@ func testServer() *sdk.Server {
 		func(_ context.Context, _ *sdk.CallToolRequest, _ none) (*sdk.CallToolResult, any, error) {
 			dir, _ := os.Getwd()
 			return text(dir), nil, nil
+		})
+	sdk.AddTool(s, &sdk.Tool{Name: "child"},
+		func(_ context.Context, _ *sdk.CallToolRequest, _ none) (*sdk.CallToolResult, any, error) {
+			return text(os.Getenv("QSH_MCP_TEST_CHILD")), nil, nil
 		})
 	sdk.AddTool(s, &sdk.Tool{Name: "fail"},
 		func(_ context.Context, _ *sdk.CallToolRequest, _ none) (*sdk.CallToolResult, any, error) {

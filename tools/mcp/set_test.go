@@ -44,7 +44,7 @@ func TestSet(t *testing.T) {
 	if res.Output != "via the registry" {
 		t.Errorf("echo = %+v", res)
 	}
-	if st := set.Status(); len(st) != 2 || !strings.HasPrefix(st[0], "mcp: dies: failed: ") || st[1] != "mcp: flaky: running, 10 tools" {
+	if st := set.Status(); len(st) != 2 || !strings.HasPrefix(st[0], "mcp: dies: failed: ") || st[1] != "mcp: flaky: running, 11 tools" {
 		t.Errorf("Status = %q", st)
 	}
 
