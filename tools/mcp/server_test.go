@@ -6,7 +6,9 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -51,9 +53,16 @@ func runTestServer(kind string) {
 		io.Copy(io.Discard, os.Stdin)
 		return
 	}
+	if kind == "stubborn" {
+		// Ignores its closed stdin and SIGTERM: only SIGKILL stops it.
+		signal.Ignore(syscall.SIGTERM)
+		os.Setenv("QSH_MCP_TEST_CHILD", fmt.Sprint(os.Getpid()))
+	}
 	if err := testServer().Run(context.Background(), &sdk.StdioTransport{}); err != nil {
 		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
+	}
+	if kind == "stubborn" {
+		select {}
 	}
 }
 

@@ -48,3 +48,24 @@ func TestChildHoldsStdout(t *testing.T) {
 	// The first child was killed with its group when the crash was noticed.
 	waitFor(t, func() bool { return !alive(pid) })
 }
+
+func TestStubbornServer(t *testing.T) {
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		t.Skip("needs /proc")
+	}
+	m := New(Confirm(nil), Servers(stdio(t, "a", "stubborn")), StopTimeout(100*time.Millisecond))
+	list, warnings := m.Tools(context.Background())
+	if len(warnings) > 0 {
+		t.Fatal(warnings)
+	}
+	pid, err := strconv.Atoi(call(t, find(t, list, "mcp_a_child"), `{}`).Output)
+	if err != nil || !alive(pid) {
+		t.Fatalf("server pid %d: %v", pid, err)
+	}
+	start := time.Now()
+	m.Close()
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("Close took %v with a 100ms stop timeout", d)
+	}
+	waitFor(t, func() bool { return !alive(pid) })
+}
