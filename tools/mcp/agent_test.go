@@ -1,4 +1,4 @@
-package mcp
+package mcp_test
 
 import (
 	"bytes"
@@ -11,14 +11,15 @@ import (
 	"github.com/qsh-shell/qsh/ai"
 	"github.com/qsh-shell/qsh/ai/aitest"
 	"github.com/qsh-shell/qsh/tools"
+	"github.com/qsh-shell/qsh/tools/mcp"
 )
 
 // TestAgentEverything is a whole turn: a scripted model calls the reference
 // server's echo and get-sum tools, the user confirms, and the results go
 // back to the model.
 func TestAgentEverything(t *testing.T) {
-	srv := everything(t)
-	m := New(Confirm(nil), Servers(srv), StartTimeout(30*time.Second))
+	srv := mcp.Everything(t)
+	m := mcp.New(mcp.Confirm(nil), mcp.Servers(srv), mcp.StartTimeout(30*time.Second))
 	defer m.Close()
 	cfg := tools.DefaultConfig()
 	cfg.FS, cfg.Exec, cfg.Web = false, false, false
