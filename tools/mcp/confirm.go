@@ -44,7 +44,7 @@ type Record struct {
 	Server    string
 	Remote    string // the tool's name on its server
 	Args      json.RawMessage
-	Decision  string // "once", "always", "approved" (earlier "always"), "yolo", "deny", "invalid"
+	Decision  string // "once", "always", "approved" (an earlier "always"), "not asked" (Confirm(nil)), "deny", "invalid"
 	Outcome   string // "ok", "error", "declined", "invalid", "cancelled", "timeout", …
 	Duration  time.Duration
 	Truncated bool

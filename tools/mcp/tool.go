@@ -141,7 +141,7 @@ func (t *Tool) execute(ctx context.Context, env tools.Env, args json.RawMessage,
 
 	switch {
 	case t.m.confirm == nil:
-		rec.Decision = "yolo"
+		rec.Decision = "not asked"
 	case t.m.isApproved(t.srv, t.Remote()):
 		rec.Decision = "approved"
 	default:
