@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"sort"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -31,19 +32,14 @@ const (
 	maxRecordLength = 8000
 )
 
-const systemPrompt = `You are the assistant built into qsh, a bash-compatible interactive shell. The user asks you from the prompt with a line starting with "?".
-Answer briefly and concretely: the answer is shown in a terminal, so write plain text, and put commands and code in fenced code blocks; no tables, no headings.
-Use the tools to look at files or run commands when that beats guessing; prefer read-only commands, and say what you will change before changing anything. Commands run in a subshell of the user's session, in its current directory.
-A tool result that reports an error or a refusal is information: adjust, do not repeat the same call.
-When the user asks about a failed command, find the cause in its output and suggest a fix, as a command when there is one.
-Each question comes with a <context> block: the system, the directory, the date and the commands the user ran since the last question, with exit status, duration and the end of their output. Values that look secret appear as [REDACTED].`
+const systemPrompt = `You are the assistant in qsh, a bash-compatible shell; the user asks with "?" lines. Answer briefly, for a terminal: plain text, commands and code in fenced blocks, no tables or headings. Use the tools when that beats guessing. For a failed command, find the cause in its output and suggest a fix.
+Each question comes with a <context> block: system, cwd, date, and the commands run since the last question, with exit status, duration and output tail. Secrets show as [REDACTED].`
 
-const fencedPrompt = `
-You call tools by writing a block like this on its own lines, then stopping to wait for the result:
+const fencedPrompt = `To call a tool, write a block like this on its own lines, then stop and wait for the result:
 ` + "```tool" + `
 {"name": "TOOL", "args": {ARGUMENTS}, "reason": "why, in a few words"}
 ` + "```" + `
-One JSON object per block; several blocks run in order. The results come back in the next message. Never invent a result. The tools:
+One JSON object per block; several blocks run in order; results come in the next message. The tools (args marked * are required):
 `
 
 // system returns the system prompt; with fenced tools it teaches the
@@ -57,9 +53,59 @@ func system(fenced bool, specs []chat.Tool) string {
 	sb.WriteString("\n")
 	sb.WriteString(fencedPrompt)
 	for _, t := range specs {
-		fmt.Fprintf(&sb, "- %s: %s\n  args schema: %s\n", t.Name, oneLine(t.Description), compact(t.Schema))
+		fmt.Fprintf(&sb, "- %s: %s\n  args: %s\n", t.Name, oneLine(t.Description), argList(t.Schema))
 	}
 	return sb.String()
+}
+
+// argList describes a JSON schema's properties in a line, shorter than
+// the schema: name, * when required, the type or the allowed values.
+func argList(schema json.RawMessage) string {
+	var s struct {
+		Properties map[string]struct {
+			Type any   `json:"type"`
+			Enum []any `json:"enum"`
+		} `json:"properties"`
+		Required []string `json:"required"`
+	}
+	if json.Unmarshal(schema, &s) != nil || len(s.Properties) == 0 {
+		return compact(schema)
+	}
+	required := map[string]bool{}
+	for _, r := range s.Required {
+		required[r] = true
+	}
+	names := make([]string, 0, len(s.Properties))
+	for n := range s.Properties {
+		names = append(names, n)
+	}
+	// Required first, then by name, for a stable prompt.
+	sort.Slice(names, func(i, j int) bool {
+		if required[names[i]] != required[names[j]] {
+			return required[names[i]]
+		}
+		return names[i] < names[j]
+	})
+	var parts []string
+	for _, n := range names {
+		p := s.Properties[n]
+		part := n
+		if required[n] {
+			part += "*"
+		}
+		switch {
+		case len(p.Enum) > 0:
+			var vals []string
+			for _, v := range p.Enum {
+				vals = append(vals, fmt.Sprint(v))
+			}
+			part += " (" + strings.Join(vals, "|") + ")"
+		case p.Type != nil && p.Type != "string":
+			part += fmt.Sprintf(" (%v)", p.Type)
+		}
+		parts = append(parts, part)
+	}
+	return strings.Join(parts, ", ")
 }
 
 func compact(schema json.RawMessage) string {

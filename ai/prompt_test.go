@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/qsh-shell/qsh/ai/chat"
+	"github.com/qsh-shell/qsh/tools"
 )
 
 // estimateTokens is the rough rule tokens ≈ characters / 4.
@@ -68,5 +69,36 @@ func TestContextBlock(t *testing.T) {
 	want := "<context>\nos: linux\nshell: qsh (bash-compatible)\ncwd: /d\ndate: Sun 2026-11-22 03:04 UTC\ncommands since the last question, oldest first:\n$ cd /x && ls\n  exit 0, 2ms, in /x\n</context>\n"
 	if got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestPromptSizeRealTools measures the prompt with the tools qsh ships.
+func TestPromptSizeRealTools(t *testing.T) {
+	reg := tools.NewRegistry(tools.DefaultConfig(), tools.AuditLog(""))
+	var specs []chat.Tool
+	for _, tl := range reg.Tools() {
+		specs = append(specs, chat.Tool{Name: tl.Name(), Description: tl.Description(), Schema: tl.Schema()})
+	}
+	if len(specs) == 0 {
+		t.Fatal("no tools")
+	}
+	native := estimateTokens(system(false, specs), specs)
+	fenced := estimateTokens(system(true, specs), nil)
+	t.Logf("with the %d built-in tools: native ≈ %d tokens, fenced ≈ %d", len(specs), native, fenced)
+	if native > 1500 || fenced > 1500 {
+		t.Errorf("prompt with tools is %d (native) / %d (fenced) tokens, the bar is 1,500", native, fenced)
+	}
+}
+
+func TestArgList(t *testing.T) {
+	t.Parallel()
+	for schema, want := range map[string]string{
+		`{"type":"object","properties":{"path":{"type":"string"},"operation":{"type":"string","enum":["read","list"]},"n":{"type":"integer"}},"required":["operation"]}`: "operation* (read|list), n (integer), path",
+		`{"type":"object","properties":{}}`: `{"properties":{},"type":"object"}`,
+		`not json`:                          "not json",
+	} {
+		if got := argList(json.RawMessage(schema)); got != want {
+			t.Errorf("argList(%s) = %q, want %q", schema, got, want)
+		}
 	}
 }
