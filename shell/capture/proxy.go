@@ -58,9 +58,9 @@ const (
 // Proxy sets cmd's standard files, SysProcAttr (a new session whose
 // controlling terminal is the pseudo-terminal) and adds [EnvFD] and
 // [EnvID] to its environment (os.Environ when cmd.Env is nil) and a
-// socket to its ExtraFiles. While it runs, in is in raw mode, SIGWINCH
-// resizes the inner terminal, SIGHUP and SIGTERM are passed on to the
-// inner shell, and SIGINT, SIGQUIT, SIGTSTP and SIGTTOU are ignored (the
+// socket to its ExtraFiles. While it runs, in is in raw mode (again after
+// SIGCONT), SIGWINCH resizes the inner terminal, SIGHUP and SIGTERM are
+// passed on to the inner shell, and SIGINT, SIGQUIT, SIGTSTP and SIGTTOU are ignored (the
 // inner terminal's line discipline turns the user's Ctrl-C and Ctrl-Z into
 // signals for the inner's foreground job); they are reset to their
 // defaults when it returns.
@@ -125,6 +125,12 @@ func Proxy(cmd *exec.Cmd, in, out *os.File, opts ...Option) (int, error) {
 	cmd.Env = append(env, EnvFD+"="+strconv.Itoa(2+len(cmd.ExtraFiles)), EnvID+"="+id)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
 
+	// Signals are caught from before the start, so that no resize is
+	// missed; caught, unlike ignored, signals are default again in the
+	// inner shell.
+	sigs := make(chan os.Signal, 8)
+	signal.Notify(sigs, syscall.SIGWINCH, syscall.SIGHUP, syscall.SIGTERM, syscall.SIGCONT)
+	defer signal.Stop(sigs)
 	oldState, err := term.MakeRaw(inFd)
 	if err == nil {
 		err = cmd.Start()
@@ -166,8 +172,6 @@ func Proxy(cmd *exec.Cmd, in, out *os.File, opts ...Option) (int, error) {
 
 	wg.Go(func() { rec.serve(conn) })
 
-	sigs := make(chan os.Signal, 4)
-	signal.Notify(sigs, syscall.SIGWINCH, syscall.SIGHUP, syscall.SIGTERM)
 	stopSigs := make(chan struct{})
 	wg.Go(func() {
 		for {
@@ -182,9 +186,15 @@ func Proxy(cmd *exec.Cmd, in, out *os.File, opts ...Option) (int, error) {
 				}
 				return
 			case s := <-sigs:
-				if s == syscall.SIGWINCH {
+				switch s {
+				case syscall.SIGWINCH:
 					resize(in, master)
-				} else {
+				case syscall.SIGCONT:
+					// Stopped and continued: the job-control shell
+					// that continued us may have reset the terminal.
+					term.MakeRaw(inFd)
+					resize(in, master)
+				default:
 					cmd.Process.Signal(s)
 				}
 			}
@@ -197,7 +207,6 @@ func Proxy(cmd *exec.Cmd, in, out *os.File, opts ...Option) (int, error) {
 	hangupOnce.Do(func() { master.Close() })
 	unix.Write(wake[1], []byte{0})
 	conn.Close()
-	signal.Stop(sigs)
 	close(stopSigs)
 	wg.Wait()
 	return exitStatus(cmd.ProcessState, werr), nil
