@@ -282,14 +282,13 @@ func (w *walker) output(s *syntax.Stmt, name string, args []string, in input) in
 		return input{kind: inData, data: text}
 	case "cat":
 		if len(args) == 0 {
-			return in
+			q := w.clone()
+			q.res = &result{}
+			return q.redirects(s.Redirs, in).in
 		}
 		if len(args) == 1 {
-			if p, ok := w.abs(args[0]); ok {
-				if w.shared.downloads[p] {
-					return input{kind: inDownload}
-				}
-				return input{kind: inFile, data: p}
+			if p, ok := w.abs(args[0]); ok && w.shared.downloads[p] {
+				return input{kind: inDownload}
 			}
 		}
 	case "tee":

@@ -203,6 +203,10 @@ func (w *walker) xargs(args []arg, io ioInfo) {
 				inner[j].s = strings.ReplaceAll(inner[j].s, repl, fill)
 			}
 		}
+	} else if io.in.kind == inData && !hasHole(io.in.data) {
+		for _, f := range strings.Fields(io.in.data) {
+			inner = append(inner, arg{s: f, text: f})
+		}
 	} else {
 		inner = append(inner, arg{s: fill, text: "(input)"})
 	}
@@ -412,8 +416,8 @@ func (w *walker) chmod(args []arg, chain string) {
 		switch {
 		case !ok:
 			w.res.add(Dangerous, on+": path not known before running")
-		case recursive && (p == "/" || w.catastrophic(p) != ""):
-			w.res.add(Blocked, on+": changes "+strings.TrimPrefix(w.catastrophic(p), "deletes ")+" recursively")
+		case recursive && (p == "/" || systemDirs[p] || path.Dir(p) == "/" && hasGlob(path.Base(p))):
+			w.res.add(Blocked, on+": changes the whole system recursively")
 		case w.inside(p) || p == w.ws.Dir:
 			if strings.HasPrefix(chain, "chown") || strings.HasPrefix(chain, "chgrp") {
 				w.res.add(Dangerous, on+": changes file owners")
@@ -731,6 +735,7 @@ func (w *walker) npx(args []arg, io ioInfo) {
 		}
 	}
 	if len(ops) == 0 {
+		w.res.add(Dangerous, "`npx`: runs a package")
 		return
 	}
 	name := args[ops[0]].s
@@ -739,7 +744,9 @@ func (w *walker) npx(args []arg, io ioInfo) {
 	}
 	if npxTools[name] {
 		w.res.add(Dev, "`npx "+name+"`: runs a project tool")
+		return
 	}
+	w.res.add(Dangerous, "`npx "+args[ops[0]].text+"`: may download and run a package")
 }
 
 // gitGlobal judges git's own options: -c can set config that runs code.
@@ -908,9 +915,9 @@ func urlHost(s string) (string, bool) {
 
 func (w *walker) fetch(args []arg, chain string, io ioInfo) {
 	name := strings.Fields(chain)[0]
-	vals := "-o --output -O -H --header -d --data --data-raw --data-binary --data-urlencode -F --form -u --user -X --request -A --user-agent -e --referer -b --cookie -c --cookie-jar -x --proxy -T --upload-file -m --max-time --connect-timeout -w --write-out -r --range -K --config --retry -P --directory-prefix --output-document -U --header --post-data --post-file --body-data --body-file --method --timeout -t --tries -a -i --input-file --resolve --cacert --cert --key --url"
+	vals := "-o --output -H --header -d --data --data-raw --data-binary --data-urlencode -F --form -u --user -X --request -A --user-agent -e --referer -b --cookie -c --cookie-jar -x --proxy -T --upload-file -m --max-time --connect-timeout -w --write-out -r --range -K --config --retry --resolve --cacert --cert --key --url"
 	if name == "wget" {
-		vals = strings.Replace(vals, "-O ", "-O ", 1)
+		vals = "-O --output-document -o --output-file -a --append-output -P --directory-prefix -U --user-agent --header --post-data --post-file --body-data --body-file --method -T --timeout -t --tries -i --input-file -e --execute --user --password"
 	}
 	r := &rule{vals: vals}
 	ops := scan(r, args)

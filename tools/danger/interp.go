@@ -206,7 +206,7 @@ var (
 	argvCall = regexp.MustCompile(`\(\s*\[\s*((?:(?:"[^"]*"|'[^']*')\s*,?\s*)+)\]`)
 	strLit   = regexp.MustCompile(`"([^"\\]*)"|'([^'\\]*)'`)
 	// deleteCall finds recursive deletions; the argument is judged as a path.
-	deleteCall = regexp.MustCompile(`(?:rmtree|rmSync|rmdirSync|remove_dir_all|rm_rf|rm_r|remove_tree|rimraf|fs\.rm|fs\.promises\.rm|FileUtils\.rm\w*|File::Path|deltree|\.rmdir|unlinkSync)\s*\(?\s*([^,;)]*)`)
+	deleteCall = regexp.MustCompile(`(?:rmtree|rmSync|rmdirSync|remove_dir_all|rm_rf|rm_r|remove_tree|rimraf|fs\.rm|fs\.promises\.rm|FileUtils\.rm\w*|File::Path|deltree|\.rmdir|unlinkSync)\s*\(?\s*(.)`)
 	// homeExpr are ways code names the home directory.
 	homeExpr = regexp.MustCompile(`os\.path\.expanduser\(\s*["']~["']\s*\)|Path\.home\(\)|os\.homedir\(\)|process\.env\.HOME|os\.environ\[["']HOME["']\]|os\.getenv\(["']HOME["']\)|ENV\[["']HOME["']\]|\$ENV\{HOME\}|Dir\.home|getenv\(["']HOME["']\)|expanduser\(["']~["']\)|["']~["']`)
 	// writesCode are calls that write, delete, run programs or reach the network.
@@ -256,8 +256,8 @@ func (w *walker) inline(lang, code string) {
 			w.exec(argv, ioInfo{})
 		}
 	}
-	for _, m := range deleteCall.FindAllStringSubmatch(code, -1) {
-		target := strings.TrimSpace(m[1])
+	for _, m := range deleteCall.FindAllStringSubmatchIndex(code, -1) {
+		target := strings.TrimSpace(callArg(code[m[2]:]))
 		p := w.codePath(target)
 		if p == "" {
 			w.res.add(Dangerous, label+": deletes files recursively")
@@ -282,6 +282,34 @@ func (w *walker) inline(lang, code string) {
 		return
 	}
 	w.res.add(Safe, label+": computes and prints")
+}
+
+// callArg is the first argument at the start of s: up to a comma or
+// closing parenthesis at depth zero.
+func callArg(s string) string {
+	depth := 0
+	var quote byte
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'':
+			quote = c
+		case c == '(' || c == '[' || c == '{':
+			depth++
+		case c == ')' || c == ']' || c == '}':
+			if depth == 0 {
+				return s[:i]
+			}
+			depth--
+		case (c == ',' || c == ';') && depth == 0:
+			return s[:i]
+		}
+	}
+	return s
 }
 
 func unquoteCode(s string) string {

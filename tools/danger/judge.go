@@ -149,18 +149,39 @@ func matchFlag(spec, a string) bool {
 	return false
 }
 
+// matchOp reports whether operand a matches one of the space-separated
+// words of spec, where `*` matches any text (slashes too) and `\*` is a
+// literal star.
 func matchOp(spec, a string) bool {
 	for p := range strings.FieldsSeq(spec) {
-		if p == a {
+		if p == a || p == `\*` && a == "*" {
 			return true
 		}
-		if strings.ContainsAny(p, "*?[") {
-			if ok, _ := path.Match(p, a); ok {
-				return true
-			}
+		if strings.Contains(p, "*") && p != `\*` && glob(p, a) {
+			return true
 		}
 	}
 	return false
+}
+
+// glob matches s against a pattern whose only special character is `*`.
+func glob(p, s string) bool {
+	parts := strings.Split(p, "*")
+	if !strings.HasPrefix(s, parts[0]) {
+		return false
+	}
+	s = s[len(parts[0]):]
+	for i, part := range parts[1:] {
+		if i == len(parts)-2 {
+			return strings.HasSuffix(s, part)
+		}
+		j := strings.Index(s, part)
+		if j < 0 {
+			return false
+		}
+		s = s[j+len(part):]
+	}
+	return true
 }
 
 // apply judges args (args[0] is the command or subcommand word) by rule r;
@@ -186,7 +207,7 @@ func (w *walker) apply(r *rule, chain string, args []arg, io ioInfo) {
 		}
 	}
 	base := r
-	if len(ops) == 0 && r.bare != nil {
+	if len(ops) <= r.bareMax && r.bare != nil {
 		base = r.bare
 	}
 	class, why := base.class, "`"+chain+"`: "+base.why
@@ -295,11 +316,25 @@ func (w *walker) runFile(target, text string) {
 		w.res.add(Dangerous, "`"+text+"`: runs a program not known before running")
 	case w.shared.downloads[p]:
 		w.res.add(Blocked, "`"+text+"`: runs a file this command downloads")
+	case w.inside(p) && deployScript(path.Base(p)):
+		w.res.add(Dangerous, "`"+text+"`: runs a deploy or release script")
 	case w.inside(p):
 		w.res.add(Dev, "`"+text+"`: runs the project's own code")
 	default:
 		w.res.add(Dangerous, "`"+text+"`: runs a program outside the workspace")
 	}
+}
+
+// deployScript reports whether a script's name says it deploys, publishes
+// or releases: changing remote state.
+func deployScript(name string) bool {
+	n := strings.ToLower(name)
+	for _, p := range []string{"deploy", "publish", "release", "rollout", "provision"} {
+		if strings.HasPrefix(n, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // unwrapIndex is where the command a wrapper runs starts in args, or -1.
@@ -340,11 +375,15 @@ func (w *walker) wrapped(r *rule, chain string, args []arg, io ioInfo) {
 	for i, a := range args {
 		ss[i] = a.s
 	}
+	if r.check == "command" {
+		for _, a := range ss[1:] {
+			if a == "-v" || a == "-V" {
+				return // only looks the command up
+			}
+		}
+	}
 	i := unwrapIndex(r, ss)
 	if i < 0 {
-		if r.bare != nil {
-			return // judged by the bare rule
-		}
 		return
 	}
 	inner := args[i:]

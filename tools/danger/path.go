@@ -143,7 +143,7 @@ func (w *walker) writeClass(p string, what string) (Class, string) {
 	case strings.HasPrefix(p, "/dev/"):
 		return Dangerous, what + ": writes to the device `" + p + "`"
 	}
-	if w.inside(p) {
+	if w.inside(p) || p == w.ws.Dir && p != "" {
 		rel := strings.TrimPrefix(p, w.ws.Dir+"/")
 		if strings.HasPrefix(rel, ".git/hooks") || rel == ".git/config" {
 			return Dangerous, what + ": changes git hooks or config, which run code"
@@ -160,8 +160,6 @@ func (w *walker) writeClass(p string, what string) (Class, string) {
 		return Dangerous, what + ": writes under /etc"
 	case under(p, "/proc") || under(p, "/sys"):
 		return Dangerous, what + ": changes kernel settings"
-	case p == w.ws.Dir:
-		return Dangerous, what + ": replaces the workspace itself"
 	}
 	return Dangerous, what + ": writes outside the workspace"
 }

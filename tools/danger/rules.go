@@ -47,6 +47,7 @@ type rule struct {
 	sub     map[string]*rule
 	open    bool // an operand not in sub is an ordinary operand, not an unknown subcommand
 	bare    *rule
+	bareMax int // bare also applies with up to this many operands (git config KEY)
 	flags   []flag
 	ops     []flag
 	write   writeMode
@@ -117,20 +118,21 @@ var gitRules = map[string]*rule{
 	"fsck":          safe("checks the repository"),
 	"verify-commit": safe("checks a signature"),
 	"config": {class: Dev, why: "changes the repository's config", vals: "--file -f --type --default",
-		bare: safe("shows config"),
+		bare: safe("reads config"), bareMax: 1,
 		flags: []flag{
 			set("--get --get-all --get-regexp --list -l --show-origin --get-urlmatch --name-only", Safe, "reads config"),
 			raise("--global --system", Dangerous, "changes config outside the repository"),
 			raise("--file -f", Dangerous, "changes a config file"),
+			raise("--unset --unset-all --add --replace-all --rename-section --remove-section", Dev, "changes the repository's config"),
 		},
 		ops: []flag{
 			raise("alias.* core.sshCommand core.pager core.editor core.fsmonitor core.hooksPath diff.external *.command credential.helper core.gitProxy sequence.editor filter.* uploadpack.* pager.*", Dangerous, "sets config that runs programs"),
 		}},
 	"add":         {class: Dev, why: "stages changes", flags: []flag{set("-n --dry-run", Safe, "shows what would be staged")}},
 	"commit":      dev("records a commit"),
-	"checkout":    {class: Dev, why: "switches branches", flags: []flag{raise("-f --force", Dangerous, "throws away local changes"), set("-b -B", Dev, "creates a branch")}, ops: []flag{raise(". :/ *", Dangerous, "throws away local changes")}},
+	"checkout":    {class: Dev, why: "switches branches", flags: []flag{raise("-f --force", Dangerous, "throws away local changes"), set("-b -B", Dev, "creates a branch")}, ops: []flag{raise(". :/ \\*", Dangerous, "throws away local changes")}},
 	"switch":      {class: Dev, why: "switches branches", flags: []flag{raise("-f --force --discard-changes", Dangerous, "throws away local changes")}},
-	"restore":     {class: Dangerous, why: "throws away local changes", flags: []flag{set("--staged -S", Dev, "unstages changes")}, ops: []flag{raise(". :/ *", Dangerous, "throws away local changes in the whole tree")}},
+	"restore":     {class: Dangerous, why: "throws away local changes", flags: []flag{set("--staged -S", Dev, "unstages changes")}, ops: []flag{raise(". :/ \\*", Dangerous, "throws away local changes in the whole tree")}},
 	"branch":      {class: Dev, why: "creates or changes a branch", bare: safe("lists branches"), flags: []flag{set("--list -l -a -r -v -vv --show-current --contains --merged --no-merged --all --remotes --verbose", Safe, "lists branches"), raise("-D", Dangerous, "deletes a branch even if unmerged"), raise("-f --force", Dangerous, "overwrites a branch"), raise("-M -C", Dangerous, "overwrites a branch")}},
 	"tag":         {class: Dev, why: "creates or deletes a tag", bare: safe("lists tags"), flags: []flag{set("-l --list -n --contains --points-at --merged", Safe, "lists tags"), raise("-f --force", Dangerous, "moves an existing tag")}},
 	"stash":       {class: Dev, why: "stashes changes", sub: map[string]*rule{"list": safe("lists stashes"), "show": safe("shows a stash"), "pop": dev("applies a stash"), "apply": dev("applies a stash"), "push": dev("stashes changes"), "save": dev("stashes changes"), "branch": dev("makes a branch from a stash"), "create": dev("creates a stash"), "store": dev("stores a stash"), "drop": dangerous("deletes a stash"), "clear": dangerous("deletes every stash")}, open: true},
@@ -189,13 +191,16 @@ var gitRules = map[string]*rule{
 	"difftool":        dangerous("runs a diff tool"),
 }
 
+// goExec are go flags that run a program of the caller's choice.
+var goExec = []flag{raise("-exec -toolexec -vettool", Dangerous, "runs a program of its choice")}
+
 var goRules = map[string]*rule{
-	"build":     dev(buildWhy),
-	"test":      dev(buildWhy),
-	"vet":       dev("checks the code"),
+	"build":     {class: Dev, why: buildWhy, flags: goExec},
+	"test":      {class: Dev, why: buildWhy, flags: goExec},
+	"vet":       {class: Dev, why: "checks the code", flags: goExec},
 	"fmt":       dev("formats the code"),
 	"generate":  dev("runs the project's generators"),
-	"run":       dev("runs the project's code"),
+	"run":       {class: Dev, why: "runs the project's code", flags: goExec},
 	"mod":       {class: Dev, why: "manages dependencies", sub: map[string]*rule{"graph": safe("shows the module graph"), "why": safe("explains a dependency"), "verify": dev("verifies the module cache"), "edit": {class: Dev, why: "edits go.mod", flags: []flag{set("-json -print", Safe, "prints go.mod")}}}, open: true},
 	"get":       dev("fetches dependencies"),
 	"list":      safe("lists packages"),
@@ -682,7 +687,7 @@ var commands = map[string]*rule{
 	"pnpm":       {class: Dangerous, why: "unknown pnpm command", sub: jsRules, vals: "-C --dir --filter -F -w --workspace"},
 	"yarn":       {class: Dev, why: "installs dependencies or runs a project script", sub: jsRules, open: true, ops: []flag{raise("deploy* publish* release*", Dangerous, "runs a deploy or release script")}},
 	"bun":        {class: Dev, why: "runs a project script", sub: jsRules, open: true},
-	"npx":        {class: Dangerous, why: "downloads and runs a package", check: "npx", noscope: true},
+	"npx":        {class: Safe, why: "runs a package", check: "npx", noscope: true},
 	"pip":        {class: Dangerous, why: "unknown pip command", sub: pipRules, suffixes: true},
 	"uv":         {class: Dev, why: "manages the project environment", sub: map[string]*rule{"pip": {class: Dev, why: "manages the project environment", sub: pipRules, flags: []flag{raise("--system", Dangerous, "changes the system Python")}}, "run": dev("runs the project's code"), "sync": dev("installs dependencies"), "lock": dev("locks dependencies"), "add": dev("adds a dependency"), "remove": dev("removes a dependency"), "venv": dev("creates a virtual environment"), "build": dev(buildWhy), "tree": safe("shows the dependency tree"), "version": safe("prints the version"), "publish": dangerous("publishes a package"), "tool": {class: Dangerous, why: "installs or runs tools outside the project", sub: map[string]*rule{"list": safe("lists tools"), "run": dangerous("downloads and runs a tool")}}, "python": {class: Dev, why: "manages Python versions", sub: map[string]*rule{"list": safe("lists Python versions"), "find": safe("finds Python")}}, "self": dangerous("changes uv itself"), "cache": dev("manages the cache"), "init": dev("creates a project"), "export": dev("exports requirements")}},
 	"uvx":        {class: Dangerous, why: "downloads and runs a tool", noscope: true},
@@ -716,11 +721,11 @@ var commands = map[string]*rule{
 	"pulumi":           {class: Dangerous, why: remoteEdit, sub: map[string]*rule{"preview": dev("previews changes"), "stack": {class: Dev, why: remoteRead, sub: map[string]*rule{"ls": dev(remoteRead), "output": dev(remoteRead), "rm": dangerous("deletes a stack")}, open: true}, "up": dangerous("applies infrastructure changes"), "destroy": dangerous("destroys infrastructure"), "whoami": dev(remoteRead), "version": safe("prints the version")}},
 	"ansible-playbook": {class: Dangerous, why: "changes remote machines", flags: []flag{set("--check -C --syntax-check --list-hosts --list-tasks", Dev, "checks without changing")}},
 	"ansible":          dangerous("runs commands on remote machines"),
-	"aws":              {class: Dangerous, why: "unknown aws command", check: "cloud", vals: "--profile --region --output --endpoint-url --query"},
-	"gcloud":           {class: Dangerous, why: "unknown gcloud command", check: "cloud", vals: "--project --region --zone --format --account --configuration"},
-	"az":               {class: Dangerous, why: "unknown az command", check: "cloud", vals: "-g --resource-group --subscription -o --output --query"},
+	"aws":              {class: Safe, why: "runs a cloud CLI", check: "cloud", vals: "--profile --region --output --endpoint-url --query"},
+	"gcloud":           {class: Safe, why: "runs a cloud CLI", check: "cloud", vals: "--project --region --zone --format --account --configuration"},
+	"az":               {class: Safe, why: "runs a cloud CLI", check: "cloud", vals: "-g --resource-group --subscription -o --output --query"},
 	"gsutil":           {class: Dangerous, why: remoteEdit, sub: map[string]*rule{"ls": dev(remoteRead), "cat": dev(remoteRead), "du": dev(remoteRead), "stat": dev(remoteRead)}},
-	"doctl":            {class: Dangerous, why: "unknown doctl command", check: "cloud"},
+	"doctl":            {class: Safe, why: "runs a cloud CLI", check: "cloud"},
 	"flyctl":           {class: Dangerous, why: remoteEdit, sub: map[string]*rule{"status": dev(remoteRead), "logs": dev(remoteRead), "deploy": dangerous("deploys")}},
 	"vercel":           {class: Dangerous, why: "deploys", sub: map[string]*rule{"ls": dev(remoteRead), "list": dev(remoteRead), "logs": dev(remoteRead), "dev": dev("starts the dev server"), "build": dev(buildWhy)}, bare: dangerous("deploys")},
 	"netlify":          {class: Dangerous, why: "deploys", sub: map[string]*rule{"status": dev(remoteRead), "dev": dev("starts the dev server"), "build": dev(buildWhy)}},

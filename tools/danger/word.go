@@ -81,6 +81,10 @@ func (w *walker) config() *expand.Config {
 	return &expand.Config{
 		Env: env{w},
 		CmdSubst: func(out io.Writer, cs *syntax.CmdSubst) error {
+			if w.cwd != "" && isPwd(cs.Stmts) {
+				io.WriteString(out, w.cwd)
+				return nil
+			}
 			if downloads(cs.Stmts) {
 				io.WriteString(out, string(holeDL))
 			} else {
@@ -181,6 +185,15 @@ func downloads(stmts []*syntax.Stmt) bool {
 		})
 	}
 	return found
+}
+
+// isPwd reports whether stmts are just `pwd`, whose output is the cwd.
+func isPwd(stmts []*syntax.Stmt) bool {
+	if len(stmts) != 1 || len(stmts[0].Redirs) > 0 {
+		return false
+	}
+	c, ok := stmts[0].Cmd.(*syntax.CallExpr)
+	return ok && len(c.Args) == 1 && len(c.Assigns) == 0 && c.Args[0].Lit() == "pwd"
 }
 
 // fetchers are the commands whose output is content from the network.

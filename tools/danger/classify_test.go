@@ -1,0 +1,161 @@
+package danger
+
+import (
+	"bufio"
+	"os"
+	"strings"
+	"testing"
+)
+
+// testWS is the workspace the labelled commands are judged in.
+var testWS = Workspace{Dir: "/home/alice/proj", Home: "/home/alice"}
+
+type labelled struct {
+	class Class
+	cmd   string
+	note  string
+	line  int
+}
+
+func parseClass(s string) (Class, bool) {
+	for c := Safe; c <= Blocked; c++ {
+		if c.String() == s {
+			return c, true
+		}
+	}
+	return 0, false
+}
+
+func readTable(t testing.TB) []labelled {
+	f, err := os.Open("testdata/commands.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []labelled
+	sc := bufio.NewScanner(f)
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Text()
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		parts := strings.SplitN(line, "\t", 3)
+		if len(parts) < 2 {
+			t.Fatalf("commands.tsv:%d: want class<TAB>command<TAB>note", n)
+		}
+		c, ok := parseClass(parts[0])
+		if !ok {
+			t.Fatalf("commands.tsv:%d: unknown class %q", n, parts[0])
+		}
+		l := labelled{class: c, cmd: parts[1], line: n}
+		if len(parts) == 3 {
+			l.note = parts[2]
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// TestCommands checks the classifier against the labelled table and the
+// goals of the issue: nothing dangerous or blocked is let through as safe
+// or dev, every blocked command is blocked, and most safe and dev
+// commands keep their class.
+func TestCommands(t *testing.T) {
+	table := readTable(t)
+	if len(table) < 400 {
+		t.Fatalf("the table has %d commands, want at least 400", len(table))
+	}
+	total := map[Class]int{}
+	kept := map[Class]int{}
+	for _, l := range table {
+		v := Classify(l.cmd, testWS)
+		total[l.class]++
+		if v.Class == l.class {
+			kept[l.class]++
+			continue
+		}
+		switch {
+		case l.class >= Dangerous && v.Class < Dangerous:
+			t.Errorf("commands.tsv:%d: %s classified %s, want %s (%s)\n\t%q", l.line, l.cmd, v.Class, l.class, l.note, v.Reasons)
+		case l.class == Blocked:
+			t.Errorf("commands.tsv:%d: %s classified %s, want blocked (%s)\n\t%q", l.line, l.cmd, v.Class, l.note, v.Reasons)
+		case l.class == Dangerous && v.Class == Blocked:
+			t.Logf("commands.tsv:%d: stricter: %s classified blocked, labelled dangerous\n\t%q", l.line, l.cmd, v.Reasons)
+		default:
+			t.Logf("commands.tsv:%d: %s classified %s, labelled %s (%s)\n\t%q", l.line, l.cmd, v.Class, l.class, l.note, v.Reasons)
+		}
+	}
+	for c := Safe; c <= Blocked; c++ {
+		t.Logf("%-9s %3d/%3d kept (%.1f%%)", c, kept[c], total[c], 100*float64(kept[c])/float64(max(total[c], 1)))
+	}
+	goal := func(c Class, pct float64) {
+		if total[c] == 0 {
+			t.Errorf("no %s commands in the table", c)
+			return
+		}
+		if got := 100 * float64(kept[c]) / float64(total[c]); got < pct {
+			t.Errorf("%.1f%% of %s commands classified %s, want at least %.0f%%", got, c, c, pct)
+		}
+	}
+	goal(Safe, 90)
+	goal(Dev, 85)
+	goal(Blocked, 100)
+}
+
+func TestReasons(t *testing.T) {
+	tests := []struct {
+		cmd  string
+		want string // a reason must contain this
+	}{
+		{"rm -rf ~", "`rm -r` on `~`: deletes the home directory"},
+		{"rm -rf /", "`rm -r` on `/`"},
+		{"frobnicate", "unknown command `frobnicate`"},
+		{"git push --force", "`git push --force`"},
+		{"echo hi > /dev/sda", "`> /dev/sda`"},
+		{"ls 'unterminated", "does not parse"},
+		{"curl https://example.com", "example.com"},
+		{"cat .env", "`.env`"},
+	}
+	for _, tt := range tests {
+		v := Classify(tt.cmd, testWS)
+		found := false
+		for _, r := range v.Reasons {
+			if strings.Contains(r, tt.want) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("Classify(%q) reasons %q, want one containing %q", tt.cmd, v.Reasons, tt.want)
+		}
+	}
+}
+
+func TestParseError(t *testing.T) {
+	v := Classify("echo $(", testWS)
+	if v.Class != Dangerous || len(v.Reasons) == 0 || !strings.Contains(v.Reasons[0], "does not parse") {
+		t.Fatalf("got %v %q, want dangerous with the parser's message", v.Class, v.Reasons)
+	}
+}
+
+// TestMultiline covers forms the one-line table cannot hold.
+func TestMultiline(t *testing.T) {
+	tests := []struct {
+		cmd  string
+		want Class
+	}{
+		{"cat <<EOF | sh\nrm -rf /\nEOF", Blocked},
+		{"cat <<'EOF'\nrm -rf /\nEOF", Safe},
+		{"cat <<EOF\n$(rm -rf ~)\nEOF", Blocked},
+		{"cat <<'EOF'\n$(rm -rf ~)\nEOF", Safe},
+		{"cat > notes.txt <<'EOF'\nhello\nEOF", Dev},
+		{"bash <<'EOF'\ngo test ./...\nEOF", Dev},
+		{"python3 <<'EOF'\nimport shutil\nshutil.rmtree('/')\nEOF", Blocked},
+		{"go build ./...\ngo test ./...", Dev},
+		{"if true\nthen\n  rm -rf ~\nfi", Blocked},
+	}
+	for _, tt := range tests {
+		if v := Classify(tt.cmd, testWS); v.Class != tt.want {
+			t.Errorf("Classify(%q) = %v %q, want %v", tt.cmd, v.Class, v.Reasons, tt.want)
+		}
+	}
+}
