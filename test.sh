@@ -1,6 +1,19 @@
 #!/usr/bin/env bash
-# Installs what the tests need and runs them all: vet, the race-enabled test suite.
+# The one test command: installs what the tests need, then runs them all —
+# go vet, the race-enabled test suite (pty end-to-end tests included), and
+# the shell conformance comparison against gosh.
 set -euo pipefail
 cd "$(dirname "$0")"
+
+# The MCP end-to-end tests drive a real MCP server nobody here wrote.
+npm_prefix=${QSH_TEST_NPM_PREFIX:-${XDG_CACHE_HOME:-$HOME/.cache}/qsh-test/npm}
+if ! [ -f "$npm_prefix/node_modules/@modelcontextprotocol/server-everything/package.json" ]; then
+	echo "test.sh: installing @modelcontextprotocol/server-everything into $npm_prefix"
+	npm install --silent --no-audit --no-fund --prefix "$npm_prefix" \
+		@modelcontextprotocol/server-everything@2026.8.31
+fi
+export QSH_TEST_NPM_PREFIX=$npm_prefix
+
 go vet ./...
 go test -race -count=1 ./...
+.ci/conformance.sh
