@@ -54,6 +54,9 @@ func (t *turn) run() error {
 			}
 			return err
 		}
+		if reply.Stop == "length" || reply.Stop == "max_tokens" {
+			t.scr.Line("(the answer reached the model's length limit)")
+		}
 		t.msgs = append(t.msgs, chat.Message{Role: chat.RoleAssistant, Text: reply.Text, Calls: reply.Calls})
 		if len(reply.Calls) == 0 {
 			return nil

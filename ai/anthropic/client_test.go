@@ -165,3 +165,22 @@ func TestCancel(t *testing.T) {
 		t.Fatalf("error %v, want context.Canceled", err)
 	}
 }
+
+// FuzzDecode checks that no stream, however broken, panics the decoder.
+func FuzzDecode(f *testing.F) {
+	f.Add("event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"usage\":{\"input_tokens\":3}}}\n\n" +
+		"event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"tool_use\",\"id\":\"t\",\"name\":\"f\",\"input\":{}}}\n\n" +
+		"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"{}\"}}\n\n" +
+		"event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n")
+	f.Add("event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"x\"}}\n\n")
+	f.Fuzz(func(t *testing.T, in string) {
+		reply, err := decode(context.Background(), strings.NewReader(in), func(string) {})
+		if err == nil {
+			for _, c := range reply.Calls {
+				if c.Args == "" {
+					t.Errorf("a call without arguments: %+v", c)
+				}
+			}
+		}
+	})
+}

@@ -114,8 +114,8 @@ type chunk struct {
 				Index    *int   `json:"index"`
 				ID       string `json:"id"`
 				Function struct {
-					Name      string `json:"name"`
-					Arguments string `json:"arguments"`
+					Name      string          `json:"name"`
+					Arguments json.RawMessage `json:"arguments"`
 				} `json:"function"`
 			} `json:"tool_calls"`
 		} `json:"delta"`
@@ -192,7 +192,7 @@ func decode(ctx context.Context, r io.Reader, text func(string)) (chat.Reply, er
 				if call.Name == "" {
 					call.Name = tc.Function.Name
 				}
-				call.Args += tc.Function.Arguments
+				call.Args += arguments(tc.Function.Arguments)
 			}
 			if choice.FinishReason != nil && *choice.FinishReason != "" {
 				reply.Stop = *choice.FinishReason
@@ -224,4 +224,17 @@ func decode(ctx context.Context, r io.Reader, text func(string)) (chat.Reply, er
 		return reply, &chat.Error{Kind: chat.Cut, Message: "the stream ended before the answer did"}
 	}
 	return reply, nil
+}
+
+// arguments reads a fragment of a call's arguments: a JSON string as the
+// API specifies, or, from some compatible servers, the object itself.
+func arguments(raw json.RawMessage) string {
+	if len(raw) == 0 || string(raw) == "null" {
+		return ""
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	return string(raw)
 }

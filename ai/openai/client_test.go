@@ -218,6 +218,10 @@ func TestDecode(t *testing.T) {
 			`data: {"choices":[{"delta":{"tool_calls":[{"index":0,"function":{"name":"f","arguments":"{\"a\":1}"}},{"index":1,"function":{"name":"g","arguments":"{}"}}]}}]}` + "\n\n" +
 				"data: [DONE]\n\n",
 			[]chat.Call{{ID: "call_0", Name: "f", Args: `{"a":1}`}, {ID: "call_1", Name: "g", Args: `{}`}}, false},
+		{"arguments as an object",
+			`data: {"choices":[{"delta":{"tool_calls":[{"id":"x","function":{"name":"f","arguments":{"a":[1,2]}}}]}}]}` + "\n\n" +
+				"data: [DONE]\n\n",
+			[]chat.Call{{ID: "x", Name: "f", Args: `{"a":[1,2]}`}}, false},
 		{"CRLF and comments",
 			": keep-alive\r\n\r\n" + `data: {"choices":[{"delta":{"content":"hi"}}]}` + "\r\n\r\ndata: [DONE]\r\n\r\n",
 			nil, false},
@@ -235,4 +239,17 @@ func TestDecode(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzDecode checks that no stream, however broken, panics the decoder.
+func FuzzDecode(f *testing.F) {
+	f.Add("data: {\"choices\":[{\"delta\":{\"content\":\"hi\"}}]}\n\ndata: [DONE]\n\n")
+	f.Add("data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"a\",\"function\":{\"name\":\"f\",\"arguments\":\"{\\\"x\\\"\"}}]}}]}\n\n")
+	f.Add("data: {\"error\":{\"message\":\"m\"}}\n\n")
+	f.Fuzz(func(t *testing.T, in string) {
+		reply, err := decode(context.Background(), strings.NewReader(in), func(string) {})
+		if err == nil && len(reply.Calls) > 0 && reply.Calls[0].ID == "" {
+			t.Errorf("a call without an id: %+v", reply.Calls)
+		}
+	})
 }
