@@ -47,18 +47,20 @@ func (w *walker) exec(args []arg, io ioInfo) {
 		w.callFunc(name, body, args[1:], io)
 		return
 	}
+	w.last = args
 	w.run(args, io)
 }
 
 func (w *walker) callFunc(name string, body *syntax.Stmt, args []arg, io ioInfo) {
-	if w.shared.calls[name] > 0 {
+	// Recursion is by body, not name: a function may redefine itself.
+	if w.shared.calls[body] > 0 {
 		if w.forking {
 			w.res.add(Blocked, "fork bomb: `"+name+"` starts copies of itself")
 		}
 		return
 	}
 	w.shared.called[name] = true
-	w.shared.calls[name]++
+	w.shared.calls[body]++
 	saved := w.params
 	w.params = make([]string, len(args))
 	for i, a := range args {
@@ -66,7 +68,7 @@ func (w *walker) callFunc(name string, body *syntax.Stmt, args []arg, io ioInfo)
 	}
 	w.stmt(body, io.in)
 	w.params = saved
-	w.shared.calls[name]--
+	w.shared.calls[body]--
 }
 
 // assign judges a variable assignment of the shell itself; variant is
@@ -217,8 +219,9 @@ func (w *walker) pipeline(c *syntax.BinaryCmd, io ioInfo) {
 		if i+1 < len(elems) && filtersEnv(elems[i+1]) {
 			e.envFiltered = true
 		}
+		e.last = nil
 		e.stmt(s, in)
-		name, args := w.peek(s)
+		name, args := lastCommand(e.last)
 		switch name {
 		case "nc", "ncat", "netcat", "socat", "telnet", "openssl", "cryptcat":
 			netTool = true
@@ -233,36 +236,17 @@ func (w *walker) pipeline(c *syntax.BinaryCmd, io ioInfo) {
 	}
 }
 
-// peek returns the resolved command name and arguments of a simple
-// statement without judging it, looking through wrappers.
-func (w *walker) peek(s *syntax.Stmt) (string, []string) {
-	c, ok := s.Cmd.(*syntax.CallExpr)
-	if !ok || len(c.Args) == 0 {
-		return "", nil
-	}
-	q := w.clone()
-	q.res = &result{}
-	var args []string
-	for _, word := range c.Args {
-		for _, f := range q.fields(word) {
-			args = append(args, f.s)
-		}
-	}
-	for len(args) > 0 {
-		r := lookup(commandBase(args[0]))
-		if r == nil || r.kind != kindWrap {
-			break
-		}
-		inner := unwrap(r, args)
-		if inner == nil {
-			break
-		}
-		args = inner
-	}
+// lastCommand splits the last command line a walker ran into its name
+// and arguments.
+func lastCommand(args []arg) (string, []string) {
 	if len(args) == 0 {
 		return "", nil
 	}
-	return commandBase(args[0]), args[1:]
+	rest := make([]string, len(args)-1)
+	for i, a := range args[1:] {
+		rest[i] = a.s
+	}
+	return commandBase(args[0].s), rest
 }
 
 // output is what a pipeline element writes for the next one to read.

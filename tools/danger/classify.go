@@ -4,6 +4,7 @@ import (
 	"maps"
 	"strings"
 
+	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -79,12 +80,15 @@ type walker struct {
 	// keeps only named, non-secret variables.
 	envFiltered bool
 	res         *result
+	src         string         // the text being walked, for reasons
+	cfg         *expand.Config // made on first use; each clone has its own
+	last        []arg          // the last command line run, wrappers removed
 }
 
 // shared is the state every nested walker of one Classify call sees.
 type shared struct {
-	downloads map[string]bool // absolute paths of files fetched from the network
-	calls     map[string]int  // functions being called, for recursion
+	downloads map[string]bool      // absolute paths of files fetched from the network
+	calls     map[*syntax.Stmt]int // function bodies being run, for recursion
 	called    map[string]bool
 	netfd     map[string]bool // file descriptors opened on /dev/tcp
 	runtime   bool            // judging a real argv at run time (see Guard)
@@ -103,7 +107,7 @@ func newWalker(ws Workspace, cwd string) *walker {
 		vars: map[string]string{},
 		shared: &shared{
 			downloads: map[string]bool{},
-			calls:     map[string]int{},
+			calls:     map[*syntax.Stmt]int{},
 			called:    map[string]bool{},
 			netfd:     map[string]bool{},
 			budget:    5000,
@@ -119,6 +123,7 @@ func (w *walker) clone() *walker {
 	c.vars = maps.Clone(w.vars)
 	c.lists = maps.Clone(w.lists)
 	c.funcs = maps.Clone(w.funcs)
+	c.cfg = nil
 	return &c
 }
 
@@ -164,6 +169,7 @@ func (w *walker) script(src string) {
 		w.res.add(Dangerous, "does not parse: "+err.Error())
 		return
 	}
+	w.src = src
 	w.stmts(f.Stmts, input{})
 }
 
@@ -187,6 +193,7 @@ func (w *walker) nested(src string, in input) {
 		w.res.add(Dangerous, "shell code that does not parse: "+err.Error())
 		return
 	}
+	c.src = src
 	c.stmts(f.Stmts, in)
 }
 
@@ -199,8 +206,9 @@ func (w *walker) finish() {
 		}
 		c := w.clone()
 		c.params = nil
-		c.shared.calls[name]++
+		c.shared.calls[body]++
 		c.stmt(body, input{})
+		c.shared.calls[body]--
 	}
 }
 

@@ -78,7 +78,10 @@ func (e env) Get(name string) expand.Variable {
 func (e env) Each(func(name string, vr expand.Variable) bool) {}
 
 func (w *walker) config() *expand.Config {
-	return &expand.Config{
+	if w.cfg != nil {
+		return w.cfg
+	}
+	w.cfg = &expand.Config{
 		Env: env{w},
 		CmdSubst: func(out io.Writer, cs *syntax.CmdSubst) error {
 			if w.cwd != "" && isPwd(cs.Stmts) {
@@ -99,11 +102,25 @@ func (w *walker) config() *expand.Config {
 			return "/dev/fd/" + hole, nil
 		},
 	}
+	return w.cfg
 }
 
 // fields expands a word to the fields the shell would pass, after first
 // judging every command substitution inside it.
 func (w *walker) fields(word *syntax.Word) []arg {
+	// Most words are plain: no expansion to do.
+	if len(word.Parts) == 1 {
+		switch p := word.Parts[0].(type) {
+		case *syntax.Lit:
+			if !strings.ContainsAny(p.Value, "\\~{") {
+				return []arg{{s: p.Value, text: p.Value}}
+			}
+		case *syntax.SglQuoted:
+			if !p.Dollar {
+				return []arg{{s: p.Value, text: w.text(word)}}
+			}
+		}
+	}
 	w.substs(word)
 	text := w.text(word)
 	var out []arg
@@ -133,6 +150,9 @@ func (w *walker) literal(word *syntax.Word) string {
 func (w *walker) text(word *syntax.Word) string {
 	if lit := word.Lit(); lit != "" {
 		return lit
+	}
+	if start, end := word.Pos().Offset(), word.End().Offset(); start < end && end <= uint(len(w.src)) {
+		return w.src[start:end]
 	}
 	var sb strings.Builder
 	syntax.NewPrinter().Print(&sb, word)
