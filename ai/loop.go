@@ -99,7 +99,7 @@ func (t *turn) request(req chat.Request) (chat.Reply, error) {
 		}
 		wait := t.a.backoff(attempt, ce.RetryAfter)
 		if t.scr.term && wait >= time.Second {
-			t.scr.Line(fmt.Sprintf("%s: %v — retrying in %s", t.a.ep.Provider, ce, wait.Round(time.Second)))
+			t.scr.Line(fmt.Sprintf("%s: %s — retrying in %s", t.a.ep.Provider, clip(oneLine(ce.Error()), 100), wait.Round(time.Second)))
 		}
 		t.scr.spin()
 		timer := time.NewTimer(wait)
