@@ -24,6 +24,17 @@ type ToolSet interface {
 	Call(ctx context.Context, env tools.Env, name string, args json.RawMessage) tools.Result
 }
 
+// preparer is a ToolSet with work to do before each turn, such as MCP
+// servers that start on the first question; it returns lines to show.
+type preparer interface {
+	Prepare(ctx context.Context) []string
+}
+
+// statuser is a ToolSet with lines of its own for `? /status`.
+type statuser interface {
+	Status() []string
+}
+
 // Request is one `?` line with what the assistant needs from the session.
 type Request struct {
 	// Text is the line after `?`, trimmed; empty for a bare `?`, which asks
@@ -202,6 +213,11 @@ func (a *Agent) Ask(ctx context.Context, req Request) (err error) {
 		// Through the screen, which then knows where the line ends.
 		env.Out = scr
 	}
+	if p, ok := a.tools.(preparer); ok {
+		for _, w := range p.Prepare(ctx) {
+			scr.Line(w)
+		}
+	}
 	kept := trim(a.msgs, maxHistory)
 	t := &turn{a: a, ctx: ctx, scr: scr, env: env, red: red, msgs: append(kept[:len(kept):len(kept)], question)}
 	err = t.run()
@@ -323,4 +339,9 @@ func (a *Agent) status(w io.Writer) {
 	}
 	fmt.Fprintf(w, "provider  %s\nmodel     %s\nbase URL  %s\napi key   %s\ntools     %s (%s protocol, at most %d round trips)\ntokens    %d in, %d out this session\nmessages  %d in this conversation\n",
 		provider, a.ep.Model, a.ep.BaseURL, key, tl, protocol, a.cfg.MaxIter, a.usage.Input, a.usage.Output, len(a.msgs))
+	if s, ok := a.tools.(statuser); ok {
+		for _, line := range s.Status() {
+			fmt.Fprintln(w, line)
+		}
+	}
 }

@@ -29,6 +29,9 @@ type turn struct {
 	calls int
 	// bad holds, by call id, what was wrong with a malformed ```tool block.
 	bad map[string]string
+	// canceled is set when the user pressed Ctrl-C at a confirmation,
+	// which a tool reports in its result rather than through ctx.
+	canceled bool
 }
 
 func (t *turn) run() error {
@@ -66,6 +69,9 @@ func (t *turn) run() error {
 		}
 		if err := t.ctx.Err(); err != nil {
 			return err
+		}
+		if t.canceled {
+			return context.Canceled
 		}
 	}
 	return fmt.Errorf("stopped after %d model round trips (QSH_AI_TOOLS_MAX_ITER) — ask again to let it go on", t.a.cfg.MaxIter)
@@ -218,7 +224,7 @@ func (t *turn) call(c chat.Call, known map[string]bool) chat.Message {
 	answer := func(text string, failed bool) chat.Message {
 		return chat.Message{Role: chat.RoleTool, CallID: c.ID, Text: t.red.Redact(text), IsError: failed}
 	}
-	if t.ctx.Err() != nil {
+	if t.ctx.Err() != nil || t.canceled {
 		return answer("not run: the user cancelled the turn", true)
 	}
 	t.calls++
@@ -255,7 +261,10 @@ func (t *turn) call(c chat.Call, known map[string]bool) chat.Message {
 	if d == 0 {
 		d = time.Since(start)
 	}
-	if t.ctx.Err() != nil && !res.Success {
+	if res.Canceled {
+		t.canceled = true
+	}
+	if (t.ctx.Err() != nil || t.canceled) && !res.Success {
 		t.scr.ToolEnd(false, "cancelled", len(res.Output), d)
 		return answer("cancelled by the user: "+res.Error+"\n"+res.Output, true)
 	}

@@ -117,3 +117,65 @@ func TestDefaultBackoff(t *testing.T) {
 		}
 	}
 }
+
+// A Ctrl-C at a confirmation comes back as a Canceled result, not through
+// ctx; the turn must end there, run no later call, and leave a
+// conversation the next question can continue.
+func TestCanceledResultEndsTurn(t *testing.T) {
+	t.Parallel()
+	ran := 0
+	confirm := &fakeTool{name: "confirm", run: func(ctx context.Context, _ json.RawMessage) tools.Result {
+		ran++
+		return tools.Result{Canceled: true, Error: "cancelled at the prompt"}
+	}}
+	two := aitest.Reply{Calls: []aitest.Call{{Name: "confirm", Args: `{}`}, {Name: "confirm", Args: `{}`}}}
+	srv := aitest.NewOpenAI(t, two, aitest.Say("fine", 1))
+	a := New(providers[0].cfg(srv.URL), newSet(confirm), noWait)
+	if _, err := ask(t, a, "do it"); !errors.Is(err, context.Canceled) {
+		t.Fatalf("error %v, want context.Canceled", err)
+	}
+	if ran != 1 {
+		t.Errorf("the tool ran %d times, want 1: the second call must not run after a cancel", ran)
+	}
+	if _, err := ask(t, a, "next"); err != nil {
+		t.Fatalf("the conversation is unusable after a cancel: %v", err)
+	}
+	if n := len(srv.Requests()); n != 2 {
+		t.Errorf("%d requests, want 2 (no round trip after the cancel)", n)
+	}
+}
+
+// preparedSet is a tool set that, like the MCP servers, gets ready at the
+// start of each turn and reports on itself in /status.
+type preparedSet struct {
+	*fakeSet
+	prepared int
+}
+
+func (p *preparedSet) Prepare(ctx context.Context) []string {
+	p.prepared++
+	return []string{"mcp: server \"broken\" failed: exit status 1"}
+}
+
+func (p *preparedSet) Status() []string { return []string{"mcp: demo: running, 2 tools"} }
+
+func TestToolSetPrepareAndStatus(t *testing.T) {
+	t.Parallel()
+	srv := aitest.NewOpenAI(t, aitest.Say("hi", 1))
+	set := &preparedSet{fakeSet: newSet(echo())}
+	a := New(providers[0].cfg(srv.URL), set, noWait)
+	out, err := ask(t, a, "/status")
+	if err != nil || !strings.Contains(out, "mcp: demo: running, 2 tools") {
+		t.Errorf("/status = %q, %v; want the tool set's lines", out, err)
+	}
+	if set.prepared != 0 {
+		t.Errorf("/status prepared the tools; only questions should")
+	}
+	out, err = ask(t, a, "hello")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if set.prepared != 1 || !strings.Contains(out, `server "broken" failed`) {
+		t.Errorf("prepared %d times, output %q; want once, with the warning shown", set.prepared, out)
+	}
+}
