@@ -75,6 +75,8 @@ func catThrough(b *testing.B, run func(slave *os.File)) {
 		n, _ := io.Copy(io.Discard, master)
 		done <- n
 	}()
+	// A shell's terminal is a blocking file, as Fd makes it.
+	slave.Fd()
 	run(slave)
 	slave.Close()
 	if n := <-done; n < 100<<20 {

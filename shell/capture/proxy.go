@@ -162,10 +162,15 @@ func Proxy(cmd *exec.Cmd, in, out *os.File, opts ...Option) (int, error) {
 		})
 	}
 
+	w := out
+	if f, err := reopen(out); err == nil {
+		w = f
+		defer f.Close()
+	}
 	outDone := make(chan struct{})
 	go func() {
 		defer close(outDone)
-		relayOut(master, rec, out)
+		relayOut(master, rec, w)
 	}()
 
 	wg.Go(func() { relayIn(inFd, wake[0], master, hangup) })
@@ -359,6 +364,23 @@ func openPty() (master, slave *os.File, err error) {
 		return nil, nil, err
 	}
 	return os.NewFile(uintptr(fd), m.Name()), slave, nil
+}
+
+// reopen opens the terminal out again as a file of its own, in
+// non-blocking mode: Go waits for a non-blocking file in its poller, much
+// cheaper than in a blocking write, the common case for a relay. The
+// mode belongs to the new open file alone, not to the one the user's other
+// processes share.
+func reopen(out *os.File) (*os.File, error) {
+	fd, err := fdOf(out)
+	if err != nil {
+		return nil, err
+	}
+	nfd, err := unix.Open("/proc/self/fd/"+strconv.Itoa(fd), unix.O_WRONLY|unix.O_NOCTTY|unix.O_CLOEXEC|unix.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	return os.NewFile(uintptr(nfd), out.Name()), nil
 }
 
 // withFd runs f on the descriptor of file without File.Fd, which would put
