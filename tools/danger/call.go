@@ -59,7 +59,7 @@ func (w *walker) callFunc(name string, body *syntax.Stmt, args []arg, io ioInfo)
 		}
 		return
 	}
-	w.shared.called[name] = true
+	w.shared.called[body] = true
 	w.shared.calls[body]++
 	saved := w.params
 	w.params = make([]string, len(args))

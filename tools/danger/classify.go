@@ -89,7 +89,10 @@ type walker struct {
 type shared struct {
 	downloads map[string]bool      // absolute paths of files fetched from the network
 	calls     map[*syntax.Stmt]int // function bodies being run, for recursion
-	called    map[string]bool
+	called    map[*syntax.Stmt]bool
+	// declared are the function bodies declared anywhere in the string,
+	// with the walker state at their declaration.
+	declared []declared
 	netfd     map[string]bool // file descriptors opened on /dev/tcp
 	runtime   bool            // judging a real argv at run time (see Guard)
 	budget    int             // statements left to walk
@@ -108,7 +111,7 @@ func newWalker(ws Workspace, cwd string) *walker {
 		shared: &shared{
 			downloads: map[string]bool{},
 			calls:     map[*syntax.Stmt]int{},
-			called:    map[string]bool{},
+			called:    map[*syntax.Stmt]bool{},
 			netfd:     map[string]bool{},
 			budget:    5000,
 		},
@@ -200,16 +203,23 @@ func (w *walker) nested(src string, in input) {
 // finish judges the bodies of functions that were declared but never
 // called: they may still run later in the session.
 func (w *walker) finish() {
-	for name, body := range w.funcs {
-		if w.shared.called[name] {
+	for i := 0; i < len(w.shared.declared); i++ {
+		d := w.shared.declared[i]
+		if w.shared.called[d.body] {
 			continue
 		}
-		c := w.clone()
+		w.shared.called[d.body] = true
+		c := d.at.clone()
 		c.params = nil
-		c.shared.calls[body]++
-		c.stmt(body, input{})
-		c.shared.calls[body]--
+		c.shared.calls[d.body]++
+		c.stmt(d.body, input{})
+		c.shared.calls[d.body]--
 	}
+}
+
+type declared struct {
+	body *syntax.Stmt
+	at   *walker
 }
 
 func (w *walker) stmts(list []*syntax.Stmt, in input) {
@@ -275,6 +285,7 @@ func (w *walker) command(cmd syntax.Command, io ioInfo) {
 		w.merge(bs...)
 	case *syntax.FuncDecl:
 		w.funcs[funcName(c)] = c.Body
+		w.shared.declared = append(w.shared.declared, declared{c.Body, w.clone()})
 	case *syntax.ArithmCmd:
 		w.substs(c.X)
 	case *syntax.TestClause:

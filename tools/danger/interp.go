@@ -69,7 +69,7 @@ func (w *walker) interp(r *rule, chain string, args []arg, ops []int, io ioInfo)
 				if r.kind == kindShell {
 					// bash -c CODE: the code is the first operand after the flags.
 					for j := i + 1; j < len(args); j++ {
-						if !strings.HasPrefix(args[j].s, "-") || args[j].s == "-" {
+						if !shellOption(args[j].s) {
 							w.nested(args[j].s, io.in)
 							return
 						}
@@ -117,6 +117,18 @@ func (w *walker) interp(r *rule, chain string, args []arg, ops []int, io ioInfo)
 		}
 	}
 	w.stdinCode(r, name, lang, io)
+}
+
+// shellOption reports whether a looks like an option a shell accepts
+// before its -c code; anything else is taken for the code, the worst case.
+func shellOption(a string) bool {
+	if a == "-" || a == "--" || !strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "+") {
+		return false
+	}
+	if strings.HasPrefix(a, "--") {
+		return letters(strings.ReplaceAll(a[2:], "-", ""))
+	}
+	return letters(a[1:])
 }
 
 func hasFlagLetter(args []arg, c byte) bool {

@@ -162,8 +162,17 @@ func (w *walker) text(word *syntax.Word) string {
 // substs judges the commands a node runs while being expanded: command
 // and process substitutions, and names secrets it expands.
 func (w *walker) substs(node syntax.Node) {
-	if node == nil {
+	switch n := node.(type) {
+	case nil:
 		return
+	case *syntax.Word: // typed nils: optional fields of the syntax tree
+		if n == nil {
+			return
+		}
+	case *syntax.ArrayExpr:
+		if n == nil {
+			return
+		}
 	}
 	syntax.Walk(node, func(n syntax.Node) bool {
 		switch n := n.(type) {
