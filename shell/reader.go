@@ -1,7 +1,9 @@
 package shell
 
 import (
+	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 
@@ -10,6 +12,16 @@ import (
 
 // ErrInterrupt is what a [LineReader] returns when Ctrl-C discards the line.
 var ErrInterrupt = errors.New("interrupt")
+
+// ErrTooLong is what a [LineReader] returns for a line over [MaxLine]
+// characters, which it discards.
+var ErrTooLong = fmt.Errorf("line longer than %d characters: discarded (run long commands from a script file)", MaxLine)
+
+// MaxLine is the longest line the line editor takes. readline redraws in
+// time proportional to the line for each character, so a pasted megabyte
+// would take hours; 4096 is also the limit of a terminal's own line
+// editing (canonical mode).
+const MaxLine = 4096
 
 // LineReader reads command lines: readline on a terminal, or a scripted
 // fake in tests.
@@ -28,12 +40,17 @@ type LineReader interface {
 // history recall. Delete on an empty line does nothing there; only Ctrl-D
 // ends input.
 type lineEditor struct {
-	rl *readline.Instance
+	rl      *readline.Instance
+	in      *lineInput
+	n       int  // characters typed on the line so far
+	tooLong bool // the line went over MaxLine: drop the rest
+	dropped bool // the line was dropped
 }
 
 func newLineEditor(stdin *os.File, stdout io.Writer, complete readline.AutoCompleter, size int) (*lineEditor, error) {
+	in := &lineInput{f: stdin}
 	cfg := &readline.Config{
-		Stdin:                  stdin,
+		Stdin:                  in,
 		Stdout:                 stdout,
 		Stderr:                 stdout,
 		DisableAutoSaveHistory: true,
@@ -43,22 +60,92 @@ func newLineEditor(stdin *os.File, stdout io.Writer, complete readline.AutoCompl
 	if complete != nil {
 		cfg.AutoComplete = complete
 	}
+	e := &lineEditor{in: in}
+	cfg.FuncFilterInputRune = e.filter
 	rl, err := readline.NewFromConfig(cfg)
 	if err != nil {
 		return nil, err
 	}
-	return &lineEditor{rl: rl}, nil
+	e.rl = rl
+	return e, nil
 }
 
 func (e *lineEditor) ReadLine(prompt string) (string, error) {
 	e.rl.SetPrompt(prompt)
+	e.n, e.tooLong, e.dropped = 0, false, false
 	line, err := e.rl.ReadLine()
 	if errors.Is(err, readline.ErrInterrupt) {
+		if e.dropped {
+			return "", ErrTooLong
+		}
 		return "", ErrInterrupt
 	}
 	return line, err
 }
 
+// filter counts the characters of the line and drops those past MaxLine;
+// the Enter that ends such a line becomes a Ctrl-C, so that a truncated
+// command never runs.
+func (e *lineEditor) filter(r rune) (rune, bool) {
+	switch r {
+	case readline.CharEnter, readline.CharCtrlJ:
+		if e.tooLong {
+			e.dropped = true
+			return readline.CharInterrupt, true
+		}
+		return r, true
+	case readline.CharInterrupt:
+		return r, true
+	}
+	if e.tooLong {
+		return r, false
+	}
+	if e.n++; e.n > MaxLine {
+		e.tooLong = true
+		e.in.skip = true
+		return r, false
+	}
+	return r, true
+}
+
 func (e *lineEditor) AddHistory(entry string) { e.rl.SaveToHistory(entry) }
 func (e *lineEditor) ClearHistory()           { e.rl.ResetHistory() }
 func (e *lineEditor) Close() error            { return e.rl.Close() }
+
+// lineInput is the line editor's stdin. It hands readline one byte per
+// read, so that what readline has buffered is never more than a character,
+// and it can skip the rest of a line that is too long without readline
+// seeing (and redrawing for) each of its characters.
+type lineInput struct {
+	f    *os.File
+	raw  [4096]byte
+	buf  []byte // read from f, not yet handed out
+	skip bool   // drop bytes up to the next end of line
+}
+
+func (in *lineInput) Read(p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	for {
+		if len(in.buf) == 0 {
+			n, err := in.f.Read(in.raw[:])
+			if n == 0 {
+				return 0, err
+			}
+			in.buf = in.raw[:n]
+		}
+		if in.skip {
+			i := bytes.IndexAny(in.buf, "\r\n")
+			if i < 0 {
+				in.buf = nil
+				continue
+			}
+			in.buf = in.buf[i:]
+			in.skip = false
+		}
+		p[0] = in.buf[0]
+		in.buf = in.buf[1:]
+		return 1, nil
+	}
+}

@@ -48,6 +48,10 @@ func (s *Shell) REPL(ctx context.Context) int {
 			p = s.promptString(st, took)
 		}
 		line, err := s.readLine(p)
+		if errors.Is(err, ErrTooLong) {
+			s.errorf("%v", err)
+			err = ErrInterrupt
+		}
 		if errors.Is(err, ErrInterrupt) {
 			buf.Reset()
 			st = 130

@@ -314,3 +314,53 @@ PROFILE_READ=yes
 	}
 	exit(t, tm)
 }
+
+// TestREPLHugePaste pastes a 1 MB line: one clear line, and the shell
+// keeps working.
+func TestREPLHugePaste(t *testing.T) {
+	t.Parallel()
+	tm := startShell(t, "")
+	tm.Line("echo " + strings.Repeat("y", 1<<20) + " end-of-big")
+	tm.WaitFor("line longer than 4096 characters")
+	tm.WaitFor(ps1)
+	if out := enter(tm, "echo alive"); !strings.Contains(out, "alive") {
+		t.Fatalf("after a huge line: %q", out)
+	}
+	exit(t, tm)
+}
+
+// TestREPLBadEnvironment starts qsh without HOME and with a garbage
+// QSH_HISTSIZE: one line for each, and a working shell.
+func TestREPLBadEnvironment(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	tm := shelltest.Start(t, qshBinary(t), shelltest.Dir(dir),
+		shelltest.Env("PS1="+ps1, "QSH_HISTSIZE=many"))
+	start := tm.WaitFor(ps1)
+	if !strings.Contains(start, "QSH_HISTSIZE") || !strings.Contains(start, "HOME is not set") {
+		t.Fatalf("start-up said: %q", start)
+	}
+	if out := enter(tm, "echo works"); !strings.Contains(out, "works") {
+		t.Fatalf("output %q", out)
+	}
+	exit(t, tm)
+}
+
+// TestREPLUnwritableHistory points the history into a place that cannot
+// be a directory: one warning, then a working shell.
+func TestREPLUnwritableHistory(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	os.WriteFile(filepath.Join(home, "file"), nil, 0o644)
+	tm := shelltest.Start(t, qshBinary(t), shelltest.Dir(home),
+		shelltest.Env("HOME="+home, "PS1="+ps1, "QSH_HISTFILE="+home+"/file/sub/history"))
+	start := tm.WaitFor(ps1)
+	if strings.Count(start, "history not saved") != 1 {
+		t.Fatalf("start-up said: %q", start)
+	}
+	out := enter(tm, "echo works")
+	if !strings.Contains(out, "works") || strings.Contains(out, "history") {
+		t.Fatalf("output %q", out)
+	}
+	exit(t, tm)
+}

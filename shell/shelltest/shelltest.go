@@ -79,8 +79,10 @@ type Term struct {
 	timeout time.Duration
 
 	mu      sync.Mutex
-	raw     []byte // everything read, escape sequences included
-	mark    int    // offset in the stripped output where waits start
+	raw     []byte          // everything read, escape sequences included
+	clean   strings.Builder // raw[:cut] with escape sequences removed
+	cut     int             // how much of raw clean covers
+	mark    int             // offset in the stripped output where waits start
 	changed chan struct{}
 	readErr error
 	exited  chan struct{}
@@ -176,6 +178,7 @@ func (tm *Term) read() {
 			for range queries {
 				tm.pty.Write([]byte("\x1b[1;1R"))
 			}
+			tm.advance()
 		}
 		if err != nil {
 			tm.readErr = err
@@ -187,6 +190,23 @@ func (tm *Term) read() {
 			return
 		}
 	}
+}
+
+// advance strips what was read since the last call, except a trailing
+// escape sequence that may still be incomplete. Stripping incrementally
+// keeps long outputs (a pasted 1 MB line echoed rune by rune) linear.
+func (tm *Term) advance() {
+	end := len(tm.raw)
+	if i := bytes.LastIndexByte(tm.raw[tm.cut:], 0x1b); i >= 0 && end-(tm.cut+i) < 256 {
+		end = tm.cut + i
+	}
+	tm.clean.WriteString(Strip(string(tm.raw[tm.cut:end])))
+	tm.cut = end
+}
+
+// stripped is all output with escape sequences removed; tm.mu is held.
+func (tm *Term) stripped() string {
+	return tm.clean.String() + Strip(string(tm.raw[tm.cut:]))
 }
 
 // SetTimeout changes how long waits last before failing the test.
@@ -210,13 +230,13 @@ func (tm *Term) Line(line string) { tm.t.Helper(); tm.Type(line, Enter) }
 func (tm *Term) Output() string {
 	tm.mu.Lock()
 	defer tm.mu.Unlock()
-	return Strip(string(tm.raw))
+	return tm.stripped()
 }
 
 // Mark makes later waits look only at output printed from now on.
 func (tm *Term) Mark() {
 	tm.mu.Lock()
-	tm.mark = len(Strip(string(tm.raw)))
+	tm.mark = len(tm.stripped())
 	tm.mu.Unlock()
 }
 
@@ -225,10 +245,13 @@ func (tm *Term) Mark() {
 // test on timeout, showing the output.
 func (tm *Term) WaitFor(text string) string {
 	tm.t.Helper()
+	searched := 0 // text does not start before this offset of the tail
 	return tm.wait(fmt.Sprintf("%q", text), func(s string) int {
-		if i := strings.Index(s, text); i >= 0 {
-			return i + len(text)
+		from := max(0, min(searched, len(s)-len(text)))
+		if i := strings.Index(s[from:], text); i >= 0 {
+			return from + i + len(text)
 		}
+		searched = len(s) - len(text) + 1
 		return -1
 	})
 }
@@ -255,7 +278,7 @@ func (tm *Term) wait(what string, find func(string) int) string {
 	deadline := time.After(tm.timeout)
 	for {
 		tm.mu.Lock()
-		out := Strip(string(tm.raw))
+		out := tm.stripped()
 		tail := out[min(tm.mark, len(out)):]
 		ch := tm.changed
 		readErr := tm.readErr
