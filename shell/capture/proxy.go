@@ -37,10 +37,12 @@ type proxy struct {
 }
 
 const (
-	// drainTime bounds how long the proxy reads what the inner shell left
-	// in the pseudo-terminal after it exited: a background job that
-	// inherited the terminal may keep it open for ever.
-	drainTime = 200 * time.Millisecond
+	// Once the inner shell exited, the proxy reads what is left in the
+	// pseudo-terminal until it has been quiet for drainIdle, at most for
+	// drainMax: a background job that inherited the terminal may keep it
+	// open, and even write to it, for ever.
+	drainIdle = 200 * time.Millisecond
+	drainMax  = time.Second
 	// hangupGrace is how long an inner shell may live on once the user's
 	// terminal is gone, before it is killed.
 	hangupGrace = 5 * time.Second
@@ -162,15 +164,16 @@ func Proxy(cmd *exec.Cmd, in, out *os.File, opts ...Option) (int, error) {
 		})
 	}
 
-	w := out
+	var w io.Writer = out
 	if f, err := reopen(out); err == nil {
 		w = f
 		defer f.Close()
 	}
 	outDone := make(chan struct{})
+	exited := make(chan struct{})
 	go func() {
 		defer close(outDone)
-		relayOut(master, rec, w)
+		relayOut(master, rec, w, exited)
 	}()
 
 	wg.Go(func() { relayIn(inFd, wake[0], master, hangup) })
@@ -207,7 +210,12 @@ func Proxy(cmd *exec.Cmd, in, out *os.File, opts ...Option) (int, error) {
 	})
 
 	werr := cmd.Wait()
-	master.SetReadDeadline(time.Now().Add(drainTime))
+	close(exited)
+	master.SetReadDeadline(time.Now().Add(drainIdle))
+	if f, ok := w.(*os.File); ok {
+		// Nor may a terminal that takes nothing keep us.
+		f.SetWriteDeadline(time.Now().Add(drainMax))
+	}
 	<-outDone
 	hangupOnce.Do(func() { master.Close() })
 	unix.Write(wake[1], []byte{0})
@@ -218,16 +226,30 @@ func Proxy(cmd *exec.Cmd, in, out *os.File, opts ...Option) (int, error) {
 }
 
 // relayOut copies the inner terminal's output to the user's terminal, and
-// through the recorder, until the inner terminal is closed or its read
-// deadline passes.
-func relayOut(master *os.File, rec *recorder, out io.Writer) {
+// through the recorder, until the inner terminal is closed, or after the
+// inner shell exited, until it is quiet (see drainIdle).
+func relayOut(master *os.File, rec *recorder, out io.Writer, exited <-chan struct{}) {
 	rc, err := master.SyscallConn()
 	if err != nil {
 		return
 	}
 	buf := make([]byte, 64<<10)
 	outOK := true
+	var drainEnd time.Time
 	for {
+		select {
+		case <-exited:
+			now := time.Now()
+			if drainEnd.IsZero() {
+				drainEnd = now.Add(drainMax)
+			}
+			d := now.Add(drainIdle)
+			if d.After(drainEnd) {
+				d = drainEnd
+			}
+			master.SetReadDeadline(d)
+		default:
+		}
 		n, rerr := readAvailable(rc, buf)
 		if n > 0 {
 			rec.Write(buf[:n])

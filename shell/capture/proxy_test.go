@@ -2,6 +2,7 @@ package capture
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -69,6 +70,11 @@ func fakeInner() int {
 		line = strings.TrimSpace(line)
 		switch {
 		case line == "":
+		case line == "flood-exit":
+			// Exit right after a burst: the proxy must still show it all.
+			os.Stdout.Write(bytes.Repeat([]byte("flood\n"), 50000))
+			fmt.Println("LAST LINE")
+			return 5
 		case line == "die":
 			syscall.Kill(os.Getpid(), syscall.SIGKILL)
 		case strings.HasPrefix(line, "exit "):
@@ -338,6 +344,26 @@ func (s *screen) tail(from int64) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return string(s.buf[max(from-s.base, 0):])
+}
+
+// TestProxyDrain checks that what the shell printed just before it exited
+// all reaches the terminal, and that a background job that goes on
+// writing to the terminal does not keep the proxy alive.
+func TestProxyDrain(t *testing.T) {
+	t.Parallel()
+	s := startSession(t)
+	shown, _ := s.run(`sh -c 'trap "" HUP; while :; do echo spam; sleep 0.01; done' & echo bg=$!`)
+	if m := regexp.MustCompile(`bg=(\d+)`).FindStringSubmatch(shown); m != nil {
+		pid, _ := strconv.Atoi(m[1])
+		t.Cleanup(func() { syscall.Kill(pid, syscall.SIGKILL) })
+	}
+	from := s.typ("flood-exit\r")
+	start := time.Now()
+	if st := s.exit(t, drainMax+3*time.Second); st != 5 {
+		t.Errorf("exit status %d, want 5", st)
+	}
+	t.Logf("the proxy ended %v after the shell was asked to exit", time.Since(start))
+	s.waitFor(from, `LAST LINE`)
 }
 
 func TestProxyKilledInner(t *testing.T) {
