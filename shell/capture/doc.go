@@ -18,6 +18,16 @@
 // exec (one JSON request line, one JSON answer line), and gets them back as
 // text by [Strip].
 //
+// A request carries the number of end marks the shell has printed, and the
+// proxy answers once it has read that many (or after a second): the marks
+// and the request travel on different channels, and a user typing ahead
+// must not get the record of all but the last command.
+//
+// Behind the proxy the inner shell is a session leader, as a login shell in
+// a terminal window is: a program it runs in its own process group gets no
+// stop from Ctrl-Z (the kernel discards terminal stop signals for an
+// orphaned process group), the same as in that window.
+//
 // Whether to capture is the caller's decision: only an interactive shell
 // whose stdin and stdout are terminals, with QSH_CAPTURE not "off", and
 // which is not itself an inner shell ([Inner]). Scripts, -c strings and
