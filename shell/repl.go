@@ -36,6 +36,7 @@ func (s *Shell) REPL(ctx context.Context) int {
 	}
 	defer s.lines.Close()
 	s.loadHistory()
+	tty := s.saveTerminal()
 
 	st := 0
 	var took time.Duration
@@ -84,6 +85,7 @@ func (s *Shell) REPL(ctx context.Context) int {
 		start := time.Now()
 		st = s.runLine(ctx, entry)
 		took = time.Since(start)
+		tty.settle(st)
 		if s.exited() {
 			break
 		}
@@ -226,4 +228,38 @@ func (s *Shell) readKey(ctx context.Context) (rune, error) {
 		return 0, errors.New("no terminal to read a key from")
 	}
 	return readKey(ctx, in)
+}
+
+// terminalState keeps the terminal's settings from the last command line
+// that succeeded, to put them back after one that failed: a program
+// killed while it had the terminal in raw mode (a crashed editor) would
+// otherwise leave it without echo or Ctrl-C. `stty` that succeeds sticks.
+type terminalState struct {
+	fd    int
+	state *term.State
+}
+
+func (s *Shell) saveTerminal() *terminalState {
+	in, ok := s.stdin.(*os.File)
+	if !ok || !s.terminal {
+		return nil
+	}
+	st, err := term.GetState(int(in.Fd()))
+	if err != nil {
+		return nil
+	}
+	return &terminalState{fd: int(in.Fd()), state: st}
+}
+
+func (t *terminalState) settle(status int) {
+	if t == nil {
+		return
+	}
+	if status == 0 {
+		if st, err := term.GetState(t.fd); err == nil {
+			t.state = st
+		}
+		return
+	}
+	term.Restore(t.fd, t.state)
 }

@@ -364,3 +364,25 @@ func TestREPLUnwritableHistory(t *testing.T) {
 	}
 	exit(t, tm)
 }
+
+// TestREPLTerminal checks that programs get the real terminal, that a
+// program leaving it raw is cleaned up after, and that Ctrl-R searches.
+func TestREPLTerminal(t *testing.T) {
+	t.Parallel()
+	tm := startShell(t, "")
+	if out := enter(tm, "tty; /usr/bin/test -t 0 && /usr/bin/test -t 1 && echo is-a-tty"); !strings.Contains(out, "/dev/") || !strings.Contains(out, "is-a-tty") {
+		t.Fatalf("programs do not get the terminal: %q", out)
+	}
+	// A program that dies with the terminal in raw mode.
+	enter(tm, "stty raw -echo; false")
+	if out := enter(tm, "stty -a | tr ' ' '\\n' | grep -x -e echo -e icanon | sort | tr '\\n' ,"); !strings.Contains(out, "echo,icanon,") {
+		t.Fatalf("terminal settings not restored: %q", out)
+	}
+	enter(tm, "echo searchable-line")
+	tm.Type(shelltest.CtrlR, "searchable")
+	tm.WaitFor("searchable-line")
+	tm.Type(shelltest.Enter)
+	tm.WaitFor("searchable-line\n")
+	tm.WaitFor(ps1)
+	exit(t, tm)
+}
