@@ -10,7 +10,9 @@ import (
 
 	"github.com/caarlos0/env/v11"
 
+	"github.com/qsh-shell/qsh/ai"
 	"github.com/qsh-shell/qsh/shell"
+	"github.com/qsh-shell/qsh/tools"
 )
 
 // config is qsh's whole configuration: one field per package that has
@@ -18,6 +20,8 @@ import (
 // loader and `--config` walk the fields.
 type config struct {
 	Shell shell.Config
+	AI    ai.Config
+	Tools tools.Config
 }
 
 // loadConfig fills cfg from environ (KEY=value list). A value that does
