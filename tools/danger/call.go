@@ -3,6 +3,7 @@ package danger
 import (
 	"strings"
 
+	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -257,6 +258,11 @@ func (w *walker) output(s *syntax.Stmt, name string, args []string, in input) in
 	switch name {
 	case "echo", "printf":
 		text := strings.Join(args, " ")
+		if name == "printf" && len(args) > 0 && !hasHole(text) {
+			if s, _, err := expand.Format(w.config(), args[0], args[1:]); err == nil {
+				text = s
+			}
+		}
 		if hasHole(text) {
 			if strings.ContainsRune(text, holeDL) {
 				return input{kind: inDownload}

@@ -11,6 +11,36 @@ func (w *walker) check(name, chain string, args []arg, io ioInfo) {
 	switch name {
 	case "cd":
 		w.cd(args)
+	case "set":
+		// set -- a b, or set a b: new positional parameters.
+		for i, a := range args[1:] {
+			if a.s == "--" || !strings.HasPrefix(a.s, "-") && !strings.HasPrefix(a.s, "+") {
+				start := i + 1
+				if a.s == "--" {
+					start++
+				}
+				w.params = nil
+				for _, p := range args[start:] {
+					w.params = append(w.params, p.s)
+				}
+				if w.params == nil {
+					w.params = []string{}
+				}
+				break
+			}
+		}
+	case "outflag":
+		for i := 1; i < len(args); i++ {
+			a := args[i].s
+			switch {
+			case (a == "-o" || a == "--output" || a == "--out") && i+1 < len(args):
+				w.writeTo(args[i+1].s, chain+" -o", args[i+1].text)
+				i++
+			case strings.HasPrefix(a, "--output=") || strings.HasPrefix(a, "-o="):
+				_, v, _ := strings.Cut(a, "=")
+				w.writeTo(v, chain+" -o", a)
+			}
+		}
 	case "popd":
 		w.cwd = ""
 	case "alias":
@@ -18,7 +48,7 @@ func (w *walker) check(name, chain string, args []arg, io ioInfo) {
 	case "trap":
 		w.trap(args)
 	case "source":
-		w.source(args, chain)
+		w.source(args, chain, io)
 	case "command":
 		// `command -v` only looks up; the wrapper walk covers the rest.
 	case "su":
@@ -26,6 +56,13 @@ func (w *walker) check(name, chain string, args []arg, io ioInfo) {
 	case "env":
 		w.env(args)
 	case "printenv":
+		if len(args) == 1 {
+			if w.envFiltered || w.shared.runtime {
+				w.res.add(Safe, "`printenv | grep`: shows only matching variables")
+			} else {
+				w.res.add(Dangerous, "`printenv`: prints all variables, which may include secrets")
+			}
+		}
 		for _, a := range args[1:] {
 			if secretName(a.s) || hasHole(a.s) {
 				w.res.add(Dangerous, "`printenv "+a.text+"`: may print a secret")
@@ -122,9 +159,14 @@ func (w *walker) trap(args []arg) {
 	w.nested(action, input{})
 }
 
-func (w *walker) source(args []arg, chain string) {
+func (w *walker) source(args []arg, chain string, io ioInfo) {
 	if len(args) < 2 {
 		w.res.add(Dangerous, "`"+chain+"` without a file")
+		return
+	}
+	switch args[1].s {
+	case "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0":
+		w.stdinCode(commands["bash"], chain, "bash", io)
 		return
 	}
 	w.runFile(args[1].s, args[1].text)
@@ -825,7 +867,7 @@ func (w *walker) dockerRun(args []arg, chain string) {
 }
 
 // cloudRead are verbs of cloud CLIs that only read.
-var cloudRead = []string{"list", "ls", "describe", "get", "show", "view", "status", "info", "whoami", "version", "lookup", "search", "check", "print", "export-config"}
+var cloudRead = []string{"list", "ls", "describe", "get", "show", "view", "status", "info", "whoami", "version", "lookup", "search", "check", "print", "export-config", "tail", "filter", "read", "wait", "validate", "test"}
 
 // cloudSecret are verbs that print secrets.
 var cloudSecret = []string{"secret", "password", "token", "credential", "decrypt", "access-key", "login"}

@@ -93,9 +93,9 @@ type shared struct {
 	// declared are the function bodies declared anywhere in the string,
 	// with the walker state at their declaration.
 	declared []declared
-	netfd     map[string]bool // file descriptors opened on /dev/tcp
-	runtime   bool            // judging a real argv at run time (see Guard)
-	budget    int             // statements left to walk
+	netfd    map[string]bool // file descriptors opened on /dev/tcp
+	runtime  bool            // judging a real argv at run time (see Guard)
+	budget   int             // statements left to walk
 }
 
 func newWalker(ws Workspace, cwd string) *walker {

@@ -215,8 +215,9 @@ var (
 	// shellCall extracts the command string of system("…") and friends.
 	shellCall = regexp.MustCompile(`(?:os\.system|os\.popen|subprocess\.\w+|commands\.getoutput|system|exec|execSync|spawnSync|shell_exec|passthru|popen|\bqx|IO\.popen|%x|Runtime\.getRuntime\(\)\.exec)\s*\(?\s*(?:\[\s*)?(?:r|b|f)?("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|` + "`[^`]*`" + `)`)
 	// argvCall extracts list-form calls: subprocess.run(["rm", "-rf", "/"]).
-	argvCall = regexp.MustCompile(`\(\s*\[\s*((?:(?:"[^"]*"|'[^']*')\s*,?\s*)+)\]`)
-	strLit   = regexp.MustCompile(`"([^"\\]*)"|'([^'\\]*)'`)
+	argvCall  = regexp.MustCompile(`\(\s*\[\s*((?:(?:"[^"]*"|'[^']*')\s*,?\s*)+)\]`)
+	backticks = regexp.MustCompile("`([^`]*)`")
+	strLit    = regexp.MustCompile(`"([^"\\]*)"|'([^'\\]*)'`)
 	// deleteCall finds recursive deletions; the argument is judged as a path.
 	deleteCall = regexp.MustCompile(`(?:rmtree|rmSync|rmdirSync|remove_dir_all|rm_rf|rm_r|remove_tree|rimraf|fs\.rm|fs\.promises\.rm|FileUtils\.rm\w*|File::Path|deltree|\.rmdir|unlinkSync)\s*\(?\s*(.)`)
 	// homeExpr are ways code names the home directory.
@@ -253,6 +254,11 @@ func (w *walker) inline(lang, code string) {
 	if socketUse.MatchString(code) && shellAttach.MatchString(code) {
 		w.res.add(Blocked, label+": reverse shell (a socket wired to a shell)")
 		return
+	}
+	if lang != "python" && lang != "node" && lang != "nodejs" {
+		for _, m := range backticks.FindAllStringSubmatch(code, -1) {
+			w.nested(m[1], input{})
+		}
 	}
 	for _, m := range shellCall.FindAllStringSubmatch(code, -1) {
 		s := m[1]

@@ -66,6 +66,9 @@ func (w *walker) operands(args []arg) {
 		}
 		if p, ok := w.abs(a.s); ok {
 			w.readFile(p, true, "`"+a.text+"`")
+			if rawDevice.MatchString(p) {
+				w.res.add(Dangerous, "`"+a.text+"`: reads a raw disk")
+			}
 		}
 	}
 }

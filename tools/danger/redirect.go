@@ -139,6 +139,9 @@ func (w *walker) readFile(p string, ok bool, what string) {
 	if ok && w.secretFile(p) {
 		w.res.add(Dangerous, what+": reads a file that may hold secrets")
 	}
+	if ok && rawDevice.MatchString(p) {
+		w.res.add(Dangerous, what+": reads a raw disk")
+	}
 }
 
 // heredoc is the text of a here-document as the command reads it. Quoted

@@ -195,8 +195,8 @@ var gitRules = map[string]*rule{
 var goExec = []flag{raise("-exec -toolexec -vettool", Dangerous, "runs a program of its choice")}
 
 var goRules = map[string]*rule{
-	"build":     {class: Dev, why: buildWhy, flags: goExec},
-	"test":      {class: Dev, why: buildWhy, flags: goExec},
+	"build":     {class: Dev, why: buildWhy, flags: goExec, check: "outflag"},
+	"test":      {class: Dev, why: buildWhy, flags: goExec, check: "outflag"},
 	"vet":       {class: Dev, why: "checks the code", flags: goExec},
 	"fmt":       dev("formats the code"),
 	"generate":  dev("runs the project's generators"),
@@ -519,6 +519,12 @@ var systemctlRules = map[string]*rule{
 	"list-dependencies": safe("lists dependencies"), "get-default": safe("shows the default target"),
 }
 
+// jqRule: jq only prints, but its program can print the environment.
+var jqRule = &rule{class: Safe, why: "filters JSON", vals: "--arg --argjson --slurpfile --rawfile -f --from-file --indent", ops: []flag{raise("env $ENV *$ENV* env.* *|env* *(env* *env|* *env)*", Dangerous, "prints environment variables, which may include secrets")}}
+
+// compiler writes its -o output, which must stay in the workspace.
+var compiler = &rule{class: Dev, why: "compiles code", check: "outflag"}
+
 // commands is the table: every command the classifier recognises.
 var commands = map[string]*rule{
 	// Reading files and text.
@@ -537,7 +543,7 @@ var commands = map[string]*rule{
 	"md5sum": safe("hashes"), "sha1sum": safe("hashes"), "sha256sum": safe("hashes"), "sha512sum": safe("hashes"), "b2sum": safe("hashes"),
 	"cksum": safe("hashes"), "shasum": safe("hashes"), "md5": safe("hashes"), "base64": safe("encodes"), "base32": safe("encodes"),
 	"iconv": safe("converts encodings"), "zcat": safe(readOnly), "bzcat": safe(readOnly), "xzcat": safe(readOnly), "zless": safe(readOnly),
-	"jq": safe("filters JSON"), "gojq": safe("filters JSON"), "yq": {class: Safe, why: "filters YAML", flags: []flag{raise("-i --inplace", Dev, "edits files in place")}, check: "inplace"},
+	"jq": jqRule, "gojq": jqRule, "yq": {class: Safe, why: "filters YAML", flags: []flag{raise("-i --inplace", Dev, "edits files in place")}, check: "inplace"},
 	"xmllint": safe("checks XML"), "csvlook": safe(readOnly), "tldr": safe("shows help"), "man": safe("shows a manual"), "info": safe("shows a manual"), "help": safe("shows help"),
 	"realpath": safe("resolves paths"), "readlink": safe("resolves links"), "basename": safe("prints a name"), "dirname": safe("prints a name"), "pwd": safe("prints the directory"),
 	"locate": safe("searches the file index"), "whereis": safe("finds programs"), "which": safe("finds programs"), "type": safe("describes commands"), "hash": safe("shows the command cache"),
@@ -553,7 +559,7 @@ var commands = map[string]*rule{
 	"fc":      dangerous("edits and re-runs history"), "disown": safe("detaches a job"), "fg": dangerous("resumes a job"), "bg": dangerous("resumes a job"),
 	"unalias": dev("removes an alias"), "unset": safe("unsets variables"), "let": safe("computes"), "dirs": safe("lists directories"),
 	"cd": {class: Safe, why: "changes directory", check: "cd"}, "pushd": {class: Safe, why: "changes directory", check: "cd"}, "popd": {class: Safe, why: "changes directory", check: "popd"},
-	"set":    {class: Safe, why: "sets shell options", bare: dangerous("prints all variables, which may include secrets")},
+	"set":    {class: Safe, why: "sets shell options", bare: dangerous("prints all variables, which may include secrets"), check: "set"},
 	"alias":  {class: Dangerous, why: "defines an alias that changes what later commands run", bare: safe("lists aliases"), check: "alias", flags: []flag{set("-p", Safe, "lists aliases")}},
 	"trap":   {class: Safe, why: "sets a signal handler", check: "trap"},
 	"source": {class: Dev, why: "runs a file in this shell", check: "source"}, ".": {class: Dev, why: "runs a file in this shell", check: "source"},
@@ -566,7 +572,7 @@ var commands = map[string]*rule{
 	"pkexec":     {class: Dangerous, why: "runs as root", kind: kindWrap, vals: "--user", noscope: true},
 	"su":         {class: Dangerous, why: "runs as another user", check: "su", noscope: true},
 	"env":        {class: Safe, why: "runs a command with a changed environment", kind: kindWrap, vals: "-u --unset -C --chdir -S --split-string", assigns: true, noscope: true, check: "env"},
-	"printenv":   {class: Safe, why: "prints named variables", bare: dangerous("prints all variables, which may include secrets"), check: "printenv"},
+	"printenv":   {class: Safe, why: "prints named variables", check: "printenv"},
 	"nice":       {class: Safe, why: "runs a command at lower priority", kind: kindWrap, vals: "-n --adjustment", noscope: true},
 	"ionice":     {class: Safe, why: "runs a command at lower I/O priority", kind: kindWrap, vals: "-c -n -p", noscope: true},
 	"nohup":      {class: Safe, why: "runs a command immune to hangups", kind: kindWrap, noscope: true},
@@ -649,7 +655,7 @@ var commands = map[string]*rule{
 	"nano": {class: Dev, why: "edits files", write: writeAll}, "emacs": {class: Dev, why: "edits files", write: writeAll},
 	"gofmt":     {class: Safe, why: "prints formatted code", flags: []flag{raise("-w", Dev, "rewrites files")}, check: "inplace"},
 	"goimports": {class: Safe, why: "prints formatted code", flags: []flag{raise("-w", Dev, "rewrites files")}, check: "inplace"},
-	"sqlite3":   {class: Dev, why: "opens a project database", check: "sql"},
+	"sqlite3":   {class: Safe, why: "opens a database file", check: "sql"},
 
 	// Builds, tests, linters and project tools.
 	"go":    {class: Dangerous, why: "unknown go command", sub: goRules},
@@ -664,9 +670,15 @@ var commands = map[string]*rule{
 	"mvn":  {class: Dev, why: buildWhy, ops: []flag{raise("deploy release:*", Dangerous, "publishes artifacts")}}, "mvnw": {class: Dev, why: buildWhy, ops: []flag{raise("deploy", Dangerous, "publishes artifacts")}},
 	"gradle": {class: Dev, why: buildWhy, ops: []flag{raise("publish* upload*", Dangerous, "publishes artifacts")}}, "gradlew": {class: Dev, why: buildWhy, ops: []flag{raise("publish* upload*", Dangerous, "publishes artifacts")}},
 	"ant": dev(buildWhy), "sbt": dev(buildWhy), "lein": dev(buildWhy), "mix": dev(buildWhy), "dotnet": {class: Dev, why: buildWhy, ops: []flag{raise("nuget", Dangerous, "publishes packages")}},
-	"gcc": dev("compiles code"), "g++": dev("compiles code"), "cc": dev("compiles code"), "c++": dev("compiles code"), "clang": {class: Dev, why: "compiles code", suffixes: true}, "clang++": dev("compiles code"),
+	"gcc": compiler, "g++": compiler, "cc": compiler, "c++": compiler, "clang": {class: Dev, why: "compiles code", suffixes: true}, "clang++": dev("compiles code"),
 	"rustc": dev("compiles code"), "javac": dev("compiles code"), "java": dev("runs Java code"), "kotlinc": dev("compiles code"), "swift": dev(buildWhy), "swiftc": dev("compiles code"),
 	"zig": dev(buildWhy), "ghc": dev("compiles code"), "stack": dev(buildWhy), "cabal": dev(buildWhy), "tsc": dev("compiles TypeScript"), "esbuild": dev(buildWhy), "vite": dev(buildWhy), "webpack": dev(buildWhy),
+	"flask": dev("runs the project's dev server"), "uvicorn": dev("runs the project's server"), "gunicorn": dev("runs the project's server"),
+	"django-admin": dev("runs a Django command"), "air": dev("runs the project with live reload"), "nodemon": dev("runs the project with live reload"),
+	"ts-node": dev("runs the project's code"), "tsx": dev("runs the project's code"), "next": dev(buildWhy), "nuxt": dev(buildWhy), "ng": dev(buildWhy),
+	"turbo": dev(buildWhy), "nx": dev(buildWhy), "lerna": {class: Dev, why: buildWhy, ops: []flag{raise("publish version", Dangerous, "publishes packages")}}, "storybook": dev(buildWhy),
+	"mkfifo": {class: Dev, why: "creates a named pipe", write: writeAll}, "fallocate": {class: Dev, why: "allocates a file", write: writeAll, vals: "-l -o --length --offset"},
+	"irb": dangerous("starts an interactive Ruby session"), "pry": dangerous("starts an interactive Ruby session"),
 	"pytest": dev(buildWhy), "py.test": dev(buildWhy), "tox": dev(buildWhy), "nox": dev(buildWhy), "coverage": dev(buildWhy), "unittest": dev(buildWhy),
 	"jest": dev(buildWhy), "vitest": dev(buildWhy), "mocha": dev(buildWhy), "playwright": dev(buildWhy), "cypress": dev(buildWhy),
 	"eslint": dev("lints the project"), "prettier": {class: Dev, why: "formats the project", flags: []flag{set("--check -c --list-different -l", Safe, "checks formatting")}},
@@ -733,12 +745,12 @@ var commands = map[string]*rule{
 	"firebase":         {class: Dangerous, why: remoteEdit, sub: map[string]*rule{"emulators:start": dev("starts local emulators"), "serve": dev("serves locally")}},
 	"wrangler":         {class: Dangerous, why: remoteEdit, sub: map[string]*rule{"dev": dev("starts the dev server"), "whoami": dev(remoteRead), "tail": dev(remoteRead)}},
 	"twine":            {class: Dangerous, why: "publishes packages", sub: map[string]*rule{"check": safe("checks distributions")}},
-	"psql":             {class: Dangerous, why: "opens a database session", check: "sql", noscope: true},
-	"mysql":            {class: Dangerous, why: "opens a database session", check: "sql", noscope: true},
-	"mariadb":          {class: Dangerous, why: "opens a database session", check: "sql", noscope: true},
-	"mongosh":          {class: Dangerous, why: "opens a database session", check: "sql", noscope: true},
-	"mongo":            {class: Dangerous, why: "opens a database session", check: "sql", noscope: true},
-	"redis-cli":        {class: Dangerous, why: "opens a database session", check: "redis", noscope: true},
+	"psql":             {class: Safe, why: "talks to a database", check: "sql", noscope: true},
+	"mysql":            {class: Safe, why: "talks to a database", check: "sql", noscope: true},
+	"mariadb":          {class: Safe, why: "talks to a database", check: "sql", noscope: true},
+	"mongosh":          {class: Safe, why: "talks to a database", check: "sql", noscope: true},
+	"mongo":            {class: Safe, why: "talks to a database", check: "sql", noscope: true},
+	"redis-cli":        {class: Safe, why: "talks to a database", check: "redis", noscope: true},
 	"dropdb":           dangerous("drops a database"), "createdb": dev("creates a database"), "pg_dump": dev("dumps a database"), "mysqldump": dev("dumps a database"),
 	"pg_restore": dangerous("overwrites a database"), "mongodump": dev("dumps a database"), "mongorestore": dangerous("overwrites a database"),
 
@@ -772,7 +784,7 @@ var commands = map[string]*rule{
 	"env-update": dangerous("changes system settings"), "sysctl": {class: Dangerous, why: "changes kernel settings", flags: []flag{set("-a -n", Safe, "shows kernel settings")}, ops: []flag{raise("*=*", Dangerous, "changes kernel settings")}},
 	"dmesg":      {class: Safe, why: "shows kernel messages", flags: []flag{raise("-c -C --clear", Dangerous, "clears kernel messages")}},
 	"journalctl": {class: Safe, why: "shows logs", flags: []flag{raise("--vacuum-size --vacuum-time --vacuum-files --rotate --flush", Dangerous, "deletes or rotates logs")}},
-	"systemctl":  {class: Dangerous, why: "changes system services", sub: systemctlRules, vals: "-H --host -M --machine -p --property -t --type --state"},
+	"systemctl":  {class: Dangerous, why: "changes system services", sub: systemctlRules, open: true, vals: "-H --host -M --machine -p --property -t --type --state"},
 	"service":    {class: Dangerous, why: "changes system services", ops: []flag{set("status", Safe, "shows a service"), set("--status-all", Safe, "lists services")}, flags: []flag{set("--status-all", Safe, "lists services")}},
 	"launchctl":  {class: Dangerous, why: "changes system services", sub: map[string]*rule{"list": safe("lists services"), "print": safe("shows a service")}, open: true},
 	"crontab":    {class: Dangerous, why: "replaces the crontab", flags: []flag{set("-l", Safe, "lists the crontab"), raise("-r -e -i", Dangerous, "changes or removes the crontab")}},

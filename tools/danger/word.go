@@ -88,6 +88,10 @@ func (w *walker) config() *expand.Config {
 				io.WriteString(out, w.cwd)
 				return nil
 			}
+			if s, ok := w.echoed(cs.Stmts); ok {
+				io.WriteString(out, s)
+				return nil
+			}
 			if downloads(cs.Stmts) {
 				io.WriteString(out, string(holeDL))
 			} else {
@@ -99,7 +103,7 @@ func (w *walker) config() *expand.Config {
 			if ps.Op == syntax.CmdIn && downloads(ps.Stmts) {
 				return "/dev/fd/" + string(holeDL), nil
 			}
-			return "/dev/fd/" + hole, nil
+			return "/dev/fd/63", nil
 		},
 	}
 	return w.cfg
@@ -223,6 +227,30 @@ func isPwd(stmts []*syntax.Stmt) bool {
 	}
 	c, ok := stmts[0].Cmd.(*syntax.CallExpr)
 	return ok && len(c.Args) == 1 && len(c.Assigns) == 0 && c.Args[0].Lit() == "pwd"
+}
+
+// echoed is the output of $(echo …) when its words are known.
+func (w *walker) echoed(stmts []*syntax.Stmt) (string, bool) {
+	if len(stmts) != 1 || len(stmts[0].Redirs) > 0 {
+		return "", false
+	}
+	c, ok := stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(c.Args) < 2 || len(c.Assigns) > 0 || c.Args[0].Lit() != "echo" {
+		return "", false
+	}
+	// A clone has its own expand.Config: this runs inside an expansion,
+	// and a Config must not be re-entered.
+	q := w.clone()
+	var parts []string
+	for _, word := range c.Args[1:] {
+		for _, f := range q.fields(word) {
+			if hasHole(f.s) || strings.HasPrefix(f.s, "-") {
+				return "", false
+			}
+			parts = append(parts, f.s)
+		}
+	}
+	return strings.Join(parts, " "), true
 }
 
 // fetchers are the commands whose output is content from the network.
