@@ -40,8 +40,13 @@ type LineReader interface {
 // history recall. Delete on an empty line does nothing there; only Ctrl-D
 // ends input.
 type lineEditor struct {
-	rl      *readline.Instance
-	in      *lineInput
+	rl *readline.Instance
+	in *lineInput
+	// pending holds history entries until the first key press: handing
+	// readline 10,000 entries costs more than everything else before the
+	// first prompt.
+	pending []string
+	loaded  bool
 	n       int  // characters typed on the line so far
 	tooLong bool // the line went over MaxLine: drop the rest
 	dropped bool // the line was dropped
@@ -87,6 +92,13 @@ func (e *lineEditor) ReadLine(prompt string) (string, error) {
 // the Enter that ends such a line becomes a Ctrl-C, so that a truncated
 // command never runs.
 func (e *lineEditor) filter(r rune) (rune, bool) {
+	if !e.loaded {
+		e.loaded = true
+		for _, h := range e.pending {
+			e.rl.SaveToHistory(h)
+		}
+		e.pending = nil
+	}
 	switch r {
 	case readline.CharEnter, readline.CharCtrlJ:
 		if e.tooLong {
@@ -108,9 +120,19 @@ func (e *lineEditor) filter(r rune) (rune, bool) {
 	return r, true
 }
 
-func (e *lineEditor) AddHistory(entry string) { e.rl.SaveToHistory(entry) }
-func (e *lineEditor) ClearHistory()           { e.rl.ResetHistory() }
-func (e *lineEditor) Close() error            { return e.rl.Close() }
+func (e *lineEditor) AddHistory(entry string) {
+	if !e.loaded {
+		e.pending = append(e.pending, entry)
+		return
+	}
+	e.rl.SaveToHistory(entry)
+}
+
+func (e *lineEditor) ClearHistory() {
+	e.pending = nil
+	e.rl.ResetHistory()
+}
+func (e *lineEditor) Close() error { return e.rl.Close() }
 
 // lineInput is the line editor's stdin. It hands readline one byte per
 // read, so that what readline has buffered is never more than a character,
