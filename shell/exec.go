@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -134,7 +135,7 @@ func (s *Shell) execProgram(next interp.ExecHandlerFunc) interp.ExecHandlerFunc 
 // it (exec.Cmd.Wait does that). If the process stops (Ctrl-Z, SIGTSTP,
 // SIGTTIN) it is resumed with SIGCONT: qsh has no job control, so a stopped
 // foreground program could never be continued and the shell would hang.
-func waitResumingStopped(pid int, stderr interface{ Write([]byte) (int, error) }) {
+func waitResumingStopped(pid int, stderr io.Writer) {
 	for {
 		var info unix.Siginfo
 		err := unix.Waitid(unix.P_PID, pid, &info, unix.WEXITED|unix.WSTOPPED|unix.WNOWAIT, nil)

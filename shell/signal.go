@@ -17,7 +17,9 @@ func (s *Shell) interrupt() {
 }
 
 // foreground returns a context for running one command line; Ctrl-C
-// cancels it. stop must be called when the line is done.
+// cancels it. stop must be called when the line is done. It does not
+// cancel the context: a background job (`cmd &`) started on the line goes
+// on running after it.
 func (s *Shell) foreground(ctx context.Context) (fctx context.Context, stop func()) {
 	ctx, cancel := context.WithCancel(context.WithValue(ctx, fgKey{}, true))
 	s.mu.Lock()
@@ -27,7 +29,6 @@ func (s *Shell) foreground(ctx context.Context) (fctx context.Context, stop func
 		s.mu.Lock()
 		s.cancel = nil
 		s.mu.Unlock()
-		cancel()
 	}
 }
 

@@ -386,3 +386,17 @@ func TestREPLTerminal(t *testing.T) {
 	tm.WaitFor(ps1)
 	exit(t, tm)
 }
+
+// TestREPLBackgroundJob checks that a job started with & outlives its
+// command line.
+func TestREPLBackgroundJob(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	tm := startShell(t, home)
+	enter(tm, "(sleep 0.5; echo bg-done > bg.txt) &")
+	enter(tm, "sleep 1")
+	if data, err := os.ReadFile(filepath.Join(home, "bg.txt")); err != nil || string(data) != "bg-done\n" {
+		t.Fatalf("background job: %q, %v", data, err)
+	}
+	exit(t, tm)
+}
