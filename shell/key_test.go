@@ -1,0 +1,44 @@
+package shell
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+)
+
+func TestReadKey(t *testing.T) {
+	ptmx, tty, err := pty.Open()
+	if err != nil {
+		t.Skip("no pseudo-terminal:", err)
+	}
+	defer ptmx.Close()
+	defer tty.Close()
+	ctx := context.Background()
+
+	ptmx.Write([]byte("y"))
+	if r, err := readKey(ctx, tty); r != 'y' || err != nil {
+		t.Fatalf("readKey = %q, %v", r, err)
+	}
+	ptmx.Write([]byte("é"))
+	if r, err := readKey(ctx, tty); r != 'é' || err != nil {
+		t.Fatalf("readKey = %q, %v", r, err)
+	}
+	ptmx.Write([]byte{3})
+	if _, err := readKey(ctx, tty); !errors.Is(err, context.Canceled) {
+		t.Fatalf("Ctrl-C: %v", err)
+	}
+	ctx, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	if _, err := readKey(ctx, tty); !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > 2*time.Second {
+		t.Fatalf("cancelled read: %v after %v", err, time.Since(start))
+	}
+	// Nothing was left reading: the next key goes to the next reader.
+	ptmx.Write([]byte("n"))
+	if r, err := readKey(context.Background(), tty); r != 'n' || err != nil {
+		t.Fatalf("readKey after cancel = %q, %v", r, err)
+	}
+}
