@@ -26,6 +26,8 @@ type Question struct {
 	ReadKey func(ctx context.Context) (rune, error)
 	// Run runs a command in a subshell of the session's interpreter.
 	Run RunFunc
+	// Environ is the session's exported variables, NAME=value.
+	Environ []string
 }
 
 // Command is what one command line at the prompt did.

@@ -201,6 +201,7 @@ func (s *Shell) askLine(ctx context.Context, text string) int {
 		Stderr:   s.stderr,
 		Terminal: s.terminal,
 		Run:      s.Run,
+		Environ:  s.Environ(),
 	}
 	if s.terminal {
 		q.ReadKey = s.readKey

@@ -98,7 +98,7 @@ func TestREPLScripted(t *testing.T) {
 		t.Fatalf("asked %d questions", len(asked))
 	}
 	q := asked[0]
-	if q.Text != "why did it fail" || q.Dir != s.Dir() || q.Run == nil {
+	if q.Text != "why did it fail" || q.Dir != s.Dir() || q.Run == nil || !slices.Contains(q.Environ, "PS1=$ ") {
 		t.Errorf("question %+v", q)
 	}
 	last := q.Record[len(q.Record)-1]

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -149,6 +151,24 @@ func (s *Shell) Var(name string) string {
 		return vr.String()
 	}
 	return s.runner.Env.Get(name).String()
+}
+
+// Environ is the session's exported variables as NAME=value, what the
+// programs it runs get.
+func (s *Shell) Environ() []string {
+	vars := map[string]expand.Variable{}
+	for name, vr := range s.runner.Env.Each {
+		vars[name] = vr
+	}
+	maps.Copy(vars, s.runner.Vars) // the session's changes
+	var list []string
+	for name, vr := range vars {
+		if vr.Exported && vr.IsSet() && vr.Kind == expand.String {
+			list = append(list, name+"="+vr.Str)
+		}
+	}
+	slices.Sort(list)
+	return list
 }
 
 // status is the exit status an interp error stands for.
