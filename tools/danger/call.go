@@ -1,6 +1,8 @@
 package danger
 
 import (
+	"encoding/base64"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/expand"
@@ -142,6 +144,12 @@ var hijackVars = map[string]bool{
 	"SHELL": true, "BROWSER": true, "PS4": true,
 }
 
+// programVars hold a command line that something runs later.
+var programVars = map[string]bool{
+	"PROMPT_COMMAND": true, "GIT_SSH_COMMAND": true, "GIT_EXTERNAL_DIFF": true, "GIT_PROXY_COMMAND": true,
+	"PAGER": true, "GIT_PAGER": true, "EDITOR": true, "VISUAL": true, "GIT_EDITOR": true, "GIT_ASKPASS": true, "SSH_ASKPASS": true,
+}
+
 // harmlessPrograms are values of PAGER, EDITOR … that run nothing new.
 var harmlessPrograms = map[string]bool{"": true, "cat": true, "true": true, ":": true, "less": true, "more": true, "vi": true, "vim": true, "nano": true, "false": true}
 
@@ -157,6 +165,9 @@ func (w *walker) hijack(name, val, text string) bool {
 		}
 	}
 	w.res.add(Dangerous, "`"+text+"`: changes which programs later commands run")
+	if programVars[name] {
+		w.literal1(val)
+	}
 	return true
 }
 
@@ -283,11 +294,78 @@ func (w *walker) output(s *syntax.Stmt, name string, args []string, in input) in
 		}
 	case "tee":
 		return in
+	case "find", "fd", "git", "grep", "rg", "ls", "ag":
+		if dir, ok := w.listsPaths(name, args); ok {
+			return input{kind: inPaths, data: dir}
+		}
+	case "base64":
+		if in.kind == inData {
+			for _, a := range args {
+				if a == "-d" || a == "--decode" || a == "-D" {
+					if b, err := base64.StdEncoding.DecodeString(strings.TrimSpace(in.data)); err == nil {
+						return input{kind: inData, data: string(b)}
+					}
+				}
+			}
+		}
 	}
 	if in.kind == inDownload {
 		return in
 	}
 	return input{kind: inUnknown}
+}
+
+// listsPaths reports whether a command prints names of files inside the
+// workspace, one per line (find ., git ls-files, grep -rl …), and under
+// which directory.
+func (w *walker) listsPaths(name string, args []string) (string, bool) {
+	if w.cwd == "" || !(w.inside(w.cwd) || w.cwd == w.ws.Dir) {
+		return "", false
+	}
+	var dirs []string
+	switch name {
+	case "git":
+		if len(args) == 0 || args[0] != "ls-files" && !(args[0] == "diff" && slices.Contains(args, "--name-only")) {
+			return "", false
+		}
+		return w.ws.Dir, true
+	case "grep", "rg", "ag":
+		lists := false
+		for i, a := range args {
+			if a == "-l" || a == "--files-with-matches" || a == "--files" || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "l") {
+				lists = true
+			}
+			if !strings.HasPrefix(a, "-") && i > 0 && name != "rg" || !strings.HasPrefix(a, "-") && i > 1 {
+				dirs = append(dirs, a)
+			}
+		}
+		if !lists {
+			return "", false
+		}
+	case "find", "fd":
+		for _, a := range args {
+			if strings.HasPrefix(a, "-") || a == "(" || a == "!" {
+				break
+			}
+			dirs = append(dirs, a)
+		}
+		if name == "fd" {
+			dirs = nil // fd's first operand is a pattern; it searches the cwd
+		}
+	case "ls":
+		for _, a := range args {
+			if !strings.HasPrefix(a, "-") {
+				dirs = append(dirs, a)
+			}
+		}
+	}
+	for _, d := range dirs {
+		p, ok := w.abs(d)
+		if !ok || !(w.inside(p) || p == w.ws.Dir) {
+			return "", false
+		}
+	}
+	return w.cwd, true
 }
 
 // filtersEnv reports whether s is a grep that keeps only named,

@@ -34,11 +34,28 @@ func (w *walker) check(name, chain string, args []arg, io ioInfo) {
 			a := args[i].s
 			switch {
 			case (a == "-o" || a == "--output" || a == "--out") && i+1 < len(args):
-				w.writeTo(args[i+1].s, chain+" -o", args[i+1].text)
+				w.writeTo(args[i+1].s, chain+" "+a, args[i+1].text)
 				i++
 			case strings.HasPrefix(a, "--output=") || strings.HasPrefix(a, "-o="):
 				_, v, _ := strings.Cut(a, "=")
-				w.writeTo(v, chain+" -o", a)
+				w.writeTo(v, chain, args[i].text)
+			}
+		}
+	case "mv":
+		ops := scan(commands["mv"], args)
+		for _, i := range ops[:max(len(ops)-1, 0)] {
+			if p, ok := w.abs(args[i].s); ok {
+				if why := w.catastrophic(p); why != "" {
+					w.res.add(Blocked, "`mv "+args[i].text+"`: moves away "+strings.TrimPrefix(why, "deletes "))
+				}
+			}
+		}
+	case "pager":
+		for i, a := range args {
+			if (a.s == "-P" || a.s == "--pager" || a.s == "-H") && i+1 < len(args) {
+				w.literal1(args[i+1].s)
+			} else if v, ok := strings.CutPrefix(a.s, "--pager="); ok {
+				w.literal1(v)
 			}
 		}
 	case "popd":
@@ -192,13 +209,19 @@ func (w *walker) env(args []arg) {
 	for i, a := range args {
 		ss[i] = a.s
 	}
+	for j, a := range ss {
+		if (a == "-S" || a == "--split-string") && j+1 < len(ss) {
+			w.nested(strings.Join(ss[j+1:], " "), input{})
+			return
+		}
+	}
 	i := unwrapIndex(commands["env"], ss)
 	for _, a := range args[1:] {
 		if name, val, ok := strings.Cut(a.s, "="); ok && !strings.HasPrefix(a.s, "-") {
 			w.hijack(name, val, a.text)
 		}
-		if a.s == "-S" || strings.HasPrefix(a.s, "--split-string") {
-			w.res.add(Dangerous, "`env -S`: runs a command from a split string")
+		if v, ok := strings.CutPrefix(a.s, "--split-string="); ok {
+			w.nested(v, input{})
 		}
 	}
 	if i < 0 {
@@ -218,17 +241,21 @@ func (w *walker) xargs(args []arg, io ioInfo) {
 	for i, a := range args {
 		ss[i] = a.s
 	}
+	i := unwrapIndex(r, ss)
+	own := ss
+	if i > 0 {
+		own = ss[:i] // xargs's own flags; the command's are its business
+	}
 	repl := ""
-	for i, a := range ss {
-		if (a == "-I" || a == "--replace") && i+1 < len(ss) {
-			repl = ss[i+1]
+	for j, a := range own {
+		if (a == "-I" || a == "--replace") && j+1 < len(own) {
+			repl = own[j+1]
 		} else if strings.HasPrefix(a, "-I") && len(a) > 2 {
 			repl = a[2:]
-		} else if a == "-i" {
+		} else if a == "-i" || strings.HasPrefix(a, "--replace=") {
 			repl = "{}"
 		}
 	}
-	i := unwrapIndex(r, ss)
 	var inner []arg
 	if i < 0 {
 		inner = []arg{{s: "echo", text: "echo"}}
@@ -236,8 +263,11 @@ func (w *walker) xargs(args []arg, io ioInfo) {
 		inner = append(inner, args[i:]...)
 	}
 	fill := hole
-	if io.in.kind == inDownload {
+	switch io.in.kind {
+	case inDownload:
 		fill = string(holeDL)
+	case inPaths:
+		fill = io.in.data + "/" + holeEntry
 	}
 	if repl != "" {
 		for j := range inner {
@@ -640,6 +670,12 @@ func (w *walker) sed(args []arg, chain string) {
 	}
 	if sedRuns(script) {
 		w.res.add(Dangerous, "`"+chain+"`: the script can run commands or write files")
+		for _, line := range strings.FieldsFunc(script, func(r rune) bool { return r == '\n' || r == ';' }) {
+			l := strings.TrimLeft(strings.TrimSpace(line), "0123456789,$/!^.*[]\\ ")
+			if cmd, ok := strings.CutPrefix(l, "e "); ok {
+				w.literal1(cmd)
+			}
+		}
 	}
 	if inPlace {
 		if len(files) == 0 {
@@ -808,16 +844,19 @@ func (w *walker) gitGlobal(args []arg) {
 		default:
 			continue
 		}
-		key, _, _ := strings.Cut(kv, "=")
+		key, val, _ := strings.Cut(kv, "=")
 		for _, r := range gitRules["config"].ops {
 			if matchOp(r.match, key) || matchOp(r.match, strings.ToLower(key)) {
 				w.res.add(Dangerous, "`git -c "+key+"`: sets config that runs programs")
+				w.literal1(strings.TrimPrefix(val, "!"))
 			}
 		}
 	}
 }
 
 func (w *walker) dockerRun(args []arg, chain string) {
+	type mount struct{ host, container string }
+	var mounts []mount
 	for i := 1; i < len(args); i++ {
 		a := args[i].s
 		val := ""
@@ -834,7 +873,35 @@ func (w *walker) dockerRun(args []arg, chain string) {
 			continue
 		default:
 			if !strings.HasPrefix(a, "-") {
-				return // the image: the rest is the container's command
+				// The image; the rest is the container's command. It runs
+				// inside the container, so only what it does to mounted
+				// host paths counts, and only when catastrophic.
+				if i+1 < len(args) && len(mounts) > 0 {
+					inner := append([]arg(nil), args[i+1:]...)
+					for k := range inner {
+						s := inner[k].s
+						if !strings.HasPrefix(s, "/") {
+							continue
+						}
+						mapped := "/qsh-container" + s
+						for _, m := range mounts {
+							if under(path.Clean(s), m.container) {
+								mapped = m.host + strings.TrimPrefix(path.Clean(s), m.container)
+							}
+						}
+						inner[k].s = mapped
+					}
+					c := w.clone()
+					c.res = &result{}
+					c.cwd = "/qsh-container"
+					c.exec(inner, ioInfo{})
+					if c.res.class == Blocked {
+						for _, r := range c.res.reasons {
+							w.res.add(Blocked, "inside the container, on a host mount: "+r)
+						}
+					}
+				}
+				return
 			}
 			if takesValue(commands["docker"].sub["run"].vals, a) {
 				i++
@@ -855,6 +922,12 @@ func (w *walker) dockerRun(args []arg, chain string) {
 			continue // a named volume
 		}
 		p, ok := w.abs(src)
+		if ok {
+			parts := strings.Split(val, ":")
+			if len(parts) >= 2 && strings.HasPrefix(parts[1], "/") {
+				mounts = append(mounts, mount{host: p, container: path.Clean(parts[1])})
+			}
+		}
 		switch {
 		case !ok:
 			w.res.add(Dangerous, "`"+chain+" -v "+val+"`: mounts a path not known before running")

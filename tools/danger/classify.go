@@ -113,7 +113,7 @@ func newWalker(ws Workspace, cwd string) *walker {
 			calls:     map[*syntax.Stmt]int{},
 			called:    map[*syntax.Stmt]bool{},
 			netfd:     map[string]bool{},
-			budget:    5000,
+			budget:    20000,
 		},
 		funcs: map[string]*syntax.Stmt{},
 		res:   &result{},
@@ -163,10 +163,6 @@ func parse(src string) (*syntax.File, error) {
 // script parses src and walks it; a string that does not parse is
 // dangerous, with the parser's message.
 func (w *walker) script(src string) {
-	if w.depth > maxDepth {
-		w.res.add(Dangerous, "commands nested too deeply to judge")
-		return
-	}
 	f, err := parse(src)
 	if err != nil {
 		w.res.add(Dangerous, "does not parse: "+err.Error())
@@ -178,7 +174,14 @@ func (w *walker) script(src string) {
 
 // nested walks a string that another command will run as shell code.
 func (w *walker) nested(src string, in input) {
+	w.nestedWith(src, in, w.params)
+}
+
+// nestedWith walks shell code run with the given positional parameters
+// (nil: unknown).
+func (w *walker) nestedWith(src string, in input, params []string) {
 	c := w.clone()
+	c.params = params
 	c.depth++
 	if strings.ContainsRune(src, holeDL) {
 		w.res.add(Blocked, "runs code downloaded from the network")
@@ -188,7 +191,9 @@ func (w *walker) nested(src string, in input) {
 		src = strings.NewReplacer(hole, "$__qsh_unknown", string(holeDL), "$__qsh_unknown", holeEntry, "$__qsh_unknown").Replace(src)
 	}
 	if c.depth > maxDepth {
-		w.res.add(Dangerous, "commands nested too deeply to judge")
+		// Nothing legitimate nests this deep; it cannot be judged, so it
+		// is taken for the worst.
+		w.res.add(Blocked, "commands nested too deeply to judge")
 		return
 	}
 	f, err := parse(src)
@@ -231,7 +236,7 @@ func (w *walker) stmts(list []*syntax.Stmt, in input) {
 func (w *walker) stmt(s *syntax.Stmt, in input) {
 	if w.shared.budget--; w.shared.budget < 0 {
 		if w.shared.budget == -1 {
-			w.res.add(Dangerous, "too many commands to judge")
+			w.res.add(Blocked, "too many commands to judge")
 		}
 		return
 	}

@@ -70,7 +70,14 @@ func (w *walker) interp(r *rule, chain string, args []arg, ops []int, io ioInfo)
 					// bash -c CODE: the code is the first operand after the flags.
 					for j := i + 1; j < len(args); j++ {
 						if !shellOption(args[j].s) {
-							w.nested(args[j].s, io.in)
+							// bash -c CODE NAME ARGS…: $0 is NAME, $1… the rest.
+							params := []string{}
+							if j+2 < len(args) {
+								for _, a := range args[j+2:] {
+									params = append(params, a.s)
+								}
+							}
+							w.nestedWith(args[j].s, io.in, params)
 							return
 						}
 					}
@@ -225,8 +232,9 @@ var (
 	// writesCode are calls that write, delete, run programs or reach the network.
 	writesCode = regexp.MustCompile(`open\s*\([^)]*["'][wax+]|\.write\w*\s*\(|write_text|write_bytes|unlink|remove\s*\(|rmdir|rmtree|rename|os\.replace|shutil\.|chmod|chown|mkdir|makedirs|writeFile|appendFile|copyFile|fs\.\w*(rm|write|unlink|rename|mkdir|copy|append|chmod)|\bsystem\b|subprocess|popen|\bexec\s*\(|execSync|spawn|child_process|\beval\s*\(|Function\(|__import__|importlib|compile\(|ctypes|urllib|requests\.|http\.client|urlopen|fetch\(|https?\.(get|request)|socket|smtplib|ftplib|paramiko|LWP|HTTP::|Net::|IO::Socket|` + "`" + `|\bqx|%x|File\.(write|delete|open)|FileUtils|IO\.popen|file_put_contents|fopen|shell_exec|passthru|proc_open|curl_|os\.execute|io\.popen|os\.remove|os\.rename|io\.open|kill\s*\(|os\.kill|signal|truncate|pickle|marshal|setattr|globals\(\)|__builtins__|getattr|vars\(|require\s*\(\s*['"](fs|child_process|http|https|net|os)['"]|from\s+os\s+import|import\s+(os|sys|shutil|subprocess|socket|pathlib|glob|tempfile)\b.*\b(remove|unlink|rmtree|system|run|call|Popen|write|rename|mkdir|chmod|connect)|\bunlink\b|\bopen\s*\(\s*\w+\s*,\s*["']?[>+|]`)
 	// envDump prints the whole environment.
-	envDump = regexp.MustCompile(`os\.environ\s*(\)|$|\.items|\.keys|\.values|\.copy)|dict\(os\.environ\)|process\.env\s*(\)|$|,|;)|\bENV\.to_h|\bENV\s*(\)|$|\.each|\.keys|\.inspect)|%ENV|getenv\(\)|environ\b[^\[.]|\$_ENV|\$_SERVER`)
-	envName = regexp.MustCompile(`(?:os\.environ\[|os\.getenv\(|os\.environ\.get\(|process\.env\.|process\.env\[|ENV\[|\$ENV\{|getenv\()\s*["']?(\w+)`)
+	envDump      = regexp.MustCompile(`os\.environ\s*(\)|$|\.items|\.keys|\.values|\.copy)|dict\(os\.environ\)|process\.env\s*(\)|$|,|;)|\bENV\.to_h|\bENV\s*(\)|$|\.each|\.keys|\.inspect)|%ENV|getenv\(\)|environ\b[^\[.]|\$_ENV|\$_SERVER`)
+	runsCommands = regexp.MustCompile(`system|subprocess|popen|\bexec|spawn|child_process|shell_exec|passthru|proc_open|os\.execute|` + "`")
+	envName      = regexp.MustCompile(`(?:os\.environ\[|os\.getenv\(|os\.environ\.get\(|process\.env\.|process\.env\[|ENV\[|\$ENV\{|getenv\()\s*["']?(\w+)`)
 )
 
 // inline judges code given to an interpreter on the command line.
@@ -297,6 +305,9 @@ func (w *walker) inline(lang, code string) {
 	}
 	if writesCode.MatchString(code) {
 		w.res.add(Dangerous, label+": code can write, delete, run programs or reach the network")
+		if runsCommands.MatchString(code) {
+			w.literals(code)
+		}
 		return
 	}
 	w.res.add(Safe, label+": computes and prints")
@@ -328,6 +339,29 @@ func callArg(s string) string {
 		}
 	}
 	return s
+}
+
+// literals judges each string literal of code that runs commands as if it
+// were a command: the value may reach system() through a variable.
+func (w *walker) literals(code string) {
+	for _, m := range strLit.FindAllStringSubmatch(code, 64) {
+		if s := m[1] + m[2]; strings.Contains(s, " ") {
+			w.literal1(s)
+		}
+	}
+}
+
+// literal1 judges s as shell code when it parses, keeping only what is
+// worse than dangerous: a literal that is not a command says nothing.
+func (w *walker) literal1(s string) {
+	c := w.clone()
+	c.res = &result{}
+	c.nested(s, input{})
+	if c.res.class == Blocked {
+		for _, r := range c.res.reasons {
+			w.res.add(Blocked, r)
+		}
+	}
 }
 
 func unquoteCode(s string) string {
@@ -384,6 +418,9 @@ func (w *walker) awkCode(code string) {
 	}
 	if awkRuns.MatchString(code) {
 		w.res.add(Dangerous, "`awk`: the program runs commands or writes files")
+		if strings.Contains(code, "system") || strings.Contains(code, "|") {
+			w.literals(code)
+		}
 		return
 	}
 	w.res.add(Safe, "`awk`: the program only prints")

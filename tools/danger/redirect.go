@@ -17,6 +17,7 @@ const (
 	inDownload               // content fetched from the network
 	inUnknown                // output of something that cannot be seen into
 	inFile                   // a file
+	inPaths                  // names of files under the directory in data (find, git ls-files …)
 )
 
 type input struct {

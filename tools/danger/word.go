@@ -63,6 +63,15 @@ func (e env) Get(name string) expand.Variable {
 		}
 		return expand.Variable{Set: true, Kind: expand.Indexed, List: []string{hole}}
 	}
+	switch name {
+	case "HOME +": // ~+ is the cwd
+		if w.cwd != "" {
+			return str(w.cwd)
+		}
+		return str(hole)
+	case "HOME -": // ~- is the previous cwd
+		return str(hole)
+	}
 	if rest, ok := strings.CutPrefix(name, "HOME "); ok {
 		return str(filepath.Join(filepath.Dir(w.ws.Home), rest))
 	}
@@ -235,7 +244,18 @@ func (w *walker) echoed(stmts []*syntax.Stmt) (string, bool) {
 		return "", false
 	}
 	c, ok := stmts[0].Cmd.(*syntax.CallExpr)
-	if !ok || len(c.Args) < 2 || len(c.Assigns) > 0 || c.Args[0].Lit() != "echo" {
+	if !ok || len(c.Args) < 2 || len(c.Assigns) > 0 {
+		return "", false
+	}
+	switch c.Args[0].Lit() {
+	case "echo":
+	case "which", "command":
+		// $(which rm) is where rm is; judged as rm.
+		if name := c.Args[len(c.Args)-1].Lit(); name != "" && !strings.HasPrefix(name, "-") {
+			return "/usr/bin/" + name, true
+		}
+		return "", false
+	default:
 		return "", false
 	}
 	// A clone has its own expand.Config: this runs inside an expansion,
@@ -244,8 +264,11 @@ func (w *walker) echoed(stmts []*syntax.Stmt) (string, bool) {
 	var parts []string
 	for _, word := range c.Args[1:] {
 		for _, f := range q.fields(word) {
-			if hasHole(f.s) || strings.HasPrefix(f.s, "-") {
+			if hasHole(f.s) {
 				return "", false
+			}
+			if len(parts) == 0 && (f.s == "-n" || f.s == "-e" || f.s == "-E") {
+				continue // echo's own options
 			}
 			parts = append(parts, f.s)
 		}
