@@ -372,7 +372,7 @@ func (w *walker) listsPaths(name string, args []string) (string, bool) {
 // non-secret variables, as in `env | grep '^GO'`.
 func filtersEnv(s *syntax.Stmt) bool {
 	c, ok := s.Cmd.(*syntax.CallExpr)
-	if !ok || len(c.Args) < 2 || c.Args[0].Lit() != "grep" {
+	if !ok || len(c.Args) < 2 || c.Args[0].Lit() != "grep" && c.Args[0].Lit() != "rg" {
 		return false
 	}
 	patterns := 0

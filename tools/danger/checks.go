@@ -12,6 +12,13 @@ func (w *walker) check(name, chain string, args []arg, io ioInfo) {
 	case "cd":
 		w.cd(args)
 	case "set":
+		if len(args) == 1 {
+			if w.envFiltered || w.shared.runtime {
+				w.res.add(Safe, "`set | grep`: shows only matching variables")
+			} else {
+				w.res.add(Dangerous, "`set`: prints all variables, which may include secrets")
+			}
+		}
 		// set -- a b, or set a b: new positional parameters.
 		for i, a := range args[1:] {
 			if a.s == "--" || !strings.HasPrefix(a.s, "-") && !strings.HasPrefix(a.s, "+") {

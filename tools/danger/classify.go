@@ -79,6 +79,7 @@ type walker struct {
 	// envFiltered is set for `env` whose output goes through a grep that
 	// keeps only named, non-secret variables.
 	envFiltered bool
+	iterating   bool // inside a loop walked once per known item
 	res         *result
 	src         string         // the text being walked, for reasons
 	cfg         *expand.Config // made on first use; each clone has its own
@@ -347,12 +348,15 @@ func (w *walker) forClause(c *syntax.ForClause, in input) {
 				}
 			}
 		}
-		if !known || len(items) > 16 {
+		// Known items are walked one by one (for d in build dist), but
+		// only in the outermost such loop: nested loops multiply.
+		if !known || len(items) > 16 || w.iterating {
 			items = []string{hole}
 		}
 		var bs []*walker
 		for _, it := range items {
 			b := w.clone()
+			b.iterating = len(items) > 1 || it != hole
 			b.vars[l.Name.Value] = it
 			b.stmts(c.Do, in)
 			bs = append(bs, b)

@@ -2,6 +2,7 @@ package danger
 
 import (
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -47,7 +48,7 @@ func (w *walker) run(args []arg, io ioInfo) {
 		w.operands(args[1:])
 		return
 	}
-	if len(args) == 2 && (args[1].s == "--help" || args[1].s == "--version") {
+	if len(args) == 2 && (args[1].s == "--help" || args[1].s == "--version" || r.sub != nil && (args[1].s == "-v" || args[1].s == "-V" || args[1].s == "-version")) {
 		w.res.add(Safe, "`"+name+" "+args[1].s+"`: prints help or version")
 		return
 	}
@@ -257,8 +258,17 @@ func (w *walker) apply(r *rule, chain string, args []arg, io ioInfo) {
 	for i, f := range raise {
 		w.res.add(f.class, "`"+chain+" "+raiseText[i]+"`: "+f.why)
 	}
-	w.operands(args[1:])
-	w.writes(r.write, chain, args, ops)
+	written := w.writes(r.write, chain, args, ops)
+	read := args[1:]
+	if len(written) > 0 {
+		read = nil
+		for i, a := range args[1:] {
+			if !slices.Contains(written, i+1) {
+				read = append(read, a)
+			}
+		}
+	}
+	w.operands(read)
 	switch r.kind {
 	case kindWrap:
 		w.wrapped(r, chain, args, io)
@@ -277,7 +287,8 @@ func (w *walker) apply(r *rule, chain string, args []arg, io ioInfo) {
 }
 
 // writes judges the operands a command writes to.
-func (w *walker) writes(mode writeMode, chain string, args []arg, ops []int) {
+// It returns the indexes of the written operands.
+func (w *walker) writes(mode writeMode, chain string, args []arg, ops []int) []int {
 	var targets []int
 	switch mode {
 	case writeAll:
@@ -301,6 +312,7 @@ func (w *walker) writes(mode writeMode, chain string, args []arg, ops []int) {
 	for _, i := range targets {
 		w.writeTo(args[i].s, chain, args[i].text)
 	}
+	return targets
 }
 
 func (w *walker) writeTo(target, chain, text string) {
