@@ -1,3 +1,17 @@
 // Package danger classifies a shell string as safe, dev, dangerous or
 // blocked by parsing it and judging every command it would run.
+//
+// [Classify] parses with [syntax.LangBash] and walks the whole tree: lists,
+// pipelines, subshells, bodies of if/for/while/case and of functions at
+// their calls, command and process substitutions wherever they stand,
+// redirections, the code of bash -c, eval, trap, su -c, find -exec, xargs
+// and wrappers such as sudo or timeout. Words are resolved as the shell
+// would (quotes, ~, $HOME, values assigned earlier in the string, path
+// normalisation); a value that cannot be known is taken for the worst.
+// What each command does is data, in the table of rules.go.
+//
+// [Guard] applies the same judgement at run time to the argv and files an
+// [interp.Runner] really executes and opens; [Scope] and [Rule] are the
+// narrow approvals behind the "always" answer; [RunCLI] is
+// `qsh --classify`.
 package danger

@@ -24,7 +24,7 @@ func Guard(ws Workspace, approved Class) (
 	exec = func(next interp.ExecHandlerFunc) interp.ExecHandlerFunc {
 		return func(ctx context.Context, args []string) error {
 			cmd := quoteArgs(args)
-			v := classifyAt(cmd, ws, interp.HandlerCtx(ctx).Dir)
+			v := classifyAt(cmd, ws, resolveDir(interp.HandlerCtx(ctx).Dir, ws))
 			if v.Class == Blocked || v.Class > approved {
 				return refusal(cmd, v, approved)
 			}
@@ -36,7 +36,7 @@ func Guard(ws Workspace, approved Class) (
 			if flag&(os.O_WRONLY|os.O_RDWR|os.O_APPEND|os.O_CREATE|os.O_TRUNC) != 0 {
 				p := path
 				if !filepath.IsAbs(p) {
-					p = filepath.Join(interp.HandlerCtx(ctx).Dir, p)
+					p = filepath.Join(resolveDir(interp.HandlerCtx(ctx).Dir, ws), p)
 				}
 				w := newWalker(ws, ws.Dir)
 				c, why := w.writeClass(filepath.Clean(p), "`> "+path+"`")
@@ -48,6 +48,19 @@ func Guard(ws Workspace, approved Class) (
 		}
 	}
 	return exec, open
+}
+
+// resolveDir is the runner's cwd as the workspace spells it: the
+// workspace may be given with symlinks resolved while the shell's cwd
+// keeps them.
+func resolveDir(dir string, ws Workspace) string {
+	if ws.Dir == "" || under(dir, ws.Dir) {
+		return dir
+	}
+	if r, err := filepath.EvalSymlinks(dir); err == nil {
+		return r
+	}
+	return dir
 }
 
 // classifyAt classifies a command as it runs from dir, at run time.

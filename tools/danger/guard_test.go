@@ -111,3 +111,25 @@ func sandboxOpen(dir string, next interp.OpenHandlerFunc) interp.OpenHandlerFunc
 		return next(ctx, "/dev/null", flag&^os.O_CREATE, perm)
 	}
 }
+
+// TestGuardSymlinkedDir: the workspace is given with symlinks resolved
+// while the shell's cwd keeps them; files there are still in the workspace.
+func TestGuardSymlinkedDir(t *testing.T) {
+	real := t.TempDir()
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(real, link); err != nil {
+		t.Skip(err)
+	}
+	exec, open := Guard(Workspace{Dir: real, Home: "/nonexistent"}, Dev)
+	r, err := interp.New(interp.Dir(link), interp.ExecHandlers(exec), interp.OpenHandler(open(interp.DefaultOpenHandler())))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, _ := syntax.NewParser().Parse(strings.NewReader("echo hi > out.txt && touch made.txt"), "")
+	if err := r.Run(context.Background(), f); err != nil {
+		t.Fatalf("a write inside the symlinked workspace was refused: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(real, "made.txt")); err != nil {
+		t.Error(err)
+	}
+}
