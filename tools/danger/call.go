@@ -25,6 +25,19 @@ func (w *walker) call(c *syntax.CallExpr, io ioInfo) {
 			w.hijack(a.Name.Value, w.literal(a.Value), a.Name.Value+"=…")
 		}
 	}
+	if val, ok := w.aliases[c.Args[0].Lit()]; ok && len(w.aliases) > 0 {
+		// An alias defined earlier: the shell runs its text with the rest
+		// of the line appended.
+		rest := make([]string, 0, len(c.Args))
+		for _, word := range c.Args[1:] {
+			rest = append(rest, w.text(word))
+		}
+		alias := w.aliases
+		w.aliases = nil // an alias does not expand inside itself
+		w.inPlace(strings.TrimSpace(val+" "+strings.Join(rest, " ")), io.in)
+		w.aliases = alias
+		return
+	}
 	var args []arg
 	for _, word := range c.Args {
 		args = append(args, w.fields(word)...)
@@ -190,6 +203,13 @@ func (w *walker) decl(c *syntax.DeclClause) {
 		w.assign(a, variant)
 	}
 	if names > 0 {
+		if slices.Contains(flags, "-p") {
+			for _, a := range c.Args {
+				if a.Name != nil && secretName(a.Name.Value) {
+					w.res.add(Dangerous, "`"+variant+" -p "+a.Name.Value+"`: prints a secret")
+				}
+			}
+		}
 		return
 	}
 	listsFuncs := false

@@ -65,6 +65,38 @@ func (w *walker) check(name, chain string, args []arg, io ioInfo) {
 				w.literal1(v)
 			}
 		}
+	case "setsvars":
+		// read NAME…: the values come from input, not known here.
+		ops := scan(&rule{vals: "-p -d -n -N -t -u -a -C -c -O -s"}, args)
+		for _, i := range ops {
+			w.vars[args[i].s] = hole
+		}
+		for i, a := range args {
+			if a.s == "-a" && i+1 < len(args) {
+				w.vars[args[i+1].s] = hole
+			}
+		}
+		if len(ops) == 0 && strings.Fields(chain)[0] == "read" {
+			w.vars["REPLY"] = hole
+		}
+	case "unset":
+		funcs := false
+		for _, a := range args[1:] {
+			switch {
+			case a.s == "-f":
+				funcs = true
+			case strings.HasPrefix(a.s, "-"):
+			case funcs:
+				delete(w.funcs, a.s)
+			default:
+				w.vars[a.s] = ""
+				delete(w.lists, a.s)
+			}
+		}
+	case "uniq":
+		if ops := scan(commands["uniq"], args); len(ops) >= 2 {
+			w.writeTo(args[ops[1]].s, chain, args[ops[1]].text)
+		}
 	case "popd":
 		w.cwd = ""
 	case "alias":
@@ -165,8 +197,12 @@ func (w *walker) cd(args []arg) {
 
 func (w *walker) alias(args []arg) {
 	for _, a := range args[1:] {
-		if _, val, ok := strings.Cut(a.s, "="); ok {
+		if name, val, ok := strings.Cut(a.s, "="); ok {
 			w.nested(val, input{})
+			if w.aliases == nil {
+				w.aliases = map[string]string{}
+			}
+			w.aliases[name] = val
 		}
 	}
 }

@@ -79,7 +79,8 @@ type walker struct {
 	// envFiltered is set for `env` whose output goes through a grep that
 	// keeps only named, non-secret variables.
 	envFiltered bool
-	iterating   bool // inside a loop walked once per known item
+	iterating   bool              // inside a loop walked once per known item
+	aliases     map[string]string // defined earlier in the string
 	res         *result
 	src         string         // the text being walked, for reasons
 	cfg         *expand.Config // made on first use; each clone has its own
@@ -127,6 +128,7 @@ func (w *walker) clone() *walker {
 	c.vars = maps.Clone(w.vars)
 	c.lists = maps.Clone(w.lists)
 	c.funcs = maps.Clone(w.funcs)
+	c.aliases = maps.Clone(w.aliases)
 	c.cfg = nil
 	return &c
 }
@@ -204,6 +206,30 @@ func (w *walker) nestedWith(src string, in input, params []string) {
 	}
 	c.src = src
 	c.stmts(f.Stmts, in)
+}
+
+// inPlace walks shell code the current shell runs itself (eval): its
+// assignments, functions and cd stay.
+func (w *walker) inPlace(src string, in input) {
+	if strings.ContainsRune(src, holeDL) || hasHole(src) {
+		w.nested(src, in)
+		return
+	}
+	if w.depth+1 > maxDepth {
+		w.res.add(Blocked, "commands nested too deeply to judge")
+		return
+	}
+	f, err := parse(src)
+	if err != nil {
+		w.res.add(Dangerous, "shell code that does not parse: "+err.Error())
+		return
+	}
+	c := *w // shares the maps: changes are the shell's own
+	c.depth++
+	c.src = src
+	c.cfg = nil
+	c.stmts(f.Stmts, in)
+	w.cwd, w.params, w.lists, w.aliases = c.cwd, c.params, c.lists, c.aliases
 }
 
 // finish judges the bodies of functions that were declared but never

@@ -279,7 +279,7 @@ func (w *walker) apply(r *rule, chain string, args []arg, io ioInfo) {
 		for _, a := range args[1:] {
 			parts = append(parts, a.s)
 		}
-		w.nested(strings.Join(parts, " "), io.in)
+		w.inPlace(strings.Join(parts, " "), io.in)
 	}
 	if r.check != "" && r.sub == nil {
 		w.check(r.check, chain, args, io)
