@@ -2,6 +2,7 @@ package danger
 
 import (
 	"encoding/base64"
+	"maps"
 	"slices"
 	"strings"
 
@@ -32,8 +33,10 @@ func (w *walker) call(c *syntax.CallExpr, io ioInfo) {
 		for _, word := range c.Args[1:] {
 			rest = append(rest, w.text(word))
 		}
+		// An alias does not expand inside itself; others still do.
 		alias := w.aliases
-		w.aliases = nil // an alias does not expand inside itself
+		w.aliases = maps.Clone(alias)
+		delete(w.aliases, c.Args[0].Lit())
 		w.inPlace(strings.TrimSpace(val+" "+strings.Join(rest, " ")), io.in)
 		w.aliases = alias
 		return
@@ -154,13 +157,14 @@ var hijackVars = map[string]bool{
 	"GIT_EXTERNAL_DIFF": true, "GIT_PROXY_COMMAND": true, "GIT_ASKPASS": true, "SSH_ASKPASS": true,
 	"NODE_OPTIONS": true, "PERL5OPT": true, "RUBYOPT": true, "PYTHONSTARTUP": true,
 	"PAGER": true, "GIT_PAGER": true, "EDITOR": true, "VISUAL": true, "GIT_EDITOR": true,
-	"SHELL": true, "BROWSER": true, "PS4": true,
+	"SHELL": true, "BROWSER": true, "PS4": true, "LESSOPEN": true, "LESSCLOSE": true, "MANPAGER": true,
 }
 
 // programVars hold a command line that something runs later.
 var programVars = map[string]bool{
 	"PROMPT_COMMAND": true, "GIT_SSH_COMMAND": true, "GIT_EXTERNAL_DIFF": true, "GIT_PROXY_COMMAND": true,
 	"PAGER": true, "GIT_PAGER": true, "EDITOR": true, "VISUAL": true, "GIT_EDITOR": true, "GIT_ASKPASS": true, "SSH_ASKPASS": true,
+	"LESSOPEN": true, "LESSCLOSE": true, "MANPAGER": true,
 }
 
 // harmlessPrograms are values of PAGER, EDITOR … that run nothing new.
@@ -172,14 +176,14 @@ func (w *walker) hijack(name, val, text string) bool {
 		return false
 	}
 	switch name {
-	case "PAGER", "GIT_PAGER", "EDITOR", "VISUAL", "GIT_EDITOR", "SHELL", "BROWSER", "PS4":
+	case "PAGER", "GIT_PAGER", "EDITOR", "VISUAL", "GIT_EDITOR", "SHELL", "BROWSER", "PS4", "MANPAGER":
 		if harmlessPrograms[val] {
 			return false
 		}
 	}
 	w.res.add(Dangerous, "`"+text+"`: changes which programs later commands run")
 	if programVars[name] {
-		w.literal1(val)
+		w.literal1(strings.TrimLeft(val, "|"))
 	}
 	return true
 }

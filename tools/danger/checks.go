@@ -40,7 +40,7 @@ func (w *walker) check(name, chain string, args []arg, io ioInfo) {
 		for i := 1; i < len(args); i++ {
 			a := args[i].s
 			switch {
-			case (a == "-o" || a == "--output" || a == "--out") && i+1 < len(args):
+			case (a == "-o" || a == "--output" || a == "--out" || a == "-out") && i+1 < len(args):
 				w.writeTo(args[i+1].s, chain+" "+a, args[i+1].text)
 				i++
 			case strings.HasPrefix(a, "--output=") || strings.HasPrefix(a, "-o="):
@@ -143,7 +143,7 @@ func (w *walker) check(name, chain string, args []arg, io ioInfo) {
 	case "dd":
 		w.dd(args)
 	case "tar":
-		w.tar(args)
+		w.tar(args, io)
 	case "unzip":
 		w.unzip(args)
 	case "inplace":
@@ -560,7 +560,7 @@ func (w *walker) dd(args []arg) {
 	}
 }
 
-func (w *walker) tar(args []arg) {
+func (w *walker) tar(args []arg, io ioInfo) {
 	if len(args) < 2 {
 		return
 	}
@@ -636,6 +636,13 @@ func (w *walker) tar(args []arg) {
 			dir = "."
 		}
 		w.writeTo(dir, "tar -x", dir)
+		// Unpacking a download makes everything unpacked downloaded code.
+		p, _ := w.abs(file)
+		if (file == "" || file == "-") && io.in.kind == inDownload || w.shared.downloads[p] {
+			if d, ok := w.abs(dir); ok {
+				w.shared.dlDirs = append(w.shared.dlDirs, d)
+			}
+		}
 	default:
 		w.res.add(Dev, "`tar`: packs or unpacks files")
 	}
@@ -709,6 +716,13 @@ func (w *walker) sed(args []arg, chain string) {
 			haveScript = true
 		default:
 			files = append(files, args[i])
+		}
+	}
+	for _, line := range strings.FieldsFunc(script, func(r rune) bool { return r == '\n' || r == ';' }) {
+		l := strings.TrimLeft(strings.TrimSpace(line), "0123456789,$/!^.*[]\\ ")
+		if f, ok := strings.CutPrefix(l, "r "); ok {
+			p, ok := w.abs(strings.TrimSpace(f))
+			w.readFile(p, ok, "`sed r "+f+"`")
 		}
 	}
 	if sedRuns(script) {

@@ -90,6 +90,7 @@ type walker struct {
 // shared is the state every nested walker of one Classify call sees.
 type shared struct {
 	downloads map[string]bool      // absolute paths of files fetched from the network
+	dlDirs    []string             // directories a download was unpacked into
 	calls     map[*syntax.Stmt]int // function bodies being run, for recursion
 	called    map[*syntax.Stmt]bool
 	// declared are the function bodies declared anywhere in the string,

@@ -57,6 +57,18 @@ func (w *walker) run(args []arg, io ioInfo) {
 
 // operands judges the arguments of a command as files it may read.
 func (w *walker) operands(args []arg) {
+	w.operandsOf("", args)
+}
+
+// listers only list or measure a directory; reading a secret directory
+// with anything else may print or copy what is in it.
+var listers = map[string]bool{"ls": true, "stat": true, "du": true, "tree": true, "file": true, "find": true, "cd": true, "test": true, "[": true, "chmod": true, "mkdir": true, "touch": true, "realpath": true, "readlink": true, "basename": true, "dirname": true, "eza": true, "exa": true, "fd": true}
+
+// secretDirs hold keys and tokens as a whole.
+var secretDirs = map[string]bool{".ssh": true, ".aws": true, ".gnupg": true, ".kube": true, ".password-store": true, ".docker": true, ".azure": true, ".gcloud": true}
+
+// operandsOf judges the operands of command name as files it may read.
+func (w *walker) operandsOf(name string, args []arg) {
 	for _, a := range args {
 		if strings.HasPrefix(a.s, "-") {
 			if i := strings.IndexByte(a.s, '='); i > 0 {
@@ -67,8 +79,8 @@ func (w *walker) operands(args []arg) {
 		}
 		if p, ok := w.abs(a.s); ok {
 			w.readFile(p, true, "`"+a.text+"`")
-			if rawDevice.MatchString(p) {
-				w.res.add(Dangerous, "`"+a.text+"`: reads a raw disk")
+			if name != "" && !listers[name] && secretDirs[path.Base(p)] && under(p, w.ws.Home) {
+				w.res.add(Dangerous, "`"+name+" "+a.text+"`: reads a directory of keys or tokens")
 			}
 		}
 	}
@@ -268,7 +280,7 @@ func (w *walker) apply(r *rule, chain string, args []arg, io ioInfo) {
 			}
 		}
 	}
-	w.operands(read)
+	w.operandsOf(strings.Fields(chain)[0], read)
 	switch r.kind {
 	case kindWrap:
 		w.wrapped(r, chain, args, io)
@@ -281,7 +293,7 @@ func (w *walker) apply(r *rule, chain string, args []arg, io ioInfo) {
 		}
 		w.inPlace(strings.Join(parts, " "), io.in)
 	}
-	if r.check != "" && r.sub == nil {
+	if r.check != "" {
 		w.check(r.check, chain, args, io)
 	}
 }
@@ -331,6 +343,8 @@ func (w *walker) runFile(target, text string) {
 		w.res.add(Dangerous, "`"+text+"`: runs a program not known before running")
 	case w.shared.downloads[p]:
 		w.res.add(Blocked, "`"+text+"`: runs a file this command downloads")
+	case slices.ContainsFunc(w.shared.dlDirs, func(d string) bool { return under(p, d) && p != d }):
+		w.res.add(Blocked, "`"+text+"`: runs code this command downloads and unpacks")
 	case w.inside(p) && deployScript(path.Base(p)):
 		w.res.add(Dangerous, "`"+text+"`: runs a deploy or release script")
 	case w.inside(p):
