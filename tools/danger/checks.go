@@ -306,6 +306,11 @@ func (w *walker) xargs(args []arg, io ioInfo) {
 		inner = append(inner, args[i:]...)
 	}
 	fill := hole
+	if w.shared.runtime && io.in.kind == inNone && w.cwd != "" {
+		// At run time the pipe feeding xargs cannot be seen; the string
+		// was judged with it. Take the names for files here.
+		io.in = input{kind: inPaths, data: w.cwd}
+	}
 	switch io.in.kind {
 	case inDownload:
 		fill = string(holeDL)

@@ -41,6 +41,10 @@ func TestGuard(t *testing.T) {
 		{"cat /dev/null > /dev/sda", Dangerous, true},
 		{"bash -c 'rm -rf src'", Dev, true},
 		{"rm -rf /", Dangerous, true},
+		// Judged with their pipelines before running: not stopped later.
+		{"ls src | xargs touch", Dev, false},
+		{"echo ls | bash", Safe, false},
+		{"ls src | xargs rm", Dev, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.script, func(t *testing.T) {
