@@ -391,13 +391,6 @@ func unwrapIndex(r *rule, args []string) int {
 	return -1
 }
 
-func unwrap(r *rule, args []string) []string {
-	if i := unwrapIndex(r, args); i > 0 {
-		return args[i:]
-	}
-	return nil
-}
-
 // wrapped judges the command a wrapper such as sudo or timeout runs.
 func (w *walker) wrapped(r *rule, chain string, args []arg, io ioInfo) {
 	ss := make([]string, len(args))

@@ -1,6 +1,7 @@
 package danger
 
 import (
+	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/expand"
@@ -82,7 +83,7 @@ func (w *walker) redirects(rs []*syntax.Redirect, in input) ioInfo {
 				io.net = true
 				continue
 			}
-			if _, err := parseFD(target); err == nil || target == "-" {
+			if _, err := strconv.Atoi(target); err == nil || target == "-" {
 				continue
 			}
 			if r.Op == syntax.DplOut {
@@ -103,26 +104,6 @@ func (w *walker) netfd(fd string) {
 		w.shared.netfd[fd] = true
 	}
 }
-
-func parseFD(s string) (int, error) {
-	n := 0
-	if s == "" {
-		return 0, errNotFD
-	}
-	for _, r := range s {
-		if r < '0' || r > '9' {
-			return 0, errNotFD
-		}
-		n = n*10 + int(r-'0')
-	}
-	return n, nil
-}
-
-type fdError struct{}
-
-func (fdError) Error() string { return "not a file descriptor" }
-
-var errNotFD error = fdError{}
 
 func pathOrEmpty(p string, ok bool) string {
 	if !ok {

@@ -1,0 +1,140 @@
+package danger
+
+import (
+	"net/url"
+	"path"
+	"strings"
+)
+
+// Checks for commands that use the network.
+
+// localHost reports whether host is this machine.
+func localHost(host string) bool {
+	h := strings.ToLower(strings.Trim(host, "[]"))
+	switch {
+	case h == "localhost" || h == "::1" || h == "0.0.0.0" || strings.HasSuffix(h, ".localhost"):
+		return true
+	case strings.HasPrefix(h, "127."):
+		return true
+	}
+	return false
+}
+
+func urlHost(s string) (string, bool) {
+	if hasHole(s) {
+		return "", false
+	}
+	if !strings.Contains(s, "://") {
+		s = "http://" + s
+	}
+	u, err := url.Parse(s)
+	if err != nil || u.Hostname() == "" {
+		return "", false
+	}
+	return u.Hostname(), true
+}
+
+func (w *walker) fetch(args []arg, chain string, io ioInfo) {
+	name := strings.Fields(chain)[0]
+	vals := "-o --output -H --header -d --data --data-raw --data-binary --data-urlencode -F --form -u --user -X --request -A --user-agent -e --referer -b --cookie -c --cookie-jar -x --proxy -T --upload-file -m --max-time --connect-timeout -w --write-out -r --range -K --config --retry --resolve --cacert --cert --key --url"
+	if name == "wget" {
+		vals = "-O --output-document -o --output-file -a --append-output -P --directory-prefix -U --user-agent --header --post-data --post-file --body-data --body-file --method -T --timeout -t --tries -i --input-file -e --execute --user --password"
+	}
+	r := &rule{vals: vals}
+	ops := scan(r, args)
+	var urls []arg
+	for _, i := range ops {
+		urls = append(urls, args[i])
+	}
+	out := ""
+	remoteName := false
+	for i := 1; i < len(args); i++ {
+		a := args[i].s
+		next := func() string {
+			if i+1 < len(args) {
+				return args[i+1].s
+			}
+			return ""
+		}
+		switch {
+		case a == "--url":
+			urls = append(urls, args[min(i+1, len(args)-1)])
+		case name == "curl" && (a == "-o" || a == "--output"), name == "wget" && (a == "-O" || a == "--output-document"):
+			out = next()
+		case name == "wget" && strings.HasPrefix(a, "--output-document="):
+			out = strings.TrimPrefix(a, "--output-document=")
+		case name == "wget" && takesValue("-O", a):
+			out = next()
+		case name == "wget" && strings.HasPrefix(a, "-O") && !strings.HasPrefix(a, "--"):
+			out = a[2:]
+		case name == "curl" && (a == "-O" || a == "--remote-name" || a == "--remote-name-all" || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && letters(a[1:]) && strings.Contains(a, "O")):
+			remoteName = true
+		case a == "-T" || a == "--upload-file" || strings.HasPrefix(a, "--post-file") || strings.HasPrefix(a, "--body-file"):
+			w.res.add(Dangerous, "`"+name+" "+args[i].text+"`: uploads a file")
+		case a == "-F" || a == "--form" || strings.HasPrefix(a, "-d") || strings.HasPrefix(a, "--data"):
+			if strings.Contains(next(), "@") || strings.Contains(a, "@") {
+				w.res.add(Dangerous, "`"+name+" "+args[i].text+"`: uploads a file")
+			}
+		}
+	}
+	if len(urls) == 0 {
+		w.res.add(Dangerous, "`"+name+"`: network access")
+		return
+	}
+	for _, u := range urls {
+		host, ok := urlHost(u.s)
+		switch {
+		case !ok:
+			w.res.add(Dangerous, "`"+name+" "+u.text+"`: address not known before running")
+		case localHost(host):
+			w.res.add(Dev, "`"+name+" "+u.text+"`: talks to a local server")
+		default:
+			w.res.add(Dangerous, "`"+name+"` to `"+host+"`: network access")
+		}
+		if name == "wget" && out == "" || name == "curl" && remoteName {
+			base := path.Base(strings.SplitN(strings.SplitN(u.s, "?", 2)[0], "#", 2)[0])
+			if base == "." || base == "/" || !strings.Contains(u.s, "/") {
+				base = "index.html"
+			}
+			w.download(base, name)
+		}
+	}
+	if out != "" && out != "-" {
+		w.download(out, name)
+	}
+	for _, p := range io.out {
+		w.shared.downloads[p] = true
+	}
+}
+
+func (w *walker) download(target, name string) {
+	p, ok := w.abs(target)
+	if ok {
+		w.shared.downloads[p] = true
+	}
+	c, why := w.writeClass(pathOrEmpty(p, ok), "`"+name+" -o "+target+"`")
+	w.res.add(c, why)
+}
+
+func (w *walker) rsync(args []arg, chain string) {
+	ops := scan(&rule{vals: "-e --rsh -f --filter --exclude --include --exclude-from --include-from --port --password-file --log-file"}, args)
+	for i := 1; i < len(args); i++ {
+		if args[i].s == "-e" || strings.HasPrefix(args[i].s, "--rsh") {
+			w.res.add(Dangerous, "`rsync -e`: runs a remote shell program")
+		}
+		if args[i].s == "--delete" || strings.HasPrefix(args[i].s, "--delete-") || args[i].s == "--remove-source-files" {
+			w.res.add(Dangerous, "`rsync "+args[i].text+"`: deletes files")
+		}
+	}
+	for _, i := range ops {
+		s := args[i].s
+		if host, _, ok := strings.Cut(s, ":"); ok && !strings.Contains(host, "/") || strings.HasPrefix(s, "rsync://") {
+			w.res.add(Dangerous, "`rsync "+args[i].text+"`: copies over the network")
+			return
+		}
+	}
+	if len(ops) > 0 {
+		last := args[ops[len(ops)-1]]
+		w.writeTo(last.s, chain, last.text)
+	}
+}

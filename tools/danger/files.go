@@ -1,0 +1,261 @@
+package danger
+
+import (
+	"path"
+	"strings"
+)
+
+// Checks for commands that delete, change or unpack files.
+
+func (w *walker) rm(args []arg, chain string) {
+	recursive, dirs := false, false
+	var targets []arg
+	dashdash := false
+	for _, a := range args[1:] {
+		switch {
+		case dashdash || !strings.HasPrefix(a.s, "-") || a.s == "-":
+			targets = append(targets, a)
+		case a.s == "--":
+			dashdash = true
+		case a.s == "--recursive" || a.s == "-r" || a.s == "-R":
+			recursive = true
+		case a.s == "--dir" || a.s == "-d":
+			dirs = true
+		case strings.HasPrefix(a.s, "--"):
+		default:
+			if strings.ContainsAny(a.s[1:], "rR") {
+				recursive = true
+			}
+		}
+	}
+	verb := "`" + chain + "`"
+	if recursive {
+		verb = "`" + chain + " -r`"
+	}
+	if len(targets) == 0 {
+		w.res.add(Safe, verb+": deletes nothing")
+		return
+	}
+	for _, t := range targets {
+		p, ok := w.abs(t.s)
+		on := verb + " on `" + t.text + "`"
+		if !ok {
+			w.res.add(Dangerous, on+": path not known before running")
+			continue
+		}
+		if why := w.catastrophic(p); why != "" {
+			if recursive || hasGlob(path.Base(p)) && (recursive || dirs) {
+				w.res.add(Blocked, on+": "+why)
+				continue
+			}
+			w.res.add(Dangerous, on+": deletes system or home files")
+			continue
+		}
+		base := path.Base(p)
+		switch {
+		case strings.Contains(p, holeEntry):
+			w.res.add(Dangerous, on+": deletes every file found")
+		case !w.inside(p):
+			if p == w.ws.Dir {
+				w.res.add(Dangerous, on+": deletes the whole workspace")
+			} else {
+				w.res.add(Dangerous, on+": deletes outside the workspace")
+			}
+		case buildDirs[base] || hasGlob(base) && buildDirs[path.Base(path.Dir(p))] || buildDirUnder(p, w.ws.Dir):
+			w.res.add(Dev, on+": removes regenerable build output")
+		case hasGlob(base):
+			w.res.add(Dangerous, on+": deletes files in bulk")
+		case recursive:
+			w.res.add(Dangerous, on+": deletes a directory tree")
+		case w.secretFile(p):
+			w.res.add(Dangerous, on+": deletes a secret file")
+		default:
+			w.res.add(Dev, on+": deletes a file in the workspace")
+		}
+	}
+}
+
+// buildDirUnder reports whether p lies inside a build directory of the
+// workspace (rm -rf build/tmp).
+func buildDirUnder(p, ws string) bool {
+	rel := strings.TrimPrefix(p, ws+"/")
+	parts := strings.Split(rel, "/")
+	for _, part := range parts[:len(parts)-1] {
+		if buildDirs[part] {
+			return true
+		}
+	}
+	return false
+}
+
+func (w *walker) chmod(args []arg, chain string) {
+	recursive := false
+	var ops []arg
+	for _, a := range args[1:] {
+		if a.s == "-R" || a.s == "--recursive" || strings.HasPrefix(a.s, "-") && !strings.HasPrefix(a.s, "--") && strings.Contains(a.s, "R") {
+			recursive = true
+			continue
+		}
+		if strings.HasPrefix(a.s, "-") && len(a.s) > 1 && !strings.ContainsAny(a.s[1:2], "rwxXst") {
+			continue
+		}
+		ops = append(ops, a)
+	}
+	if len(ops) < 2 {
+		return
+	}
+	for _, t := range ops[1:] {
+		p, ok := w.abs(t.s)
+		on := "`" + chain + " " + ops[0].text + " " + t.text + "`"
+		switch {
+		case !ok:
+			w.res.add(Dangerous, on+": path not known before running")
+		case recursive && (p == "/" || systemDirs[p] || path.Dir(p) == "/" && hasGlob(path.Base(p))):
+			w.res.add(Blocked, on+": changes the whole system recursively")
+		case w.inside(p) || p == w.ws.Dir:
+			if strings.HasPrefix(chain, "chown") || strings.HasPrefix(chain, "chgrp") {
+				w.res.add(Dangerous, on+": changes file owners")
+			} else {
+				w.res.add(Dev, on+": changes permissions in the workspace")
+			}
+		default:
+			w.res.add(Dangerous, on+": changes files outside the workspace")
+		}
+	}
+}
+
+func (w *walker) dd(args []arg) {
+	for _, a := range args[1:] {
+		if v, ok := strings.CutPrefix(a.s, "of="); ok {
+			w.writeTo(v, "dd", a.text)
+		}
+		if v, ok := strings.CutPrefix(a.s, "if="); ok {
+			p, ok := w.abs(v)
+			if ok && rawDevice.MatchString(p) {
+				w.res.add(Dangerous, "`dd "+a.text+"`: reads a raw disk")
+			}
+			w.readFile(p, ok, "`dd "+a.text+"`")
+		}
+	}
+}
+
+func (w *walker) tar(args []arg, io ioInfo) {
+	if len(args) < 2 {
+		return
+	}
+	mode := ""
+	file := ""
+	dir := ""
+	first := args[1].s
+	if !strings.HasPrefix(first, "-") && letters(first) {
+		first = "-" + first
+	}
+	for i := 1; i < len(args); i++ {
+		a := args[i].s
+		if i == 1 {
+			a = first
+		}
+		switch {
+		case a == "--extract" || a == "--get":
+			mode = "x"
+		case a == "--create":
+			mode = "c"
+		case a == "--list":
+			mode = "t"
+		case a == "--append" || a == "--update":
+			mode = "c"
+		case strings.HasPrefix(a, "--file="):
+			file = strings.TrimPrefix(a, "--file=")
+		case a == "--file" || a == "-C" || a == "--directory":
+			if i+1 < len(args) {
+				if a == "--file" {
+					file = args[i+1].s
+				} else {
+					dir = args[i+1].s
+				}
+				i++
+			}
+		case strings.HasPrefix(a, "--directory="):
+			dir = strings.TrimPrefix(a, "--directory=")
+		case strings.HasPrefix(a, "--to-command") || strings.HasPrefix(a, "--checkpoint-action") || strings.HasPrefix(a, "--use-compress-program") || a == "-I":
+			w.res.add(Dangerous, "`tar "+args[i].text+"`: runs a program")
+		case strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && letters(a[1:]):
+			for _, c := range a[1:] {
+				switch c {
+				case 'x':
+					mode = "x"
+				case 'c', 'r', 'u':
+					mode = "c"
+				case 't':
+					if mode == "" {
+						mode = "t"
+					}
+				}
+			}
+			if strings.HasSuffix(a, "f") && i+1 < len(args) {
+				file = args[i+1].s
+				i++
+			} else if strings.HasSuffix(a, "C") && i+1 < len(args) {
+				dir = args[i+1].s
+				i++
+			}
+		}
+	}
+	switch mode {
+	case "t":
+		w.res.add(Safe, "`tar -t`: lists an archive")
+	case "c":
+		if file != "" && file != "-" {
+			w.writeTo(file, "tar -c", file)
+		} else {
+			w.res.add(Dev, "`tar -c`: packs files")
+		}
+	case "x":
+		if dir == "" {
+			dir = "."
+		}
+		w.writeTo(dir, "tar -x", dir)
+		// Unpacking a download makes everything unpacked downloaded code.
+		p, _ := w.abs(file)
+		if (file == "" || file == "-") && io.in.kind == inDownload || w.shared.downloads[p] {
+			if d, ok := w.abs(dir); ok {
+				w.shared.dlDirs = append(w.shared.dlDirs, d)
+			}
+		}
+	default:
+		w.res.add(Dev, "`tar`: packs or unpacks files")
+	}
+}
+
+func (w *walker) unzip(args []arg) {
+	for i, a := range args {
+		if a.s == "-d" && i+1 < len(args) {
+			w.writeTo(args[i+1].s, "unzip -d", args[i+1].text)
+			return
+		}
+	}
+	for _, a := range args[1:] {
+		if a.s == "-l" || a.s == "-v" || a.s == "-t" || a.s == "-Z" || a.s == "-p" {
+			return
+		}
+	}
+	w.writeTo(".", "unzip", "(here)")
+}
+
+// inplace judges tools whose -w/-i flag rewrites their file operands.
+func (w *walker) inplace(args []arg, chain string) {
+	writing := false
+	for _, a := range args[1:] {
+		if a.s == "-w" || a.s == "-i" || a.s == "--write" || a.s == "--inplace" || strings.HasPrefix(a.s, "-") && !strings.HasPrefix(a.s, "--") && strings.ContainsAny(a.s, "wi") && letters(a.s[1:]) {
+			writing = true
+		}
+	}
+	if !writing {
+		return
+	}
+	for _, a := range args[1:] {
+		if !strings.HasPrefix(a.s, "-") {
+			w.writeTo(a.s, chain, a.text)
+		}
+	}
+}

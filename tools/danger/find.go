@@ -1,0 +1,161 @@
+package danger
+
+import "strings"
+
+// Checks for commands that run another command on found files.
+
+// xargs runs a command with arguments read from its input, which are
+// not known before running.
+func (w *walker) xargs(args []arg, io ioInfo) {
+	r := &rule{vals: "-I -i -L -l -n -P -d -E -e -s -a --arg-file --delimiter --max-args --max-procs --replace --max-lines --eof -j --jobs"}
+	ss := make([]string, len(args))
+	for i, a := range args {
+		ss[i] = a.s
+	}
+	i := unwrapIndex(r, ss)
+	own := ss
+	if i > 0 {
+		own = ss[:i] // xargs's own flags; the command's are its business
+	}
+	repl := ""
+	for j, a := range own {
+		if (a == "-I" || a == "--replace") && j+1 < len(own) {
+			repl = own[j+1]
+		} else if strings.HasPrefix(a, "-I") && len(a) > 2 {
+			repl = a[2:]
+		} else if a == "-i" || strings.HasPrefix(a, "--replace=") {
+			repl = "{}"
+		}
+	}
+	var inner []arg
+	if i < 0 {
+		inner = []arg{{s: "echo", text: "echo"}}
+	} else {
+		inner = append(inner, args[i:]...)
+	}
+	fill := hole
+	if w.shared.runtime && io.in.kind == inNone && w.cwd != "" {
+		// At run time the pipe feeding xargs cannot be seen; the string
+		// was judged with it. Take the names for files here.
+		io.in = input{kind: inPaths, data: w.cwd}
+	}
+	switch io.in.kind {
+	case inDownload:
+		fill = string(holeDL)
+	case inPaths:
+		fill = io.in.data + "/" + holeEntry
+	}
+	if repl != "" {
+		for j := range inner {
+			if j > 0 {
+				inner[j].s = strings.ReplaceAll(inner[j].s, repl, fill)
+			}
+		}
+	} else if io.in.kind == inData && !hasHole(io.in.data) {
+		for _, f := range strings.Fields(io.in.data) {
+			inner = append(inner, arg{s: f, text: f})
+		}
+	} else {
+		inner = append(inner, arg{s: fill, text: "(input)"})
+	}
+	w.exec(inner, ioInfo{})
+}
+
+// findActions are find predicates that run a command up to `;` or `+`.
+var findActions = map[string]bool{"-exec": true, "-execdir": true, "-ok": true, "-okdir": true}
+
+func (w *walker) find(args []arg) {
+	var roots []string
+	i := 1
+	for ; i < len(args); i++ {
+		a := args[i].s
+		if a == "-H" || a == "-L" || a == "-P" || strings.HasPrefix(a, "-O") || a == "-D" {
+			if a == "-D" {
+				i++
+			}
+			continue
+		}
+		if strings.HasPrefix(a, "-") || a == "(" || a == "!" {
+			break
+		}
+		roots = append(roots, a)
+	}
+	if len(roots) == 0 {
+		roots = []string{"."}
+	}
+	filtered := false
+	for ; i < len(args); i++ {
+		a := args[i].s
+		switch {
+		case findActions[a]:
+			var inner []arg
+			j := i + 1
+			for ; j < len(args) && args[j].s != ";" && args[j].s != "+"; j++ {
+				inner = append(inner, args[j])
+			}
+			i = j
+			if len(inner) == 0 {
+				continue
+			}
+			w.findExec(inner, roots, filtered)
+		case a == "-delete":
+			w.findDelete(roots, filtered)
+		case a == "-fprint" || a == "-fprint0" || a == "-fprintf" || a == "-fls":
+			if i+1 < len(args) {
+				w.writeTo(args[i+1].s, "find "+a, args[i+1].text)
+			}
+		case a == "-name" || a == "-iname" || a == "-path" || a == "-ipath" || a == "-regex" || a == "-iregex" ||
+			a == "-newer" || a == "-mtime" || a == "-mmin" || a == "-user" || a == "-size" || a == "-empty" || a == "-wholename":
+			filtered = true
+		}
+	}
+}
+
+func (w *walker) findExec(inner []arg, roots []string, filtered bool) {
+	for _, root := range roots {
+		c := make([]arg, len(inner))
+		copy(c, inner)
+		for k := range c {
+			if k > 0 && strings.Contains(c[k].s, "{}") {
+				c[k].s = strings.ReplaceAll(c[k].s, "{}", strings.TrimSuffix(root, "/")+"/"+holeEntry)
+			}
+		}
+		p, ok := w.abs(root)
+		if name := commandBase(c[0].s); (name == "rm" || name == "shred") && ok && w.catastrophic(p) != "" && !filtered {
+			w.res.add(Blocked, "`find "+root+" -exec "+name+"`: "+w.catastrophic(p))
+		}
+		w.exec(c, ioInfo{})
+	}
+}
+
+func (w *walker) findDelete(roots []string, filtered bool) {
+	for _, root := range roots {
+		p, ok := w.abs(root)
+		switch {
+		case !ok:
+			w.res.add(Dangerous, "`find "+root+" -delete`: deletes under a path not known before running")
+		case w.catastrophic(p) != "" && !filtered:
+			w.res.add(Blocked, "`find "+root+" -delete`: "+w.catastrophic(p))
+		case w.catastrophic(p) != "" || !w.inside(p) && p != w.ws.Dir:
+			w.res.add(Dangerous, "`find "+root+" -delete`: deletes files outside the workspace")
+		default:
+			w.res.add(Dangerous, "`find "+root+" -delete`: deletes every file it matches")
+		}
+	}
+}
+
+func (w *walker) fd(args []arg, io ioInfo) {
+	for i, a := range args {
+		if (a.s == "-x" || a.s == "--exec" || a.s == "-X" || a.s == "--exec-batch") && i+1 < len(args) {
+			inner := append([]arg(nil), args[i+1:]...)
+			for k := range inner {
+				if k > 0 {
+					inner[k].s = strings.ReplaceAll(inner[k].s, "{}", "./"+holeEntry)
+				}
+			}
+			inner = append(inner, arg{s: "./" + holeEntry, text: "{}"})
+			w.exec(inner, ioInfo{})
+			return
+		}
+	}
+}

@@ -1,0 +1,273 @@
+package danger
+
+import (
+	"path"
+	"strings"
+)
+
+// Checks for databases, containers, cloud CLIs and tools that fetch code.
+
+func (w *walker) sql(args []arg, chain string, io ioInfo) {
+	var code []string
+	for i, a := range args[1:] {
+		s := a.s
+		if (s == "-c" || s == "--command" || s == "-e" || s == "--execute" || s == "--eval") && i+2 < len(args) {
+			code = append(code, args[i+2].s)
+		} else if v, ok := strings.CutPrefix(s, "--command="); ok {
+			code = append(code, v)
+		}
+	}
+	name := strings.Fields(chain)[0]
+	if name == "sqlite3" {
+		ops := scan(&rule{vals: "-cmd -separator"}, args)
+		if len(ops) >= 2 {
+			code = append(code, args[ops[1]].s)
+		}
+		if len(ops) >= 1 {
+			if p, ok := w.abs(args[ops[0]].s); !ok || !w.inside(p) {
+				w.res.add(Dangerous, "`sqlite3`: opens a database outside the workspace")
+			}
+		}
+	}
+	if len(code) == 0 {
+		if name == "sqlite3" && io.in.kind == inNone {
+			return
+		}
+		w.res.add(Dangerous, "`"+name+"`: runs statements that cannot be seen")
+		return
+	}
+	for _, c := range code {
+		if sqlWrites(c) {
+			w.res.add(Dangerous, "`"+name+"`: the statement changes or drops data")
+		} else if name == "sqlite3" {
+			w.res.add(Safe, "`"+name+"`: queries a project database")
+		} else {
+			w.res.add(Dev, "`"+name+"`: runs a read-only query")
+		}
+	}
+}
+
+func sqlWrites(s string) bool {
+	if hasHole(s) {
+		return true
+	}
+	u := " " + strings.ToUpper(s) + " "
+	for _, k := range []string{"DROP", "DELETE", "TRUNCATE", "UPDATE", "INSERT", "ALTER", "CREATE", "GRANT", "REVOKE", "REPLACE", "ATTACH", "VACUUM", "COPY", "\\!", ".SHELL", ".SYSTEM", "DB.DROP", "REMOVE(", "DELETEMANY", "DROPDATABASE", "INSERTONE", "UPDATEONE", "UPDATEMANY", "PRAGMA", "LOAD_EXTENSION", "SET "} {
+		if strings.Contains(u, k) {
+			return true
+		}
+	}
+	return false
+}
+
+func (w *walker) redis(args []arg) {
+	ops := scan(&rule{vals: "-h -p -a -n -u --user --pass"}, args)
+	if len(ops) == 0 {
+		w.res.add(Dangerous, "`redis-cli`: opens an interactive session")
+		return
+	}
+	switch strings.ToUpper(args[ops[0]].s) {
+	case "GET", "MGET", "KEYS", "SCAN", "PING", "INFO", "TTL", "TYPE", "EXISTS", "HGET", "HGETALL", "LRANGE", "SMEMBERS", "DBSIZE", "LLEN", "STRLEN", "ZRANGE":
+		w.res.add(Dev, "`redis-cli "+args[ops[0]].text+"`: reads from the database")
+	default:
+		w.res.add(Dangerous, "`redis-cli "+args[ops[0]].text+"`: changes the database")
+	}
+}
+
+func (w *walker) npx(args []arg, io ioInfo) {
+	ops := scan(&rule{vals: "-p --package -c --call"}, args)
+	for _, a := range args[1:] {
+		if a.s == "-c" || a.s == "--call" {
+			w.res.add(Dangerous, "`npx -c`: runs shell code")
+			return
+		}
+	}
+	if len(ops) == 0 {
+		w.res.add(Dangerous, "`npx`: runs a package")
+		return
+	}
+	name := args[ops[0]].s
+	if i := strings.LastIndexByte(name, '@'); i > 0 {
+		name = name[:i]
+	}
+	if npxTools[name] {
+		w.res.add(Dev, "`npx "+name+"`: runs a project tool")
+		return
+	}
+	w.res.add(Dangerous, "`npx "+args[ops[0]].text+"`: may download and run a package")
+}
+
+// gitGlobal judges git's own options: -c can set config that runs code.
+func (w *walker) gitGlobal(args []arg) {
+	for i := 1; i < len(args); i++ {
+		a := args[i].s
+		var kv string
+		switch {
+		case a == "-c" && i+1 < len(args):
+			kv = args[i+1].s
+			i++
+		case strings.HasPrefix(a, "--config-env"):
+			kv = strings.TrimPrefix(strings.TrimPrefix(a, "--config-env"), "=")
+		case a == "--exec-path" || strings.HasPrefix(a, "--exec-path="):
+			w.res.add(Dangerous, "`git --exec-path`: runs git programs from another place")
+			continue
+		default:
+			continue
+		}
+		key, val, _ := strings.Cut(kv, "=")
+		for _, r := range gitRules["config"].ops {
+			if matchOp(r.match, key) || matchOp(r.match, strings.ToLower(key)) {
+				w.res.add(Dangerous, "`git -c "+key+"`: sets config that runs programs")
+				w.literal1(strings.TrimPrefix(val, "!"))
+			}
+		}
+	}
+}
+
+func (w *walker) dockerRun(args []arg, chain string) {
+	type mount struct{ host, container string }
+	var mounts []mount
+	for i := 1; i < len(args); i++ {
+		a := args[i].s
+		val := ""
+		switch {
+		case a == "-v" || a == "--volume" || a == "--mount":
+			if i+1 < len(args) {
+				val = args[i+1].s
+				i++
+			}
+		case strings.HasPrefix(a, "--volume=") || strings.HasPrefix(a, "--mount="):
+			_, val, _ = strings.Cut(a, "=")
+		case a == "--privileged" || strings.HasPrefix(a, "--cap-add") || a == "--pid=host" || a == "--net=host" || a == "--network=host" || strings.HasPrefix(a, "--device"):
+			w.res.add(Dangerous, "`"+chain+" "+a+"`: gives the container power over the host")
+			continue
+		default:
+			if !strings.HasPrefix(a, "-") {
+				// The image; the rest is the container's command. It runs
+				// inside the container, so only what it does to mounted
+				// host paths counts, and only when catastrophic.
+				if i+1 < len(args) && len(mounts) > 0 {
+					inner := append([]arg(nil), args[i+1:]...)
+					for k := range inner {
+						s := inner[k].s
+						if !strings.HasPrefix(s, "/") {
+							continue
+						}
+						mapped := "/qsh-container" + s
+						for _, m := range mounts {
+							if under(path.Clean(s), m.container) {
+								mapped = m.host + strings.TrimPrefix(path.Clean(s), m.container)
+							}
+						}
+						inner[k].s = mapped
+					}
+					c := w.clone()
+					c.res = &result{}
+					c.cwd = "/qsh-container"
+					c.exec(inner, ioInfo{})
+					if c.res.class == Blocked {
+						for _, r := range c.res.reasons {
+							w.res.add(Blocked, "inside the container, on a host mount: "+r)
+						}
+					}
+				}
+				return
+			}
+			if takesValue(commands["docker"].sub["run"].vals, a) {
+				i++
+			}
+			continue
+		}
+		src := val
+		if strings.HasPrefix(val, "type=") || strings.Contains(val, "source=") || strings.Contains(val, "src=") {
+			for f := range strings.SplitSeq(val, ",") {
+				if k, v, ok := strings.Cut(f, "="); ok && (k == "source" || k == "src") {
+					src = v
+				}
+			}
+		} else {
+			src, _, _ = strings.Cut(val, ":")
+		}
+		if !strings.HasPrefix(src, "/") && !strings.HasPrefix(src, ".") && !strings.HasPrefix(src, "~") && !hasHole(src) {
+			continue // a named volume
+		}
+		p, ok := w.abs(src)
+		if ok {
+			parts := strings.Split(val, ":")
+			if len(parts) >= 2 && strings.HasPrefix(parts[1], "/") {
+				mounts = append(mounts, mount{host: p, container: path.Clean(parts[1])})
+			}
+		}
+		switch {
+		case !ok:
+			w.res.add(Dangerous, "`"+chain+" -v "+val+"`: mounts a path not known before running")
+		case w.inside(p) || p == w.ws.Dir:
+			w.res.add(Dev, "`"+chain+" -v "+val+"`: mounts the project")
+		default:
+			w.res.add(Dangerous, "`"+chain+" -v "+val+"`: mounts a host path outside the workspace")
+		}
+	}
+}
+
+// cloudRead are verbs of cloud CLIs that only read.
+var cloudRead = []string{"list", "ls", "describe", "get", "show", "view", "status", "info", "whoami", "version", "lookup", "search", "check", "print", "export-config", "tail", "filter", "read", "wait", "validate", "test"}
+
+// cloudSecret are verbs that print secrets.
+var cloudSecret = []string{"secret", "password", "token", "credential", "decrypt", "access-key", "login"}
+
+func (w *walker) cloud(args []arg, chain string) {
+	name := strings.Fields(chain)[0]
+	ops := scan(commands[name], args)
+	if len(ops) == 0 {
+		w.res.add(Safe, "`"+name+"`: shows help")
+		return
+	}
+	var words []string
+	for _, i := range ops {
+		words = append(words, args[i].s)
+	}
+	if name == "aws" && len(words) >= 2 && words[0] == "s3" {
+		switch words[1] {
+		case "ls":
+			w.res.add(Dev, "`aws s3 ls`: "+remoteRead)
+		case "cp", "sync", "mv":
+			local := true
+			for _, x := range words[2:] {
+				if strings.HasPrefix(x, "s3://") {
+					local = false
+				}
+			}
+			if !local && strings.HasPrefix(words[len(words)-1], "s3://") {
+				w.res.add(Dangerous, "`aws s3 "+words[1]+"`: uploads to a bucket")
+			} else {
+				w.res.add(Dangerous, "`aws s3 "+words[1]+"`: copies from a bucket")
+			}
+		default:
+			w.res.add(Dangerous, "`aws s3 "+words[1]+"`: "+remoteEdit)
+		}
+		return
+	}
+	text := name + " " + strings.Join(words, " ")
+	lower := strings.ToLower(text)
+	for _, s := range cloudSecret {
+		if strings.Contains(lower, s) && !strings.Contains(lower, "list") {
+			w.res.add(Dangerous, "`"+text+"`: may print a secret")
+			return
+		}
+	}
+	if len(words) > 0 && (words[0] == "configure" || words[0] == "config" && len(words) > 1 && words[1] == "set") {
+		w.res.add(Dangerous, "`"+text+"`: changes CLI settings or credentials")
+		return
+	}
+	// The verb is the last operand word that looks like one.
+	for i := len(words) - 1; i >= 0; i-- {
+		v := words[i]
+		for _, r := range cloudRead {
+			if v == r || strings.HasPrefix(v, r+"-") {
+				w.res.add(Dev, "`"+text+"`: "+remoteRead)
+				return
+			}
+		}
+	}
+	w.res.add(Dangerous, "`"+text+"`: may change cloud resources")
+}

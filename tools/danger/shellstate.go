@@ -1,0 +1,106 @@
+package danger
+
+import "strings"
+
+// Checks for builtins that change the shell's own state or run code later.
+
+func (w *walker) cd(args []arg) {
+	var target string
+	ops := scan(&rule{}, args)
+	switch {
+	case len(ops) == 0:
+		target = w.ws.Home
+	case args[ops[0]].s == "-":
+		w.cwd = ""
+		return
+	default:
+		target = args[ops[0]].s
+	}
+	p, ok := w.abs(target)
+	if !ok {
+		w.cwd = ""
+		return
+	}
+	w.cwd = p
+}
+
+func (w *walker) alias(args []arg) {
+	for _, a := range args[1:] {
+		if name, val, ok := strings.Cut(a.s, "="); ok {
+			w.nested(val, input{})
+			if w.aliases == nil {
+				w.aliases = map[string]string{}
+			}
+			w.aliases[name] = val
+		}
+	}
+}
+
+func (w *walker) trap(args []arg) {
+	ops := scan(&rule{}, args)
+	if len(ops) < 2 {
+		return // lists traps or resets one
+	}
+	action := args[ops[0]].s
+	if action == "-" || action == "" {
+		return
+	}
+	w.nested(action, input{})
+}
+
+func (w *walker) source(args []arg, chain string, io ioInfo) {
+	if len(args) < 2 {
+		w.res.add(Dangerous, "`"+chain+"` without a file")
+		return
+	}
+	switch args[1].s {
+	case "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0":
+		w.stdinCode(commands["bash"], chain, "bash", io)
+		return
+	}
+	w.runFile(args[1].s, args[1].text)
+}
+
+func (w *walker) su(args []arg) {
+	w.res.add(Dangerous, "`su`: runs as another user")
+	for i := 1; i < len(args); i++ {
+		a := args[i].s
+		if (a == "-c" || a == "--command") && i+1 < len(args) {
+			w.nested(args[i+1].s, input{})
+			return
+		}
+		if v, ok := strings.CutPrefix(a, "--command="); ok {
+			w.nested(v, input{})
+			return
+		}
+	}
+}
+
+func (w *walker) env(args []arg) {
+	ss := make([]string, len(args))
+	for i, a := range args {
+		ss[i] = a.s
+	}
+	for j, a := range ss {
+		if (a == "-S" || a == "--split-string") && j+1 < len(ss) {
+			w.nested(strings.Join(ss[j+1:], " "), input{})
+			return
+		}
+	}
+	i := unwrapIndex(commands["env"], ss)
+	for _, a := range args[1:] {
+		if name, val, ok := strings.Cut(a.s, "="); ok && !strings.HasPrefix(a.s, "-") {
+			w.hijack(name, val, a.text)
+		}
+		if v, ok := strings.CutPrefix(a.s, "--split-string="); ok {
+			w.nested(v, input{})
+		}
+	}
+	if i < 0 {
+		if w.envFiltered || w.shared.runtime {
+			w.res.add(Safe, "`env | grep`: shows only matching variables")
+			return
+		}
+		w.res.add(Dangerous, "`env`: prints all variables, which may include secrets")
+	}
+}
