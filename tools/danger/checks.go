@@ -95,6 +95,24 @@ func (w *walker) check(name, chain string, args []arg, io ioInfo) {
 		if ops := scan(commands["uniq"], args); len(ops) >= 2 {
 			w.writeTo(args[ops[1]].s, chain, args[ops[1]].text)
 		}
+	case "gitconfig":
+		// --global, --system and --file change config outside the
+		// repository, unless the command only reads.
+		ops := scan(gitRules["config"], args)
+		reads := len(ops) <= 1
+		for _, a := range args[1:] {
+			if matchFlag(gitRules["config"].flags[0].match, a.s) {
+				reads = true
+			}
+			if matchFlag("--unset --unset-all --add --replace-all --rename-section --remove-section --edit -e", a.s) {
+				reads = false
+			}
+		}
+		for _, a := range args[1:] {
+			if !reads && matchFlag("--global --system --file -f", a.s) {
+				w.res.add(Dangerous, "`git config "+a.text+"`: changes config outside the repository")
+			}
+		}
 	case "popd":
 		w.cwd = ""
 	case "alias":

@@ -77,6 +77,12 @@ func (w *walker) operandsOf(name string, args []arg) {
 				continue
 			}
 		}
+		if i := strings.LastIndexByte(a.s, ':'); i > 0 && i < len(a.s)-1 && !strings.Contains(a.s, "://") {
+			// git's REV:PATH names a file too.
+			if p, ok := w.abs(a.s[i+1:]); ok {
+				w.readFile(p, true, "`"+a.text+"`")
+			}
+		}
 		if p, ok := w.abs(a.s); ok {
 			w.readFile(p, true, "`"+a.text+"`")
 			if name != "" && !listers[name] && secretDirs[path.Base(p)] && under(p, w.ws.Home) {

@@ -168,7 +168,8 @@ func (w *walker) writeClass(p string, what string) (Class, string) {
 func (w *walker) secretFile(p string) bool {
 	base := path.Base(p)
 	switch base {
-	case ".netrc", ".pgpass", ".git-credentials", "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519",
+	case ".netrc", ".pgpass", ".git-credentials", "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", ".npmrc", ".my.cnf",
+		".s3cfg", ".boto", ".terraformrc", ".vault-token", "credentials.toml", "application_default_credentials.json",
 		"shadow", "gshadow", ".pypirc", "credentials.json", "secrets.json", "secrets.yaml", "secrets.yml",
 		".htpasswd", "master.key":
 		return base != "shadow" && base != "gshadow" || under(p, "/etc")
@@ -200,6 +201,8 @@ func (w *walker) secretFile(p string) bool {
 	case strings.HasSuffix(dir, "/.gnupg"):
 		return true
 	case strings.HasSuffix(dir, "/gh") && base == "hosts.yml":
+		return true
+	case strings.HasPrefix(p, "/proc/") && base == "environ":
 		return true
 	}
 	return false

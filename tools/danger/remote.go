@@ -248,7 +248,11 @@ func (w *walker) cloud(args []arg, chain string) {
 		return
 	}
 	text := name + " " + strings.Join(words, " ")
-	lower := strings.ToLower(text)
+	var all []string
+	for _, a := range args {
+		all = append(all, a.s)
+	}
+	lower := strings.ToLower(strings.Join(all, " "))
 	for _, s := range cloudSecret {
 		if strings.Contains(lower, s) && !strings.Contains(lower, "list") {
 			w.res.add(Dangerous, "`"+text+"`: may print a secret")

@@ -117,12 +117,10 @@ var gitRules = map[string]*rule{
 	"cherry":        safe("lists unmerged commits"),
 	"fsck":          safe("checks the repository"),
 	"verify-commit": safe("checks a signature"),
-	"config": {class: Dev, why: "changes the repository's config", vals: "--file -f --type --default",
+	"config": {class: Dev, why: "changes the repository's config", vals: "--file -f --type --default", check: "gitconfig",
 		bare: safe("reads config"), bareMax: 1,
 		flags: []flag{
 			set("--get --get-all --get-regexp --list -l --show-origin --get-urlmatch --name-only", Safe, "reads config"),
-			raise("--global --system", Dangerous, "changes config outside the repository"),
-			raise("--file -f", Dangerous, "changes a config file"),
 			raise("--unset --unset-all --add --replace-all --rename-section --remove-section", Dev, "changes the repository's config"),
 		},
 		ops: []flag{
@@ -337,7 +335,7 @@ var pipRules = map[string]*rule{
 
 var dockerRules = map[string]*rule{
 	"ps": safe("lists containers"), "images": safe("lists images"), "logs": safe("shows container logs"),
-	"inspect": safe("shows an object"), "version": safe("prints versions"), "info": safe("shows the daemon state"),
+	"inspect": {class: Safe, why: "shows an object", ops: []flag{raise("*Env* *env*", Dangerous, "shows environment variables, which may include secrets")}}, "version": safe("prints versions"), "info": safe("shows the daemon state"),
 	"top": safe("lists container processes"), "stats": safe("shows container usage"), "port": safe("shows ports"),
 	"diff": safe("shows container changes"), "history": safe("shows image history"), "events": safe("shows events"),
 	"search":    dev("queries the registry"),
@@ -374,7 +372,7 @@ var dockerRules = map[string]*rule{
 		"build":   dev("builds the project's images"),
 		"ps":      safe("lists the project's containers"),
 		"logs":    safe("shows container logs"),
-		"config":  safe("shows the compose config"),
+		"config":  {class: Dangerous, why: "prints the resolved config, with values from .env that may be secrets", flags: []flag{set("-q --quiet --services --volumes --profiles --images", Safe, "checks or lists the config")}},
 		"images":  safe("lists images"),
 		"top":     safe("lists processes"),
 		"pull":    dev("downloads images"),
@@ -440,7 +438,7 @@ var kubectlRules = map[string]*rule{
 var terraformRules = map[string]*rule{
 	"plan": dev("plans changes without applying them"), "validate": dev("validates the configuration"),
 	"fmt":  {class: Dev, why: "formats the configuration", flags: []flag{set("-check -diff", Safe, "checks formatting")}},
-	"init": dev("downloads providers and modules"), "show": dev(remoteRead), "output": dev("shows outputs"),
+	"init": dev("downloads providers and modules"), "show": {class: Dev, why: remoteRead, flags: []flag{raise("-json", Dangerous, "shows sensitive values in plain text")}}, "output": {class: Dev, why: "shows outputs", flags: []flag{raise("-json -raw", Dangerous, "shows sensitive values in plain text")}},
 	"providers": safe("lists providers"), "graph": safe("prints the graph"), "version": safe("prints the version"),
 	"console": dangerous("opens a console"), "get": dev("downloads modules"),
 	"apply": dangerous("applies infrastructure changes"), "destroy": dangerous("destroys infrastructure"),
@@ -773,7 +771,7 @@ var commands = map[string]*rule{
 	"tailscale": {class: Dangerous, why: "changes the network", sub: map[string]*rule{"status": safe("shows the network"), "ip": safe("shows addresses")}},
 
 	// System state.
-	"ps": safe("lists processes"), "pgrep": safe("finds processes"), "pstree": safe("lists processes"), "top": safe("shows processes"), "htop": safe("shows processes"), "btop": safe("shows processes"),
+	"ps": {class: Safe, why: "lists processes", ops: []flag{raise("*e*", Dangerous, "shows process environments, which may include secrets")}}, "pgrep": safe("finds processes"), "pstree": safe("lists processes"), "top": safe("shows processes"), "htop": safe("shows processes"), "btop": safe("shows processes"),
 	"free": safe("shows memory"), "uptime": safe("shows uptime"), "vmstat": safe("shows statistics"), "iostat": safe("shows statistics"), "nproc": safe("counts CPUs"), "lscpu": safe("shows CPUs"),
 	"lsblk": safe("lists block devices"), "blkid": safe("lists filesystems"), "findmnt": safe("lists mounts"), "lsusb": safe("lists devices"), "lspci": safe("lists devices"), "lsmod": safe("lists modules"),
 	"uname": safe("shows the system"), "hostname": {class: Dangerous, why: "sets the host name", bare: safe("shows the host name"), flags: []flag{set("-f -s -i -I -d -A --fqdn --short", Safe, "shows the host name")}}, "hostnamectl": {class: Dangerous, why: "changes the host name", bare: safe("shows the host"), sub: map[string]*rule{"status": safe("shows the host")}, open: true},
