@@ -320,6 +320,9 @@ func (w *walker) output(s *syntax.Stmt, name string, args []string, in input) in
 		return in
 	case "find", "fd", "git", "grep", "rg", "ls", "ag":
 		if dir, ok := w.listsPaths(name, args); ok {
+			if name == "find" {
+				return input{kind: inTree, data: dir}
+			}
 			return input{kind: inPaths, data: dir}
 		}
 	case "base64":
@@ -366,16 +369,31 @@ func (w *walker) listsPaths(name string, args []string) (string, bool) {
 		if !lists {
 			return "", false
 		}
-	case "find", "fd":
+	case "find":
+		// find prints paths under its roots, wherever they are: the worst
+		// root is what a consumer such as xargs rm gets.
+		var roots []string
 		for _, a := range args {
 			if strings.HasPrefix(a, "-") || a == "(" || a == "!" {
 				break
 			}
-			dirs = append(dirs, a)
+			roots = append(roots, a)
 		}
-		if name == "fd" {
-			dirs = nil // fd's first operand is a pattern; it searches the cwd
+		if len(roots) == 0 {
+			roots = []string{"."}
 		}
+		for _, r := range roots {
+			p, ok := w.abs(r)
+			if !ok {
+				return "", false
+			}
+			if w.catastrophic(p) != "" || !(w.inside(p) || p == w.ws.Dir) {
+				return p, true
+			}
+		}
+		return w.cwd, true
+	case "fd":
+		// fd's first operand is a pattern; it searches the cwd.
 	case "ls":
 		for _, a := range args {
 			if !strings.HasPrefix(a, "-") {

@@ -71,6 +71,7 @@ type walker struct {
 	// params are the positional parameters inside a function call; nil
 	// means unknown.
 	params []string
+	arg0   string // $0 of bash -c CODE NAME; "" when not known
 	shared *shared
 	depth  int
 	// forking is set while walking a pipeline element or a background
@@ -192,7 +193,7 @@ func (w *walker) nestedWith(src string, in input, params []string) {
 	}
 	if hasHole(src) {
 		w.res.add(Dangerous, "runs shell code that is not known before running")
-		src = strings.NewReplacer(hole, "$__qsh_unknown", string(holeDL), "$__qsh_unknown", holeEntry, "$__qsh_unknown").Replace(src)
+		src = strings.NewReplacer(hole, "$__qsh_unknown", string(holeDL), "$__qsh_unknown", holeEntry, "$__qsh_unknown", holeTree, "$__qsh_unknown").Replace(src)
 	}
 	if c.depth > maxDepth {
 		// Nothing legitimate nests this deep; it cannot be judged, so it

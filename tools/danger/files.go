@@ -39,12 +39,17 @@ func (w *walker) rm(args []arg, chain string) {
 	for _, t := range targets {
 		p, ok := w.abs(t.s)
 		on := verb + " on `" + t.text + "`"
+		rec := recursive
+		if base, found := strings.CutSuffix(p, "/"+holeTree); found {
+			// Every file of a tree, one by one: as good as -r on it.
+			p, rec = base+"/"+holeEntry, true
+		}
 		if !ok {
 			w.res.add(Dangerous, on+": path not known before running")
 			continue
 		}
 		if why := w.catastrophic(p); why != "" {
-			if recursive || hasGlob(path.Base(p)) && (recursive || dirs) {
+			if rec || hasGlob(path.Base(p)) && (rec || dirs) {
 				w.res.add(Blocked, on+": "+why)
 				continue
 			}
@@ -65,7 +70,7 @@ func (w *walker) rm(args []arg, chain string) {
 			w.res.add(Dev, on+": removes regenerable build output")
 		case hasGlob(base):
 			w.res.add(Dangerous, on+": deletes files in bulk")
-		case recursive:
+		case rec:
 			w.res.add(Dangerous, on+": deletes a directory tree")
 		case w.secretFile(p):
 			w.res.add(Dangerous, on+": deletes a secret file")

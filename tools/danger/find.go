@@ -44,6 +44,8 @@ func (w *walker) xargs(args []arg, io ioInfo) {
 		fill = string(holeDL)
 	case inPaths:
 		fill = io.in.data + "/" + holeEntry
+	case inTree:
+		fill = io.in.data + "/" + holeTree
 	}
 	if repl != "" {
 		for j := range inner {
@@ -52,7 +54,7 @@ func (w *walker) xargs(args []arg, io ioInfo) {
 			}
 		}
 	} else if io.in.kind == inData && !hasHole(io.in.data) {
-		for _, f := range strings.Fields(io.in.data) {
+		for _, f := range strings.FieldsFunc(io.in.data, func(r rune) bool { return r == 0 || r == ' ' || r == '\t' || r == '\n' }) {
 			inner = append(inner, arg{s: f, text: f})
 		}
 	} else {

@@ -77,7 +77,13 @@ func (w *walker) interp(r *rule, chain string, args []arg, ops []int, io ioInfo)
 									params = append(params, a.s)
 								}
 							}
+							saved := w.arg0
+							w.arg0 = ""
+							if j+1 < len(args) {
+								w.arg0 = args[j+1].s
+							}
 							w.nestedWith(args[j].s, io.in, params)
+							w.arg0 = saved
 							return
 						}
 					}

@@ -71,13 +71,16 @@ var buildDirs = map[string]bool{
 	".parcel-cache": true, ".nuxt": true, ".svelte-kit": true, "htmlcov": true, ".nyc_output": true,
 }
 
-func hasGlob(s string) bool { return strings.ContainsAny(s, "*?[") }
+func hasGlob(s string) bool { return strings.ContainsAny(s, "*?["+holeEntry) }
 
 var bracketExpr = regexp.MustCompile(`\[[^]]*\]`)
 
 // allGlob reports whether a name pattern matches (nearly) every entry:
 // `*`, `.*`, `.[!.]*`, `?*`.
 func allGlob(base string) bool {
+	if base == holeEntry {
+		return true // any entry a command finds: find / | xargs rm -rf
+	}
 	b := bracketExpr.ReplaceAllString(base, "")
 	return strings.Contains(b, "*") && strings.Trim(b, "*?.") == ""
 }

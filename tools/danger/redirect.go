@@ -18,7 +18,8 @@ const (
 	inDownload               // content fetched from the network
 	inUnknown                // output of something that cannot be seen into
 	inFile                   // a file
-	inPaths                  // names of files under the directory in data (find, git ls-files …)
+	inPaths                  // names of files in the directory in data (git ls-files, grep -l …)
+	inTree                   // names of all the files under the directory in data (find)
 )
 
 type input struct {

@@ -2,6 +2,7 @@ package danger
 
 import (
 	"io"
+	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -16,10 +17,11 @@ const (
 	hole      = "\ue000" // any value at all
 	holeDL    = '\ue001' // content fetched from the network
 	holeEntry = "\ue002" // one entry name found by a command (find's {})
+	holeTree  = "\ue003" // any path in a tree a command walks (find | xargs)
 )
 
 func hasHole(s string) bool {
-	return strings.ContainsAny(s, "\ue000\ue001\ue002")
+	return strings.ContainsAny(s, "\ue000\ue001\ue002\ue003")
 }
 
 // arg is one field of an expanded command line, with the source text it
@@ -53,6 +55,10 @@ func (e env) Get(name string) expand.Variable {
 		}
 	case "IFS":
 		return str(" \t\n")
+	case "0":
+		if w.arg0 != "" {
+			return str(w.arg0)
+		}
 	case "#":
 		if w.params != nil {
 			return str(strconv.Itoa(len(w.params)))
@@ -238,7 +244,9 @@ func isPwd(stmts []*syntax.Stmt) bool {
 	return ok && len(c.Args) == 1 && len(c.Assigns) == 0 && c.Args[0].Lit() == "pwd"
 }
 
-// echoed is the output of $(echo …) when its words are known.
+// echoed is the output of a command substitution whose command only
+// computes from its arguments (echo, printf, dirname, basename, realpath,
+// which), when those are known.
 func (w *walker) echoed(stmts []*syntax.Stmt) (string, bool) {
 	if len(stmts) != 1 || len(stmts[0].Redirs) > 0 {
 		return "", false
@@ -247,12 +255,13 @@ func (w *walker) echoed(stmts []*syntax.Stmt) (string, bool) {
 	if !ok || len(c.Args) < 2 || len(c.Assigns) > 0 {
 		return "", false
 	}
-	switch c.Args[0].Lit() {
-	case "echo":
+	name := c.Args[0].Lit()
+	switch name {
+	case "echo", "printf", "dirname", "basename", "realpath":
 	case "which", "command":
 		// $(which rm) is where rm is; judged as rm.
-		if name := c.Args[len(c.Args)-1].Lit(); name != "" && !strings.HasPrefix(name, "-") {
-			return "/usr/bin/" + name, true
+		if n := c.Args[len(c.Args)-1].Lit(); n != "" && !strings.HasPrefix(n, "-") {
+			return "/usr/bin/" + n, true
 		}
 		return "", false
 	default:
@@ -267,11 +276,31 @@ func (w *walker) echoed(stmts []*syntax.Stmt) (string, bool) {
 			if hasHole(f.s) {
 				return "", false
 			}
-			if len(parts) == 0 && (f.s == "-n" || f.s == "-e" || f.s == "-E") {
+			if len(parts) == 0 && name == "echo" && (f.s == "-n" || f.s == "-e" || f.s == "-E") {
 				continue // echo's own options
 			}
 			parts = append(parts, f.s)
 		}
+	}
+	if len(parts) == 0 {
+		return "", name == "echo"
+	}
+	switch name {
+	case "printf":
+		s, _, err := expand.Format(q.config(), parts[0], parts[1:])
+		return s, err == nil
+	case "dirname", "basename", "realpath":
+		if len(parts) != 1 || strings.HasPrefix(parts[0], "-") {
+			return "", false
+		}
+		switch name {
+		case "dirname":
+			return path.Dir(parts[0]), true
+		case "basename":
+			return path.Base(parts[0]), true
+		}
+		p, ok := q.abs(parts[0])
+		return p, ok
 	}
 	return strings.Join(parts, " "), true
 }
