@@ -38,7 +38,7 @@ func (w *walker) check(name, chain string, args []arg, io ioInfo) {
 		for i := 1; i < len(args); i++ {
 			a := args[i].s
 			switch {
-			case (a == "-o" || a == "--output" || a == "--out" || a == "-out") && i+1 < len(args):
+			case (a == "-o" || a == "--output" || a == "--out" || a == "-out" || a == "-keyout") && i+1 < len(args):
 				w.writeTo(args[i+1].s, chain+" "+a, args[i+1].text)
 				i++
 			case strings.HasPrefix(a, "--output=") || strings.HasPrefix(a, "-o="):
@@ -91,8 +91,9 @@ func (w *walker) check(name, chain string, args []arg, io ioInfo) {
 				delete(w.lists, a.s)
 			}
 		}
-	case "uniq":
-		if ops := scan(commands["uniq"], args); len(ops) >= 2 {
+	case "second":
+		// uniq IN OUT, xxd IN OUT: the second operand is written.
+		if ops := scan(lookup(strings.Fields(chain)[0]), args); len(ops) >= 2 {
 			w.writeTo(args[ops[1]].s, chain, args[ops[1]].text)
 		}
 	case "gitconfig":
@@ -111,6 +112,16 @@ func (w *walker) check(name, chain string, args []arg, io ioInfo) {
 		for _, a := range args[1:] {
 			if !reads && matchFlag("--global --system --file -f", a.s) {
 				w.res.add(Dangerous, "`git config "+a.text+"`: changes config outside the repository")
+			}
+		}
+	case "hyperfine":
+		// Each operand (and --prepare, --cleanup) is shell code.
+		for i, a := range args[1:] {
+			if !strings.HasPrefix(a.s, "-") && !takesValue(commands["hyperfine"].vals, args[i].s) {
+				w.nested(a.s, input{})
+			}
+			if (a.s == "-p" || a.s == "--prepare" || a.s == "-c" || a.s == "--cleanup") && i+2 < len(args) {
+				w.nested(args[i+2].s, input{})
 			}
 		}
 	case "popd":

@@ -114,6 +114,9 @@ func (w *walker) interp(r *rule, chain string, args []arg, ops []int, io ioInfo)
 		case a == "-V" || a == "--version" || a == "-h" || a == "--help" || a == "-v" && r.kind == kindInterp:
 			w.res.add(Safe, "`"+name+" "+a+"`: prints help or version")
 			return
+		case (a == "--test" || a == "--run" || a == "--watch") && name == "node":
+			w.res.add(Dev, "`node "+a+"`: runs the project's tests or scripts")
+			return
 		case a == "-m" && r.kind == kindInterp && i+1 < len(args):
 			w.pyModule(args[i+1:], io)
 			return

@@ -60,6 +60,9 @@ func (w *walker) operands(args []arg) {
 	w.operandsOf("", args)
 }
 
+// outputFlags name the file a command writes; their value is not read.
+var outputFlags = map[string]bool{"-o": true, "-out": true, "--output": true, "-keyout": true, "--out": true, "--output-file": true, "-O": true, "--output-document": true}
+
 // listers only list or measure a directory; reading a secret directory
 // with anything else may print or copy what is in it.
 var listers = map[string]bool{"ls": true, "stat": true, "du": true, "tree": true, "file": true, "find": true, "cd": true, "test": true, "[": true, "chmod": true, "mkdir": true, "touch": true, "realpath": true, "readlink": true, "basename": true, "dirname": true, "eza": true, "exa": true, "fd": true}
@@ -69,7 +72,10 @@ var secretDirs = map[string]bool{".ssh": true, ".aws": true, ".gnupg": true, ".k
 
 // operandsOf judges the operands of command name as files it may read.
 func (w *walker) operandsOf(name string, args []arg) {
-	for _, a := range args {
+	for i, a := range args {
+		if i > 0 && outputFlags[args[i-1].s] {
+			continue // written, not read
+		}
 		if strings.HasPrefix(a.s, "-") {
 			if i := strings.IndexByte(a.s, '='); i > 0 {
 				a.s = a.s[i+1:]
