@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/creack/pty"
+	"golang.org/x/term"
 )
 
 func TestReadKey(t *testing.T) {
@@ -16,6 +17,11 @@ func TestReadKey(t *testing.T) {
 	}
 	defer ptmx.Close()
 	defer tty.Close()
+	// Raw from the start: in cooked mode the line discipline would take
+	// the Ctrl-C written below as a signal before readKey sees it.
+	if _, err := term.MakeRaw(int(tty.Fd())); err != nil {
+		t.Fatal(err)
+	}
 	ctx := context.Background()
 
 	ptmx.Write([]byte("y"))

@@ -69,11 +69,8 @@ func (s *Shell) REPL(ctx context.Context) int {
 		buf.WriteString(line)
 		buf.WriteByte('\n')
 		src := buf.String()
-		if err == nil && buf.Len() == len(line)+1 {
-			if _, ok := question(line); !ok && incomplete(src) {
-				continue
-			}
-		} else if err == nil && incomplete(src) {
+		// A question is one line; shell input goes on while incomplete.
+		if _, q := question(src); err == nil && !q && incomplete(src) {
 			continue
 		}
 		buf.Reset()
