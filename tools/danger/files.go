@@ -182,7 +182,8 @@ func (w *walker) tar(args []arg, io ioInfo) {
 			}
 		case strings.HasPrefix(a, "--directory="):
 			dir = strings.TrimPrefix(a, "--directory=")
-		case strings.HasPrefix(a, "--to-command") || strings.HasPrefix(a, "--checkpoint-action") || strings.HasPrefix(a, "--use-compress-program") || a == "-I":
+		case strings.HasPrefix(a, "--to-command") || strings.HasPrefix(a, "--checkpoint-action") || strings.HasPrefix(a, "--use-compress-program") || a == "-I" ||
+			a == "-F" || strings.HasPrefix(a, "--info-script") || strings.HasPrefix(a, "--new-volume-script") || strings.HasPrefix(a, "--rsh-command"):
 			w.res.add(Dangerous, "`tar "+args[i].text+"`: runs a program")
 		case strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && letters(a[1:]):
 			for _, c := range a[1:] {
