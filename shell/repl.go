@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"golang.org/x/term"
+	"mvdan.cc/sh/v3/interp"
 )
 
 // maxRecord is how many command lines the session record keeps.
@@ -144,6 +145,10 @@ func (s *Shell) runLine(ctx context.Context, line string) int {
 	if text, ok := question(line); ok {
 		st = s.askLine(fctx, text)
 	} else if f, ok := s.parse(strings.NewReader(line+"\n"), s.name); ok {
+		if in := s.cancellableStdin(); in != nil {
+			interp.StdIO(in, s.stdout, s.stderr)(s.runner)
+			defer in.Close()
+		}
 		st = s.runFile(fctx, f)
 	} else {
 		st = 2
@@ -165,6 +170,24 @@ func (s *Shell) runLine(ctx context.Context, line string) int {
 		s.record = append(s.record[:0:0], s.record[len(s.record)-maxRecord:]...)
 	}
 	return st
+}
+
+// cancellableStdin opens the terminal anew for one command line. A new
+// open file description of a terminal is non-blocking in Go, so that
+// interp can cancel a `read` builtin waiting on it when Ctrl-C cancels the
+// line; the shell's own stdin is blocking and cannot be. Programs the line
+// starts make it blocking again (os/exec calls Fd), which affects only
+// this description, not the shell's.
+func (s *Shell) cancellableStdin() *os.File {
+	in, ok := s.stdin.(*os.File)
+	if !ok || !s.terminal {
+		return nil
+	}
+	f, err := os.OpenFile(fmt.Sprintf("/proc/self/fd/%d", in.Fd()), os.O_RDWR, 0)
+	if err != nil {
+		return nil
+	}
+	return f
 }
 
 // syncDir moves the process's own cwd to the interpreter's after a `cd`,

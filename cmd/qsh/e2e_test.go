@@ -66,6 +66,10 @@ func TestREPLCdPwd(t *testing.T) {
 	tm.Line("/bin/pwd")
 	tm.WaitFor(filepath.Join(home, "sub dir"))
 	tm.WaitFor(ps1)
+	// The terminal was told (OSC 7).
+	if !strings.Contains(tm.Raw(), "\x1b]7;file://") || !strings.Contains(tm.Raw(), "/sub%20dir\x1b\\") {
+		t.Errorf("no OSC 7 in %q", tm.Raw())
+	}
 	exit(t, tm)
 }
 
@@ -128,6 +132,25 @@ func TestREPLInterruptLoop(t *testing.T) {
 	if out := enter(tm, "echo status=$?"); !strings.Contains(out, "status=130") {
 		t.Fatalf("after Ctrl-C: %q", out)
 	}
+	exit(t, tm)
+}
+
+func TestREPLInterruptRead(t *testing.T) {
+	t.Parallel()
+	tm := startShell(t, "")
+	tm.Line("echo reading; read x; echo not-reached")
+	tm.WaitFor("reading")
+	time.Sleep(200 * time.Millisecond)
+	tm.Type(shelltest.CtrlC)
+	tm.WaitFor(ps1)
+	if out := enter(tm, "echo status=$?"); !strings.Contains(out, "status=130") {
+		t.Fatalf("after Ctrl-C: %q", out)
+	}
+	tm.Line("read x; echo got=$x")
+	time.Sleep(200 * time.Millisecond)
+	tm.Line("typed")
+	tm.WaitFor("got=typed")
+	tm.WaitFor(ps1)
 	exit(t, tm)
 }
 

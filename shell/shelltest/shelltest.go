@@ -233,6 +233,13 @@ func (tm *Term) Output() string {
 	return tm.stripped()
 }
 
+// Raw is everything the program printed, escape sequences included.
+func (tm *Term) Raw() string {
+	tm.mu.Lock()
+	defer tm.mu.Unlock()
+	return string(tm.raw)
+}
+
 // Mark makes later waits look only at output printed from now on.
 func (tm *Term) Mark() {
 	tm.mu.Lock()
