@@ -33,6 +33,9 @@ func (s *Shell) Run(ctx context.Context, command string, stdout, stderr io.Write
 	if exec != nil {
 		ctx = context.WithValue(ctx, guardKey{}, execMiddleware(exec))
 	}
+	// Not the terminal's foreground: Ctrl-C cancels ctx at once, and the
+	// programs are stopped through it.
+	ctx = context.WithValue(ctx, fgKey{}, nil)
 	err = sub.Run(ctx, f)
 	if ctx.Err() != nil {
 		return 130, ctx.Err()
