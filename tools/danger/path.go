@@ -71,15 +71,19 @@ var buildDirs = map[string]bool{
 	".parcel-cache": true, ".nuxt": true, ".svelte-kit": true, "htmlcov": true, ".nyc_output": true,
 }
 
-func hasGlob(s string) bool { return strings.ContainsAny(s, "*?["+holeEntry) }
+// hasGlob reports a pattern: globs, extended globs such as !(keep), or an
+// entry a command finds.
+func hasGlob(s string) bool {
+	return strings.ContainsAny(s, "*?["+holeEntry) || strings.Contains(s, "!(") || strings.Contains(s, "@(") || strings.Contains(s, "+(")
+}
 
 var bracketExpr = regexp.MustCompile(`\[[^]]*\]`)
 
 // allGlob reports whether a name pattern matches (nearly) every entry:
 // `*`, `.*`, `.[!.]*`, `?*`.
 func allGlob(base string) bool {
-	if base == holeEntry {
-		return true // any entry a command finds: find / | xargs rm -rf
+	if base == holeEntry || strings.HasPrefix(base, "!(") {
+		return true // any entry a command finds, or all but some: !(keep)
 	}
 	b := bracketExpr.ReplaceAllString(base, "")
 	return strings.Contains(b, "*") && strings.Trim(b, "*?.") == ""

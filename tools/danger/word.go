@@ -142,6 +142,7 @@ func (w *walker) fields(word *syntax.Word) []arg {
 	}
 	w.substs(word)
 	text := w.text(word)
+	word = litExtGlobs(word)
 	var out []arg
 	for s, err := range expand.FieldsSeq(w.config(), word) {
 		if err != nil {
@@ -150,6 +151,26 @@ func (w *walker) fields(word *syntax.Word) []arg {
 		out = append(out, arg{s: s, text: text})
 	}
 	return out
+}
+
+// litExtGlobs replaces extended globs such as !(keep) by their text: with
+// globbing off the expander rejects them, and the pattern is what matters.
+func litExtGlobs(word *syntax.Word) *syntax.Word {
+	var parts []syntax.WordPart
+	for i, p := range word.Parts {
+		eg, ok := p.(*syntax.ExtGlob)
+		if !ok {
+			continue
+		}
+		if parts == nil {
+			parts = append([]syntax.WordPart(nil), word.Parts...)
+		}
+		parts[i] = &syntax.Lit{ValuePos: eg.OpPos, ValueEnd: eg.Pattern.ValueEnd, Value: eg.Op.String() + eg.Pattern.Value + ")"}
+	}
+	if parts == nil {
+		return word
+	}
+	return &syntax.Word{Parts: parts}
 }
 
 // literal expands a word as one string, as in an assignment value.
