@@ -122,6 +122,7 @@ func New(opts ...Option) (*Shell, error) {
 	s.terminal = isTerminal(s.stdin) && isTerminal(s.stdout)
 	var err error
 	s.runner, err = interp.New(
+		interp.Dir(s.startDir()),
 		interp.Interactive(s.interactive),
 		interp.Env(expand.ListEnviron(s.environ...)),
 		interp.StdIO(s.stdin, s.stdout, s.stderr),
@@ -135,6 +136,26 @@ func New(opts ...Option) (*Shell, error) {
 	s.runner.Reset()
 	s.dir = s.runner.Dir
 	return s, nil
+}
+
+// startDir is the directory the session starts in: the process's, or,
+// when that was removed, the first of $HOME and / that exists.
+func (s *Shell) startDir() string {
+	wd, err := os.Getwd()
+	if err == nil {
+		return wd
+	}
+	dir := "/"
+	for _, kv := range s.environ {
+		if home, ok := strings.CutPrefix(kv, "HOME="); ok && home != "" {
+			if fi, err := os.Stat(home); err == nil && fi.IsDir() {
+				dir = home
+			}
+		}
+	}
+	s.errorf("the current directory is gone (%v); starting in %s", err, dir)
+	os.Chdir(dir)
+	return dir
 }
 
 // Dir is the session's current directory.

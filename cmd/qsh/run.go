@@ -40,10 +40,9 @@ func parseArgs(args []string) (options, error) {
 	for len(args) > 0 {
 		a := args[0]
 		switch {
-		case a == "--":
-			args = args[1:]
-			o.args = args
-			return o, nil
+		case a == "--" || a == "-":
+			o.args = args[1:]
+			return o.withCommand()
 		case a == "--help" || a == "-h":
 			o.action = "help"
 			return o, nil
@@ -97,6 +96,9 @@ func (o options) withCommand() (options, error) {
 	}
 	*o.command = o.args[0]
 	o.args = o.args[1:]
+	if len(o.args) == 0 {
+		o.args = nil
+	}
 	return o, nil
 }
 

@@ -1,0 +1,87 @@
+package main
+
+import (
+	"bytes"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestParseArgs(t *testing.T) {
+	t.Parallel()
+	str := func(s string) *string { return &s }
+	tests := []struct {
+		args []string
+		want options
+		err  string
+	}{
+		{[]string{"qsh"}, options{}, ""},
+		{[]string{"-qsh"}, options{login: true}, ""},
+		{[]string{"/bin/-qsh"}, options{login: true}, ""},
+		{[]string{"qsh", "-c", "echo hi"}, options{command: str("echo hi")}, ""},
+		{[]string{"qsh", "-c", "echo $0", "name", "a"}, options{command: str("echo $0"), args: []string{"name", "a"}}, ""},
+		{[]string{"qsh", "-lc", "x"}, options{command: str("x"), login: true}, ""},
+		{[]string{"qsh", "-c", "--", "x", "y"}, options{command: str("x"), args: []string{"y"}}, ""},
+		{[]string{"qsh", "--login", "-i"}, options{login: true, interactive: true}, ""},
+		{[]string{"qsh", "script.sh", "-c", "x"}, options{args: []string{"script.sh", "-c", "x"}}, ""},
+		{[]string{"qsh", "-s", "a"}, options{stdin: true, args: []string{"a"}}, ""},
+		{[]string{"qsh", "--", "-file"}, options{args: []string{"-file"}}, ""},
+		{[]string{"qsh", "--help"}, options{action: "help"}, ""},
+		{[]string{"qsh", "--version"}, options{action: "version"}, ""},
+		{[]string{"qsh", "--config"}, options{action: "config"}, ""},
+		{[]string{"qsh", "--classify", "--json", "ls"}, options{action: "classify", args: []string{"--json", "ls"}}, ""},
+		{[]string{"qsh", "-c"}, options{}, "-c: option requires an argument"},
+		{[]string{"qsh", "-x"}, options{}, "-x: invalid option"},
+		{[]string{"qsh", "--frob"}, options{}, "--frob: invalid option"},
+	}
+	for _, tt := range tests {
+		got, err := parseArgs(tt.args)
+		if tt.err != "" {
+			if err == nil || err.Error() != tt.err {
+				t.Errorf("parseArgs(%q) error %v, want %q", tt.args, err, tt.err)
+			}
+			continue
+		}
+		if err != nil || !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("parseArgs(%q) = %+v, %v; want %+v", tt.args, got, err, tt.want)
+		}
+	}
+}
+
+func TestLoadConfig(t *testing.T) {
+	t.Parallel()
+	var stderr bytes.Buffer
+	cfg := loadConfig([]string{"QSH_HISTSIZE=nope", "QSH_CAPTURE=maybe", "QSH_HISTFILE=/h", "QSH_AI_TIMEOUT=1m"}, &stderr)
+	if cfg.Shell.HistSize != 50000 || !cfg.Shell.Capture || cfg.Shell.HistFile != "/h" {
+		t.Errorf("shell config %+v", cfg.Shell)
+	}
+	if cfg.AI.Timeout.String() != "1m0s" {
+		t.Errorf("ai timeout %v", cfg.AI.Timeout)
+	}
+	lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
+	if len(lines) != 2 || !strings.Contains(stderr.String(), `QSH_HISTSIZE="nope": expected an integer; using the default (50000)`) ||
+		!strings.Contains(stderr.String(), `QSH_CAPTURE="maybe": expected true or false`) {
+		t.Errorf("warnings:\n%s", stderr.String())
+	}
+}
+
+func TestPrintConfigMasksSecrets(t *testing.T) {
+	t.Parallel()
+	cfg := loadConfig([]string{"OPENAI_API_KEY=sk-secret", "QSH_AI_API_KEY=also-secret"}, new(bytes.Buffer))
+	var out bytes.Buffer
+	printConfig(&out, cfg)
+	if strings.Contains(out.String(), "secret") {
+		t.Fatalf("secret printed:\n%s", out.String())
+	}
+	if !strings.Contains(out.String(), "OPENAI_API_KEY=****") || !strings.Contains(out.String(), "QSH_HISTSIZE=50000\t(default: 50000)") {
+		t.Fatalf("config:\n%s", out.String())
+	}
+}
+
+func TestWithoutSecrets(t *testing.T) {
+	t.Parallel()
+	got := withoutSecrets([]string{"PATH=/bin", "OPENAI_API_KEY=x", "ANTHROPIC_API_KEY=y", "QSH_AI_API_KEY=z", "HOME=/h"})
+	if !reflect.DeepEqual(got, []string{"PATH=/bin", "HOME=/h"}) {
+		t.Fatalf("got %q", got)
+	}
+}
