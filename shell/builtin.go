@@ -23,7 +23,7 @@ const builtinMark = "qsh\x00"
 
 // ownBuiltins are the builtins interp lacks or gets wrong for profiles.
 var ownBuiltins = map[string]bool{"umask": true, "kill": true, "history": true, "trap": true,
-	"ulimit": true, "fc": true, "suspend": true, "caller": true}
+	"ulimit": true, "fc": true, "suspend": true, "caller": true, "fg": true, "bg": true}
 
 // call sees every simple command after expansion.
 func (s *Shell) call(ctx context.Context, args []string) ([]string, error) {
@@ -113,7 +113,7 @@ func (s *Shell) builtins(next interp.ExecHandlerFunc) interp.ExecHandlerFunc {
 			st = b.ulimit(args[1:])
 		case "fc":
 			st = b.fail(2, "not supported; use history and Ctrl-R")
-		case "suspend":
+		case "suspend", "fg", "bg":
 			st = b.fail(1, "no job control in qsh")
 		case "caller":
 			st = 1
