@@ -78,8 +78,7 @@ func (w *walker) callFunc(name string, body *syntax.Stmt, args []arg, io ioInfo)
 		}
 		return
 	}
-	w.shared.called[body] = true
-	w.shared.calls[body]++
+	w.shared.call(body)
 	saved := w.params
 	w.params = make([]string, len(args))
 	for i, a := range args {

@@ -3,6 +3,7 @@ package danger
 import (
 	"maps"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
@@ -102,6 +103,23 @@ type shared struct {
 	budget   int             // statements left to walk
 }
 
+// call records that a function body runs (and is running).
+func (s *shared) call(body *syntax.Stmt) {
+	if s.calls == nil {
+		s.calls, s.called = map[*syntax.Stmt]int{}, map[*syntax.Stmt]bool{}
+	}
+	s.called[body] = true
+	s.calls[body]++
+}
+
+// download records a file fetched from the network.
+func (s *shared) download(p string) {
+	if s.downloads == nil {
+		s.downloads = map[string]bool{}
+	}
+	s.downloads[p] = true
+}
+
 func newWalker(ws Workspace, cwd string) *walker {
 	if ws.Home == "" {
 		ws.Home = "/home/~"
@@ -109,18 +127,12 @@ func newWalker(ws Workspace, cwd string) *walker {
 	ws.Dir = cleanAbs(ws.Dir)
 	ws.Home = cleanAbs(ws.Home)
 	return &walker{
-		ws:   ws,
-		cwd:  cleanAbs(cwd),
-		vars: map[string]string{},
-		shared: &shared{
-			downloads: map[string]bool{},
-			calls:     map[*syntax.Stmt]int{},
-			called:    map[*syntax.Stmt]bool{},
-			netfd:     map[string]bool{},
-			budget:    20000,
-		},
-		funcs: map[string]*syntax.Stmt{},
-		res:   &result{},
+		ws:     ws,
+		cwd:    cleanAbs(cwd),
+		vars:   map[string]string{},
+		shared: &shared{budget: 20000}, // its maps are made on first write
+		funcs:  map[string]*syntax.Stmt{},
+		res:    &result{},
 	}
 }
 
@@ -161,8 +173,14 @@ func (w *walker) merge(branches ...*walker) {
 	}
 }
 
+// parsers are reused: a new syntax.Parser costs more to allocate than most
+// commands cost to parse.
+var parsers = sync.Pool{New: func() any { return syntax.NewParser(syntax.Variant(syntax.LangBash)) }}
+
 func parse(src string) (*syntax.File, error) {
-	return syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	p := parsers.Get().(*syntax.Parser)
+	defer parsers.Put(p)
+	return p.Parse(strings.NewReader(src), "")
 }
 
 // script parses src and walks it; a string that does not parse is
@@ -242,10 +260,9 @@ func (w *walker) finish() {
 		if w.shared.called[d.body] {
 			continue
 		}
-		w.shared.called[d.body] = true
+		w.shared.call(d.body)
 		c := d.at.clone()
 		c.params = nil
-		c.shared.calls[d.body]++
 		c.stmt(d.body, input{})
 		c.shared.calls[d.body]--
 	}

@@ -103,14 +103,14 @@ func (w *walker) fetch(args []arg, chain string, io ioInfo) {
 		w.download(out, name)
 	}
 	for _, p := range io.out {
-		w.shared.downloads[p] = true
+		w.shared.download(p)
 	}
 }
 
 func (w *walker) download(target, name string) {
 	p, ok := w.abs(target)
 	if ok {
-		w.shared.downloads[p] = true
+		w.shared.download(p)
 	}
 	c, why := w.writeClass(pathOrEmpty(p, ok), "`"+name+" -o "+target+"`")
 	w.res.add(c, why)

@@ -136,7 +136,7 @@ func (w *walker) dd(args []arg) {
 		}
 		if v, ok := strings.CutPrefix(a.s, "if="); ok {
 			p, ok := w.abs(v)
-			if ok && rawDevice.MatchString(p) {
+			if ok && strings.HasPrefix(p, "/dev/") && rawDevice.MatchString(p) {
 				w.res.add(Dangerous, "`dd "+a.text+"`: reads a raw disk")
 			}
 			w.readFile(p, ok, "`dd "+a.text+"`")

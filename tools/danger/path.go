@@ -143,7 +143,7 @@ func (w *walker) writeClass(p string, what string) (Class, string) {
 	switch {
 	case harmlessDevices[p] || strings.HasPrefix(p, "/dev/fd/") || strings.HasPrefix(p, "/dev/pts/"):
 		return Safe, what + ": writes to a terminal or /dev/null"
-	case rawDevice.MatchString(p):
+	case strings.HasPrefix(p, "/dev/") && rawDevice.MatchString(p):
 		return Blocked, what + ": writes to the raw disk `" + p + "`"
 	case strings.HasPrefix(p, "/dev/tcp/") || strings.HasPrefix(p, "/dev/udp/"):
 		return Dangerous, what + ": opens a network connection"

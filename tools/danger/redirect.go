@@ -102,6 +102,9 @@ func (w *walker) redirects(rs []*syntax.Redirect, in input) ioInfo {
 
 func (w *walker) netfd(fd string) {
 	if fd != "" {
+		if w.shared.netfd == nil {
+			w.shared.netfd = map[string]bool{}
+		}
 		w.shared.netfd[fd] = true
 	}
 }
@@ -122,7 +125,7 @@ func (w *walker) readFile(p string, ok bool, what string) {
 	if ok && w.secretFile(p) {
 		w.res.add(Dangerous, what+": reads a file that may hold secrets")
 	}
-	if ok && rawDevice.MatchString(p) {
+	if ok && strings.HasPrefix(p, "/dev/") && rawDevice.MatchString(p) {
 		w.res.add(Dangerous, what+": reads a raw disk")
 	}
 }
