@@ -159,3 +159,27 @@ func TestMultiline(t *testing.T) {
 		}
 	}
 }
+
+// TestConcurrent: Classify shares nothing between calls; run it with
+// -race to check.
+func TestConcurrent(t *testing.T) {
+	table := readTable(t)
+	want := make([]Class, len(table))
+	for i, l := range table {
+		want[i] = Classify(l.cmd, testWS).Class
+	}
+	done := make(chan bool)
+	for g := 0; g < 4; g++ {
+		go func(g int) {
+			defer func() { done <- true }()
+			for i := g; i < len(table); i += 4 {
+				if got := Classify(table[i].cmd, testWS).Class; got != want[i] {
+					t.Errorf("%q: %v in parallel, %v alone", table[i].cmd, got, want[i])
+				}
+			}
+		}(g)
+	}
+	for range 4 {
+		<-done
+	}
+}
