@@ -124,6 +124,16 @@ func (w *walker) check(name, chain string, args []arg, io ioInfo) {
 				w.nested(args[i+2].s, input{})
 			}
 		}
+	case "gitrm":
+		// git rm -r deletes a tree from the disk too, unless --cached.
+		cached, recursive := false, false
+		for _, a := range args[1:] {
+			cached = cached || a.s == "--cached"
+			recursive = recursive || a.s == "-r" || strings.HasPrefix(a.s, "-") && !strings.HasPrefix(a.s, "--") && strings.Contains(a.s, "r")
+		}
+		if recursive && !cached {
+			w.res.add(Dangerous, "`git rm -r`: deletes a tree")
+		}
 	case "popd":
 		w.cwd = ""
 	case "alias":
