@@ -126,6 +126,10 @@ func newWalker(ws Workspace, cwd string) *walker {
 	}
 	ws.Dir = cleanAbs(ws.Dir)
 	ws.Home = cleanAbs(ws.Home)
+	if ws.Dir == "/" || systemDirs[ws.Dir] {
+		// Not a project: everything would count as inside it.
+		ws.Dir = ""
+	}
 	return &walker{
 		ws:     ws,
 		cwd:    cleanAbs(cwd),

@@ -183,3 +183,29 @@ func TestConcurrent(t *testing.T) {
 		<-done
 	}
 }
+
+// TestOddWorkspaces: a workspace at / or at home must not make system or
+// start-up files part of the project.
+func TestOddWorkspaces(t *testing.T) {
+	tests := []struct {
+		ws   Workspace
+		cmd  string
+		want Class
+	}{
+		{Workspace{Dir: "/", Home: "/home/alice"}, "echo x > /etc/passwd", Dangerous},
+		{Workspace{Dir: "/", Home: "/home/alice"}, "rm -rf usr", Blocked},
+		{Workspace{Dir: "/usr", Home: "/home/alice"}, "touch bin/x", Dangerous},
+		{Workspace{Dir: "/home/alice", Home: "/home/alice"}, "echo x >> .bashrc", Dangerous},
+		{Workspace{Dir: "/home/alice", Home: "/home/alice"}, "echo x > .ssh/authorized_keys", Dangerous},
+		{Workspace{Dir: "/home/alice", Home: "/home/alice"}, "rm -rf ./*", Blocked},
+		{Workspace{Dir: "/home/alice", Home: "/home/alice"}, "touch notes.txt", Dev},
+		{Workspace{Dir: "/home/alice/dotfiles", Home: "/home/alice"}, "echo x >> .bashrc", Dev},
+		{Workspace{}, "touch x", Dangerous},
+		{Workspace{}, "rm -rf ~", Blocked},
+	}
+	for _, tt := range tests {
+		if v := Classify(tt.cmd, tt.ws); v.Class != tt.want {
+			t.Errorf("Classify(%q) in %+v = %v %q, want %v", tt.cmd, tt.ws, v.Class, v.Reasons, tt.want)
+		}
+	}
+}

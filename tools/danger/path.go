@@ -150,16 +150,10 @@ func (w *walker) writeClass(p string, what string) (Class, string) {
 	case strings.HasPrefix(p, "/dev/"):
 		return Dangerous, what + ": writes to the device `" + p + "`"
 	}
-	if w.inside(p) || p == w.ws.Dir && p != "" {
-		rel := strings.TrimPrefix(p, w.ws.Dir+"/")
-		if strings.HasPrefix(rel, ".git/hooks") || rel == ".git/config" {
-			return Dangerous, what + ": changes git hooks or config, which run code"
-		}
-		return Dev, what + ": writes a file in the workspace"
-	}
+	// These stay dangerous even when the workspace is the home directory.
 	base := path.Base(p)
 	switch {
-	case rcFiles[base] && (under(p, w.ws.Home) || under(p, "/etc")):
+	case rcFiles[base] && (path.Dir(p) == w.ws.Home || under(p, "/etc") || under(p, w.ws.Home+"/.config")):
 		return Dangerous, what + ": changes a shell or tool start-up file"
 	case under(p, w.ws.Home+"/.ssh"):
 		return Dangerous, what + ": writes into ~/.ssh"
@@ -167,6 +161,13 @@ func (w *walker) writeClass(p string, what string) (Class, string) {
 		return Dangerous, what + ": writes under /etc"
 	case under(p, "/proc") || under(p, "/sys"):
 		return Dangerous, what + ": changes kernel settings"
+	}
+	if w.inside(p) || p == w.ws.Dir && p != "" {
+		rel := strings.TrimPrefix(p, w.ws.Dir+"/")
+		if strings.HasPrefix(rel, ".git/hooks") || rel == ".git/config" {
+			return Dangerous, what + ": changes git hooks or config, which run code"
+		}
+		return Dev, what + ": writes a file in the workspace"
 	}
 	return Dangerous, what + ": writes outside the workspace"
 }
