@@ -3,6 +3,7 @@ package shell
 import (
 	"context"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -45,9 +46,14 @@ func (s *Shell) source(ctx context.Context, path string) bool {
 		return true
 	}
 	defer f.Close()
+	src, err := io.ReadAll(f)
+	if err != nil {
+		s.errorf("%v", err)
+		return true
+	}
 	// Parse first to report a syntax error as file:line; then run it with
 	// the source builtin, so that `return` at its top level works.
-	if _, ok := s.parse(f, path); !ok {
+	if _, st := s.parse(string(src), path); st != 0 {
 		return true
 	}
 	prog, err := syntax.NewParser().Parse(strings.NewReader("source "+quote(path)), "")

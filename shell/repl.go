@@ -144,14 +144,14 @@ func (s *Shell) runLine(ctx context.Context, line string) int {
 	var st int
 	if text, ok := question(line); ok {
 		st = s.askLine(fctx, text)
-	} else if f, ok := s.parse(strings.NewReader(line+"\n"), s.name); ok {
+	} else if f, pst := s.parse(line+"\n", s.name); pst == 0 {
 		if in := s.cancellableStdin(); in != nil {
 			interp.StdIO(in, s.stdout, s.stderr)(s.runner)
 			defer in.Close()
 		}
 		st = s.runFile(fctx, f)
 	} else {
-		st = 2
+		st = pst
 	}
 	interrupted := fctx.Err() != nil
 	stop()

@@ -1,7 +1,6 @@
 package shell
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"io"
@@ -13,9 +12,9 @@ import (
 // lines the string runs as one program, as in bash.
 func (s *Shell) RunString(ctx context.Context, src string) int {
 	if !hasQuestion(src) {
-		f, ok := s.parse(strings.NewReader(src), "qsh: -c")
-		if !ok {
-			return 2
+		f, st := s.parse(src, "qsh: -c")
+		if st != 0 {
+			return st
 		}
 		return s.finish(ctx, s.runFile(ctx, f))
 	}
@@ -34,10 +33,10 @@ func (s *Shell) RunString(ctx context.Context, src string) int {
 		if incomplete(buf.String()) && i < len(lines)-1 {
 			continue
 		}
-		f, ok := s.parse(strings.NewReader(buf.String()), "qsh: -c")
+		f, pst := s.parse(buf.String(), "qsh: -c")
 		buf.Reset()
-		if !ok {
-			return 2
+		if pst != 0 {
+			return pst
 		}
 		st = s.runFile(ctx, f)
 		if s.exited() {
@@ -51,17 +50,20 @@ func (s *Shell) RunString(ctx context.Context, src string) int {
 // file or commands on stdin. Script files are plain shell: `?` has no
 // special meaning.
 func (s *Shell) RunScript(ctx context.Context, r io.Reader, name string) int {
-	br := bufio.NewReader(r)
+	src, err := io.ReadAll(r)
+	if err != nil {
+		s.errorf("%s: %v", name, err)
+		return 126
+	}
 	// Like bash, refuse a file with a NUL byte in its first line: it is a
 	// program, not a script.
-	head, _ := br.Peek(4096)
-	if line, _, _ := bytes.Cut(head, []byte("\n")); bytes.IndexByte(line, 0) >= 0 {
+	if line, _, _ := bytes.Cut(src, []byte("\n")); bytes.IndexByte(line, 0) >= 0 {
 		s.errorf("%s: cannot execute binary file", name)
 		return 126
 	}
-	f, ok := s.parse(br, name)
-	if !ok {
-		return 2
+	f, st := s.parse(string(src), name)
+	if st != 0 {
+		return st
 	}
 	return s.finish(ctx, s.runFile(ctx, f))
 }

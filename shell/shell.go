@@ -206,25 +206,52 @@ func status(err error) int {
 	return 1
 }
 
-// parse parses src as a program named name, reporting a syntax error as
-// `name:line: message` on stderr.
-func (s *Shell) parse(src io.Reader, name string) (*syntax.File, bool) {
-	f, err := syntax.NewParser().Parse(src, name)
-	if err != nil {
-		fmt.Fprintln(s.stderr, syntaxError(err, name))
-		return nil, false
+// parse parses src as a program named name. A syntax error is reported as
+// `name:line: message` on stderr, and status is what the shell exits with:
+// 2, as bash, or 1 for an error inside an arithmetic expression, which bash
+// only finds when it evaluates the expression.
+func (s *Shell) parse(src, name string) (f *syntax.File, status int) {
+	f, err := syntax.NewParser().Parse(strings.NewReader(src), name)
+	if err == nil {
+		return f, 0
 	}
-	return f, true
+	fmt.Fprintln(s.stderr, syntaxError(err, name))
+	var pos syntax.Pos
+	var perr syntax.ParseError
+	var lerr syntax.LangError
+	switch {
+	case errors.As(err, &perr) && !perr.Incomplete:
+		pos = perr.Pos
+	case errors.As(err, &lerr):
+		pos = lerr.Pos
+	}
+	if pos.IsValid() && inArithmetic(src, int(pos.Offset())) {
+		return nil, 1
+	}
+	return nil, 2
+}
+
+// inArithmetic reports whether offset in src is inside $(( )) or (( )),
+// going by the brackets before it.
+func inArithmetic(src string, offset int) bool {
+	before := src[:min(offset, len(src))]
+	return strings.Count(before, "((") > strings.Count(before, "))")
 }
 
 // syntaxError formats a parse error as `name:line: message`.
 func syntaxError(err error, name string) string {
+	if name == "" {
+		name = "qsh"
+	}
 	var perr syntax.ParseError
 	if errors.As(err, &perr) {
-		if name == "" {
-			name = "qsh"
-		}
 		return fmt.Sprintf("%s:%d: %s", name, perr.Pos.Line(), perr.Text)
+	}
+	var lerr syntax.LangError
+	if errors.As(err, &lerr) {
+		lerr.Filename = ""
+		msg := lerr.Error()
+		return fmt.Sprintf("%s:%d: %s", name, lerr.Pos.Line(), msg[strings.Index(msg, ": ")+2:])
 	}
 	return err.Error()
 }
