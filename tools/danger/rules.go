@@ -556,7 +556,7 @@ var commands = map[string]*rule{
 	"unalias": dev("removes an alias"), "unset": {class: Safe, why: "unsets variables", check: "unset"}, "let": safe("computes"), "dirs": safe("lists directories"),
 	"cd": {class: Safe, why: "changes directory", check: "cd"}, "pushd": {class: Safe, why: "changes directory", check: "cd"}, "popd": {class: Safe, why: "changes directory", check: "popd"},
 	"set":    {class: Safe, why: "sets shell options", check: "set"},
-	"alias":  {class: Dangerous, why: "defines an alias that changes what later commands run", bare: safe("lists aliases"), check: "alias", flags: []flag{set("-p", Safe, "lists aliases")}},
+	"alias":  {class: Safe, why: "lists aliases", check: "alias"},
 	"trap":   {class: Safe, why: "sets a signal handler", check: "trap"},
 	"source": {class: Dev, why: "runs a file in this shell", check: "source"}, ".": {class: Dev, why: "runs a file in this shell", check: "source"},
 	"eval":       {class: Safe, why: "runs its arguments as shell code", kind: kindEval, noscope: true},

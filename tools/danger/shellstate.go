@@ -27,6 +27,11 @@ func (w *walker) cd(args []arg) {
 func (w *walker) alias(args []arg) {
 	for _, a := range args[1:] {
 		if name, val, ok := strings.Cut(a.s, "="); ok {
+			if lookup(name) != nil || w.funcs[name] != nil {
+				w.res.add(Dangerous, "`alias "+name+"`: changes what the command `"+name+"` runs")
+			} else {
+				w.res.add(Dev, "`alias "+name+"`: defines an alias for this session")
+			}
 			w.nested(val, input{})
 			if w.aliases == nil {
 				w.aliases = map[string]string{}
