@@ -142,9 +142,11 @@ func (s *Shell) runLine(ctx context.Context, line string) int {
 	dir := s.Dir()
 	fctx, stop := s.foreground(ctx)
 	var st int
+	ran := false // $? is already st
 	if text, ok := question(line); ok {
 		st = s.askLine(fctx, text)
 	} else if f, pst := s.parse(line+"\n", s.name); pst == 0 {
+		ran = true
 		if in := s.cancellableStdin(); in != nil {
 			interp.StdIO(in, s.stdout, s.stderr)(s.runner)
 			defer in.Close()
@@ -156,12 +158,12 @@ func (s *Shell) runLine(ctx context.Context, line string) int {
 	interrupted := fctx.Err() != nil
 	stop()
 	if interrupted {
-		st = 130
+		st, ran = 130, false
 		if s.terminal {
 			fmt.Fprintln(s.stderr)
 		}
 	}
-	if !s.exited() {
+	if !ran && !s.exited() {
 		s.setStatus(ctx, st)
 	}
 	s.record = append(s.record, Command{Line: line, Dir: dir, Start: start,

@@ -165,3 +165,21 @@ func TestREPLHugeLine(t *testing.T) {
 		t.Fatalf("output of %d bytes, ends %q", out.Len(), out.String()[max(0, out.Len()-20):])
 	}
 }
+
+func TestREPLErrTrapAndErrexit(t *testing.T) {
+	s, _, out := newTestShell(t, []string{
+		"trap 'echo err-trap' ERR",
+		"false",
+		"?",
+		"set -e",
+		"echo )",
+		"echo still-alive",
+	})
+	s.REPL(context.Background())
+	if n := strings.Count(out.String(), "err-trap"); n != 1 {
+		t.Errorf("ERR trap ran %d times:\n%s", n, out)
+	}
+	if !strings.Contains(out.String(), "still-alive") {
+		t.Errorf("set -e ended the shell on qsh's own status:\n%s", out)
+	}
+}

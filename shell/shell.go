@@ -299,13 +299,15 @@ func (s *Shell) finish(ctx context.Context, st int) int {
 	return st
 }
 
-// setStatus makes $? be st for the next command.
+// setStatus makes $? be st for the next command. It runs the subshell as a
+// bare command, not a statement, so that neither an ERR trap nor `set -e`
+// reacts to it.
 func (s *Shell) setStatus(ctx context.Context, st int) {
 	if st < 0 || st > 255 {
 		st = 255
 	}
 	f, _ := syntax.NewParser().Parse(strings.NewReader(fmt.Sprintf("(exit %d)", st)), "")
-	s.runner.Run(ctx, f.Stmts[0])
+	s.runner.Run(ctx, f.Stmts[0].Cmd)
 }
 
 func isTerminal(f any) bool {
