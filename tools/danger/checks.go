@@ -11,7 +11,7 @@ func (w *walker) check(name, chain string, args []arg, io ioInfo) {
 		w.cd(args)
 	case "set":
 		if len(args) == 1 {
-			if w.envFiltered || w.shared.runtime {
+			if w.envFiltered || w.shared.piped {
 				w.res.add(Safe, "`set | grep`: shows only matching variables")
 			} else {
 				w.res.add(Dangerous, "`set`: prints all variables, which may include secrets")
@@ -150,7 +150,7 @@ func (w *walker) check(name, chain string, args []arg, io ioInfo) {
 		w.env(args)
 	case "printenv":
 		if len(args) == 1 {
-			if w.envFiltered || w.shared.runtime {
+			if w.envFiltered || w.shared.piped {
 				w.res.add(Safe, "`printenv | grep`: shows only matching variables")
 			} else {
 				w.res.add(Dangerous, "`printenv`: prints all variables, which may include secrets")

@@ -100,6 +100,7 @@ type shared struct {
 	declared []declared
 	netfd    map[string]bool // file descriptors opened on /dev/tcp
 	runtime  bool            // judging a real argv at run time (see Guard)
+	piped    bool            // at run time: the output goes into a pipe, judged with it before running
 	budget   int             // statements left to walk
 }
 

@@ -24,7 +24,8 @@ func Guard(ws Workspace, approved Class) (
 	exec = func(next interp.ExecHandlerFunc) interp.ExecHandlerFunc {
 		return func(ctx context.Context, args []string) error {
 			cmd := quoteArgs(args)
-			v := classifyAt(cmd, ws, resolveDir(interp.HandlerCtx(ctx).Dir, ws))
+			hc := interp.HandlerCtx(ctx)
+			v := classifyAt(cmd, ws, resolveDir(hc.Dir, ws), isPipe(hc.Stdout))
 			if v.Class == Blocked || v.Class > approved {
 				return refusal(cmd, v, approved)
 			}
@@ -64,11 +65,24 @@ func resolveDir(dir string, ws Workspace) string {
 }
 
 // classifyAt classifies a command as it runs from dir, at run time.
-func classifyAt(cmd string, ws Workspace, dir string) Verdict {
+func classifyAt(cmd string, ws Workspace, dir string, piped bool) Verdict {
 	w := newWalker(ws, dir)
 	w.shared.runtime = true
+	w.shared.piped = piped
 	w.script(cmd)
 	return w.res.verdict()
+}
+
+// isPipe reports whether w is the write end of a pipe: the interpreter
+// joins pipeline elements with OS pipes, and `env | grep NAME` was judged
+// as a whole before it ran.
+func isPipe(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeNamedPipe != 0
 }
 
 func quoteArgs(args []string) string {

@@ -45,6 +45,8 @@ func TestGuard(t *testing.T) {
 		{"ls src | xargs touch", Dev, false},
 		{"echo ls | bash", Safe, false},
 		{"ls src | xargs rm", Dev, true},
+		{"env | grep '^GO'", Safe, false},
+		{"env", Safe, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.script, func(t *testing.T) {
@@ -63,7 +65,7 @@ func TestGuard(t *testing.T) {
 			fake := func(next interp.ExecHandlerFunc) interp.ExecHandlerFunc {
 				return func(ctx context.Context, args []string) error {
 					switch args[0] {
-					case "touch", "ls", "cat":
+					case "touch", "ls", "cat", "env", "grep":
 						return next(ctx, args)
 					}
 					return nil

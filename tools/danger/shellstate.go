@@ -102,7 +102,7 @@ func (w *walker) env(args []arg) {
 		}
 	}
 	if i < 0 {
-		if w.envFiltered || w.shared.runtime {
+		if w.envFiltered || w.shared.piped {
 			w.res.add(Safe, "`env | grep`: shows only matching variables")
 			return
 		}
