@@ -423,3 +423,39 @@ func TestREPLBackgroundJob(t *testing.T) {
 	}
 	exit(t, tm)
 }
+
+// TestREPLInteractivePrograms runs a python REPL and vim on the terminal:
+// Ctrl-C reaches python, which handles it and goes on (the shell must not
+// kill it), and vim leaves a working prompt behind.
+func TestREPLInteractivePrograms(t *testing.T) {
+	t.Parallel()
+	tm := startShell(t, "")
+	if _, err := exec.LookPath("python3"); err == nil {
+		tm.Line("python3 -q")
+		tm.WaitFor(">>> ")
+		tm.Type("while True: pass\r")
+		time.Sleep(300 * time.Millisecond)
+		tm.Type(shelltest.CtrlC)
+		tm.WaitFor("KeyboardInterrupt")
+		tm.WaitFor(">>> ")
+		time.Sleep(2500 * time.Millisecond) // past qsh's kill delay: python must live
+		tm.Type("print(6*7)\r")
+		tm.WaitFor("42")
+		tm.Type(shelltest.CtrlD)
+		tm.WaitFor(ps1)
+		if out := enter(tm, "echo st=$?"); !strings.Contains(out, "st=0") {
+			t.Fatalf("after python: %q", out)
+		}
+	}
+	if _, err := exec.LookPath("vim"); err != nil {
+		return
+	}
+	tm.Line("vim -u NONE -N")
+	time.Sleep(500 * time.Millisecond)
+	tm.Type("ihello-vim", shelltest.Escape, ":q!\r")
+	tm.WaitFor(ps1)
+	out := enter(tm, "echo after-vim")
+	if !strings.Contains(out, "after-vim") {
+		t.Fatal(out)
+	}
+}
