@@ -430,7 +430,7 @@ func TestREPLBackgroundJob(t *testing.T) {
 func TestREPLInteractivePrograms(t *testing.T) {
 	t.Parallel()
 	tm := startShell(t, "")
-	if _, err := exec.LookPath("python3"); err == nil {
+	if exec.Command("python3", "-c", "pass").Run() == nil {
 		tm.Line("python3 -q")
 		tm.WaitFor(">>> ")
 		tm.Type("while True: pass\r")
