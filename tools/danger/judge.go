@@ -238,21 +238,23 @@ func (w *walker) apply(r *rule, chain string, args []arg, io ioInfo) {
 	if len(ops) <= r.bareMax && r.bare != nil {
 		base = r.bare
 	}
+	// The first matching set flag replaces the class; raising ones add
+	// their own reason (the result keeps the worst).
 	class, why := base.class, "`"+chain+"`: "+base.why
 	set := false
-	var raise []flag
-	var raiseText []string
+	hit := func(f flag, a arg) {
+		reason := "`" + chain + " " + a.text + "`: " + f.why
+		switch {
+		case !f.set:
+			w.res.add(f.class, reason)
+		case !set:
+			class, why, set = f.class, reason, true
+		}
+	}
 	for _, f := range r.flags {
 		for _, a := range args[1:] {
 			if matchFlag(f.match, a.s) {
-				if f.set {
-					if !set {
-						class, why, set = f.class, "`"+chain+" "+a.text+"`: "+f.why, true
-					}
-				} else {
-					raise = append(raise, f)
-					raiseText = append(raiseText, a.text)
-				}
+				hit(f, a)
 				break
 			}
 		}
@@ -261,27 +263,17 @@ func (w *walker) apply(r *rule, chain string, args []arg, io ioInfo) {
 		for _, i := range ops {
 			a := args[i]
 			if matchOp(f.match, a.s) {
-				if f.set {
-					if !set {
-						class, why, set = f.class, "`"+chain+" "+a.text+"`: "+f.why, true
-					}
-				} else {
-					raise = append(raise, f)
-					raiseText = append(raiseText, a.text)
-				}
+				hit(f, a)
 				break
 			}
 			if hasHole(a.s) && f.class > class && !f.set {
-				raise = append(raise, flag{class: Dangerous, why: "argument not known before running"})
-				raiseText = append(raiseText, a.text)
+				// Worst case: an unknown operand may be the one that matters.
+				hit(flag{class: Dangerous, why: "argument not known before running"}, a)
 				break
 			}
 		}
 	}
 	w.res.add(class, why)
-	for i, f := range raise {
-		w.res.add(f.class, "`"+chain+" "+raiseText[i]+"`: "+f.why)
-	}
 	written := w.writes(r.write, chain, args, ops)
 	read := args[1:]
 	if len(written) > 0 {
