@@ -202,3 +202,27 @@ func TestRecorderWaitsForEnd(t *testing.T) {
 		t.Fatalf("outputs = %+v after %v", got, time.Since(start))
 	}
 }
+
+// FuzzRecorderSplit checks that the recorder sees the same commands
+// however a stream is split between reads, and never panics.
+func FuzzRecorderSplit(f *testing.F) {
+	f.Add([]byte(stream), 17)
+	f.Add([]byte("\x1b]133;C;aid=9\x07x\x1b]133;D;1;aid=9\x1b\\"), 3)
+	f.Add([]byte("\x1b\x1b]\x1b]1\x1b]133\x07\x1b]133;C;aid=9\x1b\x1b]133;D;aid=9\x07"), 5)
+	f.Fuzz(func(t *testing.T, data []byte, split int) {
+		whole := newRecorder("9", 64, 4)
+		whole.Write(data)
+		parts := newRecorder("9", 64, 4)
+		if len(data) == 0 {
+			split = 0
+		} else {
+			split = (split%len(data) + len(data)) % len(data)
+		}
+		parts.Write(data[:split])
+		parts.Write(data[split:])
+		a, b := whole.outputs(10, 0, 0), parts.outputs(10, 0, 0)
+		if fmt.Sprint(a) != fmt.Sprint(b) || whole.ends != parts.ends {
+			t.Fatalf("split at %d: %+v (%d ends), whole: %+v (%d ends)", split, b, parts.ends, a, whole.ends)
+		}
+	})
+}
