@@ -11,12 +11,33 @@ import (
 // whose first non-blank character is `?` go to the assistant; without such
 // lines the string runs as one program, as in bash.
 func (s *Shell) RunString(ctx context.Context, src string) int {
+	return s.program(ctx, func(ctx context.Context) int { return s.runString(ctx, src) })
+}
+
+// program runs a non-interactive program and then the EXIT trap. Ctrl-C
+// is handled as bash does: while a program runs in the foreground, it is
+// that program's to handle (a python REPL run by `ssh -t host python3`
+// keeps going); if the program dies of it, or no program was running,
+// the shell stops with status 130.
+func (s *Shell) program(ctx context.Context, run func(context.Context) int) int {
+	stop := s.catchSignals()
+	defer stop()
+	fctx, done := s.foreground(ctx)
+	st := run(fctx)
+	if fctx.Err() != nil {
+		st = 130
+	}
+	done()
+	return s.finish(ctx, st)
+}
+
+func (s *Shell) runString(ctx context.Context, src string) int {
 	if !hasQuestion(src) {
 		f, st := s.parse(src, "qsh: -c")
 		if st != 0 {
 			return st
 		}
-		return s.finish(ctx, s.runFile(ctx, f))
+		return s.runFile(ctx, f)
 	}
 	st := 0
 	var buf strings.Builder
@@ -39,17 +60,21 @@ func (s *Shell) RunString(ctx context.Context, src string) int {
 			return pst
 		}
 		st = s.runFile(ctx, f)
-		if s.exited() {
+		if s.exited() || ctx.Err() != nil {
 			break
 		}
 	}
-	return s.finish(ctx, st)
+	return st
 }
 
 // RunScript runs the program read from r, named name in messages: a script
 // file or commands on stdin. Script files are plain shell: `?` has no
 // special meaning.
 func (s *Shell) RunScript(ctx context.Context, r io.Reader, name string) int {
+	return s.program(ctx, func(ctx context.Context) int { return s.runScript(ctx, r, name) })
+}
+
+func (s *Shell) runScript(ctx context.Context, r io.Reader, name string) int {
 	src, err := io.ReadAll(r)
 	if err != nil {
 		s.errorf("%s: %v", name, err)
@@ -65,5 +90,5 @@ func (s *Shell) RunScript(ctx context.Context, r io.Reader, name string) int {
 	if st != 0 {
 		return st
 	}
-	return s.finish(ctx, s.runFile(ctx, f))
+	return s.runFile(ctx, f)
 }

@@ -32,16 +32,21 @@ func (s *Shell) foreground(ctx context.Context) (fctx context.Context, stop func
 	}
 }
 
-// catchSignals makes an interactive shell survive the terminal's signals.
-// Catching (not ignoring) them matters: programs the shell starts get the
-// default dispositions back on exec, so Ctrl-C and Ctrl-Z still reach them.
-// A Ctrl-C while no program is in the foreground interrupts the
-// interpreter itself (a loop, a builtin); otherwise the program gets it from
-// the terminal and [Shell.execProgram] decides what follows.
+// catchSignals makes the shell survive the terminal's signals: an
+// interactive shell all of them, a script Ctrl-C. Catching (not ignoring)
+// them matters: programs the shell starts get the default dispositions back
+// on exec, so Ctrl-C and Ctrl-Z still reach them. A Ctrl-C while no program
+// is in the foreground interrupts the interpreter itself (a loop, a
+// builtin); otherwise the program gets it from the terminal and
+// [Shell.execProgram] decides what follows.
 func (s *Shell) catchSignals() (stop func()) {
 	sigs := make(chan os.Signal, 8)
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGQUIT, syscall.SIGTERM,
-		syscall.SIGTSTP, syscall.SIGTTIN, syscall.SIGTTOU)
+	if s.interactive {
+		signal.Notify(sigs, syscall.SIGINT, syscall.SIGQUIT, syscall.SIGTERM,
+			syscall.SIGTSTP, syscall.SIGTTIN, syscall.SIGTTOU)
+	} else {
+		signal.Notify(sigs, syscall.SIGINT)
+	}
 	done := make(chan struct{})
 	go func() {
 		for {

@@ -459,3 +459,31 @@ func TestREPLInteractivePrograms(t *testing.T) {
 		t.Fatal(out)
 	}
 }
+
+// TestScriptInterrupt runs `qsh -c` on a terminal, as `ssh -t host cmd`
+// does: Ctrl-C is the foreground program's to handle; if nothing handles
+// it, the script stops with 130.
+func TestScriptInterrupt(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	env := shelltest.Env("HOME="+home, "PATH="+os.Getenv("PATH"))
+	tm := shelltest.Start(t, qshBinary(t), env,
+		shelltest.Args("-c", `echo go; sh -c 'trap "echo caught; exit 0" INT; sleep 1 & wait'; echo after-handled`))
+	tm.WaitFor("go")
+	time.Sleep(300 * time.Millisecond)
+	tm.Type(shelltest.CtrlC)
+	tm.WaitFor("caught")
+	tm.WaitFor("after-handled")
+	if st := tm.WaitExit(); st != 0 {
+		t.Fatalf("exit status %d", st)
+	}
+
+	tm = shelltest.Start(t, qshBinary(t), env,
+		shelltest.Args("-c", `echo go; while :; do :; done; echo not-reached`))
+	tm.WaitFor("go")
+	time.Sleep(200 * time.Millisecond)
+	tm.Type(shelltest.CtrlC)
+	if st := tm.WaitExit(); st != 130 || strings.Contains(tm.Output(), "not-reached") {
+		t.Fatalf("exit status %d, output %q", st, tm.Output())
+	}
+}
