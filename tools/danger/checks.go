@@ -134,6 +134,28 @@ func (w *walker) check(name, chain string, args []arg, io ioInfo) {
 		if recursive && !cached {
 			w.res.add(Dangerous, "`git rm -r`: deletes a tree")
 		}
+	case "makefile":
+		// A makefile is code: one outside the workspace is not the project's.
+		for i, a := range args {
+			if (a.s == "-f" || a.s == "--file" || a.s == "--makefile") && i+1 < len(args) {
+				w.runFile(args[i+1].s, args[i+1].text)
+			}
+		}
+	case "ln":
+		// Remember links made here: a later write through one lands on
+		// its target.
+		ops := scan(commands["ln"], args)
+		if len(ops) == 2 {
+			target, link := args[ops[0]].s, args[ops[1]].s
+			lp, ok1 := w.abs(link)
+			tp, ok2 := w.abs(target)
+			if ok1 && ok2 {
+				if w.shared.links == nil {
+					w.shared.links = map[string]string{}
+				}
+				w.shared.links[lp] = tp
+			}
+		}
 	case "popd":
 		w.cwd = ""
 	case "alias":

@@ -93,6 +93,7 @@ type walker struct {
 type shared struct {
 	downloads map[string]bool      // absolute paths of files fetched from the network
 	dlDirs    []string             // directories a download was unpacked into
+	links     map[string]string    // symbolic links made by the string, to their targets
 	calls     map[*syntax.Stmt]int // function bodies being run, for recursion
 	called    map[*syntax.Stmt]bool
 	// declared are the function bodies declared anywhere in the string,

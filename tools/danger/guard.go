@@ -41,6 +41,12 @@ func Guard(ws Workspace, approved Class) (
 				}
 				w := newWalker(ws, ws.Dir)
 				c, why := w.writeClass(filepath.Clean(p), "`> "+path+"`")
+				// A link in the workspace may point anywhere.
+				if r, err := filepath.EvalSymlinks(p); err == nil && r != filepath.Clean(p) {
+					if c2, why2 := w.writeClass(r, "`> "+path+"` (a link to `"+r+"`)"); c2 > c {
+						c, why = c2, why2
+					}
+				}
 				if c == Blocked || c > approved {
 					return nil, refusal("> "+path, Verdict{Class: c, Reasons: []string{why}}, approved)
 				}

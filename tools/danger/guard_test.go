@@ -139,3 +139,29 @@ func TestGuardSymlinkedDir(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestGuardWriteThroughLink: a link inside the workspace that points
+// outside does not make the write a workspace write.
+func TestGuardWriteThroughLink(t *testing.T) {
+	ws := t.TempDir()
+	outside := filepath.Join(t.TempDir(), "victim.txt")
+	if err := os.WriteFile(outside, []byte("keep\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(ws, "link")); err != nil {
+		t.Skip(err)
+	}
+	exec, open := Guard(Workspace{Dir: ws, Home: "/nonexistent"}, Dev)
+	r, err := interp.New(interp.Dir(ws), interp.ExecHandlers(exec), interp.OpenHandler(open(interp.DefaultOpenHandler())))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, _ := syntax.NewParser().Parse(strings.NewReader("echo pwned > link"), "")
+	err = r.Run(context.Background(), f)
+	if err == nil || !strings.Contains(err.Error(), "qsh refused") {
+		t.Fatalf("a write through a link to outside the workspace was let through: %v", err)
+	}
+	if b, _ := os.ReadFile(outside); string(b) != "keep\n" {
+		t.Errorf("the file outside was changed: %q", b)
+	}
+}

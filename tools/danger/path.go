@@ -140,6 +140,10 @@ func (w *walker) writeClass(p string, what string) (Class, string) {
 	if p == "" {
 		return Dangerous, what + ": writes to a path not known before running"
 	}
+	if t := w.throughLinks(p); t != p {
+		what += " (a link to `" + t + "`)"
+		p = t
+	}
 	switch {
 	case harmlessDevices[p] || strings.HasPrefix(p, "/dev/fd/") || strings.HasPrefix(p, "/dev/pts/"):
 		return Safe, what + ": writes to a terminal or /dev/null"
@@ -170,6 +174,25 @@ func (w *walker) writeClass(p string, what string) (Class, string) {
 		return Dev, what + ": writes a file in the workspace"
 	}
 	return Dangerous, what + ": writes outside the workspace"
+}
+
+// throughLinks follows the symbolic links this string made, so a write
+// through one is judged where it lands.
+func (w *walker) throughLinks(p string) string {
+	for range 8 { // links may form a cycle
+		moved := false
+		for link, target := range w.shared.links {
+			if under(p, link) {
+				p = target + strings.TrimPrefix(p, link)
+				moved = true
+				break
+			}
+		}
+		if !moved {
+			break
+		}
+	}
+	return p
 }
 
 // secretFile reports whether reading p may disclose a secret.

@@ -518,6 +518,9 @@ var systemctlRules = map[string]*rule{
 // jqRule: jq only prints, but its program can print the environment.
 var jqRule = &rule{class: Safe, why: "filters JSON", vals: "--arg --argjson --slurpfile --rawfile -f --from-file --indent", ops: []flag{raise("env $ENV *$ENV* env.* *|env* *(env* *env|* *env)*", Dangerous, "prints environment variables, which may include secrets")}}
 
+// vimRule: an editor on project files, unless told to run commands.
+var vimRule = &rule{class: Dev, why: "edits files", write: writeAll, vals: "-c --cmd -S -u -i -T", flags: []flag{raise("-c --cmd -S -u -e -es -Es -s", Dangerous, "runs editor commands, which can run programs")}, ops: []flag{raise("+*", Dangerous, "runs editor commands, which can run programs")}}
+
 // compiler writes its -o output, which must stay in the workspace.
 var compiler = &rule{class: Dev, why: "compiles code", check: "outflag"}
 
@@ -621,7 +624,7 @@ var commands = map[string]*rule{
 	"rmdir":    {class: Dev, why: "removes empty directories", write: writeAll},
 	"cp":       {class: Dev, why: "copies files", write: writeLast, vals: "-t --target-directory -S --suffix", ops: []flag{raise("/dev/null", Dangerous, "truncates the destination")}, check: "cp"},
 	"mv":       {class: Dev, why: "moves files", write: writeAll, check: "mv", vals: "-t --target-directory -S --suffix", ops: []flag{raise("/dev/null", Dangerous, "throws the file away")}},
-	"ln":       {class: Dev, why: "creates a link", write: writeLast, vals: "-t --target-directory -S --suffix"},
+	"ln":       {class: Dev, why: "creates a link", write: writeLast, check: "ln", vals: "-t --target-directory -S --suffix"},
 	"install":  {class: Dev, why: "installs files", write: writeLast, vals: "-m --mode -o --owner -g --group -t --target-directory -S"},
 	"tee":      {class: Safe, why: "copies its input", write: writeAll},
 	"chmod":    {class: Dev, why: "changes permissions", check: "chmod"},
@@ -647,7 +650,7 @@ var commands = map[string]*rule{
 	"mktemp":   {class: Dev, why: "creates a temporary file"},
 	"split":    dev("splits a file"),
 	"csplit":   dev("splits a file"),
-	"vim":      {class: Dev, why: "edits files", write: writeAll}, "vi": {class: Dev, why: "edits files", write: writeAll}, "nvim": {class: Dev, why: "edits files", write: writeAll},
+	"vim":      vimRule, "vi": vimRule, "nvim": vimRule,
 	"nano": {class: Dev, why: "edits files", write: writeAll}, "emacs": {class: Dev, why: "edits files", write: writeAll},
 	"gofmt":     {class: Safe, why: "prints formatted code", flags: []flag{raise("-w", Dev, "rewrites files")}, check: "inplace"},
 	"goimports": {class: Safe, why: "prints formatted code", flags: []flag{raise("-w", Dev, "rewrites files")}, check: "inplace"},
@@ -655,7 +658,7 @@ var commands = map[string]*rule{
 
 	// Builds, tests, linters and project tools.
 	"go":    {class: Dangerous, why: "unknown go command", sub: goRules},
-	"make":  {class: Dev, why: "runs the project's build", vals: "-C -f --file --directory -j -l -o -W", flags: []flag{set("-n --dry-run --just-print -q --question -p", Safe, "shows what would run")}, ops: []flag{raise("install uninstall", Dangerous, "installs outside the workspace"), raise("deploy* publish* release* upload* push*", Dangerous, "publishes or deploys")}},
+	"make":  {class: Dev, why: "runs the project's build", vals: "-C -f --file --directory -j -l -o -W", check: "makefile", flags: []flag{set("-n --dry-run --just-print -q --question -p", Safe, "shows what would run")}, ops: []flag{raise("install uninstall", Dangerous, "installs outside the workspace"), raise("deploy* publish* release* upload* push*", Dangerous, "publishes or deploys")}},
 	"gmake": {class: Dev, why: "runs the project's build", ops: []flag{raise("install uninstall", Dangerous, "installs outside the workspace"), raise("deploy* publish* release*", Dangerous, "publishes or deploys")}},
 	"cmake": {class: Dev, why: buildWhy, flags: []flag{raise("--install", Dangerous, "installs outside the workspace")}, ops: []flag{raise("install", Dangerous, "installs outside the workspace")}},
 	"ninja": {class: Dev, why: buildWhy, ops: []flag{raise("install", Dangerous, "installs outside the workspace")}},
