@@ -35,6 +35,7 @@ func (s *Shell) promptString(status int, took time.Duration) string {
 		Color:     prompt.ColorEnabled(s.Var, s.terminal),
 		Now:       time.Now(),
 		Shell:     "qsh",
+		Version:   s.version,
 	}
 	if ps1 := s.Var("PS1"); ps1 != "" {
 		return prompt.Expand(ps1, d, func(name string) string {

@@ -30,6 +30,7 @@ type Shell struct {
 	environ     []string
 	interactive bool
 	login       bool
+	version     string
 	ask         AskFunc
 	lines       LineReader // nil: readline on the terminal
 	terminal    bool       // stdin and stdout are a terminal
@@ -84,6 +85,11 @@ func Interactive(on bool) Option {
 // [Shell.Login] for the files it reads.
 func LoginShell(on bool) Option {
 	return func(s *Shell) { s.login = on }
+}
+
+// Version is qsh's version, for the prompt's \v and \V.
+func Version(v string) Option {
+	return func(s *Shell) { s.version = v }
 }
 
 // Configure sets the shell's configuration; see [Config].

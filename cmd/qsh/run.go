@@ -155,6 +155,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		shell.Environ(withoutSecrets(environ)),
 		shell.Interactive(interactive),
 		shell.LoginShell(o.login),
+		shell.Version(version),
 		shell.Configure(cfg.Shell),
 		shell.Ask(assistant(cfg)),
 	)
