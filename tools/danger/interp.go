@@ -114,6 +114,15 @@ func (w *walker) interp(r *rule, chain string, args []arg, ops []int, io ioInfo)
 		case a == "-V" || a == "--version" || a == "-h" || a == "--help" || a == "-v" && r.kind == kindInterp:
 			w.res.add(Safe, "`"+name+" "+a+"`: prints help or version")
 			return
+		case a == "-S" && lang == "php" && i+1 < len(args):
+			// php -S ADDR: a web server on ADDR.
+			host, _, _ := strings.Cut(args[i+1].s, ":")
+			if localHost(host) && host != "0.0.0.0" {
+				w.res.add(Dev, "`php -S "+args[i+1].text+"`: serves the project locally")
+			} else {
+				w.res.add(Dangerous, "`php -S "+args[i+1].text+"`: serves files to the network")
+			}
+			return
 		case (a == "--test" || a == "--run" || a == "--watch") && name == "node":
 			w.res.add(Dev, "`node "+a+"`: runs the project's tests or scripts")
 			return
