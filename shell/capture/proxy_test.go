@@ -56,10 +56,11 @@ func fakeInner() int {
 		return 98
 	}
 	defer c.Close()
-	// Like an interactive shell: Ctrl-C is for the job, not for us; a
-	// caught signal, unlike an ignored one, is default again in children.
-	signal.Notify(make(chan os.Signal, 1), syscall.SIGINT, syscall.SIGQUIT)
-	signal.Ignore(syscall.SIGTSTP, syscall.SIGTTOU, syscall.SIGTTIN)
+	// Like an interactive shell: Ctrl-C and Ctrl-Z are for the job, not for
+	// us. Caught, not ignored: a caught signal is default again in
+	// children, an ignored one stays ignored (and cannot be trapped).
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGINT, syscall.SIGQUIT,
+		syscall.SIGTSTP, syscall.SIGTTOU, syscall.SIGTTIN)
 	in := bufio.NewReader(os.Stdin)
 	for {
 		fmt.Print(c.PromptStart(), "$ ", c.PromptEnd())
@@ -313,6 +314,23 @@ func TestProxySession(t *testing.T) {
 		t.Errorf("record after Ctrl-C = %+v", got)
 	}
 
+	// Ctrl-Z reaches the foreground job too. Behind the proxy the shell is
+	// a session leader: the kernel drops a default stop for its job (an
+	// orphaned process group) but delivers the signal to a handler.
+	from = s.typ(`trap 'echo got TSTP; exit 5' TSTP; echo waiting; while :; do :; done` + "\r")
+	_, after = s.waitFor(from, `waiting\r\n`)
+	for i := 0; !strings.Contains(s.tail(after), mark('D', s.id, 5)); i++ {
+		if i == 100 {
+			t.Fatalf("Ctrl-Z did not reach the job: %q", s.tail(after))
+		}
+		s.typ("\x1a")
+		time.Sleep(50 * time.Millisecond)
+	}
+	s.waitPrompt(after)
+	if !strings.Contains(s.tail(after), "got TSTP") {
+		t.Errorf("after Ctrl-Z: %q", s.tail(after))
+	}
+
 	// 50 MB of output: the terminal gets it all, the record keeps the tail.
 	s.run(fmt.Sprintf(`head -c %d /dev/zero | tr '\0' x; echo; echo the end`, bigOutput))
 	got := s.record(1)
@@ -322,9 +340,10 @@ func TestProxySession(t *testing.T) {
 
 	// The record holds the last commands, oldest first; `?` lines are not
 	// commands.
-	got = s.record(3)
-	if len(got) != 3 || got[0].Status != 0 || !strings.HasSuffix(got[0].Text, "41 101\n") || got[1].Status != 130 || got[2].Size != bigOutput+11 {
-		t.Errorf("record(3) = %+v", got)
+	got = s.record(4)
+	if len(got) != 4 || got[0].Status != 0 || !strings.HasSuffix(got[0].Text, "41 101\n") || got[1].Status != 130 ||
+		got[2].Status != 5 || got[3].Size != bigOutput+11 {
+		t.Errorf("record(4) = %+v", got)
 	}
 
 	// A background job that keeps the terminal open does not keep the
