@@ -13,6 +13,9 @@ type Config struct {
 	Exec bool `env:"QSH_AI_TOOLS_EXEC" envDefault:"true"`
 	Web  bool `env:"QSH_AI_TOOLS_WEB" envDefault:"true"`
 	MCP  bool `env:"QSH_AI_TOOLS_MCP" envDefault:"true"`
+	// MCPConfig is the MCP servers' configuration file; empty means the
+	// XDG default, which tools/mcp works out.
+	MCPConfig string `env:"QSH_AI_MCP_CONFIG" doc:"$XDG_CONFIG_HOME/qsh/mcp.json"`
 
 	Confirm ConfirmMode `env:"QSH_AI_TOOLS_CONFIRM" envDefault:"sensitive"`
 

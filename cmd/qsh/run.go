@@ -149,6 +149,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case len(params) > 0 && !o.stdin:
 		script, name, params = params[0], params[0], params[1:]
 	}
+	ask, stopAssistant := assistant(cfg)
+	defer stopAssistant()
 	sh, err := shell.New(
 		shell.Stdio(stdin, stdout, stderr),
 		shell.Params(name, params...),
@@ -157,7 +159,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		shell.LoginShell(o.login),
 		shell.Version(version),
 		shell.Configure(cfg.Shell),
-		shell.Ask(assistant(cfg)),
+		shell.Ask(ask),
 	)
 	if err != nil {
 		fmt.Fprintf(stderr, "qsh: %v\n", err)

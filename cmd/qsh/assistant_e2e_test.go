@@ -1,65 +1,36 @@
-package ai_test
+package main
 
-// End-to-end tests through the real qsh binary on a pseudo-terminal, with
-// the fake provider servers of aitest. They skip themselves while cmd/qsh
-// does not wire the assistant in.
+// End-to-end tests of the assistant through the real qsh binary on a
+// pseudo-terminal, with the fake provider servers of ai/aitest.
 
 import (
 	"os"
 	"os/exec"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/qsh-shell/qsh/ai/aitest"
 	"github.com/qsh-shell/qsh/shell/shelltest"
 )
 
-const ps1 = "QSH> "
-
-var build = sync.OnceValues(func() (string, error) {
-	dir, err := os.MkdirTemp("", "qsh-ai-e2e")
-	if err != nil {
-		return "", err
-	}
-	return shelltest.Build(dir)
-})
-
-// qsh returns the binary, skipping the test when it cannot answer `?`.
-func qsh(t *testing.T) string {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("end-to-end test")
-	}
-	bin, err := build()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, _ := exec.Command(bin, "-c", "? /help").CombinedOutput()
-	if !strings.Contains(string(out), "? /reset") {
-		t.Skipf("cmd/qsh does not wire the assistant yet: %q", out)
-	}
-	return bin
-}
-
 // env points qsh at srv, with a fresh HOME.
-func env(t *testing.T, srv *aitest.Server, extra ...string) []string {
+func aiEnv(t *testing.T, srv *aitest.Server, extra ...string) []string {
 	home := t.TempDir()
 	return append([]string{"HOME=" + home, "XDG_STATE_HOME=" + home + "/state", "XDG_CONFIG_HOME=" + home + "/config",
 		"PS1=" + ps1, "QSH_AI_PROVIDER=openai", "QSH_AI_BASE_URL=" + srv.URL, "OPENAI_API_KEY=sk-e2e-test-key-000"}, extra...)
 }
 
-func start(t *testing.T, bin string, environ []string) *shelltest.Term {
+func startAI(t *testing.T, bin string, environ []string) *shelltest.Term {
 	tm := shelltest.Start(t, bin, shelltest.Env(environ...), shelltest.Dir(t.TempDir()))
 	tm.WaitFor(ps1)
 	return tm
 }
 
-func TestE2EAnswerStreams(t *testing.T) {
+func TestAssistantAnswerStreams(t *testing.T) {
 	t.Parallel()
-	bin := qsh(t)
+	bin := qshBinary(t)
 	srv := aitest.NewOpenAI(t, aitest.Say("Hello from the model.\n```sh\nls -la\n```\n", 7))
-	tm := start(t, bin, env(t, srv))
+	tm := startAI(t, bin, aiEnv(t, srv))
 	tm.Mark()
 	tm.Line("? say hello")
 	out := tm.WaitFor(ps1)
@@ -72,12 +43,12 @@ func TestE2EAnswerStreams(t *testing.T) {
 	}
 }
 
-func TestE2EPlainWhenPiped(t *testing.T) {
+func TestAssistantPlainWhenPiped(t *testing.T) {
 	t.Parallel()
-	bin := qsh(t)
+	bin := qshBinary(t)
 	srv := aitest.NewOpenAI(t, aitest.Say("plain ```code``` here\n```sh\nmake\n```\n", 5))
 	cmd := exec.Command(bin, "-c", "? explain")
-	cmd.Env = append(env(t, srv), "PATH="+os.Getenv("PATH"), "TERM=xterm")
+	cmd.Env = append(aiEnv(t, srv), "PATH="+os.Getenv("PATH"), "TERM=xterm")
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatal(err)
@@ -87,14 +58,14 @@ func TestE2EPlainWhenPiped(t *testing.T) {
 	}
 }
 
-func TestE2EToolThenFollowUp(t *testing.T) {
+func TestAssistantToolThenFollowUp(t *testing.T) {
 	t.Parallel()
-	bin := qsh(t)
+	bin := qshBinary(t)
 	srv := aitest.NewOpenAI(t,
 		aitest.Use("execute_command", `{"command": "echo tool-output-42"}`, 6),
 		aitest.Say("The command printed tool-output-42.", 4),
 		aitest.Say("You asked me to run echo.", 3))
-	tm := start(t, bin, env(t, srv))
+	tm := startAI(t, bin, aiEnv(t, srv))
 	tm.Mark()
 	tm.Line("? run echo for me")
 	out := tm.WaitFor(ps1)
@@ -115,11 +86,11 @@ func TestE2EToolThenFollowUp(t *testing.T) {
 	}
 }
 
-func TestE2ECtrlC(t *testing.T) {
+func TestAssistantCtrlC(t *testing.T) {
 	t.Parallel()
-	bin := qsh(t)
+	bin := qshBinary(t)
 	srv := aitest.NewOpenAI(t, aitest.Reply{Text: "I am thinking very hard", Hang: true}, aitest.Say("Back again.", 2))
-	tm := start(t, bin, env(t, srv))
+	tm := startAI(t, bin, aiEnv(t, srv))
 	tm.Mark()
 	tm.Line("? think")
 	tm.WaitFor("thinking very hard")
@@ -133,9 +104,9 @@ func TestE2ECtrlC(t *testing.T) {
 	}
 }
 
-func TestE2EErrors(t *testing.T) {
+func TestAssistantErrors(t *testing.T) {
 	t.Parallel()
-	bin := qsh(t)
+	bin := qshBinary(t)
 	tests := []struct {
 		reply aitest.Reply
 		want  string
@@ -147,7 +118,7 @@ func TestE2EErrors(t *testing.T) {
 	for _, tc := range tests {
 		srv := aitest.NewOpenAI(t, tc.reply)
 		cmd := exec.Command(bin, "-c", "? hi")
-		cmd.Env = append(env(t, srv), "PATH="+os.Getenv("PATH"))
+		cmd.Env = append(aiEnv(t, srv), "PATH="+os.Getenv("PATH"))
 		out, _ := cmd.CombinedOutput()
 		if !strings.Contains(string(out), tc.want) || strings.Count(strings.TrimSpace(string(out)), "\n") > 1 {
 			t.Errorf("output %q, want one line with %q", out, tc.want)
@@ -155,13 +126,13 @@ func TestE2EErrors(t *testing.T) {
 	}
 }
 
-func TestE2EFenced(t *testing.T) {
+func TestAssistantFenced(t *testing.T) {
 	t.Parallel()
-	bin := qsh(t)
+	bin := qshBinary(t)
 	srv := aitest.NewOpenAI(t,
 		aitest.Say("Checking.\n```tool\n{\"name\": \"execute_command\", \"args\": {\"command\": \"echo fenced-77\"}, \"reason\": \"look\"}\n```\n", 11),
 		aitest.Say("It printed fenced-77.", 2))
-	tm := start(t, bin, env(t, srv, "QSH_AI_TOOL_PROTOCOL=fenced"))
+	tm := startAI(t, bin, aiEnv(t, srv, "QSH_AI_TOOL_PROTOCOL=fenced"))
 	tm.Mark()
 	tm.Line("? try fenced")
 	out := tm.WaitFor(ps1)
