@@ -57,8 +57,15 @@ func (r *result) verdict() Verdict {
 	if !r.seen {
 		return Verdict{Class: Safe, Reasons: []string{"runs nothing"}}
 	}
-	return Verdict{Class: r.class, Reasons: append([]string(nil), r.reasons...)}
+	reasons := make([]string, len(r.reasons))
+	for i, s := range r.reasons {
+		reasons[i] = holeText.Replace(s)
+	}
+	return Verdict{Class: r.class, Reasons: reasons}
 }
+
+// holeText shows the parts of a value not known before running.
+var holeText = strings.NewReplacer(hole, "…", string(holeDL), "…", holeEntry, "{}", holeTree, "{}")
 
 // walker walks a parsed string the way the shell would run it, keeping
 // what it can know about the state: variables, functions, the cwd and the
