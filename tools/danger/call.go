@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
@@ -149,39 +150,45 @@ func variantText(v string) string {
 }
 
 // hijackVars change which code later commands run.
-var hijackVars = map[string]bool{
-	"PATH": true, "LD_PRELOAD": true, "LD_LIBRARY_PATH": true, "LD_AUDIT": true,
-	"DYLD_INSERT_LIBRARIES": true, "DYLD_LIBRARY_PATH": true, "BASH_ENV": true, "ENV": true,
-	"PROMPT_COMMAND": true, "GIT_SSH": true, "GIT_SSH_COMMAND": true, "GIT_EXEC_PATH": true,
-	"GIT_EXTERNAL_DIFF": true, "GIT_PROXY_COMMAND": true, "GIT_ASKPASS": true, "SSH_ASKPASS": true,
-	"NODE_OPTIONS": true, "PERL5OPT": true, "RUBYOPT": true, "PYTHONSTARTUP": true,
-	"PAGER": true, "GIT_PAGER": true, "EDITOR": true, "VISUAL": true, "GIT_EDITOR": true,
-	"SHELL": true, "BROWSER": true, "PS4": true, "LESSOPEN": true, "LESSCLOSE": true, "MANPAGER": true,
-}
+var hijackVars = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"PATH": true, "LD_PRELOAD": true, "LD_LIBRARY_PATH": true, "LD_AUDIT": true,
+		"DYLD_INSERT_LIBRARIES": true, "DYLD_LIBRARY_PATH": true, "BASH_ENV": true, "ENV": true,
+		"PROMPT_COMMAND": true, "GIT_SSH": true, "GIT_SSH_COMMAND": true, "GIT_EXEC_PATH": true,
+		"GIT_EXTERNAL_DIFF": true, "GIT_PROXY_COMMAND": true, "GIT_ASKPASS": true, "SSH_ASKPASS": true,
+		"NODE_OPTIONS": true, "PERL5OPT": true, "RUBYOPT": true, "PYTHONSTARTUP": true,
+		"PAGER": true, "GIT_PAGER": true, "EDITOR": true, "VISUAL": true, "GIT_EDITOR": true,
+		"SHELL": true, "BROWSER": true, "PS4": true, "LESSOPEN": true, "LESSCLOSE": true, "MANPAGER": true,
+	}
+})
 
 // programVars hold a command line that something runs later.
-var programVars = map[string]bool{
-	"PROMPT_COMMAND": true, "GIT_SSH_COMMAND": true, "GIT_EXTERNAL_DIFF": true, "GIT_PROXY_COMMAND": true,
-	"PAGER": true, "GIT_PAGER": true, "EDITOR": true, "VISUAL": true, "GIT_EDITOR": true, "GIT_ASKPASS": true, "SSH_ASKPASS": true,
-	"LESSOPEN": true, "LESSCLOSE": true, "MANPAGER": true,
-}
+var programVars = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"PROMPT_COMMAND": true, "GIT_SSH_COMMAND": true, "GIT_EXTERNAL_DIFF": true, "GIT_PROXY_COMMAND": true,
+		"PAGER": true, "GIT_PAGER": true, "EDITOR": true, "VISUAL": true, "GIT_EDITOR": true, "GIT_ASKPASS": true, "SSH_ASKPASS": true,
+		"LESSOPEN": true, "LESSCLOSE": true, "MANPAGER": true,
+	}
+})
 
 // harmlessPrograms are values of PAGER, EDITOR … that run nothing new.
-var harmlessPrograms = map[string]bool{"": true, "cat": true, "true": true, ":": true, "less": true, "more": true, "vi": true, "vim": true, "nano": true, "false": true}
+var harmlessPrograms = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"": true, "cat": true, "true": true, ":": true, "less": true, "more": true, "vi": true, "vim": true, "nano": true, "false": true}
+})
 
 // hijack judges setting a variable that decides what later commands run.
 func (w *walker) hijack(name, val, text string) bool {
-	if !hijackVars[name] && !strings.HasPrefix(name, "BASH_FUNC_") {
+	if !hijackVars()[name] && !strings.HasPrefix(name, "BASH_FUNC_") {
 		return false
 	}
 	switch name {
 	case "PAGER", "GIT_PAGER", "EDITOR", "VISUAL", "GIT_EDITOR", "SHELL", "BROWSER", "PS4", "MANPAGER":
-		if harmlessPrograms[val] {
+		if harmlessPrograms()[val] {
 			return false
 		}
 	}
 	w.res.add(Dangerous, "`"+text+"`: changes which programs later commands run")
-	if programVars[name] {
+	if programVars()[name] {
 		w.literal1(strings.TrimLeft(val, "|"))
 	}
 	return true
@@ -286,7 +293,7 @@ func lastCommand(args []arg) (string, []string) {
 
 // output is what a pipeline element writes for the next one to read.
 func (w *walker) output(s *syntax.Stmt, name string, args []string, in input) input {
-	if fetchers[name] {
+	if fetchers()[name] {
 		return input{kind: inDownload}
 	}
 	switch name {

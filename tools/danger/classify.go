@@ -135,7 +135,7 @@ func newWalker(ws Workspace, cwd string) *walker {
 	}
 	ws.Dir = cleanAbs(ws.Dir)
 	ws.Home = cleanAbs(ws.Home)
-	if ws.Dir == "/" || systemDirs[ws.Dir] {
+	if ws.Dir == "/" || systemDirs()[ws.Dir] {
 		// Not a project: everything would count as inside it.
 		ws.Dir = ""
 	}

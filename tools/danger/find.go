@@ -1,6 +1,9 @@
 package danger
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // Checks for commands that run another command on found files.
 
@@ -64,7 +67,9 @@ func (w *walker) xargs(args []arg, io ioInfo) {
 }
 
 // findActions are find predicates that run a command up to `;` or `+`.
-var findActions = map[string]bool{"-exec": true, "-execdir": true, "-ok": true, "-okdir": true}
+var findActions = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"-exec": true, "-execdir": true, "-ok": true, "-okdir": true}
+})
 
 func (w *walker) find(args []arg) {
 	var roots []string
@@ -89,7 +94,7 @@ func (w *walker) find(args []arg) {
 	for ; i < len(args); i++ {
 		a := args[i].s
 		switch {
-		case findActions[a]:
+		case findActions()[a]:
 			var inner []arg
 			j := i + 1
 			for ; j < len(args) && args[j].s != ";" && args[j].s != "+"; j++ {
