@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // redacted replaces a secret value wherever one is removed.
@@ -13,33 +14,35 @@ const redacted = "[REDACTED]"
 // secretPatterns match values that are secrets whatever their context: API
 // keys with well-known prefixes, private keys, bearer tokens, and
 // NAME=value assignments whose name says it holds a secret.
-var secretPatterns = []*regexp.Regexp{
-	regexp.MustCompile(`-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(-----END [A-Z ]*PRIVATE KEY-----|$)`),
-	regexp.MustCompile(`\b(sk|pk|rk)-(ant-|proj-|live-|test-)?[A-Za-z0-9_\-]{16,}`),
-	regexp.MustCompile(`\bgh[pousr]_[A-Za-z0-9]{20,}`),
-	regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{20,}`),
-	regexp.MustCompile(`\bglpat-[A-Za-z0-9_\-]{16,}`),
-	regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9\-]{10,}`),
-	regexp.MustCompile(`\b(AKIA|ASIA)[A-Z0-9]{16}\b`),
-	regexp.MustCompile(`\bAIza[0-9A-Za-z_\-]{30,}`),
-	regexp.MustCompile(`(?i)\b(bearer|token)\s+[A-Za-z0-9._~+/\-]{16,}=*`),
-	regexp.MustCompile(`\beyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`),
-}
+var secretPatterns = sync.OnceValue(func() []*regexp.Regexp {
+	return []*regexp.Regexp{
+		regexp.MustCompile(`-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(-----END [A-Z ]*PRIVATE KEY-----|$)`),
+		regexp.MustCompile(`\b(sk|pk|rk)-(ant-|proj-|live-|test-)?[A-Za-z0-9_\-]{16,}`),
+		regexp.MustCompile(`\bgh[pousr]_[A-Za-z0-9]{20,}`),
+		regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{20,}`),
+		regexp.MustCompile(`\bglpat-[A-Za-z0-9_\-]{16,}`),
+		regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9\-]{10,}`),
+		regexp.MustCompile(`\b(AKIA|ASIA)[A-Z0-9]{16}\b`),
+		regexp.MustCompile(`\bAIza[0-9A-Za-z_\-]{30,}`),
+		regexp.MustCompile(`(?i)\b(bearer|token)\s+[A-Za-z0-9._~+/\-]{16,}=*`),
+		regexp.MustCompile(`\beyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`),
+	}
+})
 
 // secretAssign matches NAME=value where NAME says it is a secret; the name
 // is kept so the reader still knows what was there.
-var secretAssign = regexp.MustCompile(`\b([A-Z0-9_]*(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?)[A-Z0-9_]*|(?i:api[_-]?key|access[_-]?token|auth[_-]?token|secret[_-]?key|client[_-]?secret|password|passwd))(\s*[=:]\s*)("[^"]*"|'[^']*'|[^\s"';&|,}]+)`)
+var secretAssign = lazyRegexp(`\b([A-Z0-9_]*(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?)[A-Z0-9_]*|(?i:api[_-]?key|access[_-]?token|auth[_-]?token|secret[_-]?key|client[_-]?secret|password|passwd))(\s*[=:]\s*)("[^"]*"|'[^']*'|[^\s"';&|,}]+)`)
 
 // secretURL matches the password in scheme://user:password@host.
-var secretURL = regexp.MustCompile(`(://[^/\s:@]+:)[^/\s@]+@`)
+var secretURL = lazyRegexp(`(://[^/\s:@]+:)[^/\s@]+@`)
 
 // Redact removes secret values from s.
 func Redact(s string) string {
-	for _, re := range secretPatterns {
+	for _, re := range secretPatterns() {
 		s = re.ReplaceAllString(s, redacted)
 	}
-	s = secretAssign.ReplaceAllString(s, "${1}${3}"+redacted)
-	s = secretURL.ReplaceAllString(s, "${1}"+redacted+"@")
+	s = secretAssign().ReplaceAllString(s, "${1}${3}"+redacted)
+	s = secretURL().ReplaceAllString(s, "${1}"+redacted+"@")
 	return s
 }
 
