@@ -1,0 +1,150 @@
+package main
+
+// End-to-end test of MCP servers through the real qsh binary on a
+// pseudo-terminal: a real server nobody here wrote, configured the way users
+// configure it, called by the scripted fake model.
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/qsh-shell/qsh/ai/aitest"
+)
+
+// everythingInstall is how test.sh installs the reference server.
+const everythingInstall = `npm install --no-audit --no-fund --prefix "${QSH_TEST_NPM_PREFIX:-${XDG_CACHE_HOME:-$HOME/.cache}/qsh-test/npm}" @modelcontextprotocol/server-everything@2026.8.31`
+
+// everythingCommand is the command line of @modelcontextprotocol/server-everything
+// over stdio. It skips the test when node or the package is missing, except
+// under CI, which installs them: a skip there would hide a broken set-up.
+func everythingCommand(t *testing.T) (string, []string) {
+	t.Helper()
+	skip := t.Skip
+	if os.Getenv("CI") != "" {
+		skip = t.Fatal
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		skip("node is not installed; the end-to-end MCP test needs node and: " + everythingInstall)
+	}
+	prefix := os.Getenv("QSH_TEST_NPM_PREFIX")
+	if prefix == "" {
+		cache := os.Getenv("XDG_CACHE_HOME")
+		if cache == "" {
+			cache = filepath.Join(os.Getenv("HOME"), ".cache")
+		}
+		prefix = filepath.Join(cache, "qsh-test", "npm")
+	}
+	index := filepath.Join(prefix, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js")
+	if _, err := os.Stat(index); err != nil {
+		skip("@modelcontextprotocol/server-everything is not installed at " + prefix + "; install it with: " + everythingInstall)
+	}
+	return node, []string{index, "stdio"}
+}
+
+// TestMCPEverything drives a turn in which the model calls the reference
+// server's echo and adding tools: each is confirmed at the prompt, and
+// their results reach the model.
+func TestMCPEverything(t *testing.T) {
+	t.Parallel()
+	node, args := everythingCommand(t)
+	srv := aitest.NewOpenAI(t,
+		call("mcp_everything_echo", map[string]any{"message": "hello from qsh e2e"}),
+		// The pinned version calls its adding tool get-sum (it was add).
+		call("mcp_everything_get-sum", map[string]any{"a": 2, "b": 40}),
+		aitest.Say("The server echoed and added.", 2))
+	env := aiEnv(t, srv)
+	// The server runs under an sh named by a marker, to find its
+	// processes; stopping the server stops its whole process group.
+	marker := fmt.Sprintf("qsh-mcp-e2e-%06d", rand.IntN(1e6))
+	t.Cleanup(func() { exec.Command("pkill", "-f", marker).Run() })
+	cfg, err := json.Marshal(map[string]any{"mcpServers": map[string]any{
+		"everything": map[string]any{
+			"command": "sh",
+			"args":    append([]string{"-c", `"$@"; exit $?`, marker, node}, args...),
+		},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFiles(t, lookupEnv(env, "XDG_CONFIG_HOME"), map[string]string{"qsh/mcp.json": string(cfg)})
+	running := func() bool {
+		out, _ := exec.Command("pgrep", "-f", marker).Output()
+		return len(out) > 0
+	}
+
+	tm := startIn(t, t.TempDir(), env)
+	tm.SetTimeout(30 * time.Second) // node starting on two busy cores
+	// The status lists the server without starting it.
+	tm.Line("? /status")
+	if out := tm.WaitFor(ps1); !strings.Contains(out, "mcp: everything:") || strings.Contains(out, "mcp: everything: running") {
+		t.Errorf("/status before the first question:\n%s", out)
+	}
+	if running() {
+		t.Errorf("the server started before the first question")
+	}
+	tm.Line("? use the everything server")
+	out := tm.WaitFor("[y/n/a]")
+	for _, want := range []string{"mcp_everything_echo", `"hello from qsh e2e"`, "calls echo on the MCP server everything"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the echo confirmation lacks %q:\n%s", want, out)
+		}
+	}
+	tm.Type("y")
+	out = tm.WaitFor("[y/n/a]")
+	for _, want := range []string{"mcp_everything_get-sum", `"a":2`, `"b":40`} {
+		if !strings.Contains(strings.ReplaceAll(out, " ", ""), strings.ReplaceAll(want, " ", "")) {
+			t.Errorf("the get-sum confirmation lacks %q:\n%s", want, out)
+		}
+	}
+	tm.Type("y")
+	if out := tm.WaitFor(ps1); !strings.Contains(out, "The server echoed and added.") {
+		t.Errorf("screen:\n%s", out)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("the model got %d requests, want 3", len(reqs))
+	}
+	// The model was offered the server's tools with their schemas.
+	tools, _ := reqs[0].Body["tools"].([]any)
+	offered := map[string]bool{}
+	for _, x := range tools {
+		fn, _ := x.(map[string]any)["function"].(map[string]any)
+		name, _ := fn["name"].(string)
+		offered[name] = fn["parameters"] != nil
+	}
+	for _, name := range []string{"mcp_everything_echo", "mcp_everything_get-sum", "execute_command"} {
+		if !offered[name] {
+			t.Errorf("the model was not offered %s with a schema; offered %v", name, offered)
+		}
+	}
+	wantResults(t, srv, "hello from qsh e2e", "42")
+
+	tm.Line("? /status")
+	out = tm.WaitFor(ps1)
+	if !strings.Contains(out, "mcp: everything: running") {
+		t.Errorf("/status does not list the server:\n%s", out)
+	}
+	if len(srv.Requests()) != 3 {
+		t.Errorf("/status asked the model")
+	}
+	if !running() {
+		t.Fatalf("no process matches %q while the server runs", marker)
+	}
+	// The server stops with the shell.
+	exit(t, tm)
+	for range 50 {
+		if !running() {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Errorf("the server outlived the shell")
+}
