@@ -11,11 +11,8 @@ import (
 // NewAnthropic starts a fake Messages server answering with replies in
 // order. It is closed when the test ends.
 func NewAnthropic(t testing.TB, replies ...Reply) *Server {
-	s := newServer(t, "/messages", replies)
+	s := newServer(t, "/messages", replies, streamAnthropic, checkAnthropic, errorAnthropic)
 	s.URL = s.srv.URL
-	s.stream = streamAnthropic
-	s.check = checkAnthropic
-	s.errors = errorAnthropic
 	return s
 }
 

@@ -11,11 +11,8 @@ import (
 // NewOpenAI starts a fake Chat Completions server answering with replies in
 // order. It is closed when the test ends.
 func NewOpenAI(t testing.TB, replies ...Reply) *Server {
-	s := newServer(t, "/chat/completions", replies)
+	s := newServer(t, "/chat/completions", replies, streamOpenAI, checkOpenAI, errorOpenAI)
 	s.URL = s.srv.URL + "/v1"
-	s.stream = streamOpenAI
-	s.check = checkOpenAI
-	s.errors = errorOpenAI
 	return s
 }
 

@@ -39,8 +39,13 @@ type Server struct {
 	reqs    []Request
 }
 
-func newServer(t testing.TB, path string, replies []Reply) *Server {
-	s := &Server{t: t, closed: make(chan struct{}), replies: replies}
+// newServer starts a fake server for one provider's protocol. The
+// protocol's functions are set before the server starts: requests come from
+// other processes, which the race detector does not see.
+func newServer(t testing.TB, path string, replies []Reply,
+	stream func(*sse, Reply, Request), check func(Request) error, errors func(Reply) []byte) *Server {
+	s := &Server{t: t, closed: make(chan struct{}), replies: replies,
+		stream: stream, check: check, errors: errors}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST "+path, s.serve)
 	mux.HandleFunc("POST /v1"+path, s.serve)
