@@ -83,3 +83,51 @@ func catThrough(b *testing.B, run func(slave *os.File)) {
 		b.Fatalf("the terminal showed %d bytes", n)
 	}
 }
+
+// BenchmarkEcho measures typing latency: the time from a key typed on the
+// terminal to its echo on the screen, with cat reading the terminal,
+// directly and through Proxy.
+func BenchmarkEcho(b *testing.B) {
+	for _, name := range []string{"direct", "proxy"} {
+		b.Run(name, func(b *testing.B) {
+			master, slave, err := openPty()
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer master.Close()
+			slave.Fd()
+			cmd := exec.Command("cat")
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				if name == "direct" {
+					cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
+					cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
+					cmd.Run()
+				} else {
+					Proxy(cmd, slave, slave)
+				}
+			}()
+			buf := make([]byte, 256)
+			echo := func() {
+				master.Write([]byte("x"))
+				for {
+					n, err := master.Read(buf)
+					if err != nil {
+						b.Fatal(err)
+					}
+					if bytes.Contains(buf[:n], []byte("x")) {
+						return
+					}
+				}
+			}
+			echo() // wait for cat to start
+			for b.Loop() {
+				echo()
+			}
+			master.Write([]byte("\n\x04")) // end the line, then ^D: cat ends
+			<-done
+			slave.Close()
+		})
+	}
+}
