@@ -197,7 +197,9 @@ func (t *turn) explain(err error) error {
 	case chat.Connect:
 		line = fmt.Sprintf("%s: cannot connect to %s — is it running and reachable? (QSH_AI_BASE_URL)", p, ep.BaseURL)
 		if p == Ollama {
-			line = fmt.Sprintf("%s: cannot connect to %s — start ollama, or set OLLAMA_HOST, QSH_AI_BASE_URL or an API key", p, ep.BaseURL)
+			// Most often nobody set a provider up and auto fell through to
+			// a local Ollama that is not there: say how to set one up.
+			line = fmt.Sprintf("%s: cannot connect to %s — start ollama, or set OPENAI_API_KEY, ANTHROPIC_API_KEY or OLLAMA_HOST (see qsh --help)", p, ep.BaseURL)
 		}
 	case chat.Cut:
 		line = fmt.Sprintf("%s: the answer was cut off (%s) — ask again", p, msg)

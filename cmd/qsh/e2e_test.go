@@ -292,7 +292,8 @@ func TestREPLBrokenRC(t *testing.T) {
 
 func TestREPLQuestionWithoutProvider(t *testing.T) {
 	t.Parallel()
-	tm := startShell(t, "")
+	// Nothing listens on port 9 (discard), as when no Ollama runs.
+	tm := startShell(t, "", "OLLAMA_HOST=http://127.0.0.1:9")
 	out := enter(tm, "? why is the sky blue")
 	if !strings.Contains(out, "OPENAI_API_KEY") {
 		t.Fatalf("? without a provider: %q", out)
