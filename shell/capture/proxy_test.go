@@ -403,6 +403,8 @@ func TestProxyTerminalGone(t *testing.T) {
 	s.exit(t, hangupGrace+3*time.Second)
 }
 
+// TestProxyPager runs less and vi through the proxy: they open, work and
+// quit, and what they drew on the alternate screen stays out of the record.
 func TestProxyPager(t *testing.T) {
 	t.Parallel()
 	if _, err := exec.LookPath("less"); err != nil {
@@ -423,6 +425,19 @@ func TestProxyPager(t *testing.T) {
 	s.waitPrompt(after)
 	if got := s.record(1); len(got) != 1 || got[0].Status != 0 || strings.Contains(got[0].Text, "line 5") {
 		t.Errorf("record of less = %+v", got)
+	}
+	if _, err := exec.LookPath("vi"); err != nil {
+		return
+	}
+	from = s.typ("vi -u NONE " + file + "\r")
+	_, after = s.waitFor(from, `line 5 of the file`)
+	s.typ("Gdd:wq\r")
+	s.waitPrompt(after)
+	if got := s.record(1); len(got) != 1 || got[0].Status != 0 || strings.Contains(got[0].Text, "line 5") {
+		t.Errorf("record of vi = %+v", got)
+	}
+	if data, _ := os.ReadFile(file); strings.Contains(string(data), "line 199") || !strings.Contains(string(data), "line 198") {
+		t.Errorf("vi did not delete the last line: ...%q", data[max(0, len(data)-60):])
 	}
 }
 
