@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"mvdan.cc/sh/v3/interp"
@@ -59,7 +60,8 @@ func TestGuard(t *testing.T) {
 			}
 			ws := Workspace{Dir: dir, Home: filepath.Join(dir, "home")}
 			exec, open := Guard(ws, tt.approved)
-			var stdout, stderr bytes.Buffer
+			// The programs of a pipeline write stderr at the same time.
+			var stdout, stderr lockedBuffer
 			// Programs that could do harm are faked: the guard is what is
 			// under test, and a wrong verdict must not touch the system.
 			fake := func(next interp.ExecHandlerFunc) interp.ExecHandlerFunc {
@@ -164,4 +166,28 @@ func TestGuardWriteThroughLink(t *testing.T) {
 	if b, _ := os.ReadFile(outside); string(b) != "keep\n" {
 		t.Errorf("the file outside was changed: %q", b)
 	}
+}
+
+// lockedBuffer is a bytes.Buffer that several programs may write at once.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) Len() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Len()
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
