@@ -5,7 +5,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
@@ -150,7 +149,7 @@ func variantText(v string) string {
 }
 
 // hijackVars change which code later commands run.
-var hijackVars = sync.OnceValue(func() map[string]bool {
+var hijackVars = lazy[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{
 		"PATH": true, "LD_PRELOAD": true, "LD_LIBRARY_PATH": true, "LD_AUDIT": true,
 		"DYLD_INSERT_LIBRARIES": true, "DYLD_LIBRARY_PATH": true, "BASH_ENV": true, "ENV": true,
@@ -160,35 +159,35 @@ var hijackVars = sync.OnceValue(func() map[string]bool {
 		"PAGER": true, "GIT_PAGER": true, "EDITOR": true, "VISUAL": true, "GIT_EDITOR": true,
 		"SHELL": true, "BROWSER": true, "PS4": true, "LESSOPEN": true, "LESSCLOSE": true, "MANPAGER": true,
 	}
-})
+}}
 
 // programVars hold a command line that something runs later.
-var programVars = sync.OnceValue(func() map[string]bool {
+var programVars = lazy[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{
 		"PROMPT_COMMAND": true, "GIT_SSH_COMMAND": true, "GIT_EXTERNAL_DIFF": true, "GIT_PROXY_COMMAND": true,
 		"PAGER": true, "GIT_PAGER": true, "EDITOR": true, "VISUAL": true, "GIT_EDITOR": true, "GIT_ASKPASS": true, "SSH_ASKPASS": true,
 		"LESSOPEN": true, "LESSCLOSE": true, "MANPAGER": true,
 	}
-})
+}}
 
 // harmlessPrograms are values of PAGER, EDITOR … that run nothing new.
-var harmlessPrograms = sync.OnceValue(func() map[string]bool {
+var harmlessPrograms = lazy[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{"": true, "cat": true, "true": true, ":": true, "less": true, "more": true, "vi": true, "vim": true, "nano": true, "false": true}
-})
+}}
 
 // hijack judges setting a variable that decides what later commands run.
 func (w *walker) hijack(name, val, text string) bool {
-	if !hijackVars()[name] && !strings.HasPrefix(name, "BASH_FUNC_") {
+	if !hijackVars.get()[name] && !strings.HasPrefix(name, "BASH_FUNC_") {
 		return false
 	}
 	switch name {
 	case "PAGER", "GIT_PAGER", "EDITOR", "VISUAL", "GIT_EDITOR", "SHELL", "BROWSER", "PS4", "MANPAGER":
-		if harmlessPrograms()[val] {
+		if harmlessPrograms.get()[val] {
 			return false
 		}
 	}
 	w.res.add(Dangerous, "`"+text+"`: changes which programs later commands run")
-	if programVars()[name] {
+	if programVars.get()[name] {
 		w.literal1(strings.TrimLeft(val, "|"))
 	}
 	return true
@@ -293,7 +292,7 @@ func lastCommand(args []arg) (string, []string) {
 
 // output is what a pipeline element writes for the next one to read.
 func (w *walker) output(s *syntax.Stmt, name string, args []string, in input) input {
-	if fetchers()[name] {
+	if fetchers.get()[name] {
 		return input{kind: inDownload}
 	}
 	switch name {

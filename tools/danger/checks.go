@@ -47,7 +47,7 @@ func (w *walker) check(name, chain string, args []arg, io ioInfo) {
 			}
 		}
 	case "mv":
-		ops := scan(commands()["mv"], args)
+		ops := scan(commands.get()["mv"], args)
 		for _, i := range ops[:max(len(ops)-1, 0)] {
 			if p, ok := w.abs(args[i].s); ok {
 				if why := w.catastrophic(p); why != "" {
@@ -99,10 +99,10 @@ func (w *walker) check(name, chain string, args []arg, io ioInfo) {
 	case "gitconfig":
 		// --global, --system and --file change config outside the
 		// repository, unless the command only reads.
-		ops := scan(gitRules()["config"], args)
+		ops := scan(gitRules.get()["config"], args)
 		reads := len(ops) <= 1
 		for _, a := range args[1:] {
-			if matchFlag(gitRules()["config"].flags[0].match, a.s) {
+			if matchFlag(gitRules.get()["config"].flags[0].match, a.s) {
 				reads = true
 			}
 			if matchFlag("--unset --unset-all --add --replace-all --rename-section --remove-section --edit -e", a.s) {
@@ -117,7 +117,7 @@ func (w *walker) check(name, chain string, args []arg, io ioInfo) {
 	case "hyperfine":
 		// Each operand (and --prepare, --cleanup) is shell code.
 		for i, a := range args[1:] {
-			if !strings.HasPrefix(a.s, "-") && !takesValue(commands()["hyperfine"].vals, args[i].s) {
+			if !strings.HasPrefix(a.s, "-") && !takesValue(commands.get()["hyperfine"].vals, args[i].s) {
 				w.nested(a.s, input{})
 			}
 			if (a.s == "-p" || a.s == "--prepare" || a.s == "-c" || a.s == "--cleanup") && i+2 < len(args) {
@@ -144,7 +144,7 @@ func (w *walker) check(name, chain string, args []arg, io ioInfo) {
 	case "ln":
 		// Remember links made here: a later write through one lands on
 		// its target.
-		ops := scan(commands()["ln"], args)
+		ops := scan(commands.get()["ln"], args)
 		if len(ops) == 2 {
 			target, link := args[ops[0]].s, args[ops[1]].s
 			lp, ok1 := w.abs(link)

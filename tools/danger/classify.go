@@ -59,13 +59,15 @@ func (r *result) verdict() Verdict {
 	}
 	reasons := make([]string, len(r.reasons))
 	for i, s := range r.reasons {
-		reasons[i] = holeText.Replace(s)
+		reasons[i] = holeText.get().Replace(s)
 	}
 	return Verdict{Class: r.class, Reasons: reasons}
 }
 
 // holeText shows the parts of a value not known before running.
-var holeText = strings.NewReplacer(hole, "…", string(holeDL), "…", holeEntry, "{}", holeTree, "{}")
+var holeText = lazy[*strings.Replacer]{build: func() *strings.Replacer {
+	return strings.NewReplacer(hole, "…", string(holeDL), "…", holeEntry, "{}", holeTree, "{}")
+}}
 
 // walker walks a parsed string the way the shell would run it, keeping
 // what it can know about the state: variables, functions, the cwd and the
@@ -135,7 +137,7 @@ func newWalker(ws Workspace, cwd string) *walker {
 	}
 	ws.Dir = cleanAbs(ws.Dir)
 	ws.Home = cleanAbs(ws.Home)
-	if ws.Dir == "/" || systemDirs()[ws.Dir] {
+	if ws.Dir == "/" || systemDirs.get()[ws.Dir] {
 		// Not a project: everything would count as inside it.
 		ws.Dir = ""
 	}

@@ -66,7 +66,7 @@ func (w *walker) rm(args []arg, chain string) {
 			} else {
 				w.res.add(Dangerous, on+": deletes outside the workspace")
 			}
-		case buildDirs()[base] || hasGlob(base) && buildDirs()[path.Base(path.Dir(p))] || buildDirUnder(p, w.ws.Dir):
+		case buildDirs.get()[base] || hasGlob(base) && buildDirs.get()[path.Base(path.Dir(p))] || buildDirUnder(p, w.ws.Dir):
 			w.res.add(Dev, on+": removes regenerable build output")
 		case hasGlob(base):
 			w.res.add(Dangerous, on+": deletes files in bulk")
@@ -86,7 +86,7 @@ func buildDirUnder(p, ws string) bool {
 	rel := strings.TrimPrefix(p, ws+"/")
 	parts := strings.Split(rel, "/")
 	for _, part := range parts[:len(parts)-1] {
-		if buildDirs()[part] {
+		if buildDirs.get()[part] {
 			return true
 		}
 	}
@@ -115,7 +115,7 @@ func (w *walker) chmod(args []arg, chain string) {
 		switch {
 		case !ok:
 			w.res.add(Dangerous, on+": path not known before running")
-		case recursive && (p == "/" || systemDirs()[p] || path.Dir(p) == "/" && hasGlob(path.Base(p))):
+		case recursive && (p == "/" || systemDirs.get()[p] || path.Dir(p) == "/" && hasGlob(path.Base(p))):
 			w.res.add(Blocked, on+": changes the whole system recursively")
 		case w.inside(p) || p == w.ws.Dir:
 			if strings.HasPrefix(chain, "chown") || strings.HasPrefix(chain, "chgrp") {
@@ -136,7 +136,7 @@ func (w *walker) dd(args []arg) {
 		}
 		if v, ok := strings.CutPrefix(a.s, "if="); ok {
 			p, ok := w.abs(v)
-			if ok && strings.HasPrefix(p, "/dev/") && rawDevice().MatchString(p) {
+			if ok && strings.HasPrefix(p, "/dev/") && rawDevice.get().MatchString(p) {
 				w.res.add(Dangerous, "`dd "+a.text+"`: reads a raw disk")
 			}
 			w.readFile(p, ok, "`dd "+a.text+"`")

@@ -2,7 +2,6 @@ package danger
 
 import (
 	"strings"
-	"sync"
 )
 
 // Checks for commands that run another command on found files.
@@ -67,9 +66,9 @@ func (w *walker) xargs(args []arg, io ioInfo) {
 }
 
 // findActions are find predicates that run a command up to `;` or `+`.
-var findActions = sync.OnceValue(func() map[string]bool {
+var findActions = lazy[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{"-exec": true, "-execdir": true, "-ok": true, "-okdir": true}
-})
+}}
 
 func (w *walker) find(args []arg) {
 	var roots []string
@@ -94,7 +93,7 @@ func (w *walker) find(args []arg) {
 	for ; i < len(args); i++ {
 		a := args[i].s
 		switch {
-		case findActions()[a]:
+		case findActions.get()[a]:
 			var inner []arg
 			j := i + 1
 			for ; j < len(args) && args[j].s != ";" && args[j].s != "+"; j++ {

@@ -2,7 +2,6 @@ package danger
 
 import (
 	"strings"
-	"sync"
 )
 
 // codeFlag reports whether a is a flag of r whose value is code, and
@@ -196,33 +195,33 @@ func (w *walker) stdinCode(r *rule, name, lang string, io ioInfo) {
 }
 
 // pyModules maps `python -m X` to the command it amounts to.
-var pyModules = sync.OnceValue(func() map[string]string {
+var pyModules = lazy[map[string]string]{build: func() map[string]string {
 	return map[string]string{
 		"pytest": "pytest", "pip": "pip", "unittest": "pytest", "black": "black", "mypy": "mypy", "ruff": "ruff",
 		"isort": "isort", "flake8": "flake8", "pylint": "pylint", "coverage": "coverage", "tox": "tox",
 		"twine": "twine", "poetry": "poetry", "uv": "uv", "pipx": "pipx",
 	}
-})
+}}
 
 // pySafe are modules that only print; pyDev build or run project code.
 var (
-	pySafe = sync.OnceValue(func() map[string]bool {
+	pySafe = lazy[map[string]bool]{build: func() map[string]bool {
 		return map[string]bool{"json.tool": true, "pydoc": true, "timeit": true, "site": true, "sysconfig": true, "platform": true, "tabnanny": true, "py_compile": false, "this": true, "calendar": true, "tokenize": true, "ast": true, "dis": true}
-	})
-	pyDev = sync.OnceValue(func() map[string]bool {
+	}}
+	pyDev = lazy[map[string]bool]{build: func() map[string]bool {
 		return map[string]bool{"venv": true, "build": true, "py_compile": true, "compileall": true, "cProfile": true, "pdb": false, "doctest": true, "pytest_benchmark": true, "maturin": true, "nox": true, "grpc_tools.protoc": true, "pre_commit": true}
-	})
+	}}
 )
 
 func (w *walker) pyModule(args []arg, io ioInfo) {
 	mod := args[0].s
 	switch {
-	case pyModules()[mod] != "":
-		inner := append([]arg{{s: pyModules()[mod], text: "python -m " + mod}}, args[1:]...)
+	case pyModules.get()[mod] != "":
+		inner := append([]arg{{s: pyModules.get()[mod], text: "python -m " + mod}}, args[1:]...)
 		w.run(inner, io)
-	case pySafe()[mod]:
+	case pySafe.get()[mod]:
 		w.res.add(Safe, "`python -m "+mod+"`: only prints")
-	case pyDev()[mod]:
+	case pyDev.get()[mod]:
 		w.res.add(Dev, "`python -m "+mod+"`: builds or runs project code")
 	case mod == "http.server" || mod == "SimpleHTTPServer":
 		for _, a := range args {
@@ -243,24 +242,24 @@ func (w *walker) pyModule(args []arg, io ioInfo) {
 
 var (
 	// reverseShell: a socket wired to a shell or process.
-	socketUse   = lazyRegexp(`(?i)socket|fsockopen|TCPSocket|net\.connect|new\s+net\.Socket|/dev/tcp/|IO::Socket`)
-	shellAttach = lazyRegexp(`(?i)/bin/(ba|z|da)?sh|subprocess|pty\.spawn|dup2|\bexec\s*[\(\s"']|spawn\(|popen|proc_open|system\(|sh -i|cmd\.exe`)
+	socketUse   = lazyRegexp{expr: `(?i)socket|fsockopen|TCPSocket|net\.connect|new\s+net\.Socket|/dev/tcp/|IO::Socket`}
+	shellAttach = lazyRegexp{expr: `(?i)/bin/(ba|z|da)?sh|subprocess|pty\.spawn|dup2|\bexec\s*[\(\s"']|spawn\(|popen|proc_open|system\(|sh -i|cmd\.exe`}
 	// shellCall extracts the command string of system("…") and friends.
-	shellCall = lazyRegexp(`(?:os\.system|os\.popen|subprocess\.\w+|commands\.getoutput|system|exec|execSync|spawnSync|shell_exec|passthru|popen|\bqx|IO\.popen|%x|Runtime\.getRuntime\(\)\.exec)\s*\(?\s*(?:\[\s*)?(?:r|b|f)?("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|` + "`[^`]*`" + `)`)
+	shellCall = lazyRegexp{expr: `(?:os\.system|os\.popen|subprocess\.\w+|commands\.getoutput|system|exec|execSync|spawnSync|shell_exec|passthru|popen|\bqx|IO\.popen|%x|Runtime\.getRuntime\(\)\.exec)\s*\(?\s*(?:\[\s*)?(?:r|b|f)?("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|` + "`[^`]*`" + `)`}
 	// argvCall extracts list-form calls: subprocess.run(["rm", "-rf", "/"]).
-	argvCall  = lazyRegexp(`\(\s*\[\s*((?:(?:"[^"]*"|'[^']*')\s*,?\s*)+)\]`)
-	backticks = lazyRegexp("`([^`]*)`")
-	strLit    = lazyRegexp(`"([^"\\]*)"|'([^'\\]*)'`)
+	argvCall  = lazyRegexp{expr: `\(\s*\[\s*((?:(?:"[^"]*"|'[^']*')\s*,?\s*)+)\]`}
+	backticks = lazyRegexp{expr: "`([^`]*)`"}
+	strLit    = lazyRegexp{expr: `"([^"\\]*)"|'([^'\\]*)'`}
 	// deleteCall finds recursive deletions; the argument is judged as a path.
-	deleteCall = lazyRegexp(`(?:rmtree|rmSync|rmdirSync|remove_dir_all|rm_rf|rm_r|remove_tree|rimraf|fs\.rm|fs\.promises\.rm|FileUtils\.rm\w*|File::Path|deltree|\.rmdir|unlinkSync)\s*\(?\s*(.)`)
+	deleteCall = lazyRegexp{expr: `(?:rmtree|rmSync|rmdirSync|remove_dir_all|rm_rf|rm_r|remove_tree|rimraf|fs\.rm|fs\.promises\.rm|FileUtils\.rm\w*|File::Path|deltree|\.rmdir|unlinkSync)\s*\(?\s*(.)`}
 	// homeExpr are ways code names the home directory.
-	homeExpr = lazyRegexp(`os\.path\.expanduser\(\s*["']~["']\s*\)|Path\.home\(\)|os\.homedir\(\)|process\.env\.HOME|os\.environ\[["']HOME["']\]|os\.getenv\(["']HOME["']\)|ENV\[["']HOME["']\]|\$ENV\{HOME\}|Dir\.home|getenv\(["']HOME["']\)|expanduser\(["']~["']\)|["']~["']`)
+	homeExpr = lazyRegexp{expr: `os\.path\.expanduser\(\s*["']~["']\s*\)|Path\.home\(\)|os\.homedir\(\)|process\.env\.HOME|os\.environ\[["']HOME["']\]|os\.getenv\(["']HOME["']\)|ENV\[["']HOME["']\]|\$ENV\{HOME\}|Dir\.home|getenv\(["']HOME["']\)|expanduser\(["']~["']\)|["']~["']`}
 	// writesCode are calls that write, delete, run programs or reach the network.
-	writesCode = lazyRegexp(`open\s*\([^)]*["'][wax+]|\.write\w*\s*\(|write_text|write_bytes|unlink|remove\s*\(|rmdir|rmtree|rename|os\.replace|shutil\.|chmod|chown|mkdir|makedirs|writeFile|appendFile|copyFile|fs\.\w*(rm|write|unlink|rename|mkdir|copy|append|chmod)|\bsystem\b|subprocess|popen|\bexec\s*\(|execSync|spawn|child_process|\beval\s*\(|Function\(|__import__|importlib|compile\(|ctypes|urllib|requests\.|http\.client|urlopen|fetch\(|https?\.(get|request)|socket|smtplib|ftplib|paramiko|LWP|HTTP::|Net::|IO::Socket|` + "`" + `|\bqx|%x|File\.(write|delete|open)|FileUtils|IO\.popen|file_put_contents|fopen|shell_exec|passthru|proc_open|curl_|os\.execute|io\.popen|os\.remove|os\.rename|io\.open|kill\s*\(|os\.kill|signal|truncate|pickle|marshal|setattr|globals\(\)|__builtins__|getattr|vars\(|require\s*\(\s*['"](fs|child_process|http|https|net|os)['"]|from\s+os\s+import|import\s+(os|sys|shutil|subprocess|socket|pathlib|glob|tempfile)\b.*\b(remove|unlink|rmtree|system|run|call|Popen|write|rename|mkdir|chmod|connect)|\bunlink\b|\bopen\s*\(\s*\w+\s*,\s*["']?[>+|]`)
+	writesCode = lazyRegexp{expr: `open\s*\([^)]*["'][wax+]|\.write\w*\s*\(|write_text|write_bytes|unlink|remove\s*\(|rmdir|rmtree|rename|os\.replace|shutil\.|chmod|chown|mkdir|makedirs|writeFile|appendFile|copyFile|fs\.\w*(rm|write|unlink|rename|mkdir|copy|append|chmod)|\bsystem\b|subprocess|popen|\bexec\s*\(|execSync|spawn|child_process|\beval\s*\(|Function\(|__import__|importlib|compile\(|ctypes|urllib|requests\.|http\.client|urlopen|fetch\(|https?\.(get|request)|socket|smtplib|ftplib|paramiko|LWP|HTTP::|Net::|IO::Socket|` + "`" + `|\bqx|%x|File\.(write|delete|open)|FileUtils|IO\.popen|file_put_contents|fopen|shell_exec|passthru|proc_open|curl_|os\.execute|io\.popen|os\.remove|os\.rename|io\.open|kill\s*\(|os\.kill|signal|truncate|pickle|marshal|setattr|globals\(\)|__builtins__|getattr|vars\(|require\s*\(\s*['"](fs|child_process|http|https|net|os)['"]|from\s+os\s+import|import\s+(os|sys|shutil|subprocess|socket|pathlib|glob|tempfile)\b.*\b(remove|unlink|rmtree|system|run|call|Popen|write|rename|mkdir|chmod|connect)|\bunlink\b|\bopen\s*\(\s*\w+\s*,\s*["']?[>+|]`}
 	// envDump prints the whole environment.
-	envDump      = lazyRegexp(`os\.environ\s*(\)|$|\.items|\.keys|\.values|\.copy)|dict\(os\.environ\)|process\.env\s*(\)|$|,|;)|\bENV\.to_h|\bENV\s*(\)|$|\.each|\.keys|\.inspect)|%ENV|getenv\(\)|environ\b[^\[.]|\$_ENV|\$_SERVER`)
-	runsCommands = lazyRegexp(`system|subprocess|popen|\bexec|spawn|child_process|shell_exec|passthru|proc_open|os\.execute|` + "`")
-	envName      = lazyRegexp(`(?:os\.environ\[|os\.getenv\(|os\.environ\.get\(|process\.env\.|process\.env\[|ENV\[|\$ENV\{|getenv\()\s*["']?(\w+)`)
+	envDump      = lazyRegexp{expr: `os\.environ\s*(\)|$|\.items|\.keys|\.values|\.copy)|dict\(os\.environ\)|process\.env\s*(\)|$|,|;)|\bENV\.to_h|\bENV\s*(\)|$|\.each|\.keys|\.inspect)|%ENV|getenv\(\)|environ\b[^\[.]|\$_ENV|\$_SERVER`}
+	runsCommands = lazyRegexp{expr: `system|subprocess|popen|\bexec|spawn|child_process|shell_exec|passthru|proc_open|os\.execute|` + "`"}
+	envName      = lazyRegexp{expr: `(?:os\.environ\[|os\.getenv\(|os\.environ\.get\(|process\.env\.|process\.env\[|ENV\[|\$ENV\{|getenv\()\s*["']?(\w+)`}
 )
 
 // inline judges code given to an interpreter on the command line.
@@ -285,22 +284,22 @@ func (w *walker) inline(lang, code string) {
 		w.awkCode(code)
 		return
 	}
-	if socketUse().MatchString(code) && shellAttach().MatchString(code) {
+	if socketUse.get().MatchString(code) && shellAttach.get().MatchString(code) {
 		w.res.add(Blocked, label+": reverse shell (a socket wired to a shell)")
 		return
 	}
 	if lang != "python" && lang != "node" && lang != "nodejs" {
-		for _, m := range backticks().FindAllStringSubmatch(code, -1) {
+		for _, m := range backticks.get().FindAllStringSubmatch(code, -1) {
 			w.nested(m[1], input{})
 		}
 	}
-	for _, m := range shellCall().FindAllStringSubmatch(code, -1) {
+	for _, m := range shellCall.get().FindAllStringSubmatch(code, -1) {
 		s := m[1]
 		w.nested(unquoteCode(s), input{})
 	}
-	for _, m := range argvCall().FindAllStringSubmatch(code, -1) {
+	for _, m := range argvCall.get().FindAllStringSubmatch(code, -1) {
 		var argv []arg
-		for _, l := range strLit().FindAllStringSubmatch(m[1], -1) {
+		for _, l := range strLit.get().FindAllStringSubmatch(m[1], -1) {
 			v := l[1] + l[2]
 			argv = append(argv, arg{s: v, text: v})
 		}
@@ -308,7 +307,7 @@ func (w *walker) inline(lang, code string) {
 			w.exec(argv, ioInfo{})
 		}
 	}
-	for _, m := range deleteCall().FindAllStringSubmatchIndex(code, -1) {
+	for _, m := range deleteCall.get().FindAllStringSubmatchIndex(code, -1) {
 		target := strings.TrimSpace(callArg(code[m[2]:]))
 		p := w.codePath(target)
 		if p == "" {
@@ -321,17 +320,17 @@ func (w *walker) inline(lang, code string) {
 			w.res.add(Dangerous, label+": deletes files")
 		}
 	}
-	if envDump().MatchString(code) {
+	if envDump.get().MatchString(code) {
 		w.res.add(Dangerous, label+": prints environment variables, which may include secrets")
 	}
-	for _, m := range envName().FindAllStringSubmatch(code, -1) {
+	for _, m := range envName.get().FindAllStringSubmatch(code, -1) {
 		if secretName(m[1]) {
 			w.res.add(Dangerous, label+": reads the secret `"+m[1]+"`")
 		}
 	}
-	if writesCode().MatchString(code) {
+	if writesCode.get().MatchString(code) {
 		w.res.add(Dangerous, label+": code can write, delete, run programs or reach the network")
-		if runsCommands().MatchString(code) {
+		if runsCommands.get().MatchString(code) {
 			w.literals(code)
 		}
 		return
@@ -370,7 +369,7 @@ func callArg(s string) string {
 // literals judges each string literal of code that runs commands as if it
 // were a command: the value may reach system() through a variable.
 func (w *walker) literals(code string) {
-	for _, m := range strLit().FindAllStringSubmatch(code, 64) {
+	for _, m := range strLit.get().FindAllStringSubmatch(code, 64) {
 		if s := m[1] + m[2]; strings.Contains(s, " ") {
 			w.literal1(s)
 		}
@@ -399,7 +398,7 @@ func unquoteCode(s string) string {
 
 // codePath turns the argument of a deletion call into a path, or "".
 func (w *walker) codePath(expr string) string {
-	e := homeExpr().ReplaceAllString(expr, `"`+w.ws.Home+`"`)
+	e := homeExpr.get().ReplaceAllString(expr, `"`+w.ws.Home+`"`)
 	e = strings.ReplaceAll(e, `" + "`, "")
 	e = strings.ReplaceAll(e, `' + '`, "")
 	e = strings.ReplaceAll(e, `" + '`, "")
@@ -409,7 +408,7 @@ func (w *walker) codePath(expr string) string {
 		e = strings.TrimPrefix(e, p)
 	}
 	e = strings.TrimPrefix(e, "r")
-	m := strLit().FindStringSubmatch(e)
+	m := strLit.get().FindStringSubmatch(e)
 	if m == nil || !strings.HasPrefix(e, m[0]) {
 		return ""
 	}
@@ -425,8 +424,8 @@ func (w *walker) codePath(expr string) string {
 }
 
 var (
-	awkSystem = lazyRegexp(`system\s*\(\s*"((?:[^"\\]|\\.)*)"\s*\)`)
-	awkRuns   = lazyRegexp(`system\s*\(|\|\s*getline|\|&|print[f]?[^;}]*[^>=!<]>{1,2}\s*[^=\s]|print[f]?[^;}]*\|\s*"|/inet/|ENVIRON\[?\s*$|for\s*\(\s*\w+\s+in\s+ENVIRON`)
+	awkSystem = lazyRegexp{expr: `system\s*\(\s*"((?:[^"\\]|\\.)*)"\s*\)`}
+	awkRuns   = lazyRegexp{expr: `system\s*\(|\|\s*getline|\|&|print[f]?[^;}]*[^>=!<]>{1,2}\s*[^=\s]|print[f]?[^;}]*\|\s*"|/inet/|ENVIRON\[?\s*$|for\s*\(\s*\w+\s+in\s+ENVIRON`}
 )
 
 func (w *walker) awkCode(code string) {
@@ -434,15 +433,15 @@ func (w *walker) awkCode(code string) {
 		w.res.add(Blocked, "`awk`: opens a network connection to run commands (reverse shell)")
 		return
 	}
-	for _, m := range awkSystem().FindAllStringSubmatch(code, -1) {
+	for _, m := range awkSystem.get().FindAllStringSubmatch(code, -1) {
 		w.nested(strings.ReplaceAll(m[1], `\"`, `"`), input{})
 	}
-	for _, m := range envName().FindAllStringSubmatch(strings.ReplaceAll(code, "ENVIRON[", "ENV["), -1) {
+	for _, m := range envName.get().FindAllStringSubmatch(strings.ReplaceAll(code, "ENVIRON[", "ENV["), -1) {
 		if secretName(m[1]) {
 			w.res.add(Dangerous, "`awk`: reads the secret `"+m[1]+"`")
 		}
 	}
-	if awkRuns().MatchString(code) {
+	if awkRuns.get().MatchString(code) {
 		w.res.add(Dangerous, "`awk`: the program runs commands or writes files")
 		if strings.Contains(code, "system") || strings.Contains(code, "|") {
 			w.literals(code)

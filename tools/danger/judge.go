@@ -4,30 +4,29 @@ import (
 	"path"
 	"slices"
 	"strings"
-	"sync"
 )
 
 // binDirs hold system programs: /usr/bin/rm is judged as rm.
-var binDirs = sync.OnceValue(func() map[string]bool {
+var binDirs = lazy[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{
 		"/bin": true, "/usr/bin": true, "/sbin": true, "/usr/sbin": true, "/usr/local/bin": true,
 		"/usr/local/sbin": true, "/opt/homebrew/bin": true, "/usr/libexec": true,
 	}
-})
+}}
 
 // lookup finds the rule for a command name: exact, then without a
 // version or type suffix (python3.12, pip3, mkfs.ext4).
 func lookup(name string) *rule {
-	if r, ok := commands()[name]; ok {
+	if r, ok := commands.get()[name]; ok {
 		return r
 	}
 	if i := strings.IndexByte(name, '.'); i > 0 {
-		if r, ok := commands()[name[:i]]; ok && r.suffixes {
+		if r, ok := commands.get()[name[:i]]; ok && r.suffixes {
 			return r
 		}
 	}
 	if t := strings.TrimRight(name, "0123456789.-"); t != name && t != "" {
-		if r, ok := commands()[t]; ok && r.suffixes {
+		if r, ok := commands.get()[t]; ok && r.suffixes {
 			return r
 		}
 	}
@@ -38,7 +37,7 @@ func lookup(name string) *rule {
 func (w *walker) run(args []arg, io ioInfo) {
 	name := args[0].s
 	if strings.Contains(name, "/") {
-		if !binDirs()[path.Dir(path.Clean(name))] {
+		if !binDirs.get()[path.Dir(path.Clean(name))] {
 			w.runFile(args[0].s, args[0].text)
 			w.operands(args[1:])
 			return
@@ -64,25 +63,25 @@ func (w *walker) operands(args []arg) {
 }
 
 // outputFlags name the file a command writes; their value is not read.
-var outputFlags = sync.OnceValue(func() map[string]bool {
+var outputFlags = lazy[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{"-o": true, "-out": true, "--output": true, "-keyout": true, "--out": true, "--output-file": true, "-O": true, "--output-document": true}
-})
+}}
 
 // listers only list or measure a directory; reading a secret directory
 // with anything else may print or copy what is in it.
-var listers = sync.OnceValue(func() map[string]bool {
+var listers = lazy[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{"ls": true, "stat": true, "du": true, "tree": true, "file": true, "find": true, "cd": true, "test": true, "[": true, "chmod": true, "mkdir": true, "touch": true, "realpath": true, "readlink": true, "basename": true, "dirname": true, "eza": true, "exa": true, "fd": true}
-})
+}}
 
 // secretDirs hold keys and tokens as a whole.
-var secretDirs = sync.OnceValue(func() map[string]bool {
+var secretDirs = lazy[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{".ssh": true, ".aws": true, ".gnupg": true, ".kube": true, ".password-store": true, ".docker": true, ".azure": true, ".gcloud": true}
-})
+}}
 
 // operandsOf judges the operands of command name as files it may read.
 func (w *walker) operandsOf(name string, args []arg) {
 	for i, a := range args {
-		if i > 0 && outputFlags()[args[i-1].s] {
+		if i > 0 && outputFlags.get()[args[i-1].s] {
 			continue // written, not read
 		}
 		if strings.HasPrefix(a.s, "-") {
@@ -100,7 +99,7 @@ func (w *walker) operandsOf(name string, args []arg) {
 		}
 		if p, ok := w.abs(a.s); ok {
 			w.readFile(p, true, "`"+a.text+"`")
-			if name != "" && !listers()[name] && secretDirs()[path.Base(p)] && under(p, w.ws.Home) {
+			if name != "" && !listers.get()[name] && secretDirs.get()[path.Base(p)] && under(p, w.ws.Home) {
 				w.res.add(Dangerous, "`"+name+" "+a.text+"`: reads a directory of keys or tokens")
 			}
 		}

@@ -3,7 +3,6 @@ package danger
 import (
 	"path"
 	"strings"
-	"sync"
 )
 
 // cleanAbs cleans an absolute path and returns "" for anything else.
@@ -51,7 +50,7 @@ func (w *walker) inside(p string) bool {
 
 // systemDirs are the top-level directories whose recursive deletion
 // wrecks the machine.
-var systemDirs = sync.OnceValue(func() map[string]bool {
+var systemDirs = lazy[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{
 		"/bin": true, "/boot": true, "/dev": true, "/etc": true, "/home": true, "/lib": true,
 		"/lib32": true, "/lib64": true, "/libx32": true, "/media": true, "/mnt": true, "/opt": true,
@@ -60,22 +59,22 @@ var systemDirs = sync.OnceValue(func() map[string]bool {
 		"/Applications": true, "/private": true, "/usr/bin": true, "/usr/lib": true, "/usr/sbin": true,
 		"/usr/share": true, "/usr/include": true, "/usr/lib64": true, "/var/lib": true,
 	}
-})
+}}
 
 // homeParents hold other users' home directories.
-var homeParents = sync.OnceValue(func() map[string]bool {
+var homeParents = lazy[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{"/home": true, "/Users": true}
-})
+}}
 
 // buildDirs are regenerable directories that dev work deletes routinely.
-var buildDirs = sync.OnceValue(func() map[string]bool {
+var buildDirs = lazy[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{
 		"build": true, "dist": true, "out": true, "target": true, "node_modules": true,
 		"__pycache__": true, ".pytest_cache": true, ".mypy_cache": true, ".next": true,
 		".cache": true, "coverage": true, ".ruff_cache": true, ".tox": true, ".turbo": true,
 		".parcel-cache": true, ".nuxt": true, ".svelte-kit": true, "htmlcov": true, ".nyc_output": true,
 	}
-})
+}}
 
 // hasGlob reports a pattern: globs, extended globs such as !(keep), or an
 // entry a command finds.
@@ -83,7 +82,7 @@ func hasGlob(s string) bool {
 	return strings.ContainsAny(s, "*?["+holeEntry) || strings.Contains(s, "!(") || strings.Contains(s, "@(") || strings.Contains(s, "+(")
 }
 
-var bracketExpr = lazyRegexp(`\[[^]]*\]`)
+var bracketExpr = lazyRegexp{expr: `\[[^]]*\]`}
 
 // allGlob reports whether a name pattern matches (nearly) every entry:
 // `*`, `.*`, `.[!.]*`, `?*`.
@@ -91,7 +90,7 @@ func allGlob(base string) bool {
 	if base == holeEntry || strings.HasPrefix(base, "!(") {
 		return true // any entry a command finds, or all but some: !(keep)
 	}
-	b := bracketExpr().ReplaceAllString(base, "")
+	b := bracketExpr.get().ReplaceAllString(base, "")
 	return strings.Contains(b, "*") && strings.Trim(b, "*?.") == ""
 }
 
@@ -110,11 +109,11 @@ func (w *walker) catastrophic(p string) string {
 		return "deletes the home directory"
 	case dir == home && allGlob(base):
 		return "deletes everything in the home directory"
-	case homeParents()[dir] || p == "/root":
+	case homeParents.get()[dir] || p == "/root":
 		return "deletes a home directory"
-	case systemDirs()[p]:
+	case systemDirs.get()[p]:
 		return "deletes the system directory `" + p + "`"
-	case systemDirs()[dir] && allGlob(base):
+	case systemDirs.get()[dir] && allGlob(base):
 		return "deletes everything in `" + dir + "`"
 	case w.ws.Dir == home && w.cwd == home && p == home:
 		return "deletes the home directory"
@@ -123,18 +122,18 @@ func (w *walker) catastrophic(p string) string {
 }
 
 // rawDevice matches block devices: writing to one destroys a disk.
-var rawDevice = lazyRegexp(`^/dev/(sd[a-z]+[0-9]*|nvme[0-9]+n[0-9]+(p[0-9]+)?|hd[a-z][0-9]*|vd[a-z]+[0-9]*|xvd[a-z]+[0-9]*|mmcblk[0-9]+(p[0-9]+)?|r?disk[0-9]+(s[0-9]+)?|md[0-9]+|dm-[0-9]+|loop[0-9]+|sr[0-9]+|mapper/.+|disk/.+|root)$`)
+var rawDevice = lazyRegexp{expr: `^/dev/(sd[a-z]+[0-9]*|nvme[0-9]+n[0-9]+(p[0-9]+)?|hd[a-z][0-9]*|vd[a-z]+[0-9]*|xvd[a-z]+[0-9]*|mmcblk[0-9]+(p[0-9]+)?|r?disk[0-9]+(s[0-9]+)?|md[0-9]+|dm-[0-9]+|loop[0-9]+|sr[0-9]+|mapper/.+|disk/.+|root)$`}
 
 // harmlessDevices swallow or show output and nothing else.
-var harmlessDevices = sync.OnceValue(func() map[string]bool {
+var harmlessDevices = lazy[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{
 		"/dev/null": true, "/dev/stdout": true, "/dev/stderr": true, "/dev/tty": true,
 		"/dev/zero": true, "/dev/stdin": true, "/dev/full": true,
 	}
-})
+}}
 
 // rcFiles run at shell start-up: writing one changes every later shell.
-var rcFiles = sync.OnceValue(func() map[string]bool {
+var rcFiles = lazy[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{
 		".bashrc": true, ".bash_profile": true, ".bash_login": true, ".bash_logout": true,
 		".profile": true, ".zshrc": true, ".zprofile": true, ".zshenv": true, ".zlogin": true,
@@ -142,7 +141,7 @@ var rcFiles = sync.OnceValue(func() map[string]bool {
 		".qsh_profile": true, ".xprofile": true, ".xinitrc": true, "config.fish": true,
 		".gitconfig": true, ".npmrc": true, ".pypirc": true, "environment": true,
 	}
-})
+}}
 
 // writeClass judges writing to (or creating, truncating) the file p.
 // what names the operation for the reason, e.g. "`> out.txt`".
@@ -155,9 +154,9 @@ func (w *walker) writeClass(p string, what string) (Class, string) {
 		p = t
 	}
 	switch {
-	case harmlessDevices()[p] || strings.HasPrefix(p, "/dev/fd/") || strings.HasPrefix(p, "/dev/pts/"):
+	case harmlessDevices.get()[p] || strings.HasPrefix(p, "/dev/fd/") || strings.HasPrefix(p, "/dev/pts/"):
 		return Safe, what + ": writes to a terminal or /dev/null"
-	case strings.HasPrefix(p, "/dev/") && rawDevice().MatchString(p):
+	case strings.HasPrefix(p, "/dev/") && rawDevice.get().MatchString(p):
 		return Blocked, what + ": writes to the raw disk `" + p + "`"
 	case strings.HasPrefix(p, "/dev/tcp/") || strings.HasPrefix(p, "/dev/udp/"):
 		return Dangerous, what + ": opens a network connection"
@@ -167,7 +166,7 @@ func (w *walker) writeClass(p string, what string) (Class, string) {
 	// These stay dangerous even when the workspace is the home directory.
 	base := path.Base(p)
 	switch {
-	case rcFiles()[base] && (path.Dir(p) == w.ws.Home || under(p, "/etc") || under(p, w.ws.Home+"/.config")):
+	case rcFiles.get()[base] && (path.Dir(p) == w.ws.Home || under(p, "/etc") || under(p, w.ws.Home+"/.config")):
 		return Dangerous, what + ": changes a shell or tool start-up file"
 	case under(p, w.ws.Home+"/.ssh"):
 		return Dangerous, what + ": writes into ~/.ssh"

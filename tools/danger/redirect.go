@@ -125,7 +125,7 @@ func (w *walker) readFile(p string, ok bool, what string) {
 	if ok && w.secretFile(p) {
 		w.res.add(Dangerous, what+": reads a file that may hold secrets")
 	}
-	if ok && strings.HasPrefix(p, "/dev/") && rawDevice().MatchString(p) {
+	if ok && strings.HasPrefix(p, "/dev/") && rawDevice.get().MatchString(p) {
 		w.res.add(Dangerous, what+": reads a raw disk")
 	}
 }

@@ -90,7 +90,7 @@ func (w *walker) npx(args []arg, io ioInfo) {
 	if i := strings.LastIndexByte(name, '@'); i > 0 {
 		name = name[:i]
 	}
-	if npxTools()[name] {
+	if npxTools.get()[name] {
 		w.res.add(Dev, "`npx "+name+"`: runs a project tool")
 		return
 	}
@@ -115,7 +115,7 @@ func (w *walker) gitGlobal(args []arg) {
 			continue
 		}
 		key, val, _ := strings.Cut(kv, "=")
-		for _, r := range gitRules()["config"].ops {
+		for _, r := range gitRules.get()["config"].ops {
 			if matchOp(r.match, key) || matchOp(r.match, strings.ToLower(key)) {
 				w.res.add(Dangerous, "`git -c "+key+"`: sets config that runs programs")
 				w.literal1(strings.TrimPrefix(val, "!"))
@@ -173,7 +173,7 @@ func (w *walker) dockerRun(args []arg, chain string) {
 				}
 				return
 			}
-			if takesValue(commands()["docker"].sub["run"].vals, a) {
+			if takesValue(commands.get()["docker"].sub["run"].vals, a) {
 				i++
 			}
 			continue
@@ -217,7 +217,7 @@ var cloudSecret = []string{"secret", "password", "token", "credential", "decrypt
 
 func (w *walker) cloud(args []arg, chain string) {
 	name := strings.Fields(chain)[0]
-	ops := scan(commands()[name], args)
+	ops := scan(commands.get()[name], args)
 	if len(ops) == 0 {
 		w.res.add(Safe, "`"+name+"`: shows help")
 		return

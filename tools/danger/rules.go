@@ -1,7 +1,5 @@
 package danger
 
-import "sync"
-
 // This file is the classifier's knowledge: which forms of which commands
 // are read-only, dev work or dangerous. Extend it here; the code in
 // judge.go and checks.go reads it.
@@ -88,7 +86,7 @@ const (
 	buildWhy   = "builds or tests the project"
 )
 
-var gitRules = sync.OnceValue(func() map[string]*rule {
+var gitRules = lazy[map[string]*rule]{build: func() map[string]*rule {
 	return map[string]*rule{
 		"status":        safe("shows the working tree state"),
 		"log":           {class: Safe, why: "shows history", check: "outflag", flags: []flag{raise("--ext-diff", Dangerous, "runs an external diff program")}},
@@ -191,24 +189,24 @@ var gitRules = sync.OnceValue(func() map[string]*rule {
 		"mergetool":       dangerous("runs a merge tool"),
 		"difftool":        dangerous("runs a diff tool"),
 	}
-})
+}}
 
 // goExec are go flags that run a program of the caller's choice.
-var goExec = sync.OnceValue(func() []flag {
+var goExec = lazy[[]flag]{build: func() []flag {
 	return []flag{raise("-exec -toolexec -vettool", Dangerous, "runs a program of its choice")}
-})
+}}
 
-var goRules = sync.OnceValue(func() map[string]*rule {
+var goRules = lazy[map[string]*rule]{build: func() map[string]*rule {
 	return map[string]*rule{
-		"build":     {class: Dev, why: buildWhy, flags: goExec(), check: "outflag"},
-		"test":      {class: Dev, why: buildWhy, flags: goExec(), check: "outflag"},
-		"vet":       {class: Dev, why: "checks the code", flags: goExec()},
+		"build":     {class: Dev, why: buildWhy, flags: goExec.get(), check: "outflag"},
+		"test":      {class: Dev, why: buildWhy, flags: goExec.get(), check: "outflag"},
+		"vet":       {class: Dev, why: "checks the code", flags: goExec.get()},
 		"fmt":       dev("formats the code"),
 		"generate":  dev("runs the project's generators"),
-		"run":       {class: Dev, why: "runs the project's code", flags: goExec(), ops: []flag{raise("*@*", Dangerous, "downloads and runs a module from the network")}},
+		"run":       {class: Dev, why: "runs the project's code", flags: goExec.get(), ops: []flag{raise("*@*", Dangerous, "downloads and runs a module from the network")}},
 		"mod":       {class: Dev, why: "manages dependencies", sub: map[string]*rule{"graph": safe("shows the module graph"), "why": safe("explains a dependency"), "verify": dev("verifies the module cache"), "edit": {class: Dev, why: "edits go.mod", flags: []flag{set("-json -print", Safe, "prints go.mod")}}}, open: true},
 		"get":       dev("fetches dependencies"),
-		"list":      {class: Safe, why: "lists packages", flags: goExec()},
+		"list":      {class: Safe, why: "lists packages", flags: goExec.get()},
 		"doc":       safe("shows documentation"),
 		"env":       {class: Safe, why: "shows Go settings", flags: []flag{raise("-w -u", Dangerous, "changes Go's global settings")}},
 		"version":   safe("prints the version"),
@@ -221,10 +219,10 @@ var goRules = sync.OnceValue(func() map[string]*rule {
 		"fix":       dev("rewrites code"),
 		"telemetry": {class: Dev, why: "changes telemetry settings", bare: safe("shows telemetry settings")},
 	}
-})
+}}
 
 // jsRules are npm, yarn, pnpm and bun subcommands.
-var jsRules = sync.OnceValue(func() map[string]*rule {
+var jsRules = lazy[map[string]*rule]{build: func() map[string]*rule {
 	return map[string]*rule{
 		"install":      {class: Dev, why: "installs dependencies into the project", flags: []flag{raise("-g --global --location=global", Dangerous, "installs globally")}},
 		"i":            {class: Dev, why: "installs dependencies into the project", flags: []flag{raise("-g --global", Dangerous, "installs globally")}},
@@ -295,11 +293,11 @@ var jsRules = sync.OnceValue(func() map[string]*rule {
 		"check":        dev(buildWhy),
 		"install-test": dev(buildWhy),
 	}
-})
+}}
 
 // npxTools are the recognised project tools npx may run; anything else
 // may be downloaded and run.
-var npxTools = sync.OnceValue(func() map[string]bool {
+var npxTools = lazy[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{
 		"tsc": true, "eslint": true, "prettier": true, "jest": true, "vitest": true, "mocha": true,
 		"tsx": true, "ts-node": true, "vite": true, "next": true, "webpack": true, "rollup": true,
@@ -309,9 +307,9 @@ var npxTools = sync.OnceValue(func() map[string]bool {
 		"ava": true, "c8": true, "nyc": true, "prisma": true, "drizzle-kit": true, "knip": true,
 		"depcheck": true, "husky": true, "lint-staged": true, "tap": true, "uvu": true, "storybook": true,
 	}
-})
+}}
 
-var cargoRules = sync.OnceValue(func() map[string]*rule {
+var cargoRules = lazy[map[string]*rule]{build: func() map[string]*rule {
 	return map[string]*rule{
 		"build": dev(buildWhy), "b": dev(buildWhy), "test": dev(buildWhy), "t": dev(buildWhy),
 		"check": dev(buildWhy), "c": dev(buildWhy), "clippy": dev("lints the project"), "fmt": {class: Dev, why: "formats the code", flags: []flag{set("--check", Safe, "checks formatting")}},
@@ -327,9 +325,9 @@ var cargoRules = sync.OnceValue(func() map[string]*rule {
 		"nextest": dev(buildWhy), "audit": dev("checks dependencies for advisories"), "expand": dev(buildWhy),
 		"llvm-cov": dev(buildWhy), "tarpaulin": dev(buildWhy), "help": safe("shows help"), "verify-project": safe("checks the manifest"),
 	}
-})
+}}
 
-var pipRules = sync.OnceValue(func() map[string]*rule {
+var pipRules = lazy[map[string]*rule]{build: func() map[string]*rule {
 	return map[string]*rule{
 		"install":   {class: Dev, why: "installs packages into the environment", flags: []flag{raise("--user", Dangerous, "installs into the user's site-packages"), raise("--break-system-packages", Dangerous, "installs into the system Python"), raise("--target -t --prefix --root", Dangerous, "installs to another location")}},
 		"uninstall": dev("removes packages from the environment"),
@@ -347,9 +345,9 @@ var pipRules = sync.OnceValue(func() map[string]*rule {
 		"config":    {class: Dangerous, why: "changes pip config", sub: map[string]*rule{"list": safe("reads config"), "get": safe("reads config"), "debug": safe("reads config")}, open: true},
 		"search":    dev("queries the index"),
 	}
-})
+}}
 
-var dockerRules = sync.OnceValue(func() map[string]*rule {
+var dockerRules = lazy[map[string]*rule]{build: func() map[string]*rule {
 	return map[string]*rule{
 		"ps": safe("lists containers"), "images": safe("lists images"), "logs": safe("shows container logs"),
 		"inspect": {class: Safe, why: "shows an object", ops: []flag{raise("*Env* *env*", Dangerous, "shows environment variables, which may include secrets")}}, "version": safe("prints versions"), "info": safe("shows the daemon state"),
@@ -407,9 +405,9 @@ var dockerRules = sync.OnceValue(func() map[string]*rule {
 			"watch":   dev("rebuilds on change"),
 		}},
 	}
-})
+}}
 
-var kubectlRules = sync.OnceValue(func() map[string]*rule {
+var kubectlRules = lazy[map[string]*rule]{build: func() map[string]*rule {
 	return map[string]*rule{
 		"get":           {class: Dev, why: remoteRead, ops: []flag{raise("secret secrets secret/* secrets/*", Dangerous, "shows secrets")}},
 		"describe":      {class: Dev, why: remoteRead, ops: []flag{raise("secret secrets secret/* secrets/*", Dangerous, "shows secrets")}},
@@ -453,9 +451,9 @@ var kubectlRules = sync.OnceValue(func() map[string]*rule {
 		"wait":          dev(remoteRead),
 		"certificate":   dangerous("approves certificates"),
 	}
-})
+}}
 
-var terraformRules = sync.OnceValue(func() map[string]*rule {
+var terraformRules = lazy[map[string]*rule]{build: func() map[string]*rule {
 	return map[string]*rule{
 		"plan": dev("plans changes without applying them"), "validate": dev("validates the configuration"),
 		"fmt":  {class: Dev, why: "formats the configuration", flags: []flag{set("-check -diff", Safe, "checks formatting")}},
@@ -470,9 +468,9 @@ var terraformRules = sync.OnceValue(func() map[string]*rule {
 		"state":     {class: Dangerous, why: "changes the state", sub: map[string]*rule{"list": dev(remoteRead), "show": dev(remoteRead), "pull": dev(remoteRead)}, open: true},
 		"test":      dev(buildWhy),
 	}
-})
+}}
 
-var helmRules = sync.OnceValue(func() map[string]*rule {
+var helmRules = lazy[map[string]*rule]{build: func() map[string]*rule {
 	return map[string]*rule{
 		"list": dev(remoteRead), "ls": dev(remoteRead), "status": dev(remoteRead), "get": dev(remoteRead),
 		"history": dev(remoteRead), "template": dev("renders charts"), "lint": dev("lints a chart"),
@@ -486,9 +484,9 @@ var helmRules = sync.OnceValue(func() map[string]*rule {
 		"push": dangerous("publishes a chart"), "plugin": dangerous("manages plugins"), "registry": dangerous("handles registry credentials"),
 		"test": dangerous("runs release tests in the cluster"),
 	}
-})
+}}
 
-var ghRules = sync.OnceValue(func() map[string]*rule {
+var ghRules = lazy[map[string]*rule]{build: func() map[string]*rule {
 	return map[string]*rule{
 		"pr": {class: Dangerous, why: remoteEdit, sub: map[string]*rule{
 			"list": dev(remoteRead), "view": dev(remoteRead), "status": dev(remoteRead), "diff": dev(remoteRead),
@@ -532,34 +530,34 @@ var ghRules = sync.OnceValue(func() map[string]*rule {
 		"version":   safe("prints the version"),
 		"help":      safe("shows help"),
 	}
-})
+}}
 
-var systemctlRules = sync.OnceValue(func() map[string]*rule {
+var systemctlRules = lazy[map[string]*rule]{build: func() map[string]*rule {
 	return map[string]*rule{
 		"status": safe("shows a service"), "is-active": safe("shows a service"), "is-enabled": safe("shows a service"),
 		"is-failed": safe("shows a service"), "list-units": safe("lists services"), "list-unit-files": safe("lists services"),
 		"list-timers": safe("lists timers"), "show": safe("shows a service"), "cat": safe("shows a unit file"),
 		"list-dependencies": safe("lists dependencies"), "get-default": safe("shows the default target"),
 	}
-})
+}}
 
 // jqRule: jq only prints, but its program can print the environment.
-var jqRule = sync.OnceValue(func() *rule {
+var jqRule = lazy[*rule]{build: func() *rule {
 	return &rule{class: Safe, why: "filters JSON", vals: "--arg --argjson --slurpfile --rawfile -f --from-file --indent", ops: []flag{raise("env $ENV *$ENV* env.* *|env* *(env* *env|* *env)*", Dangerous, "prints environment variables, which may include secrets")}}
-})
+}}
 
 // vimRule: an editor on project files, unless told to run commands.
-var vimRule = sync.OnceValue(func() *rule {
+var vimRule = lazy[*rule]{build: func() *rule {
 	return &rule{class: Dev, why: "edits files", write: writeAll, vals: "-c --cmd -S -u -i -T", flags: []flag{raise("-c --cmd -S -u -e -es -Es -s", Dangerous, "runs editor commands, which can run programs")}, ops: []flag{raise("+*", Dangerous, "runs editor commands, which can run programs")}}
-})
+}}
 
 // compiler writes its -o output, which must stay in the workspace.
-var compiler = sync.OnceValue(func() *rule {
+var compiler = lazy[*rule]{build: func() *rule {
 	return &rule{class: Dev, why: "compiles code", check: "outflag"}
-})
+}}
 
 // commands is the table: every command the classifier recognises.
-var commands = sync.OnceValue(func() map[string]*rule {
+var commands = lazy[map[string]*rule]{build: func() map[string]*rule {
 	return map[string]*rule{
 		// Reading files and text.
 		"ls": safe("lists files"), "dir": safe("lists files"), "vdir": safe("lists files"), "exa": safe("lists files"), "eza": safe("lists files"), "lsd": safe("lists files"),
@@ -577,7 +575,7 @@ var commands = sync.OnceValue(func() map[string]*rule {
 		"md5sum": safe("hashes"), "sha1sum": safe("hashes"), "sha256sum": safe("hashes"), "sha512sum": safe("hashes"), "b2sum": safe("hashes"),
 		"cksum": safe("hashes"), "shasum": safe("hashes"), "md5": safe("hashes"), "base64": safe("encodes"), "base32": safe("encodes"),
 		"iconv": {class: Safe, why: "converts encodings", check: "outflag"}, "zcat": safe(readOnly), "bzcat": safe(readOnly), "xzcat": safe(readOnly), "zless": safe(readOnly),
-		"jq": jqRule(), "gojq": jqRule(), "yq": {class: Safe, why: "filters YAML", ops: []flag{raise("*env(* *strenv(*", Dangerous, "reads environment variables, which may include secrets")}, flags: []flag{raise("-i --inplace", Dev, "edits files in place")}, check: "inplace"},
+		"jq": jqRule.get(), "gojq": jqRule.get(), "yq": {class: Safe, why: "filters YAML", ops: []flag{raise("*env(* *strenv(*", Dangerous, "reads environment variables, which may include secrets")}, flags: []flag{raise("-i --inplace", Dev, "edits files in place")}, check: "inplace"},
 		"xmllint": {class: Safe, why: "checks XML", check: "outflag"}, "csvlook": safe(readOnly), "tldr": safe("shows help"), "man": {class: Safe, why: "shows a manual", check: "pager", flags: []flag{raise("-P --pager -H --html", Dangerous, "runs a program of its choice")}}, "info": safe("shows a manual"), "help": safe("shows help"),
 		"realpath": safe("resolves paths"), "readlink": safe("resolves links"), "basename": safe("prints a name"), "dirname": safe("prints a name"), "pwd": safe("prints the directory"),
 		"locate": safe("searches the file index"), "whereis": safe("finds programs"), "which": safe("finds programs"), "type": safe("describes commands"), "hash": {class: Safe, why: "shows the command cache", flags: []flag{raise("-p", Dangerous, "points a command name at another program")}},
@@ -685,14 +683,14 @@ var commands = sync.OnceValue(func() map[string]*rule {
 		"mktemp":   {class: Dev, why: "creates a temporary file"},
 		"split":    dev("splits a file"),
 		"csplit":   dev("splits a file"),
-		"vim":      vimRule(), "vi": vimRule(), "nvim": vimRule(),
+		"vim":      vimRule.get(), "vi": vimRule.get(), "nvim": vimRule.get(),
 		"nano": {class: Dev, why: "edits files", write: writeAll}, "emacs": {class: Dev, why: "edits files", write: writeAll},
 		"gofmt":     {class: Safe, why: "prints formatted code", flags: []flag{raise("-w", Dev, "rewrites files")}, check: "inplace"},
 		"goimports": {class: Safe, why: "prints formatted code", flags: []flag{raise("-w", Dev, "rewrites files")}, check: "inplace"},
 		"sqlite3":   {class: Safe, why: "opens a database file", check: "sql"},
 
 		// Builds, tests, linters and project tools.
-		"go":    {class: Dangerous, why: "unknown go command", sub: goRules()},
+		"go":    {class: Dangerous, why: "unknown go command", sub: goRules.get()},
 		"make":  {class: Dev, why: "runs the project's build", vals: "-C -f --file --directory -j -l -o -W", check: "makefile", flags: []flag{set("-n --dry-run --just-print -q --question -p", Safe, "shows what would run")}, ops: []flag{raise("install uninstall", Dangerous, "installs outside the workspace"), raise("deploy* publish* release* upload* push*", Dangerous, "publishes or deploys")}},
 		"gmake": {class: Dev, why: "runs the project's build", ops: []flag{raise("install uninstall", Dangerous, "installs outside the workspace"), raise("deploy* publish* release*", Dangerous, "publishes or deploys")}},
 		"cmake": {class: Dev, why: buildWhy, flags: []flag{raise("--install", Dangerous, "installs outside the workspace")}, ops: []flag{raise("install", Dangerous, "installs outside the workspace")}},
@@ -704,7 +702,7 @@ var commands = sync.OnceValue(func() map[string]*rule {
 		"mvn":  {class: Dev, why: buildWhy, ops: []flag{raise("deploy release:*", Dangerous, "publishes artifacts")}}, "mvnw": {class: Dev, why: buildWhy, ops: []flag{raise("deploy", Dangerous, "publishes artifacts")}},
 		"gradle": {class: Dev, why: buildWhy, ops: []flag{raise("publish* upload*", Dangerous, "publishes artifacts")}}, "gradlew": {class: Dev, why: buildWhy, ops: []flag{raise("publish* upload*", Dangerous, "publishes artifacts")}},
 		"ant": dev(buildWhy), "sbt": dev(buildWhy), "lein": dev(buildWhy), "mix": dev(buildWhy), "dotnet": {class: Dev, why: buildWhy, ops: []flag{raise("nuget", Dangerous, "publishes packages")}},
-		"gcc": compiler(), "g++": compiler(), "cc": compiler(), "c++": compiler(), "clang": {class: Dev, why: "compiles code", suffixes: true, check: "outflag"}, "clang++": compiler(),
+		"gcc": compiler.get(), "g++": compiler.get(), "cc": compiler.get(), "c++": compiler.get(), "clang": {class: Dev, why: "compiles code", suffixes: true, check: "outflag"}, "clang++": compiler.get(),
 		"rustc": dev("compiles code"), "javac": dev("compiles code"), "java": dev("runs Java code"), "kotlinc": dev("compiles code"), "swift": dev(buildWhy), "swiftc": dev("compiles code"),
 		"zig": dev(buildWhy), "ghc": dev("compiles code"), "stack": dev(buildWhy), "cabal": dev(buildWhy), "tsc": dev("compiles TypeScript"), "esbuild": dev(buildWhy), "vite": dev(buildWhy), "webpack": dev(buildWhy),
 		"flask": dev("runs the project's dev server"), "uvicorn": dev("runs the project's server"), "gunicorn": dev("runs the project's server"),
@@ -731,15 +729,15 @@ var commands = sync.OnceValue(func() map[string]*rule {
 		"pre-commit": {class: Dev, why: "runs the project's hooks", ops: []flag{raise("install uninstall", Dev, "changes git hooks")}},
 		"protoc":     dev("generates code"), "buf": dev("generates or lints code"), "sqlc": dev("generates code"), "swag": dev("generates docs"),
 		"hugo": dev(buildWhy), "jekyll": dev(buildWhy), "mkdocs": {class: Dev, why: buildWhy, ops: []flag{raise("gh-deploy", Dangerous, "publishes the site")}},
-		"cargo":      {class: Dangerous, why: "unknown cargo command", sub: cargoRules()},
+		"cargo":      {class: Dangerous, why: "unknown cargo command", sub: cargoRules.get()},
 		"rustup":     {class: Dev, why: "manages toolchains", sub: map[string]*rule{"show": safe("shows toolchains"), "which": safe("finds a tool"), "target": dev("manages targets"), "component": dev("manages components"), "update": dev("updates toolchains"), "default": dev("sets the default toolchain"), "toolchain": dev("manages toolchains"), "override": dev("sets a project toolchain"), "run": dev("runs a toolchain"), "doc": safe("shows documentation"), "self": dangerous("changes rustup itself")}},
-		"npm":        {class: Dangerous, why: "unknown npm command", sub: jsRules(), vals: "--prefix -w --workspace"},
-		"pnpm":       {class: Dangerous, why: "unknown pnpm command", sub: jsRules(), vals: "-C --dir --filter -F -w --workspace"},
-		"yarn":       {class: Dev, why: "installs dependencies or runs a project script", sub: jsRules(), open: true, ops: []flag{raise("deploy* publish* release*", Dangerous, "runs a deploy or release script")}},
-		"bun":        {class: Dev, why: "runs a project script", sub: jsRules(), open: true},
+		"npm":        {class: Dangerous, why: "unknown npm command", sub: jsRules.get(), vals: "--prefix -w --workspace"},
+		"pnpm":       {class: Dangerous, why: "unknown pnpm command", sub: jsRules.get(), vals: "-C --dir --filter -F -w --workspace"},
+		"yarn":       {class: Dev, why: "installs dependencies or runs a project script", sub: jsRules.get(), open: true, ops: []flag{raise("deploy* publish* release*", Dangerous, "runs a deploy or release script")}},
+		"bun":        {class: Dev, why: "runs a project script", sub: jsRules.get(), open: true},
 		"npx":        {class: Safe, why: "runs a package", check: "npx", noscope: true},
-		"pip":        {class: Dangerous, why: "unknown pip command", sub: pipRules(), suffixes: true},
-		"uv":         {class: Dev, why: "manages the project environment", sub: map[string]*rule{"pip": {class: Dev, why: "manages the project environment", sub: pipRules(), flags: []flag{raise("--system", Dangerous, "changes the system Python")}}, "run": dev("runs the project's code"), "sync": dev("installs dependencies"), "lock": dev("locks dependencies"), "add": dev("adds a dependency"), "remove": dev("removes a dependency"), "venv": dev("creates a virtual environment"), "build": dev(buildWhy), "tree": safe("shows the dependency tree"), "version": safe("prints the version"), "publish": dangerous("publishes a package"), "tool": {class: Dangerous, why: "installs or runs tools outside the project", sub: map[string]*rule{"list": safe("lists tools"), "run": dangerous("downloads and runs a tool")}}, "python": {class: Dev, why: "manages Python versions", sub: map[string]*rule{"list": safe("lists Python versions"), "find": safe("finds Python")}}, "self": dangerous("changes uv itself"), "cache": dev("manages the cache"), "init": dev("creates a project"), "export": dev("exports requirements")}},
+		"pip":        {class: Dangerous, why: "unknown pip command", sub: pipRules.get(), suffixes: true},
+		"uv":         {class: Dev, why: "manages the project environment", sub: map[string]*rule{"pip": {class: Dev, why: "manages the project environment", sub: pipRules.get(), flags: []flag{raise("--system", Dangerous, "changes the system Python")}}, "run": dev("runs the project's code"), "sync": dev("installs dependencies"), "lock": dev("locks dependencies"), "add": dev("adds a dependency"), "remove": dev("removes a dependency"), "venv": dev("creates a virtual environment"), "build": dev(buildWhy), "tree": safe("shows the dependency tree"), "version": safe("prints the version"), "publish": dangerous("publishes a package"), "tool": {class: Dangerous, why: "installs or runs tools outside the project", sub: map[string]*rule{"list": safe("lists tools"), "run": dangerous("downloads and runs a tool")}}, "python": {class: Dev, why: "manages Python versions", sub: map[string]*rule{"list": safe("lists Python versions"), "find": safe("finds Python")}}, "self": dangerous("changes uv itself"), "cache": dev("manages the cache"), "init": dev("creates a project"), "export": dev("exports requirements")}},
 		"uvx":        {class: Dangerous, why: "downloads and runs a tool", noscope: true},
 		"pipx":       {class: Dangerous, why: "installs or runs tools outside the project", sub: map[string]*rule{"list": safe("lists tools")}, open: true},
 		"poetry":     {class: Dev, why: "manages the project environment", sub: map[string]*rule{"publish": dangerous("publishes a package"), "show": safe("shows dependencies"), "check": safe("checks pyproject.toml"), "version": {class: Dev, why: "bumps the version", bare: safe("prints the version")}, "config": {class: Dangerous, why: "changes poetry config", flags: []flag{set("--list", Safe, "reads config"), raise("--local", Dev, "changes project config")}}, "self": dangerous("changes poetry itself")}, open: true},
@@ -755,19 +753,19 @@ var commands = sync.OnceValue(func() map[string]*rule {
 		"alembic":    {class: Dev, why: "migrates the project database", ops: []flag{raise("downgrade", Dangerous, "rolls back migrations")}},
 
 		// Version control and remote services.
-		"git":              {class: Dangerous, why: "unknown git command", sub: gitRules(), vals: "-C -c --git-dir --work-tree --namespace --exec-path --super-prefix --config-env", check: "gitglobal"},
-		"gh":               {class: Dangerous, why: "unknown gh command", sub: ghRules(), vals: "-R --repo"},
+		"git":              {class: Dangerous, why: "unknown git command", sub: gitRules.get(), vals: "-C -c --git-dir --work-tree --namespace --exec-path --super-prefix --config-env", check: "gitglobal"},
+		"gh":               {class: Dangerous, why: "unknown gh command", sub: ghRules.get(), vals: "-R --repo"},
 		"glab":             {class: Dangerous, why: remoteEdit, sub: map[string]*rule{"mr": {class: Dangerous, why: remoteEdit, sub: map[string]*rule{"list": dev(remoteRead), "view": dev(remoteRead), "diff": dev(remoteRead)}}}, open: true},
 		"hub":              dangerous("changes GitHub state"),
-		"docker":           {class: Dangerous, why: "unknown docker command", sub: dockerRules(), vals: "-H --host --context -c --config -l --log-level"},
-		"podman":           {class: Dangerous, why: "unknown podman command", sub: dockerRules(), vals: "--url -c --connection"},
-		"docker-compose":   {class: Dev, why: "runs the project's containers", sub: dockerRules()["compose"].sub, vals: "-f --file -p --project-name"},
-		"kubectl":          {class: Dangerous, why: "unknown kubectl command", sub: kubectlRules(), vals: "-n --namespace --context --cluster --kubeconfig -s --server --user -l --selector -o --output -f --filename -c --container"},
+		"docker":           {class: Dangerous, why: "unknown docker command", sub: dockerRules.get(), vals: "-H --host --context -c --config -l --log-level"},
+		"podman":           {class: Dangerous, why: "unknown podman command", sub: dockerRules.get(), vals: "--url -c --connection"},
+		"docker-compose":   {class: Dev, why: "runs the project's containers", sub: dockerRules.get()["compose"].sub, vals: "-f --file -p --project-name"},
+		"kubectl":          {class: Dangerous, why: "unknown kubectl command", sub: kubectlRules.get(), vals: "-n --namespace --context --cluster --kubeconfig -s --server --user -l --selector -o --output -f --filename -c --container"},
 		"k9s":              dangerous("opens an interactive cluster console"),
-		"helm":             {class: Dangerous, why: "unknown helm command", sub: helmRules(), vals: "-n --namespace --kube-context --kubeconfig"},
-		"terraform":        {class: Dangerous, why: "unknown terraform command", sub: terraformRules(), vals: "-chdir"},
-		"tofu":             {class: Dangerous, why: "unknown tofu command", sub: terraformRules(), vals: "-chdir"},
-		"terragrunt":       {class: Dangerous, why: "unknown terragrunt command", sub: terraformRules()},
+		"helm":             {class: Dangerous, why: "unknown helm command", sub: helmRules.get(), vals: "-n --namespace --kube-context --kubeconfig"},
+		"terraform":        {class: Dangerous, why: "unknown terraform command", sub: terraformRules.get(), vals: "-chdir"},
+		"tofu":             {class: Dangerous, why: "unknown tofu command", sub: terraformRules.get(), vals: "-chdir"},
+		"terragrunt":       {class: Dangerous, why: "unknown terragrunt command", sub: terraformRules.get()},
 		"pulumi":           {class: Dangerous, why: remoteEdit, sub: map[string]*rule{"preview": dev("previews changes"), "stack": {class: Dev, why: remoteRead, sub: map[string]*rule{"ls": dev(remoteRead), "output": dev(remoteRead), "rm": dangerous("deletes a stack")}, open: true}, "up": dangerous("applies infrastructure changes"), "destroy": dangerous("destroys infrastructure"), "whoami": dev(remoteRead), "version": safe("prints the version")}},
 		"ansible-playbook": {class: Dangerous, why: "changes remote machines", flags: []flag{set("--check -C --syntax-check --list-hosts --list-tasks", Dev, "checks without changing")}},
 		"ansible":          dangerous("runs commands on remote machines"),
@@ -822,7 +820,7 @@ var commands = sync.OnceValue(func() map[string]*rule {
 		"env-update": dangerous("changes system settings"), "sysctl": {class: Dangerous, why: "changes kernel settings", flags: []flag{set("-a -n", Safe, "shows kernel settings")}, ops: []flag{raise("*=*", Dangerous, "changes kernel settings")}},
 		"dmesg":      {class: Safe, why: "shows kernel messages", flags: []flag{raise("-c -C --clear", Dangerous, "clears kernel messages")}},
 		"journalctl": {class: Safe, why: "shows logs", flags: []flag{raise("--vacuum-size --vacuum-time --vacuum-files --rotate --flush", Dangerous, "deletes or rotates logs")}},
-		"systemctl":  {class: Dangerous, why: "changes system services", sub: systemctlRules(), open: true, vals: "-H --host -M --machine -p --property -t --type --state"},
+		"systemctl":  {class: Dangerous, why: "changes system services", sub: systemctlRules.get(), open: true, vals: "-H --host -M --machine -p --property -t --type --state"},
 		"service":    {class: Dangerous, why: "changes system services", ops: []flag{set("status", Safe, "shows a service"), set("--status-all", Safe, "lists services")}, flags: []flag{set("--status-all", Safe, "lists services")}},
 		"launchctl":  {class: Dangerous, why: "changes system services", sub: map[string]*rule{"list": safe("lists services"), "print": safe("shows a service")}, open: true},
 		"crontab":    {class: Dangerous, why: "replaces the crontab", flags: []flag{set("-l", Safe, "lists the crontab"), raise("-r -e -i", Dangerous, "changes or removes the crontab")}},
@@ -878,4 +876,4 @@ var commands = sync.OnceValue(func() map[string]*rule {
 		"nvm":   {class: Dev, why: "selects a Node version", sub: map[string]*rule{"ls": safe("lists versions"), "current": safe("shows the version"), "install": dangerous("installs a Node version"), "uninstall": dangerous("removes a Node version"), "alias": dangerous("changes the default version")}, open: true},
 		"pyenv": {class: Dev, why: "selects a Python version", sub: map[string]*rule{"versions": safe("lists versions"), "version": safe("shows the version"), "install": dangerous("installs a Python version"), "uninstall": dangerous("removes a Python version"), "global": dangerous("changes the default version")}, open: true},
 	}
-})
+}}

@@ -60,7 +60,7 @@ func (w *walker) source(args []arg, chain string, io ioInfo) {
 	}
 	switch args[1].s {
 	case "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0":
-		w.stdinCode(commands()["bash"], chain, "bash", io)
+		w.stdinCode(commands.get()["bash"], chain, "bash", io)
 		return
 	}
 	w.runFile(args[1].s, args[1].text)
@@ -92,7 +92,7 @@ func (w *walker) env(args []arg) {
 			return
 		}
 	}
-	i := unwrapIndex(commands()["env"], ss)
+	i := unwrapIndex(commands.get()["env"], ss)
 	for _, a := range args[1:] {
 		if name, val, ok := strings.Cut(a.s, "="); ok && !strings.HasPrefix(a.s, "-") {
 			w.hijack(name, val, a.text)

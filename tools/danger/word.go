@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
@@ -247,7 +246,7 @@ func downloads(stmts []*syntax.Stmt) bool {
 	for _, s := range stmts {
 		syntax.Walk(s, func(n syntax.Node) bool {
 			if c, ok := n.(*syntax.CallExpr); ok && len(c.Args) > 0 {
-				if fetchers()[commandBase(c.Args[0].Lit())] {
+				if fetchers.get()[commandBase(c.Args[0].Lit())] {
 					found = true
 				}
 			}
@@ -328,12 +327,12 @@ func (w *walker) echoed(stmts []*syntax.Stmt) (string, bool) {
 }
 
 // fetchers are the commands whose output is content from the network.
-var fetchers = sync.OnceValue(func() map[string]bool {
+var fetchers = lazy[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{
 		"curl": true, "wget": true, "fetch": true, "http": true, "https": true,
 		"xh": true, "aria2c": true, "lwp-request": true, "GET": true,
 	}
-})
+}}
 
 func commandBase(name string) string {
 	if i := strings.LastIndexByte(name, '/'); i >= 0 {
