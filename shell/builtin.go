@@ -23,7 +23,8 @@ const builtinMark = "qsh\x00"
 
 // ownBuiltins are the builtins interp lacks or gets wrong for profiles.
 var ownBuiltins = map[string]bool{"umask": true, "kill": true, "history": true, "trap": true,
-	"ulimit": true, "fc": true, "suspend": true, "caller": true, "fg": true, "bg": true}
+	"ulimit": true, "fc": true, "suspend": true, "caller": true, "fg": true, "bg": true,
+	"printf": true, "cd": true, "pwd": true}
 
 // call sees every simple command after expansion.
 func (s *Shell) call(ctx context.Context, args []string) ([]string, error) {
@@ -41,6 +42,8 @@ func (s *Shell) call(ctx context.Context, args []string) ([]string, error) {
 		s.shadowAlias(name, args[1:])
 	case ownBuiltins[name] && !s.isFunc(name):
 		return mark(args), nil
+	case name == "builtin" && len(args) > 1 && ownBuiltins[args[1]]:
+		return mark(args[1:]), nil
 	case name == "command" && len(args) > 1:
 		switch {
 		case args[1] == "-v" || args[1] == "-V":
@@ -117,6 +120,12 @@ func (s *Shell) builtins(next interp.ExecHandlerFunc) interp.ExecHandlerFunc {
 			st = b.fail(1, "no job control in qsh")
 		case "caller":
 			st = 1
+		case "printf":
+			st = s.printfBuiltin(ctx, hc, b, args[1:])
+		case "cd":
+			st = s.cd(ctx, hc, b, args[1:])
+		case "pwd":
+			st = s.pwd(hc, b, args[1:])
 		}
 		if st != 0 {
 			return interp.ExitStatus(st)
