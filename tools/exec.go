@@ -4,16 +4,14 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"io"
 	"os"
 	"strings"
-	"sync"
 	"time"
 
-	"mvdan.cc/sh/v3/interp"
-
 	"github.com/qsh-shell/qsh/tools/danger"
+	"github.com/qsh-shell/qsh/tools/guarded"
 )
 
 //go:embed exec.md
@@ -23,28 +21,6 @@ var execDescription string
 type execParams struct {
 	Command        string `json:"command" jsonschema:"the command line to run (bash syntax)"`
 	TimeoutSeconds int    `json:"timeout_seconds,omitempty" jsonschema:"stop it after this many seconds (default 30, at most 300)"`
-}
-
-// nonInteractive is set for every program the assistant runs, so that
-// nothing waits for a person who is not there.
-var nonInteractive = []string{
-	"PAGER=cat",
-	"GIT_PAGER=cat",
-	"MANPAGER=cat",
-	"SYSTEMD_PAGER=",
-	"GIT_TERMINAL_PROMPT=0",
-	"GIT_EDITOR=true",
-	"EDITOR=true",
-	"VISUAL=true",
-	"GIT_ASKPASS=",
-	"SSH_ASKPASS=",
-	"CI=1",
-	"DEBIAN_FRONTEND=noninteractive",
-	"NO_COLOR=1",
-	"TERM=dumb",
-	"HOMEBREW_NO_AUTO_UPDATE=1",
-	"PIP_NO_INPUT=1",
-	"NPM_CONFIG_YES=true",
 }
 
 // execTool is execute_command.
@@ -122,50 +98,9 @@ func (t *execTool) run(ctx context.Context, env Env, command string, ws danger.W
 	if secs > 0 {
 		timeout = min(time.Duration(secs)*time.Second, MaxExecTimeout)
 	}
-	runCtx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-
 	out := newOutput(env.Out, env.Terminal, t.r.cfg.ExecMaxOutput)
-	guardExec, guardOpen := danger.Guard(ws, approved)
-	// A guard that refuses returns an error without calling on: that is
-	// how a stop is told from a program that merely failed.
-	var mu sync.Mutex
-	var stopped error
-	stop := func(err error) {
-		mu.Lock()
-		if stopped == nil {
-			stopped = err
-		}
-		mu.Unlock()
-	}
-	execMW := func(next interp.ExecHandlerFunc) interp.ExecHandlerFunc {
-		run := spawn(next, nonInteractive)
-		return func(ctx context.Context, args []string) error {
-			reached := false
-			err := guardExec(func(ctx context.Context, args []string) error {
-				reached = true
-				return run(ctx, args)
-			})(ctx, args)
-			if err != nil && !reached {
-				stop(err)
-			}
-			return err
-		}
-	}
-	openMW := func(next interp.OpenHandlerFunc) interp.OpenHandlerFunc {
-		return func(ctx context.Context, path string, flag int, perm os.FileMode) (io.ReadWriteCloser, error) {
-			reached := false
-			f, err := guardOpen(func(ctx context.Context, path string, flag int, perm os.FileMode) (io.ReadWriteCloser, error) {
-				reached = true
-				return next(ctx, path, flag, perm)
-			})(ctx, path, flag, perm)
-			if err != nil && !reached {
-				stop(err)
-			}
-			return f, err
-		}
-	}
-	status, err := env.Run(runCtx, command, out, out, execMW, openMW)
+	r := env.Run(ctx, guarded.Request{Command: command, Workspace: ws, Approved: approved, Timeout: timeout}, out)
+	status, stopped, err := r.Status, r.Stopped, r.Err
 	out.finish()
 	text, truncated := out.text()
 
@@ -179,7 +114,7 @@ func (t *execTool) run(ctx context.Context, env Env, command string, ws danger.W
 	case ctx.Err() != nil:
 		fmt.Fprintf(&sb, "[canceled by the user; everything it started was stopped]\n")
 		res.Error, res.Canceled = "canceled by the user", true
-	case runCtx.Err() != nil:
+	case errors.Is(err, context.DeadlineExceeded):
 		fmt.Fprintf(&sb, "[stopped after %s (timeout); everything it started was killed]\n", timeout)
 		res.Error = fmt.Sprintf("timed out after %s; ask for a longer timeout_seconds (at most %d) or run something quicker", timeout, int(MaxExecTimeout.Seconds()))
 	case stopped != nil:

@@ -18,12 +18,13 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/qsh-shell/qsh/tools/danger"
+	"github.com/qsh-shell/qsh/tools/guarded"
 )
 
 // testRun is a RunFunc like the shell's: a fresh interpreter in dir with
 // the middlewares applied when it is made, stdin closed.
 func testRun(dir string) RunFunc {
-	return func(ctx context.Context, command string, stdout, stderr io.Writer,
+	return guarded.Local(func(ctx context.Context, command string, stdout, stderr io.Writer,
 		execMW func(interp.ExecHandlerFunc) interp.ExecHandlerFunc,
 		openMW func(interp.OpenHandlerFunc) interp.OpenHandlerFunc) (int, error) {
 		f, err := syntax.NewParser().Parse(strings.NewReader(command), "")
@@ -54,22 +55,22 @@ func testRun(dir string) RunFunc {
 			return 1, err
 		}
 		return 0, nil
-	}
+	})
 }
 
 // neverRun is a RunFunc that fails the test if anything runs.
 func neverRun(t *testing.T) RunFunc {
-	return func(_ context.Context, command string, _, _ io.Writer, _ func(interp.ExecHandlerFunc) interp.ExecHandlerFunc, _ func(interp.OpenHandlerFunc) interp.OpenHandlerFunc) (int, error) {
-		t.Errorf("ran %q", command)
-		return 0, nil
+	return func(_ context.Context, req guarded.Request, _ io.Writer) guarded.Result {
+		t.Errorf("ran %q", req.Command)
+		return guarded.Result{}
 	}
 }
 
 // recordRun records the commands it is asked to run, running none.
 func recordRun(ran *[]string) RunFunc {
-	return func(_ context.Context, command string, _, _ io.Writer, _ func(interp.ExecHandlerFunc) interp.ExecHandlerFunc, _ func(interp.OpenHandlerFunc) interp.OpenHandlerFunc) (int, error) {
-		*ran = append(*ran, command)
-		return 0, nil
+	return func(_ context.Context, req guarded.Request, _ io.Writer) guarded.Result {
+		*ran = append(*ran, req.Command)
+		return guarded.Result{}
 	}
 }
 

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"mvdan.cc/sh/v3/interp"
+	"github.com/qsh-shell/qsh/tools/guarded"
 )
 
 // workspace makes a directory with files (path → content).
@@ -375,10 +375,10 @@ func TestFSEdit(t *testing.T) {
 	cfg.PostEdit = "lint {file}"
 	r, _ := testRegistry(t, cfg)
 	var ran []string
-	env := Env{Dir: dir, Run: func(ctx context.Context, command string, stdout, stderr io.Writer, _ func(next interpExec) interpExec, _ func(next interpOpen) interpOpen) (int, error) {
-		ran = append(ran, command)
-		io.WriteString(stdout, "m.go:3: lint says hi\n")
-		return 1, nil
+	env := Env{Dir: dir, Run: func(ctx context.Context, req guarded.Request, out io.Writer) guarded.Result {
+		ran = append(ran, req.Command)
+		io.WriteString(out, "m.go:3: lint says hi\n")
+		return guarded.Result{Status: 1}
 	}}
 	for _, tc := range []struct{ old, new, err string }{
 		{"\treturn\n", "\treturn nil\n", "old_text occurs 2 times (at lines 4, 8)"},
@@ -436,8 +436,3 @@ func TestFSWriteOff(t *testing.T) {
 		t.Errorf("write with QSH_AI_FS_WRITE=false: %+v", res)
 	}
 }
-
-type (
-	interpExec = interp.ExecHandlerFunc
-	interpOpen = interp.OpenHandlerFunc
-)

@@ -14,6 +14,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/qsh-shell/qsh/tools/danger"
+
+	"github.com/qsh-shell/qsh/tools/guarded"
 )
 
 // maxPromptDiffLines bounds the diff shown at the confirmation prompt.
@@ -181,12 +183,10 @@ func (t *filesystem) postEdit(ctx context.Context, env Env, pl place) string {
 	if env.Run == nil {
 		return fmt.Sprintf("\n[post-edit %q not run: no shell to run it in]\n", cmd)
 	}
-	ctx, cancel := context.WithTimeout(ctx, t.r.cfg.ExecTimeout)
-	defer cancel()
 	var out bytes.Buffer
-	status, err := env.Run(ctx, cmd, &out, &out, nil, nil)
-	res := fmt.Sprintf("\n[post-edit: %s → exit %d]\n", cmd, status)
-	if err != nil && ctx.Err() != nil {
+	r := env.Run(ctx, guarded.Request{Command: cmd, Unguarded: true, Timeout: t.r.cfg.ExecTimeout}, &out)
+	res := fmt.Sprintf("\n[post-edit: %s → exit %d]\n", cmd, r.Status)
+	if errors.Is(r.Err, context.DeadlineExceeded) {
 		res = fmt.Sprintf("\n[post-edit: %s → stopped after %s]\n", cmd, t.r.cfg.ExecTimeout)
 	}
 	return res + clip(out.String(), maxDiffShown)

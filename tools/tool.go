@@ -7,7 +7,7 @@ import (
 	"io"
 	"time"
 
-	"mvdan.cc/sh/v3/interp"
+	"github.com/qsh-shell/qsh/tools/guarded"
 )
 
 // Tool is one thing the model can call. The built-in tools and each MCP
@@ -54,8 +54,8 @@ type Env struct {
 	Run RunFunc
 }
 
-// RunFunc has the shape of the shell's RunFunc, which cmd/qsh hands over:
-// run command in a subshell, with middlewares that see what really runs.
-type RunFunc func(ctx context.Context, command string, stdout, stderr io.Writer,
-	exec func(next interp.ExecHandlerFunc) interp.ExecHandlerFunc,
-	open func(next interp.OpenHandlerFunc) interp.OpenHandlerFunc) (status int, err error)
+// RunFunc runs an approved command line in a subshell of the user's
+// interpreter, through the run-time guard (see package guarded). In
+// qsh-assistant it asks the shell over the control channel; in tests it is
+// guarded.Local around an interpreter.
+type RunFunc = guarded.RunFunc

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package tools
+package guarded
 
 import "mvdan.cc/sh/v3/interp"
 

@@ -1,0 +1,50 @@
+package keys
+
+import (
+	"context"
+	"os"
+	"time"
+	"unicode/utf8"
+
+	"golang.org/x/sys/unix"
+	"golang.org/x/term"
+)
+
+// Read reads one key from the terminal in raw mode, polling so that a
+// cancelled context never leaves a read behind that would eat the user's
+// next key. Ctrl-C gives context.Canceled.
+func Read(ctx context.Context, in *os.File) (rune, error) {
+	fd := int(in.Fd())
+	old, err := term.MakeRaw(fd)
+	if err != nil {
+		return 0, err
+	}
+	defer term.Restore(fd, old)
+	var buf []byte
+	for {
+		if err := ctx.Err(); err != nil {
+			return 0, err
+		}
+		fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
+		n, err := unix.Poll(fds, int((50 * time.Millisecond).Milliseconds()))
+		if err == unix.EINTR || n == 0 {
+			continue
+		}
+		if err != nil {
+			return 0, err
+		}
+		var b [1]byte
+		if _, err := unix.Read(fd, b[:]); err != nil {
+			return 0, err
+		}
+		buf = append(buf, b[0])
+		if !utf8.FullRune(buf) {
+			continue
+		}
+		r, _ := utf8.DecodeRune(buf)
+		if r == 3 {
+			return 0, context.Canceled
+		}
+		return r, nil
+	}
+}

@@ -1,0 +1,137 @@
+package guarded
+
+import (
+	"context"
+	"io"
+	"os"
+	"sync"
+	"time"
+
+	"mvdan.cc/sh/v3/interp"
+
+	"github.com/qsh-shell/qsh/tools/danger"
+)
+
+// Request is one command line to run.
+type Request struct {
+	Command string
+	// Workspace and Approved are what the guard judges the real argv and
+	// redirections against: nothing worse than Approved may run.
+	Workspace danger.Workspace
+	Approved  danger.Class
+	// Unguarded runs the user's own configured command (the post-edit hook)
+	// without the guard.
+	Unguarded bool
+	// Timeout stops the run and everything it started; 0 means none.
+	Timeout time.Duration
+}
+
+// Result is how a run ended.
+type Result struct {
+	Status int
+	// Stopped is set when the guard refused something the command really
+	// ran: what it did is worse than what was approved.
+	Stopped error
+	// Err is set when the run itself failed or was stopped by its context,
+	// not when a program merely exited non-zero.
+	Err error
+}
+
+// ShellFunc has the shape of shell.RunFunc: run command in a subshell,
+// with middlewares that see each program and each file it opens.
+type ShellFunc = func(ctx context.Context, command string, stdout, stderr io.Writer,
+	exec func(next interp.ExecHandlerFunc) interp.ExecHandlerFunc,
+	open func(next interp.OpenHandlerFunc) interp.OpenHandlerFunc) (int, error)
+
+// RunFunc runs a request, all output to out.
+type RunFunc = func(ctx context.Context, req Request, out io.Writer) Result
+
+// nonInteractive is set for every program the assistant runs, so that
+// nothing waits for a person who is not there.
+var nonInteractive = []string{
+	"PAGER=cat",
+	"GIT_PAGER=cat",
+	"MANPAGER=cat",
+	"SYSTEMD_PAGER=",
+	"GIT_TERMINAL_PROMPT=0",
+	"GIT_EDITOR=true",
+	"EDITOR=true",
+	"VISUAL=true",
+	"GIT_ASKPASS=",
+	"SSH_ASKPASS=",
+	"CI=1",
+	"DEBIAN_FRONTEND=noninteractive",
+	"NO_COLOR=1",
+	"TERM=dumb",
+	"HOMEBREW_NO_AUTO_UPDATE=1",
+	"PIP_NO_INPUT=1",
+	"NPM_CONFIG_YES=true",
+}
+
+// Local returns a RunFunc that runs requests with run, the shell's
+// subshell.
+func Local(run ShellFunc) RunFunc {
+	return func(ctx context.Context, req Request, out io.Writer) Result {
+		if req.Timeout > 0 {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(ctx, req.Timeout)
+			defer cancel()
+		}
+		if req.Unguarded {
+			st, err := run(ctx, req.Command, out, out, nil, nil)
+			return Result{Status: st, Err: ctxErr(ctx, err)}
+		}
+		guardExec, guardOpen := danger.Guard(req.Workspace, req.Approved)
+		// A guard that refuses returns an error without calling on: that is
+		// how a stop is told from a program that merely failed.
+		var mu sync.Mutex
+		var stopped error
+		stop := func(err error) {
+			mu.Lock()
+			if stopped == nil {
+				stopped = err
+			}
+			mu.Unlock()
+		}
+		execMW := func(next interp.ExecHandlerFunc) interp.ExecHandlerFunc {
+			run := spawn(next, nonInteractive)
+			return func(ctx context.Context, args []string) error {
+				reached := false
+				err := guardExec(func(ctx context.Context, args []string) error {
+					reached = true
+					return run(ctx, args)
+				})(ctx, args)
+				if err != nil && !reached {
+					stop(err)
+				}
+				return err
+			}
+		}
+		openMW := func(next interp.OpenHandlerFunc) interp.OpenHandlerFunc {
+			return func(ctx context.Context, path string, flag int, perm os.FileMode) (io.ReadWriteCloser, error) {
+				reached := false
+				f, err := guardOpen(func(ctx context.Context, path string, flag int, perm os.FileMode) (io.ReadWriteCloser, error) {
+					reached = true
+					return next(ctx, path, flag, perm)
+				})(ctx, path, flag, perm)
+				if err != nil && !reached {
+					stop(err)
+				}
+				return f, err
+			}
+		}
+		st, err := run(ctx, req.Command, out, out, execMW, openMW)
+		mu.Lock()
+		defer mu.Unlock()
+		return Result{Status: st, Stopped: stopped, Err: ctxErr(ctx, err)}
+	}
+}
+
+// ctxErr is err, or why ctx ended when it did: a run the timeout or
+// Ctrl-C stopped must say so whatever status its programs died with.
+func ctxErr(ctx context.Context, err error) error {
+	if cerr := ctx.Err(); cerr != nil {
+		return cerr
+	}
+	return err
+}
