@@ -2,64 +2,278 @@ package main
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"time"
 
-	"github.com/qsh-shell/qsh/ai"
 	"github.com/qsh-shell/qsh/shell"
-	"github.com/qsh-shell/qsh/tools"
-	"github.com/qsh-shell/qsh/tools/mcp"
+	"github.com/qsh-shell/qsh/tools/guarded"
+	"github.com/qsh-shell/qsh/wire"
 )
 
-// assistant returns what answers `?` lines and what to call when the shell
-// exits. Everything of the assistant — the agent, its tools, the MCP
-// servers — is made on the first question: a shell that never asks pays
-// nothing for it.
-func assistant(cfg config) (shell.AskFunc, func()) {
-	var (
-		agent *ai.Agent
-		mcps  *mcp.Manager
-		last  shell.Question // the question being answered, for the MCP servers' env and cwd
-	)
-	ask := func(ctx context.Context, q shell.Question) error {
-		last = q
-		if agent == nil {
-			reg := tools.NewRegistry(cfg.Tools)
-			var ts ai.ToolSet = reg
-			if cfg.Tools.MCP {
-				opts := []mcp.Option{
-					// The registry confirms and audits MCP calls like any tool's.
-					mcp.Confirm(nil),
-					mcp.MaxOutput(cfg.Tools.ExecMaxOutput),
-					// The servers see the session's variables (PATH set in
-					// .qshrc, not the API keys) and start in its cwd.
-					mcp.Environ(func() []string { return last.Environ }),
-					mcp.Dir(func() string { return last.Dir }),
-				}
-				if cfg.Tools.MCPConfig != "" {
-					opts = append(opts, mcp.ConfigFile(cfg.Tools.MCPConfig))
-				}
-				mcps = mcp.New(opts...)
-				ts = mcps.Set(reg)
+// assistantName is the assistant's program, installed next to qsh.
+const assistantName = "qsh-assistant"
+
+// stopWait is how long the assistant has to end a turn after Ctrl-C, and to
+// exit (stopping its MCP servers) after the shell closes the channel.
+const stopWait = 3 * time.Second
+
+// assistant is the session's assistant process, started on the first `?`
+// and kept for the session, so that the conversation and the MCP servers
+// live across questions. It runs in a process of its own so that qsh does
+// not link it (see package wire).
+type assistant struct {
+	path    string   // the program; found on first use when empty
+	environ []string // qsh's own environment: the API keys included
+	stdin   io.Reader
+	stdout  io.Writer
+	stderr  io.Writer
+
+	cmd    *exec.Cmd
+	conn   *wire.Conn
+	end    *os.File          // qsh's end of the channel
+	msgs   chan wire.Message // from the assistant; closed when the channel is
+	exited chan struct{}     // closed when the process has been waited for
+	err    error             // how it exited
+}
+
+// findAssistant looks for qsh-assistant next to the running qsh, then on
+// PATH.
+func findAssistant() (string, error) {
+	if self, err := os.Executable(); err == nil {
+		p := filepath.Join(filepath.Dir(self), assistantName)
+		if fi, err := os.Stat(p); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
+			return p, nil
+		}
+	}
+	if p, err := exec.LookPath(assistantName); err == nil {
+		return p, nil
+	}
+	return "", fmt.Errorf("the assistant program %s is not installed next to qsh or on PATH (reinstall qsh: ./install.sh)", assistantName)
+}
+
+// start starts the assistant with one end of a socket pair as fd 3. It
+// shares the terminal: it writes its answers and reads the confirmation
+// keys itself.
+func (a *assistant) start(dir string) error {
+	path := a.path
+	if path == "" {
+		p, err := findAssistant()
+		if err != nil {
+			return err
+		}
+		path = p
+	}
+	ours, theirs, err := socketPair()
+	if err != nil {
+		return fmt.Errorf("control channel: %v", err)
+	}
+	defer theirs.Close()
+	cmd := exec.Command(path)
+	cmd.Env = a.environ
+	cmd.Dir = dir
+	cmd.ExtraFiles = []*os.File{theirs}
+	// Only a real file is handed over: a reader would be copied from in
+	// the background, eating input meant for the shell.
+	if f, ok := a.stdin.(*os.File); ok {
+		cmd.Stdin = f
+	}
+	cmd.Stdout, cmd.Stderr = a.stdout, a.stderr
+	if err := cmd.Start(); err != nil {
+		ours.Close()
+		return fmt.Errorf("cannot start %s: %v", path, unwrap(err))
+	}
+	a.cmd, a.end, a.conn = cmd, ours, wire.NewConn(ours)
+	a.msgs, a.exited = make(chan wire.Message), make(chan struct{})
+	go func(conn *wire.Conn, msgs chan<- wire.Message) {
+		defer close(msgs)
+		for {
+			m, err := conn.Receive()
+			if err != nil {
+				return
 			}
-			agent = ai.New(cfg.AI, ts)
+			msgs <- m
 		}
-		rec := make([]ai.Command, len(q.Record))
-		for i, c := range q.Record {
-			rec[i] = ai.Command(c)
-		}
-		return agent.Ask(ctx, ai.Request{
-			Text:     q.Text,
-			Dir:      q.Dir,
-			Record:   rec,
-			Stdout:   q.Stdout,
-			Terminal: q.Terminal,
-			Environ:  q.Environ,
-			Env:      tools.Env{ReadKey: q.ReadKey, Run: tools.RunFunc(q.Run)},
-		})
+	}(a.conn, a.msgs)
+	go func(cmd *exec.Cmd, exited chan struct{}) {
+		a.err = cmd.Wait()
+		close(exited)
+	}(cmd, a.exited)
+	return nil
+}
+
+// socketPair makes the control channel, close-on-exec so that the commands
+// the shell runs never hold it open.
+func socketPair() (ours, theirs *os.File, err error) {
+	syscall.ForkLock.RLock()
+	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
+	if err == nil {
+		syscall.CloseOnExec(fds[0])
+		syscall.CloseOnExec(fds[1])
 	}
-	stop := func() {
-		if mcps != nil {
-			mcps.Close()
+	syscall.ForkLock.RUnlock()
+	if err != nil {
+		return nil, nil, err
+	}
+	return os.NewFile(uintptr(fds[0]), "qsh-control"), os.NewFile(uintptr(fds[1]), "assistant-control"), nil
+}
+
+// ask answers one `?` line: it sends the question, then runs the commands
+// the assistant asks for until it says the turn is done.
+func (a *assistant) ask(ctx context.Context, q shell.Question) error {
+	if a.cmd != nil && a.gone() {
+		a.reset() // it died between questions: start a new one
+	}
+	if a.cmd == nil {
+		if err := a.start(q.Dir); err != nil {
+			return err
 		}
 	}
-	return ask, stop
+	rec := make([]wire.Command, len(q.Record))
+	for i, c := range q.Record {
+		rec[i] = wire.Command(c)
+	}
+	err := a.conn.Send(wire.Message{Type: wire.Ask, Text: q.Text, Dir: q.Dir, Record: rec,
+		Environ: q.Environ, Terminal: q.Terminal, Keys: q.ReadKey != nil})
+	if err != nil {
+		return a.died()
+	}
+	var (
+		run     = guarded.Local(q.Run)
+		mu      sync.Mutex
+		cancels = map[int]context.CancelFunc{}
+		wg      sync.WaitGroup
+		serial  sync.Mutex // shell.Run takes one command at a time
+		timeout <-chan time.Time
+	)
+	defer func() {
+		mu.Lock()
+		for _, c := range cancels {
+			c()
+		}
+		mu.Unlock()
+		wg.Wait()
+	}()
+	canceled := ctx.Done()
+	for {
+		select {
+		case m, ok := <-a.msgs:
+			if !ok {
+				return a.died()
+			}
+			switch m.Type {
+			case wire.Run:
+				rctx, cancel := context.WithCancel(ctx)
+				mu.Lock()
+				cancels[m.ID] = cancel
+				mu.Unlock()
+				wg.Add(1)
+				go func(m wire.Message) {
+					defer wg.Done()
+					serial.Lock()
+					r := run(rctx, m.Request(), output{a.conn, m.ID})
+					serial.Unlock()
+					mu.Lock()
+					delete(cancels, m.ID)
+					mu.Unlock()
+					cancel()
+					a.conn.Send(wire.ExitMessage(m.ID, r))
+				}(m)
+			case wire.Cancel:
+				mu.Lock()
+				if c := cancels[m.ID]; c != nil {
+					c()
+				}
+				mu.Unlock()
+			case wire.Done:
+				switch {
+				case m.Canceled:
+					return context.Canceled
+				case m.Error != "":
+					return errors.New(m.Error)
+				}
+				return nil
+			}
+		case <-canceled:
+			// Ctrl-C: the terminal signalled the assistant too, but a
+			// shell without a terminal (a test, kill -INT) only tells it.
+			a.conn.Send(wire.Message{Type: wire.Cancel})
+			canceled = nil
+			timeout = time.After(stopWait)
+		case <-timeout:
+			a.close()
+			return errors.New("the assistant did not stop after Ctrl-C; it was killed and the conversation starts over")
+		}
+	}
+}
+
+// output sends what a run prints to the assistant.
+type output struct {
+	conn *wire.Conn
+	id   int
+}
+
+func (o output) Write(p []byte) (int, error) {
+	if err := o.conn.Send(wire.Message{Type: wire.Output, ID: o.id, Data: p}); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// gone reports whether the assistant's channel is closed.
+func (a *assistant) gone() bool {
+	select {
+	case <-a.exited:
+		return true
+	default:
+		return false
+	}
+}
+
+// died is the error of an assistant that went away in the middle of a
+// turn; the next question starts a new one.
+func (a *assistant) died() error {
+	a.end.Close()
+	select {
+	case <-a.exited:
+	case <-time.After(stopWait):
+		a.cmd.Process.Kill()
+		<-a.exited
+	}
+	err := a.err
+	a.reset()
+	if err == nil {
+		err = errors.New("exit status 0")
+	}
+	return fmt.Errorf("the assistant exited in the middle of the answer (%v); the next question starts a new conversation", err)
+}
+
+// reset forgets a dead assistant.
+func (a *assistant) reset() {
+	if a.end != nil {
+		a.end.Close()
+	}
+	a.cmd, a.conn, a.end, a.msgs, a.exited, a.err = nil, nil, nil, nil, nil, nil
+}
+
+// close ends the session's assistant: closing the channel tells it to stop
+// its MCP servers and exit; one that does not within stopWait is killed.
+func (a *assistant) close() {
+	if a.cmd == nil {
+		return
+	}
+	a.end.Close()
+	select {
+	case <-a.exited:
+	case <-time.After(stopWait):
+		a.cmd.Process.Kill()
+		<-a.exited
+	}
+	a.reset()
 }

@@ -8,12 +8,14 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/qsh-shell/qsh/ai/remote"
 	"github.com/qsh-shell/qsh/shell/shelltest"
 )
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"qsh": func() { os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr)) },
+		"qsh":           func() { os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr)) },
+		"qsh-assistant": func() { os.Exit(remote.Main(os.Args, os.Stdin, os.Stdout, os.Stderr)) },
 	})
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/qsh-shell/qsh/config"
 	"github.com/qsh-shell/qsh/shell"
 )
 
@@ -126,10 +127,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return classify(o.args, stdin, stdout, stderr)
 	}
 	environ := os.Environ()
-	cfg := loadConfig(environ, stderr)
+	var cfg shell.Config
+	config.Load(environ, stderr, &cfg)
 	if o.action == "config" {
-		printConfig(stdout, cfg)
-		return 0
+		return printConfig(stdout, stderr, cfg)
 	}
 
 	ctx := context.Background()
@@ -149,8 +150,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case len(params) > 0 && !o.stdin:
 		script, name, params = params[0], params[0], params[1:]
 	}
-	ask, stopAssistant := assistant(cfg)
-	defer stopAssistant()
+	helper := &assistant{environ: environ, stdin: stdin, stdout: stdout, stderr: stderr}
+	defer helper.close()
 	sh, err := shell.New(
 		shell.Stdio(stdin, stdout, stderr),
 		shell.Params(name, params...),
@@ -158,8 +159,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		shell.Interactive(interactive),
 		shell.LoginShell(o.login),
 		shell.Version(version),
-		shell.Configure(cfg.Shell),
-		shell.Ask(ask),
+		shell.Configure(cfg),
+		shell.Ask(helper.ask),
 	)
 	if err != nil {
 		fmt.Fprintf(stderr, "qsh: %v\n", err)

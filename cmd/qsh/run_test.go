@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"reflect"
-	"strings"
 	"testing"
 )
 
@@ -45,36 +43,6 @@ func TestParseArgs(t *testing.T) {
 		if err != nil || !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("parseArgs(%q) = %+v, %v; want %+v", tt.args, got, err, tt.want)
 		}
-	}
-}
-
-func TestLoadConfig(t *testing.T) {
-	t.Parallel()
-	var stderr bytes.Buffer
-	cfg := loadConfig([]string{"QSH_HISTSIZE=nope", "QSH_CAPTURE=maybe", "QSH_HISTFILE=/h", "QSH_AI_TIMEOUT=1m"}, &stderr)
-	if cfg.Shell.HistSize != 50000 || !cfg.Shell.Capture || cfg.Shell.HistFile != "/h" {
-		t.Errorf("shell config %+v", cfg.Shell)
-	}
-	if cfg.AI.Timeout.String() != "1m0s" {
-		t.Errorf("ai timeout %v", cfg.AI.Timeout)
-	}
-	lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
-	if len(lines) != 2 || !strings.Contains(stderr.String(), `QSH_HISTSIZE="nope": expected an integer; using the default (50000)`) ||
-		!strings.Contains(stderr.String(), `QSH_CAPTURE="maybe": expected true or false`) {
-		t.Errorf("warnings:\n%s", stderr.String())
-	}
-}
-
-func TestPrintConfigMasksSecrets(t *testing.T) {
-	t.Parallel()
-	cfg := loadConfig([]string{"OPENAI_API_KEY=sk-secret", "QSH_AI_API_KEY=also-secret"}, new(bytes.Buffer))
-	var out bytes.Buffer
-	printConfig(&out, cfg)
-	if strings.Contains(out.String(), "secret") {
-		t.Fatalf("secret printed:\n%s", out.String())
-	}
-	if !strings.Contains(out.String(), "OPENAI_API_KEY=****") || !strings.Contains(out.String(), "QSH_HISTSIZE=50000\t(default: 50000)") {
-		t.Fatalf("config:\n%s", out.String())
 	}
 }
 

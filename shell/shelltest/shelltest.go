@@ -59,16 +59,17 @@ const (
 // Timeout bounds every wait unless [Term.SetTimeout] changes it.
 const Timeout = 10 * time.Second
 
-// Build compiles the qsh command into dir and returns the binary's path.
+// Build compiles qsh and qsh-assistant into dir and returns qsh's path.
 // Call it once, from TestMain; it runs in the module of the caller.
 func Build(dir string) (string, error) {
-	bin := filepath.Join(dir, "qsh")
-	cmd := exec.Command("go", "build", "-o", bin, "github.com/qsh-shell/qsh/cmd/qsh")
+	// qsh starts qsh-assistant, found next to it, on the first `?`.
+	cmd := exec.Command("go", "build", "-o", dir+string(filepath.Separator),
+		"github.com/qsh-shell/qsh/cmd/qsh", "github.com/qsh-shell/qsh/cmd/qsh-assistant")
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		return "", fmt.Errorf("go build: %v\n%s", err, out)
 	}
-	return bin, nil
+	return filepath.Join(dir, "qsh"), nil
 }
 
 // Term is a program running on a pseudo-terminal.

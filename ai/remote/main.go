@@ -1,0 +1,141 @@
+package remote
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/qsh-shell/qsh/ai"
+	"github.com/qsh-shell/qsh/config"
+	"github.com/qsh-shell/qsh/keys"
+	"github.com/qsh-shell/qsh/tools"
+	"github.com/qsh-shell/qsh/tools/mcp"
+	"github.com/qsh-shell/qsh/wire"
+)
+
+// ControlFD is the descriptor of the control channel in the assistant.
+const ControlFD = 3
+
+// Settings is the assistant's configuration: the ai and tools sections.
+type Settings struct {
+	AI    ai.Config
+	Tools tools.Config
+}
+
+// LoadSettings reads the assistant's configuration from environ; bad
+// values get one line each on stderr.
+func LoadSettings(environ []string, stderr io.Writer) Settings {
+	var s Settings
+	config.Load(environ, stderr, &s.AI, &s.Tools)
+	return s
+}
+
+// Main is qsh-assistant's main: it serves the control channel on fd 3 until
+// qsh closes it. `--config` prints the assistant's variables instead.
+func Main(args []string, stdin, stdout, stderr *os.File) int {
+	if len(args) > 1 && args[1] == "--config" {
+		s := LoadSettings(os.Environ(), stderr)
+		config.Print(stdout, s.AI, s.Tools)
+		return 0
+	}
+	if len(args) > 1 {
+		fmt.Fprintf(stderr, "qsh-assistant: %s: invalid option; qsh starts me on `?` lines (only --config is for people)\n", args[1])
+		return 2
+	}
+	control := os.NewFile(ControlFD, "control")
+	if _, err := control.Stat(); err != nil {
+		fmt.Fprintln(stderr, "qsh-assistant: no control channel on fd 3: qsh starts me on `?` lines")
+		return 2
+	}
+	// The terminal sends Ctrl-C (and Ctrl-Z, Ctrl-\) to the shell's whole
+	// process group, this program included: Ctrl-C cancels the turn, the
+	// others are the shell's business. Caught, not ignored, so that what
+	// this program starts gets the default dispositions back.
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGQUIT, syscall.SIGTSTP, syscall.SIGTTIN, syscall.SIGTTOU)
+	defer signal.Stop(sigs)
+
+	s := newServer(wire.NewConn(control), LoadSettings(os.Environ(), stderr))
+	s.stdin, s.stdout = stdin, stdout
+	go func() {
+		for sig := range sigs {
+			if sig == syscall.SIGINT {
+				s.cancelTurn()
+			}
+		}
+	}()
+	s.serve()
+	control.Close()
+	return 0
+}
+
+// newAgent makes the agent with its tools and the MCP servers, as
+// cmd/qsh did in-process before the split.
+func (s *server) newAgent() {
+	reg := tools.NewRegistry(s.cfg.Tools)
+	var ts ai.ToolSet = reg
+	if s.cfg.Tools.MCP {
+		opts := []mcp.Option{
+			// The registry confirms and audits MCP calls like any tool's.
+			mcp.Confirm(nil),
+			mcp.MaxOutput(s.cfg.Tools.ExecMaxOutput),
+			// The servers see the session's variables (PATH set in .qshrc,
+			// not the API keys) and start in its cwd.
+			mcp.Environ(func() []string { return s.last.Environ }),
+			mcp.Dir(func() string { return s.last.Dir }),
+		}
+		if s.cfg.Tools.MCPConfig != "" {
+			opts = append(opts, mcp.ConfigFile(s.cfg.Tools.MCPConfig))
+		}
+		s.mcps = mcp.New(opts...)
+		ts = s.mcps.Set(reg)
+	}
+	s.agent = ai.New(s.cfg.AI, ts)
+}
+
+// ask answers one question.
+func (s *server) ask(ctx context.Context, m wire.Message) error {
+	if s.agent == nil {
+		s.newAgent()
+	}
+	rec := make([]ai.Command, len(m.Record))
+	for i, c := range m.Record {
+		rec[i] = ai.Command(c)
+	}
+	env := tools.Env{Run: s.run}
+	if m.Keys && s.stdin != nil {
+		in := s.stdin
+		env.ReadKey = func(ctx context.Context) (rune, error) { return keys.Read(ctx, in) }
+	}
+	var out io.Writer = io.Discard
+	if s.stdout != nil {
+		out = s.stdout
+	}
+	err := s.agent.Ask(ctx, ai.Request{
+		Text:     m.Text,
+		Dir:      m.Dir,
+		Record:   rec,
+		Stdout:   out,
+		Terminal: m.Terminal,
+		Environ:  m.Environ,
+		Env:      env,
+	})
+	return err
+}
+
+// done is the message that ends a turn with err.
+func done(err error) wire.Message {
+	m := wire.Message{Type: wire.Done}
+	switch {
+	case err == nil:
+	case errors.Is(err, context.Canceled):
+		m.Canceled = true
+	default:
+		m.Error = err.Error()
+	}
+	return m
+}

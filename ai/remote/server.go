@@ -1,0 +1,137 @@
+package remote
+
+import (
+	"context"
+	"errors"
+	"io"
+	"os"
+	"sync"
+
+	"github.com/qsh-shell/qsh/ai"
+	"github.com/qsh-shell/qsh/tools/guarded"
+	"github.com/qsh-shell/qsh/tools/mcp"
+	"github.com/qsh-shell/qsh/wire"
+)
+
+// server is the assistant's end of the control channel.
+type server struct {
+	conn          *wire.Conn
+	cfg           Settings
+	stdin, stdout *os.File
+
+	agent *ai.Agent
+	mcps  *mcp.Manager
+	last  wire.Message // the question being answered, for the MCP servers' env and cwd
+
+	mu     sync.Mutex
+	cancel context.CancelFunc        // the current turn's
+	runs   map[int]chan wire.Message // output and exit of the runs under way
+	nextID int
+	closed chan struct{} // the channel is gone: qsh exited
+}
+
+func newServer(conn *wire.Conn, cfg Settings) *server {
+	return &server{conn: conn, cfg: cfg, runs: map[int]chan wire.Message{}, closed: make(chan struct{})}
+}
+
+// serve answers questions one at a time until the channel closes, then
+// stops the MCP servers.
+func (s *server) serve() {
+	asks := make(chan wire.Message, 1)
+	go s.read(asks)
+	for m := range asks {
+		s.last = m
+		ctx, cancel := context.WithCancel(context.Background())
+		s.mu.Lock()
+		s.cancel = cancel
+		s.mu.Unlock()
+		go func() {
+			select {
+			case <-s.closed:
+				cancel()
+			case <-ctx.Done():
+			}
+		}()
+		err := s.ask(ctx, m)
+		s.mu.Lock()
+		s.cancel = nil
+		s.mu.Unlock()
+		cancel()
+		s.conn.Send(done(err))
+	}
+	if s.mcps != nil {
+		s.mcps.Close()
+	}
+}
+
+// read dispatches what qsh sends until the channel closes.
+func (s *server) read(asks chan<- wire.Message) {
+	defer close(asks)
+	defer close(s.closed)
+	for {
+		m, err := s.conn.Receive()
+		if err != nil {
+			s.cancelTurn()
+			return
+		}
+		switch m.Type {
+		case wire.Ask:
+			asks <- m
+		case wire.Cancel:
+			s.cancelTurn()
+		case wire.Output, wire.Exit:
+			s.mu.Lock()
+			ch := s.runs[m.ID]
+			s.mu.Unlock()
+			if ch != nil {
+				ch <- m
+			}
+		}
+	}
+}
+
+// cancelTurn cancels the turn under way, if any.
+func (s *server) cancelTurn() {
+	s.mu.Lock()
+	if s.cancel != nil {
+		s.cancel()
+	}
+	s.mu.Unlock()
+}
+
+// run is the tools' RunFunc: it asks qsh to run the command and copies
+// what it prints to out as it comes.
+func (s *server) run(ctx context.Context, req guarded.Request, out io.Writer) guarded.Result {
+	s.mu.Lock()
+	s.nextID++
+	id := s.nextID
+	ch := make(chan wire.Message, 64)
+	s.runs[id] = ch
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		delete(s.runs, id)
+		s.mu.Unlock()
+	}()
+	err := s.conn.Send(wire.RunMessage(id, req))
+	if err != nil {
+		return guarded.Result{Status: 1, Err: err}
+	}
+	canceled := ctx.Done()
+	for {
+		select {
+		case m := <-ch:
+			if m.Type == wire.Output {
+				out.Write(m.Data)
+				continue
+			}
+			return m.Result()
+		case <-canceled:
+			// qsh stops the run and answers with its exit.
+			s.conn.Send(wire.Message{Type: wire.Cancel, ID: id})
+			canceled = nil
+		case <-s.closed:
+			return guarded.Result{Status: 1, Err: errors.New("qsh closed the control channel")}
+		}
+	}
+}

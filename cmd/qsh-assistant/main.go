@@ -1,0 +1,14 @@
+// Command qsh-assistant is qsh's assistant: qsh starts it on the first `?`
+// line of a session and talks to it over fd 3 (see package wire). It is not
+// meant to be run by hand, except `qsh-assistant --config`.
+package main
+
+import (
+	"os"
+
+	"github.com/qsh-shell/qsh/ai/remote"
+)
+
+func main() {
+	os.Exit(remote.Main(os.Args, os.Stdin, os.Stdout, os.Stderr))
+}

@@ -1,0 +1,102 @@
+package wire
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+)
+
+// The message types.
+const (
+	Ask    = "ask"
+	Run    = "run"
+	Output = "output"
+	Exit   = "exit"
+	Done   = "done"
+	Cancel = "cancel"
+)
+
+// Message is one line of the channel. Type says which fields are used.
+type Message struct {
+	Type string `json:"type"`
+	ID   int    `json:"id,omitempty"` // run, output, exit, cancel of one run
+
+	// ask
+	Text     string    `json:"text,omitempty"`
+	Dir      string    `json:"dir,omitempty"`
+	Record   []Command `json:"record,omitempty"`
+	Environ  []string  `json:"environ,omitempty"`
+	Terminal bool      `json:"terminal,omitempty"` // stdout is a terminal
+	Keys     bool      `json:"keys,omitempty"`     // stdin is a terminal to read confirmation keys from
+
+	// run
+	Command   string        `json:"command,omitempty"`
+	Workspace string        `json:"workspace,omitempty"`
+	Home      string        `json:"home,omitempty"`
+	Approved  int           `json:"approved,omitempty"` // a danger.Class
+	Unguarded bool          `json:"unguarded,omitempty"`
+	Timeout   time.Duration `json:"timeout,omitempty"`
+
+	// output
+	Data []byte `json:"data,omitempty"`
+
+	// exit
+	Status   int    `json:"status,omitempty"`
+	Stopped  string `json:"stopped,omitempty"` // the guard's refusal
+	Timedout bool   `json:"timedout,omitempty"`
+	Canceled bool   `json:"canceled,omitempty"` // also done: the user canceled the turn
+
+	// exit, done
+	Error string `json:"error,omitempty"`
+}
+
+// Command is what one command line at the prompt did; it converts to and
+// from shell.Command and ai.Command.
+type Command struct {
+	Line     string
+	Dir      string
+	Start    time.Time
+	Duration time.Duration
+	Status   int
+	Output   string
+}
+
+// Conn reads and writes messages. Send may be called from several
+// goroutines; Receive from one.
+type Conn struct {
+	mu  sync.Mutex
+	w   io.Writer
+	enc *json.Encoder
+	dec *json.Decoder
+}
+
+// NewConn returns a Conn on rw.
+func NewConn(rw io.ReadWriter) *Conn {
+	return &Conn{w: rw, enc: json.NewEncoder(rw), dec: json.NewDecoder(bufio.NewReader(rw))}
+}
+
+// Send writes one message.
+func (c *Conn) Send(m Message) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := c.enc.Encode(m); err != nil {
+		return fmt.Errorf("control channel: %w", err)
+	}
+	return nil
+}
+
+// Receive reads the next message. It returns io.EOF when the other side
+// closed the channel.
+func (c *Conn) Receive() (Message, error) {
+	var m Message
+	if err := c.dec.Decode(&m); err != nil {
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			return m, io.EOF
+		}
+		return m, fmt.Errorf("control channel: %w", err)
+	}
+	return m, nil
+}
