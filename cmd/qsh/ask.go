@@ -121,6 +121,13 @@ func socketPair() (ours, theirs *os.File, err error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	// Non-blocking, our end goes through Go's poller, so that closing it
+	// ends the read under way and the assistant sees the end at once.
+	if err := syscall.SetNonblock(fds[0], true); err != nil {
+		syscall.Close(fds[0])
+		syscall.Close(fds[1])
+		return nil, nil, err
+	}
 	return os.NewFile(uintptr(fds[0]), "qsh-control"), os.NewFile(uintptr(fds[1]), "assistant-control"), nil
 }
 

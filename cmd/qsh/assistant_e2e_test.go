@@ -95,7 +95,10 @@ func TestAssistantCtrlC(t *testing.T) {
 	tm.Line("? think")
 	tm.WaitFor("thinking very hard")
 	tm.Type(shelltest.CtrlC)
-	tm.WaitFor(ps1)
+	if out := tm.WaitFor(ps1); strings.Contains(out, "exited") {
+		// The assistant gets the terminal's SIGINT too and must live.
+		t.Errorf("Ctrl-C ended the assistant:\n%s", out)
+	}
 	tm.Mark()
 	tm.Line("? again")
 	out := tm.WaitFor(ps1)
