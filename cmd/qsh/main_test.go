@@ -14,8 +14,8 @@ import (
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"qsh":           func() { os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr)) },
-		"qsh-assistant": func() { os.Exit(remote.Main(os.Args, os.Stdin, os.Stdout, os.Stderr)) },
+		"qsh":                func() { os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr)) },
+		"qsh-assistant":      func() { os.Exit(remote.Main(os.Args, os.Stdin, os.Stdout, os.Stderr)) },
 		"qsh-fake-assistant": fakeAssistant,
 	})
 }
