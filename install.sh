@@ -1,12 +1,14 @@
 #!/bin/sh
-# Builds qsh with the Go toolchain and installs it. Run ./install.sh --help.
+# Builds qsh and qsh-assistant with the Go toolchain and installs them side by
+# side. Run ./install.sh --help.
 set -eu
 
 usage() {
 	cat <<'EOF'
 Usage: ./install.sh [--prefix DIR] [--system] [--help]
 
-Builds qsh from this checkout with the Go toolchain and installs it.
+Builds qsh from this checkout with the Go toolchain and installs it, with
+qsh-assistant (the assistant, which qsh starts on the first ? line) beside it.
 
   --prefix DIR   install to DIR/bin (default: $PREFIX/bin when PREFIX is set,
                  else ~/.local/bin)
@@ -14,7 +16,7 @@ Builds qsh from this checkout with the Go toolchain and installs it.
                  so it can be a login shell (needs root: use sudo)
   -h, --help     show this help
 
-Running it again is safe: it rebuilds, replaces the binary atomically and
+Running it again is safe: it rebuilds, replaces the binaries atomically and
 never adds a line to /etc/shells twice.
 
 Environment: PREFIX as above; GOTOOLCHAIN=goX.Y.Z lets go download the
@@ -90,17 +92,20 @@ fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/qsh-install.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
 echo "building qsh${version:+ $version} with Go $have ..."
-go build -trimpath -ldflags "$ldflags" -o "$tmp/qsh" ./cmd/qsh ||
+go build -trimpath -ldflags "$ldflags" -o "$tmp/" ./cmd/qsh ./cmd/qsh-assistant ||
 	die "go build failed (see above)"
 
-# install_to DIR: copy the binary into DIR atomically, so a running qsh
-# keeps working and a half-written file is never seen.
+# install_to DIR: copy the binaries into DIR atomically, so a running qsh
+# keeps working and a half-written file is never seen. The assistant goes
+# first: qsh looks for it next to itself on the first ? line.
 install_to() {
 	mkdir -p "$1" || die "cannot create $1"
-	cp "$tmp/qsh" "$1/.qsh.new.$$" || die "cannot write to $1"
-	chmod 755 "$1/.qsh.new.$$"
-	mv -f "$1/.qsh.new.$$" "$1/qsh" || die "cannot replace $1/qsh"
-	echo "installed $1/qsh"
+	for name in qsh-assistant qsh; do
+		cp "$tmp/$name" "$1/.$name.new.$$" || die "cannot write to $1"
+		chmod 755 "$1/.$name.new.$$"
+		mv -f "$1/.$name.new.$$" "$1/$name" || die "cannot replace $1/$name"
+		echo "installed $1/$name"
+	done
 }
 
 install_to "$bindir"

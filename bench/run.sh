@@ -3,6 +3,8 @@
 #   start-up   `qsh -c true` vs gosh (and bash), in the same run: qsh within 1.25x of gosh
 #   prompt     time to the first prompt on a pty with a 10,000-entry history: <= 5 ms
 #   memory     resident memory (VmRSS) at an idle prompt: <= 10 MB
+#   assistant  what the first `?` adds: starting qsh-assistant (its --config),
+#              and both binaries' sizes
 # Start-up uses hyperfine when installed (apt-get install hyperfine), else the
 # Go benchmark BenchmarkStartupRatio. Figures are measurements, not a test:
 # the script fails only when something cannot be built or run.
@@ -23,8 +25,8 @@ done
 out=$(mktemp -d "${TMPDIR:-/tmp}/qsh-bench.XXXXXX")
 trap 'rm -rf "$out"' EXIT
 
-echo "building qsh and gosh (gosh at the mvdan.cc/sh version in go.mod) ..." >&2
-go build -trimpath -ldflags "-s -w" -o "$out/qsh" ./cmd/qsh
+echo "building qsh, qsh-assistant and gosh (gosh at the mvdan.cc/sh version in go.mod) ..." >&2
+go build -trimpath -ldflags "-s -w" -o "$out/" ./cmd/qsh ./cmd/qsh-assistant
 go build -trimpath -ldflags "-s -w" -o "$out/gosh" mvdan.cc/sh/v3/cmd/gosh
 export BENCH_QSH=$out/qsh BENCH_GOSH=$out/gosh
 
@@ -32,14 +34,15 @@ export BENCH_QSH=$out/qsh BENCH_GOSH=$out/gosh
 if command -v hyperfine >/dev/null; then
 	tool="hyperfine, $runs runs each"
 	hyperfine -N --warmup 20 --runs "$runs" --style none --export-csv "$out/startup.csv" \
-		-n qsh "$out/qsh -c true" -n gosh "$out/gosh -c true" -n bash "bash -c true" >/dev/null 2>&1
+		-n qsh "$out/qsh -c true" -n gosh "$out/gosh -c true" -n bash "bash -c true" \
+		-n assistant "$out/qsh-assistant --config" >/dev/null 2>&1
 	mean() { awk -F, -v n="$1" '$1 == n { printf "%.2f", $2 * 1000 }' "$out/startup.csv"; }
-	q=$(mean qsh) g=$(mean gosh) b=$(mean bash)
+	q=$(mean qsh) g=$(mean gosh) b=$(mean bash) a=$(mean assistant)
 else
 	tool="go test -bench StartupRatio, $runs runs each (hyperfine not installed)"
 	go test -run '^$' -bench 'StartupRatio$' -benchtime "${runs}x" ./bench/ >"$out/startup.txt"
 	field() { awk -v u="$1" '/^BenchmarkStartupRatio/ { for (i = 1; i < NF; i++) if ($(i+1) == u) printf "%.2f", $i / 1000 }' "$out/startup.txt"; }
-	q=$(field qsh-µs/op) g=$(field gosh-µs/op) b=-
+	q=$(field qsh-µs/op) g=$(field gosh-µs/op) b=- a=-
 	command -v bash >/dev/null && b=$(
 		go test -run '^$' -bench 'Startup/bash$' -benchtime "${runs}x" ./bench/ |
 			awk '/^BenchmarkStartup\/bash/ { printf "%.2f", $3 / 1e6 }'
@@ -72,4 +75,8 @@ printf '%-34s %7s ms %10s %10s\n' "first prompt, empty history" "$pe" "-" "-"
 printf '%-34s %7s MB %7s MB %10s   %s\n' "idle RSS, 10,000-entry history" "$mq" "$mg" "-" \
 	"<= 10 MB: $(verdict "$mq" 10)"
 printf '%-34s %7s MB %10s %10s\n' "idle RSS, empty history" "$me" "-" "-"
+size() { awk -v s="$(wc -c <"$1")" 'BEGIN { printf "%.1f", s / 1048576 }'; }
+printf '%-34s %7s MB %7s MB %10s\n' "binary size" "$(size "$out/qsh")" "$(size "$out/gosh")" "-"
+printf '%-34s %7s ms %10s %10s   %s\n' "first ?: qsh-assistant start" "$a" "-" "-" \
+	"once a session, $(size "$out/qsh-assistant") MB"
 printf '\nstart-up by %s; prompt and memory by go test -bench (20 runs, pty).\n' "$tool"
