@@ -1,4 +1,4 @@
-package shell
+package keys
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 	"golang.org/x/term"
 )
 
-func TestReadKey(t *testing.T) {
+func TestRead(t *testing.T) {
 	ptmx, tty, err := pty.Open()
 	if err != nil {
 		t.Skip("no pseudo-terminal:", err)
@@ -18,33 +18,33 @@ func TestReadKey(t *testing.T) {
 	defer ptmx.Close()
 	defer tty.Close()
 	// Raw from the start: in cooked mode the line discipline would take
-	// the Ctrl-C written below as a signal before readKey sees it.
+	// the Ctrl-C written below as a signal before Read sees it.
 	if _, err := term.MakeRaw(int(tty.Fd())); err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
 
 	ptmx.Write([]byte("y"))
-	if r, err := readKey(ctx, tty); r != 'y' || err != nil {
-		t.Fatalf("readKey = %q, %v", r, err)
+	if r, err := Read(ctx, tty); r != 'y' || err != nil {
+		t.Fatalf("Read = %q, %v", r, err)
 	}
 	ptmx.Write([]byte("é"))
-	if r, err := readKey(ctx, tty); r != 'é' || err != nil {
-		t.Fatalf("readKey = %q, %v", r, err)
+	if r, err := Read(ctx, tty); r != 'é' || err != nil {
+		t.Fatalf("Read = %q, %v", r, err)
 	}
 	ptmx.Write([]byte{3})
-	if _, err := readKey(ctx, tty); !errors.Is(err, context.Canceled) {
+	if _, err := Read(ctx, tty); !errors.Is(err, context.Canceled) {
 		t.Fatalf("Ctrl-C: %v", err)
 	}
 	ctx, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	if _, err := readKey(ctx, tty); !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > 2*time.Second {
+	if _, err := Read(ctx, tty); !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > 2*time.Second {
 		t.Fatalf("cancelled read: %v after %v", err, time.Since(start))
 	}
 	// Nothing was left reading: the next key goes to the next reader.
 	ptmx.Write([]byte("n"))
-	if r, err := readKey(context.Background(), tty); r != 'n' || err != nil {
-		t.Fatalf("readKey after cancel = %q, %v", r, err)
+	if r, err := Read(context.Background(), tty); r != 'n' || err != nil {
+		t.Fatalf("Read after cancel = %q, %v", r, err)
 	}
 }
