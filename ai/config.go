@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// Config is the assistant's part of the environment, parsed by cmd/qsh with
+// Config is the assistant's part of the environment, parsed by qsh-assistant with
 // caarlos0/env. The standard variables of each provider are read too.
 type Config struct {
 	Provider     string        `env:"QSH_AI_PROVIDER" envDefault:"auto"`

@@ -13,8 +13,8 @@ import (
 	"github.com/qsh-shell/qsh/ai/chat"
 )
 
-// Command is what one command line at the prompt did; cmd/qsh converts the
-// shell's session record into these.
+// Command is what one command line at the prompt did; ai/remote converts the
+// session record qsh sends (wire.Command) into these.
 type Command struct {
 	Line     string
 	Dir      string

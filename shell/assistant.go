@@ -9,7 +9,8 @@ import (
 )
 
 // AskFunc answers one `?` line. The shell declares it so that it never
-// imports the assistant; cmd/qsh supplies the implementation.
+// imports the assistant; cmd/qsh supplies the implementation, which asks
+// qsh-assistant over the control channel.
 type AskFunc func(ctx context.Context, q Question) error
 
 // Question is a `?` line with what the assistant needs from the session.

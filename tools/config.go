@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// Config is the tools' part of qsh's configuration. cmd/qsh fills it with
+// Config is the tools' part of qsh's configuration. qsh-assistant fills it with
 // caarlos0/env; the names are the ones DESIGN.md fixes.
 type Config struct {
 	FS   bool `env:"QSH_AI_TOOLS_FS" envDefault:"true"`

@@ -74,7 +74,7 @@ func Main(args []string, stdin, stdout, stderr *os.File) int {
 }
 
 // newAgent makes the agent with its tools and the MCP servers, as
-// cmd/qsh did in-process before the split.
+// cmd/qsh did in-process before the assistant became a program of its own.
 func (s *server) newAgent() {
 	reg := tools.NewRegistry(s.cfg.Tools)
 	var ts ai.ToolSet = reg
