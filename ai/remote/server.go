@@ -25,6 +25,7 @@ type server struct {
 
 	mu     sync.Mutex
 	cancel context.CancelFunc        // the current turn's
+	early  bool                      // a cancel came before its turn started
 	runs   map[int]chan wire.Message // output and exit of the runs under way
 	nextID int
 	closed chan struct{} // the channel is gone: qsh exited
@@ -44,6 +45,9 @@ func (s *server) serve() {
 		ctx, cancel := context.WithCancel(context.Background())
 		s.mu.Lock()
 		s.cancel = cancel
+		if s.early {
+			cancel()
+		}
 		s.mu.Unlock()
 		go func() {
 			select {
@@ -76,9 +80,18 @@ func (s *server) read(asks chan<- wire.Message) {
 		}
 		switch m.Type {
 		case wire.Ask:
+			s.mu.Lock()
+			s.early = false
+			s.mu.Unlock()
 			asks <- m
 		case wire.Cancel:
-			s.cancelTurn()
+			s.mu.Lock()
+			if s.cancel != nil {
+				s.cancel()
+			} else {
+				s.early = true // Ctrl-C as the question was sent
+			}
+			s.mu.Unlock()
 		case wire.Output, wire.Exit:
 			s.mu.Lock()
 			ch := s.runs[m.ID]
