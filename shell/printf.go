@@ -272,15 +272,18 @@ flags:
 	case 'e', 'E', 'f', 'F', 'g', 'G', 'a', 'A':
 		p.pad(formatFloat(p.floatArg(), c, sp), spec{minus: sp.minus, width: sp.width, prec: -1}, true)
 	case '(':
+		// bash's odd output for a broken %(…)T: the rest as it is when
+		// there is no ')', "%(" and an error when no T follows it.
 		end := strings.IndexByte(f[i:], ')')
-		if end < 0 || i+end+1 >= len(f) {
-			p.fail("`%s': missing format character", f[:i+1])
+		if end < 0 {
+			p.out = append(p.out, f...)
 			return 0, false
 		}
 		tf := f[i+1 : i+end]
 		i += end + 1
-		if f[i] != 'T' {
-			p.fail("`%c': invalid time format specification", f[i])
+		if i >= len(f) || f[i] != 'T' {
+			p.out = append(p.out, "%("...)
+			p.fail("`%s': invalid time format specification", f[:i])
 			return 0, false
 		}
 		p.pad(p.timeArg(tf), sp, true)
