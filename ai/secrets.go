@@ -1,10 +1,10 @@
 package ai
 
 import (
-	"regexp"
 	"sort"
 	"strings"
-	"sync"
+
+	"github.com/qsh-shell/qsh/tools"
 )
 
 // secretNames are the parts of a variable name that mark its value secret.
@@ -15,31 +15,6 @@ var secretNames = []string{"KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASS
 var notSecret = map[string]bool{"SSH_AUTH_SOCK": true, "KEYMAP": true,
 	"XDG_SESSION_TYPE": true, "XDG_SESSION_ID": true, "XDG_SESSION_CLASS": true, "XDG_SESSION_DESKTOP": true,
 	"DBUS_SESSION_BUS_ADDRESS": true, "SESSION_MANAGER": true, "DESKTOP_SESSION": true}
-
-// keyFormats matches well-known shapes of credentials. It is compiled on
-// first use, so that a shell that never asks pays nothing at start-up.
-var keyFormats = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(strings.Join(keyPatterns, "|"))
-})
-
-var keyPatterns = []string{
-	`sk-ant-[A-Za-z0-9_\-]{16,}`,
-	`sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}`,
-	`gh[pousr]_[A-Za-z0-9]{30,}`,
-	`github_pat_[A-Za-z0-9_]{30,}`,
-	`(?:AKIA|ASIA)[A-Z0-9]{16}`,
-	`xox[abposr]-[A-Za-z0-9\-]{10,}`,
-	`AIza[0-9A-Za-z_\-]{35}`,
-	`glpat-[A-Za-z0-9_\-]{20,}`,
-	`hf_[A-Za-z0-9]{30,}`,
-	`(?s)-----BEGIN [A-Z ]*PRIVATE KEY( BLOCK)?-----.*?(?:-----END [A-Z ]*PRIVATE KEY( BLOCK)?-----|\z)`,
-	`eyJ[A-Za-z0-9_\-]{10,}\.eyJ[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{10,}`, // a JWT
-}
-
-// credentialURL matches the password of user:password@host in URLs.
-var credentialURL = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`([a-zA-Z][a-zA-Z0-9+.\-]*://[^/\s:@]+:)([^/\s@]+)(@)`)
-})
 
 // Redactor replaces secrets by placeholders in text sent to the model.
 type Redactor struct {
@@ -104,6 +79,6 @@ func (r *Redactor) Redact(s string) string {
 			}
 		}
 	}
-	s = keyFormats().ReplaceAllString(s, "[REDACTED]")
-	return credentialURL().ReplaceAllString(s, "${1}[REDACTED]${3}")
+	// Then what looks like a credential wherever it came from.
+	return tools.Redact(s)
 }

@@ -60,15 +60,18 @@ func (s *Shell) cd(ctx context.Context, hc interp.HandlerContext, b builtinIO, a
 		}
 		dir = home.String()
 	case args[0] == "-":
-		old := hc.Env.Get("OLDPWD").String()
-		if old == "" {
+		old := hc.Env.Get("OLDPWD")
+		if !old.IsSet() {
 			return b.fail(1, "OLDPWD not set")
 		}
-		dir, print = old, true
+		dir, print = old.String(), true
 	default:
 		dir = args[0]
 	}
 	if dir == "" {
+		if print {
+			fmt.Fprintln(b.out)
+		}
 		return 0 // bash stays where it is
 	}
 	target, viaCDPath, err := resolveDir(hc.Dir, dir, hc.Env.Get("CDPATH").String(), physical)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/big"
 	"os"
 	"strconv"
 	"strings"
@@ -272,15 +273,18 @@ flags:
 	case 'e', 'E', 'f', 'F', 'g', 'G', 'a', 'A':
 		p.pad(formatFloat(p.floatArg(), c, sp), spec{minus: sp.minus, width: sp.width, prec: -1}, true)
 	case '(':
+		// bash's odd output for a broken %(…)T: the rest as it is when
+		// there is no ')', "%(" and an error when no T follows it.
 		end := strings.IndexByte(f[i:], ')')
-		if end < 0 || i+end+1 >= len(f) {
-			p.fail("`%s': missing format character", f[:i+1])
+		if end < 0 {
+			p.out = append(p.out, f...)
 			return 0, false
 		}
 		tf := f[i+1 : i+end]
 		i += end + 1
-		if f[i] != 'T' {
-			p.fail("`%c': invalid time format specification", f[i])
+		if i >= len(f) || f[i] != 'T' {
+			p.out = append(p.out, "%("...)
+			p.fail("`%s': invalid time format specification", f[:i])
 			return 0, false
 		}
 		p.pad(p.timeArg(tf), sp, true)
@@ -376,32 +380,56 @@ func (p *printer) uintArg() uint64 {
 	return mag
 }
 
-func (p *printer) floatArg() float64 {
+// floatArg reads the next argument as strtold does, to the precision of
+// the x87 long double bash formats with: a 64-bit mantissa.
+func (p *printer) floatArg() longDouble {
 	s, _ := p.next()
 	if v, ok := charConst(s); ok {
-		return float64(v)
+		return longDouble{f: big.NewFloat(float64(v))}
+	}
+	zero := longDouble{f: new(big.Float)}
+	if s == "" {
+		return zero
 	}
 	t := strings.TrimLeft(s, " \t\n\v\f\r")
 	n := floatPrefix(t)
-	if s == "" {
-		return 0
-	}
 	if n == 0 {
 		p.fail("%s: invalid number", s)
-		return 0
-	}
-	num := t[:n]
-	if l := strings.ToLower(num); strings.Contains(l, "0x") && !strings.Contains(l, "p") {
-		num += "p0"
-	}
-	v, err := strconv.ParseFloat(num, 64)
-	if err != nil && !math.IsInf(v, 0) {
-		p.fail("%s: invalid number", s)
+		return zero
 	}
 	if n < len(t) {
 		p.fail("%s: invalid number", s)
 	}
-	return v
+	num := t[:n]
+	neg := num[0] == '-'
+	l := strings.ToLower(strings.TrimLeft(num, "+-"))
+	switch {
+	case strings.HasPrefix(l, "nan"):
+		return longDouble{nan: true, f: new(big.Float)}
+	case strings.HasPrefix(l, "inf"):
+		return longDouble{f: new(big.Float).SetInf(neg)}
+	case strings.HasPrefix(l, "0x") && !strings.Contains(l, "p"):
+		num += "p0"
+	}
+	f, _, err := big.ParseFloat(num, 0, 64, big.ToNearestEven)
+	if err != nil {
+		p.fail("%s: invalid number", s)
+		return zero
+	}
+	// The range of a long double, not of big.Float.
+	if e := f.MantExp(nil); e > 16384 {
+		p.warn(s + ": Numerical result out of range")
+		f.SetInf(f.Signbit())
+	} else if e < -16445 {
+		f.SetInt64(0)
+	}
+	return longDouble{f: f}
+}
+
+// longDouble is a float argument: finite or infinite in f, or NaN.
+type longDouble struct {
+	f   *big.Float
+	nan bool
 }
 
 // charConst is the value of a printf argument that starts with a quote:
@@ -596,20 +624,20 @@ func formatInt(mag uint64, neg bool, base int, upper bool, sp spec) string {
 
 // formatFloat formats v as C's printf does for the float conversions,
 // padded to the width with zeros if asked.
-func formatFloat(v float64, verb byte, sp spec) string {
+func formatFloat(v longDouble, verb byte, sp spec) string {
 	upper := verb >= 'A' && verb <= 'Z'
 	sign := ""
 	switch {
-	case math.Signbit(v) && !math.IsNaN(v):
+	case v.f.Signbit() && !v.nan:
 		sign = "-"
 	case sp.plus:
 		sign = "+"
 	case sp.space:
 		sign = " "
 	}
-	if math.IsInf(v, 0) || math.IsNaN(v) {
+	if v.f.IsInf() || v.nan {
 		s := "inf"
-		if math.IsNaN(v) {
+		if v.nan {
 			s = "nan"
 		}
 		if upper {
@@ -617,25 +645,30 @@ func formatFloat(v float64, verb byte, sp spec) string {
 		}
 		return sign + s
 	}
+	abs := new(big.Float).Abs(v.f)
+	prec := sp.prec
+	if prec < 0 {
+		prec = 6
+	}
 	var body string
-	if verb == 'a' || verb == 'A' {
-		body = hexFloat(math.Abs(v), sp)
-		if upper {
-			body = strings.ToUpper(body)
+	switch verb | 0x20 {
+	case 'a':
+		body = hexFloat(abs, sp)
+	case 'f':
+		body = abs.Text('f', prec)
+		if sp.sharp && prec == 0 {
+			body += "."
 		}
-	} else {
-		prec := sp.prec
-		if prec < 0 {
-			prec = 6
+	case 'e':
+		body = abs.Text('e', prec)
+		if sp.sharp && prec == 0 {
+			body = strings.Replace(body, "e", ".e", 1)
 		}
-		flags := ""
-		if sp.sharp {
-			flags = "#"
-		}
-		body = fmt.Sprintf("%"+flags+"."+strconv.Itoa(prec)+string(verb), math.Abs(v))
-		if (verb == 'g' || verb == 'G') && prec == 0 && !sp.sharp {
-			body = fmt.Sprintf("%.1"+string(verb), math.Abs(v))
-		}
+	case 'g':
+		body = formatG(abs, max(prec, 1), sp.sharp)
+	}
+	if upper {
+		body = strings.ToUpper(body)
 	}
 	if sp.zero && !sp.minus {
 		if n := sp.width - len(sign) - len(body); n > 0 {
@@ -649,10 +682,30 @@ func formatFloat(v float64, verb byte, sp spec) string {
 	return sign + body
 }
 
+// formatG is C's %g with precision p: %e when the exponent is below -4
+// or not below p, else %f, without trailing zeros unless sharp.
+func formatG(abs *big.Float, p int, sharp bool) string {
+	e := abs.Text('e', p-1)
+	i := strings.LastIndexByte(e, 'e')
+	x, _ := strconv.Atoi(e[i+1:])
+	body, exp := e[:i], e[i:]
+	if x >= -4 && x < p {
+		body, exp = abs.Text('f', p-1-x), ""
+	}
+	if !sharp {
+		if strings.Contains(body, ".") {
+			body = strings.TrimRight(strings.TrimRight(body, "0"), ".")
+		}
+	} else if !strings.Contains(body, ".") {
+		body += "."
+	}
+	return body + exp
+}
+
 // hexFloat is %a as glibc prints a long double: the leading hex digit
 // holds the top four bits of the 64-bit mantissa.
-func hexFloat(v float64, sp spec) string {
-	if v == 0 {
+func hexFloat(abs *big.Float, sp spec) string {
+	if abs.Sign() == 0 {
 		d := "0x0"
 		if sp.prec > 0 {
 			d += "." + strings.Repeat("0", sp.prec)
@@ -661,27 +714,26 @@ func hexFloat(v float64, sp spec) string {
 		}
 		return d + "p+0"
 	}
-	frac, exp := math.Frexp(v)
-	mant := uint64(math.Ldexp(frac, 64))
-	exp -= 4
+	m := new(big.Float)
+	exp := abs.MantExp(m) - 4
+	mant, _ := m.SetMantExp(m, 64).Uint64()
 	if sp.prec >= 0 && sp.prec < 15 {
 		shift := uint(4 * (15 - sp.prec))
-		half := uint64(1) << (shift - 1)
-		r := mant>>shift<<shift + (mant>>(shift-1)&1)<<shift
-		if mant&(half-1) == 0 && mant&half != 0 && mant>>shift&1 == 0 {
-			r = mant >> shift << shift // round half to even
+		trunc := mant >> shift << shift
+		rest, half := mant-trunc, uint64(1)<<(shift-1)
+		if rest > half || rest == half && mant>>shift&1 == 1 {
+			trunc += 1 << shift
+			if trunc == 0 { // carried out of the top digit
+				trunc = 1 << 63
+				exp += 4
+			}
 		}
-		if r < mant { // carried out of the top digit
-			r = 1 << 63
-			exp += 4
-		}
-		mant = r
+		mant = trunc
 	}
 	hex := fmt.Sprintf("%016x", mant)
 	rest := strings.TrimRight(hex[1:], "0")
 	if sp.prec >= 0 {
-		rest = hex[1 : 1+min(sp.prec, 15)]
-		rest += strings.Repeat("0", max(sp.prec-15, 0))
+		rest = hex[1:1+min(sp.prec, 15)] + strings.Repeat("0", max(sp.prec-15, 0))
 	}
 	s := "0x" + hex[:1]
 	if rest != "" || sp.sharp {

@@ -66,7 +66,10 @@ func strftime(format string, t time.Time) string {
 			fill := pad
 			switch flag {
 			case '-':
-				w = 0
+				if width < 0 {
+					w = 0
+				}
+				fill = ' '
 			case '_':
 				fill = ' '
 			case '0':

@@ -157,6 +157,8 @@ func TestRedact(t *testing.T) {
 		"AKIAABCDEFGHIJKLMNOP":                                       "[REDACTED]",
 		"golang context timeout":                                     "golang context timeout",
 		"echo $HOME; PWD=/tmp":                                       "echo $HOME; PWD=/tmp",
+		"hf_abcdefghijklmnopqrstuvwxyz0123456789":                    "[REDACTED]",
+		"-----BEGIN PGP PRIVATE KEY BLOCK-----\nxyz\n-----END PGP PRIVATE KEY BLOCK-----\nafter": "[REDACTED]\nafter",
 	} {
 		if got := Redact(in); got != want {
 			t.Errorf("Redact(%q) = %q, want %q", in, got, want)

@@ -15,7 +15,7 @@ const redacted = "[REDACTED]"
 // NAME=value assignments whose name says it holds a secret.
 var secretPatterns = lazy[[]*regexp.Regexp]{build: func() []*regexp.Regexp {
 	return []*regexp.Regexp{
-		regexp.MustCompile(`-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(-----END [A-Z ]*PRIVATE KEY-----|$)`),
+		regexp.MustCompile(`-----BEGIN [A-Z ]*PRIVATE KEY( BLOCK)?-----[\s\S]*?(-----END [A-Z ]*PRIVATE KEY( BLOCK)?-----|$)`),
 		regexp.MustCompile(`\b(sk|pk|rk)-(ant-|proj-|live-|test-)?[A-Za-z0-9_\-]{16,}`),
 		regexp.MustCompile(`\bgh[pousr]_[A-Za-z0-9]{20,}`),
 		regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{20,}`),
@@ -23,6 +23,7 @@ var secretPatterns = lazy[[]*regexp.Regexp]{build: func() []*regexp.Regexp {
 		regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9\-]{10,}`),
 		regexp.MustCompile(`\b(AKIA|ASIA)[A-Z0-9]{16}\b`),
 		regexp.MustCompile(`\bAIza[0-9A-Za-z_\-]{30,}`),
+		regexp.MustCompile(`\bhf_[A-Za-z0-9]{30,}`),
 		regexp.MustCompile(`(?i)\b(bearer|token)\s+[A-Za-z0-9._~+/\-]{16,}=*`),
 		regexp.MustCompile(`\beyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`),
 	}

@@ -1,6 +1,8 @@
 package chat
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"time"
 )
@@ -60,4 +62,25 @@ func StatusKind(status int) Kind {
 		return BadRequest
 	}
 	return Other
+}
+
+// Finish is how a stream's end becomes the error a client returns: err is
+// what reading the stream returned (nil when it ended cleanly) and complete
+// whether the answer was finished. A cancelled ctx gives its cause; a
+// broken or unfinished stream is a Cut.
+func Finish(ctx context.Context, err error, complete bool) error {
+	if ctx.Err() != nil && (err != nil || !complete) {
+		return context.Cause(ctx)
+	}
+	if err != nil {
+		var ce *Error
+		if errors.As(err, &ce) {
+			return ce
+		}
+		return &Error{Kind: Cut, Message: "the stream broke: " + err.Error(), Err: err}
+	}
+	if !complete {
+		return &Error{Kind: Cut, Message: "the stream ended before the answer did"}
+	}
+	return nil
 }

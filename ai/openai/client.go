@@ -207,23 +207,7 @@ func decode(ctx context.Context, r io.Reader, text func(string)) (chat.Reply, er
 	if err == errDone {
 		err = nil
 	}
-	if err != nil {
-		if ctx.Err() != nil {
-			return reply, context.Cause(ctx)
-		}
-		var ce *chat.Error
-		if errors.As(err, &ce) {
-			return reply, ce
-		}
-		return reply, &chat.Error{Kind: chat.Cut, Message: "the stream broke: " + err.Error(), Err: err}
-	}
-	if !done && reply.Stop == "" {
-		if ctx.Err() != nil {
-			return reply, context.Cause(ctx)
-		}
-		return reply, &chat.Error{Kind: chat.Cut, Message: "the stream ended before the answer did"}
-	}
-	return reply, nil
+	return reply, chat.Finish(ctx, err, done || reply.Stop != "")
 }
 
 // arguments reads a fragment of a call's arguments: a JSON string as the

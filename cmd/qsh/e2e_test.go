@@ -469,9 +469,10 @@ func TestScriptInterrupt(t *testing.T) {
 	home := t.TempDir()
 	env := shelltest.Env("HOME="+home, "PATH="+os.Getenv("PATH"))
 	tm := shelltest.Start(t, qshBinary(t), env,
-		shelltest.Args("-c", `echo go; sh -c 'trap "echo caught; exit 0" INT; sleep 1 & wait'; echo after-handled`))
-	tm.WaitFor("go")
-	time.Sleep(300 * time.Millisecond)
+		shelltest.Args("-c", `sh -c 'trap "echo caught; exit 0" INT; echo trap-set; sleep 10 & wait'; echo after-handled`))
+	// Ctrl-C only once the child's trap is in place: a busy machine may take
+	// long to get there, and an earlier ^C would rightly kill it.
+	tm.WaitFor("trap-set")
 	tm.Type(shelltest.CtrlC)
 	tm.WaitFor("caught")
 	tm.WaitFor("after-handled")
