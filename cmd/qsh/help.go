@@ -35,6 +35,8 @@ The assistant:
     ? /status          show provider, model and conversation state
     ? /model NAME      switch the model
   To run a command whose name begins with ?, write \?… or ./?….
+  The assistant is the program qsh-assistant, installed beside qsh; the
+  first ? of a session starts it and it lives until the shell exits.
   Ctrl-C cancels a turn. Tools (filesystem, execute_command, web_search, MCP
   servers) ask before doing anything sensitive: y runs once, n refuses,
   a allows the same kind of call for the session.
