@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"time"
 
+	"golang.org/x/term"
+
 	"github.com/qsh-shell/qsh/shell"
 	"github.com/qsh-shell/qsh/tools/guarded"
 	"github.com/qsh-shell/qsh/wire"
@@ -140,6 +142,16 @@ func (a *assistant) ask(ctx context.Context, q shell.Question) error {
 	if a.cmd == nil {
 		if err := a.start(q.Dir); err != nil {
 			return err
+		}
+	}
+	// An assistant that dies while it reads a key leaves the terminal raw.
+	if f, ok := a.stdin.(*os.File); ok && q.ReadKey != nil {
+		if st, err := term.GetState(int(f.Fd())); err == nil {
+			defer func() {
+				if a.cmd == nil {
+					term.Restore(int(f.Fd()), st)
+				}
+			}()
 		}
 	}
 	rec := make([]wire.Command, len(q.Record))
