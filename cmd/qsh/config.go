@@ -107,6 +107,9 @@ func expected(t reflect.Type) string {
 	if t == reflect.TypeFor[time.Duration]() {
 		return "a duration such as 30s or 2m"
 	}
+	if t == reflect.TypeFor[shell.Switch]() {
+		return "on or off"
+	}
 	if t.Kind() == reflect.String {
 		return "one of the documented values"
 	}

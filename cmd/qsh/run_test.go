@@ -60,7 +60,7 @@ func TestLoadConfig(t *testing.T) {
 	}
 	lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
 	if len(lines) != 2 || !strings.Contains(stderr.String(), `QSH_HISTSIZE="nope": expected an integer; using the default (50000)`) ||
-		!strings.Contains(stderr.String(), `QSH_CAPTURE="maybe": expected true or false`) {
+		!strings.Contains(stderr.String(), `QSH_CAPTURE="maybe": expected on or off`) {
 		t.Errorf("warnings:\n%s", stderr.String())
 	}
 }
