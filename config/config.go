@@ -5,6 +5,7 @@
 package config
 
 import (
+	"encoding"
 	"errors"
 	"fmt"
 	"io"
@@ -60,7 +61,7 @@ func loadSection(ptr any, vars map[string]string, stderr io.Writer) {
 				def = "empty"
 			}
 			fmt.Fprintf(stderr, "qsh: %s=%q: expected %s; using the default (%s)\n",
-				key, env[key], expected(f.Type), def)
+				key, env[key], expected(f.Type, fe.Err), def)
 			delete(env, key)
 			bad = true
 		}
@@ -91,8 +92,15 @@ func fieldErrors(err error) []env.ParseError {
 	return out
 }
 
-// expected says in words what a field of type t accepts.
-func expected(t reflect.Type) string {
+// expected says in words what a field of type t accepts; err is why the
+// value did not parse.
+func expected(t reflect.Type, err error) string {
+	// A type of its own (shell.Switch: on or off) says it in its error.
+	if reflect.PointerTo(t).Implements(reflect.TypeFor[encoding.TextUnmarshaler]()) && err != nil {
+		if what, ok := strings.CutPrefix(err.Error(), "expected "); ok {
+			return what
+		}
+	}
 	if t == reflect.TypeFor[time.Duration]() {
 		return "a duration such as 30s or 2m"
 	}

@@ -1,5 +1,10 @@
 package shell
 
+import (
+	"errors"
+	"strings"
+)
+
 // Config is the shell's part of qsh's configuration, read from the
 // environment by cmd/qsh.
 type Config struct {
@@ -9,10 +14,34 @@ type Config struct {
 	// HistSize is how many entries the history keeps.
 	HistSize int `env:"QSH_HISTSIZE" envDefault:"50000"`
 	// Capture records the tail of each command's output for the assistant.
-	Capture bool `env:"QSH_CAPTURE" envDefault:"true"`
+	Capture Switch `env:"QSH_CAPTURE" envDefault:"on"`
 }
 
 // DefaultConfig is the configuration when no variable is set.
 func DefaultConfig() Config {
 	return Config{HistSize: 50000, Capture: true}
+}
+
+// Switch is a setting that is on or off; it reads on/off, true/false,
+// yes/no and 1/0, as users write QSH_CAPTURE=off.
+type Switch bool
+
+// UnmarshalText reads a Switch.
+func (s *Switch) UnmarshalText(b []byte) error {
+	switch strings.ToLower(string(b)) {
+	case "on", "true", "yes", "1", "t", "y":
+		*s = true
+	case "off", "false", "no", "0", "f", "n":
+		*s = false
+	default:
+		return errors.New("expected on or off")
+	}
+	return nil
+}
+
+func (s Switch) String() string {
+	if s {
+		return "on"
+	}
+	return "off"
 }

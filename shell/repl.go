@@ -48,6 +48,11 @@ func (s *Shell) REPL(ctx context.Context) int {
 			p = s.continuationPrompt()
 		} else {
 			p = s.promptString(st, took)
+			// The prompt-start mark goes out before the line editor
+			// draws the prompt: inside the prompt string readline would
+			// count its bytes as width. (No prompt-end mark for the same
+			// reason; capture needs only the command marks.)
+			io.WriteString(s.stdout, s.capture.PromptStart())
 		}
 		line, err := s.readLine(p)
 		if errors.Is(err, ErrTooLong) {
@@ -140,6 +145,9 @@ func (s *Shell) remember(entry string) {
 func (s *Shell) runLine(ctx context.Context, line string) int {
 	start := time.Now()
 	dir := s.Dir()
+	// Every line that goes into the record is marked, `?` lines too, so
+	// that the outputs the proxy keeps line up with the record.
+	io.WriteString(s.stdout, s.capture.CommandStart())
 	fctx, stop := s.foreground(ctx)
 	var st int
 	ran := false // $? is already st
@@ -163,6 +171,7 @@ func (s *Shell) runLine(ctx context.Context, line string) int {
 			fmt.Fprintln(s.stderr)
 		}
 	}
+	io.WriteString(s.stdout, s.capture.CommandEnd(st))
 	if !ran && !s.exited() {
 		s.setStatus(ctx, st)
 	}
@@ -218,7 +227,7 @@ func (s *Shell) askLine(ctx context.Context, text string) int {
 	q := Question{
 		Text:     text,
 		Dir:      s.Dir(),
-		Record:   s.Record(),
+		Record:   s.recordWithOutput(),
 		Stdout:   s.stdout,
 		Stderr:   s.stderr,
 		Terminal: s.terminal,
@@ -238,6 +247,27 @@ func (s *Shell) askLine(ctx context.Context, text string) int {
 		fmt.Fprintf(s.stderr, "qsh: ?: %v\n", err)
 		return 1
 	}
+}
+
+// recordWithOutput is the session record with the tail of what each
+// command printed, as far as the capture proxy has it.
+func (s *Shell) recordWithOutput() []Command {
+	rec := s.Record()
+	outs, err := s.capture.Outputs(len(rec))
+	if err != nil {
+		s.errorf("%v", err)
+		return rec
+	}
+	// Both lists end with the last finished line: match from the end,
+	// and stop at the first disagreement rather than attach output to the
+	// wrong command.
+	for i, j := len(rec)-1, len(outs)-1; i >= 0 && j >= 0; i, j = i-1, j-1 {
+		if outs[j].Status >= 0 && outs[j].Status != rec[i].Status {
+			break
+		}
+		rec[i].Output = outs[j].Text
+	}
+	return rec
 }
 
 // NoProvider is what a `?` line prints when no assistant is set up.

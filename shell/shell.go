@@ -12,6 +12,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/qsh-shell/qsh/shell/capture"
 	"golang.org/x/term"
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
@@ -39,6 +40,8 @@ type Shell struct {
 	runner *interp.Runner
 	hist   *history
 	record []Command
+	// capture records what each command printed; nil when off.
+	capture *capture.Client
 
 	exitTrap string // interp runs EXIT traps after every File; qsh runs it once
 	traps    map[string]string
@@ -100,6 +103,12 @@ func Configure(c Config) Option {
 // Ask sets what answers `?` lines.
 func Ask(f AskFunc) Option {
 	return func(s *Shell) { s.ask = f }
+}
+
+// Capture connects the session to the proxy that records what each
+// command printed (see [capture.Dial]); nil, the default, leaves it off.
+func Capture(c *capture.Client) Option {
+	return func(s *Shell) { s.capture = c }
 }
 
 // Reader sets the interactive line reader; the default is readline on the

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -13,6 +15,7 @@ import (
 
 	"github.com/qsh-shell/qsh/config"
 	"github.com/qsh-shell/qsh/shell"
+	"github.com/qsh-shell/qsh/shell/capture"
 )
 
 // version is qsh's release; `go build -ldflags "-X main.version=…"` sets it.
@@ -126,9 +129,26 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "classify":
 		return classify(o.args, stdin, stdout, stderr)
 	}
+	// An inner shell behind a capture proxy connects to it first: Dial
+	// also drops the proxy's variables from the environment.
+	rec, err := capture.Dial()
+	if err != nil {
+		fmt.Fprintf(stderr, "qsh: %v\n", err)
+	}
 	environ := os.Environ()
+	// Configuration errors wait until we know whether this process is the
+	// shell or only the capture proxy, whose inner shell reports them.
+	var cfgErrs bytes.Buffer
 	var cfg shell.Config
-	config.Load(environ, stderr, &cfg)
+	config.Load(environ, &cfgErrs, &cfg)
+	interactive := o.interactive ||
+		(o.command == nil && (len(o.args) == 0 || o.stdin) && isTerminal(stdin) && isTerminal(stderr))
+	if interactive && o.action == "" && rec == nil && bool(cfg.Capture) {
+		if st, ok := proxySelf(args, stdin, stdout, stderr); ok {
+			return st
+		}
+	}
+	stderr.Write(cfgErrs.Bytes())
 	if o.action == "config" {
 		return printConfig(stdout, stderr, cfg)
 	}
@@ -138,8 +158,6 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 && o.login && strings.HasPrefix(filepath.Base(args[0]), "-") {
 		name = filepath.Base(args[0])
 	}
-	interactive := o.interactive ||
-		(o.command == nil && (len(o.args) == 0 || o.stdin) && isTerminal(stdin) && isTerminal(stderr))
 	params := o.args
 	var script string
 	switch {
@@ -161,6 +179,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		shell.Version(version),
 		shell.Configure(cfg),
 		shell.Ask(helper.ask),
+		shell.Capture(rec),
 	)
 	if err != nil {
 		fmt.Fprintf(stderr, "qsh: %v\n", err)
@@ -188,6 +207,33 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	default:
 		return sh.RunScript(ctx, stdin, "qsh")
 	}
+}
+
+// proxySelf runs qsh again, as the inner shell behind a capture proxy on
+// this terminal (see shell/capture), and returns its exit status. It
+// reports false when capture cannot work here; the caller then runs the
+// shell itself, without capture.
+func proxySelf(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, bool) {
+	in, ok1 := stdin.(*os.File)
+	out, ok2 := stdout.(*os.File)
+	if !ok1 || !ok2 || !isTerminal(in) || !isTerminal(out) {
+		return 0, false
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		fmt.Fprintf(stderr, "qsh: output capture is off: %v\n", err)
+		return 0, false
+	}
+	cmd := exec.Command(exe, args[1:]...)
+	if len(args) > 0 {
+		cmd.Args[0] = args[0] // "-qsh" stays a login shell
+	}
+	st, err := capture.Proxy(cmd, in, out)
+	if err != nil {
+		fmt.Fprintf(stderr, "qsh: output capture is off: %v\n", err)
+		return 0, false
+	}
+	return st, true
 }
 
 // errText is err's message with a capital, as shells print them.

@@ -1,8 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"reflect"
+	"strings"
 	"testing"
+
+	"github.com/qsh-shell/qsh/config"
+	"github.com/qsh-shell/qsh/shell"
 )
 
 func TestParseArgs(t *testing.T) {
@@ -43,6 +48,22 @@ func TestParseArgs(t *testing.T) {
 		if err != nil || !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("parseArgs(%q) = %+v, %v; want %+v", tt.args, got, err, tt.want)
 		}
+	}
+}
+
+func TestLoadConfig(t *testing.T) {
+	t.Parallel()
+	var stderr bytes.Buffer
+	var cfg shell.Config
+	config.Load([]string{"QSH_HISTSIZE=nope", "QSH_CAPTURE=maybe", "QSH_HISTFILE=/h", "QSH_AI_TIMEOUT=nope"}, &stderr, &cfg)
+	if cfg.HistSize != 50000 || !cfg.Capture || cfg.HistFile != "/h" {
+		t.Errorf("shell config %+v", cfg)
+	}
+	// The assistant's variables are qsh-assistant's to read and report.
+	lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
+	if len(lines) != 2 || !strings.Contains(stderr.String(), `QSH_HISTSIZE="nope": expected an integer; using the default (50000)`) ||
+		!strings.Contains(stderr.String(), `QSH_CAPTURE="maybe": expected on or off`) {
+		t.Errorf("warnings:\n%s", stderr.String())
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // BenchmarkCat prints a 100 MB file to a terminal, directly as a shell
@@ -121,12 +122,28 @@ func BenchmarkEcho(b *testing.B) {
 					}
 				}
 			}
-			echo() // wait for cat to start
+			// Wait until cat runs (and for the proxy: until it relays, in
+			// raw mode): a line typed comes back twice, echo and cat's.
+			master.Write([]byte("ready\n"))
+			var seen []byte
+			for bytes.Count(seen, []byte("ready")) < 2 {
+				n, err := master.Read(buf)
+				if err != nil {
+					b.Fatal(err)
+				}
+				seen = append(seen, buf[:n]...)
+			}
 			for b.Loop() {
 				echo()
 			}
 			master.Write([]byte("\n\x04")) // end the line, then ^D: cat ends
-			<-done
+			select {
+			case <-done:
+			case <-time.After(10 * time.Second):
+				cmd.Process.Kill()
+				<-done
+				b.Fatal("cat did not end")
+			}
 			slave.Close()
 		})
 	}

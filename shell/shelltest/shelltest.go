@@ -241,6 +241,15 @@ func (tm *Term) Raw() string {
 	return string(tm.raw)
 }
 
+// Resize changes the terminal's size; the kernel tells the program with
+// SIGWINCH.
+func (tm *Term) Resize(rows, cols uint16) {
+	tm.t.Helper()
+	if err := pty.Setsize(tm.pty, &pty.Winsize{Rows: rows, Cols: cols}); err != nil {
+		tm.t.Fatalf("shelltest: resize: %v", err)
+	}
+}
+
 // Mark makes later waits look only at output printed from now on.
 func (tm *Term) Mark() {
 	tm.mu.Lock()
