@@ -3,6 +3,7 @@ package tools
 import (
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 	"sync"
 )
@@ -73,7 +74,9 @@ func (o *output) finish() {
 }
 
 // ansi matches terminal escape sequences, which mean nothing to the model.
-var ansi = lazyRegexp{expr: `\x1b(\[[0-9;?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[@-Z\\-_])`}
+var ansi = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\x1b(\[[0-9;?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[@-Z\\-_])`)
+})
 
 // text is what the model gets: everything when it fits, else the head and
 // the tail cut at line ends with a note of how much is missing between.
@@ -82,7 +85,7 @@ func (o *output) text() (string, bool) {
 	defer o.mu.Unlock()
 	tail := append(append([]byte(nil), o.tail[o.pos:]...), o.tail[:o.pos]...)
 	clean := func(b []byte) string {
-		return ansi.get().ReplaceAllString(strings.ToValidUTF8(string(b), "\uFFFD"), "")
+		return ansi().ReplaceAllString(strings.ToValidUTF8(string(b), "\uFFFD"), "")
 	}
 	if o.total <= int64(o.max) {
 		return clean(append(append([]byte(nil), o.head...), tail...)), false

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // redacted replaces a secret value wherever one is removed.
@@ -13,7 +14,7 @@ const redacted = "[REDACTED]"
 // secretPatterns match values that are secrets whatever their context: API
 // keys with well-known prefixes, private keys, bearer tokens, and
 // NAME=value assignments whose name says it holds a secret.
-var secretPatterns = lazy[[]*regexp.Regexp]{build: func() []*regexp.Regexp {
+var secretPatterns = sync.OnceValue(func() []*regexp.Regexp {
 	return []*regexp.Regexp{
 		regexp.MustCompile(`-----BEGIN [A-Z ]*PRIVATE KEY( BLOCK)?-----[\s\S]*?(-----END [A-Z ]*PRIVATE KEY( BLOCK)?-----|$)`),
 		regexp.MustCompile(`\b(sk|pk|rk)-(ant-|proj-|live-|test-)?[A-Za-z0-9_\-]{16,}`),
@@ -27,22 +28,24 @@ var secretPatterns = lazy[[]*regexp.Regexp]{build: func() []*regexp.Regexp {
 		regexp.MustCompile(`(?i)\b(bearer|token)\s+[A-Za-z0-9._~+/\-]{16,}=*`),
 		regexp.MustCompile(`\beyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`),
 	}
-}}
+})
 
 // secretAssign matches NAME=value where NAME says it is a secret; the name
 // is kept so the reader still knows what was there.
-var secretAssign = lazyRegexp{expr: `\b([A-Z0-9_]*(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?)[A-Z0-9_]*|(?i:api[_-]?key|access[_-]?token|auth[_-]?token|secret[_-]?key|client[_-]?secret|password|passwd))(\s*[=:]\s*)("[^"]*"|'[^']*'|[^\s"';&|,}]+)`}
+var secretAssign = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b([A-Z0-9_]*(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?)[A-Z0-9_]*|(?i:api[_-]?key|access[_-]?token|auth[_-]?token|secret[_-]?key|client[_-]?secret|password|passwd))(\s*[=:]\s*)("[^"]*"|'[^']*'|[^\s"';&|,}]+)`)
+})
 
 // secretURL matches the password in scheme://user:password@host.
-var secretURL = lazyRegexp{expr: `(://[^/\s:@]+:)[^/\s@]+@`}
+var secretURL = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(://[^/\s:@]+:)[^/\s@]+@`) })
 
 // Redact removes secret values from s.
 func Redact(s string) string {
-	for _, re := range secretPatterns.get() {
+	for _, re := range secretPatterns() {
 		s = re.ReplaceAllString(s, redacted)
 	}
-	s = secretAssign.get().ReplaceAllString(s, "${1}${3}"+redacted)
-	s = secretURL.get().ReplaceAllString(s, "${1}"+redacted+"@")
+	s = secretAssign().ReplaceAllString(s, "${1}${3}"+redacted)
+	s = secretURL().ReplaceAllString(s, "${1}"+redacted+"@")
 	return s
 }
 
