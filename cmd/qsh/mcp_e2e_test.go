@@ -8,53 +8,21 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/qsh-shell/qsh/ai/aitest"
+	"github.com/qsh-shell/qsh/tools/mcp/mcptest"
 )
-
-// everythingInstall is how test.sh installs the reference server.
-const everythingInstall = `npm install --no-audit --no-fund --prefix "${QSH_TEST_NPM_PREFIX:-${XDG_CACHE_HOME:-$HOME/.cache}/qsh-test/npm}" @modelcontextprotocol/server-everything@2026.8.31`
-
-// everythingCommand is the command line of @modelcontextprotocol/server-everything
-// over stdio. It skips the test when node or the package is missing, except
-// under CI, which installs them: a skip there would hide a broken set-up.
-func everythingCommand(t *testing.T) (string, []string) {
-	t.Helper()
-	skip := t.Skip
-	if os.Getenv("CI") != "" {
-		skip = t.Fatal
-	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		skip("node is not installed; the end-to-end MCP test needs node and: " + everythingInstall)
-	}
-	prefix := os.Getenv("QSH_TEST_NPM_PREFIX")
-	if prefix == "" {
-		cache := os.Getenv("XDG_CACHE_HOME")
-		if cache == "" {
-			cache = filepath.Join(os.Getenv("HOME"), ".cache")
-		}
-		prefix = filepath.Join(cache, "qsh-test", "npm")
-	}
-	index := filepath.Join(prefix, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js")
-	if _, err := os.Stat(index); err != nil {
-		skip("@modelcontextprotocol/server-everything is not installed at " + prefix + "; install it with: " + everythingInstall)
-	}
-	return node, []string{index, "stdio"}
-}
 
 // TestMCPEverything drives a turn in which the model calls the reference
 // server's echo and adding tools: each is confirmed at the prompt, and
 // their results reach the model.
 func TestMCPEverything(t *testing.T) {
 	t.Parallel()
-	node, args := everythingCommand(t)
+	node, args := mcptest.Everything(t)
 	srv := aitest.NewOpenAI(t,
 		call("mcp_everything_echo", map[string]any{"message": "hello from qsh e2e"}),
 		// The pinned version calls its adding tool get-sum (it was add).

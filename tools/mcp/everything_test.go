@@ -5,45 +5,21 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/qsh-shell/qsh/tools"
+	"github.com/qsh-shell/qsh/tools/mcp/mcptest"
 )
 
-// everythingInstall is how the test script installs the reference server
-// this test runs; QSH_TEST_NPM_PREFIX overrides the prefix.
-const everythingInstall = `npm install --no-audit --no-fund --prefix "${QSH_TEST_NPM_PREFIX:-${XDG_CACHE_HOME:-$HOME/.cache}/qsh-test/npm}" @modelcontextprotocol/server-everything@2026.8.31`
-
 // everything returns the configuration of the MCP project's reference
-// server, @modelcontextprotocol/server-everything, or skips the test when
-// node or the package is missing.
+// server, or skips the test when it is not installed.
 func everything(t *testing.T) ServerConfig {
 	t.Helper()
-	skip := t.Skip
-	if os.Getenv("CI") != "" {
-		skip = t.Fatal // CI installs it: a skip there would hide a broken set-up
-	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		skip("node is not installed; the end-to-end MCP test needs node and: " + everythingInstall)
-	}
-	prefix := os.Getenv("QSH_TEST_NPM_PREFIX")
-	if prefix == "" {
-		cache := os.Getenv("XDG_CACHE_HOME")
-		if cache == "" {
-			cache = filepath.Join(os.Getenv("HOME"), ".cache")
-		}
-		prefix = filepath.Join(cache, "qsh-test", "npm")
-	}
-	index := filepath.Join(prefix, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js")
-	if _, err := os.Stat(index); err != nil {
-		skip("@modelcontextprotocol/server-everything is not installed at " + prefix + "; install it with: " + everythingInstall)
-	}
-	return ServerConfig{Name: "everything", Command: node, Args: []string{index, "stdio"}}
+	node, args := mcptest.Everything(t)
+	return ServerConfig{Name: "everything", Command: node, Args: args}
 }
 
 // TestEverything drives a server nobody here wrote through the registry,
