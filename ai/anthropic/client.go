@@ -1,7 +1,6 @@
 package anthropic
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -27,40 +26,20 @@ type Client struct {
 
 // Stream implements [chat.StreamFunc].
 func (c *Client) Stream(ctx context.Context, req chat.Request, text func(string)) (chat.Reply, error) {
-	body, err := json.Marshal(encode(req))
-	if err != nil {
-		return chat.Reply{}, &chat.Error{Message: "encoding the request: " + err.Error(), Err: err}
-	}
 	url := strings.TrimRight(c.BaseURL, "/")
 	if !strings.HasSuffix(url, "/v1") {
 		url += "/v1"
 	}
-	url += "/messages"
-	hreq, err := http.NewRequestWithContext(ctx, "POST", url, bytes.NewReader(body))
-	if err != nil {
-		return chat.Reply{}, &chat.Error{Kind: chat.Connect, Message: err.Error(), Err: err}
-	}
-	hreq.Header.Set("Content-Type", "application/json")
-	hreq.Header.Set("Accept", "text/event-stream")
-	hreq.Header.Set("anthropic-version", Version)
+	header := http.Header{}
+	header.Set("anthropic-version", Version)
 	if c.Key != "" {
-		hreq.Header.Set("x-api-key", c.Key)
+		header.Set("x-api-key", c.Key)
 	}
-	hc := c.HTTP
-	if hc == nil {
-		hc = http.DefaultClient
-	}
-	resp, err := hc.Do(hreq)
+	resp, err := chat.Post(ctx, c.HTTP, url+"/messages", encode(req), header, statusError)
 	if err != nil {
-		if ctx.Err() != nil {
-			return chat.Reply{}, context.Cause(ctx)
-		}
-		return chat.Reply{}, &chat.Error{Kind: chat.Connect, Message: err.Error(), Err: err}
+		return chat.Reply{}, err
 	}
 	defer resp.Body.Close()
-	if resp.StatusCode/100 != 2 {
-		return chat.Reply{}, statusError(resp)
-	}
 	return decode(ctx, resp.Body, text)
 }
 

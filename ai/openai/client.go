@@ -1,7 +1,6 @@
 package openai
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -25,35 +24,16 @@ type Client struct {
 
 // Stream implements [chat.StreamFunc].
 func (c *Client) Stream(ctx context.Context, req chat.Request, text func(string)) (chat.Reply, error) {
-	body, err := json.Marshal(encode(req))
-	if err != nil {
-		return chat.Reply{}, &chat.Error{Message: "encoding the request: " + err.Error(), Err: err}
+	header := http.Header{}
+	if c.Key != "" {
+		header.Set("Authorization", "Bearer "+c.Key)
 	}
 	url := strings.TrimRight(c.BaseURL, "/") + "/chat/completions"
-	hreq, err := http.NewRequestWithContext(ctx, "POST", url, bytes.NewReader(body))
+	resp, err := chat.Post(ctx, c.HTTP, url, encode(req), header, statusError)
 	if err != nil {
-		return chat.Reply{}, &chat.Error{Kind: chat.Connect, Message: err.Error(), Err: err}
-	}
-	hreq.Header.Set("Content-Type", "application/json")
-	hreq.Header.Set("Accept", "text/event-stream")
-	if c.Key != "" {
-		hreq.Header.Set("Authorization", "Bearer "+c.Key)
-	}
-	hc := c.HTTP
-	if hc == nil {
-		hc = http.DefaultClient
-	}
-	resp, err := hc.Do(hreq)
-	if err != nil {
-		if ctx.Err() != nil {
-			return chat.Reply{}, context.Cause(ctx)
-		}
-		return chat.Reply{}, &chat.Error{Kind: chat.Connect, Message: err.Error(), Err: err}
+		return chat.Reply{}, err
 	}
 	defer resp.Body.Close()
-	if resp.StatusCode/100 != 2 {
-		return chat.Reply{}, statusError(resp)
-	}
 	return decode(ctx, resp.Body, text)
 }
 
