@@ -1,7 +1,6 @@
 package shell
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -11,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // history is the session's list of command lines and its file.
@@ -51,20 +51,20 @@ func (h *history) open(path string) error {
 		return fmt.Errorf("history not loaded or saved: %v", err)
 	}
 	defer f.Close()
-	entries, bad, total, err := readHistory(f)
+	d, err := readHistory(f, maxHistoryRead)
 	if err != nil {
 		return fmt.Errorf("history not loaded or saved: %s: %v", path, err)
 	}
 	h.path = path
-	if len(entries) > h.size {
-		entries = entries[len(entries)-h.size:]
-	}
-	h.entries = entries
+	h.entries = d.last(h.size)
 	var warn error
-	if bad > 0 {
-		warn = fmt.Errorf("history file %s: skipped %d unreadable line(s)", path, bad)
+	switch {
+	case d.cut:
+		warn = fmt.Errorf("history file %s: over %d MB, only its end was read", path, maxHistoryRead>>20)
+	case d.bad > 0:
+		warn = fmt.Errorf("history file %s: skipped %d unreadable line(s)", path, d.bad)
 	}
-	if total > h.size+h.size/4+100 || bad > 0 {
+	if d.lines > h.size+h.size/4+100 || d.bad > 0 || d.cut {
 		if err := h.rewrite(); err != nil && warn == nil {
 			warn = err
 		}
@@ -72,31 +72,141 @@ func (h *history) open(path string) error {
 	return warn
 }
 
-// readHistory decodes a history file, counting lines that are not valid
-// entries (binary garbage, a bad escape).
-func readHistory(r io.Reader) (entries []string, bad, total int, err error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), 16<<20)
-	for sc.Scan() {
-		total++
-		line := sc.Bytes()
-		if len(line) == 0 {
+// maxHistoryLine is the longest line that can be an entry; a longer one
+// is unreadable.
+const maxHistoryLine = 16 << 20
+
+// maxHistoryRead bounds how much of a history file is read, and so the
+// memory it takes: of a bigger file, only the end is.
+const maxHistoryRead = 64 << 20
+
+// historyData is what a history file holds.
+type historyData struct {
+	entries []string
+	size    int  // bytes read
+	lines   int  // lines read, entries or not
+	bad     int  // lines that are not entries: binary garbage, a bad escape, too long
+	cut     bool // the file was over the limit: only its end was read
+}
+
+// readHistory reads a history file whole (its last limit bytes when it is
+// bigger), with one read for the usual file, and decodes it. Entries are substrings of the file's contents, so
+// loading costs a few allocations however many entries there are; only
+// an entry with escapes gets its own.
+func readHistory(f *os.File, limit int64) (historyData, error) {
+	var d historyData
+	fi, err := f.Stat()
+	if err != nil {
+		return d, err
+	}
+	size := fi.Size()
+	if size > limit {
+		if _, err := f.Seek(size-limit, io.SeekStart); err != nil {
+			return d, err
+		}
+		size, d.cut = limit, true
+	}
+	// Room for a few lines appended since Stat; more wait for the next
+	// session.
+	buf := make([]byte, 0, size+4096)
+	for len(buf) < cap(buf) {
+		n, err := f.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return d, err
+		}
+	}
+	if len(buf) == cap(buf) {
+		// Stopped short of the end: drop the line it stopped inside.
+		buf = buf[:bytes.LastIndexByte(buf, '\n')+1]
+	}
+	if d.cut {
+		// The first line read is most likely a piece of one.
+		buf = buf[bytes.IndexByte(buf, '\n')+1:]
+	}
+	d.size = len(buf)
+	if len(buf) == 0 {
+		return d, nil
+	}
+	// buf is not written again: share its bytes rather than copy them.
+	d.parse(unsafe.String(unsafe.SliceData(buf), len(buf)))
+	return d, nil
+}
+
+// parse decodes the lines of data, the way bufio.ScanLines splits them (a
+// final line needs no newline; a CR before a newline is dropped). The
+// checks run on the whole of data first: per line, they would cost more
+// than splitting.
+func (d *historyData) parse(data string) {
+	clean := utf8.ValidString(data) && strings.IndexByte(data, 0) < 0
+	esc := strings.IndexByte(data, '\\') // the next backslash, or -1
+	d.entries = make([]string, 0, strings.Count(data, "\n")+1)
+	for start := 0; start < len(data); {
+		end := strings.IndexByte(data[start:], '\n')
+		next := start + end + 1
+		if end < 0 {
+			end, next = len(data), len(data)
+		} else {
+			end += start
+		}
+		line := strings.TrimSuffix(data[start:end], "\r")
+		lineStart := start
+		start = next
+		d.lines++
+		if line == "" {
+			continue
+		}
+		if len(line) > maxHistoryLine {
+			d.bad++
+			continue
+		}
+		if esc >= 0 && esc < lineStart {
+			esc = strings.IndexByte(data[lineStart:], '\\')
+			if esc >= 0 {
+				esc += lineStart
+			}
+		}
+		if clean && (esc < 0 || esc >= end) {
+			d.entries = append(d.entries, line)
 			continue
 		}
 		e, ok := decodeEntry(line)
 		if !ok {
-			bad++
+			d.bad++
 			continue
 		}
-		entries = append(entries, e)
+		d.entries = append(d.entries, e)
 	}
-	if err := sc.Err(); err != nil {
-		if errors.Is(err, bufio.ErrTooLong) {
-			return entries, bad + 1, total + 1, nil
-		}
-		return nil, 0, 0, err
+}
+
+// last is the newest n entries. When they hold less than half of what was
+// read (a trimmed or corrupt file), they move to a string of their own,
+// so that the rest of the file's bytes are not kept for the session.
+func (d *historyData) last(n int) []string {
+	entries := d.entries
+	if len(entries) > n {
+		entries = entries[len(entries)-n:]
 	}
-	return entries, bad, total, nil
+	kept := 0
+	for _, e := range entries {
+		kept += len(e)
+	}
+	if kept >= d.size/2 {
+		return entries
+	}
+	var b strings.Builder
+	b.Grow(kept)
+	for _, e := range entries {
+		b.WriteString(e)
+	}
+	all := b.String()
+	for i, e := range entries {
+		entries[i], all = all[:len(e)], all[len(e):]
+	}
+	return entries
 }
 
 func encodeEntry(e string) string {
@@ -107,14 +217,17 @@ func encodeEntry(e string) string {
 	return r.Replace(e)
 }
 
-func decodeEntry(line []byte) (string, bool) {
-	if !utf8.Valid(line) || bytes.IndexByte(line, 0) >= 0 {
+// decodeEntry decodes one line of the file: valid UTF-8 without NUL, `\\`
+// and `\n` its only escapes. Without escapes the entry is line itself.
+func decodeEntry(line string) (string, bool) {
+	if !utf8.ValidString(line) || strings.IndexByte(line, 0) >= 0 {
 		return "", false
 	}
-	if bytes.IndexByte(line, '\\') < 0 {
-		return string(line), true
+	if strings.IndexByte(line, '\\') < 0 {
+		return line, true
 	}
 	var b strings.Builder
+	b.Grow(len(line))
 	for i := 0; i < len(line); i++ {
 		c := line[i]
 		if c != '\\' {
@@ -194,10 +307,11 @@ func (h *history) rewrite() error {
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
 		return err
 	}
-	entries, _, _, err := readHistory(f)
+	d, err := readHistory(f, maxHistoryRead)
 	if err != nil {
 		return err
 	}
+	entries := d.entries
 	if len(entries) > h.size {
 		entries = entries[len(entries)-h.size:]
 	}

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -8,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unsafe"
 )
 
 func TestHistoryEncoding(t *testing.T) {
@@ -17,15 +19,111 @@ func TestHistoryEncoding(t *testing.T) {
 		if strings.Contains(line, "\n") {
 			t.Errorf("encodeEntry(%q) = %q has a newline", e, line)
 		}
-		got, ok := decodeEntry([]byte(line))
+		got, ok := decodeEntry(line)
 		if !ok || got != e {
 			t.Errorf("round trip of %q: %q, %v", e, got, ok)
 		}
 	}
 	for _, bad := range []string{"trailing\\", `bad\x`, "nul\x00", "\xff\xfe"} {
-		if _, ok := decodeEntry([]byte(bad)); ok {
+		if _, ok := decodeEntry(bad); ok {
 			t.Errorf("decodeEntry(%q) accepted", bad)
 		}
+	}
+}
+
+func TestReadHistory(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("x", maxHistoryLine+1)
+	tests := []struct {
+		name  string
+		file  string
+		limit int64
+		want  []string
+		bad   int
+		lines int
+		cut   bool
+	}{
+		{"empty file", "", 0, nil, 0, 0, false},
+		{"plain", "echo a\necho b\n", 0, []string{"echo a", "echo b"}, 0, 2, false},
+		{"last line without newline", "echo a\necho b", 0, []string{"echo a", "echo b"}, 0, 2, false},
+		{"empty lines", "\necho a\n\n\necho b\n\n", 0, []string{"echo a", "echo b"}, 0, 6, false},
+		{"CRLF", "echo a\r\necho b\r\n", 0, []string{"echo a", "echo b"}, 0, 2, false},
+		{"escapes", `for i in 1; do\necho \\ $i\ndone` + "\n" + `a\\nb` + "\n", 0,
+			[]string{"for i in 1; do\necho \\ $i\ndone", `a\nb`}, 0, 2, false},
+		{"bad escape", "one\nbad\\q\ntwo\n", 0, []string{"one", "two"}, 1, 3, false},
+		{"trailing backslash", "one\ntail\\\ntwo\n", 0, []string{"one", "two"}, 1, 3, false},
+		{"invalid UTF-8", "one\n\xff\xfe garbage\nü ✓\n", 0, []string{"one", "ü ✓"}, 1, 3, false},
+		{"NUL", "one\na\x00b\n\x00\ntwo", 0, []string{"one", "two"}, 2, 4, false},
+		{"line over the cap", "before\n" + long + "\nafter\n", 0, []string{"before", "after"}, 1, 3, false},
+		{"only the end of a big file", "cmd 1\ncmd 2\ncmd 3\ncmd 4\n", 14, []string{"cmd 3", "cmd 4"}, 0, 2, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			path := filepath.Join(t.TempDir(), "history")
+			if err := os.WriteFile(path, []byte(tt.file), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			f, err := os.Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			limit := cmp.Or(tt.limit, maxHistoryRead)
+			d, err := readHistory(f, limit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(d.entries, tt.want) || d.bad != tt.bad || d.lines != tt.lines || d.cut != tt.cut {
+				t.Errorf("entries %.80q, bad %d, lines %d, cut %v\nwant %q, bad %d, lines %d, cut %v",
+					d.entries, d.bad, d.lines, d.cut, tt.want, tt.bad, tt.lines, tt.cut)
+			}
+		})
+	}
+}
+
+// TestHistoryParseAllocs checks that loading does not allocate per entry:
+// entries without escapes are pieces of the file's contents.
+func TestHistoryParseAllocs(t *testing.T) {
+	var b strings.Builder
+	for i := range 1000 {
+		fmt.Fprintf(&b, "echo %d\n", i)
+	}
+	b.WriteString(`with\nescape` + "\n")
+	data := b.String()
+	allocs := testing.AllocsPerRun(10, func() {
+		var d historyData
+		d.parse(data)
+		if len(d.entries) != 1001 {
+			t.Fatalf("%d entries", len(d.entries))
+		}
+	})
+	if allocs > 2 {
+		t.Errorf("%v allocations to parse 1001 entries, want the slice and the escaped one", allocs)
+	}
+}
+
+// TestHistoryTrimmedKeepsOnlyEntries checks that when few of the file's
+// entries are kept, they do not hold on to the whole file.
+func TestHistoryTrimmedKeepsOnlyEntries(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "history")
+	var b strings.Builder
+	for i := range 1000 {
+		fmt.Fprintf(&b, "command number %d\n", i)
+	}
+	os.WriteFile(path, []byte(b.String()), 0o600)
+	h := newHistory(3)
+	if err := h.open(path); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(h.entries, []string{"command number 997", "command number 998", "command number 999"}) {
+		t.Fatalf("entries %q", h.entries)
+	}
+	// The three are consecutive pieces of one small string.
+	first, last := unsafe.StringData(h.entries[0]), unsafe.StringData(h.entries[2])
+	if span := uintptr(unsafe.Pointer(last)) - uintptr(unsafe.Pointer(first)); span != uintptr(2*len("command number 997")) {
+		t.Errorf("entries are %d bytes apart, not copied together", span)
 	}
 }
 
@@ -156,5 +254,31 @@ func TestHistoryBuiltin(t *testing.T) {
 	want := "one\ntwo\n    1  echo one\n    2  echo two\n    3  history\n    4  history 1\n    1  history\n"
 	if out.String() != want {
 		t.Fatalf("output %q\nwant %q", out.String(), want)
+	}
+}
+
+// BenchmarkHistoryOpen loads a 10,000-entry history, as the first prompt
+// of a long-used shell waits for it.
+func BenchmarkHistoryOpen(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "history")
+	var buf strings.Builder
+	for i := range 10000 {
+		fmt.Fprintf(&buf, "git commit -m 'change number %d' && go test ./... | grep -v ok%d\n", i, i%7)
+		if i%100 == 0 {
+			buf.WriteString(`for f in *; do\n  echo "$f"\ndone` + "\n")
+		}
+	}
+	if err := os.WriteFile(path, []byte(buf.String()), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		h := newHistory(50000)
+		if err := h.open(path); err != nil {
+			b.Fatal(err)
+		}
+		if len(h.entries) != 10100 {
+			b.Fatalf("%d entries", len(h.entries))
+		}
 	}
 }
