@@ -26,6 +26,11 @@ type history struct {
 	path    string // "" when entries are not saved
 	size    int
 	entries []string
+	// loading is closed when the read [history.start] began is over;
+	// until then that goroutine owns the fields above. nil when none
+	// is under way.
+	loading chan struct{}
+	warn    error // the background read's warning, until reported
 }
 
 func newHistory(size int) *history {
@@ -39,19 +44,62 @@ func newHistory(size int) *history {
 // any, is a warning: the history is then kept in memory only, or the
 // unreadable part of the file is skipped.
 func (h *history) open(path string) error {
+	f, err := h.openFile(path)
+	if f == nil {
+		return err
+	}
+	return h.read(f)
+}
+
+// start is open with the reading on another goroutine; the error is
+// open's warning about the file or its directory, the reading's comes
+// with [history.wait].
+func (h *history) start(path string) error {
+	f, err := h.openFile(path)
+	if f == nil {
+		return err
+	}
+	done := make(chan struct{})
+	h.loading = done
+	go func() {
+		defer close(done)
+		h.warn = h.read(f)
+	}()
+	return nil
+}
+
+// wait waits for the read [history.start] began, if any.
+func (h *history) wait() {
+	if h.loading != nil {
+		<-h.loading
+		h.loading = nil
+	}
+}
+
+// openFile opens path for reading, making its directory. With no file to
+// read, it sets h.path when entries can still be saved there, and gives
+// the warning if they cannot.
+func (h *history) openFile(path string) (*os.File, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return fmt.Errorf("history not saved: %v", err)
+		return nil, fmt.Errorf("history not saved: %v", err)
 	}
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
 		h.path = path
-		return nil
+		return nil, nil
 	}
 	if err != nil {
-		return fmt.Errorf("history not loaded or saved: %v", err)
+		return nil, fmt.Errorf("history not loaded or saved: %v", err)
 	}
-	defer f.Close()
+	return f, nil
+}
+
+// read loads the entries of f, the history file, and closes it; it
+// rewrites the file when it has outgrown the size or has unreadable lines.
+func (h *history) read(f *os.File) error {
+	path := f.Name()
 	d, err := readHistory(f, maxHistoryRead)
+	f.Close()
 	if err != nil {
 		return fmt.Errorf("history not loaded or saved: %s: %v", path, err)
 	}
@@ -356,8 +404,29 @@ func historyFile(cfg Config, getenv func(string) string) (string, error) {
 	return "", errors.New("HOME is not set: history is not saved")
 }
 
+// joinHistory waits for the history file the REPL is reading in the
+// background (see [Shell.loadHistory]) and hands its entries to the line
+// reader. When report is set, it also prints the read's warning, which
+// waits for a place where a line of its own cannot garble the prompt:
+// before a command line runs, in `history`, or when the REPL ends.
+// Everything that uses s.hist calls it first.
+func (s *Shell) joinHistory(report bool) {
+	h := s.hist
+	if h.loading != nil {
+		h.wait()
+		for _, e := range h.entries {
+			s.lines.AddHistory(e)
+		}
+	}
+	if report && h.warn != nil {
+		s.errorf("%v", h.warn)
+		h.warn = nil
+	}
+}
+
 // historyBuiltin is `history`: list (all, or the last N) or clear.
 func (s *Shell) historyBuiltin(b builtinIO, args []string) int {
+	s.joinHistory(true)
 	h := s.hist
 	n := len(h.entries)
 	for _, a := range args {

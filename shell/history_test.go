@@ -282,3 +282,40 @@ func BenchmarkHistoryOpen(b *testing.B) {
 		}
 	}
 }
+
+// TestREPLHistoryInBackground runs the REPL on an existing history file
+// with a corrupt line: its entries reach the line reader before the
+// first command line's, `history` lists them, and the warning comes once,
+// before the first command runs (or, with no command, when the REPL ends).
+func TestREPLHistoryInBackground(t *testing.T) {
+	const file = "old one\nbad\x00\nold\\ntwo\n"
+	const warning = "skipped 1 unreadable line(s)"
+	write := func(s *Shell) {
+		path := filepath.Join(s.Var("XDG_STATE_HOME"), "qsh", "history")
+		os.MkdirAll(filepath.Dir(path), 0o700)
+		if err := os.WriteFile(path, []byte(file), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, r, out := newTestShell(t, []string{"echo hi", "history"})
+	write(s)
+	s.REPL(t.Context())
+	want := []string{"old one", "old\ntwo", "echo hi", "history"}
+	if !slices.Equal(r.history, want) {
+		t.Errorf("line reader's history %q, want %q", r.history, want)
+	}
+	got := out.String()
+	if strings.Count(got, warning) != 1 || strings.Index(got, warning) > strings.Index(got, "hi\n") {
+		t.Errorf("output %q: want one warning, before the first command's output", got)
+	}
+	if !strings.Contains(got, "    2  old\ntwo\n    3  echo hi\n") {
+		t.Errorf("history builtin printed %q", got)
+	}
+
+	s, r, out = newTestShell(t, nil)
+	write(s)
+	s.REPL(t.Context())
+	if strings.Count(out.String(), warning) != 1 {
+		t.Errorf("output %q: want the warning once when the REPL ends", out)
+	}
+}

@@ -42,11 +42,12 @@ type LineReader interface {
 type lineEditor struct {
 	rl *readline.Instance
 	in *lineInput
-	// pending holds history entries until the first key press: handing
-	// readline 10,000 entries costs more than everything else before the
-	// first prompt.
-	pending []string
-	loaded  bool
+	// pending, when set, runs at the first key press: it hands readline
+	// the history file's entries, which the shell reads while the first
+	// prompt is drawn; readline's copy of 10,000 entries also costs more
+	// than everything else before that prompt.
+	pending func()
+	loaded  bool // a key was pressed
 	n       int  // characters typed on the line so far
 	tooLong bool // the line went over MaxLine: drop the rest
 	dropped bool // the line was dropped
@@ -94,10 +95,10 @@ func (e *lineEditor) ReadLine(prompt string) (string, error) {
 func (e *lineEditor) filter(r rune) (rune, bool) {
 	if !e.loaded {
 		e.loaded = true
-		for _, h := range e.pending {
-			e.rl.SaveToHistory(h)
+		if e.pending != nil {
+			e.pending()
+			e.pending = nil
 		}
-		e.pending = nil
 	}
 	switch r {
 	case readline.CharEnter, readline.CharCtrlJ:
@@ -120,19 +121,9 @@ func (e *lineEditor) filter(r rune) (rune, bool) {
 	return r, true
 }
 
-func (e *lineEditor) AddHistory(entry string) {
-	if !e.loaded {
-		e.pending = append(e.pending, entry)
-		return
-	}
-	e.rl.SaveToHistory(entry)
-}
-
-func (e *lineEditor) ClearHistory() {
-	e.pending = nil
-	e.rl.ResetHistory()
-}
-func (e *lineEditor) Close() error { return e.rl.Close() }
+func (e *lineEditor) AddHistory(entry string) { e.rl.SaveToHistory(entry) }
+func (e *lineEditor) ClearHistory()           { e.rl.ResetHistory() }
+func (e *lineEditor) Close() error            { return e.rl.Close() }
 
 // lineInput is the line editor's stdin. It hands readline one byte per
 // read, so that what readline has buffered is never more than a character,

@@ -37,6 +37,7 @@ func (s *Shell) REPL(ctx context.Context) int {
 	}
 	defer s.lines.Close()
 	s.loadHistory()
+	defer s.joinHistory(true) // a rewrite of the file ends before the shell
 	tty := s.saveTerminal()
 
 	st := 0
@@ -109,25 +110,33 @@ func (s *Shell) readLine(prompt string) (line string, err error) {
 	return s.lines.ReadLine(prompt)
 }
 
+// loadHistory starts reading the history file. The reading runs on its
+// own goroutine, so that the first prompt does not wait for it: a long
+// history is the biggest part of the work before that prompt, and nothing
+// needs it until the first key press (readline's recall), the first
+// command line or `history`, which join it (see [Shell.joinHistory]).
+// Only opening the file happens here, so that a missing HOME or an
+// unusable directory still says so before the first prompt.
 func (s *Shell) loadHistory() {
 	if s.cfg.HistSize <= 0 {
 		return
 	}
 	path, err := historyFile(s.cfg, s.Var)
 	if err == nil {
-		err = s.hist.open(path)
+		err = s.hist.start(path)
 	}
 	if err != nil {
 		s.errorf("%v", err)
 	}
-	for _, e := range s.hist.entries {
-		s.lines.AddHistory(e)
+	if ed, ok := s.lines.(*lineEditor); ok && s.hist.loading != nil {
+		ed.pending = func() { s.joinHistory(false) }
 	}
 }
 
 // remember adds a command line to the history. Like bash with
 // HISTCONTROL=ignorespace, a line starting with a blank is not kept.
 func (s *Shell) remember(entry string) {
+	s.joinHistory(true)
 	if strings.HasPrefix(entry, " ") {
 		return
 	}
