@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -15,8 +16,9 @@ import (
 
 // BenchmarkShellCat types `cat` of a 100 MB file into an interactive
 // shell on a terminal and times it until the terminal has shown it all:
-// bash, and the qsh binary named by $QSH_BIN with capture off and on.
-// Without QSH_BIN only bash runs.
+// bash, bash behind script(1) (a relay like capture's), and the qsh binary
+// named by $QSH_BIN with capture off and on. Without QSH_BIN only the bash
+// ones run.
 //
 //	go build -o /tmp/qsh ./cmd/qsh && QSH_BIN=/tmp/qsh go test -run - -bench ShellCat ./shell/capture
 func BenchmarkShellCat(b *testing.B) {
@@ -28,23 +30,22 @@ func BenchmarkShellCat(b *testing.B) {
 		b.Fatal(err)
 	}
 	env := []string{"HOME=" + dir, "XDG_STATE_HOME=" + dir, "PATH=" + os.Getenv("PATH"), "TERM=xterm", "PS1=$ "}
-	shells := []struct {
+	type shell struct {
 		name string
 		argv []string
 		env  []string
-	}{{"bash", []string{"bash", "--norc", "--noprofile", "-i"}, nil}}
+	}
+	bash := []string{"bash", "--norc", "--noprofile", "-i"}
+	shells := []shell{
+		{"bash", bash, nil},
+		// The same relay as capture's, by the standard tool: what any pty
+		// in between costs.
+		{"bash-in-script", []string{"script", "-q", "-e", "-c", strings.Join(bash, " "), "/dev/null"}, nil},
+	}
 	if qsh := os.Getenv("QSH_BIN"); qsh != "" {
 		shells = append(shells,
-			struct {
-				name string
-				argv []string
-				env  []string
-			}{"qsh-capture-off", []string{qsh}, []string{"QSH_CAPTURE=off"}},
-			struct {
-				name string
-				argv []string
-				env  []string
-			}{"qsh-capture-on", []string{qsh}, []string{"QSH_CAPTURE=on"}},
+			shell{"qsh-capture-off", []string{qsh}, []string{"QSH_CAPTURE=off"}},
+			shell{"qsh-capture-on", []string{qsh}, []string{"QSH_CAPTURE=on"}},
 		)
 	}
 	for _, sh := range shells {
