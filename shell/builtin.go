@@ -24,7 +24,7 @@ const builtinMark = "qsh\x00"
 // ownBuiltins are the builtins interp lacks or gets wrong for profiles.
 var ownBuiltins = map[string]bool{"umask": true, "kill": true, "history": true, "trap": true,
 	"ulimit": true, "fc": true, "suspend": true, "caller": true, "fg": true, "bg": true,
-	"printf": true, "cd": true, "pwd": true}
+	"printf": true, "cd": true, "pwd": true, "jobs": true, "disown": true, "wait": true, jobMark: true}
 
 // call sees every simple command after expansion.
 func (s *Shell) call(ctx context.Context, args []string) ([]string, error) {
@@ -38,6 +38,8 @@ func (s *Shell) call(ctx context.Context, args []string) ([]string, error) {
 	case name == "logout" && !s.isFunc(name):
 		s.exitCalled = true
 		return append([]string{"exit"}, args[1:]...), nil
+	case name == "eval" && !s.isFunc(name):
+		return s.markEval(args), nil
 	case name == "alias" || name == "unalias":
 		s.shadowAlias(name, args[1:])
 	case ownBuiltins[name] && !s.isFunc(name):
@@ -101,7 +103,7 @@ func (s *Shell) builtins(next interp.ExecHandlerFunc) interp.ExecHandlerFunc {
 		case "umask":
 			st = b.umask(args[1:])
 		case "kill":
-			st = b.kill(args[1:])
+			st = s.kill(b, args[1:])
 		case "history":
 			st = s.historyBuiltin(b, args[1:])
 		case "trap":
@@ -116,8 +118,22 @@ func (s *Shell) builtins(next interp.ExecHandlerFunc) interp.ExecHandlerFunc {
 			st = b.ulimit(args[1:])
 		case "fc":
 			st = b.fail(2, "not supported; use history and Ctrl-R")
-		case "suspend", "fg", "bg":
-			st = b.fail(1, "no job control in qsh")
+		case "suspend":
+			st = s.suspendBuiltin(b, args[1:])
+		case "fg":
+			st = s.fgBuiltin(b, args[1:])
+		case "bg":
+			st = s.bgBuiltin(b, args[1:])
+		case "jobs":
+			st = s.jobsBuiltin(b, args[1:])
+		case "disown":
+			st = s.disownBuiltin(b, args[1:])
+		case "wait":
+			return s.waitBuiltin(ctx, hc, args[1:])
+		case jobMark:
+			if s.jobs != nil && len(args) > 1 {
+				fmt.Fprint(hc.Stdout, s.jobs.reserve(args[1]))
+			}
 		case "caller":
 			st = 1
 		case "printf":
@@ -279,7 +295,7 @@ func signalName(sig syscall.Signal) string {
 	return strings.TrimPrefix(unix.SignalName(sig), "SIG")
 }
 
-func (b builtinIO) kill(args []string) int {
+func (s *Shell) kill(b builtinIO, args []string) int {
 	sig := syscall.SIGTERM
 	if len(args) == 0 {
 		return b.fail(2, "usage: kill [-s sigspec | -n signum | -sigspec] pid ... or kill -l [sigspec]")
@@ -311,7 +327,9 @@ func (b builtinIO) kill(args []string) int {
 	st := 0
 	for _, a := range args {
 		if strings.HasPrefix(a, "%") {
-			st = b.fail(1, "%s: no job control in qsh; use a process id", a)
+			if s.killJob(b, a, sig) != 0 {
+				st = 1
+			}
 			continue
 		}
 		pid, err := strconv.Atoi(a)

@@ -10,14 +10,14 @@ import (
 )
 
 // Profiles and rc files written for bash use builtins and options qsh
-// has no use for (readline bindings, bash completion, job control). They
+// has no use for (readline bindings, bash completion). They
 // are accepted quietly, so that such a file does not print errors at every
 // start-up; what would give a wrong answer says so instead.
 
 // quietBuiltins succeed and do nothing in qsh.
 var quietBuiltins = map[string]bool{
 	"complete": true, "compopt": true, "bind": true, "enable": true,
-	"jobs": true, "disown": true, "hash": true,
+	"hash": true,
 }
 
 // shoptSupported are the shopt options interp implements.

@@ -42,11 +42,13 @@ func guard(next interp.ExecHandlerFunc) interp.ExecHandlerFunc {
 const killDelay = 2 * time.Second
 
 // execProgram runs an external program; it is the last exec handler. It
-// differs from interp's default in three ways that an interactive shell
-// needs: Ctrl-C is left to the terminal, which delivers it to the program,
-// instead of being sent again; a program stopped by Ctrl-Z is resumed, as
-// qsh has no job control and would otherwise wait for it forever; and a file
-// the kernel will not execute (a script without #!) runs in a new qsh.
+// differs from interp's default in ways that an interactive shell needs:
+// with job control (see job.go) the program runs in a process group of its
+// own; Ctrl-C is left to the terminal, which delivers it to the program,
+// instead of being sent again; without job control a program stopped by
+// Ctrl-Z is resumed, as the shell would otherwise wait for it forever; and
+// a file the kernel will not execute (a script without #!) runs in a new
+// qsh.
 func (s *Shell) execProgram(next interp.ExecHandlerFunc) interp.ExecHandlerFunc {
 	return func(ctx context.Context, args []string) error {
 		hc := interp.HandlerCtx(ctx)
@@ -59,35 +61,33 @@ func (s *Shell) execProgram(next interp.ExecHandlerFunc) interp.ExecHandlerFunc 
 			}
 			return interp.ExitStatus(127)
 		}
-		cmd := &exec.Cmd{
-			Path:   path,
-			Args:   args,
-			Env:    environ(hc.Env),
-			Dir:    hc.Dir,
-			Stdout: hc.Stdout,
-			Stderr: hc.Stderr,
-		}
+		var stdin io.Reader
 		if f, ok := hc.Stdin.(*os.File); ok && f != nil {
-			cmd.Stdin = f
+			stdin = f
 		} else if hc.Stdin != nil && !ok {
-			cmd.Stdin = hc.Stdin
+			stdin = hc.Stdin
 		}
-		err = cmd.Start()
-		if errors.Is(err, syscall.ENOEXEC) {
-			self, serr := os.Executable()
-			if serr != nil {
-				fmt.Fprintf(hc.Stderr, "qsh: %s: %v\n", args[0], err)
-				return interp.ExitStatus(126)
+		env := environ(hc.Env)
+		newCmd := func() *exec.Cmd {
+			return &exec.Cmd{
+				Path:   path,
+				Args:   args,
+				Env:    env,
+				Dir:    hc.Dir,
+				Stdin:  stdin,
+				Stdout: hc.Stdout,
+				Stderr: hc.Stderr,
 			}
-			cmd = &exec.Cmd{Path: self, Args: append([]string{"qsh", path}, args[1:]...),
-				Env: cmd.Env, Dir: cmd.Dir, Stdin: cmd.Stdin, Stdout: cmd.Stdout, Stderr: cmd.Stderr}
-			err = cmd.Start()
 		}
+		fg := ctx.Value(fgKey{}) != nil
+		if s.jobs != nil && fg && plainFiles(stdin, hc.Stdout, hc.Stderr) {
+			return s.runJob(ctx, hc, args, newCmd)
+		}
+		cmd, err := startProgram(newCmd())
 		if err != nil {
 			fmt.Fprintf(hc.Stderr, "qsh: %s: %v\n", args[0], unwrapExec(err))
 			return interp.ExitStatus(126)
 		}
-		fg := ctx.Value(fgKey{}) != nil
 		if fg {
 			s.fg.Add(1)
 			defer s.fg.Add(-1)
@@ -129,6 +129,85 @@ func (s *Shell) execProgram(next interp.ExecHandlerFunc) interp.ExecHandlerFunc 
 		}
 		return nil
 	}
+}
+
+// startProgram starts cmd; a file the kernel will not execute (a script
+// without #!) runs in a new qsh.
+func startProgram(cmd *exec.Cmd) (*exec.Cmd, error) {
+	err := cmd.Start()
+	if !errors.Is(err, syscall.ENOEXEC) {
+		return cmd, err
+	}
+	self, serr := os.Executable()
+	if serr != nil {
+		return nil, err
+	}
+	cmd = &exec.Cmd{Path: self, Args: append([]string{"qsh", cmd.Path}, cmd.Args[1:]...),
+		Env: cmd.Env, Dir: cmd.Dir, Stdin: cmd.Stdin, Stdout: cmd.Stdout, Stderr: cmd.Stderr,
+		SysProcAttr: cmd.SysProcAttr}
+	return cmd, cmd.Start()
+}
+
+// plainFiles reports whether a program's standard files are all files (or
+// none): then os/exec copies nothing for it, and the process may outlive
+// its handler as a stopped or background job.
+func plainFiles(files ...any) bool {
+	for _, f := range files {
+		switch f.(type) {
+		case nil, *os.File:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// runJob runs a program under job control: in the foreground job of the
+// line, or in the job of its background statement.
+func (s *Shell) runJob(ctx context.Context, hc interp.HandlerContext, args []string, newCmd func() *exec.Cmd) error {
+	token := hc.Env.Get(jobVar).String()
+	line, _ := ctx.Value(lineKey{}).(*lineState)
+	// A program that starts once its line is over is in the background,
+	// marked or not.
+	bg := token != "" || line == nil || line.over.Load()
+	j, p, err := s.jobs.start(newCmd, startProgram, args, hc.Pos.Offset(), token, bg)
+	if err != nil {
+		fmt.Fprintf(hc.Stderr, "qsh: %s: %v\n", args[0], unwrapExec(err))
+		return interp.ExitStatus(126)
+	}
+	if bg {
+		return exitStatus(s.jobs.waitBackground(ctx.Done(), p))
+	}
+	s.fg.Add(1)
+	defer s.fg.Add(-1)
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		// As in execProgram: a cancelled context stops the program.
+		select {
+		case <-done:
+			return
+		case <-ctx.Done():
+		}
+		s.jobs.signal(p, syscall.SIGINT)
+		select {
+		case <-done:
+		case <-time.After(killDelay):
+			s.jobs.signal(p, syscall.SIGKILL)
+		}
+	}()
+	st, interrupted := s.jobs.waitForeground(j, p)
+	if interrupted {
+		s.interrupt()
+	}
+	return exitStatus(st)
+}
+
+func exitStatus(st int) error {
+	if st == 0 {
+		return nil
+	}
+	return interp.ExitStatus(uint8(st))
 }
 
 // waitResumingStopped waits until process pid has exited, without reaping
@@ -178,7 +257,7 @@ func pathError(dir, name string) error {
 func environ(env expand.Environ) []string {
 	var list []string
 	for name, vr := range env.Each {
-		if vr.Exported && vr.IsSet() && vr.Kind == expand.String {
+		if vr.Exported && vr.IsSet() && vr.Kind == expand.String && name != jobVar {
 			list = append(list, name+"="+vr.Str)
 		}
 	}

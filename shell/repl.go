@@ -22,6 +22,8 @@ const maxRecord = 50
 func (s *Shell) REPL(ctx context.Context) int {
 	stopSignals := s.catchSignals()
 	defer stopSignals()
+	s.startJobs()
+	defer s.endJobs()
 	if s.lines == nil {
 		in, ok := s.stdin.(*os.File)
 		if !ok {
@@ -48,6 +50,7 @@ func (s *Shell) REPL(ctx context.Context) int {
 		if buf.Len() > 0 {
 			p = s.continuationPrompt()
 		} else {
+			s.reportJobs()
 			p = s.promptString(st, took)
 			// The prompt-start mark goes out before the line editor
 			// draws the prompt: inside the prompt string readline would
@@ -67,6 +70,9 @@ func (s *Shell) REPL(ctx context.Context) int {
 			continue
 		}
 		if err == io.EOF && buf.Len() == 0 {
+			if s.holdExit() {
+				continue
+			}
 			break
 		}
 		if err != nil && err != io.EOF {
@@ -90,7 +96,7 @@ func (s *Shell) REPL(ctx context.Context) int {
 		st = s.runLine(ctx, entry)
 		took = time.Since(start)
 		tty.settle(st)
-		if s.exited() {
+		if s.exited() && !s.holdExit() {
 			break
 		}
 	}
@@ -168,7 +174,7 @@ func (s *Shell) runLine(ctx context.Context, line string) int {
 			interp.StdIO(in, s.stdout, s.stderr)(s.runner)
 			defer in.Close()
 		}
-		st = s.runFile(fctx, f)
+		st = s.runFile(fctx, s.markJobs(f))
 	} else {
 		st = pst
 	}

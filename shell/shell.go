@@ -52,6 +52,10 @@ type Shell struct {
 	mu     sync.Mutex
 	cancel context.CancelFunc // cancels the command line being run
 
+	// jobs is the job table; nil without job control (see job.go).
+	jobs *jobs
+	sigs chan<- os.Signal // where the terminal's signals are caught
+
 	dir     string // the process's cwd as last set by the shell
 	exitNow bool   // the last command line asked the shell to exit
 	// exitCalled is set when the exit builtin runs.

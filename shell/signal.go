@@ -4,16 +4,21 @@ import (
 	"context"
 	"os"
 	"os/signal"
+	"sync/atomic"
 	"syscall"
 )
 
-// interrupt cancels the command line being run, if any.
+// interrupt cancels the command line being run, if any, and a wait
+// builtin waiting for background jobs.
 func (s *Shell) interrupt() {
 	s.mu.Lock()
 	if s.cancel != nil {
 		s.cancel()
 	}
 	s.mu.Unlock()
+	if s.jobs != nil {
+		s.jobs.detach()
+	}
 }
 
 // foreground returns a context for running one command line; Ctrl-C
@@ -21,15 +26,28 @@ func (s *Shell) interrupt() {
 // cancel the context: a background job (`cmd &`) started on the line goes
 // on running after it.
 func (s *Shell) foreground(ctx context.Context) (fctx context.Context, stop func()) {
-	ctx, cancel := context.WithCancel(context.WithValue(ctx, fgKey{}, true))
+	line := &lineState{}
+	ctx = context.WithValue(context.WithValue(ctx, fgKey{}, true), lineKey{}, line)
+	ctx, cancel := context.WithCancel(ctx)
 	s.mu.Lock()
 	s.cancel = cancel
 	s.mu.Unlock()
 	return ctx, func() {
+		line.over.Store(true)
 		s.mu.Lock()
 		s.cancel = nil
 		s.mu.Unlock()
 	}
+}
+
+// lineKey is the context key of a command line's [lineState].
+type lineKey struct{}
+
+// lineState is what programs started by a command line can learn about
+// it: a program that starts after the line is over runs in the
+// background.
+type lineState struct {
+	over atomic.Bool
 }
 
 // catchSignals makes the shell survive the terminal's signals: an
@@ -41,6 +59,7 @@ func (s *Shell) foreground(ctx context.Context) (fctx context.Context, stop func
 // [Shell.execProgram] decides what follows.
 func (s *Shell) catchSignals() (stop func()) {
 	sigs := make(chan os.Signal, 8)
+	s.sigs = sigs
 	if s.interactive {
 		signal.Notify(sigs, syscall.SIGINT, syscall.SIGQUIT, syscall.SIGTERM,
 			syscall.SIGTSTP, syscall.SIGTTIN, syscall.SIGTTOU)

@@ -170,8 +170,9 @@ func TestREPLCtrlCClearsLine(t *testing.T) {
 }
 
 // TestREPLCtrlZ runs qsh under a job-control bash, as from a terminal
-// where bash is the login shell: there, unlike for a session leader, the
-// kernel does stop a program on Ctrl-Z, and qsh must resume it.
+// where bash is the login shell: Ctrl-Z stops the program as a job of
+// qsh's (not of bash's), and the rest of the line goes on, as in bash.
+// jobs_e2e_test.go has the rest of job control.
 func TestREPLCtrlZ(t *testing.T) {
 	t.Parallel()
 	bash, err := exec.LookPath("bash")
@@ -180,17 +181,19 @@ func TestREPLCtrlZ(t *testing.T) {
 	}
 	home := t.TempDir()
 	tm := shelltest.Start(t, bash, shelltest.Args("--norc", "--noprofile", "-i", "-c", qshBinary(t)+"; echo qsh-ended"),
-		// Behind the capture proxy qsh is a session leader, where the
-		// kernel discards Ctrl-Z for its programs: this test is about the
-		// other case.
+		// Not behind the capture proxy: this test is about qsh in a
+		// process group, not a session, of its own.
 		shelltest.Env("HOME="+home, "XDG_STATE_HOME="+home, "PS1="+ps1, "PATH="+os.Getenv("PATH"), "QSH_CAPTURE=false"))
 	tm.WaitFor(ps1)
-	tm.Line("echo zzz; sleep 1; echo after-sleep")
+	tm.Line("echo zzz; sleep 1.017; echo after-sleep")
 	tm.WaitFor("zzz")
-	time.Sleep(200 * time.Millisecond)
+	waitProc(t, inForeground, "sleep", "1.017")
 	tm.Type(shelltest.CtrlZ)
-	tm.WaitFor("no job control")
+	tm.WaitFor("[1]+  Stopped                 sleep 1.017")
 	tm.WaitFor("after-sleep")
+	tm.WaitFor(ps1)
+	tm.Line("fg")
+	tm.WaitFor("sleep 1.017")
 	tm.WaitFor(ps1)
 	exit(t, tm)
 	tm.WaitFor("qsh-ended")

@@ -1,0 +1,443 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/qsh-shell/qsh/shell/shelltest"
+)
+
+// Job control through the pseudo-terminal, with the capture proxy (the
+// default) and without it: Ctrl-Z must behave the same either way.
+
+// captureModes runs a test with capture on and off.
+func captureModes(t *testing.T, test func(t *testing.T, env ...string)) {
+	for _, mode := range []string{"on", "off"} {
+		t.Run("capture-"+mode, func(t *testing.T) {
+			t.Parallel()
+			if mode == "off" {
+				test(t, "QSH_CAPTURE=off")
+			} else {
+				test(t)
+			}
+		})
+	}
+}
+
+// procInfo is what /proc says about a process.
+type procInfo struct {
+	pid, pgrp, tpgid int
+	state            byte // R, S, T (stopped), Z…
+}
+
+// findProcs lists the processes whose arguments are args.
+func findProcs(t *testing.T, args ...string) []procInfo {
+	t.Helper()
+	dirs, err := filepath.Glob("/proc/[0-9]*")
+	if err != nil || len(dirs) == 0 {
+		t.Skip("no /proc to watch processes with")
+	}
+	want := strings.Join(args, "\x00") + "\x00"
+	var list []procInfo
+	for _, dir := range dirs {
+		cmdline, err := os.ReadFile(dir + "/cmdline")
+		if err != nil || string(cmdline) != want {
+			continue
+		}
+		if p, ok := readStat(dir); ok {
+			list = append(list, p)
+		}
+	}
+	return list
+}
+
+func readStat(dir string) (procInfo, bool) {
+	stat, err := os.ReadFile(dir + "/stat")
+	if err != nil {
+		return procInfo{}, false
+	}
+	s := string(stat)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return procInfo{}, false
+	}
+	f := strings.Fields(s[i+1:]) // state ppid pgrp session tty_nr tpgid
+	if len(f) < 6 {
+		return procInfo{}, false
+	}
+	p := procInfo{state: f[0][0]}
+	p.pid, _ = strconv.Atoi(filepath.Base(dir))
+	p.pgrp, _ = strconv.Atoi(f[2])
+	p.tpgid, _ = strconv.Atoi(f[5])
+	return p, true
+}
+
+// waitProc waits until exactly one process runs args and ok says yes.
+func waitProc(t *testing.T, ok func(procInfo) bool, args ...string) procInfo {
+	t.Helper()
+	deadline := time.Now().Add(shelltest.Timeout)
+	for {
+		list := findProcs(t, args...)
+		if len(list) == 1 && ok(list[0]) {
+			return list[0]
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no process %q as wanted: %+v", args, list)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// waitGone waits until no process runs args.
+func waitGone(t *testing.T, args ...string) {
+	t.Helper()
+	deadline := time.Now().Add(shelltest.Timeout)
+	for len(findProcs(t, args...)) > 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("process %q still there: %+v", args, findProcs(t, args...))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// inForeground: the process has the terminal and runs.
+func inForeground(p procInfo) bool { return p.pgrp == p.tpgid && p.state != 'T' }
+
+func stopped(p procInfo) bool { return p.state == 'T' }
+
+// untilOutput presses Enter on empty lines until want appears: a notice
+// about a job comes before the first prompt after the job changed.
+func untilOutput(t *testing.T, tm *shelltest.Term, want string) {
+	t.Helper()
+	deadline := time.Now().Add(shelltest.Timeout)
+	for !strings.Contains(tm.Output(), want) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no %q in:\n%s", want, tm.Output())
+		}
+		enter(tm, "")
+	}
+}
+
+// dur is a sleep duration no other test uses, to find its process by.
+func dur(n int) string { return fmt.Sprintf("30.%03d", n) }
+
+func TestJobsCtrlZFg(t *testing.T) {
+	t.Parallel()
+	captureModes(t, func(t *testing.T, env ...string) {
+		d := dur(101)
+		if len(env) > 0 {
+			d = dur(102)
+		}
+		tm := startShell(t, "", env...)
+		tm.Line("sleep " + d)
+		waitProc(t, inForeground, "sleep", d)
+		tm.Type(shelltest.CtrlZ)
+		tm.WaitFor("[1]+  Stopped                 sleep " + d)
+		tm.WaitFor(ps1)
+		if p := waitProc(t, stopped, "sleep", d); p.pgrp != p.pid {
+			t.Errorf("sleep is not in a process group of its own: %+v", p)
+		}
+		if out := enter(tm, "echo st=$?"); !strings.Contains(out, "st=148") {
+			t.Fatalf("after Ctrl-Z: %q", out)
+		}
+		if out := enter(tm, "jobs"); !strings.Contains(out, "[1]+  Stopped                 sleep "+d) {
+			t.Fatalf("jobs: %q", out)
+		}
+		tm.Line("fg")
+		tm.WaitFor("sleep " + d)
+		waitProc(t, inForeground, "sleep", d)
+		// Stopped again, and back again with %1.
+		tm.Type(shelltest.CtrlZ)
+		tm.WaitFor("Stopped")
+		tm.WaitFor(ps1)
+		tm.Line("fg %1")
+		tm.WaitFor("sleep " + d)
+		waitProc(t, inForeground, "sleep", d)
+		tm.Type(shelltest.CtrlC)
+		tm.WaitFor(ps1)
+		if out := enter(tm, "echo st=$?; jobs; echo end-of-jobs"); !strings.Contains(out, "st=130") ||
+			strings.Contains(out, "sleep") {
+			t.Fatalf("after fg and Ctrl-C: %q", out)
+		}
+		waitGone(t, "sleep", d)
+		// The shell still has the terminal and works.
+		if out := enter(tm, "echo alive"); !strings.Contains(out, "alive") {
+			t.Fatal(out)
+		}
+		exit(t, tm)
+	})
+}
+
+func TestJobsBackgroundSurvivesCtrlC(t *testing.T) {
+	t.Parallel()
+	captureModes(t, func(t *testing.T, env ...string) {
+		d := dur(111)
+		if len(env) > 0 {
+			d = dur(112)
+		}
+		tm := startShell(t, "", env...)
+		out := enter(tm, "sleep "+d+" &")
+		if !strings.Contains(out, "[1] ") {
+			t.Fatalf("no job number: %q", out)
+		}
+		p := waitProc(t, func(p procInfo) bool { return p.pgrp == p.pid && p.tpgid != p.pgrp }, "sleep", d)
+		tm.Type(shelltest.CtrlC)
+		tm.WaitFor("^C")
+		tm.WaitFor(ps1)
+		if out := enter(tm, "jobs"); !strings.Contains(out, "[1]+  Running                 sleep "+d+" &") {
+			t.Fatalf("jobs: %q", out)
+		}
+		if q := findProcs(t, "sleep", d); len(q) != 1 || q[0].pid != p.pid {
+			t.Fatalf("Ctrl-C at the prompt reached the background job: %+v", q)
+		}
+		// kill takes a job spec; the shell says the job ended, once.
+		enter(tm, "kill %1")
+		untilOutput(t, tm, "[1]+  Terminated              sleep "+d)
+		waitGone(t, "sleep", d)
+		if out := enter(tm, "jobs; echo listed"); strings.Contains(out, "sleep") {
+			t.Fatalf("jobs after the job ended: %q", out)
+		}
+		exit(t, tm)
+	})
+}
+
+func TestJobsDoneNotice(t *testing.T) {
+	t.Parallel()
+	tm := startShell(t, "")
+	enter(tm, "sleep 0.2 &")
+	enter(tm, "sleep 0.4")
+	untilOutput(t, tm, "[1]+  Done                    sleep 0.2")
+	// Once only.
+	tm.Mark()
+	if out := enter(tm, "echo next"); strings.Contains(out, "Done") {
+		t.Fatalf("reported twice: %q", out)
+	}
+	// A background job that fails says how.
+	enter(tm, "sh -c 'exit 3' &")
+	untilOutput(t, tm, "Exit 3                  sh -c 'exit 3'")
+	exit(t, tm)
+}
+
+func TestJobsPipeline(t *testing.T) {
+	t.Parallel()
+	captureModes(t, func(t *testing.T, env ...string) {
+		d := dur(121)
+		if len(env) > 0 {
+			d = dur(122)
+		}
+		tm := startShell(t, "", env...)
+		tm.Line("sleep " + d + " | cat")
+		p := waitProc(t, inForeground, "sleep", d)
+		// cat has joined sleep's group.
+		deadline := time.Now().Add(shelltest.Timeout)
+		for groupSize(t, p.pgrp) < 2 {
+			if time.Now().After(deadline) {
+				t.Fatalf("cat did not join sleep's process group %d", p.pgrp)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		tm.Type(shelltest.CtrlZ)
+		tm.WaitFor("Stopped                 sleep " + d + " | cat")
+		tm.WaitFor(ps1)
+		// Both stopped.
+		deadline = time.Now().Add(shelltest.Timeout)
+		for n, all := groupState(p.pgrp); n != 2 || !all; n, all = groupState(p.pgrp) {
+			if time.Now().After(deadline) {
+				t.Fatalf("process group %d: %d processes, all stopped: %v", p.pgrp, n, all)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		enter(tm, "kill %1")
+		waitGone(t, "sleep", d)
+		untilOutput(t, tm, "Terminated")
+		exit(t, tm)
+	})
+}
+
+// groupSize counts the processes in process group pgrp.
+func groupSize(t *testing.T, pgrp int) int {
+	n, _ := groupState(pgrp)
+	return n
+}
+
+// groupState counts the processes in process group pgrp and says whether
+// they are all stopped.
+func groupState(pgrp int) (n int, allStopped bool) {
+	dirs, _ := filepath.Glob("/proc/[0-9]*")
+	allStopped = true
+	for _, dir := range dirs {
+		if p, ok := readStat(dir); ok && p.pgrp == pgrp {
+			n++
+			allStopped = allStopped && stopped(p)
+		}
+	}
+	return n, allStopped
+}
+
+func TestJobsBg(t *testing.T) {
+	t.Parallel()
+	tm := startShell(t, "")
+	d := dur(131)
+	tm.Line("sleep " + d)
+	waitProc(t, inForeground, "sleep", d)
+	tm.Type(shelltest.CtrlZ)
+	tm.WaitFor("Stopped")
+	tm.WaitFor(ps1)
+	if out := enter(tm, "bg"); !strings.Contains(out, "[1]+ sleep "+d+" &") {
+		t.Fatalf("bg: %q", out)
+	}
+	waitProc(t, func(p procInfo) bool { return !stopped(p) && p.tpgid != p.pgrp }, "sleep", d)
+	if out := enter(tm, "jobs -l"); !strings.Contains(out, "Running                 sleep "+d+" &") {
+		t.Fatalf("jobs -l: %q", out)
+	}
+	if out := enter(tm, "fg %nosuch; echo st=$?"); !strings.Contains(out, "no such job") || !strings.Contains(out, "st=1") {
+		t.Fatalf("fg %%nosuch: %q", out)
+	}
+	enter(tm, "disown %sleep")
+	if out := enter(tm, "jobs; echo listed"); strings.Contains(out, "sleep") {
+		t.Fatalf("jobs after disown: %q", out)
+	}
+	p := findProcs(t, "sleep", d)
+	if len(p) != 1 {
+		t.Fatalf("disowned job: %+v", p)
+	}
+	exit(t, tm)
+	// Running jobs go on after the shell, as with bash.
+	if q := findProcs(t, "sleep", d); len(q) != 1 {
+		t.Fatalf("disowned job gone with the shell")
+	}
+	exec.Command("kill", strconv.Itoa(p[0].pid)).Run()
+}
+
+func TestJobsExitWithStoppedJobs(t *testing.T) {
+	t.Parallel()
+	captureModes(t, func(t *testing.T, env ...string) {
+		d := dur(141)
+		if len(env) > 0 {
+			d = dur(142)
+		}
+		tm := startShell(t, "", env...)
+		tm.Line("sleep " + d)
+		waitProc(t, inForeground, "sleep", d)
+		tm.Type(shelltest.CtrlZ)
+		tm.WaitFor("Stopped")
+		tm.WaitFor(ps1)
+		tm.Type(shelltest.CtrlD)
+		tm.WaitFor("There are stopped jobs.")
+		tm.WaitFor(ps1)
+		// A second try right after exits, and the stopped job does not
+		// stay stopped: it gets SIGHUP.
+		tm.Line("exit")
+		tm.WaitExit()
+		waitGone(t, "sleep", d)
+	})
+}
+
+func TestJobsInterrupt(t *testing.T) {
+	t.Parallel()
+	captureModes(t, func(t *testing.T, env ...string) {
+		d := dur(151)
+		if len(env) > 0 {
+			d = dur(152)
+		}
+		tm := startShell(t, "", env...)
+		tm.Line("sleep " + d + "; echo not-reached")
+		waitProc(t, inForeground, "sleep", d)
+		tm.Type(shelltest.CtrlC)
+		tm.WaitFor(ps1)
+		if out := enter(tm, "echo st=$?"); !strings.Contains(out, "st=130") || strings.Contains(tm.Output(), "\nnot-reached") {
+			t.Fatalf("after Ctrl-C: %q", out)
+		}
+		tm.Line("echo looping; while true; do :; done")
+		tm.WaitFor("looping")
+		// Nothing shows that the line editor has let go of the
+		// terminal: give it a moment, as TestREPLInterruptLoop does.
+		time.Sleep(200 * time.Millisecond)
+		tm.Type(shelltest.CtrlC)
+		tm.WaitFor(ps1)
+		if out := enter(tm, "echo st=$?"); !strings.Contains(out, "st=130") {
+			t.Fatalf("after Ctrl-C in a loop: %q", out)
+		}
+		// A loop of programs stops at the first Ctrl-C.
+		tm.Line("while true; do sleep " + d + "; done; echo not-reached-either")
+		waitProc(t, inForeground, "sleep", d)
+		tm.Type(shelltest.CtrlC)
+		tm.WaitFor(ps1)
+		if out := enter(tm, "echo st=$?"); !strings.Contains(out, "st=130") || strings.Contains(tm.Output(), "\nnot-reached-either") {
+			t.Fatalf("after Ctrl-C in a loop of programs: %q", out)
+		}
+		// wait for a background job: Ctrl-C ends the wait, not the job.
+		enter(tm, "sleep "+d+" &")
+		tm.Line("echo waiting; wait")
+		tm.WaitFor("waiting")
+		time.Sleep(200 * time.Millisecond) // as for the loop
+		tm.Type(shelltest.CtrlC)
+		tm.WaitFor(ps1)
+		if len(findProcs(t, "sleep", d)) != 1 {
+			t.Fatal("Ctrl-C during wait ended the background job")
+		}
+		enter(tm, "kill %1")
+		waitGone(t, "sleep", d)
+		exit(t, tm)
+	})
+}
+
+// TestJobsEditor suspends an editor (vim, vi) or, without one, a python
+// REPL: the terminal comes back sane, and fg redraws the program.
+func TestJobsEditor(t *testing.T) {
+	t.Parallel()
+	captureModes(t, func(t *testing.T, env ...string) {
+		tm := startShell(t, "", env...)
+		switch {
+		case lookPath("vim") || lookPath("vi"):
+			editor := "vim"
+			if !lookPath("vim") {
+				editor = "vi"
+			}
+			tm.Line(editor + " -u NONE -N")
+			tm.WaitFor("~")
+			tm.Type("ihello-editor", shelltest.Escape)
+			tm.WaitFor("hello-editor")
+			tm.Type(shelltest.CtrlZ)
+			tm.WaitFor("Stopped")
+			tm.WaitFor(ps1)
+			// The shell's terminal modes are back: a command runs.
+			if out := enter(tm, "echo at-prompt"); !strings.Contains(out, "at-prompt") {
+				t.Fatal(out)
+			}
+			tm.Line("fg")
+			tm.WaitFor("hello-editor") // redrawn
+			tm.Type(":q!\r")
+			tm.WaitFor(ps1)
+		case lookPath("python3"):
+			tm.Line("python3 -q")
+			tm.WaitFor(">>> ")
+			tm.Type(shelltest.CtrlZ)
+			tm.WaitFor("Stopped")
+			tm.WaitFor(ps1)
+			tm.Line("fg")
+			tm.WaitFor("python3 -q")
+			tm.Type("print(6*7)\r")
+			tm.WaitFor("42")
+			tm.Type(shelltest.CtrlD)
+			tm.WaitFor(ps1)
+		default:
+			t.Skip("neither vim, vi nor python3 is installed")
+		}
+		if out := enter(tm, "echo st=$?; jobs; echo listed"); !strings.Contains(out, "st=0") || strings.Contains(out, "Stopped") {
+			t.Fatalf("after the editor: %q", out)
+		}
+		exit(t, tm)
+	})
+}
+
+func lookPath(name string) bool {
+	_, err := exec.LookPath(name)
+	return err == nil
+}

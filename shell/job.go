@@ -1,0 +1,650 @@
+package shell
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+	"golang.org/x/term"
+)
+
+// An interactive shell on a terminal does job control, like bash with
+// `set -m`: each foreground pipeline runs in a process group of its own
+// that gets the terminal, so that Ctrl-Z stops it (and only it) and Ctrl-C
+// at the prompt does not reach background jobs. Scripts, `qsh -c` and the
+// assistant's subshell run without it, in the shell's process group.
+//
+// interp runs a pipeline's programs from several goroutines, and a
+// background statement in a goroutine of its own, with no sign in the
+// context of which is which. So the job table groups the programs itself:
+// a foreground program joins the line's open foreground job while that has
+// a running process, and a background statement is marked before it runs
+// (see [Shell.markJobs]) so that its programs share one job.
+
+// procState is what a process of a job is doing.
+type procState int
+
+const (
+	procRunning procState = iota
+	procStopped
+	procDone
+)
+
+// proc is one program of a job.
+type proc struct {
+	pid    int
+	args   []string
+	pos    uint // where in the source it was called
+	state  procState
+	status int            // exit status once done; 128+N when signal N killed or stopped it
+	sig    syscall.Signal // the signal that stopped or killed it
+}
+
+// job is a process group the shell started.
+type job struct {
+	id     int // 0 until it is listed (started in the background or stopped)
+	pgid   int
+	text   string // the command, as `jobs` shows it
+	bg     bool   // started with & or resumed by bg
+	token  string // the background statement it runs, see [Shell.markJobs]
+	procs  []*proc
+	modes  *term.State // the terminal's modes when it stopped, for fg
+	before *term.State // the terminal's modes before it got the terminal
+	noted  bool        // its current state was reported
+	nohup  bool        // disown -h: no SIGHUP when the shell exits
+}
+
+// state is the job's state as bash sees it: running while any process
+// runs, else stopped while any is stopped, else done.
+func (j *job) state() procState {
+	st := procDone
+	for _, p := range j.procs {
+		st = min(st, p.state)
+	}
+	return st
+}
+
+// status is the job's exit status: its last process's, as for a pipeline.
+func (j *job) status() int {
+	if len(j.procs) == 0 {
+		return 0
+	}
+	return j.procs[len(j.procs)-1].status
+}
+
+// stopSignal is the signal that stopped the job.
+func (j *job) stopSignal() syscall.Signal {
+	for _, p := range j.procs {
+		if p.state == procStopped {
+			return p.sig
+		}
+	}
+	return syscall.SIGTSTP
+}
+
+// describe is the job's state in words, as `jobs` shows it.
+func (j *job) describe() string {
+	switch j.state() {
+	case procRunning:
+		return "Running"
+	case procStopped:
+		switch j.stopSignal() {
+		case syscall.SIGTTIN:
+			return "Stopped (tty input)"
+		case syscall.SIGTTOU:
+			return "Stopped (tty output)"
+		case syscall.SIGSTOP:
+			return "Stopped (signal)"
+		}
+		return "Stopped"
+	}
+	last := j.procs[len(j.procs)-1]
+	switch {
+	case last.sig != 0:
+		return signalText(last.sig)
+	case last.status != 0:
+		return "Exit " + strconv.Itoa(last.status)
+	}
+	return "Done"
+}
+
+// signalText is how a death by sig reads: "Terminated", "Killed".
+func signalText(sig syscall.Signal) string {
+	s := sig.String()
+	if s == "" || strings.HasPrefix(s, "signal ") {
+		return "Signal " + strconv.Itoa(int(sig))
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// command is the job's text, with " &" while it runs in the background.
+func (j *job) command() string {
+	if j.bg && j.state() == procRunning {
+		return j.text + " &"
+	}
+	return j.text
+}
+
+// jobs is the job table of a shell with job control.
+type jobs struct {
+	tty    int // the terminal
+	pgid   int // the shell's process group
+	notice io.Writer
+	// sigs is the shell's channel for the terminal's signals (darwin
+	// must register it again after ignoring SIGTTOU).
+	sigs chan<- os.Signal
+
+	mu      sync.Mutex
+	changed chan struct{} // closed and replaced at every change
+	list    []*job        // listed jobs, by id
+	recent  []*job        // listed jobs, least recently used first, for %+ and %-
+	fg      *job          // the running line's foreground job, open to its pipeline's next program
+	term    *job          // the job the terminal was given to
+	pending map[string]string
+	fresh   []string // background statements run by the last line
+	tokens  int
+	gen     int // bumped to make background waits give up (an interrupted wait)
+	waiting int // wait builtins running
+	// warned is set when the shell warned about stopped jobs, until
+	// the next command line; warnedBefore is what it was before that
+	// line, until the next prompt.
+	warned, warnedBefore bool
+}
+
+func newJobs(tty, pgid int, notice io.Writer, sigs chan<- os.Signal) *jobs {
+	return &jobs{tty: tty, pgid: pgid, notice: notice, sigs: sigs,
+		changed: make(chan struct{}), pending: map[string]string{}}
+}
+
+// broadcast wakes everything waiting for a change; t.mu is held.
+func (t *jobs) broadcast() {
+	close(t.changed)
+	t.changed = make(chan struct{})
+}
+
+// wait releases t.mu until the next change; t.mu is held.
+func (t *jobs) wait() {
+	ch := t.changed
+	t.mu.Unlock()
+	<-ch
+	t.mu.Lock()
+}
+
+// reserve records a background statement about to run and returns its
+// token.
+func (t *jobs) reserve(text string) string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.tokens++
+	tok := "j" + strconv.Itoa(t.tokens)
+	if len(t.pending) > 256 { // statements that never started a program
+		clear(t.pending)
+	}
+	t.pending[tok] = text
+	t.fresh = append(t.fresh, tok)
+	return tok
+}
+
+// list adds j to the listed jobs with the lowest free id; t.mu is held.
+func (t *jobs) add(j *job) {
+	if j.id != 0 {
+		return
+	}
+	j.id = 1
+	for _, o := range t.list {
+		if o.id == j.id {
+			j.id++
+		}
+	}
+	t.list = append(t.list, j)
+	slices.SortFunc(t.list, func(a, b *job) int { return a.id - b.id })
+	t.touch(j)
+}
+
+// touch makes j the most recently used job; t.mu is held.
+func (t *jobs) touch(j *job) {
+	t.recent = slices.DeleteFunc(t.recent, func(o *job) bool { return o == j })
+	t.recent = append(t.recent, j)
+}
+
+// remove drops j from the listed jobs; t.mu is held.
+func (t *jobs) remove(j *job) {
+	drop := func(o *job) bool { return o == j }
+	t.list = slices.DeleteFunc(t.list, drop)
+	t.recent = slices.DeleteFunc(t.recent, drop)
+}
+
+// current returns the current (%+) and previous (%-) jobs: the most
+// recently used stopped jobs come first, then the others; t.mu is held.
+func (t *jobs) current() (cur, prev *job) {
+	var order []*job
+	for i := len(t.recent) - 1; i >= 0; i-- {
+		if t.recent[i].state() == procStopped {
+			order = append(order, t.recent[i])
+		}
+	}
+	for i := len(t.recent) - 1; i >= 0; i-- {
+		if t.recent[i].state() != procStopped {
+			order = append(order, t.recent[i])
+		}
+	}
+	if len(order) > 0 {
+		cur = order[0]
+	}
+	if len(order) > 1 {
+		prev = order[1]
+	}
+	return cur, prev
+}
+
+// line formats j as `jobs` does; t.mu is held.
+func (t *jobs) line(j *job, pids bool) string {
+	cur, prev := t.current()
+	mark := ' '
+	switch j {
+	case cur:
+		mark = '+'
+	case prev:
+		mark = '-'
+	}
+	if pids {
+		return fmt.Sprintf("[%d]%c %d %-24s%s", j.id, mark, j.pgid, j.describe(), j.command())
+	}
+	return fmt.Sprintf("[%d]%c  %-24s%s", j.id, mark, j.describe(), j.command())
+}
+
+// start starts a program of a job: the open foreground job or a new one,
+// or for a background statement (token not empty) that statement's job.
+// newCmd makes the command afresh (a failed start cannot be retried on
+// the same one); start runs it.
+func (t *jobs) start(newCmd func() *exec.Cmd, start func(*exec.Cmd) (*exec.Cmd, error),
+	args []string, pos uint, token string, bg bool) (*job, *proc, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var j *job
+	if bg {
+		for _, o := range t.list {
+			if o.token == token && token != "" {
+				j = o
+			}
+		}
+	} else if t.fg != nil && t.fg.state() == procRunning {
+		j = t.fg
+	}
+	var before *term.State
+	if !bg && j == nil {
+		before, _ = term.GetState(t.tty)
+	}
+	var cmd *exec.Cmd
+	var err error
+	for {
+		attr := &syscall.SysProcAttr{Setpgid: true}
+		switch {
+		case j != nil && j.state() != procDone:
+			attr.Pgid = j.pgid
+		case !bg:
+			attr.Foreground, attr.Ctty = true, t.tty
+		}
+		cmd, err = start(withAttr(newCmd(), attr))
+		if err != nil && attr.Pgid != 0 && errorsIsPerm(err) {
+			// The group's last process has gone meanwhile: start
+			// a group of its own.
+			if !bg {
+				j, before = nil, nil
+				before, _ = term.GetState(t.tty)
+			} else {
+				j.procs = slices.DeleteFunc(j.procs, func(p *proc) bool { return p.state == procDone })
+				j.pgid = -1
+			}
+			continue
+		}
+		break
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	p := &proc{pid: cmd.Process.Pid, args: args, pos: pos}
+	if j == nil {
+		j = &job{pgid: p.pid, bg: bg, token: token}
+		if bg {
+			j.text = t.pending[token]
+			delete(t.pending, token)
+			if j.text == "" {
+				j.text = shellWords(args)
+			}
+			t.add(j)
+			fmt.Fprintf(t.notice, "[%d] %d\n", j.id, p.pid)
+		} else {
+			j.before = before
+			t.fg, t.term = j, j
+		}
+	} else if j.pgid <= 0 || j.state() == procDone {
+		j.pgid = p.pid
+	}
+	j.procs = append(j.procs, p)
+	if !bg {
+		// A pipeline's programs may start in any order; their
+		// places in the source put them back in order.
+		procs := slices.Clone(j.procs)
+		slices.SortStableFunc(procs, func(a, b *proc) int { return int(a.pos) - int(b.pos) })
+		texts := make([]string, len(procs))
+		for i, p := range procs {
+			texts[i] = shellWords(p.args)
+		}
+		j.text = strings.Join(texts, " | ")
+	}
+	t.broadcast()
+	go t.watch(j, p, cmd)
+	return j, p, nil
+}
+
+func withAttr(cmd *exec.Cmd, attr *syscall.SysProcAttr) *exec.Cmd {
+	cmd.SysProcAttr = attr
+	return cmd
+}
+
+func errorsIsPerm(err error) bool {
+	var errno syscall.Errno
+	for e := err; e != nil; {
+		if en, ok := e.(syscall.Errno); ok {
+			errno = en
+			break
+		}
+		u, ok := e.(interface{ Unwrap() error })
+		if !ok {
+			break
+		}
+		e = u.Unwrap()
+	}
+	return errno == syscall.EPERM || errno == syscall.ESRCH
+}
+
+// shellWords quotes args as a command line.
+func shellWords(args []string) string {
+	q := make([]string, len(args))
+	for i, a := range args {
+		q[i] = a
+		if a == "" || strings.ContainsAny(a, " \t\n'\"\\$`*?[]{}()<>|&;#~!") {
+			q[i] = quote(a)
+		}
+	}
+	return strings.Join(q, " ")
+}
+
+// watch follows a process until it is gone, reaping it.
+func (t *jobs) watch(j *job, p *proc, cmd *exec.Cmd) {
+	for {
+		var ws syscall.WaitStatus
+		_, err := syscall.Wait4(p.pid, &ws, syscall.WUNTRACED|syscall.WCONTINUED, nil)
+		if err == syscall.EINTR {
+			continue
+		}
+		t.mu.Lock()
+		was := j.state()
+		switch {
+		case err != nil: // cannot happen: the process is ours
+			p.state, p.status = procDone, 127
+		case ws.Stopped():
+			p.state, p.sig, p.status = procStopped, ws.StopSignal(), 128+int(ws.StopSignal())
+		case ws.Continued():
+			p.state = procRunning
+		case ws.Signaled():
+			p.state, p.sig, p.status = procDone, ws.Signal(), 128+int(ws.Signal())
+		default:
+			p.state, p.sig, p.status = procDone, 0, ws.ExitStatus()
+		}
+		if j.state() != was {
+			j.noted = false
+		}
+		if t.term == j && j.state() != procRunning {
+			t.reclaim(j)
+		}
+		if t.fg == j && j.state() == procDone {
+			t.fg = nil
+		}
+		t.broadcast()
+		gone := p.state == procDone
+		t.mu.Unlock()
+		if gone {
+			cmd.Process.Release()
+			return
+		}
+	}
+}
+
+// reclaim takes the terminal back from j, which stopped or ended; t.mu is
+// held. A job that stopped keeps its terminal modes for fg, and the
+// shell's come back.
+func (t *jobs) reclaim(j *job) {
+	t.term = nil
+	stopped := j.state() == procStopped
+	if stopped {
+		j.modes, _ = term.GetState(t.tty)
+	}
+	if err := handTerminal(t.tty, t.pgid, t.sigs); err != nil {
+		fmt.Fprintf(t.notice, "qsh: cannot take the terminal back: %v\n", err)
+	}
+	if (stopped || j.status() > 128) && j.before != nil {
+		term.Restore(t.tty, j.before)
+	}
+}
+
+// give gives the terminal to j, in the modes it had when it stopped; t.mu
+// is held.
+func (t *jobs) give(j *job) {
+	j.before, _ = term.GetState(t.tty)
+	if j.modes != nil {
+		term.Restore(t.tty, j.modes)
+	}
+	if err := handTerminal(t.tty, j.pgid, t.sigs); err != nil {
+		fmt.Fprintf(t.notice, "qsh: cannot give the terminal to job %d: %v\n", j.id, err)
+		return
+	}
+	t.term = j
+}
+
+// continueJob sends SIGCONT to j's group and marks its stopped processes
+// as running, so that a wait does not see the old stop; t.mu is held.
+func (t *jobs) continueJob(j *job) {
+	for _, p := range j.procs {
+		if p.state == procStopped {
+			p.state = procRunning
+		}
+	}
+	j.noted = false
+	unix.Kill(-j.pgid, unix.SIGCONT)
+	t.broadcast()
+}
+
+// stopped lists a foreground job that stopped and says so, once; t.mu is
+// held.
+func (t *jobs) stopped(j *job) {
+	if t.fg == j {
+		t.fg = nil
+	}
+	j.bg = false
+	t.add(j)
+	t.touch(j)
+	if !j.noted {
+		j.noted = true
+		fmt.Fprintf(t.notice, "\n%s\n", t.line(j, false))
+	}
+}
+
+// waitForeground waits until foreground process p has ended, or stopped
+// with the rest of its job, and returns its status.
+// interrupted says it died of SIGINT.
+func (t *jobs) waitForeground(j *job, p *proc) (status int, interrupted bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for {
+		if p.state == procDone {
+			return p.status, p.sig == syscall.SIGINT
+		}
+		if p.state == procStopped && j.state() == procStopped {
+			t.stopped(j)
+			return p.status, false
+		}
+		t.wait()
+	}
+}
+
+// signal sends sig to p unless it is gone.
+func (t *jobs) signal(p *proc, sig syscall.Signal) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if p.state != procDone {
+		unix.Kill(p.pid, sig)
+	}
+}
+
+// waitBackground waits until background process p has ended, or gives up
+// when done is closed (the line was interrupted) or the shell is told to
+// (an interrupted wait); the process goes on as a job.
+func (t *jobs) waitBackground(done <-chan struct{}, p *proc) int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	gen := t.gen
+	for p.state != procDone && t.gen == gen {
+		ch := t.changed
+		t.mu.Unlock()
+		select {
+		case <-ch:
+		case <-done:
+			t.mu.Lock()
+			return 130
+		}
+		t.mu.Lock()
+	}
+	if p.state != procDone {
+		return 130
+	}
+	return p.status
+}
+
+// detach makes background waits give up, if a wait builtin runs.
+func (t *jobs) detach() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.waiting > 0 {
+		t.gen++
+		t.broadcast()
+	}
+}
+
+// foreground runs j in the foreground (fg) and waits until it ends or
+// stops; it returns j's status.
+func (t *jobs) foreground(j *job) int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	j.bg = false
+	t.touch(j)
+	t.give(j)
+	t.continueJob(j)
+	for {
+		switch j.state() {
+		case procDone:
+			if t.term == j {
+				t.reclaim(j)
+			}
+			t.remove(j)
+			return j.status()
+		case procStopped:
+			if t.term == j {
+				t.reclaim(j)
+			}
+			t.stopped(j)
+			return 128 + int(j.stopSignal())
+		}
+		t.wait()
+	}
+}
+
+// report prints what changed in the listed jobs since the last report
+// (done, or stopped in the background) and forgets the jobs that are
+// done. It first waits a moment for the background statements of the
+// last line to start their programs, so that `[1] pid` comes before the
+// prompt.
+func (t *jobs) report() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.warnedBefore = false
+	if j := t.fg; j != nil {
+		// A program of a background statement qsh could not mark
+		// (`eval`, `source`) joined the foreground: the line is over,
+		// so it runs in the background.
+		t.fg = nil
+		if j.state() == procRunning {
+			j.bg = true
+			t.add(j)
+			j.noted = true
+			fmt.Fprintf(t.notice, "[%d] %d\n", j.id, j.pgid)
+		}
+		if t.term == j {
+			t.reclaim(j)
+		}
+	}
+	for range 20 {
+		if !slices.ContainsFunc(t.fresh, func(tok string) bool { _, ok := t.pending[tok]; return ok }) {
+			break
+		}
+		t.mu.Unlock()
+		sleepBriefly()
+		t.mu.Lock()
+	}
+	t.fresh = t.fresh[:0]
+	for _, j := range slices.Clone(t.list) {
+		st := j.state()
+		if j.noted && st != procDone {
+			continue
+		}
+		if st == procRunning {
+			continue
+		}
+		fmt.Fprintln(t.notice, t.line(j, false))
+		j.noted = true
+		if st == procDone {
+			t.remove(j)
+		}
+	}
+}
+
+// holdExit reports whether the shell should not exit yet: the first time
+// the user tries with stopped jobs, it warns instead.
+func (t *jobs) holdExit() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	stopped := false
+	for _, j := range t.list {
+		stopped = stopped || j.state() == procStopped
+	}
+	// A second try right after the warning (no command in between)
+	// exits.
+	if !stopped || t.warned || t.warnedBefore {
+		return false
+	}
+	t.warned = true
+	fmt.Fprintln(t.notice, "There are stopped jobs.")
+	return true
+}
+
+// hangup is for the shell's exit: stopped jobs get SIGHUP and SIGCONT, as
+// the kernel would send them when their group is orphaned, so that none
+// is left stopped for ever. Running jobs go on, as with bash.
+func (t *jobs) hangup() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, j := range t.list {
+		if j.state() == procStopped && !j.nohup {
+			unix.Kill(-j.pgid, unix.SIGHUP)
+			unix.Kill(-j.pgid, unix.SIGCONT)
+		}
+	}
+}

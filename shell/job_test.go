@@ -1,0 +1,145 @@
+package shell
+
+import (
+	"strings"
+	"syscall"
+	"testing"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+func TestFindJob(t *testing.T) {
+	one := &job{id: 1, text: "sleep 30"}
+	two := &job{id: 2, text: "vim notes.txt"}
+	three := &job{id: 3, text: "sleep 40 | cat"}
+	list := []*job{one, two, three}
+	tests := []struct {
+		spec string
+		bare bool
+		want *job
+		err  string
+	}{
+		{"%1", false, one, ""},
+		{"%3", false, three, ""},
+		{"%4", false, nil, "%4: no such job"},
+		{"%", false, two, ""},
+		{"%%", false, two, ""},
+		{"%+", false, two, ""},
+		{"%-", false, one, ""},
+		{"%vim", false, two, ""},
+		{"%sleep", false, nil, "%sleep: ambiguous job spec"},
+		{"%sleep 4", false, three, ""},
+		{"%?notes", false, two, ""},
+		{"%?cat", false, three, ""},
+		{"%?zzz", false, nil, "%?zzz: no such job"},
+		{"%nothing", false, nil, "%nothing: no such job"},
+		{"2", true, two, ""},
+		{"2", false, nil, "2: no such job"},
+	}
+	for _, tt := range tests {
+		got, err := findJob(list, two, one, tt.spec, tt.bare)
+		if tt.err != "" {
+			if err == nil || err.Error() != tt.err {
+				t.Errorf("findJob(%q) error %v, want %q", tt.spec, err, tt.err)
+			}
+			continue
+		}
+		if err != nil || got != tt.want {
+			t.Errorf("findJob(%q) = %v, %v; want job %d", tt.spec, got, err, tt.want.id)
+		}
+	}
+	if _, err := findJob(nil, nil, nil, "%+", false); err == nil || err.Error() != "current: no such job" {
+		t.Errorf("no current job: %v", err)
+	}
+	if _, err := findJob(nil, nil, nil, "%-", false); err == nil || err.Error() != "previous: no such job" {
+		t.Errorf("no previous job: %v", err)
+	}
+}
+
+func TestJobLine(t *testing.T) {
+	done := func(status int, sig syscall.Signal) *proc {
+		return &proc{state: procDone, status: status, sig: sig}
+	}
+	tests := []struct {
+		j    *job
+		want string
+	}{
+		{&job{id: 1, text: "sleep 30", procs: []*proc{{state: procStopped, sig: syscall.SIGTSTP}}},
+			"[1]+  Stopped                 sleep 30"},
+		{&job{id: 1, text: "cat", procs: []*proc{{state: procStopped, sig: syscall.SIGTTIN}}},
+			"[1]+  Stopped (tty input)     cat"},
+		{&job{id: 2, text: "sleep 30", bg: true, procs: []*proc{{state: procRunning}}},
+			"[2]+  Running                 sleep 30 &"},
+		{&job{id: 1, text: "sleep 1", bg: true, procs: []*proc{done(0, 0)}},
+			"[1]+  Done                    sleep 1"},
+		{&job{id: 1, text: "false", bg: true, procs: []*proc{done(1, 0)}},
+			"[1]+  Exit 1                  false"},
+		{&job{id: 1, text: "sleep 9", bg: true, procs: []*proc{done(143, syscall.SIGTERM)}},
+			"[1]+  Terminated              sleep 9"},
+		{&job{id: 1, text: "a | b", procs: []*proc{{state: procStopped, sig: syscall.SIGTSTP}, {state: procRunning}}},
+			"[1]+  Running                 a | b"},
+	}
+	for _, tt := range tests {
+		tab := &jobs{list: []*job{tt.j}, recent: []*job{tt.j}}
+		if got := tab.line(tt.j, false); got != tt.want {
+			t.Errorf("line:\n got %q\nwant %q", got, tt.want)
+		}
+	}
+}
+
+func TestCurrentJob(t *testing.T) {
+	tab := &jobs{}
+	running := &job{text: "a", procs: []*proc{{state: procRunning}}}
+	stopped := &job{text: "b", procs: []*proc{{state: procStopped}}}
+	later := &job{text: "c", procs: []*proc{{state: procRunning}}}
+	tab.add(running)
+	tab.add(stopped)
+	tab.add(later)
+	// A stopped job is current even when a newer one runs.
+	if cur, prev := tab.current(); cur != stopped || prev != later {
+		t.Fatalf("current %v, previous %v", cur, prev)
+	}
+	if later.id != 3 {
+		t.Fatalf("ids: %d", later.id)
+	}
+	tab.remove(stopped)
+	other := &job{text: "d", procs: []*proc{{state: procRunning}}}
+	tab.add(other)
+	if other.id != 2 {
+		t.Fatalf("the lowest free id is 2, got %d", other.id)
+	}
+}
+
+func TestMarkBackground(t *testing.T) {
+	tests := []struct{ src, want string }{
+		{"echo hi", ""},
+		{"sleep 30 &", "__qsh_job=$(__qsh_job 'sleep 30')\nsleep 30 &\nunset __qsh_job"},
+		{"for i in 1 2; do sleep $i & done", "for i in 1 2; do\n\t__qsh_job=$(__qsh_job 'sleep $i')\n\tsleep $i &\n\tunset __qsh_job\ndone"},
+		{"a | b &", "__qsh_job=$(__qsh_job 'a | b')\na | b &\nunset __qsh_job"},
+		{"{ a; b; } &", "__qsh_job=$(__qsh_job '{ a; b; }')\n{\n\ta\n\tb\n} &\nunset __qsh_job"},
+	}
+	for _, tt := range tests {
+		f, err := syntax.NewParser().Parse(strings.NewReader(tt.src), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		marked := markBackground(f)
+		if marked != (tt.want != "") {
+			t.Errorf("%q: marked %v", tt.src, marked)
+		}
+		if !marked {
+			continue
+		}
+		var b strings.Builder
+		syntax.NewPrinter().Print(&b, f)
+		if got := strings.TrimSpace(b.String()); got != tt.want {
+			t.Errorf("%q marked:\n%s\nwant:\n%s", tt.src, got, tt.want)
+		}
+	}
+}
+
+func TestShellWords(t *testing.T) {
+	if got := shellWords([]string{"grep", "-e", "a b", "it's"}); got != `grep -e 'a b' "it's"` {
+		t.Errorf("shellWords: %s", got)
+	}
+}

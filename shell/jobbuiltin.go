@@ -1,0 +1,433 @@
+package shell
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+	"mvdan.cc/sh/v3/interp"
+)
+
+// findJob resolves a job spec as bash does: %n, %+ (also %% and %),
+// %-, %string (the command starts with it), %?string (contains it), and
+// for fg and bg a bare number. cur and prev are the current and previous
+// jobs.
+func findJob(list []*job, cur, prev *job, spec string, bare bool) (*job, error) {
+	s, ok := strings.CutPrefix(spec, "%")
+	if !ok && !bare {
+		return nil, fmt.Errorf("%s: no such job", spec)
+	}
+	var j *job
+	switch {
+	case s == "" || s == "%" || s == "+":
+		j = cur
+		spec = "current"
+	case s == "-":
+		j = prev
+		spec = "previous"
+	case isDigits(s):
+		n, _ := strconv.Atoi(s)
+		for _, o := range list {
+			if o.id == n {
+				j = o
+			}
+		}
+	default:
+		var match []*job
+		for _, o := range list {
+			if sub, ok := strings.CutPrefix(s, "?"); ok && strings.Contains(o.text, sub) ||
+				!ok && strings.HasPrefix(o.text, s) {
+				match = append(match, o)
+			}
+		}
+		if len(match) > 1 {
+			return nil, fmt.Errorf("%s: ambiguous job spec", spec)
+		}
+		if len(match) == 1 {
+			j = match[0]
+		}
+	}
+	if j == nil {
+		return nil, fmt.Errorf("%s: no such job", spec)
+	}
+	return j, nil
+}
+
+func isDigits(s string) bool {
+	return s != "" && strings.Trim(s, "0123456789") == ""
+}
+
+// find resolves spec; t.mu is held.
+func (t *jobs) find(spec string, bare bool) (*job, error) {
+	cur, prev := t.current()
+	return findJob(t.list, cur, prev, spec, bare)
+}
+
+// ran counts a command line run, for [jobs.holdExit].
+func (t *jobs) ran() {
+	t.mu.Lock()
+	t.warnedBefore, t.warned = t.warned, false
+	t.mu.Unlock()
+}
+
+// startJobs turns job control on for an interactive session on a
+// terminal whose foreground the shell is in; otherwise programs run in
+// the shell's process group as before.
+func (s *Shell) startJobs() {
+	in, ok := s.stdin.(*os.File)
+	if !ok || !s.terminal || !s.interactive {
+		return
+	}
+	tty := int(in.Fd())
+	pgid := unix.Getpgrp()
+	if fg, err := unix.IoctlGetInt(tty, unix.TIOCGPGRP); err != nil || fg != pgid {
+		return
+	}
+	s.jobs = newJobs(tty, pgid, s.stderr, s.sigs)
+}
+
+// reportJobs is called before each prompt: it says which jobs finished or
+// stopped since the last prompt.
+func (s *Shell) reportJobs() {
+	if s.jobs != nil {
+		s.jobs.report()
+	}
+}
+
+// holdExit reports whether the shell should not exit yet because of
+// stopped jobs (it has warned once).
+func (s *Shell) holdExit() bool {
+	return s.jobs != nil && s.jobs.holdExit()
+}
+
+// endJobs is for the shell's exit: no stopped job stays stopped.
+func (s *Shell) endJobs() {
+	if s.jobs != nil {
+		s.jobs.hangup()
+	}
+}
+
+func (s *Shell) jobsBuiltin(b builtinIO, args []string) int {
+	t := s.jobs
+	if t == nil {
+		return 0
+	}
+	pids, pgids, running, stopped := false, false, false, false
+	var specs []string
+	for i, a := range args {
+		if a == "--" {
+			specs = append(specs, args[i+1:]...)
+			break
+		}
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			specs = append(specs, a)
+			continue
+		}
+		for _, c := range a[1:] {
+			switch c {
+			case 'l':
+				pids = true
+			case 'p':
+				pgids = true
+			case 'r':
+				running = true
+			case 's':
+				stopped = true
+			default:
+				return b.fail(2, "-%c: invalid option\nusage: jobs [-lprs] [jobspec ...]", c)
+			}
+		}
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	list := t.list
+	st := 0
+	if len(specs) > 0 {
+		list = nil
+		for _, spec := range specs {
+			j, err := t.find(spec, true)
+			if err != nil {
+				st = b.fail(1, "%v", err)
+				continue
+			}
+			list = append(list, j)
+		}
+	}
+	for _, j := range slices.Clone(list) {
+		state := j.state()
+		if running && state != procRunning || stopped && state != procStopped {
+			continue
+		}
+		if pgids {
+			fmt.Fprintln(b.out, j.pgid)
+			continue
+		}
+		fmt.Fprintln(b.out, t.line(j, pids))
+		j.noted = true
+		if state == procDone {
+			t.remove(j)
+		}
+	}
+	return st
+}
+
+func (s *Shell) fgBuiltin(b builtinIO, args []string) int {
+	t := s.jobs
+	if t == nil {
+		return b.fail(1, "no job control")
+	}
+	spec := "%+"
+	if len(args) > 0 {
+		spec = args[0]
+	}
+	t.mu.Lock()
+	j, err := t.find(spec, true)
+	if err == nil {
+		fmt.Fprintln(b.out, j.text)
+	}
+	t.mu.Unlock()
+	if err != nil {
+		return b.fail(1, "%v", err)
+	}
+	s.fg.Add(1)
+	defer s.fg.Add(-1)
+	st := t.foreground(j)
+	if st == 128+int(syscall.SIGINT) {
+		s.interrupt() // as for a program interrupted in the foreground
+	}
+	return st
+}
+
+func (s *Shell) bgBuiltin(b builtinIO, args []string) int {
+	t := s.jobs
+	if t == nil {
+		return b.fail(1, "no job control")
+	}
+	if len(args) == 0 {
+		args = []string{"%+"}
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	st := 0
+	for _, spec := range args {
+		j, err := t.find(spec, true)
+		if err != nil {
+			st = b.fail(1, "%v", err)
+			continue
+		}
+		switch j.state() {
+		case procRunning:
+			b.fail(0, "job %d already in background", j.id)
+			continue
+		case procDone:
+			st = b.fail(1, "job has terminated")
+			continue
+		}
+		j.bg = true
+		t.touch(j)
+		t.continueJob(j)
+		j.noted = true
+		cur, _ := t.current()
+		mark := ' '
+		if j == cur {
+			mark = '+'
+		}
+		fmt.Fprintf(b.out, "[%d]%c %s\n", j.id, mark, j.command())
+	}
+	return st
+}
+
+func (s *Shell) disownBuiltin(b builtinIO, args []string) int {
+	t := s.jobs
+	if t == nil {
+		return 0
+	}
+	nohup, all, running := false, false, false
+	var specs []string
+	for _, a := range args {
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			specs = append(specs, a)
+			continue
+		}
+		for _, c := range a[1:] {
+			switch c {
+			case 'h':
+				nohup = true
+			case 'a':
+				all = true
+			case 'r':
+				running = true
+			default:
+				return b.fail(2, "-%c: invalid option\nusage: disown [-h] [-ar] [jobspec ...]", c)
+			}
+		}
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var list []*job
+	st := 0
+	switch {
+	case len(specs) > 0:
+		for _, spec := range specs {
+			j, err := t.find(spec, true)
+			if err != nil {
+				st = b.fail(1, "%v", err)
+				continue
+			}
+			list = append(list, j)
+		}
+	case all || running:
+		list = slices.Clone(t.list)
+	default:
+		cur, _ := t.current()
+		if cur == nil {
+			return b.fail(1, "current: no such job")
+		}
+		list = []*job{cur}
+	}
+	for _, j := range list {
+		if running && j.state() != procRunning {
+			continue
+		}
+		if nohup {
+			j.nohup = true
+			continue
+		}
+		t.remove(j)
+	}
+	return st
+}
+
+// waitBuiltin is wait: for job specs, for every job, then (for the
+// background statements that ran no program, and for interp's `g` pids)
+// interp's own wait. Unlike interp's, Ctrl-C interrupts it: the jobs go on.
+func (s *Shell) waitBuiltin(ctx context.Context, hc interp.HandlerContext, args []string) error {
+	t := s.jobs
+	if t == nil {
+		return hc.Builtin(ctx, append([]string{"wait"}, args...))
+	}
+	t.mu.Lock()
+	t.waiting++
+	t.mu.Unlock()
+	defer func() {
+		t.mu.Lock()
+		t.waiting--
+		t.mu.Unlock()
+	}()
+	var rest []string
+	var specs []string
+	for _, a := range args {
+		if strings.HasPrefix(a, "%") {
+			specs = append(specs, a)
+		} else {
+			rest = append(rest, a)
+		}
+	}
+	st := 0
+	for _, spec := range specs {
+		t.mu.Lock()
+		j, err := t.find(spec, false)
+		t.mu.Unlock()
+		if err != nil {
+			fmt.Fprintf(hc.Stderr, "qsh: wait: %v\n", err)
+			st = 127
+			continue
+		}
+		if !t.await(ctx, func() bool { return j.state() != procRunning }) {
+			return interp.ExitStatus(130)
+		}
+		t.mu.Lock()
+		st = j.status()
+		if j.state() == procDone {
+			t.remove(j)
+		}
+		t.mu.Unlock()
+	}
+	if len(specs) > 0 && len(rest) == 0 {
+		if st != 0 {
+			return interp.ExitStatus(st)
+		}
+		return nil
+	}
+	if len(args) == 0 && !t.await(ctx, func() bool {
+		return !slices.ContainsFunc(t.list, func(j *job) bool { return j.state() == procRunning })
+	}) {
+		return interp.ExitStatus(130)
+	}
+	err := hc.Builtin(ctx, append([]string{"wait"}, rest...))
+	if ctx.Err() != nil {
+		return interp.ExitStatus(130)
+	}
+	return err
+}
+
+// await waits until done (called with t.mu held) says so, or ctx is
+// cancelled; it reports which.
+func (t *jobs) await(ctx context.Context, done func() bool) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for !done() {
+		ch := t.changed
+		t.mu.Unlock()
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			t.mu.Lock()
+			return false
+		}
+		t.mu.Lock()
+	}
+	return true
+}
+
+// killJob sends sig to a job's process group; a stopped job also gets
+// SIGCONT, so that the signal takes effect.
+func (s *Shell) killJob(b builtinIO, spec string, sig syscall.Signal) int {
+	t := s.jobs
+	if t == nil {
+		return b.fail(1, "%s: no job control", spec)
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	j, err := t.find(spec, false)
+	if err != nil {
+		return b.fail(1, "%v", err)
+	}
+	if j.state() == procDone {
+		return b.fail(1, "%s: job has terminated", spec)
+	}
+	if err := unix.Kill(-j.pgid, sig); err != nil {
+		return b.fail(1, "%s: %s", spec, errText(err))
+	}
+	if j.state() == procStopped && sig != syscall.SIGKILL && sig != syscall.SIGCONT && sig != 0 {
+		unix.Kill(-j.pgid, syscall.SIGCONT)
+	}
+	return 0
+}
+
+// suspendBuiltin stops the shell until its parent continues it. A session
+// leader (a login shell, or qsh behind its capture proxy) has nobody to
+// continue it.
+func (s *Shell) suspendBuiltin(b builtinIO, args []string) int {
+	force := slices.Contains(args, "-f")
+	if sid, _ := unix.Getsid(0); sid == os.Getpid() && !force {
+		return b.fail(1, "cannot suspend a session leader (a login shell, or behind the capture proxy)")
+	}
+	if s.login && !force {
+		return b.fail(1, "cannot suspend a login shell")
+	}
+	if err := unix.Kill(os.Getpid(), syscall.SIGSTOP); err != nil {
+		return b.fail(1, "%v", err)
+	}
+	return 0
+}
+
+// sleepBriefly is how long a report waits between looks at a background
+// statement that has not started its program yet.
+func sleepBriefly() { time.Sleep(5 * time.Millisecond) }
