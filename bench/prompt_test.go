@@ -31,8 +31,8 @@ type session struct {
 var csi = regexp.MustCompile(`\x1b\[[0-9;:?]*[A-Za-z]`)
 
 // startShell starts sh on a new pty in dir with env and waits for its first
-// prompt: output ending in "$ " or "# " once colours are dropped. It answers
-// readline's cursor-position query as a terminal would.
+// prompt. It answers readline's cursor-position queries as a terminal
+// would.
 func startShell(b *testing.B, sh, dir string, env []string) (*session, time.Duration) {
 	b.Helper()
 	cmd := exec.Command(sh)
@@ -50,6 +50,9 @@ func startShell(b *testing.B, sh, dir string, env []string) (*session, time.Dura
 		for {
 			n, err := tty.Read(buf)
 			if n > 0 {
+				if bytes.Contains(buf[:n], []byte("\x1b[6n")) {
+					tty.WriteString("\x1b[1;1R")
+				}
 				s.out <- append([]byte(nil), buf[:n]...)
 			}
 			if err != nil {
@@ -57,6 +60,14 @@ func startShell(b *testing.B, sh, dir string, env []string) (*session, time.Dura
 			}
 		}
 	}()
+	s.waitPrompt(b, sh)
+	return s, time.Since(t0)
+}
+
+// waitPrompt waits for output ending in "$ " or "# " once colours are
+// dropped: the shell's next prompt.
+func (s *session) waitPrompt(b *testing.B, sh string) {
+	b.Helper()
 	var seen []byte
 	timeout := time.After(10 * time.Second)
 	for {
@@ -67,12 +78,9 @@ func startShell(b *testing.B, sh, dir string, env []string) (*session, time.Dura
 				b.Fatalf("%s exited before its prompt; it printed %q", sh, seen)
 			}
 			seen = append(seen, chunk...)
-			if bytes.Contains(chunk, []byte("\x1b[6n")) {
-				tty.WriteString("\x1b[1;1R")
-			}
 			plain := csi.ReplaceAllString(string(seen), "")
 			if strings.HasSuffix(plain, "$ ") || strings.HasSuffix(plain, "# ") {
-				return s, time.Since(t0)
+				return
 			}
 		case <-timeout:
 			s.stop()
@@ -89,21 +97,83 @@ func (s *session) stop() {
 	}
 }
 
-// rss reads the resident set size of the session's process, in bytes.
-func (s *session) rss() (int64, error) {
-	f, err := os.Open(fmt.Sprintf("/proc/%d/status", s.cmd.Process.Pid))
+// memory is what a session's processes hold.
+type memory struct {
+	pss   int64 // proportional set size of the shell and its descendants
+	rss   int64 // resident set of the shell's own process
+	procs int
+}
+
+// memory measures the session: the shell's process and its descendants
+// (with capture on, qsh runs itself again behind a proxy). PSS splits each
+// shared page among the processes mapping it, so the two qsh processes
+// count their shared binary once, and the total is what the session adds
+// to the machine.
+func (s *session) memory() (memory, error) {
+	pids, err := tree(s.cmd.Process.Pid)
+	if err != nil {
+		return memory{}, err
+	}
+	m := memory{procs: len(pids)}
+	for _, pid := range pids {
+		kb, err := procField(fmt.Sprintf("/proc/%d/smaps_rollup", pid), "Pss:")
+		if err != nil {
+			return m, err
+		}
+		m.pss += kb * 1024
+	}
+	kb, err := procField(fmt.Sprintf("/proc/%d/status", pids[0]), "VmRSS:")
+	m.rss = kb * 1024
+	return m, err
+}
+
+// tree is pid and its descendants, from the parent pids in /proc.
+func tree(pid int) ([]int, error) {
+	dirs, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil, err
+	}
+	children := map[int][]int{}
+	for _, d := range dirs {
+		p, err := strconv.Atoi(d.Name())
+		if err != nil {
+			continue
+		}
+		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p))
+		if err != nil {
+			continue // gone since ReadDir
+		}
+		// pid (comm) state ppid …; comm may hold spaces and parentheses.
+		i := bytes.LastIndexByte(stat, ')')
+		f := strings.Fields(string(stat[i+1:]))
+		if len(f) < 2 {
+			continue
+		}
+		if ppid, err := strconv.Atoi(f[1]); err == nil {
+			children[ppid] = append(children[ppid], p)
+		}
+	}
+	pids := []int{pid}
+	for i := 0; i < len(pids); i++ {
+		pids = append(pids, children[pids[i]]...)
+	}
+	return pids, nil
+}
+
+// procField reads a "Name:  value kB" line of a /proc file, in kB.
+func procField(path, name string) (int64, error) {
+	f, err := os.Open(path)
 	if err != nil {
 		return 0, err
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
-		if v, ok := strings.CutPrefix(sc.Text(), "VmRSS:"); ok {
-			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
-			return kb * 1024, err
+		if v, ok := strings.CutPrefix(sc.Text(), name); ok {
+			return strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
 		}
 	}
-	return 0, fmt.Errorf("no VmRSS in /proc/%d/status", s.cmd.Process.Pid)
+	return 0, fmt.Errorf("no %s in %s", name, path)
 }
 
 // shellEnv makes a home directory with a history of historyEntries
@@ -128,16 +198,31 @@ func shellEnv(b *testing.B) (home string, env []string) {
 	}
 }
 
+// variants are the shells the prompt benchmarks compare: qsh as a user
+// gets it (capture on, a 10,000-entry history), qsh without the capture
+// proxy (one process instead of two), qsh with an empty history, and gosh,
+// which has neither.
+var variants = []struct {
+	name, shell string
+	env         []string // added to shellEnv's
+	empty       bool     // an empty history instead
+}{
+	{"qsh", "qsh", nil, false},
+	{"qsh-nocapture", "qsh", []string{"QSH_CAPTURE=off"}, false},
+	{"qsh-nohistory", "qsh", nil, true},
+	{"gosh", "gosh", nil, false},
+}
+
 // BenchmarkFirstPrompt times the start of an interactive shell on a pty,
-// up to its first prompt, with a 10,000-entry history for qsh (the bar is
-// 5 ms). qsh with an empty history and gosh, which has none, are the
-// references.
+// up to its first prompt (the bar is 5 ms for qsh with a 10,000-entry
+// history).
 func BenchmarkFirstPrompt(b *testing.B) {
-	for _, name := range []string{"qsh", "qsh-nohistory", "gosh"} {
-		b.Run(name, func(b *testing.B) {
-			sh := shell(b, strings.TrimSuffix(name, "-nohistory"))
+	for _, v := range variants {
+		b.Run(v.name, func(b *testing.B) {
+			sh := shell(b, v.shell)
 			home, env := shellEnv(b)
-			if strings.HasSuffix(name, "-nohistory") {
+			env = append(env, v.env...)
+			if v.empty {
 				env = append(env, "QSH_HISTFILE="+filepath.Join(home, "empty-history"))
 			}
 			var total time.Duration
@@ -153,28 +238,50 @@ func BenchmarkFirstPrompt(b *testing.B) {
 	}
 }
 
-// BenchmarkIdleMemory reports the resident memory of a shell sitting at its
-// prompt with a 10,000-entry history (the bar is 10 MB), and with none.
+// BenchmarkIdleMemory reports the memory of a shell sitting at its prompt
+// (the bar is 10 MB), the most over the runs:
+//   - PSS-MB: the session's whole process tree (with capture on, the
+//     outer qsh, which is the capture proxy, and the inner one, the
+//     shell), shared pages split among its processes: what the bar
+//     applies to;
+//   - RSS-MB: the resident set of the process the terminal started, what
+//     ps shows for it;
+//   - used-PSS-MB: the tree once a command line has run. qsh hands its
+//     history to the line editor at the first key press, not before the
+//     first prompt, so only this counts the editor's copy of it.
 func BenchmarkIdleMemory(b *testing.B) {
-	for _, name := range []string{"qsh", "qsh-nohistory", "gosh"} {
-		b.Run(name, func(b *testing.B) {
-			sh := shell(b, strings.TrimSuffix(name, "-nohistory"))
+	for _, v := range variants {
+		b.Run(v.name, func(b *testing.B) {
+			sh := shell(b, v.shell)
 			home, env := shellEnv(b)
-			if strings.HasSuffix(name, "-nohistory") {
+			env = append(env, v.env...)
+			if v.empty {
 				env = append(env, "QSH_HISTFILE="+filepath.Join(home, "empty-history"))
 			}
-			var most int64
+			var first, used memory
 			for b.Loop() {
 				s, _ := startShell(b, sh, home, env)
 				time.Sleep(300 * time.Millisecond) // idle: let start-up work settle
-				n, err := s.rss()
+				m, err := s.memory()
+				if err == nil {
+					s.tty.WriteString("true\r")
+					s.waitPrompt(b, sh)
+					time.Sleep(300 * time.Millisecond)
+					var u memory
+					u, err = s.memory()
+					used.pss = max(used.pss, u.pss)
+				}
 				s.stop()
 				if err != nil {
 					b.Fatal(err)
 				}
-				most = max(most, n)
+				first.pss, first.rss = max(first.pss, m.pss), max(first.rss, m.rss)
+				first.procs = m.procs
 			}
-			b.ReportMetric(float64(most)/(1<<20), "RSS-MB")
+			b.ReportMetric(float64(first.pss)/(1<<20), "PSS-MB")
+			b.ReportMetric(float64(first.rss)/(1<<20), "RSS-MB")
+			b.ReportMetric(float64(used.pss)/(1<<20), "used-PSS-MB")
+			b.ReportMetric(float64(first.procs), "procs")
 		})
 	}
 }

@@ -2,7 +2,11 @@
 # Measures qsh against the speed bar of issue 2 and prints a table:
 #   start-up   `qsh -c true` vs gosh (and bash), in the same run: qsh within 1.25x of gosh
 #   prompt     time to the first prompt on a pty with a 10,000-entry history: <= 5 ms
-#   memory     resident memory (VmRSS) at an idle prompt: <= 10 MB
+#              (also without the capture proxy, and with an empty history)
+#   memory     memory at an idle prompt: <= 10 MB for the session's whole process
+#              tree (PSS: with capture on, qsh runs twice, proxy and shell, sharing
+#              the binary's pages), at the first prompt and after a command line;
+#              also the VmRSS of the process the terminal started
 #   assistant  what the first `?` adds: starting qsh-assistant (its --config),
 #              and both binaries' sizes
 # Start-up uses hyperfine when installed (apt-get install hyperfine), else the
@@ -17,7 +21,7 @@ runs=300
 while [[ $# -gt 0 ]]; do
 	case $1 in
 	-n) runs=$2; shift 2 ;;
-	-h | --help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "run.sh: unknown argument: $1" >&2; exit 2 ;;
 	esac
 done
@@ -51,32 +55,43 @@ fi
 ratio=$(awk -v q="$q" -v g="$g" 'BEGIN { printf "%.2f", q / g }')
 
 # --- first prompt and idle memory, through a pty --------------------------------
-go test -run '^$' -bench 'FirstPrompt|IdleMemory' -benchtime 20x ./bench/ >"$out/pty.txt" 2>&1 || {
+{
+	go test -run '^$' -bench 'FirstPrompt' -benchtime 20x ./bench/ &&
+		go test -run '^$' -bench 'IdleMemory' -benchtime 5x ./bench/
+} >"$out/pty.txt" 2>&1 || {
 	cat "$out/pty.txt" >&2
 	exit 1
 }
 metric() { awk -v b="$1" -v u="$2" '$1 ~ "^"b"(-[0-9]+)?$" { for (i = 1; i < NF; i++) if ($(i+1) == u) printf "%.2f", $i }' "$out/pty.txt"; }
-pq=$(metric BenchmarkFirstPrompt/qsh ms-to-prompt)
-pe=$(metric BenchmarkFirstPrompt/qsh-nohistory ms-to-prompt)
-pg=$(metric BenchmarkFirstPrompt/gosh ms-to-prompt)
-mq=$(metric BenchmarkIdleMemory/qsh RSS-MB)
-me=$(metric BenchmarkIdleMemory/qsh-nohistory RSS-MB)
-mg=$(metric BenchmarkIdleMemory/gosh RSS-MB)
+prompt() { metric "BenchmarkFirstPrompt/$1" ms-to-prompt; }
+memory() { metric "BenchmarkIdleMemory/$1" "$2"; }
+p_qsh=$(prompt qsh) p_off=$(prompt qsh-nocapture) p_empty=$(prompt qsh-nohistory) p_gosh=$(prompt gosh)
+m_qsh=$(memory qsh PSS-MB) m_off=$(memory qsh-nocapture PSS-MB) m_gosh=$(memory gosh PSS-MB)
+u_qsh=$(memory qsh used-PSS-MB) u_off=$(memory qsh-nocapture used-PSS-MB)
+u_empty=$(memory qsh-nohistory used-PSS-MB) u_gosh=$(memory gosh used-PSS-MB)
+r_qsh=$(memory qsh RSS-MB) r_gosh=$(memory gosh RSS-MB)
 
 verdict() { awk -v v="$1" -v max="$2" 'BEGIN { print (v + 0 <= max + 0) ? "ok" : "OVER" }'; }
 
 printf '\nqsh speed (%s; %s, %d cores)\n\n' "$(date -u +%Y-%m-%dT%H:%MZ)" "$(uname -m)" "$(nproc)"
-printf '%-34s %10s %10s %10s   %s\n' "measure" "qsh" "gosh" "bash" "bar"
-printf '%-34s %7s ms %7s ms %7s ms   %s\n' "qsh -c true, mean" "$q" "$g" "$b" \
+printf '%-44s %10s %10s %10s   %s\n' "measure" "qsh" "gosh" "bash" "bar"
+printf '%-44s %7s ms %7s ms %7s ms   %s\n' "qsh -c true, mean" "$q" "$g" "$b" \
 	"<= 1.25x gosh: ${ratio}x $(verdict "$ratio" 1.25)"
-printf '%-34s %7s ms %7s ms %10s   %s\n' "first prompt, 10,000-entry history" "$pq" "$pg" "-" \
-	"<= 5 ms: $(verdict "$pq" 5)"
-printf '%-34s %7s ms %10s %10s\n' "first prompt, empty history" "$pe" "-" "-"
-printf '%-34s %7s MB %7s MB %10s   %s\n' "idle RSS, 10,000-entry history" "$mq" "$mg" "-" \
-	"<= 10 MB: $(verdict "$mq" 10)"
-printf '%-34s %7s MB %10s %10s\n' "idle RSS, empty history" "$me" "-" "-"
+printf '%-44s %7s ms %7s ms %10s   %s\n' "first prompt, 10,000-entry history" "$p_qsh" "$p_gosh" "-" \
+	"<= 5 ms: $(verdict "$p_qsh" 5)"
+printf '%-44s %7s ms %10s %10s\n' "  the same, QSH_CAPTURE=off (one process)" "$p_off" "-" "-"
+printf '%-44s %7s ms %10s %10s\n' "  the same, empty history" "$p_empty" "-" "-"
+printf '%-44s %7s MB %7s MB %10s   %s\n' "idle PSS of the session, 10,000 entries" "$m_qsh" "$m_gosh" "-" \
+	"<= 10 MB: $(verdict "$m_qsh" 10)"
+printf '%-44s %7s MB %7s MB %10s   %s\n' "  the same after a command line" "$u_qsh" "$u_gosh" "-" \
+	"<= 10 MB: $(verdict "$u_qsh" 10)"
+printf '%-44s %7s MB %10s %10s\n' "  QSH_CAPTURE=off (one process)" "$m_off" "-" "-"
+printf '%-44s %7s MB %10s %10s\n' "  QSH_CAPTURE=off, after a command line" "$u_off" "-" "-"
+printf '%-44s %7s MB %10s %10s\n' "  empty history, after a command line" "$u_empty" "-" "-"
+printf '%-44s %7s MB %7s MB %10s\n' "idle VmRSS of the terminal's process" "$r_qsh" "$r_gosh" "-"
 size() { awk -v s="$(wc -c <"$1")" 'BEGIN { printf "%.1f", s / 1048576 }'; }
-printf '%-34s %7s MB %7s MB %10s\n' "binary size" "$(size "$out/qsh")" "$(size "$out/gosh")" "-"
-printf '%-34s %7s ms %10s %10s   %s\n' "first ?: qsh-assistant start" "$a" "-" "-" \
+printf '%-44s %7s MB %7s MB %10s\n' "binary size" "$(size "$out/qsh")" "$(size "$out/gosh")" "-"
+printf '%-44s %7s ms %10s %10s   %s\n' "first ?: qsh-assistant start" "$a" "-" "-" \
 	"once a session, $(size "$out/qsh-assistant") MB"
-printf '\nstart-up by %s; prompt and memory by go test -bench (20 runs, pty).\n' "$tool"
+printf '\nstart-up by %s; prompt by go test -bench (20 runs), memory (5 runs, the most), through a pty.\n' "$tool"
+printf 'PSS: the shell process and its descendants, shared pages split among them (/proc/PID/smaps_rollup).\n'
