@@ -12,7 +12,6 @@ import (
 	"syscall"
 	"time"
 
-	"golang.org/x/sys/unix"
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
 )
@@ -109,25 +108,20 @@ func (s *Shell) execProgram(next interp.ExecHandlerFunc) interp.ExecHandlerFunc 
 				cmd.Process.Kill()
 			}
 		}()
-		waitResumingStopped(cmd.Process.Pid, hc.Stderr)
-		err = cmd.Wait()
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-				if ws.Signal() == syscall.SIGINT && fg {
-					// The user interrupted the program: like bash, stop
-					// the rest of the command line too.
-					s.interrupt()
-				}
-				return interp.ExitStatus(128 + int(ws.Signal()))
-			}
-			return interp.ExitStatus(ee.ExitCode())
-		}
+		ws, err := waitProgram(cmd, hc.Stderr)
 		if err != nil {
 			fmt.Fprintf(hc.Stderr, "qsh: %s: %v\n", args[0], err)
 			return interp.ExitStatus(1)
 		}
-		return nil
+		if ws.Signaled() {
+			if ws.Signal() == syscall.SIGINT && fg {
+				// The user interrupted the program: like bash, stop
+				// the rest of the command line too.
+				s.interrupt()
+			}
+			return interp.ExitStatus(128 + int(ws.Signal()))
+		}
+		return exitStatus(ws.ExitStatus())
 	}
 }
 
@@ -210,25 +204,6 @@ func exitStatus(st int) error {
 	return interp.ExitStatus(uint8(st))
 }
 
-// waitResumingStopped waits until process pid has exited, without reaping
-// it (exec.Cmd.Wait does that). If the process stops (Ctrl-Z, SIGTSTP,
-// SIGTTIN) it is resumed with SIGCONT: qsh has no job control, so a stopped
-// foreground program could never be continued and the shell would hang.
-func waitResumingStopped(pid int, stderr io.Writer) {
-	for {
-		var info unix.Siginfo
-		err := unix.Waitid(unix.P_PID, pid, &info, unix.WEXITED|unix.WSTOPPED|unix.WNOWAIT, nil)
-		if err == unix.EINTR {
-			continue
-		}
-		if err != nil || info.Code != cldStopped {
-			return
-		}
-		fmt.Fprintf(stderr, "\r\nqsh: no job control; resuming process %d (Ctrl-C stops it)\r\n", pid)
-		syscall.Kill(pid, syscall.SIGCONT)
-	}
-}
-
 func unwrapExec(err error) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
@@ -263,6 +238,3 @@ func environ(env expand.Environ) []string {
 	}
 	return list
 }
-
-// cldStopped is the siginfo code of a child stopped by a signal.
-const cldStopped = 5
