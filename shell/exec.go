@@ -164,7 +164,7 @@ func (s *Shell) runJob(ctx context.Context, hc interp.HandlerContext, args []str
 	// A program that starts once its line is over is in the background,
 	// marked or not.
 	bg := token != "" || line == nil || line.over.Load()
-	j, p, err := s.jobs.start(newCmd, startProgram, args, hc.Pos.Offset(), token, bg)
+	j, p, err := s.jobs.start(newCmd, startProgram, args, hc.Pos.Offset(), token, bg, line)
 	if err != nil {
 		fmt.Fprintf(hc.Stderr, "qsh: %s: %v\n", args[0], unwrapExec(err))
 		return interp.ExitStatus(126)

@@ -59,6 +59,7 @@ type job struct {
 	before *term.State // the terminal's modes before it got the terminal
 	noted  bool        // its current state was reported
 	nohup  bool        // disown -h: no SIGHUP when the shell exits
+	line   *lineState  // the command line of a background job
 }
 
 // state is the job's state as bash sees it: running while any process
@@ -147,7 +148,7 @@ type jobs struct {
 	recent  []*job        // listed jobs, least recently used first, for %+ and %-
 	fg      *job          // the running line's foreground job, open to its pipeline's next program
 	term    *job          // the job the terminal was given to
-	pending map[string]string
+	pending map[string]*reservation // background statements that have not started a program
 	fresh   []string // background statements run by the last line
 	tokens  int
 	gen     int // bumped to make background waits give up (an interrupted wait)
@@ -160,7 +161,7 @@ type jobs struct {
 
 func newJobs(tty, pgid int, notice io.Writer, sigs chan<- os.Signal) *jobs {
 	return &jobs{tty: tty, pgid: pgid, notice: notice, sigs: sigs,
-		changed: make(chan struct{}), pending: map[string]string{}}
+		changed: make(chan struct{}), pending: map[string]*reservation{}}
 }
 
 // broadcast wakes everything waiting for a change; t.mu is held.
@@ -177,6 +178,15 @@ func (t *jobs) wait() {
 	t.mu.Lock()
 }
 
+// reservation is a background statement about to run: its text, and
+// the job id it gets if it starts a program soon (0 once the prompt came
+// first), so that ids follow the order of the statements, not of the
+// goroutines that run them.
+type reservation struct {
+	text string
+	id   int
+}
+
 // reserve records a background statement about to run and returns its
 // token.
 func (t *jobs) reserve(text string) string {
@@ -187,22 +197,44 @@ func (t *jobs) reserve(text string) string {
 	if len(t.pending) > 256 { // statements that never started a program
 		clear(t.pending)
 	}
-	t.pending[tok] = text
+	t.pending[tok] = &reservation{text: text, id: t.freeID(0)}
 	t.fresh = append(t.fresh, tok)
 	return tok
 }
 
-// list adds j to the listed jobs with the lowest free id; t.mu is held.
-func (t *jobs) add(j *job) {
-	if j.id != 0 {
+// freeID is want if no job and no reservation has it, else the lowest
+// id free; t.mu is held.
+func (t *jobs) freeID(want int) int {
+	taken := func(id int) bool {
+		for _, o := range t.list {
+			if o.id == id {
+				return true
+			}
+		}
+		for _, r := range t.pending {
+			if r.id == id {
+				return true
+			}
+		}
+		return false
+	}
+	if want > 0 && !taken(want) {
+		return want
+	}
+	id := 1
+	for taken(id) {
+		id++
+	}
+	return id
+}
+
+// add lists j, with id want if that is free, else the lowest free id;
+// t.mu is held.
+func (t *jobs) add(j *job, want int) {
+	if slices.Contains(t.list, j) {
 		return
 	}
-	j.id = 1
-	for _, o := range t.list {
-		if o.id == j.id {
-			j.id++
-		}
-	}
+	j.id = t.freeID(want)
 	t.list = append(t.list, j)
 	slices.SortFunc(t.list, func(a, b *job) int { return a.id - b.id })
 	t.touch(j)
@@ -265,7 +297,7 @@ func (t *jobs) line(j *job, pids bool) string {
 // newCmd makes the command afresh (a failed start cannot be retried on
 // the same one); start runs it.
 func (t *jobs) start(newCmd func() *exec.Cmd, start func(*exec.Cmd) (*exec.Cmd, error),
-	args []string, pos uint, token string, bg bool) (*job, *proc, error) {
+	args []string, pos uint, token string, bg bool, line *lineState) (*job, *proc, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	var j *job
@@ -312,15 +344,20 @@ func (t *jobs) start(newCmd func() *exec.Cmd, start func(*exec.Cmd) (*exec.Cmd, 
 	}
 	p := &proc{pid: cmd.Process.Pid, args: args, pos: pos}
 	if j == nil {
-		j = &job{pgid: p.pid, bg: bg, token: token}
+		j = &job{pgid: p.pid, bg: bg, token: token, line: line}
 		if bg {
-			j.text = t.pending[token]
+			r, fresh := t.pending[token]
 			delete(t.pending, token)
-			if j.text == "" {
-				j.text = shellWords(args)
+			if !fresh {
+				// A later program of a background statement
+				// whose job was reported done already.
+				r = &reservation{text: shellWords(args)}
 			}
-			t.add(j)
-			fmt.Fprintf(t.notice, "[%d] %d\n", j.id, p.pid)
+			j.text = r.text
+			t.add(j, r.id)
+			if r.id > 0 {
+				fmt.Fprintf(t.notice, "[%d] %d\n", j.id, p.pid)
+			}
 		} else {
 			j.before = before
 			t.fg, t.term = j, j
@@ -470,7 +507,7 @@ func (t *jobs) stopped(j *job) {
 		t.fg = nil
 	}
 	j.bg = false
-	t.add(j)
+	t.add(j, 0)
 	t.touch(j)
 	if !j.noted {
 		j.noted = true
@@ -583,7 +620,7 @@ func (t *jobs) report() {
 		t.fg = nil
 		if j.state() == procRunning {
 			j.bg = true
-			t.add(j)
+			t.add(j, 0)
 			j.noted = true
 			fmt.Fprintf(t.notice, "[%d] %d\n", j.id, j.pgid)
 		}
@@ -598,6 +635,11 @@ func (t *jobs) report() {
 		t.mu.Unlock()
 		sleepBriefly()
 		t.mu.Lock()
+	}
+	for _, tok := range t.fresh {
+		if r := t.pending[tok]; r != nil {
+			r.id = 0 // too late for a `[n] pid` notice
+		}
 	}
 	t.fresh = t.fresh[:0]
 	for _, j := range slices.Clone(t.list) {

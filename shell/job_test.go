@@ -88,13 +88,13 @@ func TestJobLine(t *testing.T) {
 }
 
 func TestCurrentJob(t *testing.T) {
-	tab := &jobs{}
+	tab := &jobs{pending: map[string]*reservation{}}
 	running := &job{text: "a", procs: []*proc{{state: procRunning}}}
 	stopped := &job{text: "b", procs: []*proc{{state: procStopped}}}
 	later := &job{text: "c", procs: []*proc{{state: procRunning}}}
-	tab.add(running)
-	tab.add(stopped)
-	tab.add(later)
+	tab.add(running, 0)
+	tab.add(stopped, 0)
+	tab.add(later, 0)
 	// A stopped job is current even when a newer one runs.
 	if cur, prev := tab.current(); cur != stopped || prev != later {
 		t.Fatalf("current %v, previous %v", cur, prev)
@@ -104,7 +104,7 @@ func TestCurrentJob(t *testing.T) {
 	}
 	tab.remove(stopped)
 	other := &job{text: "d", procs: []*proc{{state: procRunning}}}
-	tab.add(other)
+	tab.add(other, 0)
 	if other.id != 2 {
 		t.Fatalf("the lowest free id is 2, got %d", other.id)
 	}

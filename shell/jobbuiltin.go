@@ -408,6 +408,16 @@ func (s *Shell) killJob(b builtinIO, spec string, sig syscall.Signal) int {
 	if j.state() == procStopped && sig != syscall.SIGKILL && sig != syscall.SIGCONT && sig != 0 {
 		unix.Kill(-j.pgid, syscall.SIGCONT)
 	}
+	// A background statement that runs more than one program (a loop,
+	// `(a; b) &`) is a subshell in bash, which the signal ends; here it
+	// runs in the shell, on the context of its command line, which is
+	// over: cancel it, so that no next program starts.
+	switch sig {
+	case syscall.SIGTERM, syscall.SIGKILL, syscall.SIGINT, syscall.SIGHUP, syscall.SIGQUIT:
+		if j.line != nil && j.line.over.Load() {
+			j.line.cancel()
+		}
+	}
 	return 0
 }
 

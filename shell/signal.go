@@ -29,6 +29,7 @@ func (s *Shell) foreground(ctx context.Context) (fctx context.Context, stop func
 	line := &lineState{}
 	ctx = context.WithValue(context.WithValue(ctx, fgKey{}, true), lineKey{}, line)
 	ctx, cancel := context.WithCancel(ctx)
+	line.cancel = cancel
 	s.mu.Lock()
 	s.cancel = cancel
 	s.mu.Unlock()
@@ -48,6 +49,9 @@ type lineKey struct{}
 // background.
 type lineState struct {
 	over atomic.Bool
+	// cancel cancels the line's context: once the line is over, only
+	// its background statements still run on it (see [Shell.killJob]).
+	cancel context.CancelFunc
 }
 
 // catchSignals makes the shell survive the terminal's signals: an

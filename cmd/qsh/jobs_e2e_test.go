@@ -441,3 +441,25 @@ func lookPath(name string) bool {
 	_, err := exec.LookPath(name)
 	return err == nil
 }
+
+// TestJobsBackgroundLoop: a background loop is one job, and kill %1 ends
+// the loop, not just its current program.
+func TestJobsBackgroundLoop(t *testing.T) {
+	t.Parallel()
+	tm := startShell(t, "")
+	d := dur(161)
+	enter(tm, "while true; do sleep "+d+"; done &")
+	waitProc(t, func(p procInfo) bool { return p.tpgid != p.pgrp }, "sleep", d)
+	if out := enter(tm, "jobs"); !strings.Contains(out, "[1]+  Running                 while true; do sleep "+d+"; done &") {
+		t.Fatalf("jobs: %q", out)
+	}
+	enter(tm, "kill %1")
+	untilOutput(t, tm, "[1]+  Terminated              while true; do sleep "+d+"; done")
+	waitGone(t, "sleep", d)
+	// Had the loop gone on, its next sleep would have started by now.
+	enter(tm, "sleep 0.3")
+	if p := findProcs(t, "sleep", d); len(p) > 0 {
+		t.Fatalf("the loop goes on after kill %%1: %+v", p)
+	}
+	exit(t, tm)
+}
