@@ -143,13 +143,13 @@ type jobs struct {
 	sigs chan<- os.Signal
 
 	mu      sync.Mutex
-	changed chan struct{} // closed and replaced at every change
-	list    []*job        // listed jobs, by id
-	recent  []*job        // listed jobs, least recently used first, for %+ and %-
-	fg      *job          // the running line's foreground job, open to its pipeline's next program
-	term    *job          // the job the terminal was given to
+	changed chan struct{}           // closed and replaced at every change
+	list    []*job                  // listed jobs, by id
+	recent  []*job                  // listed jobs, least recently used first, for %+ and %-
+	fg      *job                    // the running line's foreground job, open to its pipeline's next program
+	term    *job                    // the job the terminal was given to
 	pending map[string]*reservation // background statements that have not started a program
-	fresh   []string // background statements run by the last line
+	fresh   []string                // background statements run by the last line
 	tokens  int
 	gen     int // bumped to make background waits give up (an interrupted wait)
 	waiting int // wait builtins running
