@@ -406,10 +406,8 @@ func historyFile(cfg Config, getenv func(string) string) (string, error) {
 
 // joinHistory waits for the history file the REPL is reading in the
 // background (see [Shell.loadHistory]) and hands its entries to the line
-// reader. When report is set, it also prints the read's warning, which
-// waits for a place where a line of its own cannot garble the prompt:
-// before a command line runs, in `history`, or when the REPL ends.
-// Everything that uses s.hist calls it first.
+// reader. When report is set, it also prints the read's warning (see
+// [Shell.reportHistory]). Everything that uses s.hist calls it first.
 func (s *Shell) joinHistory(report bool) {
 	h := s.hist
 	if h.loading != nil {
@@ -418,9 +416,21 @@ func (s *Shell) joinHistory(report bool) {
 			s.lines.AddHistory(e)
 		}
 	}
-	if report && h.warn != nil {
-		s.errorf("%v", h.warn)
-		h.warn = nil
+	if report {
+		s.reportHistory()
+	}
+}
+
+// reportHistory waits for the history file's read and prints its warning
+// if that is still unsaid. The warning waits for a place where a line of
+// its own cannot garble the prompt: before a command line runs, in
+// `history`, or when the REPL ends, which also must not leave a rewrite
+// of the file half done.
+func (s *Shell) reportHistory() {
+	s.hist.wait()
+	if s.hist.warn != nil {
+		s.errorf("%v", s.hist.warn)
+		s.hist.warn = nil
 	}
 }
 

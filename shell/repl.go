@@ -39,7 +39,7 @@ func (s *Shell) REPL(ctx context.Context) int {
 	}
 	defer s.lines.Close()
 	s.loadHistory()
-	defer s.joinHistory(true) // a rewrite of the file ends before the shell
+	defer s.reportHistory()
 	tty := s.saveTerminal()
 
 	st := 0
