@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"golang.org/x/sys/unix"
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
 )
@@ -80,7 +81,7 @@ func (s *Shell) execProgram(next interp.ExecHandlerFunc) interp.ExecHandlerFunc 
 		}
 		fg := ctx.Value(fgKey{}) != nil
 		if s.jobs != nil && fg && plainFiles(stdin, hc.Stdout, hc.Stderr) {
-			return s.runJob(ctx, hc, args, newCmd)
+			return s.runJob(ctx, hc, args, newCmd, &stdin)
 		}
 		cmd, err := startProgram(newCmd())
 		if err != nil {
@@ -158,12 +159,28 @@ func plainFiles(files ...any) bool {
 
 // runJob runs a program under job control: in the foreground job of the
 // line, or in the job of its background statement.
-func (s *Shell) runJob(ctx context.Context, hc interp.HandlerContext, args []string, newCmd func() *exec.Cmd) error {
+// newCmd makes the command with *stdin.
+func (s *Shell) runJob(ctx context.Context, hc interp.HandlerContext, args []string,
+	newCmd func() *exec.Cmd, stdin *io.Reader) error {
 	token := hc.Env.Get(jobVar).String()
 	line, _ := ctx.Value(lineKey{}).(*lineState)
 	// A program that starts once its line is over is in the background,
 	// marked or not.
 	bg := token != "" || line == nil || line.over.Load()
+	if f, ok := (*stdin).(*os.File); ok && bg {
+		// The terminal the line opened for its stdin (see
+		// [Shell.cancellableStdin]) is closed when the line ends,
+		// maybe before a background program starts.
+		held, err := holdFile(f)
+		if err != nil {
+			held, err = holdFile(s.stdin)
+		}
+		*stdin = nil // /dev/null
+		if err == nil {
+			defer held.Close()
+			*stdin = held
+		}
+	}
 	j, p, err := s.jobs.start(newCmd, startProgram, args, hc.Pos.Offset(), token, bg, line)
 	if err != nil {
 		fmt.Fprintf(hc.Stderr, "qsh: %s: %v\n", args[0], unwrapExec(err))
@@ -195,6 +212,31 @@ func (s *Shell) runJob(ctx context.Context, hc interp.HandlerContext, args []str
 		s.interrupt()
 	}
 	return exitStatus(st)
+}
+
+// holdFile returns a descriptor of its own for the file r is, unless r
+// is not a file or is closed.
+func holdFile(r io.Reader) (*os.File, error) {
+	f, ok := r.(*os.File)
+	if !ok || f == nil {
+		return nil, os.ErrInvalid
+	}
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return nil, err
+	}
+	nfd := -1
+	var derr error
+	// Control holds the file open while it runs.
+	if err := rc.Control(func(fd uintptr) {
+		nfd, derr = unix.FcntlInt(fd, unix.F_DUPFD_CLOEXEC, 0)
+	}); err != nil {
+		return nil, err
+	}
+	if derr != nil {
+		return nil, derr
+	}
+	return os.NewFile(uintptr(nfd), f.Name()), nil
 }
 
 func exitStatus(st int) error {

@@ -340,6 +340,11 @@ func (t *jobs) start(newCmd func() *exec.Cmd, start func(*exec.Cmd) (*exec.Cmd, 
 		break
 	}
 	if err != nil {
+		if !bg && j == nil {
+			// The child may have taken the terminal before its exec
+			// failed.
+			handTerminal(t.tty, t.pgid, t.sigs)
+		}
 		return nil, nil, err
 	}
 	p := &proc{pid: cmd.Process.Pid, args: args, pos: pos}

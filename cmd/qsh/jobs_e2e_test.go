@@ -463,3 +463,29 @@ func TestJobsBackgroundLoop(t *testing.T) {
 	}
 	exit(t, tm)
 }
+
+// TestJobsBackgroundReader: a background program that reads the terminal
+// stops (SIGTTIN) and says so, as in bash; a program that cannot start
+// leaves the terminal with the shell.
+func TestJobsBackgroundReader(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	os.WriteFile(filepath.Join(home, "bad"), []byte("#!/nonexistent/interpreter\n"), 0o755)
+	tm := startShell(t, home)
+	if out := enter(tm, "./bad; echo st=$?"); !strings.Contains(out, "st=126") {
+		t.Fatalf("a program that cannot start: %q", out)
+	}
+	enter(tm, "cat &")
+	untilOutput(t, tm, "[1]+  Stopped (tty input)     cat")
+	tm.Line("fg")
+	tm.WaitFor("cat\n")
+	tm.Line("typed-to-cat")
+	tm.WaitFor("typed-to-cat\n")
+	tm.WaitFor("typed-to-cat\n") // cat's copy
+	tm.Type(shelltest.CtrlD)
+	tm.WaitFor(ps1)
+	if out := enter(tm, "echo st=$?"); !strings.Contains(out, "st=0") {
+		t.Fatalf("after cat: %q", out)
+	}
+	exit(t, tm)
+}
