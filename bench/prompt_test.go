@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -214,8 +215,8 @@ var variants = []struct {
 }
 
 // BenchmarkFirstPrompt times the start of an interactive shell on a pty,
-// up to its first prompt (the bar is 5 ms for qsh with a 10,000-entry
-// history).
+// up to its first prompt, and reports the median (the bar is 5 ms for qsh
+// with a 10,000-entry history).
 func BenchmarkFirstPrompt(b *testing.B) {
 	for _, v := range variants {
 		b.Run(v.name, func(b *testing.B) {
@@ -225,15 +226,18 @@ func BenchmarkFirstPrompt(b *testing.B) {
 			if v.empty {
 				env = append(env, "QSH_HISTFILE="+filepath.Join(home, "empty-history"))
 			}
-			var total time.Duration
+			var times []time.Duration
 			for b.Loop() {
 				s, d := startShell(b, sh, home, env)
 				b.StopTimer()
 				s.stop()
 				b.StartTimer()
-				total += d
+				times = append(times, d)
 			}
-			b.ReportMetric(float64(total.Microseconds())/float64(b.N)/1000, "ms-to-prompt")
+			// The median: on a shared machine, a few starts that wait
+			// for a busy CPU would otherwise decide the figure.
+			slices.Sort(times)
+			b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "ms-to-prompt")
 		})
 	}
 }

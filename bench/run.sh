@@ -93,5 +93,5 @@ size() { awk -v s="$(wc -c <"$1")" 'BEGIN { printf "%.1f", s / 1048576 }'; }
 printf '%-44s %7s MB %7s MB %10s\n' "binary size" "$(size "$out/qsh")" "$(size "$out/gosh")" "-"
 printf '%-44s %7s ms %10s %10s   %s\n' "first ?: qsh-assistant start" "$a" "-" "-" \
 	"once a session, $(size "$out/qsh-assistant") MB"
-printf '\nstart-up by %s; prompt by go test -bench (20 runs), memory (5 runs, the most), through a pty.\n' "$tool"
+printf '\nstart-up by %s; prompt by go test -bench (median of 20 runs), memory (5 runs, the most), through a pty.\n' "$tool"
 printf 'PSS: the shell process and its descendants, shared pages split among them (/proc/PID/smaps_rollup).\n'
