@@ -143,7 +143,7 @@ func New(opts ...Option) (*Shell, error) {
 	s.runner, err = interp.New(
 		interp.Dir(s.startDir()),
 		interp.Interactive(s.interactive),
-		interp.Env(expand.ListEnviron(s.environ...)),
+		interp.Env(newUserHomes(expand.ListEnviron(s.environ...))),
 		interp.StdIO(s.stdin, s.stdout, s.stderr),
 		interp.Params(append([]string{"--"}, s.params...)...),
 		interp.CallHandler(s.call),
