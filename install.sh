@@ -92,7 +92,9 @@ fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/qsh-install.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
 echo "building qsh${version:+ $version} with Go $have ..."
-go build -trimpath -ldflags "$ldflags" -o "$tmp/" ./cmd/qsh ./cmd/qsh-assistant ||
+# Without cgo: a static binary starts ≈0.7 ms sooner, at every ssh command and
+# git push; ~name for users of LDAP or SSSD goes through getent instead.
+CGO_ENABLED=0 go build -trimpath -ldflags "$ldflags" -o "$tmp/" ./cmd/qsh ./cmd/qsh-assistant ||
 	die "go build failed (see above)"
 
 # install_to DIR: copy the binaries into DIR atomically, so a running qsh

@@ -50,7 +50,7 @@ mkdir -p "$out"
 qsh=${QSH_BIN:-}
 if [[ -z $qsh ]]; then
 	qsh=$out/qsh
-	go build -o "$qsh" ./cmd/qsh
+	CGO_ENABLED=0 go build -o "$qsh" ./cmd/qsh # as install.sh builds it
 fi
 gosh=${GOSH_BIN:-}
 if [[ -z $gosh ]]; then

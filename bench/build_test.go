@@ -31,6 +31,8 @@ func buildShells() {
 		out := filepath.Join(s.dir, name)
 		cmd := exec.Command("go", "build", "-trimpath", "-ldflags", "-s -w", "-o", out, pkg)
 		cmd.Dir = ".." // the module root: gosh builds at the version go.mod requires
+		// As install.sh builds qsh; gosh the same way, for a fair comparison.
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 		if msg, err := cmd.CombinedOutput(); err != nil {
 			return "", &buildError{pkg, err, string(msg)}
 		}

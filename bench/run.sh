@@ -30,6 +30,8 @@ out=$(mktemp -d "${TMPDIR:-/tmp}/qsh-bench.XXXXXX")
 trap 'rm -rf "$out"' EXIT
 
 echo "building qsh, qsh-assistant and gosh (gosh at the mvdan.cc/sh version in go.mod) ..." >&2
+# As install.sh builds them; gosh the same way, for a fair comparison.
+export CGO_ENABLED=0
 go build -trimpath -ldflags "-s -w" -o "$out/" ./cmd/qsh ./cmd/qsh-assistant
 go build -trimpath -ldflags "-s -w" -o "$out/gosh" mvdan.cc/sh/v3/cmd/gosh
 export BENCH_QSH=$out/qsh BENCH_GOSH=$out/gosh

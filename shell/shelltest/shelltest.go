@@ -65,6 +65,7 @@ func Build(dir string) (string, error) {
 	// qsh starts qsh-assistant, found next to it, on the first `?`.
 	cmd := exec.Command("go", "build", "-o", dir+string(filepath.Separator),
 		"github.com/qsh-shell/qsh/cmd/qsh", "github.com/qsh-shell/qsh/cmd/qsh-assistant")
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0") // as install.sh builds them
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		return "", fmt.Errorf("go build: %v\n%s", err, out)
