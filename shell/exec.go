@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+	"golang.org/x/term"
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
 )
@@ -83,14 +84,16 @@ func (s *Shell) execProgram(next interp.ExecHandlerFunc) interp.ExecHandlerFunc 
 		if s.jobs != nil && fg && plainFiles(stdin, hc.Stdout, hc.Stderr) {
 			return s.runJob(ctx, hc, args, newCmd, &stdin)
 		}
+		if fg {
+			// Counted before the start: once the program runs, a
+			// Ctrl-C is its to handle.
+			s.fg.Add(1)
+			defer s.fg.Add(-1)
+		}
 		cmd, err := startProgram(newCmd())
 		if err != nil {
 			fmt.Fprintf(hc.Stderr, "qsh: %s: %v\n", args[0], unwrapExec(err))
 			return interp.ExitStatus(126)
-		}
-		if fg {
-			s.fg.Add(1)
-			defer s.fg.Add(-1)
 		}
 		done := make(chan struct{})
 		defer close(done)
@@ -189,6 +192,8 @@ func (s *Shell) runJob(ctx context.Context, hc interp.HandlerContext, args []str
 	if bg {
 		return exitStatus(s.jobs.waitBackground(ctx.Done(), p))
 	}
+	// Counted once the program has the terminal: a Ctrl-C before that
+	// is the shell's (between the programs of a loop, say).
 	s.fg.Add(1)
 	defer s.fg.Add(-1)
 	done := make(chan struct{})
@@ -215,7 +220,9 @@ func (s *Shell) runJob(ctx context.Context, hc interp.HandlerContext, args []str
 }
 
 // holdFile returns a descriptor of its own for the file r is, unless r
-// is not a file or is closed.
+// is not a file or is closed. A terminal is opened anew, so that the
+// program does not share the open file (and its O_NONBLOCK flag) with the
+// shell: the shell's own stdin may be non-blocking.
 func holdFile(r io.Reader) (*os.File, error) {
 	f, ok := r.(*os.File)
 	if !ok || f == nil {
@@ -225,18 +232,27 @@ func holdFile(r io.Reader) (*os.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	nfd := -1
-	var derr error
+	var held *os.File
+	var herr error
 	// Control holds the file open while it runs.
-	if err := rc.Control(func(fd uintptr) {
-		nfd, derr = unix.FcntlInt(fd, unix.F_DUPFD_CLOEXEC, 0)
-	}); err != nil {
+	err = rc.Control(func(fd uintptr) {
+		if term.IsTerminal(int(fd)) {
+			held, herr = os.OpenFile(fmt.Sprintf("/proc/self/fd/%d", fd), os.O_RDWR, 0)
+			if herr == nil {
+				return
+			}
+		}
+		nfd, derr := unix.FcntlInt(fd, unix.F_DUPFD_CLOEXEC, 0)
+		if derr != nil {
+			herr = derr
+			return
+		}
+		held, herr = os.NewFile(uintptr(nfd), f.Name()), nil
+	})
+	if err != nil {
 		return nil, err
 	}
-	if derr != nil {
-		return nil, derr
-	}
-	return os.NewFile(uintptr(nfd), f.Name()), nil
+	return held, herr
 }
 
 func exitStatus(st int) error {

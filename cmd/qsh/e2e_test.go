@@ -448,6 +448,10 @@ func TestREPLInteractivePrograms(t *testing.T) {
 		time.Sleep(2500 * time.Millisecond) // past qsh's kill delay: python must live
 		tm.Type("print(6*7)\r")
 		tm.WaitFor("42")
+		// Only at the prompt is Ctrl-D an end of input: a ^D typed
+		// while python still runs the line is lost when its line
+		// editor leaves canonical mode.
+		tm.WaitFor(">>> ")
 		tm.Type(shelltest.CtrlD)
 		tm.WaitFor(ps1)
 		if out := enter(tm, "echo st=$?"); !strings.Contains(out, "st=0") {

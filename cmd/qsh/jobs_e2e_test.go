@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -28,6 +29,18 @@ func captureModes(t *testing.T, test func(t *testing.T, env ...string)) {
 			}
 		})
 	}
+}
+
+// startJobShell is startShell, and shows the screen when the test fails.
+func startJobShell(t *testing.T, home string, env ...string) *shelltest.Term {
+	t.Helper()
+	tm := startShell(t, home, env...)
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("the screen:\n%s", tm.Output())
+		}
+	})
+	return tm
 }
 
 // procInfo is what /proc says about a process.
@@ -90,6 +103,9 @@ func waitProc(t *testing.T, ok func(procInfo) bool, args ...string) procInfo {
 		if time.Now().After(deadline) {
 			t.Fatalf("no process %q as wanted: %+v", args, list)
 		}
+		if len(list) > 1 {
+			t.Logf("%d processes %q: %+v", len(list), args, list)
+		}
 		time.Sleep(20 * time.Millisecond)
 	}
 }
@@ -125,16 +141,34 @@ func untilOutput(t *testing.T, tm *shelltest.Term, want string) {
 }
 
 // dur is a sleep duration no other test uses, to find its process by.
-func dur(n int) string { return fmt.Sprintf("30.%03d", n) }
+// Whatever sleeps that long when the test ends is killed.
+func dur(t *testing.T, n int) string {
+	d := fmt.Sprintf("30.%03d", n)
+	t.Cleanup(func() { killAll("sleep", d) })
+	return d
+}
+
+// killAll kills the processes whose arguments are args.
+func killAll(args ...string) {
+	dirs, _ := filepath.Glob("/proc/[0-9]*")
+	want := strings.Join(args, "\x00") + "\x00"
+	for _, dir := range dirs {
+		if cmdline, err := os.ReadFile(dir + "/cmdline"); err == nil && string(cmdline) == want {
+			if pid, err := strconv.Atoi(filepath.Base(dir)); err == nil {
+				syscall.Kill(pid, syscall.SIGKILL)
+			}
+		}
+	}
+}
 
 func TestJobsCtrlZFg(t *testing.T) {
 	t.Parallel()
 	captureModes(t, func(t *testing.T, env ...string) {
-		d := dur(101)
+		d := dur(t, 101)
 		if len(env) > 0 {
-			d = dur(102)
+			d = dur(t, 102)
 		}
-		tm := startShell(t, "", env...)
+		tm := startJobShell(t, "", env...)
 		tm.Line("sleep " + d)
 		waitProc(t, inForeground, "sleep", d)
 		tm.Type(shelltest.CtrlZ)
@@ -177,11 +211,11 @@ func TestJobsCtrlZFg(t *testing.T) {
 func TestJobsBackgroundSurvivesCtrlC(t *testing.T) {
 	t.Parallel()
 	captureModes(t, func(t *testing.T, env ...string) {
-		d := dur(111)
+		d := dur(t, 111)
 		if len(env) > 0 {
-			d = dur(112)
+			d = dur(t, 112)
 		}
-		tm := startShell(t, "", env...)
+		tm := startJobShell(t, "", env...)
 		out := enter(tm, "sleep "+d+" &")
 		if !strings.Contains(out, "[1] ") {
 			t.Fatalf("no job number: %q", out)
@@ -209,7 +243,7 @@ func TestJobsBackgroundSurvivesCtrlC(t *testing.T) {
 
 func TestJobsDoneNotice(t *testing.T) {
 	t.Parallel()
-	tm := startShell(t, "")
+	tm := startJobShell(t, "")
 	enter(tm, "sleep 0.2 &")
 	enter(tm, "sleep 0.4")
 	untilOutput(t, tm, "[1]+  Done                    sleep 0.2")
@@ -227,11 +261,11 @@ func TestJobsDoneNotice(t *testing.T) {
 func TestJobsPipeline(t *testing.T) {
 	t.Parallel()
 	captureModes(t, func(t *testing.T, env ...string) {
-		d := dur(121)
+		d := dur(t, 121)
 		if len(env) > 0 {
-			d = dur(122)
+			d = dur(t, 122)
 		}
-		tm := startShell(t, "", env...)
+		tm := startJobShell(t, "", env...)
 		tm.Line("sleep " + d + " | cat")
 		p := waitProc(t, inForeground, "sleep", d)
 		// cat has joined sleep's group.
@@ -282,8 +316,8 @@ func groupState(pgrp int) (n int, allStopped bool) {
 
 func TestJobsBg(t *testing.T) {
 	t.Parallel()
-	tm := startShell(t, "")
-	d := dur(131)
+	tm := startJobShell(t, "")
+	d := dur(t, 131)
 	tm.Line("sleep " + d)
 	waitProc(t, inForeground, "sleep", d)
 	tm.Type(shelltest.CtrlZ)
@@ -318,11 +352,11 @@ func TestJobsBg(t *testing.T) {
 func TestJobsExitWithStoppedJobs(t *testing.T) {
 	t.Parallel()
 	captureModes(t, func(t *testing.T, env ...string) {
-		d := dur(141)
+		d := dur(t, 141)
 		if len(env) > 0 {
-			d = dur(142)
+			d = dur(t, 142)
 		}
-		tm := startShell(t, "", env...)
+		tm := startJobShell(t, "", env...)
 		tm.Line("sleep " + d)
 		waitProc(t, inForeground, "sleep", d)
 		tm.Type(shelltest.CtrlZ)
@@ -342,11 +376,11 @@ func TestJobsExitWithStoppedJobs(t *testing.T) {
 func TestJobsInterrupt(t *testing.T) {
 	t.Parallel()
 	captureModes(t, func(t *testing.T, env ...string) {
-		d := dur(151)
+		d := dur(t, 151)
 		if len(env) > 0 {
-			d = dur(152)
+			d = dur(t, 152)
 		}
-		tm := startShell(t, "", env...)
+		tm := startJobShell(t, "", env...)
 		tm.Line("sleep " + d + "; echo not-reached")
 		waitProc(t, inForeground, "sleep", d)
 		tm.Type(shelltest.CtrlC)
@@ -393,7 +427,7 @@ func TestJobsInterrupt(t *testing.T) {
 func TestJobsEditor(t *testing.T) {
 	t.Parallel()
 	captureModes(t, func(t *testing.T, env ...string) {
-		tm := startShell(t, "", env...)
+		tm := startJobShell(t, "", env...)
 		switch {
 		case lookPath("vim") || lookPath("vi"):
 			editor := "vim"
@@ -446,8 +480,8 @@ func lookPath(name string) bool {
 // the loop, not just its current program.
 func TestJobsBackgroundLoop(t *testing.T) {
 	t.Parallel()
-	tm := startShell(t, "")
-	d := dur(161)
+	tm := startJobShell(t, "")
+	d := dur(t, 161)
 	enter(tm, "while true; do sleep "+d+"; done &")
 	waitProc(t, func(p procInfo) bool { return p.tpgid != p.pgrp }, "sleep", d)
 	if out := enter(tm, "jobs"); !strings.Contains(out, "[1]+  Running                 while true; do sleep "+d+"; done &") {
@@ -471,21 +505,31 @@ func TestJobsBackgroundReader(t *testing.T) {
 	t.Parallel()
 	home := t.TempDir()
 	os.WriteFile(filepath.Join(home, "bad"), []byte("#!/nonexistent/interpreter\n"), 0o755)
-	tm := startShell(t, home)
+	tm := startJobShell(t, home)
 	if out := enter(tm, "./bad; echo st=$?"); !strings.Contains(out, "st=126") {
 		t.Fatalf("a program that cannot start: %q", out)
 	}
-	enter(tm, "cat &")
-	untilOutput(t, tm, "[1]+  Stopped (tty input)     cat")
+	// (A program of its own, to find it in /proc.)
+	out, err := exec.Command("python3", "-c", "import sys; print(sys.executable)").Output()
+	if err != nil {
+		t.Skip("no python3")
+	}
+	python := strings.TrimSpace(string(out))
+	os.WriteFile(filepath.Join(home, "reader.py"), []byte(
+		"import os, fcntl\nprint('flags', fcntl.fcntl(0, fcntl.F_GETFL))\nprint('got-' + os.read(0, 100).decode().strip())\n"), 0o644)
+	enter(tm, python+" reader.py &")
+	untilOutput(t, tm, "[1]+  Stopped (tty input)     "+python+" reader.py")
 	tm.Line("fg")
-	tm.WaitFor("cat\n")
-	tm.Line("typed-to-cat")
-	tm.WaitFor("typed-to-cat\n")
-	tm.WaitFor("typed-to-cat\n") // cat's copy
-	tm.Type(shelltest.CtrlD)
+	tm.WaitFor(python + " reader.py\n")
+	// Typed before the program has the terminal, the line would go to
+	// the shell's line editor, which reads ahead.
+	t.Cleanup(func() { killAll(python, "reader.py") })
+	waitProc(t, inForeground, python, "reader.py")
+	tm.Line("typed")
+	tm.WaitFor("got-typed")
 	tm.WaitFor(ps1)
 	if out := enter(tm, "echo st=$?"); !strings.Contains(out, "st=0") {
-		t.Fatalf("after cat: %q", out)
+		t.Fatalf("after the reader: %q", out)
 	}
 	exit(t, tm)
 }
