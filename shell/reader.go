@@ -42,11 +42,15 @@ type LineReader interface {
 type lineEditor struct {
 	rl *readline.Instance
 	in *lineInput
-	// pending, when set, runs at the first key press: it hands readline
-	// the history file's entries, joining the shell's read of the file,
-	// which goes on while the first prompt is drawn. readline's copy of
-	// 10,000 entries (≈10 ms, ≈8 MB as runes) is also more than all the
-	// rest of the work before that prompt.
+	// hist serves Up and Down (see [recall]); readline holds the
+	// entries only from a Ctrl-R to the end of that line.
+	hist     recall
+	nav      int  // -1 or +1: Up or Down, on its way to listen
+	lent     bool // readline holds the entries
+	searched bool // a search put a line on screen since the last Up or Down
+	// pending, when set, runs at the first key press: it joins the
+	// shell's read of the history file, which goes on while the first
+	// prompt is drawn, and hands over the entries.
 	pending func()
 	loaded  bool // a key was pressed
 	n       int  // characters typed on the line so far
@@ -69,6 +73,7 @@ func newLineEditor(stdin *os.File, stdout io.Writer, complete readline.AutoCompl
 	}
 	e := &lineEditor{in: in}
 	cfg.FuncFilterInputRune = e.filter
+	cfg.Listener = e.listen
 	rl, err := readline.NewFromConfig(cfg)
 	if err != nil {
 		return nil, err
@@ -80,6 +85,12 @@ func newLineEditor(stdin *os.File, stdout io.Writer, complete readline.AutoCompl
 func (e *lineEditor) ReadLine(prompt string) (string, error) {
 	e.rl.SetPrompt(prompt)
 	e.n, e.tooLong, e.dropped = 0, false, false
+	if e.lent {
+		e.rl.ResetHistory() // garbage now: 6 MB for 10,000 entries
+		e.lent = false
+	}
+	e.hist.reset()
+	e.searched = false
 	line, err := e.rl.ReadLine()
 	if errors.Is(err, readline.ErrInterrupt) {
 		if e.dropped {
@@ -102,6 +113,23 @@ func (e *lineEditor) filter(r rune) (rune, bool) {
 		}
 	}
 	switch r {
+	case readline.CharPrev, readline.CharNext:
+		// Shift-Tab does nothing in readline but reach listen, which
+		// shows the entry; readline's own history is empty.
+		e.nav = 1
+		if r == readline.CharPrev {
+			e.nav = -1
+		}
+		return readline.MetaShiftTab, true
+	case readline.CharBckSearch, readline.CharFwdSearch:
+		if !e.lent {
+			for _, h := range e.hist.entries {
+				e.rl.SaveToHistory(h)
+			}
+			e.lent = true
+		}
+		e.searched = true
+		return r, true
 	case readline.CharEnter, readline.CharCtrlJ:
 		if e.tooLong {
 			e.dropped = true
@@ -122,9 +150,40 @@ func (e *lineEditor) filter(r rune) (rune, bool) {
 	return r, true
 }
 
-func (e *lineEditor) AddHistory(entry string) { e.rl.SaveToHistory(entry) }
-func (e *lineEditor) ClearHistory()           { e.rl.ResetHistory() }
-func (e *lineEditor) Close() error            { return e.rl.Close() }
+// listen shows the history entry an Up or Down asked for.
+func (e *lineEditor) listen(line []rune, _ int, key rune) ([]rune, int, bool) {
+	if key != readline.MetaShiftTab || e.nav == 0 {
+		return nil, 0, false
+	}
+	dir := e.nav
+	e.nav = 0
+	if e.searched {
+		e.hist.found(string(line))
+		e.searched = false
+	}
+	text, ok := e.hist.move(string(line), dir)
+	if !ok {
+		return nil, 0, false
+	}
+	rs := []rune(text)
+	e.n = len(rs)
+	return rs, len(rs), true
+}
+
+func (e *lineEditor) AddHistory(entry string) {
+	e.hist.add(entry)
+	if e.lent {
+		e.rl.SaveToHistory(entry)
+	}
+}
+
+func (e *lineEditor) ClearHistory() {
+	e.hist.clear()
+	e.rl.ResetHistory()
+	e.lent = false
+}
+
+func (e *lineEditor) Close() error { return e.rl.Close() }
 
 // lineInput is the line editor's stdin. It hands readline one byte per
 // read, so that what readline has buffered is never more than a character,
