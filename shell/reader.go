@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/ergochat/readline"
 )
@@ -13,14 +15,15 @@ import (
 // ErrInterrupt is what a [LineReader] returns when Ctrl-C discards the line.
 var ErrInterrupt = errors.New("interrupt")
 
-// ErrTooLong is what a [LineReader] returns for a line over [MaxLine]
-// characters, which it discards.
-var ErrTooLong = fmt.Errorf("line longer than %d characters: discarded (run long commands from a script file)", MaxLine)
+// ErrTooLong is what a [LineReader] returns for a line with more than
+// [MaxLine] typed or [MaxPaste] pasted characters, which it discards.
+var ErrTooLong = fmt.Errorf("line too long: discarded (limits: %d typed, %d pasted characters; run long commands from a script file)", MaxLine, MaxPaste)
 
-// MaxLine is the longest line the line editor takes. readline redraws in
-// time proportional to the line for each character, so a pasted megabyte
-// would take hours; 4096 is also the limit of a terminal's own line
-// editing (canonical mode).
+// MaxLine is how many characters a line takes as typed keys, pasted
+// without a terminal's paste marks included. readline redraws in time
+// proportional to the line for each character, so a megabyte would take
+// hours; 4096 is also the limit of a terminal's own line editing
+// (canonical mode). Marked pastes go in at once (see [MaxPaste]).
 const MaxLine = 4096
 
 // LineReader reads command lines: readline on a terminal, or a scripted
@@ -42,10 +45,15 @@ type LineReader interface {
 type lineEditor struct {
 	rl *readline.Instance
 	in *lineInput
+	// out gets the terminal's paste mode around each line; nil when the
+	// terminal cannot do it.
+	out io.Writer
 	// hist serves Up and Down (see [recall]); readline holds the
 	// entries only from a Ctrl-R to the end of that line.
 	hist     recall
-	nav      int  // -1 or +1: Up or Down, on its way to listen
+	nav      int // -1 or +1: Up or Down, on its way to listen
+	pasted   string
+	typed    int  // characters typed on the line, not pasted
 	lent     bool // readline holds the entries
 	searched bool // a search put a line on screen since the last Up or Down
 	// pending, when set, runs at the first key press: it joins the
@@ -53,7 +61,7 @@ type lineEditor struct {
 	// prompt is drawn, and hands over the entries.
 	pending func()
 	loaded  bool // a key was pressed
-	n       int  // characters typed on the line so far
+	n       int  // characters on the line, as listen last saw it
 	tooLong bool // the line went over MaxLine: drop the rest
 	dropped bool // the line was dropped
 }
@@ -72,6 +80,9 @@ func newLineEditor(stdin *os.File, stdout io.Writer, complete readline.AutoCompl
 		cfg.AutoComplete = complete
 	}
 	e := &lineEditor{in: in}
+	if t := os.Getenv("TERM"); t != "" && t != "dumb" {
+		e.out = stdout
+	}
 	cfg.FuncFilterInputRune = e.filter
 	cfg.Listener = e.listen
 	rl, err := readline.NewFromConfig(cfg)
@@ -84,14 +95,23 @@ func newLineEditor(stdin *os.File, stdout io.Writer, complete readline.AutoCompl
 
 func (e *lineEditor) ReadLine(prompt string) (string, error) {
 	e.rl.SetPrompt(prompt)
-	e.n, e.tooLong, e.dropped = 0, false, false
+	e.n, e.typed, e.tooLong, e.dropped = 0, 0, false, false
 	if e.lent {
 		e.rl.ResetHistory() // garbage now: 6 MB for 10,000 entries
 		e.lent = false
 	}
 	e.hist.reset()
 	e.searched = false
+	if e.out != nil {
+		io.WriteString(e.out, pasteOn)
+		e.in.bracketed = true
+	}
 	line, err := e.rl.ReadLine()
+	if e.out != nil {
+		// Programs the line runs get pastes as plain keys.
+		io.WriteString(e.out, pasteOff)
+		e.in.bracketed = false
+	}
 	if errors.Is(err, readline.ErrInterrupt) {
 		if e.dropped {
 			return "", ErrTooLong
@@ -101,9 +121,10 @@ func (e *lineEditor) ReadLine(prompt string) (string, error) {
 	return line, err
 }
 
-// filter counts the characters of the line and drops those past MaxLine;
-// the Enter that ends such a line becomes a Ctrl-C, so that a truncated
-// command never runs.
+// filter counts the characters of the line and drops those past MaxLine
+// typed or MaxPaste in all; the Enter that ends such a line becomes a
+// Ctrl-C, so that a truncated command never runs. It also turns Up, Down
+// and a paste into work for listen.
 func (e *lineEditor) filter(r rune) (rune, bool) {
 	if !e.loaded {
 		e.loaded = true
@@ -138,21 +159,47 @@ func (e *lineEditor) filter(r rune) (rune, bool) {
 		return r, true
 	case readline.CharInterrupt:
 		return r, true
+	case pasteRune:
+		text, over := e.in.takePaste()
+		if e.tooLong {
+			return r, false
+		}
+		if over || e.n+utf8.RuneCountInString(text) > MaxPaste {
+			e.tooLong = true
+			return r, false
+		}
+		e.pasted = text
+		return readline.MetaShiftTab, true
 	}
 	if e.tooLong {
 		return r, false
 	}
-	if e.n++; e.n > MaxLine {
-		e.tooLong = true
-		e.in.skip = true
-		return r, false
+	if r >= ' ' && r != 0x7f { // a character, not an editing key
+		if e.typed++; e.typed > MaxLine || e.n >= MaxPaste {
+			e.tooLong = true
+			e.in.skip = true
+			return r, false
+		}
 	}
 	return r, true
 }
 
-// listen shows the history entry an Up or Down asked for.
-func (e *lineEditor) listen(line []rune, _ int, key rune) ([]rune, int, bool) {
-	if key != readline.MetaShiftTab || e.nav == 0 {
+// listen shows the history entry an Up or Down asked for, or inserts a
+// paste; it sees every key but Enter, and so keeps e.n.
+func (e *lineEditor) listen(line []rune, pos int, key rune) ([]rune, int, bool) {
+	e.n = len(line)
+	if key != readline.MetaShiftTab {
+		return nil, 0, false
+	}
+	if e.pasted != "" {
+		p := []rune(e.pasted)
+		e.pasted = ""
+		out := make([]rune, 0, len(line)+len(p))
+		out = append(append(append(out, line[:pos]...), p...), line[pos:]...)
+		e.n = len(out)
+		return out, pos + len(p), true
+	}
+	if e.nav == 0 {
 		return nil, 0, false
 	}
 	dir := e.nav
@@ -190,10 +237,15 @@ func (e *lineEditor) Close() error { return e.rl.Close() }
 // and it can skip the rest of a line that is too long without readline
 // seeing (and redrawing for) each of its characters.
 type lineInput struct {
-	f    *os.File
+	f    io.Reader
 	raw  [4096]byte
 	buf  []byte // read from f, not yet handed out
 	skip bool   // drop bytes up to the next end of line
+	// bracketed is set while the terminal marks pastes (see paste.go).
+	bracketed bool
+	out       []byte // bytes to hand out before buf: a paste
+	paste     string // the one-line paste pasteRune in out stands for
+	pasteOver bool   // it was longer than MaxPaste
 }
 
 func (in *lineInput) Read(p []byte) (int, error) {
@@ -201,6 +253,11 @@ func (in *lineInput) Read(p []byte) (int, error) {
 		return 0, nil
 	}
 	for {
+		if len(in.out) > 0 {
+			p[0] = in.out[0]
+			in.out = in.out[1:]
+			return 1, nil
+		}
 		if len(in.buf) == 0 {
 			n, err := in.f.Read(in.raw[:])
 			if n == 0 {
@@ -217,8 +274,36 @@ func (in *lineInput) Read(p []byte) (int, error) {
 			in.buf = in.buf[i:]
 			in.skip = false
 		}
+		if in.bracketed && in.buf[0] == '\x1b' {
+			in.completeMarker()
+			switch {
+			case bytes.HasPrefix(in.buf, []byte(pasteStart)):
+				in.buf = in.buf[len(pasteStart):]
+				if err := in.readPaste(); err != nil && len(in.out) == 0 {
+					return 0, err
+				}
+				continue
+			case bytes.HasPrefix(in.buf, []byte(pasteEnd)): // of a paste skipped
+				in.buf = in.buf[len(pasteEnd):]
+				continue
+			}
+		}
 		p[0] = in.buf[0]
 		in.buf = in.buf[1:]
 		return 1, nil
+	}
+}
+
+// completeMarker reads on while buf holds the start of a paste marker cut
+// by a read. A lone ESC, the Escape key, is not waited on.
+func (in *lineInput) completeMarker() {
+	for len(in.buf) >= 2 && len(in.buf) < len(pasteStart) &&
+		(strings.HasPrefix(pasteStart, string(in.buf)) || strings.HasPrefix(pasteEnd, string(in.buf))) {
+		head := append([]byte(nil), in.buf...) // the read reuses raw
+		n, _ := in.f.Read(in.raw[:])
+		in.buf = append(head, in.raw[:n]...)
+		if n == 0 {
+			return
+		}
 	}
 }

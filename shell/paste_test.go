@@ -1,0 +1,83 @@
+package shell
+
+import (
+	"errors"
+	"io"
+	"strings"
+	"testing"
+)
+
+// chunks reads its strings one per Read, as a terminal hands out what
+// arrived.
+type chunks []string
+
+func (c *chunks) Read(p []byte) (int, error) {
+	if len(*c) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(p, (*c)[0])
+	if n < len((*c)[0]) {
+		(*c)[0] = (*c)[0][n:]
+	} else {
+		*c = (*c)[1:]
+	}
+	return n, nil
+}
+
+// drain reads in to the end, writing each one-line paste as {text} (or
+// {TOO LONG}) where its pasteRune stood.
+func drain(t *testing.T, in *lineInput) string {
+	t.Helper()
+	var out []byte
+	var b [1]byte
+	for {
+		n, err := in.Read(b[:])
+		if n > 0 {
+			out = append(out, b[0])
+		}
+		if errors.Is(err, io.EOF) || (n == 0 && err != nil) {
+			break
+		}
+	}
+	s := string(out)
+	for strings.ContainsRune(s, pasteRune) {
+		text, over := in.takePaste()
+		if over {
+			text = "TOO LONG"
+		}
+		s = strings.Replace(s, string(pasteRune), "{"+text+"}", 1)
+	}
+	return s
+}
+
+func TestLineInputPaste(t *testing.T) {
+	long := strings.Repeat("y", MaxPaste*4+10)
+	for _, tc := range []struct {
+		name      string
+		in        chunks
+		bracketed bool
+		want      string
+	}{
+		{"typed keys pass", chunks{"ls\r"}, true, "ls\r"},
+		{"one line pasted", chunks{"a\x1b[200~echo hi\x1b[201~b"}, true, "a{echo hi}b"},
+		{"markers cut by reads", chunks{"\x1b[2", "00~echo ", "split\x1b[20", "1~\r"}, true, "{echo split}\r"},
+		{"several lines go as typed", chunks{"\x1b[200~echo 1\recho 2\r\x1b[201~"}, true, "echo 1\recho 2\r"},
+		{"control characters dropped", chunks{"\x1b[200~a\x1b[31mb\tc\x07\x1b[201~"}, true, "{a[31mb\tc}"},
+		{"too long", chunks{"\x1b[200~", long[:len(long)/2], long[len(long)/2:], "\x1b[201~\r"}, true, "{TOO LONG}\r"},
+		{"a stray end marker is dropped", chunks{"x\x1b[201~y"}, true, "xy"},
+		{"Escape alone is a key", chunks{"\x1b", "b"}, true, "\x1bb"},
+		{"arrow keys pass", chunks{"\x1b[A\x1b[B"}, true, "\x1b[A\x1b[B"},
+		{"not asked for: bytes as they are", chunks{"\x1b[200~x\x1b[201~"}, false, "\x1b[200~x\x1b[201~"},
+		{"end of input inside a paste", chunks{"\x1b[200~half"}, true, "{half}"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			in := &lineInput{f: &tc.in, bracketed: tc.bracketed}
+			if got := drain(t, in); got != tc.want {
+				if len(got) > 200 {
+					got = got[:200] + "…"
+				}
+				t.Errorf("got %q\nwant %q", got, tc.want)
+			}
+		})
+	}
+}
