@@ -42,6 +42,8 @@ func (s *Shell) call(ctx context.Context, args []string) ([]string, error) {
 		return s.markEval(args), nil
 	case name == "alias" || name == "unalias":
 		s.shadowAlias(name, args[1:])
+	case (name == "source" || name == ".") && len(args) > 1 && !s.isFunc(name):
+		s.sources.expect(args[1])
 	case ownBuiltins[name] && !s.isFunc(name):
 		return mark(args), nil
 	case name == "builtin" && len(args) > 1 && ownBuiltins[args[1]]:

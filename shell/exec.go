@@ -56,9 +56,9 @@ func (s *Shell) execProgram(next interp.ExecHandlerFunc) interp.ExecHandlerFunc 
 		path, err := interp.LookPathDir(hc.Dir, hc.Env, args[0])
 		if err != nil {
 			if strings.Contains(args[0], "/") {
-				fmt.Fprintf(hc.Stderr, "qsh: %s: %v\n", args[0], pathError(hc.Dir, args[0]))
+				fmt.Fprintf(hc.Stderr, "%s%s: %v\n", s.errPrefix(hc), args[0], pathError(hc.Dir, args[0]))
 			} else {
-				fmt.Fprintf(hc.Stderr, "qsh: %s: command not found\n", args[0])
+				fmt.Fprintf(hc.Stderr, "%s%s: command not found\n", s.errPrefix(hc), args[0])
 			}
 			return interp.ExitStatus(127)
 		}

@@ -39,7 +39,9 @@ type Shell struct {
 
 	runner *interp.Runner
 	hist   *history
-	record []Command
+	// sources are the files being sourced, for error messages.
+	sources sources
+	record  []Command
 	// capture records what each command printed; nil when off.
 	capture *capture.Client
 
@@ -147,6 +149,7 @@ func New(opts ...Option) (*Shell, error) {
 		interp.StdIO(s.stdin, s.stdout, s.stderr),
 		interp.Params(append([]string{"--"}, s.params...)...),
 		interp.CallHandler(s.call),
+		interp.OpenHandler(s.sources.open(interp.DefaultOpenHandler())),
 		interp.ExecHandlers(s.builtins, guard, s.execProgram),
 	)
 	if err != nil {

@@ -1,0 +1,90 @@
+package shell
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+
+	"mvdan.cc/sh/v3/interp"
+)
+
+// sources is the stack of files being sourced, innermost last, so that an
+// error in an rc file or profile says where it is, as a syntax error does:
+// interp's positions carry a line but no file name.
+//
+// interp's source builtin runs a file between opening and closing it, so
+// [Shell.call] notes a `source FILE` about to run, the open handler pushes
+// FILE when the builtin opens it, and closing the file pops it. (Wrapping
+// the builtin instead, through HandlerContext.Builtin, would lose the end
+// of a `return` in the file.)
+type sources struct {
+	mu    sync.Mutex
+	next  string // the file a source call is about to open
+	files []string
+}
+
+// expect notes that the next file opened for reading is name, sourced.
+func (f *sources) expect(name string) {
+	f.mu.Lock()
+	f.next = name
+	f.mu.Unlock()
+}
+
+func (f *sources) top() string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.files) == 0 {
+		return ""
+	}
+	return f.files[len(f.files)-1]
+}
+
+// open is the session's open handler: next's, with sourced files tracked.
+func (f *sources) open(next interp.OpenHandlerFunc) interp.OpenHandlerFunc {
+	return func(ctx context.Context, path string, flag int, perm os.FileMode) (io.ReadWriteCloser, error) {
+		rwc, err := next(ctx, path, flag, perm)
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		name := f.next
+		if name == "" || flag != os.O_RDONLY {
+			return rwc, err
+		}
+		f.next = ""
+		if err != nil {
+			return rwc, err
+		}
+		f.files = append(f.files, name)
+		return &sourced{ReadWriteCloser: rwc, pop: f.pop}, nil
+	}
+}
+
+func (f *sources) pop() {
+	f.mu.Lock()
+	f.files = f.files[:len(f.files)-1]
+	f.mu.Unlock()
+}
+
+// sourced is a file being sourced; closing it ends that.
+type sourced struct {
+	io.ReadWriteCloser
+	once sync.Once
+	pop  func()
+}
+
+func (s *sourced) Close() error {
+	s.once.Do(s.pop)
+	return s.ReadWriteCloser.Close()
+}
+
+// errPrefix starts an error message about the command at hc.Pos: the file
+// being sourced and the line, "qsh: " otherwise. The line is right for
+// commands of the file itself, not for those of a function it calls that
+// another file defined.
+func (s *Shell) errPrefix(hc interp.HandlerContext) string {
+	if f := s.sources.top(); f != "" && hc.Pos.IsValid() {
+		return fmt.Sprintf("%s:%d: ", f, hc.Pos.Line())
+	}
+	return "qsh: "
+}

@@ -1,0 +1,46 @@
+package shell
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestSourceErrorsSayWhere: an error in a sourced file (an rc file, a
+// profile, and files they source) names the file and line; a `return` in
+// a nested file still ends only that file; outside files, errors start
+// with "qsh: ".
+func TestSourceErrorsSayWhere(t *testing.T) {
+	home := t.TempDir()
+	t.Chdir(home)
+	write := func(name, src string) {
+		if err := os.WriteFile(filepath.Join(home, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(".qshrc", "echo rc\nnosuchcmd-qsh-1\n. \"$HOME/inner.sh\"\nf() { nosuchcmd-qsh-3; }\necho rc-end\n")
+	write("inner.sh", "echo inner\n\n./missing-prog\nreturn\necho not-reached\n")
+	var out bytes.Buffer
+	s, err := New(Stdio(nil, &out, &out), Environ([]string{"HOME=" + home, "PATH=" + os.Getenv("PATH")}), Interactive(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	s.RC(ctx)
+	s.RunString(ctx, "f; nosuchcmd-qsh-4 < /dev/null")
+	want := []string{
+		"rc",
+		filepath.Join(home, ".qshrc") + ":2: nosuchcmd-qsh-1: command not found",
+		"inner",
+		filepath.Join(home, "inner.sh") + ":3: ./missing-prog: no such file or directory",
+		"rc-end",
+		"qsh: nosuchcmd-qsh-3: command not found",
+		"qsh: nosuchcmd-qsh-4: command not found",
+	}
+	if got := strings.Split(strings.TrimSpace(out.String()), "\n"); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
