@@ -99,7 +99,7 @@ func (s *Shell) builtins(next interp.ExecHandlerFunc) interp.ExecHandlerFunc {
 			return next(ctx, args)
 		}
 		hc := interp.HandlerCtx(ctx)
-		b := builtinIO{name: name, out: hc.Stdout, err: hc.Stderr}
+		b := builtinIO{name: name, out: hc.Stdout, err: hc.Stderr, where: s.errPrefix(hc)}
 		var st int
 		switch name {
 		case "umask":
@@ -156,10 +156,15 @@ func (s *Shell) builtins(next interp.ExecHandlerFunc) interp.ExecHandlerFunc {
 type builtinIO struct {
 	name     string
 	out, err io.Writer
+	where    string // starts messages: "qsh: ", or the sourced file and line
 }
 
 func (b builtinIO) fail(st int, format string, args ...any) int {
-	fmt.Fprintf(b.err, "qsh: %s: %s\n", b.name, fmt.Sprintf(format, args...))
+	where := b.where
+	if where == "" {
+		where = "qsh: "
+	}
+	fmt.Fprintf(b.err, "%s%s: %s\n", where, b.name, fmt.Sprintf(format, args...))
 	return st
 }
 

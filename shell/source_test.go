@@ -21,7 +21,7 @@ func TestSourceErrorsSayWhere(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	write(".qshrc", "echo rc\nnosuchcmd-qsh-1\n. \"$HOME/inner.sh\"\nf() { nosuchcmd-qsh-3; }\necho rc-end\n")
+	write(".qshrc", "echo rc\nnosuchcmd-qsh-1\n. \"$HOME/inner.sh\"\nf() { nosuchcmd-qsh-3; }\numask 99x\necho rc-end\n")
 	write("inner.sh", "echo inner\n\n./missing-prog\nreturn\necho not-reached\n")
 	var out bytes.Buffer
 	s, err := New(Stdio(nil, &out, &out), Environ([]string{"HOME=" + home, "PATH=" + os.Getenv("PATH")}), Interactive(true))
@@ -36,6 +36,7 @@ func TestSourceErrorsSayWhere(t *testing.T) {
 		filepath.Join(home, ".qshrc") + ":2: nosuchcmd-qsh-1: command not found",
 		"inner",
 		filepath.Join(home, "inner.sh") + ":3: ./missing-prog: no such file or directory",
+		filepath.Join(home, ".qshrc") + ":5: umask: 99x: octal number out of range",
 		"rc-end",
 		"qsh: nosuchcmd-qsh-3: command not found",
 		"qsh: nosuchcmd-qsh-4: command not found",
