@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -140,10 +141,15 @@ func untilOutput(t *testing.T, tm *shelltest.Term, want string) {
 	}
 }
 
-// dur is a sleep duration no other test uses, to find its process by.
-// Whatever sleeps that long when the test ends is killed.
+// durs counts the durations made, for -count=N: runs of a parallel test
+// overlap.
+var durs atomic.Int32
+
+// dur is a sleep duration no other test uses (nor another run of the
+// tests at the same time), to find its process by. Whatever sleeps that
+// long when the test ends is killed.
 func dur(t *testing.T, n int) string {
-	d := fmt.Sprintf("30.%03d", n)
+	d := fmt.Sprintf("30.%03d%05d%d", n, os.Getpid()%100000, durs.Add(1))
 	t.Cleanup(func() { killAll("sleep", d) })
 	return d
 }
@@ -228,7 +234,8 @@ func TestJobsBackgroundSurvivesCtrlC(t *testing.T) {
 			t.Fatalf("jobs: %q", out)
 		}
 		if q := findProcs(t, "sleep", d); len(q) != 1 || q[0].pid != p.pid {
-			t.Fatalf("Ctrl-C at the prompt reached the background job: %+v", q)
+			time.Sleep(200 * time.Millisecond)
+			t.Fatalf("Ctrl-C at the prompt reached the background job: %+v; jobs: %q", q, enter(tm, "jobs"))
 		}
 		// kill takes a job spec; the shell says the job ended, once.
 		enter(tm, "kill %1")
