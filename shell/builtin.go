@@ -123,9 +123,9 @@ func (s *Shell) builtins(next interp.ExecHandlerFunc) interp.ExecHandlerFunc {
 		case "suspend":
 			st = s.suspendBuiltin(b, args[1:])
 		case "fg":
-			st = s.fgBuiltin(b, args[1:])
+			st = s.fgBuiltin(ctx, b, args[1:])
 		case "bg":
-			st = s.bgBuiltin(b, args[1:])
+			st = s.bgBuiltin(ctx, b, args[1:])
 		case "jobs":
 			st = s.jobsBuiltin(b, args[1:])
 		case "disown":

@@ -1,9 +1,13 @@
 package shell
 
 import (
+	"bytes"
+	"context"
+	"io"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -141,5 +145,21 @@ func TestMarkBackground(t *testing.T) {
 func TestShellWords(t *testing.T) {
 	if got := shellWords([]string{"grep", "-e", "a b", "it's"}); got != `grep -e 'a b' "it's"` {
 		t.Errorf("shellWords: %s", got)
+	}
+}
+
+// TestSubshellHasNoJobControl: the assistant's subshell must not wait for
+// the user's jobs nor take one into its foreground.
+func TestSubshellHasNoJobControl(t *testing.T) {
+	s, _, _ := newTestShell(t, nil)
+	s.jobs = newJobs(-1, 0, io.Discard, nil)
+	running := &job{text: "sleep 100", bg: true, procs: []*proc{{state: procRunning}}}
+	s.jobs.add(running, 0)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	var out, errb bytes.Buffer
+	st, err := s.Run(ctx, "wait; echo waited; fg", &out, &errb, nil, nil)
+	if err != nil || st != 1 || out.String() != "waited\n" || !strings.Contains(errb.String(), "fg: no job control") {
+		t.Fatalf("status %d, err %v, stdout %q, stderr %q", st, err, out.String(), errb.String())
 	}
 }

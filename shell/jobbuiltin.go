@@ -76,6 +76,16 @@ func (t *jobs) ran() {
 	t.mu.Unlock()
 }
 
+// jobControl is the job table for a command line the user typed; nil
+// elsewhere (no job control, or the assistant's subshell, whose fg or
+// wait must not take the user's jobs).
+func (s *Shell) jobControl(ctx context.Context) *jobs {
+	if ctx.Value(fgKey{}) == nil {
+		return nil
+	}
+	return s.jobs
+}
+
 // startJobs turns job control on for an interactive session on a
 // terminal whose foreground the shell is in; otherwise programs run in
 // the shell's process group as before.
@@ -177,8 +187,8 @@ func (s *Shell) jobsBuiltin(b builtinIO, args []string) int {
 	return st
 }
 
-func (s *Shell) fgBuiltin(b builtinIO, args []string) int {
-	t := s.jobs
+func (s *Shell) fgBuiltin(ctx context.Context, b builtinIO, args []string) int {
+	t := s.jobControl(ctx)
 	if t == nil {
 		return b.fail(1, "no job control")
 	}
@@ -204,8 +214,8 @@ func (s *Shell) fgBuiltin(b builtinIO, args []string) int {
 	return st
 }
 
-func (s *Shell) bgBuiltin(b builtinIO, args []string) int {
-	t := s.jobs
+func (s *Shell) bgBuiltin(ctx context.Context, b builtinIO, args []string) int {
+	t := s.jobControl(ctx)
 	if t == nil {
 		return b.fail(1, "no job control")
 	}
@@ -308,7 +318,7 @@ func (s *Shell) disownBuiltin(b builtinIO, args []string) int {
 // background statements that ran no program, and for interp's `g` pids)
 // interp's own wait. Unlike interp's, Ctrl-C interrupts it: the jobs go on.
 func (s *Shell) waitBuiltin(ctx context.Context, hc interp.HandlerContext, args []string) error {
-	t := s.jobs
+	t := s.jobControl(ctx)
 	if t == nil {
 		return hc.Builtin(ctx, append([]string{"wait"}, args...))
 	}
