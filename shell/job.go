@@ -684,13 +684,18 @@ func (t *jobs) holdExit() bool {
 
 // hangup is for the shell's exit: stopped jobs get SIGHUP and SIGCONT, as
 // the kernel would send them when their group is orphaned, so that none
-// is left stopped for ever. Running jobs go on, as with bash.
-func (t *jobs) hangup() {
+// is left stopped for ever. Running jobs go on, as with bash, unless all
+// is set (the terminal hung up).
+func (t *jobs) hangup(all bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for _, j := range t.list {
-		if j.state() == procStopped && !j.nohup {
-			unix.Kill(-j.pgid, unix.SIGHUP)
+		st := j.state()
+		if j.nohup || st == procDone || st == procRunning && !all {
+			continue
+		}
+		unix.Kill(-j.pgid, unix.SIGHUP)
+		if st == procStopped {
 			unix.Kill(-j.pgid, unix.SIGCONT)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/signal"
 	"slices"
 	"strconv"
 	"strings"
@@ -100,6 +101,9 @@ func (s *Shell) startJobs() {
 		return
 	}
 	s.jobs = newJobs(tty, pgid, s.stderr, s.sigs)
+	if s.sigs != nil {
+		signal.Notify(s.sigs, syscall.SIGHUP) // see [Shell.hungUp]
+	}
 }
 
 // reportJobs is called before each prompt: it says which jobs finished or
@@ -119,7 +123,7 @@ func (s *Shell) holdExit() bool {
 // endJobs is for the shell's exit: no stopped job stays stopped.
 func (s *Shell) endJobs() {
 	if s.jobs != nil {
-		s.jobs.hangup()
+		s.jobs.hangup(false)
 	}
 }
 

@@ -54,6 +54,17 @@ type lineState struct {
 	cancel context.CancelFunc
 }
 
+// hungUp is for SIGHUP, which only a shell with job control catches: the
+// terminal is gone. As bash does, the jobs get it too (stopped ones with
+// SIGCONT, so that it reaches them), then the shell dies of it.
+func (s *Shell) hungUp() {
+	if s.jobs != nil {
+		s.jobs.hangup(true)
+	}
+	signal.Reset(syscall.SIGHUP)
+	syscall.Kill(os.Getpid(), syscall.SIGHUP)
+}
+
 // catchSignals makes the shell survive the terminal's signals: an
 // interactive shell all of them, a script Ctrl-C. Catching (not ignoring)
 // them matters: programs the shell starts get the default dispositions back
@@ -77,8 +88,11 @@ func (s *Shell) catchSignals() (stop func()) {
 			case <-done:
 				return
 			case sig := <-sigs:
-				if sig == syscall.SIGINT && s.fg.Load() == 0 {
+				switch {
+				case sig == syscall.SIGINT && s.fg.Load() == 0:
 					s.interrupt()
+				case sig == syscall.SIGHUP:
+					s.hungUp()
 				}
 			}
 		}

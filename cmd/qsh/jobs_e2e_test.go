@@ -46,8 +46,8 @@ func startJobShell(t *testing.T, home string, env ...string) *shelltest.Term {
 
 // procInfo is what /proc says about a process.
 type procInfo struct {
-	pid, pgrp, tpgid int
-	state            byte // R, S, T (stopped), Z…
+	pid, ppid, pgrp, tpgid int
+	state                  byte // R, S, T (stopped), Z…
 }
 
 // findProcs lists the processes whose arguments are args.
@@ -87,6 +87,7 @@ func readStat(dir string) (procInfo, bool) {
 	}
 	p := procInfo{state: f[0][0]}
 	p.pid, _ = strconv.Atoi(filepath.Base(dir))
+	p.ppid, _ = strconv.Atoi(f[1])
 	p.pgrp, _ = strconv.Atoi(f[2])
 	p.tpgid, _ = strconv.Atoi(f[5])
 	return p, true
@@ -539,4 +540,25 @@ func TestJobsBackgroundReader(t *testing.T) {
 		t.Fatalf("after the reader: %q", out)
 	}
 	exit(t, tm)
+}
+
+// TestJobsHangup: when the terminal hangs up (SIGHUP to the shell), the
+// shell passes it on to its jobs, running or stopped, as bash does.
+func TestJobsHangup(t *testing.T) {
+	t.Parallel()
+	captureModes(t, func(t *testing.T, env ...string) {
+		running, stoppedJob := dur(t, 171), dur(t, 172)
+		tm := startJobShell(t, "", env...)
+		enter(tm, "sleep "+running+" &")
+		tm.Line("sleep " + stoppedJob)
+		waitProc(t, inForeground, "sleep", stoppedJob)
+		tm.Type(shelltest.CtrlZ)
+		tm.WaitFor("Stopped")
+		tm.WaitFor(ps1)
+		p := waitProc(t, func(procInfo) bool { return true }, "sleep", running)
+		syscall.Kill(p.ppid, syscall.SIGHUP) // the shell that owns the jobs
+		waitGone(t, "sleep", running)
+		waitGone(t, "sleep", stoppedJob)
+		tm.WaitExit()
+	})
 }
