@@ -329,7 +329,7 @@ func (t *jobs) start(newCmd func() *exec.Cmd, start func(*exec.Cmd) (*exec.Cmd, 
 			// The group's last process has gone meanwhile: start
 			// a group of its own.
 			if !bg {
-				j, before = nil, nil
+				j = nil
 				before, _ = term.GetState(t.tty)
 			} else {
 				j.procs = slices.DeleteFunc(j.procs, func(p *proc) bool { return p.state == procDone })
