@@ -65,5 +65,5 @@ Environment (see qsh --config for all of them and their defaults):
 
 Keys: emacs editing, Ctrl-R history search, Tab completion, Ctrl-C clears
 the line or interrupts the running command, Ctrl-D on an empty line exits.
-qsh has no job control: Ctrl-Z resumes the stopped program at once.
+Ctrl-Z stops the running program (jobs, fg, bg, kill %1, as in bash).
 `
