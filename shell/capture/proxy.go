@@ -85,8 +85,8 @@ func Proxy(cmd *exec.Cmd, in, out *os.File, opts ...Option) (int, error) {
 	}
 	// The inner terminal starts as the user's: same modes (erase key,
 	// UTF-8, …) and size.
-	if tio, err := unix.IoctlGetTermios(inFd, unix.TCGETS); err == nil {
-		withFd(slave, func(fd int) error { return unix.IoctlSetTermios(fd, unix.TCSETS, tio) })
+	if tio, err := unix.IoctlGetTermios(inFd, getTermios); err == nil {
+		withFd(slave, func(fd int) error { return unix.IoctlSetTermios(fd, setTermios, tio) })
 	}
 	resize(in, master)
 
@@ -98,7 +98,7 @@ func Proxy(cmd *exec.Cmd, in, out *os.File, opts ...Option) (int, error) {
 	}
 	defer unix.Close(wake[0])
 	defer unix.Close(wake[1])
-	pair, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	pair, err := socketpair()
 	if err != nil {
 		master.Close()
 		slave.Close()
@@ -388,23 +388,6 @@ func openPty() (master, slave *os.File, err error) {
 	return os.NewFile(uintptr(fd), m.Name()), slave, nil
 }
 
-// reopen opens the terminal out again as a file of its own, in
-// non-blocking mode: Go waits for a non-blocking file in its poller, much
-// cheaper than in a blocking write, the common case for a relay. The
-// mode belongs to the new open file alone, not to the one the user's other
-// processes share.
-func reopen(out *os.File) (*os.File, error) {
-	fd, err := fdOf(out)
-	if err != nil {
-		return nil, err
-	}
-	nfd, err := unix.Open("/proc/self/fd/"+strconv.Itoa(fd), unix.O_WRONLY|unix.O_NOCTTY|unix.O_CLOEXEC|unix.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, err
-	}
-	return os.NewFile(uintptr(nfd), out.Name()), nil
-}
-
 // withFd runs f on the descriptor of file without File.Fd, which would put
 // a pollable file in blocking mode and so lose read deadlines.
 func withFd(file *os.File, f func(fd int) error) error {
@@ -423,14 +406,6 @@ func fdOf(file *os.File) (int, error) {
 	fd := -1
 	err := withFd(file, func(f int) error { fd = f; return nil })
 	return fd, err
-}
-
-func wakePipe() ([]int, error) {
-	p := make([]int, 2)
-	if err := unix.Pipe2(p, unix.O_CLOEXEC); err != nil {
-		return nil, err
-	}
-	return p, nil
 }
 
 // exitStatus is the status a shell would report for the inner's end.

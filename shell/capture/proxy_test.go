@@ -505,7 +505,7 @@ func termios(t *testing.T, f *os.File) unix.Termios {
 	t.Helper()
 	var tio *unix.Termios
 	err := withFd(f, func(fd int) (err error) {
-		tio, err = unix.IoctlGetTermios(fd, unix.TCGETS)
+		tio, err = unix.IoctlGetTermios(fd, getTermios)
 		return err
 	})
 	if err != nil {

@@ -1,0 +1,43 @@
+package capture
+
+import (
+	"errors"
+	"os"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+const (
+	getTermios = unix.TIOCGETA
+	setTermios = unix.TIOCSETA
+)
+
+// socketpair and wakePipe set close-on-exec after the fact: darwin has no
+// flag for it at creation. The window is harmless: the proxy starts its
+// inner shell only later.
+func socketpair() ([2]int, error) {
+	p, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM, 0)
+	if err == nil {
+		syscall.CloseOnExec(p[0])
+		syscall.CloseOnExec(p[1])
+	}
+	return p, err
+}
+
+func wakePipe() ([]int, error) {
+	p := make([]int, 2)
+	if err := unix.Pipe(p); err != nil {
+		return nil, err
+	}
+	syscall.CloseOnExec(p[0])
+	syscall.CloseOnExec(p[1])
+	return p, nil
+}
+
+// reopen is not possible on darwin: /dev/fd/N duplicates the descriptor,
+// so non-blocking mode would reach the user's other processes. The relay
+// writes to out itself, blocking.
+func reopen(*os.File) (*os.File, error) {
+	return nil, errors.ErrUnsupported
+}

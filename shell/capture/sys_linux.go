@@ -1,0 +1,42 @@
+package capture
+
+import (
+	"os"
+	"strconv"
+
+	"golang.org/x/sys/unix"
+)
+
+const (
+	getTermios = unix.TCGETS
+	setTermios = unix.TCSETS
+)
+
+func socketpair() ([2]int, error) {
+	return unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+}
+
+func wakePipe() ([]int, error) {
+	p := make([]int, 2)
+	if err := unix.Pipe2(p, unix.O_CLOEXEC); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// reopen opens the terminal out again as a file of its own, in
+// non-blocking mode: Go waits for a non-blocking file in its poller, much
+// cheaper than in a blocking write, the common case for a relay. The
+// mode belongs to the new open file alone, not to the one the user's other
+// processes share.
+func reopen(out *os.File) (*os.File, error) {
+	fd, err := fdOf(out)
+	if err != nil {
+		return nil, err
+	}
+	nfd, err := unix.Open("/proc/self/fd/"+strconv.Itoa(fd), unix.O_WRONLY|unix.O_NOCTTY|unix.O_CLOEXEC|unix.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	return os.NewFile(uintptr(nfd), out.Name()), nil
+}
