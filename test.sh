@@ -15,5 +15,6 @@ fi
 export QSH_TEST_NPM_PREFIX=$npm_prefix
 
 go vet ./...
+GOOS=darwin go vet ./... # qsh targets macOS too; CI runs on Linux
 go test -race -count=1 ./...
 .ci/conformance.sh
