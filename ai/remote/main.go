@@ -52,22 +52,21 @@ func Main(args []string, stdin, stdout, stderr *os.File) int {
 		return 2
 	}
 	// The terminal sends Ctrl-C (and Ctrl-Z, Ctrl-\) to the shell's whole
-	// process group, this program included: Ctrl-C cancels the turn, the
-	// others are the shell's business. Caught, not ignored, so that what
-	// this program starts gets the default dispositions back.
+	// process group, this program included. They are the shell's business:
+	// on Ctrl-C it sends a cancel for the turn under way. Acting on the
+	// signal too would race with that: handled late, it could cancel the
+	// next question instead. Caught, not ignored, so that what this program
+	// starts gets the default dispositions back.
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGQUIT, syscall.SIGTSTP, syscall.SIGTTIN, syscall.SIGTTOU)
 	defer signal.Stop(sigs)
+	go func() {
+		for range sigs {
+		}
+	}()
 
 	s := newServer(wire.NewConn(control), LoadSettings(os.Environ(), stderr))
 	s.stdin, s.stdout = stdin, stdout
-	go func() {
-		for sig := range sigs {
-			if sig == syscall.SIGINT {
-				s.cancelTurn()
-			}
-		}
-	}()
 	s.serve()
 	control.Close()
 	return 0
