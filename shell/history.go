@@ -138,9 +138,9 @@ type historyData struct {
 }
 
 // readHistory reads a history file whole (its last limit bytes when it is
-// bigger), with one read for the usual file, and decodes it. Entries are substrings of the file's contents, so
-// loading costs a few allocations however many entries there are; only
-// an entry with escapes gets its own.
+// bigger), with one read for the usual file, and decodes it. Entries are
+// substrings of the file's contents, so loading costs a few allocations
+// however many entries there are; only an entry with escapes gets its own.
 func readHistory(f *os.File, limit int64) (historyData, error) {
 	var d historyData
 	fi, err := f.Stat()
