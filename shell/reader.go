@@ -159,6 +159,11 @@ func (e *lineEditor) filter(r rune) (rune, bool) {
 		return r, true
 	case readline.CharInterrupt:
 		return r, true
+	case readline.CharCtrlZ:
+		// readline would stop itself and wait for a SIGCONT that never
+		// comes: the shell catches SIGTSTP. At the prompt, as in bash,
+		// Ctrl-Z does nothing.
+		return r, false
 	case pasteRune:
 		text, over := e.in.takePaste()
 		if e.tooLong {

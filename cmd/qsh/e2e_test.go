@@ -210,6 +210,19 @@ func TestREPLDeleteDoesNotExit(t *testing.T) {
 	exit(t, tm)
 }
 
+// TestREPLCtrlZAtPrompt: Ctrl-Z with no program running does nothing, as
+// in bash; readline on its own would stop itself and wait for ever.
+func TestREPLCtrlZAtPrompt(t *testing.T) {
+	t.Parallel()
+	tm := startShell(t, "")
+	tm.Type("echo ", shelltest.CtrlZ, shelltest.CtrlZ)
+	tm.Line("still-here")
+	tm.WaitFor("echo still-here\n") // the line, then what it printed
+	tm.WaitFor("still-here\n")
+	tm.WaitFor(ps1)
+	exit(t, tm)
+}
+
 func TestREPLExitStatus(t *testing.T) {
 	t.Parallel()
 	tm := startShell(t, "")
