@@ -81,7 +81,7 @@ func (s *Shell) execProgram(next interp.ExecHandlerFunc) interp.ExecHandlerFunc 
 			}
 		}
 		fg := ctx.Value(fgKey{}) != nil
-		if s.jobs != nil && fg && plainFiles(stdin, hc.Stdout, hc.Stderr) {
+		if s.jobs != nil && fg && !hc.Env.Get(noJobVar).IsSet() && plainFiles(stdin, hc.Stdout, hc.Stderr) {
 			return s.runJob(ctx, hc, args, newCmd, &stdin)
 		}
 		if fg {
@@ -290,7 +290,7 @@ func pathError(dir, name string) error {
 func environ(env expand.Environ) []string {
 	var list []string
 	for name, vr := range env.Each {
-		if vr.Exported && vr.IsSet() && vr.Kind == expand.String && name != jobVar {
+		if vr.Exported && vr.IsSet() && vr.Kind == expand.String && name != jobVar && name != noJobVar {
 			list = append(list, name+"="+vr.Str)
 		}
 	}

@@ -60,6 +60,10 @@ type job struct {
 	noted  bool        // its current state was reported
 	nohup  bool        // disown -h: no SIGHUP when the shell exits
 	line   *lineState  // the command line of a background job
+	// resume is set for a job of a pipeline the shell runs part of:
+	// it is continued when it stops (see [Shell.mixedPipelines]).
+	resume bool
+	said   bool // that it was resumed
 }
 
 // state is the job's state as bash sees it: running while any process
@@ -150,6 +154,7 @@ type jobs struct {
 	term    *job                    // the job the terminal was given to
 	pending map[string]*reservation // background statements that have not started a program
 	fresh   []string                // background statements run by the last line
+	mixed   [][2]uint               // where the line's pipelines are that the shell runs part of
 	tokens  int
 	gen     int // bumped to make background waits give up (an interrupted wait)
 	waiting int // wait builtins running
@@ -371,6 +376,9 @@ func (t *jobs) start(newCmd func() *exec.Cmd, start func(*exec.Cmd) (*exec.Cmd, 
 		j.pgid = p.pid
 	}
 	j.procs = append(j.procs, p)
+	if !bg && slices.ContainsFunc(t.mixed, func(r [2]uint) bool { return r[0] <= pos && pos < r[1] }) {
+		j.resume = true
+	}
 	if !bg {
 		// A pipeline's programs may start in any order; their
 		// places in the source put them back in order.
@@ -531,11 +539,36 @@ func (t *jobs) waitForeground(j *job, p *proc) (status int, interrupted bool) {
 			return p.status, p.sig == syscall.SIGINT
 		}
 		if p.state == procStopped && j.state() == procStopped {
+			if j.resume {
+				t.resumeForeground(j)
+				continue
+			}
 			t.stopped(j)
 			return p.status, false
 		}
 		t.wait()
 	}
+}
+
+// resumeForeground gives the terminal back to foreground job j, which
+// stopped, and continues it: the shell runs part of its pipeline, which
+// would wait for it for ever (bash stops the whole pipeline; goroutines
+// cannot be stopped). It says so once; t.mu is held.
+func (t *jobs) resumeForeground(j *job) {
+	if !j.said {
+		j.said = true
+		fmt.Fprintf(t.notice, "\r\nqsh: cannot stop a pipeline the shell runs part of; resuming it (Ctrl-C stops it)\r\n")
+	}
+	t.give(j)
+	t.continueJob(j)
+}
+
+// setMixed records where the pipelines of the line about to run are that
+// the shell runs part of.
+func (t *jobs) setMixed(ranges [][2]uint) {
+	t.mu.Lock()
+	t.mixed = ranges
+	t.mu.Unlock()
 }
 
 // signal sends sig to p unless it is gone.

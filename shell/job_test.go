@@ -163,3 +163,79 @@ func TestSubshellHasNoJobControl(t *testing.T) {
 		t.Fatalf("status %d, err %v, stdout %q, stderr %q", st, err, out.String(), errb.String())
 	}
 }
+
+func TestMarkNoJobs(t *testing.T) {
+	tests := []struct{ src, want string }{
+		{"echo hi", ""},
+		{"vim $(find . | fzf)", "vim $(\n\t__qsh_nojob=1\n\tfind . | fzf\n)"},
+		{"diff <(a) >(b)", "diff <(\n\t__qsh_nojob=1\n\ta\n) >(\n\t__qsh_nojob=1\n\tb\n)"},
+		{"echo `a`", "echo $(\n\t__qsh_nojob=1\n\ta\n)"},
+		// A background statement in a substitution is not a job.
+		{"x=$(sleep 1 &)", "x=$(\n\t__qsh_nojob=1\n\tsleep 1 &\n)"},
+	}
+	for _, tt := range tests {
+		f, err := syntax.NewParser().Parse(strings.NewReader(tt.src), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		marked := markNoJobs(f)
+		markBackground(f)
+		if marked != (tt.want != "") {
+			t.Errorf("%q: marked %v", tt.src, marked)
+		}
+		if !marked {
+			continue
+		}
+		// Marking twice changes nothing.
+		markNoJobs(f)
+		var b strings.Builder
+		syntax.NewPrinter().Print(&b, f)
+		if got := strings.TrimSpace(b.String()); got != tt.want {
+			t.Errorf("%q marked:\n%s\nwant:\n%s", tt.src, got, tt.want)
+		}
+	}
+}
+
+func TestMixedPipelines(t *testing.T) {
+	s, _, _ := newTestShell(t, nil)
+	fn, err := syntax.NewParser().Parse(strings.NewReader("myfunc() { cat; }"), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.runner.Run(context.Background(), fn); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		src   string
+		mixed string // the text of the mixed pipeline, if any
+	}{
+		{"ls | less", ""},
+		{"a | b | c", ""},
+		{"vim", ""},
+		{"while :; do echo y; done | less", "while :; do echo y; done | less"},
+		{"history | less", "history | less"},
+		{"myfunc | less", "myfunc | less"},
+		{"seq 9 | while read x; do :; done", "seq 9 | while read x; do :; done"},
+		{"a | b | echo", "a | b | echo"},
+		{"$pager | less", "$pager | less"},
+		{"ls; (a | b) | c", "(a | b) | c"},
+		{"ls; a | b; echo x | c", "echo x | c"},
+	}
+	for _, tt := range tests {
+		f, err := syntax.NewParser().Parse(strings.NewReader(tt.src), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, r := range s.mixedPipelines(f) {
+			got = append(got, tt.src[r[0]:r[1]])
+		}
+		want := []string{}
+		if tt.mixed != "" {
+			want = []string{tt.mixed}
+		}
+		if len(got) != len(want) || len(got) == 1 && got[0] != want[0] {
+			t.Errorf("%q: mixed %q, want %q", tt.src, got, want)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -14,6 +15,13 @@ const (
 	jobVar  = "__qsh_job"
 	jobMark = "__qsh_job"
 )
+
+// noJobVar is set in every command and process substitution of a command
+// line (see [markNoJobs]): their programs run without job control, in the
+// shell's process group. In `vim $(find . | fzf)` the substitution's
+// pipeline must not take the terminal from the shell, which waits for its
+// output; bash does no job control there either.
+const noJobVar = "__qsh_nojob"
 
 // markJobs marks the background statements of a command line about to
 // run: `cmd &` becomes
@@ -30,19 +38,97 @@ func (s *Shell) markJobs(f *syntax.File) *syntax.File {
 		return f
 	}
 	s.jobs.ran()
+	s.jobs.setMixed(s.mixedPipelines(f))
+	markNoJobs(f)
 	markBackground(f)
 	return f
+}
+
+// markNoJobs marks the command and process substitutions in node (see
+// [noJobVar]) and reports whether there were any.
+func markNoJobs(node syntax.Node) bool {
+	any := false
+	mark := func(list *[]*syntax.Stmt) {
+		if len(*list) > 0 && isNoJobMark((*list)[0]) {
+			return
+		}
+		any = true
+		*list = append([]*syntax.Stmt{parseStmt(noJobVar + "=1")}, *list...)
+	}
+	syntax.Walk(node, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.CmdSubst:
+			mark(&n.Stmts)
+		case *syntax.ProcSubst:
+			mark(&n.Stmts)
+		}
+		return true
+	})
+	return any
+}
+
+func isNoJobMark(st *syntax.Stmt) bool {
+	call, ok := st.Cmd.(*syntax.CallExpr)
+	return ok && len(call.Args) == 0 && len(call.Assigns) == 1 && call.Assigns[0].Name.Value == noJobVar
+}
+
+// mixedPipelines lists where in f the pipelines are that the shell runs
+// part of itself: a loop, a function, a builtin, a subshell. Such a
+// pipeline cannot be stopped as a whole (goroutines do not stop), and if
+// its programs alone stopped, the shell's part would wait on them for
+// ever; so Ctrl-Z does not stop them (see [jobs.waitForeground]).
+func (s *Shell) mixedPipelines(f *syntax.File) [][2]uint {
+	var list [][2]uint
+	syntax.Walk(f, func(n syntax.Node) bool {
+		bc, ok := n.(*syntax.BinaryCmd)
+		if !ok || bc.Op != syntax.Pipe && bc.Op != syntax.PipeAll {
+			return true
+		}
+		if !s.externalMembers(bc) {
+			list = append(list, [2]uint{bc.Pos().Offset(), bc.End().Offset()})
+			return false // its inner pipelines are in the range
+		}
+		return true
+	})
+	return list
+}
+
+// externalMembers reports whether every member of pipeline bc is a
+// simple command that runs a program.
+func (s *Shell) externalMembers(bc *syntax.BinaryCmd) bool {
+	for _, st := range []*syntax.Stmt{bc.X, bc.Y} {
+		if inner, ok := st.Cmd.(*syntax.BinaryCmd); ok && (inner.Op == syntax.Pipe || inner.Op == syntax.PipeAll) {
+			if !s.externalMembers(inner) {
+				return false
+			}
+			continue
+		}
+		call, ok := st.Cmd.(*syntax.CallExpr)
+		if !ok || len(call.Args) == 0 || st.Background || st.Coprocess {
+			return false
+		}
+		name := call.Args[0].Lit()
+		_, alias := s.aliases[name]
+		if name == "" || alias || interp.IsBuiltin(name) || ownBuiltins[name] || s.isFunc(name) {
+			return false
+		}
+	}
+	return true
 }
 
 // markEval marks the background statements of an `eval` string; the
 // arguments come back unchanged when it has none.
 func (s *Shell) markEval(args []string) []string {
 	src := strings.Join(args[1:], " ")
-	if s.jobs == nil || !strings.Contains(src, "&") {
+	if s.jobs == nil || !strings.ContainsAny(src, "&$`<>") {
 		return args
 	}
 	f, err := syntax.NewParser().Parse(strings.NewReader(src), "")
-	if err != nil || !markBackground(f) {
+	if err != nil {
+		return args
+	}
+	noJobs := markNoJobs(f)
+	if !markBackground(f) && !noJobs {
 		return args
 	}
 	var b strings.Builder
@@ -89,10 +175,8 @@ func markBackground(node syntax.Node) bool {
 			mark(&n.Do)
 		case *syntax.CaseItem:
 			mark(&n.Stmts)
-		case *syntax.CmdSubst:
-			mark(&n.Stmts)
-		case *syntax.ProcSubst:
-			mark(&n.Stmts)
+		case *syntax.CmdSubst, *syntax.ProcSubst:
+			return false // no job control there, see [noJobVar]
 		}
 		return true
 	})

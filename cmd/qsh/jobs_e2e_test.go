@@ -562,3 +562,55 @@ func TestJobsHangup(t *testing.T) {
 		tm.WaitExit()
 	})
 }
+
+// TestJobsCtrlZMixedPipeline: Ctrl-Z on a pipeline the shell runs part of
+// (a loop, a builtin) does not stop it: the shell's part would wait for the
+// stopped programs for ever. The shell says so, the pipeline goes on with
+// the terminal, and Ctrl-C ends it.
+func TestJobsCtrlZMixedPipeline(t *testing.T) {
+	t.Parallel()
+	for i, line := range []string{
+		"while :; do echo yyyy; done | sleep %s",
+		"sleep %s | while read x; do :; done",
+	} {
+		t.Run(strconv.Itoa(i), func(t *testing.T) {
+			t.Parallel()
+			d := dur(t, 171+i)
+			tm := startJobShell(t, "")
+			tm.Line(fmt.Sprintf(line, d))
+			waitProc(t, inForeground, "sleep", d)
+			tm.Type(shelltest.CtrlZ)
+			tm.WaitFor("cannot stop a pipeline the shell runs part of")
+			waitProc(t, inForeground, "sleep", d)
+			tm.Type(shelltest.CtrlC)
+			tm.WaitFor(ps1)
+			if out := enter(tm, "jobs; echo alive"); !strings.Contains(out, "alive") || strings.Contains(out, "Stopped") {
+				t.Fatalf("after Ctrl-Z and Ctrl-C: %q", out)
+			}
+			waitGone(t, "sleep", d)
+			exit(t, tm)
+		})
+	}
+}
+
+// TestJobsCommandSubstitution: the programs of a command substitution run
+// without job control, so that one that reads the terminal can while an
+// earlier one of its pipeline runs.
+func TestJobsCommandSubstitution(t *testing.T) {
+	t.Parallel()
+	tm := startJobShell(t, "")
+	d := dur(t, 181)
+	reader := "read a </dev/tty; echo got $a"
+	tm.Line(`x=$(sleep ` + d + ` | sh -c '` + reader + `'); echo "[$x]"`)
+	p := waitProc(t, func(p procInfo) bool { return p.state == 'S' }, "sh", "-c", reader)
+	if q := waitProc(t, func(procInfo) bool { return true }, "sleep", d); q.pgrp != p.pgrp {
+		t.Fatalf("the substitution's programs are in different groups: %+v %+v", q, p)
+	}
+	tm.Line("hello")
+	// sleep still runs: end it, so that the substitution ends.
+	waitGone(t, "sh", "-c", reader)
+	killAll("sleep", d)
+	tm.WaitFor("[got hello]")
+	tm.WaitFor(ps1)
+	exit(t, tm)
+}
