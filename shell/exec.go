@@ -173,15 +173,20 @@ func (s *Shell) runJob(ctx context.Context, hc interp.HandlerContext, args []str
 	if f, ok := (*stdin).(*os.File); ok && bg {
 		// The terminal the line opened for its stdin (see
 		// [Shell.cancellableStdin]) is closed when the line ends,
-		// maybe before a background program starts.
+		// maybe before a background program starts. Other files
+		// (interp's pipes) stay open while the program runs, and go
+		// to it as they are: a copy made with os.NewFile would keep
+		// the pipe's O_NONBLOCK, and the program would read EAGAIN.
 		held, err := holdFile(f)
-		if err != nil {
-			held, err = holdFile(s.stdin)
-		}
-		*stdin = nil // /dev/null
-		if err == nil {
-			defer held.Close()
-			*stdin = held
+		if err != errNotTerminal {
+			if err != nil {
+				held, err = holdFile(s.stdin)
+			}
+			*stdin = nil // /dev/null
+			if err == nil {
+				defer held.Close()
+				*stdin = held
+			}
 		}
 	}
 	j, p, err := s.jobs.start(newCmd, startProgram, args, hc.Pos.Offset(), token, bg, line)
@@ -219,10 +224,13 @@ func (s *Shell) runJob(ctx context.Context, hc interp.HandlerContext, args []str
 	return exitStatus(st)
 }
 
-// holdFile returns a descriptor of its own for the file r is, unless r
-// is not a file or is closed. A terminal is opened anew, so that the
-// program does not share the open file (and its O_NONBLOCK flag) with the
-// shell: the shell's own stdin may be non-blocking.
+// errNotTerminal is holdFile's answer for a file that is no terminal.
+var errNotTerminal = errors.New("not a terminal")
+
+// holdFile opens anew the terminal that r is, so that the program does not
+// share the open file (and its O_NONBLOCK flag) with the shell: the shell's
+// own stdin may be non-blocking. It fails if r is not a file or is closed,
+// and with errNotTerminal if r is another file.
 func holdFile(r io.Reader) (*os.File, error) {
 	f, ok := r.(*os.File)
 	if !ok || f == nil {
@@ -233,15 +241,17 @@ func holdFile(r io.Reader) (*os.File, error) {
 		return nil, err
 	}
 	var held *os.File
-	var herr error
+	herr := errNotTerminal
 	// Control holds the file open while it runs.
 	err = rc.Control(func(fd uintptr) {
-		if term.IsTerminal(int(fd)) {
-			held, herr = os.OpenFile(fmt.Sprintf("/proc/self/fd/%d", fd), os.O_RDWR, 0)
-			if herr == nil {
-				return
-			}
+		if !term.IsTerminal(int(fd)) {
+			return
 		}
+		held, herr = os.OpenFile(fmt.Sprintf("/proc/self/fd/%d", fd), os.O_RDWR, 0)
+		if herr == nil {
+			return
+		}
+		// No /proc (darwin): a copy of the descriptor.
 		nfd, derr := unix.FcntlInt(fd, unix.F_DUPFD_CLOEXEC, 0)
 		if derr != nil {
 			herr = derr

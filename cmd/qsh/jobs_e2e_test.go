@@ -614,3 +614,21 @@ func TestJobsCommandSubstitution(t *testing.T) {
 	tm.WaitFor(ps1)
 	exit(t, tm)
 }
+
+// TestJobsBackgroundPipelineData: a background pipeline's programs read
+// their pipe in blocking mode: no data lost, no EAGAIN.
+func TestJobsBackgroundPipelineData(t *testing.T) {
+	t.Parallel()
+	tm := startJobShell(t, "")
+	enter(tm, "(sleep 0.3; echo piped-$((1+1))) | cat &")
+	enter(tm, "sleep 0.3 | cat &")
+	out := enter(tm, "wait; echo waited")
+	for !strings.Contains(out, "waited") {
+		out += tm.WaitFor(ps1)
+	}
+	untilOutput(t, tm, "piped-2")
+	if o := tm.Output(); strings.Contains(o, "unavailable") {
+		t.Fatalf("a background pipeline lost its input:\n%s", o)
+	}
+	exit(t, tm)
+}
