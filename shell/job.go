@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -321,24 +322,25 @@ func (t *jobs) start(newCmd func() *exec.Cmd, start func(*exec.Cmd) (*exec.Cmd, 
 	}
 	var cmd *exec.Cmd
 	var err error
+	newGroup := false // a background job's group is gone: start another
 	for {
 		attr := &syscall.SysProcAttr{Setpgid: true}
 		switch {
-		case j != nil && j.state() != procDone:
+		case j != nil && j.state() != procDone && !newGroup:
 			attr.Pgid = j.pgid
 		case !bg:
 			attr.Foreground, attr.Ctty = true, t.tty
 		}
 		cmd, err = start(withAttr(newCmd(), attr))
-		if err != nil && attr.Pgid != 0 && errorsIsPerm(err) {
-			// The group's last process has gone meanwhile: start
-			// a group of its own.
+		if err != nil && attr.Pgid != 0 &&
+			(errors.Is(err, syscall.EPERM) || errors.Is(err, syscall.ESRCH)) {
+			// The group's last process has gone meanwhile (maybe
+			// not yet marked done): start a group of its own.
 			if !bg {
 				j = nil
 				before, _ = term.GetState(t.tty)
 			} else {
-				j.procs = slices.DeleteFunc(j.procs, func(p *proc) bool { return p.state == procDone })
-				j.pgid = -1
+				newGroup = true
 			}
 			continue
 		}
@@ -372,7 +374,7 @@ func (t *jobs) start(newCmd func() *exec.Cmd, start func(*exec.Cmd) (*exec.Cmd, 
 			j.before = before
 			t.fg, t.term = j, j
 		}
-	} else if j.pgid <= 0 || j.state() == procDone {
+	} else if newGroup || j.pgid <= 0 || j.state() == procDone {
 		j.pgid = p.pid
 	}
 	j.procs = append(j.procs, p)
@@ -398,22 +400,6 @@ func (t *jobs) start(newCmd func() *exec.Cmd, start func(*exec.Cmd) (*exec.Cmd, 
 func withAttr(cmd *exec.Cmd, attr *syscall.SysProcAttr) *exec.Cmd {
 	cmd.SysProcAttr = attr
 	return cmd
-}
-
-func errorsIsPerm(err error) bool {
-	var errno syscall.Errno
-	for e := err; e != nil; {
-		if en, ok := e.(syscall.Errno); ok {
-			errno = en
-			break
-		}
-		u, ok := e.(interface{ Unwrap() error })
-		if !ok {
-			break
-		}
-		e = u.Unwrap()
-	}
-	return errno == syscall.EPERM || errno == syscall.ESRCH
 }
 
 // shellWords quotes args as a command line.

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"os"
+	"os/exec"
 	"strings"
 	"syscall"
 	"testing"
@@ -238,4 +240,38 @@ func TestMixedPipelines(t *testing.T) {
 			t.Errorf("%q: mixed %q, want %q", tt.src, got, want)
 		}
 	}
+}
+
+// TestStartNewGroup: a background job's group may be gone when its next
+// program starts (its last process reaped, not yet marked done): the
+// program starts a group of its own instead of failing.
+func TestStartNewGroup(t *testing.T) {
+	tj := newJobs(-1, 0, io.Discard, nil)
+	old := &job{id: 1, pgid: 1 << 22, token: "j1", bg: true, procs: []*proc{{pid: 1 << 22, state: procRunning}}}
+	tj.list = append(tj.list, old)
+	var pgids []int
+	start := func(cmd *exec.Cmd) (*exec.Cmd, error) {
+		pgid := cmd.SysProcAttr.Pgid
+		pgids = append(pgids, pgid)
+		switch {
+		case pgid < 0:
+			return nil, os.NewSyscallError("fork/exec", syscall.EINVAL)
+		case pgid > 0:
+			return nil, &os.PathError{Op: "fork/exec", Path: cmd.Path, Err: syscall.EPERM}
+		}
+		return cmd, cmd.Start()
+	}
+	newCmd := func() *exec.Cmd { return exec.Command("true") }
+	j, p, err := tj.start(newCmd, start, []string{"true"}, 0, "j1", true, nil)
+	if err != nil {
+		t.Fatalf("start: %v (groups tried %v)", err, pgids)
+	}
+	if j != old || j.pgid != p.pid || len(pgids) != 2 || pgids[1] != 0 {
+		t.Fatalf("job %+v, proc %+v, groups tried %v", j, p, pgids)
+	}
+	tj.mu.Lock()
+	for p.state != procDone {
+		tj.wait()
+	}
+	tj.mu.Unlock()
 }
