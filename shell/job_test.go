@@ -275,3 +275,20 @@ func TestStartNewGroup(t *testing.T) {
 	}
 	tj.mu.Unlock()
 }
+
+// TestFgTerminated: fg on a job that ended but was not reported yet fails
+// as bash's does, and the job is still reported.
+func TestFgTerminated(t *testing.T) {
+	s, _, _ := newTestShell(t, nil)
+	s.jobs = newJobs(-1, 0, io.Discard, nil)
+	s.jobs.add(&job{text: "sleep 0.1", bg: true, pgid: 1 << 22, procs: []*proc{{state: procDone}}}, 0)
+	var out, errb bytes.Buffer
+	ctx := context.WithValue(context.Background(), fgKey{}, true)
+	st := s.fgBuiltin(ctx, builtinIO{name: "fg", out: &out, err: &errb}, nil)
+	if st != 1 || out.String() != "" || errb.String() != "qsh: fg: job has terminated\n" {
+		t.Fatalf("status %d, stdout %q, stderr %q", st, out.String(), errb.String())
+	}
+	if len(s.jobs.list) != 1 {
+		t.Fatalf("the job is no longer listed to report: %v", s.jobs.list)
+	}
+}

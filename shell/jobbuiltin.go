@@ -2,6 +2,7 @@ package shell
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -202,6 +203,10 @@ func (s *Shell) fgBuiltin(ctx context.Context, b builtinIO, args []string) int {
 	}
 	t.mu.Lock()
 	j, err := t.find(spec, true)
+	if err == nil && j.state() == procDone {
+		// Ended, not reported yet: the next prompt does.
+		err = errors.New("job has terminated")
+	}
 	if err == nil {
 		fmt.Fprintln(b.out, j.text)
 	}
