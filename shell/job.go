@@ -282,9 +282,9 @@ func (t *jobs) current() (cur, prev *job) {
 	return cur, prev
 }
 
-// line formats j as `jobs` does; t.mu is held.
-func (t *jobs) line(j *job, pids bool) string {
-	cur, prev := t.current()
+// line formats j as `jobs` does, given the current and previous jobs
+// (found once for a listing: it may drop jobs that are done).
+func (t *jobs) line(j, cur, prev *job, pids bool) string {
 	mark := ' '
 	switch j {
 	case cur:
@@ -510,7 +510,8 @@ func (t *jobs) stopped(j *job) {
 	t.touch(j)
 	if !j.noted {
 		j.noted = true
-		fmt.Fprintf(t.notice, "\n%s\n", t.line(j, false))
+		cur, prev := t.current()
+		fmt.Fprintf(t.notice, "\n%s\n", t.line(j, cur, prev, false))
 	}
 }
 
@@ -666,6 +667,7 @@ func (t *jobs) report() {
 		}
 	}
 	t.fresh = t.fresh[:0]
+	cur, prev := t.current()
 	for _, j := range slices.Clone(t.list) {
 		st := j.state()
 		if j.noted && st != procDone {
@@ -674,7 +676,7 @@ func (t *jobs) report() {
 		if st == procRunning {
 			continue
 		}
-		fmt.Fprintln(t.notice, t.line(j, false))
+		fmt.Fprintln(t.notice, t.line(j, cur, prev, false))
 		j.noted = true
 		if st == procDone {
 			t.remove(j)

@@ -87,7 +87,8 @@ func TestJobLine(t *testing.T) {
 	}
 	for _, tt := range tests {
 		tab := &jobs{list: []*job{tt.j}, recent: []*job{tt.j}}
-		if got := tab.line(tt.j, false); got != tt.want {
+		cur, prev := tab.current()
+		if got := tab.line(tt.j, cur, prev, false); got != tt.want {
 			t.Errorf("line:\n got %q\nwant %q", got, tt.want)
 		}
 	}
@@ -290,5 +291,25 @@ func TestFgTerminated(t *testing.T) {
 	}
 	if len(s.jobs.list) != 1 {
 		t.Fatalf("the job is no longer listed to report: %v", s.jobs.list)
+	}
+}
+
+// TestJobsMarks: a listing marks one current and one previous job, though
+// it drops a job that is done.
+func TestJobsMarks(t *testing.T) {
+	s, _, _ := newTestShell(t, nil)
+	s.jobs = newJobs(-1, 0, io.Discard, nil)
+	running := &job{text: "sleep 30", bg: true, procs: []*proc{{state: procRunning}}}
+	done := &job{text: "sleep 1", bg: true, procs: []*proc{{state: procDone}}}
+	s.jobs.add(done, 0)
+	s.jobs.add(running, 0)
+	s.jobs.touch(done)
+	var out, errb bytes.Buffer
+	if st := s.jobsBuiltin(builtinIO{name: "jobs", out: &out, err: &errb}, nil); st != 0 {
+		t.Fatalf("status %d, stderr %q", st, errb.String())
+	}
+	want := "[1]+  Done                    sleep 1\n[2]-  Running                 sleep 30 &\n"
+	if out.String() != want {
+		t.Fatalf("jobs:\n%s\nwant:\n%s", out.String(), want)
 	}
 }

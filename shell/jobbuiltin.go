@@ -174,6 +174,7 @@ func (s *Shell) jobsBuiltin(b builtinIO, args []string) int {
 			list = append(list, j)
 		}
 	}
+	cur, prev := t.current()
 	for _, j := range slices.Clone(list) {
 		state := j.state()
 		if running && state != procRunning || stopped && state != procStopped {
@@ -183,7 +184,7 @@ func (s *Shell) jobsBuiltin(b builtinIO, args []string) int {
 			fmt.Fprintln(b.out, j.pgid)
 			continue
 		}
-		fmt.Fprintln(b.out, t.line(j, pids))
+		fmt.Fprintln(b.out, t.line(j, cur, prev, pids))
 		j.noted = true
 		if state == procDone {
 			t.remove(j)
