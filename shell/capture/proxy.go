@@ -127,12 +127,6 @@ func Proxy(cmd *exec.Cmd, in, out *os.File, opts ...Option) (int, error) {
 	cmd.Env = append(env, EnvFD+"="+strconv.Itoa(2+len(cmd.ExtraFiles)), EnvID+"="+id)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
 
-	// Signals are caught from before the start, so that no resize is
-	// missed; caught, unlike ignored, signals are default again in the
-	// inner shell.
-	sigs := make(chan os.Signal, 8)
-	signal.Notify(sigs, syscall.SIGWINCH, syscall.SIGHUP, syscall.SIGTERM, syscall.SIGCONT)
-	defer signal.Stop(sigs)
 	oldState, err := term.MakeRaw(inFd)
 	if err == nil {
 		err = cmd.Start()
@@ -147,6 +141,14 @@ func Proxy(cmd *exec.Cmd, in, out *os.File, opts ...Option) (int, error) {
 		conn.Close()
 		return 0, fmt.Errorf("capture: start the inner shell: %w", err)
 	}
+	// Signals are caught only now, while the inner shell starts: catching
+	// costs a round trip to the runtime's signal thread for each, which
+	// would delay the first prompt. A resize before this point is picked
+	// up by the resize after it.
+	sigs := make(chan os.Signal, 8)
+	signal.Notify(sigs, syscall.SIGWINCH, syscall.SIGHUP, syscall.SIGTERM, syscall.SIGCONT)
+	defer signal.Stop(sigs)
+	resize(in, master)
 	// Only now: ignored signals would be inherited by the inner shell.
 	ignored := []os.Signal{syscall.SIGINT, syscall.SIGQUIT, syscall.SIGTSTP, syscall.SIGTTOU}
 	signal.Ignore(ignored...)
