@@ -332,14 +332,6 @@ func (s *Shell) waitBuiltin(ctx context.Context, hc interp.HandlerContext, args 
 	if t == nil {
 		return hc.Builtin(ctx, append([]string{"wait"}, args...))
 	}
-	t.mu.Lock()
-	t.waiting++
-	t.mu.Unlock()
-	defer func() {
-		t.mu.Lock()
-		t.waiting--
-		t.mu.Unlock()
-	}()
 	var rest []string
 	var specs []string
 	for _, a := range args {
@@ -380,7 +372,23 @@ func (s *Shell) waitBuiltin(ctx context.Context, hc interp.HandlerContext, args 
 	}) {
 		return interp.ExitStatus(130)
 	}
+	// interp's wait does not heed Ctrl-C: for it, and only for it,
+	// [jobs.detach] makes the background statements' programs give up
+	// their waits (the programs go on). Waiting for jobs, above, Ctrl-C
+	// ends the wait alone.
+	t.mu.Lock()
+	t.waiting++
+	t.mu.Unlock()
+	if ctx.Err() != nil { // a Ctrl-C before the count
+		t.mu.Lock()
+		t.waiting--
+		t.mu.Unlock()
+		return interp.ExitStatus(130)
+	}
 	err := hc.Builtin(ctx, append([]string{"wait"}, rest...))
+	t.mu.Lock()
+	t.waiting--
+	t.mu.Unlock()
 	if ctx.Err() != nil {
 		return interp.ExitStatus(130)
 	}

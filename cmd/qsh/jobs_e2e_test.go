@@ -632,3 +632,23 @@ func TestJobsBackgroundPipelineData(t *testing.T) {
 	}
 	exit(t, tm)
 }
+
+// TestJobsInterruptWait: Ctrl-C ends a wait, not the jobs: a background
+// statement goes on waiting for its program.
+func TestJobsInterruptWait(t *testing.T) {
+	t.Parallel()
+	tm := startJobShell(t, "")
+	d := dur(t, 191)
+	enter(tm, "{ sleep "+d+"; echo after-$((2+3)); } &")
+	waitProc(t, func(procInfo) bool { return true }, "sleep", d)
+	tm.Line("echo waiting-$((1+1)); wait")
+	tm.WaitFor("waiting-2")
+	tm.Type(shelltest.CtrlC)
+	tm.WaitFor(ps1)
+	if out := enter(tm, "echo checked-$((3+4))"); !strings.Contains(out, "checked-7") || strings.Contains(tm.Output(), "after-5") {
+		t.Fatalf("the background statement went on before its program ended:\n%s", tm.Output())
+	}
+	killAll("sleep", d)
+	untilOutput(t, tm, "after-5")
+	exit(t, tm)
+}
