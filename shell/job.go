@@ -82,7 +82,20 @@ func (j *job) status() int {
 	if len(j.procs) == 0 {
 		return 0
 	}
-	return j.procs[len(j.procs)-1].status
+	return j.last().status
+}
+
+// last is the job's last process: the one furthest in the source, since
+// a pipeline's programs start in any order; of the ones with the same
+// place (a loop's), the latest.
+func (j *job) last() *proc {
+	last := j.procs[0]
+	for _, p := range j.procs[1:] {
+		if p.pos >= last.pos {
+			last = p
+		}
+	}
+	return last
 }
 
 // stopSignal is the signal that stopped the job.
@@ -111,7 +124,7 @@ func (j *job) describe() string {
 		}
 		return "Stopped"
 	}
-	last := j.procs[len(j.procs)-1]
+	last := j.last()
 	switch {
 	case last.sig != 0:
 		return signalText(last.sig)

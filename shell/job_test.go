@@ -313,3 +313,20 @@ func TestJobsMarks(t *testing.T) {
 		t.Fatalf("jobs:\n%s\nwant:\n%s", out.String(), want)
 	}
 }
+
+// TestJobStatusLast: a job's status is its last program's in the source,
+// whichever started last.
+func TestJobStatusLast(t *testing.T) {
+	j := &job{text: "a | b", procs: []*proc{
+		{pos: 4, state: procDone, status: 3},
+		{pos: 0, state: procDone, status: 0},
+	}}
+	if st, what := j.status(), j.describe(); st != 3 || what != "Exit 3" {
+		t.Fatalf("status %d, %q; want 3, Exit 3", st, what)
+	}
+	// A loop's: the latest run of the last program.
+	j.procs = append(j.procs, &proc{pos: 4, state: procDone, status: 5}, &proc{pos: 0, state: procDone})
+	if st := j.status(); st != 5 {
+		t.Fatalf("status %d, want 5", st)
+	}
+}
