@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -170,11 +171,12 @@ func TestSubshellHasNoJobControl(t *testing.T) {
 func TestMarkNoJobs(t *testing.T) {
 	tests := []struct{ src, want string }{
 		{"echo hi", ""},
-		{"vim $(find . | fzf)", "vim $(\n\t__qsh_nojob=1\n\tfind . | fzf\n)"},
-		{"diff <(a) >(b)", "diff <(\n\t__qsh_nojob=1\n\ta\n) >(\n\t__qsh_nojob=1\n\tb\n)"},
-		{"echo `a`", "echo $(\n\t__qsh_nojob=1\n\ta\n)"},
+		{"vim $(find . | fzf)", "vim $(\n\t__qsh_nojob=$(exit $?)\n\tfind . | fzf\n)"},
+		{"diff <(a) >(b)", "diff <(\n\t__qsh_nojob=$(exit $?)\n\ta\n) >(\n\t__qsh_nojob=$(exit $?)\n\tb\n)"},
+		{"echo `a`", "echo $(\n\t__qsh_nojob=$(exit $?)\n\ta\n)"},
 		// A background statement in a substitution is not a job.
-		{"x=$(sleep 1 &)", "x=$(\n\t__qsh_nojob=1\n\tsleep 1 &\n)"},
+		{"x=$(sleep 1 &)", "x=$(\n\t__qsh_nojob=$(exit $?)\n\tsleep 1 &\n)"},
+		{"a $(b $(c))", "a $(\n\t__qsh_nojob=$(exit $?)\n\tb $(\n\t\t__qsh_nojob=$(exit $?)\n\t\tc\n\t)\n)"},
 	}
 	for _, tt := range tests {
 		f, err := syntax.NewParser().Parse(strings.NewReader(tt.src), "")
@@ -328,5 +330,24 @@ func TestJobStatusLast(t *testing.T) {
 	j.procs = append(j.procs, &proc{pos: 4, state: procDone, status: 5}, &proc{pos: 0, state: procDone})
 	if st := j.status(); st != 5 {
 		t.Fatalf("status %d, want 5", st)
+	}
+}
+
+// TestMarkNoJobsStatus: the mark keeps $? for the substitution, and sets
+// the variable there only.
+func TestMarkNoJobsStatus(t *testing.T) {
+	f, err := syntax.NewParser().Parse(strings.NewReader(`false; echo $(echo $? ${__qsh_nojob+set}) ${__qsh_nojob-unset}`), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	markNoJobs(f)
+	var out bytes.Buffer
+	r, err := interp.New(interp.StdIO(nil, &out, io.Discard))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Run(context.Background(), f)
+	if out.String() != "1 set unset\n" {
+		t.Fatalf("got %q", out.String())
 	}
 }

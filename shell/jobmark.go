@@ -45,25 +45,38 @@ func (s *Shell) markJobs(f *syntax.File) *syntax.File {
 }
 
 // markNoJobs marks the command and process substitutions in node (see
-// [noJobVar]) and reports whether there were any.
+// [noJobVar]) and reports whether there were any. The mark keeps $? for
+// the substitution's first command: `__qsh_nojob=$(exit $?)`.
 func markNoJobs(node syntax.Node) bool {
 	any := false
+	var visit func(syntax.Node) bool
 	mark := func(list *[]*syntax.Stmt) {
-		if len(*list) > 0 && isNoJobMark((*list)[0]) {
+		orig := *list
+		marked := len(orig) > 0 && isNoJobMark(orig[0])
+		if marked {
+			orig = orig[1:]
+		}
+		for _, st := range orig {
+			syntax.Walk(st, visit)
+		}
+		if marked {
 			return
 		}
 		any = true
-		*list = append([]*syntax.Stmt{parseStmt(noJobVar + "=1")}, *list...)
+		*list = append([]*syntax.Stmt{parseStmt(noJobVar + "=$(exit $?)")}, orig...)
 	}
-	syntax.Walk(node, func(n syntax.Node) bool {
+	visit = func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.CmdSubst:
 			mark(&n.Stmts)
+			return false // walked by mark, without the mark's own $(…)
 		case *syntax.ProcSubst:
 			mark(&n.Stmts)
+			return false
 		}
 		return true
-	})
+	}
+	syntax.Walk(node, visit)
 	return any
 }
 
