@@ -171,12 +171,13 @@ func TestSubshellHasNoJobControl(t *testing.T) {
 func TestMarkNoJobs(t *testing.T) {
 	tests := []struct{ src, want string }{
 		{"echo hi", ""},
-		{"vim $(find . | fzf)", "vim $(\n\t__qsh_nojob=$(exit $?)\n\tfind . | fzf\n)"},
-		{"diff <(a) >(b)", "diff <(\n\t__qsh_nojob=$(exit $?)\n\ta\n) >(\n\t__qsh_nojob=$(exit $?)\n\tb\n)"},
-		{"echo `a`", "echo $(\n\t__qsh_nojob=$(exit $?)\n\ta\n)"},
+		{"vim $(find . | fzf)", "vim $(__qsh_nojob=1 find . | __qsh_nojob=1 fzf)"},
+		{"diff <(a) >(x=1 b)", "diff <(__qsh_nojob=1 a) >(__qsh_nojob=1 x=1 b)"},
+		{"echo `a`", "echo $(__qsh_nojob=1 a)"},
+		{"a $(b $(c); x=1)", "a $(\n\t__qsh_nojob=1 b $(__qsh_nojob=1 c)\n\tx=1\n)"},
+		{"x=$(for f in *; do cat $f; done)", "x=$(for f in *; do __qsh_nojob=1 cat $f; done)"},
 		// A background statement in a substitution is not a job.
-		{"x=$(sleep 1 &)", "x=$(\n\t__qsh_nojob=$(exit $?)\n\tsleep 1 &\n)"},
-		{"a $(b $(c))", "a $(\n\t__qsh_nojob=$(exit $?)\n\tb $(\n\t\t__qsh_nojob=$(exit $?)\n\t\tc\n\t)\n)"},
+		{"x=$(sleep 1 &)", "x=$(__qsh_nojob=1 sleep 1 &)"},
 	}
 	for _, tt := range tests {
 		f, err := syntax.NewParser().Parse(strings.NewReader(tt.src), "")
@@ -336,7 +337,7 @@ func TestJobStatusLast(t *testing.T) {
 // TestMarkNoJobsStatus: the mark keeps $? for the substitution, and sets
 // the variable there only.
 func TestMarkNoJobsStatus(t *testing.T) {
-	f, err := syntax.NewParser().Parse(strings.NewReader(`false; echo $(echo $? ${__qsh_nojob+set}) ${__qsh_nojob-unset}`), "")
+	f, err := syntax.NewParser().Parse(strings.NewReader(`set -e; f() { echo ${__qsh_nojob+set}; }; false || echo $(echo $?; f) ${__qsh_nojob-unset}`), "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -45,44 +45,31 @@ func (s *Shell) markJobs(f *syntax.File) *syntax.File {
 }
 
 // markNoJobs marks the command and process substitutions in node (see
-// [noJobVar]) and reports whether there were any. The mark keeps $? for
-// the substitution's first command: `__qsh_nojob=$(exit $?)`.
+// [noJobVar]) and reports whether there were any: each simple command in
+// them gets the variable as a prefix assignment, `__qsh_nojob=1 cmd`,
+// which leaves $? and `set -e` alone, and which a function called there
+// sees too.
 func markNoJobs(node syntax.Node) bool {
 	any := false
-	var visit func(syntax.Node) bool
-	mark := func(list *[]*syntax.Stmt) {
-		orig := *list
-		marked := len(orig) > 0 && isNoJobMark(orig[0])
-		if marked {
-			orig = orig[1:]
-		}
-		for _, st := range orig {
-			syntax.Walk(st, visit)
-		}
-		if marked {
-			return
-		}
-		any = true
-		*list = append([]*syntax.Stmt{parseStmt(noJobVar + "=$(exit $?)")}, orig...)
-	}
-	visit = func(n syntax.Node) bool {
-		switch n := n.(type) {
-		case *syntax.CmdSubst:
-			mark(&n.Stmts)
-			return false // walked by mark, without the mark's own $(…)
-		case *syntax.ProcSubst:
-			mark(&n.Stmts)
-			return false
+	markCalls := func(n syntax.Node) bool {
+		if call, ok := n.(*syntax.CallExpr); ok && len(call.Args) > 0 &&
+			!slices.ContainsFunc(call.Assigns, func(as *syntax.Assign) bool { return as.Name.Value == noJobVar }) {
+			as := &syntax.Assign{Name: &syntax.Lit{Value: noJobVar},
+				Value: &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: "1"}}}}
+			call.Assigns = append([]*syntax.Assign{as}, call.Assigns...)
 		}
 		return true
 	}
-	syntax.Walk(node, visit)
+	syntax.Walk(node, func(n syntax.Node) bool {
+		switch n.(type) {
+		case *syntax.CmdSubst, *syntax.ProcSubst:
+			any = true
+			syntax.Walk(n, markCalls)
+			return false
+		}
+		return true
+	})
 	return any
-}
-
-func isNoJobMark(st *syntax.Stmt) bool {
-	call, ok := st.Cmd.(*syntax.CallExpr)
-	return ok && len(call.Args) == 0 && len(call.Assigns) == 1 && call.Assigns[0].Name.Value == noJobVar
 }
 
 // mixedPipelines lists where in f the pipelines are that the shell runs
