@@ -247,10 +247,11 @@ func (t *jobs) freeID(want int) int {
 	return id
 }
 
-// add lists j, with id want if that is free, else the lowest free id;
-// t.mu is held.
+// add lists j, with id want if that is free, else the lowest free id,
+// and makes it the most recently used job; t.mu is held.
 func (t *jobs) add(j *job, want int) {
 	if slices.Contains(t.list, j) {
+		t.touch(j)
 		return
 	}
 	j.id = t.freeID(want)
@@ -520,7 +521,6 @@ func (t *jobs) stopped(j *job) {
 	}
 	j.bg = false
 	t.add(j, 0)
-	t.touch(j)
 	if !j.noted {
 		j.noted = true
 		cur, prev := t.current()
