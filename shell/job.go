@@ -14,6 +14,7 @@ import (
 
 	"golang.org/x/sys/unix"
 	"golang.org/x/term"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // An interactive shell on a terminal does job control, like bash with
@@ -169,6 +170,7 @@ type jobs struct {
 	pending map[string]*reservation // background statements that have not started a program
 	fresh   []string                // background statements run by the last line
 	mixed   [][2]uint               // where the line's pipelines are that the shell runs part of
+	marked  map[*syntax.Stmt]bool   // function bodies marked, see [Shell.markJobs]
 	tokens  int
 	gen     int // bumped to make background waits give up (an interrupted wait)
 	waiting int // wait builtins running
@@ -180,7 +182,8 @@ type jobs struct {
 
 func newJobs(tty, pgid int, notice io.Writer, sigs chan<- os.Signal) *jobs {
 	return &jobs{tty: tty, pgid: pgid, notice: notice, sigs: sigs,
-		changed: make(chan struct{}), pending: map[string]*reservation{}}
+		changed: make(chan struct{}), pending: map[string]*reservation{},
+		marked: map[*syntax.Stmt]bool{}}
 }
 
 // broadcast wakes everything waiting for a change; t.mu is held.

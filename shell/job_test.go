@@ -352,3 +352,27 @@ func TestMarkNoJobsStatus(t *testing.T) {
 		t.Fatalf("got %q", out.String())
 	}
 }
+
+// TestMarkJobsFuncs: the substitutions of functions defined before the
+// line (in the rc file, say) are marked too.
+func TestMarkJobsFuncs(t *testing.T) {
+	s, _, _ := newTestShell(t, nil)
+	s.jobs = newJobs(-1, 0, io.Discard, nil)
+	fn, err := syntax.NewParser().Parse(strings.NewReader("pick() { vim $(find . | fzf); }"), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.runner.Run(context.Background(), fn); err != nil {
+		t.Fatal(err)
+	}
+	line, err := syntax.NewParser().Parse(strings.NewReader("pick"), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.markJobs(line)
+	var b strings.Builder
+	syntax.NewPrinter().Print(&b, s.runner.Funcs["pick"])
+	if want := "vim $(__qsh_nojob=1 find . | __qsh_nojob=1 fzf)"; !strings.Contains(b.String(), want) {
+		t.Fatalf("pick is:\n%s\nwant it to contain %q", b.String(), want)
+	}
+}

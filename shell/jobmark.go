@@ -41,6 +41,14 @@ func (s *Shell) markJobs(f *syntax.File) *syntax.File {
 	s.jobs.setMixed(s.mixedPipelines(f))
 	markNoJobs(f)
 	markBackground(f)
+	// Functions defined elsewhere (the rc file, a sourced file): their
+	// substitutions too, once, before the line can call them.
+	for _, body := range s.runner.Funcs {
+		if !s.jobs.marked[body] {
+			s.jobs.marked[body] = true
+			markNoJobs(body)
+		}
+	}
 	return f
 }
 
