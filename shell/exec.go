@@ -189,7 +189,8 @@ func (s *Shell) runJob(ctx context.Context, hc interp.HandlerContext, args []str
 			}
 		}
 	}
-	j, p, err := s.jobs.start(newCmd, startProgram, args, hc.Pos.Offset(), token, bg, line)
+	resume := hc.Env.Get(mixedVar).IsSet()
+	j, p, err := s.jobs.start(newCmd, startProgram, args, hc.Pos.Offset(), token, bg, resume, line)
 	if err != nil {
 		fmt.Fprintf(hc.Stderr, "qsh: %s: %v\n", args[0], unwrapExec(err))
 		return interp.ExitStatus(126)
@@ -300,7 +301,7 @@ func pathError(dir, name string) error {
 func environ(env expand.Environ) []string {
 	var list []string
 	for name, vr := range env.Each {
-		if vr.Exported && vr.IsSet() && vr.Kind == expand.String && name != jobVar && name != noJobVar {
+		if vr.Exported && vr.IsSet() && vr.Kind == expand.String && name != jobVar && name != noJobVar && name != mixedVar {
 			list = append(list, name+"="+vr.Str)
 		}
 	}

@@ -169,7 +169,6 @@ type jobs struct {
 	term    *job                    // the job the terminal was given to
 	pending map[string]*reservation // background statements that have not started a program
 	fresh   []string                // background statements run by the last line
-	mixed   [][2]uint               // where the line's pipelines are that the shell runs part of
 	marked  map[*syntax.Stmt]bool   // function bodies marked, see [Shell.markJobs]
 	tokens  int
 	gen     int // bumped to make background waits give up (an interrupted wait)
@@ -317,10 +316,11 @@ func (t *jobs) line(j, cur, prev *job, pids bool) string {
 
 // start starts a program of a job: the open foreground job or a new one,
 // or for a background statement (token not empty) that statement's job.
+// resume marks a foreground job as one that is continued when it stops.
 // newCmd makes the command afresh (a failed start cannot be retried on
 // the same one); start runs it.
 func (t *jobs) start(newCmd func() *exec.Cmd, start func(*exec.Cmd) (*exec.Cmd, error),
-	args []string, pos uint, token string, bg bool, line *lineState) (*job, *proc, error) {
+	args []string, pos uint, token string, bg, resume bool, line *lineState) (*job, *proc, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	var j *job
@@ -395,7 +395,7 @@ func (t *jobs) start(newCmd func() *exec.Cmd, start func(*exec.Cmd) (*exec.Cmd, 
 		j.pgid = p.pid
 	}
 	j.procs = append(j.procs, p)
-	if !bg && slices.ContainsFunc(t.mixed, func(r [2]uint) bool { return r[0] <= pos && pos < r[1] }) {
+	if !bg && resume {
 		j.resume = true
 	}
 	if !bg {
@@ -564,14 +564,6 @@ func (t *jobs) resumeForeground(j *job) {
 	}
 	t.give(j)
 	t.continueJob(j)
-}
-
-// setMixed records where the pipelines of the line about to run are that
-// the shell runs part of.
-func (t *jobs) setMixed(ranges [][2]uint) {
-	t.mu.Lock()
-	t.mixed = ranges
-	t.mu.Unlock()
 }
 
 // signal sends sig to p unless it is gone.

@@ -23,6 +23,10 @@ const (
 // output; bash does no job control there either.
 const noJobVar = "__qsh_nojob"
 
+// mixedVar is set for the programs of a pipeline that the shell runs
+// part of (see [Shell.markMixed]).
+const mixedVar = "__qsh_mixed"
+
 // markJobs marks the background statements of a command line about to
 // run: `cmd &` becomes
 //
@@ -38,7 +42,7 @@ func (s *Shell) markJobs(f *syntax.File) *syntax.File {
 		return f
 	}
 	s.jobs.ran()
-	s.jobs.setMixed(s.mixedPipelines(f))
+	s.markMixed(f)
 	markNoJobs(f)
 	markBackground(f)
 	// Functions defined elsewhere (the rc file, a sourced file): their
@@ -46,6 +50,7 @@ func (s *Shell) markJobs(f *syntax.File) *syntax.File {
 	for _, body := range s.runner.Funcs {
 		if !s.jobs.marked[body] {
 			s.jobs.marked[body] = true
+			s.markMixed(body)
 			markNoJobs(body)
 		}
 	}
@@ -60,11 +65,8 @@ func (s *Shell) markJobs(f *syntax.File) *syntax.File {
 func markNoJobs(node syntax.Node) bool {
 	any := false
 	markCalls := func(n syntax.Node) bool {
-		if call, ok := n.(*syntax.CallExpr); ok && len(call.Args) > 0 &&
-			!slices.ContainsFunc(call.Assigns, func(as *syntax.Assign) bool { return as.Name.Value == noJobVar }) {
-			as := &syntax.Assign{Name: &syntax.Lit{Value: noJobVar},
-				Value: &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: "1"}}}}
-			call.Assigns = append([]*syntax.Assign{as}, call.Assigns...)
+		if call, ok := n.(*syntax.CallExpr); ok {
+			prefix(call, noJobVar)
 		}
 		return true
 	}
@@ -80,25 +82,40 @@ func markNoJobs(node syntax.Node) bool {
 	return any
 }
 
-// mixedPipelines lists where in f the pipelines are that the shell runs
-// part of itself: a loop, a function, a builtin, a subshell. Such a
-// pipeline cannot be stopped as a whole (goroutines do not stop), and if
-// its programs alone stopped, the shell's part would wait on them for
-// ever; so Ctrl-Z does not stop them (see [jobs.waitForeground]).
-func (s *Shell) mixedPipelines(f *syntax.File) [][2]uint {
-	var list [][2]uint
-	syntax.Walk(f, func(n syntax.Node) bool {
+// markMixed marks the pipelines in node that the shell runs part of: a
+// loop, a function, a builtin, a subshell. Such a pipeline cannot be
+// stopped as a whole (goroutines do not stop), and if its programs alone
+// stopped, the shell's part would wait on them for ever; so Ctrl-Z does
+// not stop them (see [jobs.resumeForeground]). Each simple command in it
+// gets [mixedVar] as a prefix assignment, seen by the functions it calls
+// too.
+func (s *Shell) markMixed(node syntax.Node) {
+	syntax.Walk(node, func(n syntax.Node) bool {
 		bc, ok := n.(*syntax.BinaryCmd)
 		if !ok || bc.Op != syntax.Pipe && bc.Op != syntax.PipeAll {
 			return true
 		}
-		if !s.externalMembers(bc) {
-			list = append(list, [2]uint{bc.Pos().Offset(), bc.End().Offset()})
-			return false // its inner pipelines are in the range
+		if s.externalMembers(bc) {
+			return true
 		}
-		return true
+		syntax.Walk(bc, func(n syntax.Node) bool {
+			if call, ok := n.(*syntax.CallExpr); ok {
+				prefix(call, mixedVar)
+			}
+			return true
+		})
+		return false
 	})
-	return list
+}
+
+// prefix gives call the prefix assignment name=1, once.
+func prefix(call *syntax.CallExpr, name string) {
+	if len(call.Args) == 0 || slices.ContainsFunc(call.Assigns, func(as *syntax.Assign) bool { return as.Name.Value == name }) {
+		return
+	}
+	as := &syntax.Assign{Name: &syntax.Lit{Value: name},
+		Value: &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: "1"}}}}
+	call.Assigns = append([]*syntax.Assign{as}, call.Assigns...)
 }
 
 // externalMembers reports whether every member of pipeline bc is a
