@@ -133,32 +133,11 @@ func (s *Shell) jobsBuiltin(b builtinIO, args []string) int {
 	if t == nil {
 		return 0
 	}
-	pids, pgids, running, stopped := false, false, false, false
-	var specs []string
-	for i, a := range args {
-		if a == "--" {
-			specs = append(specs, args[i+1:]...)
-			break
-		}
-		if !strings.HasPrefix(a, "-") || a == "-" {
-			specs = append(specs, a)
-			continue
-		}
-		for _, c := range a[1:] {
-			switch c {
-			case 'l':
-				pids = true
-			case 'p':
-				pgids = true
-			case 'r':
-				running = true
-			case 's':
-				stopped = true
-			default:
-				return b.fail(2, "-%c: invalid option\nusage: jobs [-lprs] [jobspec ...]", c)
-			}
-		}
+	opts, specs, bad := letterOptions(args, "lprs")
+	if bad != 0 {
+		return b.fail(2, "-%c: invalid option\nusage: jobs [-lprs] [jobspec ...]", bad)
 	}
+	pids, pgids, running, stopped := opts['l'], opts['p'], opts['r'], opts['s']
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	list := t.list
@@ -268,26 +247,11 @@ func (s *Shell) disownBuiltin(b builtinIO, args []string) int {
 	if t == nil {
 		return 0
 	}
-	nohup, all, running := false, false, false
-	var specs []string
-	for _, a := range args {
-		if !strings.HasPrefix(a, "-") || a == "-" {
-			specs = append(specs, a)
-			continue
-		}
-		for _, c := range a[1:] {
-			switch c {
-			case 'h':
-				nohup = true
-			case 'a':
-				all = true
-			case 'r':
-				running = true
-			default:
-				return b.fail(2, "-%c: invalid option\nusage: disown [-h] [-ar] [jobspec ...]", c)
-			}
-		}
+	opts, specs, bad := letterOptions(args, "har")
+	if bad != 0 {
+		return b.fail(2, "-%c: invalid option\nusage: disown [-h] [-ar] [jobspec ...]", bad)
 	}
+	nohup, all, running := opts['h'], opts['a'], opts['r']
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	var list []*job
@@ -469,3 +433,25 @@ func (s *Shell) suspendBuiltin(b builtinIO, args []string) int {
 // sleepBriefly is how long a report waits between looks at a background
 // statement that has not started its program yet.
 func sleepBriefly() { time.Sleep(5 * time.Millisecond) }
+
+// letterOptions splits a builtin's arguments into its one-letter options
+// (from allowed, bundled or not, up to "--" or the first operand) and the
+// operands; bad is the first letter not allowed.
+func letterOptions(args []string, allowed string) (opts map[rune]bool, operands []string, bad rune) {
+	opts = map[rune]bool{}
+	for i, a := range args {
+		if a == "--" {
+			return opts, args[i+1:], 0
+		}
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			return opts, args[i:], 0
+		}
+		for _, c := range a[1:] {
+			if !strings.ContainsRune(allowed, c) {
+				return opts, nil, c
+			}
+			opts[c] = true
+		}
+	}
+	return opts, nil, 0
+}
