@@ -7,9 +7,12 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/ergochat/readline"
+	"golang.org/x/term"
 )
 
 // ErrInterrupt is what a [LineReader] returns when Ctrl-C discards the line.
@@ -45,9 +48,15 @@ type LineReader interface {
 type lineEditor struct {
 	rl *readline.Instance
 	in *lineInput
-	// out gets the terminal's paste mode around each line; nil when the
-	// terminal cannot do it.
+	// out gets the terminal's paste mode around each line and the move
+	// to column 1 before it (see column.go); nil when the terminal
+	// cannot do them.
 	out io.Writer
+	// tty is the terminal, for its width.
+	tty *os.File
+	// column1 is set when the cursor was put in column 1 for the line
+	// being read.
+	column1 atomic.Bool
 	// hist serves Up and Down (see [recall]); readline holds the
 	// entries only from a Ctrl-R to the end of that line.
 	hist     recall
@@ -68,9 +77,10 @@ type lineEditor struct {
 
 func newLineEditor(stdin *os.File, stdout io.Writer, complete readline.AutoCompleter, size int) (*lineEditor, error) {
 	in := &lineInput{f: stdin}
+	e := &lineEditor{in: in, tty: stdin}
 	cfg := &readline.Config{
 		Stdin:                  in,
-		Stdout:                 stdout,
+		Stdout:                 answering{Writer: stdout, in: in, column1: &e.column1},
 		Stderr:                 stdout,
 		DisableAutoSaveHistory: true,
 		HistoryLimit:           max(size, 1), // qsh keeps the file; readline only recalls
@@ -79,7 +89,6 @@ func newLineEditor(stdin *os.File, stdout io.Writer, complete readline.AutoCompl
 	if complete != nil {
 		cfg.AutoComplete = complete
 	}
-	e := &lineEditor{in: in}
 	if t := os.Getenv("TERM"); t != "" && t != "dumb" {
 		e.out = stdout
 	}
@@ -103,7 +112,12 @@ func (e *lineEditor) ReadLine(prompt string) (string, error) {
 	e.hist.reset()
 	e.searched = false
 	if e.out != nil {
-		io.WriteString(e.out, pasteOn)
+		on := pasteOn
+		if cols, _, err := term.GetSize(int(e.tty.Fd())); err == nil && cols > 1 {
+			on += startOfLine(cols)
+			e.column1.Store(true)
+		}
+		io.WriteString(e.out, on)
 		e.in.bracketed = true
 	}
 	line, err := e.rl.ReadLine()
@@ -248,15 +262,51 @@ type lineInput struct {
 	skip bool   // drop bytes up to the next end of line
 	// bracketed is set while the terminal marks pastes (see paste.go).
 	bracketed bool
-	out       []byte // bytes to hand out before buf: a paste
+	out       []byte // bytes to hand out before buf: a paste, an answer
 	paste     string // the one-line paste pasteRune in out stands for
 	pasteOver bool   // it was longer than MaxPaste
+
+	// mu guards reading, and out while reading is false: [lineInput.answer]
+	// runs on the goroutine that draws the line.
+	mu      sync.Mutex
+	reading bool // a Read is under way
 }
 
 func (in *lineInput) Read(p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
 	}
+	in.mu.Lock()
+	if len(in.out) > 0 {
+		p[0] = in.out[0]
+		in.out = in.out[1:]
+		in.mu.Unlock()
+		return 1, nil
+	}
+	in.reading = true
+	in.mu.Unlock()
+	defer func() {
+		in.mu.Lock()
+		in.reading = false
+		in.mu.Unlock()
+	}()
+	return in.read(p)
+}
+
+// answer queues what the terminal would have answered, and reports
+// whether it could: not while a Read waits for the terminal, which would
+// hand it out only after the next key.
+func (in *lineInput) answer(s string) bool {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if in.reading {
+		return false
+	}
+	in.out = append(in.out, s...)
+	return true
+}
+
+func (in *lineInput) read(p []byte) (int, error) {
 	for {
 		if len(in.out) > 0 {
 			p[0] = in.out[0]
