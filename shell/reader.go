@@ -111,6 +111,7 @@ func (e *lineEditor) ReadLine(prompt string) (string, error) {
 	}
 	e.hist.reset()
 	e.searched = false
+	e.column1.Store(false)
 	if e.out != nil {
 		on := pasteOn
 		if cols, _, err := term.GetSize(int(e.tty.Fd())); err == nil && cols > 1 {
