@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"unicode/utf8"
 	"unsafe"
@@ -26,11 +27,13 @@ type history struct {
 	path    string // "" when entries are not saved
 	size    int
 	entries []string
-	// loading is closed when the read [history.start] began is over;
-	// until then that goroutine owns the fields above. nil when none
-	// is under way.
+	// loading is closed when the read [history.start] arranged is over;
+	// until then that read owns the fields above. nil when none is
+	// under way.
 	loading chan struct{}
-	warn    error // the background read's warning, until reported
+	// begin starts that read on its own goroutine, once.
+	begin func()
+	warn  error // the background read's warning, until reported
 }
 
 func newHistory(size int) *history {
@@ -51,8 +54,9 @@ func (h *history) open(path string) error {
 	return h.read(f)
 }
 
-// start is open with the reading on another goroutine; the error is
-// open's warning about the file or its directory, the reading's comes
+// start is open with the reading left for later: h.begin starts it on
+// another goroutine, and [history.wait] too if it was not. The error is
+// open's warning about the file or its directory; the reading's comes
 // with [history.wait].
 func (h *history) start(path string) error {
 	f, err := h.openFile(path)
@@ -61,16 +65,19 @@ func (h *history) start(path string) error {
 	}
 	done := make(chan struct{})
 	h.loading = done
-	go func() {
-		defer close(done)
-		h.warn = h.read(f)
-	}()
+	h.begin = sync.OnceFunc(func() {
+		go func() {
+			defer close(done)
+			h.warn = h.read(f)
+		}()
+	})
 	return nil
 }
 
-// wait waits for the read [history.start] began, if any.
+// wait waits for the read [history.start] arranged, if any.
 func (h *history) wait() {
 	if h.loading != nil {
+		h.begin()
 		<-h.loading
 		h.loading = nil
 	}

@@ -224,6 +224,31 @@ func TestHistoryUnwritable(t *testing.T) {
 	}
 }
 
+// TestHistoryStart checks that start only opens the file: the entries
+// come with begin, or with wait when nothing began the read.
+func TestHistoryStart(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "history")
+	os.WriteFile(path, []byte("one\ntwo\n"), 0o600)
+	for _, begin := range []bool{true, false} {
+		h := newHistory(10)
+		if err := h.start(path); err != nil {
+			t.Fatal(err)
+		}
+		if h.entries != nil || h.loading == nil {
+			t.Fatalf("start read the entries %q before begin (loading %v)", h.entries, h.loading)
+		}
+		if begin {
+			h.begin()
+			h.begin() // once only: a second read would close loading again
+		}
+		h.wait()
+		if !slices.Equal(h.entries, []string{"one", "two"}) || h.path != path {
+			t.Fatalf("begin %v: entries %q, path %q", begin, h.entries, h.path)
+		}
+	}
+}
+
 func TestHistoryFile(t *testing.T) {
 	t.Parallel()
 	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }

@@ -81,3 +81,40 @@ func TestLineInputPaste(t *testing.T) {
 		})
 	}
 }
+
+// idleCheck is a terminal that records whether idle had run by its first
+// read.
+type idleCheck struct {
+	idled, before *bool
+	chunks
+}
+
+func (c *idleCheck) Read(p []byte) (int, error) {
+	if c.before == nil {
+		c.before = new(bool)
+		*c.before = *c.idled
+	}
+	return c.chunks.Read(p)
+}
+
+// TestLineInputIdle checks that idle runs once, when the editor first
+// waits for the terminal, not while it takes an answer queued for it.
+func TestLineInputIdle(t *testing.T) {
+	idled, calls := false, 0
+	term := &idleCheck{idled: &idled, chunks: chunks{"ab", "c"}}
+	in := &lineInput{f: term, idle: func() { idled = true; calls++ }}
+	in.answer(column1Reply)
+	var b [1]byte
+	for range len(column1Reply) {
+		in.Read(b[:])
+	}
+	if idled {
+		t.Fatal("idle ran before the terminal was read")
+	}
+	if got := drain(t, in); got != "abc" {
+		t.Fatalf("read %q", got)
+	}
+	if calls != 1 || term.before == nil || !*term.before {
+		t.Fatalf("idle ran %d times, before the first read: %v", calls, term.before != nil && *term.before)
+	}
+}

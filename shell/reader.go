@@ -263,6 +263,9 @@ type lineInput struct {
 	skip bool   // drop bytes up to the next end of line
 	// bracketed is set while the terminal marks pastes (see paste.go).
 	bracketed bool
+	// idle, when set, runs once before the first wait for the
+	// terminal, on the goroutine that reads it: the prompt is drawn.
+	idle      func()
 	out       []byte // bytes to hand out before buf: a paste, an answer
 	paste     string // the one-line paste pasteRune in out stands for
 	pasteOver bool   // it was longer than MaxPaste
@@ -315,6 +318,10 @@ func (in *lineInput) read(p []byte) (int, error) {
 			return 1, nil
 		}
 		if len(in.buf) == 0 {
+			if in.idle != nil {
+				in.idle()
+				in.idle = nil
+			}
 			n, err := in.f.Read(in.raw[:])
 			if n == 0 {
 				return 0, err

@@ -116,13 +116,17 @@ func (s *Shell) readLine(prompt string) (line string, err error) {
 	return s.lines.ReadLine(prompt)
 }
 
-// loadHistory starts reading the history file. The reading runs on its
-// own goroutine, so that the first prompt does not wait for it: a long
-// history is the biggest part of the work before that prompt, and nothing
-// needs it until the first key press (readline's recall), the first
-// command line or `history`, which join it (see [Shell.joinHistory]).
-// Only opening the file happens here, so that a missing HOME or an
-// unusable directory still says so before the first prompt.
+// loadHistory arranges for the history file to be read on a goroutine of
+// its own, so that the first prompt does not wait for it: a long history
+// is the biggest part of the work before that prompt, and nothing needs it
+// until the first key press (readline's recall), the first command line or
+// `history`, which join it (see [Shell.joinHistory]). With the line
+// editor, the read begins once the prompt is drawn, when the editor first
+// waits for a key: begun before, it would compete with the drawing for the
+// two cores of a small machine (its page faults alone, one per 4 KB of a
+// 700 KB file, cost as much as the drawing). Only opening the file happens
+// here, so that a missing HOME or an unusable directory still says so
+// before the first prompt.
 func (s *Shell) loadHistory() {
 	if s.cfg.HistSize <= 0 {
 		return
@@ -134,8 +138,14 @@ func (s *Shell) loadHistory() {
 	if err != nil {
 		s.errorf("%v", err)
 	}
-	if ed, ok := s.lines.(*lineEditor); ok && s.hist.loading != nil {
+	if s.hist.loading == nil {
+		return
+	}
+	if ed, ok := s.lines.(*lineEditor); ok {
 		ed.pending = func() { s.joinHistory(false) }
+		ed.in.idle = s.hist.begin
+	} else {
+		s.hist.begin()
 	}
 }
 
