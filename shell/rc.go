@@ -51,6 +51,11 @@ func (s *Shell) source(ctx context.Context, path string) bool {
 		s.errorf("%v", err)
 		return true
 	}
+	if s.interactive {
+		// A Ctrl-C stops the file, not the shell; the REPL that
+		// follows goes on catching.
+		s.catchSignals()
+	}
 	// Parse first to report a syntax error as file:line; then run it with
 	// the source builtin, so that `return` at its top level works.
 	if _, st := s.parse(string(src), path); st != 0 {

@@ -20,8 +20,8 @@ const maxRecord = 50
 // REPL reads and runs command lines until Ctrl-D or `exit`, and returns the
 // shell's exit status. stdin must be a terminal unless a [Reader] was given.
 func (s *Shell) REPL(ctx context.Context) int {
-	stopSignals := s.catchSignals()
-	defer stopSignals()
+	s.catchSignals()
+	defer s.stopSignals()
 	s.startJobs()
 	defer s.endJobs()
 	if s.lines == nil {

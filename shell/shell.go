@@ -57,6 +57,9 @@ type Shell struct {
 	// jobs is the job table; nil without job control (see job.go).
 	jobs *jobs
 	sigs chan<- os.Signal // where the terminal's signals are caught
+	// catching, set while the shell catches signals, stops that (see
+	// [Shell.catchSignals]).
+	catching func()
 
 	dir     string // the process's cwd as last set by the shell
 	exitNow bool   // the last command line asked the shell to exit

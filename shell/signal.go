@@ -72,7 +72,14 @@ func (s *Shell) hungUp() {
 // is in the foreground interrupts the interpreter itself (a loop, a
 // builtin); otherwise the program gets it from the terminal and
 // [Shell.execProgram] decides what follows.
-func (s *Shell) catchSignals() (stop func()) {
+//
+// The catching goes on until [Shell.stopSignals]; calling it again
+// meanwhile does nothing, so that what an interactive shell sources before
+// its REPL is covered too.
+func (s *Shell) catchSignals() {
+	if s.catching != nil {
+		return
+	}
 	sigs := make(chan os.Signal, 8)
 	s.sigs = sigs
 	if s.interactive {
@@ -97,8 +104,16 @@ func (s *Shell) catchSignals() (stop func()) {
 			}
 		}
 	}()
-	return func() {
+	s.catching = func() {
 		signal.Stop(sigs)
 		close(done)
+	}
+}
+
+// stopSignals ends what [Shell.catchSignals] began, if anything.
+func (s *Shell) stopSignals() {
+	if s.catching != nil {
+		s.catching()
+		s.catching = nil
 	}
 }
