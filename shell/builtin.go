@@ -24,11 +24,15 @@ const builtinMark = "qsh\x00"
 // ownBuiltins are the builtins interp lacks or gets wrong for profiles.
 var ownBuiltins = map[string]bool{"umask": true, "kill": true, "history": true, "trap": true,
 	"ulimit": true, "fc": true, "suspend": true, "caller": true, "fg": true, "bg": true,
-	"printf": true, "cd": true, "pwd": true, "jobs": true, "disown": true, "wait": true, jobMark: true}
+	"printf": true, "cd": true, "pwd": true, "jobs": true, "disown": true, "wait": true, jobMark: true,
+	bgMark: true, bgStartMark: true, bgEndMark: true, pidMark: true}
 
 // call sees every simple command after expansion.
 func (s *Shell) call(ctx context.Context, args []string) ([]string, error) {
 	name := args[0]
+	if out, ok := s.noteCall(ctx, args); ok {
+		return out, nil
+	}
 	if out, ok := s.compatCall(args); ok {
 		return out, nil
 	}
@@ -132,6 +136,8 @@ func (s *Shell) builtins(next interp.ExecHandlerFunc) interp.ExecHandlerFunc {
 			st = s.disownBuiltin(b, args[1:])
 		case "wait":
 			return s.waitBuiltin(ctx, hc, args[1:])
+		case bgMark, bgStartMark, bgEndMark, pidMark:
+			return s.pidBuiltin(ctx, hc, append([]string{name}, args[1:]...))
 		case jobMark:
 			if s.jobs != nil && len(args) > 1 {
 				fmt.Fprint(hc.Stdout, s.jobs.reserve(args[1]))
@@ -346,7 +352,9 @@ func (s *Shell) kill(b builtinIO, args []string) int {
 		}
 		if err := syscall.Kill(pid, sig); err != nil {
 			st = b.fail(1, "(%d) - %s", pid, errText(err))
+			continue
 		}
+		bgs.signalled(pid, sig)
 	}
 	return st
 }

@@ -288,48 +288,36 @@ func (s *Shell) disownBuiltin(b builtinIO, args []string) int {
 	return st
 }
 
-// waitBuiltin is wait: for job specs, for every job, then (for the
-// background statements that ran no program, and for interp's `g` pids)
-// interp's own wait. Unlike interp's, Ctrl-C interrupts it: the jobs go on.
+// waitBuiltin is wait: for job specs, for process IDs ($! and the
+// programs of background statements, see lastpid.go; with job control,
+// any job's), for every job, then (for the background statements that
+// ran no program, and for interp's `g` pids) interp's own wait. Unlike
+// interp's, Ctrl-C interrupts it: the jobs go on.
 func (s *Shell) waitBuiltin(ctx context.Context, hc interp.HandlerContext, args []string) error {
 	t := s.jobControl(ctx)
-	if t == nil {
-		return hc.Builtin(ctx, append([]string{"wait"}, args...))
-	}
 	var rest []string
-	var specs []string
+	st, some := 0, false
 	for _, a := range args {
-		if strings.HasPrefix(a, "%") {
-			specs = append(specs, a)
-		} else {
+		var ok bool
+		switch {
+		case strings.HasPrefix(a, "%") && t != nil:
+			st, ok = s.waitJob(ctx, hc, t, a)
+		case isDigits(a):
+			st, ok = s.waitPid(ctx, hc, t, a)
+		default:
 			rest = append(rest, a)
-		}
-	}
-	st := 0
-	for _, spec := range specs {
-		t.mu.Lock()
-		j, err := t.find(spec, false)
-		t.mu.Unlock()
-		if err != nil {
-			fmt.Fprintf(hc.Stderr, "qsh: wait: %v\n", err)
-			st = 127
 			continue
 		}
-		if !t.await(ctx, func() bool { return j.state() != procRunning }) {
+		if !ok {
 			return interp.ExitStatus(130)
 		}
-		t.mu.Lock()
-		st = j.status()
-		if j.state() == procDone {
-			t.remove(j)
-		}
-		t.mu.Unlock()
+		some = true
 	}
-	if len(specs) > 0 && len(rest) == 0 {
-		if st != 0 {
-			return interp.ExitStatus(st)
-		}
-		return nil
+	if some && len(rest) == 0 {
+		return exitStatus(st)
+	}
+	if t == nil {
+		return hc.Builtin(ctx, append([]string{"wait"}, rest...))
 	}
 	if len(args) == 0 && !t.await(ctx, func() bool {
 		return !slices.ContainsFunc(t.list, func(j *job) bool { return j.state() == procRunning })
@@ -357,6 +345,73 @@ func (s *Shell) waitBuiltin(ctx context.Context, hc interp.HandlerContext, args 
 		return interp.ExitStatus(130)
 	}
 	return err
+}
+
+// waitJob waits for the job spec names and returns its status; ok is
+// false when Ctrl-C ended the wait.
+func (s *Shell) waitJob(ctx context.Context, hc interp.HandlerContext, t *jobs, spec string) (st int, ok bool) {
+	t.mu.Lock()
+	j, err := t.find(spec, false)
+	t.mu.Unlock()
+	if err != nil {
+		fmt.Fprintf(hc.Stderr, "qsh: wait: %v\n", err)
+		return 127, true
+	}
+	return t.waitFor(ctx, j)
+}
+
+// waitFor waits until j is not running and returns its status, dropping it
+// from the list if it is done; ok is false when ctx ended the wait.
+func (t *jobs) waitFor(ctx context.Context, j *job) (st int, ok bool) {
+	if !t.await(ctx, func() bool { return j.state() != procRunning }) {
+		return 130, false
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if j.state() == procDone {
+		t.remove(j)
+	}
+	return j.status(), true
+}
+
+// waitPid waits for process ID arg: the background statement it is the
+// $! of, or runs a program of, for the statement's status as bash gives
+// it (128+N when signal N killed it); with job control, else the job it
+// is a process of.
+func (s *Shell) waitPid(ctx context.Context, hc interp.HandlerContext, t *jobs, arg string) (st int, ok bool) {
+	pid, err := strconv.Atoi(arg)
+	if bst := bgs.find(pid); err == nil && bst != nil {
+		st, ok = bgs.await(ctx, bst)
+		if ok && t != nil {
+			// The job is reported by wait, not at the prompt.
+			t.mu.Lock()
+			if j := t.byPid(pid); j != nil && j.state() == procDone {
+				t.remove(j)
+			}
+			t.mu.Unlock()
+		}
+		return st, ok
+	}
+	if t != nil && err == nil {
+		t.mu.Lock()
+		j := t.byPid(pid)
+		t.mu.Unlock()
+		if j != nil {
+			return t.waitFor(ctx, j)
+		}
+	}
+	fmt.Fprintf(hc.Stderr, "qsh: wait: pid %s is not a child of this shell\n", arg)
+	return 127, true
+}
+
+// byPid is the listed job with process pid; t.mu is held.
+func (t *jobs) byPid(pid int) *job {
+	for _, j := range t.list {
+		if j.pgid == pid || slices.ContainsFunc(j.procs, func(p *proc) bool { return p.pid == pid }) {
+			return j
+		}
+	}
+	return nil
 }
 
 // await waits until done (called with t.mu held) says so, or ctx is

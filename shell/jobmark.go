@@ -39,19 +39,24 @@ const mixedVar = "__qsh_mixed"
 // background.
 func (s *Shell) markJobs(f *syntax.File) *syntax.File {
 	if s.jobs == nil {
+		s.markPids(f)
 		return f
 	}
 	s.jobs.ran()
 	s.markMixed(f)
 	markNoJobs(f)
 	markBackground(f)
+	// After markBackground, which takes the job's text from the
+	// statement as written.
+	s.markPids(f)
 	// Functions defined elsewhere (the rc file, a sourced file): their
-	// substitutions too, once, before the line can call them.
+	// substitutions and $! too, once, before the line can call them.
 	for _, body := range s.runner.Funcs {
 		if !s.jobs.marked[body] {
 			s.jobs.marked[body] = true
 			s.markMixed(body)
 			markNoJobs(body)
+			s.markPids(body)
 		}
 	}
 	return f
@@ -141,26 +146,37 @@ func (s *Shell) externalMembers(bc *syntax.BinaryCmd) bool {
 	return true
 }
 
-// markEval marks the background statements of an `eval` string; the
-// arguments come back unchanged when it has none.
+// markEval marks the background statements and $! of an `eval` string
+// (see [Shell.markPids]); the arguments come back unchanged when it has
+// none.
 func (s *Shell) markEval(args []string) []string {
 	src := strings.Join(args[1:], " ")
+	if src, ok := s.markJobsEval(src); ok {
+		args = []string{args[0], src}
+	}
+	if src, ok := markPidsEval(strings.Join(args[1:], " ")); ok {
+		return []string{args[0], src}
+	}
+	return args
+}
+
+func (s *Shell) markJobsEval(src string) (string, bool) {
 	if s.jobs == nil || !strings.ContainsAny(src, "&$`<>") {
-		return args
+		return src, false
 	}
 	f, err := syntax.NewParser().Parse(strings.NewReader(src), "")
 	if err != nil {
-		return args
+		return src, false
 	}
 	noJobs := markNoJobs(f)
 	if !markBackground(f) && !noJobs {
-		return args
+		return src, false
 	}
 	var b strings.Builder
 	if syntax.NewPrinter().Print(&b, f) != nil {
-		return args
+		return src, false
 	}
-	return []string{args[0], b.String()}
+	return b.String(), true
 }
 
 // markBackground marks the background statements in node and reports

@@ -1,0 +1,624 @@
+package shell
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"mvdan.cc/sh/v3/interp"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// $! is bash's: the process ID of the last background job, which kill, ps
+// and wait know. interp's is "g1", "g2"…, an index into its goroutines,
+// and interp offers no hook in it; so a program is rewritten before it
+// runs (see [Shell.markPids]). A background statement `cmd &` becomes
+//
+//	declare -g __qsh_bg=$(__qsh_bg PLACE 2>/dev/null)
+//	{ __qsh_bgstart 2>/dev/null; cmd; __qsh_bgend 2>/dev/null; } &
+//	declare -g __qsh_lastbg=$__qsh_bg __qsh_bg=
+//
+// and $! becomes $(__qsh_pid "${__qsh_lastbg-}" 2>/dev/null). The first
+// line gets the statement a token, which its subshell inherits: the
+// programs it starts are filed under it (see [bgTable.started]). The
+// block tells when it ends, also by exit or set -e (an EXIT trap in its
+// subshell). The last line makes the statement the one $! stands for, and
+// empties the token for what follows in the foreground.
+//
+// declare because interp's set -x traces neither it nor its status (0, as
+// after `&`); the builtins' set -x lines go to the /dev/null of their own
+// redirections. Nothing new shows in set -x or `declare -p` (which lists
+// nothing in interp); `declare -p __qsh_lastbg` and `declare -f` of a
+// function with `&` do show the marks.
+//
+// $! is looked up lazily, when it is expanded, so a script that never
+// asks pays one substitution per `&` and no waiting. It is, as in bash:
+//
+//   - for a simple command or a pipeline whose last command is a
+//     program, that program's process ID; the lookup waits for it to
+//     start, as bash's fork has happened by the next line;
+//   - for anything else (`{ a; b; } &`, a loop, a function, a builtin),
+//     whose bash subshell interp runs as a goroutine, the ID of a stand-in
+//     process that lives as long as the statement: `kill -0`, `ps -p` and
+//     /bin/kill see it like bash's subshell, and killing it stops the
+//     statement at its next command (see [Shell.call]). A statement that
+//     has ended gets a stand-in that has exited, so kill says "No such
+//     process" and wait gives its status, as bash's would. A made-up
+//     number would be simpler but could name someone else's process.
+
+const (
+	bgVar       = "__qsh_bg"      // the token of the statement, in its subshell
+	lastBgVar   = "__qsh_lastbg"  // the token $! stands for
+	bgMark      = "__qsh_bg"      // builtin: a new token
+	bgStartMark = "__qsh_bgstart" // builtin: the statement began
+	bgEndMark   = "__qsh_bgend"   // builtin: the statement ended
+	pidMark     = "__qsh_pid"     // builtin: what $! is
+	markPrefix  = "__qsh_"        // all of qsh's marks
+)
+
+// placeFirst is the place wanted for code whose source positions change
+// before it runs (an eval string): the statement's first program.
+const placeFirst = -1
+
+// markPids rewrites node's background statements and its $! as described
+// above; it reports whether it changed anything.
+func (s *Shell) markPids(node syntax.Node) bool {
+	return markPids(node, false)
+}
+
+func markPids(node syntax.Node, first bool) bool {
+	changed := markBang(node)
+	mark := func(list *[]*syntax.Stmt) {
+		var out []*syntax.Stmt
+		for i, st := range *list {
+			if !isBackground(st) || isMarkedBackground(st) {
+				if out != nil {
+					out = append(out, st)
+				}
+				continue
+			}
+			if out == nil {
+				out = append(out, (*list)[:i]...)
+			}
+			out = append(out, wrapBackground(st, first)...)
+		}
+		if out != nil {
+			changed = true
+			*list = out
+		}
+	}
+	syntax.Walk(node, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.File:
+			mark(&n.Stmts)
+		case *syntax.Block:
+			mark(&n.Stmts)
+		case *syntax.Subshell:
+			mark(&n.Stmts)
+		case *syntax.IfClause:
+			mark(&n.Cond)
+			mark(&n.Then)
+		case *syntax.WhileClause:
+			mark(&n.Cond)
+			mark(&n.Do)
+		case *syntax.ForClause:
+			mark(&n.Do)
+		case *syntax.CaseItem:
+			mark(&n.Stmts)
+		case *syntax.CmdSubst:
+			mark(&n.Stmts)
+		case *syntax.ProcSubst:
+			mark(&n.Stmts)
+		}
+		return true
+	})
+	return changed
+}
+
+// wrapBackground is background statement st marked.
+func wrapBackground(st *syntax.Stmt, first bool) []*syntax.Stmt {
+	want := programPlace(st)
+	if first && want != 0 {
+		want = placeFirst
+	}
+	inner := *st
+	inner.Background, inner.Disown, inner.Comments = false, false, nil
+	wrapped := &syntax.Stmt{Position: st.Position, Comments: st.Comments,
+		Background: st.Background, Disown: st.Disown,
+		Cmd: &syntax.Block{Stmts: []*syntax.Stmt{
+			parseStmt(bgStartMark + " 2>/dev/null"), &inner, parseStmt(bgEndMark + " 2>/dev/null")}}}
+	return []*syntax.Stmt{
+		parseStmt("declare -g " + bgVar + "=$(" + bgMark + " " + strconv.Itoa(want) + " 2>/dev/null)"),
+		wrapped,
+		parseStmt("declare -g " + lastBgVar + "=$" + bgVar + " " + bgVar + "="),
+	}
+}
+
+// isMarkedBackground reports whether st was marked already (a function
+// body marked on an earlier line).
+func isMarkedBackground(st *syntax.Stmt) bool {
+	b, ok := st.Cmd.(*syntax.Block)
+	if !ok || len(b.Stmts) == 0 {
+		return false
+	}
+	call, ok := b.Stmts[0].Cmd.(*syntax.CallExpr)
+	return ok && len(call.Args) > 0 && call.Args[0].Lit() == bgStartMark
+}
+
+// programPlace is the place (offset+1) of the call whose program $! is
+// for background statement st: the command itself, or a pipeline's last;
+// 0 when st is anything else.
+func programPlace(st *syntax.Stmt) int {
+	for {
+		switch cmd := st.Cmd.(type) {
+		case *syntax.CallExpr:
+			if len(cmd.Args) == 0 {
+				return 0
+			}
+			return place(cmd.Args[0].Pos())
+		case *syntax.BinaryCmd:
+			if cmd.Op != syntax.Pipe && cmd.Op != syntax.PipeAll {
+				return 0
+			}
+			st = cmd.Y
+		default:
+			return 0
+		}
+	}
+}
+
+// place is a source position as the table files it: offset+1, so that 0
+// is none.
+func place(pos syntax.Pos) int { return int(pos.Offset()) + 1 }
+
+// markBang rewrites each $! in node, reporting whether there was one.
+func markBang(node syntax.Node) bool {
+	any := false
+	rewrite := func(parts []syntax.WordPart) {
+		for i, part := range parts {
+			if pe, ok := part.(*syntax.ParamExp); ok && pe.Param != nil && pe.Param.Value == "!" && !pe.Excl {
+				parts[i] = bangSubst(pe)
+				any = true
+			}
+		}
+	}
+	syntax.Walk(node, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.Word:
+			rewrite(n.Parts)
+		case *syntax.DblQuoted:
+			rewrite(n.Parts)
+		}
+		return true
+	})
+	return any
+}
+
+// bangSubst is what $! (pe) becomes: the lookup's substitution, and for
+// `${!:-x}`, `${#!}` and such, the expansion applied to its output in the
+// same (sub)shell, so that no variable is left behind.
+func bangSubst(pe *syntax.ParamExp) syntax.WordPart {
+	lookup := pidMark + ` "${` + lastBgVar + `-}" 2>/dev/null`
+	src := "$(" + lookup + ")"
+	if pe.Exp != nil || pe.Length || pe.Width || pe.Slice != nil || pe.Repl != nil || pe.Names != 0 || pe.Index != nil {
+		pe2 := *pe
+		pe2.Param = &syntax.Lit{Value: markPrefix + "x"}
+		pe2.Short = false
+		var b strings.Builder
+		if syntax.NewPrinter().Print(&b, &pe2) == nil {
+			src = "$(" + markPrefix + "x=$(" + lookup + ") 2>/dev/null; printf %s \"" + b.String() + "\" 2>/dev/null)"
+		}
+	}
+	st := parseStmt(": " + src)
+	return st.Cmd.(*syntax.CallExpr).Args[1].Parts[0]
+}
+
+// markPidsEval marks an eval string: the arguments come back unchanged
+// when it has no `&` and no $!.
+func markPidsEval(src string) (string, bool) {
+	if !strings.ContainsAny(src, "&!") {
+		return src, false
+	}
+	f, err := syntax.NewParser().Parse(strings.NewReader(src), "")
+	if err != nil || !markPids(f, true) {
+		return src, false
+	}
+	var b strings.Builder
+	if syntax.NewPrinter().Print(&b, f) != nil {
+		return src, false
+	}
+	return b.String(), true
+}
+
+// bgs is the table of background statements. It is the process's, not a
+// [Shell]'s: tokens are unique in the process, so shells in one process
+// (tests) never meet in it.
+var bgs = newBgTable()
+
+// bgTable follows the background statements that were marked.
+type bgTable struct {
+	active atomic.Bool // a statement was marked: commands look for tokens
+
+	mu      sync.Mutex
+	changed chan struct{} // closed and replaced at every change
+	n       int
+	stmts   map[string]*bgStmt
+	order   []string // tokens, oldest first
+}
+
+// bgStmt is a background statement run.
+type bgStmt struct {
+	want    int // the place of the call whose program $! is; 0 none, placeFirst
+	procs   []bgProc
+	calling bool // the call at want has begun
+	noProc  bool // the call at want runs no program (a builtin, a function) or failed
+	ended   bool
+	status  int
+	pid     int // $!, once asked
+	standin *standin
+	killed  syscall.Signal // its stand-in was killed: it stops at its next command
+}
+
+type bgProc struct{ pid, place int }
+
+// standin is a process that stands for a statement that runs no program
+// of its own: cat reading a pipe that the shell closes when the statement
+// ends, so that it also ends if the shell dies.
+type standin struct {
+	pid  int
+	pipe *os.File // nil once closed
+}
+
+// maxBgStmts bounds the table; bash too forgets old statuses.
+const maxBgStmts = 1024
+
+func newBgTable() *bgTable {
+	return &bgTable{changed: make(chan struct{}), stmts: map[string]*bgStmt{}}
+}
+
+func (t *bgTable) broadcast() {
+	close(t.changed)
+	t.changed = make(chan struct{})
+}
+
+// reserve files a new statement that wants the program at place.
+func (t *bgTable) reserve(want int) string {
+	t.active.Store(true)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.n++
+	tok := "b" + strconv.Itoa(t.n)
+	t.stmts[tok] = &bgStmt{want: want}
+	t.order = append(t.order, tok)
+	if len(t.order) > maxBgStmts {
+		// Forget the oldest that ended; those running stay.
+		kept := t.order[:0]
+		for i, o := range t.order {
+			if st := t.stmts[o]; st.ended && i < len(t.order)/2 {
+				delete(t.stmts, o)
+				continue
+			}
+			kept = append(kept, o)
+		}
+		t.order = kept
+	}
+	return tok
+}
+
+// calling notes that statement tok calls a command at place; program
+// says whether it may run a program.
+func (t *bgTable) calling(tok string, place int, program bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	st := t.stmts[tok]
+	if st == nil || st.want != place || st.calling {
+		return
+	}
+	st.calling, st.noProc = true, !program
+	t.broadcast()
+}
+
+// started files a program that statement tok started at place.
+func (t *bgTable) started(tok string, place, pid int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if st := t.stmts[tok]; st != nil {
+		st.procs = append(st.procs, bgProc{pid: pid, place: place})
+		t.broadcast()
+	}
+}
+
+// failed notes that statement tok could not start the program at place.
+func (t *bgTable) failed(tok string, place int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if st := t.stmts[tok]; st != nil && st.want == place {
+		st.noProc = true
+		t.broadcast()
+	}
+}
+
+// end notes that statement tok ended with status; its stand-in goes.
+func (t *bgTable) end(tok string, status int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	st := t.stmts[tok]
+	if st == nil || st.ended {
+		return
+	}
+	st.ended, st.status = true, status
+	if st.killed != 0 {
+		st.status = 128 + int(st.killed)
+	}
+	if st.standin != nil && st.standin.pipe != nil {
+		st.standin.pipe.Close()
+		st.standin.pipe = nil
+	}
+	t.broadcast()
+}
+
+// killedBy is the signal that killed statement tok's stand-in, if any.
+func (t *bgTable) killedBy(tok string) syscall.Signal {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if st := t.stmts[tok]; st != nil && !st.ended {
+		return st.killed
+	}
+	return 0
+}
+
+// signalled notes that the kill builtin sent sig to pid: if that is a
+// stand-in and sig ends it, its statement stops (also when the stand-in's
+// death is not noticed yet).
+func (t *bgTable) signalled(pid int, sig syscall.Signal) {
+	if !t.active.Load() || !terminates(sig) {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, st := range t.stmts {
+		if st.standin != nil && st.standin.pid == pid && !st.ended && st.killed == 0 {
+			st.killed = sig
+			t.broadcast()
+		}
+	}
+}
+
+// terminates reports whether sig's default action ends a process.
+func terminates(sig syscall.Signal) bool {
+	switch sig {
+	case 0, syscall.SIGCHLD, syscall.SIGCONT, syscall.SIGSTOP, syscall.SIGTSTP,
+		syscall.SIGTTIN, syscall.SIGTTOU, syscall.SIGURG, syscall.SIGWINCH:
+		return false
+	}
+	return true
+}
+
+// lookupWait is how long $! waits for a statement that has not reached
+// its program's command yet (expansions before it, a busy machine) before
+// it settles for a stand-in.
+const lookupWait = 2 * time.Second
+
+// pid is $! for statement tok: see the top of this file. 0 when there is
+// none (no statement yet, or no stand-in could start).
+func (t *bgTable) pid(ctx context.Context, tok string) int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	st := t.stmts[tok]
+	if st == nil {
+		return 0
+	}
+	var timeout <-chan time.Time
+	late := false
+	for st.pid == 0 {
+		if pid := st.program(); pid != 0 {
+			st.pid = pid
+			break
+		}
+		if st.want == 0 || st.noProc || st.ended || late && !st.calling || ctx.Err() != nil {
+			st.pid = t.standIn(st)
+			if st.pid == 0 && len(st.procs) > 0 {
+				st.pid = st.procs[0].pid
+			}
+			if st.pid == 0 {
+				return 0
+			}
+			break
+		}
+		if timeout == nil {
+			timer := time.NewTimer(lookupWait)
+			defer timer.Stop()
+			timeout = timer.C
+		}
+		ch := t.changed
+		t.mu.Unlock()
+		select {
+		case <-ch:
+		case <-timeout:
+			late = true
+		case <-ctx.Done():
+		}
+		t.mu.Lock()
+	}
+	return st.pid
+}
+
+// program is the pid of st's program that $! is, 0 if not started.
+func (st *bgStmt) program() int {
+	for _, p := range st.procs {
+		if st.want == placeFirst || p.place == st.want {
+			return p.pid
+		}
+	}
+	return 0
+}
+
+// standIn starts st's stand-in and returns its pid, 0 if it cannot; t.mu
+// is held.
+func (t *bgTable) standIn(st *bgStmt) int {
+	path, err := exec.LookPath("cat")
+	if err != nil {
+		path = "/bin/cat"
+	}
+	// argv[0] says what it is in ps, as bash's subshell shows as bash.
+	cmd := &exec.Cmd{Path: path, Args: []string{"qsh"},
+		SysProcAttr: &syscall.SysProcAttr{Setpgid: true}} // no Ctrl-C from the terminal
+	var w *os.File
+	if !st.ended {
+		r, pw, err := os.Pipe()
+		if err != nil {
+			return 0
+		}
+		defer r.Close()
+		cmd.Stdin, w = r, pw
+	}
+	if err := cmd.Start(); err != nil {
+		if w != nil {
+			w.Close()
+		}
+		return 0
+	}
+	si := &standin{pid: cmd.Process.Pid, pipe: w}
+	st.standin = si
+	go func() {
+		cmd.Wait()
+		ws, _ := cmd.ProcessState.Sys().(syscall.WaitStatus)
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		if si.pipe != nil {
+			si.pipe.Close()
+			si.pipe = nil
+		}
+		if ws.Signaled() && !st.ended && st.killed == 0 {
+			st.killed = ws.Signal()
+			t.broadcast()
+		}
+	}()
+	return si.pid
+}
+
+// find is the statement whose $! or program pid is.
+func (t *bgTable) find(pid int) *bgStmt {
+	if !t.active.Load() {
+		return nil
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var found *bgStmt
+	for _, st := range t.stmts {
+		if st.pid == pid {
+			return st
+		}
+		for _, p := range st.procs {
+			if p.pid == pid {
+				found = st
+			}
+		}
+	}
+	return found
+}
+
+// await waits until st has ended and returns its status; ok is false when
+// ctx was cancelled first.
+func (t *bgTable) await(ctx context.Context, st *bgStmt) (status int, ok bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for !st.ended {
+		ch := t.changed
+		t.mu.Unlock()
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			t.mu.Lock()
+			return 130, false
+		}
+		t.mu.Lock()
+	}
+	return st.status, true
+}
+
+// bgToken is the token of the background statement a command runs in, if
+// any.
+func bgToken(hc interp.HandlerContext) string {
+	if !bgs.active.Load() {
+		return ""
+	}
+	return hc.Env.Get(bgVar).String()
+}
+
+// noteCall is for [Shell.call]: in a background statement whose stand-in
+// was killed, the command becomes `exit 128+N`; otherwise the table learns
+// that the statement reached it. ok is false when args are unchanged.
+func (s *Shell) noteCall(ctx context.Context, args []string) ([]string, bool) {
+	if !bgs.active.Load() || strings.HasPrefix(args[0], markPrefix) {
+		return nil, false
+	}
+	hc := interp.HandlerCtx(ctx)
+	tok := bgToken(hc)
+	if tok == "" {
+		return nil, false
+	}
+	if sig := bgs.killedBy(tok); sig != 0 {
+		return []string{"exit", strconv.Itoa(128 + int(sig))}, true
+	}
+	bgs.calling(tok, place(hc.Pos), s.mayRunProgram(args[0]))
+	return nil, false
+}
+
+// mayRunProgram reports whether a command named name may run a program:
+// not a builtin (bar exec and command), nor a function.
+func (s *Shell) mayRunProgram(name string) bool {
+	if name == "exec" || name == "command" {
+		return true
+	}
+	return !interp.IsBuiltin(name) && !ownBuiltins[name] && !s.isFunc(name)
+}
+
+// bgStarted and bgFailed file a program of a background statement.
+func bgStarted(hc interp.HandlerContext, pid int) {
+	if tok := bgToken(hc); tok != "" {
+		bgs.started(tok, place(hc.Pos), pid)
+	}
+}
+
+func bgFailed(hc interp.HandlerContext) {
+	if tok := bgToken(hc); tok != "" {
+		bgs.failed(tok, place(hc.Pos))
+	}
+}
+
+// pidBuiltin runs the marks' builtins.
+func (s *Shell) pidBuiltin(ctx context.Context, hc interp.HandlerContext, args []string) error {
+	switch args[0] {
+	case bgMark:
+		want := 0
+		if len(args) > 1 {
+			want, _ = strconv.Atoi(args[1])
+		}
+		_, err := hc.Stdout.Write([]byte(bgs.reserve(want)))
+		return err
+	case bgStartMark:
+		// interp runs a subshell's EXIT trap when it exits (exit, set
+		// -e), not when it ends otherwise: the block's end says that.
+		return hc.Builtin(ctx, []string{"trap", bgEndMark + " 2>/dev/null", "EXIT"})
+	case bgEndMark:
+		if tok := bgToken(hc); tok != "" {
+			bgs.end(tok, hc.LastExitStatus)
+		}
+		return exitStatus(hc.LastExitStatus)
+	case pidMark:
+		if len(args) > 1 && args[1] != "" {
+			if pid := bgs.pid(ctx, args[1]); pid > 0 {
+				_, err := hc.Stdout.Write([]byte(strconv.Itoa(pid)))
+				return err
+			}
+		}
+	}
+	return nil
+}
