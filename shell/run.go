@@ -37,6 +37,7 @@ func (s *Shell) runString(ctx context.Context, src string) int {
 		if st != 0 {
 			return st
 		}
+		s.markPids(f)
 		return s.runFile(ctx, f)
 	}
 	st := 0
@@ -59,6 +60,7 @@ func (s *Shell) runString(ctx context.Context, src string) int {
 		if pst != 0 {
 			return pst
 		}
+		s.markPids(f)
 		st = s.runFile(ctx, f)
 		if s.exited() || ctx.Err() != nil {
 			break
@@ -90,5 +92,6 @@ func (s *Shell) runScript(ctx context.Context, r io.Reader, name string) int {
 	if st != 0 {
 		return st
 	}
+	s.markPids(f)
 	return s.runFile(ctx, f)
 }
