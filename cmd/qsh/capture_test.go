@@ -15,17 +15,24 @@ import (
 // TestCaptureTransparent checks that with capture on (the default) what
 // programs print reaches the terminal byte for byte, with the OSC 133
 // marks around each command, and that without it there are no marks.
+// Capture starts the inner shell while qsh initialises (package early),
+// or for arguments package early leaves to main (-s), from main.
 func TestCaptureTransparent(t *testing.T) {
 	t.Parallel()
-	tm := startShell(t, "", "TERM=xterm-256color")
-	enter(tm, `printf '\033[31mred\033[0m \033[1mbold\033[0m\n'`)
-	raw := tm.Raw()
-	if !regexp.MustCompile(`\x1b\]133;C;aid=\d+\x07\x1b\[31mred\x1b\[0m \x1b\[1mbold\x1b\[0m\r\n\x1b\]133;D;0;aid=\d+\x07`).MatchString(raw) {
-		t.Errorf("the terminal got %q", raw[max(0, len(raw)-300):])
+	for _, args := range [][]string{nil, {"-s"}} {
+		home := t.TempDir()
+		tm := shelltest.Start(t, qshBinary(t), shelltest.Args(args...), shelltest.Dir(home),
+			shelltest.Env("HOME="+home, "XDG_STATE_HOME="+home, "PS1="+ps1, "TERM=xterm-256color"))
+		tm.WaitFor(ps1)
+		enter(tm, `printf '\033[31mred\033[0m \033[1mbold\033[0m\n'`)
+		raw := tm.Raw()
+		if !regexp.MustCompile(`\x1b\]133;C;aid=\d+\x07\x1b\[31mred\x1b\[0m \x1b\[1mbold\x1b\[0m\r\n\x1b\]133;D;0;aid=\d+\x07`).MatchString(raw) {
+			t.Errorf("qsh %q: the terminal got %q", args, raw[max(0, len(raw)-300):])
+		}
+		exit(t, tm)
 	}
-	exit(t, tm)
 
-	tm = startShell(t, "", "TERM=xterm-256color", "QSH_CAPTURE=off")
+	tm := startShell(t, "", "TERM=xterm-256color", "QSH_CAPTURE=off")
 	enter(tm, `printf '\033[31mred\033[0m\n'`)
 	if raw := tm.Raw(); !strings.Contains(raw, "\x1b[31mred\x1b[0m\r\n") || strings.Contains(raw, "133;") {
 		t.Errorf("without capture the terminal got %q", raw)

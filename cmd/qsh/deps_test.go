@@ -38,3 +38,38 @@ func TestNoAssistantLinked(t *testing.T) {
 		}
 	}
 }
+
+// TestEarlyInitFirst checks that package early is initialised before the
+// packages whose initialisers cost start-up time (see its doc): an import
+// added to it, or a package sorting before it, would delay the inner
+// shell's start.
+func TestEarlyInitFirst(t *testing.T) {
+	cmd := exec.Command(qshBinary(t), "-c", "true")
+	cmd.Env = append(cmd.Environ(), "GODEBUG=inittrace=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("qsh -c true: %v\n%s", err, out)
+	}
+	var order []string // "init PKG @…"
+	for _, line := range strings.Split(string(out), "\n") {
+		if f := strings.Fields(line); len(f) > 2 && f[0] == "init" {
+			order = append(order, f[1])
+		}
+	}
+	at := func(pkg string) int {
+		for i, p := range order {
+			if p == pkg {
+				return i
+			}
+		}
+		t.Fatalf("no init of %s in\n%s", pkg, out)
+		return -1
+	}
+	early := at("github.com/qsh-shell/qsh/cmd/qsh/early")
+	for _, later := range []string{"unicode", "regexp", "github.com/fatih/color", "mvdan.cc/sh/v3/fileutil",
+		"mvdan.cc/sh/v3/interp", "net", "github.com/qsh-shell/qsh/shell"} {
+		if at(later) < early {
+			t.Errorf("%s is initialised before package early", later)
+		}
+	}
+}

@@ -11,13 +11,15 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/qsh-shell/qsh/shell/capture/launch"
 )
 
 // The environment of the inner shell: EnvFD is the file descriptor of its
 // end of the socket to the proxy, EnvID the aid its marks carry.
 const (
-	EnvFD = "QSH_CAPTURE_FD"
-	EnvID = "QSH_CAPTURE_ID"
+	EnvFD = launch.EnvFD
+	EnvID = launch.EnvID
 )
 
 // request asks for the last Last commands, once the proxy has read Ends

@@ -10,16 +10,13 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
-	"slices"
-	"strconv"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
 
-	"github.com/creack/pty"
 	"golang.org/x/sys/unix"
-	"golang.org/x/term"
+
+	"github.com/qsh-shell/qsh/shell/capture/launch"
 )
 
 // Option configures [Proxy].
@@ -49,6 +46,9 @@ const (
 	// answerWait bounds how long a request waits for end marks the proxy
 	// has not read yet.
 	answerWait = time.Second
+	// signalsLate bounds how long the proxy waits for the inner shell's
+	// first output before it catches signals.
+	signalsLate = 100 * time.Millisecond
 )
 
 // Proxy runs cmd as the inner shell on a new pseudo-terminal and relays
@@ -57,105 +57,87 @@ const (
 // it). It records what each command printed between the marks of a
 // [Client] the inner shell gets from [Dial].
 //
-// Proxy sets cmd's standard files, SysProcAttr (a new session whose
-// controlling terminal is the pseudo-terminal) and adds [EnvFD] and
-// [EnvID] to its environment (os.Environ when cmd.Env is nil) and a
-// socket to its ExtraFiles. While it runs, in is in raw mode (again after
-// SIGCONT), SIGWINCH resizes the inner terminal, SIGHUP and SIGTERM are
-// passed on to the inner shell, and SIGINT, SIGQUIT, SIGTSTP and SIGTTOU are ignored (the
-// inner terminal's line discipline turns the user's Ctrl-C and Ctrl-Z into
-// signals for the inner's foreground job); they are reset to their
-// defaults when it returns.
+// Of cmd, Proxy uses Path, Args and Env (os.Environ when nil), to which
+// it adds [EnvFD] and [EnvID]; the inner shell's standard files are the
+// pseudo-terminal's slave, its controlling terminal in a new session. See
+// [Relay] for the rest.
 //
 // A non-nil error means the inner shell never ran and the terminal is as
 // it was: the caller should run the shell itself, without capture. Once
 // the inner shell has started, Proxy returns no error.
 func Proxy(cmd *exec.Cmd, in, out *os.File, opts ...Option) (int, error) {
-	p := proxy{tail: 16 << 10, keep: 50}
-	for _, o := range opts {
-		o(&p)
+	if cmd.Err != nil {
+		return 0, fmt.Errorf("capture: start the inner shell: %w", cmd.Err)
 	}
 	inFd, err := fdOf(in)
 	if err != nil {
 		return 0, fmt.Errorf("capture: the terminal: %w", err)
 	}
-	master, slave, err := openPty()
-	if err != nil {
-		return 0, fmt.Errorf("capture: open a pseudo-terminal: %w", err)
-	}
-	// The inner terminal starts as the user's: same modes (erase key,
-	// UTF-8, …) and size.
-	if tio, err := unix.IoctlGetTermios(inFd, getTermios); err == nil {
-		withFd(slave, func(fd int) error { return unix.IoctlSetTermios(fd, setTermios, tio) })
-	}
-	resize(in, master)
-
-	wake, err := wakePipe()
-	if err != nil {
-		master.Close()
-		slave.Close()
-		return 0, fmt.Errorf("capture: pipe: %w", err)
-	}
-	defer unix.Close(wake[0])
-	defer unix.Close(wake[1])
-	pair, err := socketpair()
-	if err != nil {
-		master.Close()
-		slave.Close()
-		return 0, fmt.Errorf("capture: socketpair: %w", err)
-	}
-	ours, theirs := os.NewFile(uintptr(pair[0]), "capture"), os.NewFile(uintptr(pair[1]), "capture")
-	conn, err := net.FileConn(ours)
-	ours.Close()
-	if err != nil {
-		master.Close()
-		slave.Close()
-		theirs.Close()
-		return 0, fmt.Errorf("capture: socket: %w", err)
-	}
-
-	id := strconv.Itoa(os.Getpid())
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
-	cmd.ExtraFiles = append(cmd.ExtraFiles, theirs)
 	env := cmd.Env
 	if env == nil {
 		env = os.Environ()
 	}
-	env = slices.DeleteFunc(slices.Clone(env), func(kv string) bool {
-		return strings.HasPrefix(kv, EnvFD+"=") || strings.HasPrefix(kv, EnvID+"=")
-	})
-	cmd.Env = append(env, EnvFD+"="+strconv.Itoa(2+len(cmd.ExtraFiles)), EnvID+"="+id)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
-
-	oldState, err := term.MakeRaw(inFd)
-	if err == nil {
-		err = cmd.Start()
-		if err != nil {
-			term.Restore(inFd, oldState)
-		}
-	}
-	slave.Close()
-	theirs.Close()
+	inner, err := launch.Start(cmd.Path, cmd.Args, env, inFd)
 	if err != nil {
-		master.Close()
-		conn.Close()
-		return 0, fmt.Errorf("capture: start the inner shell: %w", err)
+		return 0, fmt.Errorf("capture: %w", err)
 	}
-	// Signals are caught only now, while the inner shell starts: catching
-	// costs a round trip to the runtime's signal thread for each, which
-	// would delay the first prompt. A resize before this point is picked
-	// up by the resize after it.
-	sigs := make(chan os.Signal, 8)
-	signal.Notify(sigs, syscall.SIGWINCH, syscall.SIGHUP, syscall.SIGTERM, syscall.SIGCONT)
-	defer signal.Stop(sigs)
-	resize(in, master)
-	// Only now: ignored signals would be inherited by the inner shell.
-	ignored := []os.Signal{syscall.SIGINT, syscall.SIGQUIT, syscall.SIGTSTP, syscall.SIGTTOU}
-	signal.Ignore(ignored...)
-	defer signal.Reset(ignored...)
-	defer term.Restore(inFd, oldState)
+	return Relay(inner, in, out, opts...)
+}
 
-	rec := newRecorder(id, p.tail, p.keep)
+// Relay relays between the user's terminal, in and out, and the inner
+// shell launch started, as [Proxy] does, until the inner shell exits, and
+// returns its exit status. Only if it cannot begin (out of file
+// descriptors) does it return an error, having stopped the inner shell
+// and restored the terminal.
+//
+// While it runs, in is in raw mode (again after SIGCONT), SIGWINCH resizes
+// the inner terminal, SIGHUP and SIGTERM are passed on to the inner shell,
+// and SIGINT, SIGQUIT, SIGTSTP and SIGTTOU are ignored (the inner
+// terminal's line discipline turns the user's Ctrl-C and Ctrl-Z into
+// signals for the inner's foreground job); they are reset to their
+// defaults, and the terminal to its modes before launch, when it returns.
+func Relay(inner *launch.Inner, in, out *os.File, opts ...Option) (int, error) {
+	p := proxy{tail: 16 << 10, keep: 50}
+	for _, o := range opts {
+		o(&p)
+	}
+	// The master is ours alone: non-blocking, it waits in Go's poller,
+	// with read deadlines, and unblocks on Close.
+	syscall.SetNonblock(inner.Master, true)
+	master := os.NewFile(uintptr(inner.Master), "/dev/ptmx")
+	sock := os.NewFile(uintptr(inner.Socket), "capture")
+	conn, err := net.FileConn(sock)
+	sock.Close()
+	var wake []int
+	if err == nil {
+		wake, err = wakePipe()
+	}
+	inFd, ferr := fdOf(in)
+	if err == nil {
+		err = ferr
+	}
+	if err != nil {
+		// Out of descriptors, most likely: the inner shell has not
+		// read a key yet, and the caller can run the shell itself.
+		syscall.Kill(inner.Pid, syscall.SIGKILL)
+		wait(inner.Pid)
+		master.Close()
+		if conn != nil {
+			conn.Close()
+		}
+		inner.Restore()
+		return 0, fmt.Errorf("capture: %w", err)
+	}
+	defer unix.Close(wake[0])
+	defer unix.Close(wake[1])
+	defer inner.Restore()
+
+	sigs := make(chan os.Signal, 8)
+	defer signal.Stop(sigs)
+	ignored := []os.Signal{syscall.SIGINT, syscall.SIGQUIT, syscall.SIGTSTP, syscall.SIGTTOU}
+	defer signal.Reset(ignored...)
+
+	rec := newRecorder(inner.ID, p.tail, p.keep)
 	var wg sync.WaitGroup
 	var hangupOnce sync.Once
 	hungUp := make(chan struct{})
@@ -173,9 +155,10 @@ func Proxy(cmd *exec.Cmd, in, out *os.File, opts ...Option) (int, error) {
 	}
 	outDone := make(chan struct{})
 	exited := make(chan struct{})
+	shown := make(chan struct{})
 	go func() {
 		defer close(outDone)
-		relayOut(master, rec, w, exited)
+		relayOut(master, rec, w, exited, sync.OnceFunc(func() { close(shown) }))
 	}()
 
 	wg.Go(func() { relayIn(inFd, wake[0], master, hangup) })
@@ -184,6 +167,23 @@ func Proxy(cmd *exec.Cmd, in, out *os.File, opts ...Option) (int, error) {
 
 	stopSigs := make(chan struct{})
 	wg.Go(func() {
+		// Signals are caught only once the inner shell has shown
+		// something, its prompt: catching costs a round trip to the
+		// runtime's signal thread for each, which would compete with the
+		// inner shell's start for the CPU. Until then the terminal is in
+		// raw mode, so no key sends us a signal, and a resize is picked up
+		// by the resize after catching.
+		select {
+		case <-shown:
+		case <-time.After(signalsLate):
+		case <-stopSigs:
+			return
+		}
+		signal.Notify(sigs, syscall.SIGWINCH, syscall.SIGHUP, syscall.SIGTERM, syscall.SIGCONT)
+		resize(in, master)
+		// Ignored signals would be inherited by the inner shell: it has
+		// started.
+		signal.Ignore(ignored...)
 		for {
 			select {
 			case <-stopSigs:
@@ -192,7 +192,7 @@ func Proxy(cmd *exec.Cmd, in, out *os.File, opts ...Option) (int, error) {
 				select {
 				case <-stopSigs:
 				case <-time.After(hangupGrace):
-					cmd.Process.Kill()
+					syscall.Kill(inner.Pid, syscall.SIGKILL)
 				}
 				return
 			case s := <-sigs:
@@ -202,16 +202,20 @@ func Proxy(cmd *exec.Cmd, in, out *os.File, opts ...Option) (int, error) {
 				case syscall.SIGCONT:
 					// Stopped and continued: the job-control shell
 					// that continued us may have reset the terminal.
-					term.MakeRaw(inFd)
+					inner.Raw()
 					resize(in, master)
 				default:
-					cmd.Process.Signal(s)
+					select {
+					case <-exited: // reaped: the pid may be another's now
+					default:
+						syscall.Kill(inner.Pid, s.(syscall.Signal))
+					}
 				}
 			}
 		}
 	})
 
-	werr := cmd.Wait()
+	ws, werr := wait(inner.Pid)
 	close(exited)
 	master.SetReadDeadline(time.Now().Add(drainIdle))
 	if f, ok := w.(*os.File); ok {
@@ -224,13 +228,13 @@ func Proxy(cmd *exec.Cmd, in, out *os.File, opts ...Option) (int, error) {
 	conn.Close()
 	close(stopSigs)
 	wg.Wait()
-	return exitStatus(cmd.ProcessState, werr), nil
+	return exitStatus(ws, werr), nil
 }
 
 // relayOut copies the inner terminal's output to the user's terminal, and
 // through the recorder, until the inner terminal is closed, or after the
 // inner shell exited, until it is quiet (see drainIdle).
-func relayOut(master *os.File, rec *recorder, out io.Writer, exited <-chan struct{}) {
+func relayOut(master *os.File, rec *recorder, out io.Writer, exited <-chan struct{}, shown func()) {
 	rc, err := master.SyscallConn()
 	if err != nil {
 		return
@@ -260,6 +264,7 @@ func relayOut(master *os.File, rec *recorder, out io.Writer, exited <-chan struc
 				// keep reading, stop writing.
 				_, werr := out.Write(buf[:n])
 				outOK = werr == nil
+				shown()
 			}
 		}
 		if rerr != nil {
@@ -371,25 +376,6 @@ func resize(in, master *os.File) {
 	})
 }
 
-// openPty opens a pseudo-terminal whose master has read deadlines and
-// unblocks on Close: pty.Open leaves it in blocking mode.
-func openPty() (master, slave *os.File, err error) {
-	m, slave, err := pty.Open()
-	if err != nil {
-		return nil, nil, err
-	}
-	defer m.Close()
-	fd, err := unix.FcntlInt(m.Fd(), unix.F_DUPFD_CLOEXEC, 0)
-	if err == nil {
-		err = unix.SetNonblock(fd, true)
-	}
-	if err != nil {
-		slave.Close()
-		return nil, nil, err
-	}
-	return os.NewFile(uintptr(fd), m.Name()), slave, nil
-}
-
 // withFd runs f on the descriptor of file without File.Fd, which would put
 // a pollable file in blocking mode and so lose read deadlines.
 func withFd(file *os.File, f func(fd int) error) error {
@@ -410,16 +396,27 @@ func fdOf(file *os.File) (int, error) {
 	return fd, err
 }
 
-// exitStatus is the status a shell would report for the inner's end.
-func exitStatus(ps *os.ProcessState, err error) int {
-	if ps == nil {
-		if err != nil {
-			return 1
+// wait waits for the inner shell to end. It goes by pid, not through
+// os.FindProcess: on Linux that first clones a process to learn whether
+// pidfds work, ≈0.4 ms spent just before the first prompt. The pid is the
+// inner shell's until wait returns: it is our child, only wait reaps it.
+func wait(pid int) (syscall.WaitStatus, error) {
+	var ws syscall.WaitStatus
+	for {
+		_, err := syscall.Wait4(pid, &ws, 0, nil)
+		if err != syscall.EINTR {
+			return ws, err
 		}
-		return 0
 	}
-	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+}
+
+// exitStatus is the status a shell would report for the inner's end.
+func exitStatus(ws syscall.WaitStatus, err error) int {
+	switch {
+	case err != nil:
+		return 1
+	case ws.Signaled():
 		return 128 + int(ws.Signal())
 	}
-	return ps.ExitCode()
+	return ws.ExitStatus()
 }

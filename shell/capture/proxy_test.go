@@ -91,7 +91,7 @@ func fakeInner() int {
 			cmd := exec.Command("sh", "-c", line)
 			cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
 			err := cmd.Run()
-			fmt.Print(c.CommandEnd(exitStatus(cmd.ProcessState, err)))
+			fmt.Print(c.CommandEnd(statusOf(cmd.ProcessState, err)))
 		}
 	}
 }
@@ -259,7 +259,15 @@ func (s *session) exit(t *testing.T, within time.Duration) int {
 	case <-time.After(within):
 		t.Fatalf("the proxy did not exit within %v", within)
 	}
-	return exitStatus(s.cmd.ProcessState, nil)
+	return statusOf(s.cmd.ProcessState, nil)
+}
+
+// statusOf is exitStatus for a process os/exec ran.
+func statusOf(ps *os.ProcessState, err error) int {
+	if ps == nil {
+		return exitStatus(0, err)
+	}
+	return exitStatus(ps.Sys().(syscall.WaitStatus), nil)
 }
 
 func TestProxySession(t *testing.T) {

@@ -8,23 +8,11 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-const (
-	getTermios = unix.TIOCGETA
-	setTermios = unix.TIOCSETA
-)
+// getTermios reads a terminal's modes (tests compare them).
+const getTermios = unix.TIOCGETA
 
-// socketpair and wakePipe set close-on-exec after the fact: darwin has no
-// flag for it at creation. The window is harmless: the proxy starts its
-// inner shell only later.
-func socketpair() ([2]int, error) {
-	p, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM, 0)
-	if err == nil {
-		syscall.CloseOnExec(p[0])
-		syscall.CloseOnExec(p[1])
-	}
-	return p, err
-}
-
+// wakePipe sets close-on-exec after the fact: darwin has no flag for it
+// at creation.
 func wakePipe() ([]int, error) {
 	p := make([]int, 2)
 	if err := unix.Pipe(p); err != nil {

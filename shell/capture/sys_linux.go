@@ -7,14 +7,8 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-const (
-	getTermios = unix.TCGETS
-	setTermios = unix.TCSETS
-)
-
-func socketpair() ([2]int, error) {
-	return unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
-}
+// getTermios reads a terminal's modes (tests compare them).
+const getTermios = unix.TCGETS
 
 func wakePipe() ([]int, error) {
 	p := make([]int, 2)

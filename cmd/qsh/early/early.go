@@ -1,0 +1,95 @@
+// Package early starts the inner shell of an interactive qsh with capture
+// on, from its init function, while the rest of qsh is still
+// initialising.
+//
+// With capture on, qsh runs itself again behind the proxy of package
+// capture, so the first prompt waits for two Go programs to start, one
+// after the other. The package initialisers of the outer one (the
+// interpreter's regular expressions, Unicode tables, …) take about 0.6 ms
+// before main runs; starting the inner shell before them lets both
+// processes initialise at the same time. Go initialises packages in the
+// order of their import paths once their own imports are done, and this
+// one imports only os and launch (os and syscall): it comes right after
+// os. Only cmd/qsh may import it.
+package early
+
+import (
+	"os"
+	"syscall"
+
+	"github.com/qsh-shell/qsh/shell/capture/launch"
+)
+
+// started is the inner shell init started, until [Inner] takes it: init
+// has no other way to hand it to main.
+var started *launch.Inner
+
+func init() {
+	if !wanted(os.Args, os.Getenv) || !launch.Terminal(0) || !launch.Terminal(1) || !launch.Terminal(2) {
+		return
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return
+	}
+	// A failure is not reported here: main finds no inner shell, decides
+	// again with the whole configuration, tries once more and says why.
+	started, _ = launch.Start(exe, os.Args, syscall.Environ(), 0)
+}
+
+// Inner returns the inner shell started while qsh was initialising, once;
+// nil if none was. One is started for an interactive qsh (no arguments
+// but -l, -i, --login or --interactive) whose standard input, output and
+// error are terminals, with capture not turned off (QSH_CAPTURE), that is
+// not itself an inner shell (launch.EnvFD). main must then be its proxy.
+func Inner() *launch.Inner {
+	in := started
+	started = nil
+	return in
+}
+
+// wanted reports whether args and the environment ask for the interactive
+// shell with capture that init starts. Anything else is left to main.
+func wanted(args []string, getenv func(string) string) bool {
+	if len(args) == 0 || getenv(launch.EnvFD) != "" || Off(getenv("QSH_CAPTURE")) {
+		return false
+	}
+	for _, a := range args[1:] {
+		switch a {
+		case "--login", "--interactive":
+			continue
+		}
+		if len(a) < 2 || a[0] != '-' {
+			return false
+		}
+		for _, c := range a[1:] {
+			if c != 'l' && c != 'i' {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// Off reports whether a QSH_CAPTURE value turns capture off, as the
+// shell's configuration reads it (shell.Switch): any other value, a wrong
+// one included, leaves capture at its default, on.
+func Off(v string) bool {
+	switch lower(v) {
+	case "off", "false", "no", "0", "f", "n":
+		return true
+	}
+	return false
+}
+
+// lower is strings.ToLower for ASCII: package strings would be
+// initialised before this one.
+func lower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
