@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"strconv"
 	"sync"
@@ -47,7 +46,7 @@ type Client struct {
 	id string
 
 	mu     sync.Mutex
-	conn   net.Conn
+	conn   *os.File
 	rd     *bufio.Reader
 	ends   int
 	broken error // set after a failed request: a late answer would be taken for the next one
@@ -70,14 +69,13 @@ func Dial() (*Client, error) {
 		return nil, fmt.Errorf("capture: %s=%q is not a file descriptor", EnvFD, v)
 	}
 	// Inherited descriptors are not close-on-exec: keep it from every
-	// command the shell starts.
+	// command the shell starts. Non-blocking, a request waits in the
+	// poller, with a deadline (the proxy's end is another open file).
 	syscall.CloseOnExec(fd)
-	f := os.NewFile(uintptr(fd), "capture")
-	conn, err := net.FileConn(f) // a close-on-exec duplicate
-	f.Close()
-	if err != nil {
+	if err := syscall.SetNonblock(fd, true); err != nil {
 		return nil, fmt.Errorf("capture: %s=%d: %w", EnvFD, fd, err)
 	}
+	conn := os.NewFile(uintptr(fd), "capture")
 	return &Client{id: id, conn: conn, rd: bufio.NewReader(conn)}, nil
 }
 

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -105,13 +104,10 @@ func Relay(inner *launch.Inner, in, out *os.File, opts ...Option) (int, error) {
 	// with read deadlines, and unblocks on Close.
 	syscall.SetNonblock(inner.Master, true)
 	master := os.NewFile(uintptr(inner.Master), "/dev/ptmx")
-	sock := os.NewFile(uintptr(inner.Socket), "capture")
-	conn, err := net.FileConn(sock)
-	sock.Close()
-	var wake []int
-	if err == nil {
-		wake, err = wakePipe()
-	}
+	// The socket too: a read waits in the poller and ends on Close.
+	syscall.SetNonblock(inner.Socket, true)
+	conn := os.NewFile(uintptr(inner.Socket), "capture")
+	wake, err := wakePipe()
 	inFd, ferr := fdOf(in)
 	if err == nil {
 		err = ferr
@@ -122,9 +118,7 @@ func Relay(inner *launch.Inner, in, out *os.File, opts ...Option) (int, error) {
 		syscall.Kill(inner.Pid, syscall.SIGKILL)
 		wait(inner.Pid)
 		master.Close()
-		if conn != nil {
-			conn.Close()
-		}
+		conn.Close()
 		inner.Restore()
 		return 0, fmt.Errorf("capture: %w", err)
 	}
@@ -346,7 +340,7 @@ func relayIn(inFd, wake int, master io.Writer, hangup func()) {
 
 // serve answers the inner shell's requests, one JSON line each, until the
 // connection closes.
-func (r *recorder) serve(conn net.Conn) {
+func (r *recorder) serve(conn io.ReadWriter) {
 	sc := bufio.NewScanner(conn)
 	sc.Buffer(make([]byte, 0, 512), 64<<10)
 	enc := json.NewEncoder(conn)
