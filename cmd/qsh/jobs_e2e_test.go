@@ -652,3 +652,44 @@ func TestJobsInterruptWait(t *testing.T) {
 	untilOutput(t, tm, "after-5")
 	exit(t, tm)
 }
+
+// TestJobsLastPid: $! is the background program's process ID at the
+// prompt too, as in bash: kill takes it, and the job is then reported
+// terminated; wait takes it, with 128+N for a job killed by signal N.
+func TestJobsLastPid(t *testing.T) {
+	t.Parallel()
+	tm := startJobShell(t, "")
+	d := dur(t, 201)
+	out := enter(tm, "sleep "+d+" &")
+	p := waitProc(t, func(procInfo) bool { return true }, "sleep", d)
+	if !strings.Contains(out, fmt.Sprintf("[1] %d", p.pid)) {
+		t.Fatalf("no [1] %d notice: %q", p.pid, out)
+	}
+	if out := enter(tm, "echo pid=$!"); !strings.Contains(out, fmt.Sprintf("pid=%d", p.pid)) {
+		t.Fatalf("$! is not sleep's pid %d: %q", p.pid, out)
+	}
+	if out := enter(tm, "kill $!; echo st=$?"); !strings.Contains(out, "st=0") {
+		t.Fatalf("kill $!: %q", out)
+	}
+	waitGone(t, "sleep", d)
+	tm.Mark()
+	if out := enter(tm, "jobs"); !strings.Contains(out, "[1]+  Terminated              sleep "+d) {
+		t.Fatalf("jobs after kill $!: %q", out)
+	}
+	// wait with the number: the status of the killed job.
+	d2 := dur(t, 202)
+	enter(tm, "sleep "+d2+" & pid=$!")
+	waitProc(t, func(procInfo) bool { return true }, "sleep", d2)
+	if out := enter(tm, "kill -TERM $pid; wait $pid; echo st=$?"); !strings.Contains(out, "st=143") {
+		t.Fatalf("wait $pid after kill: %q", out)
+	}
+	// A background loop of builtins has a process ID kill -0 and kill
+	// take too, and ends when killed.
+	if out := enter(tm, "while :; do :; done & p=$!; kill -0 $p && echo alive-$((1+1))"); !strings.Contains(out, "alive-2") {
+		t.Fatalf("kill -0 on a builtin loop's $!: %q", out)
+	}
+	if out := enter(tm, "kill $p; wait $p; echo st=$?"); !strings.Contains(out, "st=143") {
+		t.Fatalf("a builtin loop killed by its $!: %q", out)
+	}
+	exit(t, tm)
+}
