@@ -84,7 +84,7 @@ func command(words []string) (cmd string, args []string, cmdPos bool) {
 			i++
 			continue
 		}
-		opts, ok := prefixCommands[w]
+		opts, ok := prefixOptions(w)
 		if !ok {
 			return w, words[i+1:], false
 		}
@@ -105,19 +105,29 @@ var declarations = []string{"export", "local", "declare", "readonly", "typeset"}
 // reserved words after which a command name comes.
 var reserved = []string{"!", "{", "if", "then", "else", "elif", "do", "while", "until", "time"}
 
-// prefixCommands run the command that follows them; the value lists their
-// options that take an argument, space-separated with spaces around.
-var prefixCommands = map[string]string{
-	"sudo":    " -u -g -C -h -p -U -r -t -D ",
-	"doas":    " -u -C ",
-	"env":     " -u -C -S ",
-	"nohup":   " ",
-	"nice":    " -n ",
-	"command": " ",
-	"builtin": " ",
-	"exec":    " -a ",
-	"xargs":   " -a -d -E -I -L -n -P -s ",
-	"time":    " -f -o ",
+// prefixOptions reports whether cmd runs the command that follows it,
+// and lists its options that take an argument, space-separated with spaces
+// around. (A switch, not a map: a map would be built at start-up.)
+func prefixOptions(cmd string) (opts string, ok bool) {
+	switch cmd {
+	case "sudo":
+		return " -u -g -C -h -p -U -r -t -D ", true
+	case "doas":
+		return " -u -C ", true
+	case "env":
+		return " -u -C -S ", true
+	case "nohup", "command", "builtin":
+		return " ", true
+	case "nice":
+		return " -n ", true
+	case "exec":
+		return " -a ", true
+	case "xargs":
+		return " -a -d -E -I -L -n -P -s ", true
+	case "time":
+		return " -f -o ", true
+	}
+	return "", false
 }
 
 func isAssignment(w string) bool {

@@ -2,6 +2,7 @@ package shell
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -116,5 +117,13 @@ func TestLineInputIdle(t *testing.T) {
 	}
 	if calls != 1 || term.before == nil || !*term.before {
 		t.Fatalf("idle ran %d times, before the first read: %v", calls, term.before != nil && *term.before)
+	}
+}
+
+// TestErrTooLongFigures checks the figures ErrTooLong spells out.
+func TestErrTooLongFigures(t *testing.T) {
+	want := fmt.Sprintf("limits: %d typed, %d pasted characters", MaxLine, MaxPaste)
+	if !strings.Contains(ErrTooLong.Error(), want) {
+		t.Errorf("ErrTooLong %q does not say %q", ErrTooLong, want)
 	}
 }

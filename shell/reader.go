@@ -3,7 +3,6 @@ package shell
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -19,8 +18,9 @@ import (
 var ErrInterrupt = errors.New("interrupt")
 
 // ErrTooLong is what a [LineReader] returns for a line with more than
-// [MaxLine] typed or [MaxPaste] pasted characters, which it discards.
-var ErrTooLong = fmt.Errorf("line too long: discarded (limits: %d typed, %d pasted characters; run long commands from a script file)", MaxLine, MaxPaste)
+// [MaxLine] typed or [MaxPaste] pasted characters, which it discards. (The
+// figures are spelt out: formatting them at start-up would cost that.)
+var ErrTooLong = errors.New("line too long: discarded (limits: 4096 typed, 262144 pasted characters; run long commands from a script file)")
 
 // MaxLine is how many characters a line takes as typed keys, pasted
 // without a terminal's paste marks included. readline redraws in time
