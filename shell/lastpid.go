@@ -402,7 +402,8 @@ func terminates(sig syscall.Signal) bool {
 
 // lookupWait is how long $! waits for a statement that has not reached
 // its program's command yet (expansions before it, a busy machine) before
-// it settles for a stand-in.
+// it settles for a stand-in; one that has, but neither started nor failed
+// to (`exec` with no program, say), gets five times as long.
 const lookupWait = 2 * time.Second
 
 // pid is $! for statement tok: see the top of this file. 0 when there is
@@ -415,13 +416,13 @@ func (t *bgTable) pid(ctx context.Context, tok string) int {
 		return 0
 	}
 	var timeout <-chan time.Time
-	late := false
+	waits := 0
 	for st.pid == 0 {
 		if pid := st.program(); pid != 0 {
 			st.pid = pid
 			break
 		}
-		if st.want == 0 || st.noProc || st.ended || late && !st.calling || ctx.Err() != nil {
+		if st.want == 0 || st.noProc || st.ended || waits > 0 && !st.calling || waits >= 5 || ctx.Err() != nil {
 			st.pid = t.standIn(st)
 			if st.pid == 0 && len(st.procs) > 0 {
 				st.pid = st.procs[0].pid
@@ -432,16 +433,16 @@ func (t *bgTable) pid(ctx context.Context, tok string) int {
 			break
 		}
 		if timeout == nil {
-			timer := time.NewTimer(lookupWait)
-			defer timer.Stop()
-			timeout = timer.C
+			ticker := time.NewTicker(lookupWait)
+			defer ticker.Stop()
+			timeout = ticker.C
 		}
 		ch := t.changed
 		t.mu.Unlock()
 		select {
 		case <-ch:
 		case <-timeout:
-			late = true
+			waits++
 		case <-ctx.Done():
 		}
 		t.mu.Lock()
@@ -524,12 +525,13 @@ func (t *bgTable) find(pid int) *bgStmt {
 	return found
 }
 
-// await waits until st has ended and returns its status; ok is false when
-// ctx was cancelled first.
+// await waits until st has ended, or its stand-in was killed (as bash's
+// wait returns when the subshell dies, whatever its programs do), and
+// returns its status; ok is false when ctx was cancelled first.
 func (t *bgTable) await(ctx context.Context, st *bgStmt) (status int, ok bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	for !st.ended {
+	for !st.ended && st.killed == 0 {
 		ch := t.changed
 		t.mu.Unlock()
 		select {
@@ -539,6 +541,9 @@ func (t *bgTable) await(ctx context.Context, st *bgStmt) (status int, ok bool) {
 			return 130, false
 		}
 		t.mu.Lock()
+	}
+	if st.killed != 0 {
+		return 128 + int(st.killed), true
 	}
 	return st.status, true
 }

@@ -1,0 +1,323 @@
+package shell
+
+import (
+	"context"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+func printNode(t *testing.T, n syntax.Node) string {
+	t.Helper()
+	var b strings.Builder
+	if err := syntax.NewPrinter(syntax.SingleLine(true)).Print(&b, n); err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSpace(b.String())
+}
+
+func TestMarkBang(t *testing.T) {
+	t.Parallel()
+	lookup := `$(__qsh_pid "${__qsh_lastbg-}" 2>/dev/null)`
+	tests := []struct {
+		in, want string
+	}{
+		{`echo $!`, `echo ` + lookup},
+		{`echo ${!}`, `echo ` + lookup},
+		{`echo "pid $!."`, `echo "pid ` + lookup + `."`},
+		{`echo $(( $! + 1 ))`, `echo $((` + lookup + ` + 1))`},
+		{`kill -0 $! 2>/dev/null`, `kill -0 ` + lookup + ` 2>/dev/null`},
+		{`echo ${!:-none}`, `echo $(__qsh_x=` + lookup + ` 2>/dev/null; printf %s "${__qsh_x:-none}" 2>/dev/null)`},
+		{`echo ${#!}`, `echo $(__qsh_x=` + lookup + ` 2>/dev/null; printf %s "${#__qsh_x}" 2>/dev/null)`},
+		// Not $!: indirection, a quoted or escaped one, history-free !.
+		{`echo ${!x} '$!' \$! !`, `echo ${!x} '$!' \$! !`},
+	}
+	for _, tt := range tests {
+		f, err := syntax.NewParser().Parse(strings.NewReader(tt.in), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		changed := markBang(f)
+		if got := printNode(t, f); got != tt.want || changed != (tt.in != tt.want) {
+			t.Errorf("markBang(%q) = %q, %v\nwant %q", tt.in, got, changed, tt.want)
+		}
+	}
+}
+
+func TestMarkPids(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		in    string
+		first bool
+		want  []string // what the printed program contains, in order
+	}{
+		// The place is the offset+1 of the program's call.
+		{in: `sleep 1 &`, want: []string{
+			`declare -g __qsh_bg=$(__qsh_bg 1 2>/dev/null)`,
+			`{ __qsh_bgstart 2>/dev/null; sleep 1; __qsh_bgend 2>/dev/null; } &`,
+			`declare -g __qsh_lastbg=$__qsh_bg __qsh_bg=`}},
+		// A pipeline's last program; redirections stay on the statement.
+		{in: `x; a | b >log &`, want: []string{`__qsh_bg 8 `, `{ __qsh_bgstart 2>/dev/null; a | b >log; __qsh_bgend`}},
+		// Anything else has none: it gets a stand-in.
+		{in: `{ a; b; } &`, want: []string{`__qsh_bg 0 `}},
+		{in: `while :; do :; done &`, want: []string{`__qsh_bg 0 `}},
+		// An eval string: the first program, places change.
+		{in: `a | b &`, first: true, want: []string{`__qsh_bg -1 `}},
+		// Nested lists, and a substitution.
+		{in: `if x; then y & fi; z=$(w &)`, want: []string{`then declare -g __qsh_bg`, `$(declare -g __qsh_bg`}},
+		// $! and the statement together.
+		{in: `sleep 1 & kill $!`, want: []string{`__qsh_lastbg=$__qsh_bg __qsh_bg=; kill $(__qsh_pid`}},
+	}
+	for _, tt := range tests {
+		f, err := syntax.NewParser().Parse(strings.NewReader(tt.in), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !markPids(f, tt.first) {
+			t.Errorf("markPids(%q) changed nothing", tt.in)
+		}
+		got := printNode(t, f)
+		rest := got
+		for _, w := range tt.want {
+			i := strings.Index(rest, w)
+			if i < 0 {
+				t.Errorf("markPids(%q) = %q\nwant it to contain, in order, %q", tt.in, got, tt.want)
+				break
+			}
+			rest = rest[i+len(w):]
+		}
+		// Marking again changes nothing (a function body seen twice).
+		if markPids(f, tt.first) {
+			t.Errorf("markPids(%q) marked twice: %q", tt.in, printNode(t, f))
+		}
+	}
+	f, _ := syntax.NewParser().Parse(strings.NewReader(`echo hi; true && false`), "")
+	if markPids(f, false) {
+		t.Errorf("markPids changed a program without & or $!: %q", printNode(t, f))
+	}
+}
+
+func TestMarkPidsEval(t *testing.T) {
+	t.Parallel()
+	if got, ok := markPidsEval(`echo hi`); ok || got != `echo hi` {
+		t.Errorf("markPidsEval(echo hi) = %q, %v", got, ok)
+	}
+	if got, ok := markPidsEval(`echo a && echo b`); ok || got != `echo a && echo b` {
+		t.Errorf("markPidsEval(&&) = %q, %v", got, ok)
+	}
+	got, ok := markPidsEval(`sleep 1 & echo $!`)
+	if !ok || !strings.Contains(got, `__qsh_bg -1 `) || !strings.Contains(got, `echo $(__qsh_pid`) {
+		t.Errorf("markPidsEval = %q, %v", got, ok)
+	}
+	if _, err := syntax.NewParser().Parse(strings.NewReader(got), ""); err != nil {
+		t.Errorf("markPidsEval made %q: %v", got, err)
+	}
+}
+
+func TestProgramPlace(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		in   string
+		want int
+	}{
+		{`sleep 1`, 1},
+		{`  sleep 1`, 3},
+		{`a | b`, 5},
+		{`a | b | c`, 9},
+		{`a |& b`, 6},
+		{`x=1`, 0},
+		{`a && b`, 0},
+		{`(a)`, 0},
+		{`f() { :; }`, 0},
+	}
+	for _, tt := range tests {
+		f, err := syntax.NewParser().Parse(strings.NewReader(tt.in), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := programPlace(f.Stmts[0]); got != tt.want {
+			t.Errorf("programPlace(%q) = %d, want %d", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestBgTablePid: which process $! is, given what the statement did.
+func TestBgTablePid(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	tests := []struct {
+		name    string
+		want    int
+		do      func(tb *bgTable, tok string)
+		pid     int  // 0: a stand-in
+		running bool // for a stand-in: still running
+	}{
+		{"program at its place", 5, func(tb *bgTable, tok string) {
+			tb.calling(tok, 5, true)
+			tb.started(tok, 2, 1001) // a pipeline's first program
+			tb.started(tok, 5, 1002)
+		}, 1002, false},
+		{"first program", placeFirst, func(tb *bgTable, tok string) {
+			tb.started(tok, 9, 1003)
+			tb.started(tok, 2, 1004)
+		}, 1003, false},
+		{"ended before its program", 5, func(tb *bgTable, tok string) {
+			tb.end(tok, 3)
+		}, 0, false},
+		{"a builtin at the place", 5, func(tb *bgTable, tok string) {
+			tb.calling(tok, 5, false)
+		}, 0, true},
+		{"the program failed to start", 5, func(tb *bgTable, tok string) {
+			tb.calling(tok, 5, true)
+			tb.failed(tok, 5)
+		}, 0, true},
+		{"no place (a compound statement)", 0, func(tb *bgTable, tok string) {
+			tb.started(tok, 3, 1005)
+		}, 0, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			tb := newBgTable()
+			tok := tb.reserve(tt.want)
+			tt.do(tb, tok)
+			pid := tb.pid(ctx, tok)
+			defer tb.end(tok, 0) // the stand-in goes
+			if tt.pid != 0 {
+				if pid != tt.pid {
+					t.Fatalf("pid = %d, want %d", pid, tt.pid)
+				}
+				return
+			}
+			st := tb.stmts[tok]
+			if st.standin == nil || pid != st.standin.pid || pid <= 0 {
+				t.Fatalf("pid = %d, want a stand-in (%+v)", pid, st.standin)
+			}
+			alive := syscall.Kill(pid, 0) == nil
+			if tt.running && !alive {
+				t.Fatalf("the stand-in %d of a running statement is gone", pid)
+			}
+			// Asked again, the same.
+			if again := tb.pid(ctx, tok); again != pid {
+				t.Fatalf("pid again = %d, want %d", again, pid)
+			}
+			if found := tb.find(pid); found != st {
+				t.Fatalf("find(%d) = %p, want %p", pid, found, st)
+			}
+		})
+	}
+}
+
+// TestBgTableStandIn: the stand-in of a running statement lives until the
+// statement ends; killing it stops the statement and wait says how.
+func TestBgTableStandIn(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	tb := newBgTable()
+	tok := tb.reserve(0)
+	pid := tb.pid(ctx, tok)
+	if pid <= 0 {
+		t.Fatal("no stand-in")
+	}
+	if err := syscall.Kill(pid, 0); err != nil {
+		t.Fatalf("stand-in not running: %v", err)
+	}
+	tb.end(tok, 7)
+	if !waitFor(func() bool { return syscall.Kill(pid, 0) != nil }) {
+		t.Fatalf("stand-in %d still runs after its statement ended", pid)
+	}
+	if st, ok := tb.await(ctx, tb.find(pid)); !ok || st != 7 {
+		t.Fatalf("await = %d, %v; want 7", st, ok)
+	}
+
+	tok = tb.reserve(0)
+	pid = tb.pid(ctx, tok)
+	if tb.killedBy(tok) != 0 {
+		t.Fatal("killed before kill")
+	}
+	syscall.Kill(pid, syscall.SIGTERM)
+	tb.signalled(pid, syscall.SIGTERM) // as the kill builtin does
+	if sig := tb.killedBy(tok); sig != syscall.SIGTERM {
+		t.Fatalf("killedBy = %v", sig)
+	}
+	if st, ok := tb.await(ctx, tb.find(pid)); !ok || st != 143 {
+		t.Fatalf("await after kill = %d, %v; want 143", st, ok)
+	}
+
+	// Killed from elsewhere (/bin/kill): the stand-in's end tells.
+	tok = tb.reserve(0)
+	pid = tb.pid(ctx, tok)
+	syscall.Kill(pid, syscall.SIGKILL)
+	if !waitFor(func() bool { return tb.killedBy(tok) == syscall.SIGKILL }) {
+		t.Fatal("the stand-in's death was not noticed")
+	}
+	tb.end(tok, 0)
+	if st, _ := tb.await(ctx, tb.find(pid)); st != 137 {
+		t.Fatalf("await = %d, want 137", st)
+	}
+
+	// A signal that does not end a process stops nothing.
+	tok = tb.reserve(0)
+	pid = tb.pid(ctx, tok)
+	tb.signalled(pid, syscall.SIGCONT)
+	tb.signalled(pid, 0)
+	if sig := tb.killedBy(tok); sig != 0 {
+		t.Fatalf("killedBy after SIGCONT = %v", sig)
+	}
+	tb.end(tok, 0)
+
+	// A cancelled wait gives up.
+	tok = tb.reserve(0)
+	pid = tb.pid(ctx, tok)
+	cctx, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, ok := tb.await(cctx, tb.find(pid)); ok {
+		t.Fatal("await ignored its context")
+	}
+	tb.end(tok, 0)
+	if tb.pid(ctx, "b999999") != 0 || tb.find(-5) != nil {
+		t.Fatal("an unknown token or pid was found")
+	}
+}
+
+// TestBgTableWaitsForProgram: $! waits for the program to start.
+func TestBgTableWaitsForProgram(t *testing.T) {
+	t.Parallel()
+	tb := newBgTable()
+	tok := tb.reserve(3)
+	go func() {
+		time.Sleep(50 * time.Millisecond)
+		tb.calling(tok, 3, true)
+		time.Sleep(50 * time.Millisecond)
+		tb.started(tok, 3, 4242)
+	}()
+	if pid := tb.pid(context.Background(), tok); pid != 4242 {
+		t.Fatalf("pid = %d, want 4242", pid)
+	}
+}
+
+func TestBgTableTrim(t *testing.T) {
+	t.Parallel()
+	tb := newBgTable()
+	running := tb.reserve(0)
+	for range maxBgStmts + 10 {
+		tb.end(tb.reserve(0), 0)
+	}
+	if len(tb.stmts) > maxBgStmts || tb.stmts[running] == nil {
+		t.Fatalf("%d statements kept (running one kept: %v)", len(tb.stmts), tb.stmts[running] != nil)
+	}
+}
+
+func waitFor(ok func() bool) bool {
+	deadline := time.Now().Add(5 * time.Second)
+	for !ok() {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	return true
+}
