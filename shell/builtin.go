@@ -131,7 +131,7 @@ func (s *Shell) builtins(next interp.ExecHandlerFunc) interp.ExecHandlerFunc {
 		case "bg":
 			st = s.bgBuiltin(ctx, b, args[1:])
 		case "jobs":
-			st = s.jobsBuiltin(b, args[1:])
+			st = s.jobsBuiltin(ctx, b, args[1:])
 		case "disown":
 			st = s.disownBuiltin(b, args[1:])
 		case "wait":
@@ -415,7 +415,7 @@ func (s *Shell) trap(ctx context.Context, hc interp.HandlerContext, b builtinIO,
 	}
 	if len(args) == 0 {
 		if s.exitTrap != "" {
-			fmt.Fprintf(b.out, "trap -- %s EXIT\n", quote(s.exitTrap))
+			fmt.Fprintf(b.out, "trap -- %s EXIT\n", quote(unmarkTrap(s.exitTrap)))
 		}
 		for sig, cmd := range s.traps {
 			fmt.Fprintf(b.out, "trap -- %s %s\n", quote(cmd), sig)
@@ -440,7 +440,7 @@ func (s *Shell) trap(ctx context.Context, hc interp.HandlerContext, b builtinIO,
 			if cmd == "-" {
 				cmd = ""
 			}
-			s.exitTrap = cmd
+			s.exitTrap = markTrap(cmd)
 		case name == "ERR":
 			hc.Builtin(ctx, []string{"trap", cmd, "ERR"})
 		default:

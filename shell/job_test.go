@@ -302,7 +302,7 @@ func TestJobsMarks(t *testing.T) {
 	s.jobs.add(running, 0)
 	s.jobs.touch(done)
 	var out, errb bytes.Buffer
-	if st := s.jobsBuiltin(builtinIO{name: "jobs", out: &out, err: &errb}, nil); st != 0 {
+	if st := s.jobsBuiltin(context.Background(), builtinIO{name: "jobs", out: &out, err: &errb}, nil); st != 0 {
 		t.Fatalf("status %d, stderr %q", st, errb.String())
 	}
 	want := "[1]+  Done                    sleep 1\n[2]-  Running                 sleep 30 &\n"

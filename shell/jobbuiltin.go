@@ -128,14 +128,22 @@ func (s *Shell) endJobs() {
 	}
 }
 
-func (s *Shell) jobsBuiltin(b builtinIO, args []string) int {
+func (s *Shell) jobsBuiltin(ctx context.Context, b builtinIO, args []string) int {
 	t := s.jobs
-	if t == nil {
-		return 0
-	}
 	opts, specs, bad := letterOptions(args, "lprs")
 	if bad != 0 {
 		return b.fail(2, "-%c: invalid option\nusage: jobs [-lprs] [jobspec ...]", bad)
+	}
+	if t == nil {
+		// Without job control (a script), `jobs -p` lists the
+		// running background statements' $!, for the common
+		// `kill $(jobs -p)`.
+		if opts['p'] && len(specs) == 0 && !opts['s'] {
+			for _, pid := range bgs.running(ctx) {
+				fmt.Fprintln(b.out, pid)
+			}
+		}
+		return 0
 	}
 	pids, pgids, running, stopped := opts['l'], opts['p'], opts['r'], opts['s']
 	t.mu.Lock()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -204,9 +205,9 @@ func markBang(node syntax.Node) bool {
 // `${!:-x}`, `${#!}` and such, the expansion applied to its output in the
 // same (sub)shell, so that no variable is left behind.
 func bangSubst(pe *syntax.ParamExp) syntax.WordPart {
-	lookup := pidMark + ` "${` + lastBgVar + `-}" 2>/dev/null`
-	src := "$(" + lookup + ")"
-	if pe.Exp != nil || pe.Length || pe.Width || pe.Slice != nil || pe.Repl != nil || pe.Names != 0 || pe.Index != nil {
+	lookup := bangLookup[2 : len(bangLookup)-1]
+	src := bangLookup
+	if !isPlainBang(pe) {
 		pe2 := *pe
 		pe2.Param = &syntax.Lit{Value: markPrefix + "x"}
 		pe2.Short = false
@@ -218,6 +219,43 @@ func bangSubst(pe *syntax.ParamExp) syntax.WordPart {
 	st := parseStmt(": " + src)
 	return st.Cmd.(*syntax.CallExpr).Args[1].Parts[0]
 }
+
+// bangLookup is what a plain $! becomes.
+const bangLookup = "$(" + pidMark + ` "${` + lastBgVar + `-}" 2>/dev/null)`
+
+// isPlainBang reports whether pe is $! or ${!}.
+func isPlainBang(pe *syntax.ParamExp) bool {
+	return pe.Param != nil && pe.Param.Value == "!" && !pe.Excl && pe.Exp == nil && !pe.Length &&
+		!pe.Width && pe.Slice == nil && pe.Repl == nil && pe.Names == 0 && pe.Index == nil
+}
+
+// markTrap rewrites each plain $! of an EXIT trap's command in place, in
+// the text, which `trap -p` shows again through [unmarkTrap].
+func markTrap(src string) string {
+	if !strings.Contains(src, "!") {
+		return src
+	}
+	f, err := syntax.NewParser().Parse(strings.NewReader(src), "")
+	if err != nil {
+		return src
+	}
+	var spans [][2]uint
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if pe, ok := n.(*syntax.ParamExp); ok && isPlainBang(pe) {
+			spans = append(spans, [2]uint{pe.Pos().Offset(), pe.End().Offset()})
+		}
+		return true
+	})
+	slices.SortFunc(spans, func(a, b [2]uint) int { return int(a[0]) - int(b[0]) })
+	for i := len(spans) - 1; i >= 0; i-- {
+		sp := spans[i]
+		src = src[:sp[0]] + bangLookup + src[sp[1]:]
+	}
+	return src
+}
+
+// unmarkTrap is a trap's command as the user gave it (but ${!} as $!).
+func unmarkTrap(src string) string { return strings.ReplaceAll(src, bangLookup, "$!") }
 
 // markPidsEval marks an eval string: the arguments come back unchanged
 // when it has no `&` and no $!.
@@ -502,6 +540,28 @@ func (t *bgTable) standIn(st *bgStmt) int {
 		}
 	}()
 	return si.pid
+}
+
+// running is the $! of each statement still running, oldest first.
+func (t *bgTable) running(ctx context.Context) []int {
+	if !t.active.Load() {
+		return nil
+	}
+	t.mu.Lock()
+	var toks []string
+	for _, tok := range t.order {
+		if st := t.stmts[tok]; st != nil && !st.ended && st.killed == 0 {
+			toks = append(toks, tok)
+		}
+	}
+	t.mu.Unlock()
+	var pids []int
+	for _, tok := range toks {
+		if pid := t.pid(ctx, tok); pid > 0 {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
 }
 
 // find is the statement whose $! or program pid is.

@@ -321,3 +321,23 @@ func waitFor(ok func() bool) bool {
 	}
 	return true
 }
+
+func TestMarkTrap(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ in, want string }{
+		{`echo hi`, `echo hi`},
+		{`kill $!`, `kill ` + bangLookup},
+		{`kill ${!}  ;echo "[$!]" '$!'`, `kill ` + bangLookup + `  ;echo "[` + bangLookup + `]" '$!'`},
+		{`echo ${!:-x} ${!y}`, `echo ${!:-x} ${!y}`}, // left as they are
+		{`if then`, `if then`},                       // a syntax error: left for the trap to report
+	}
+	for _, tt := range tests {
+		got := markTrap(tt.in)
+		if got != tt.want {
+			t.Errorf("markTrap(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+		if back := unmarkTrap(got); back != strings.ReplaceAll(tt.in, "${!}", "$!") {
+			t.Errorf("unmarkTrap(%q) = %q, want %q", got, back, tt.in)
+		}
+	}
+}
