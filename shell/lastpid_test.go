@@ -329,7 +329,7 @@ func TestMarkTrap(t *testing.T) {
 		{`kill $!`, `kill ` + bangLookup},
 		{`kill ${!}  ;echo "[$!]" '$!'`, `kill ` + bangLookup + `  ;echo "[` + bangLookup + `]" '$!'`},
 		{`echo ${!:-x} ${!y}`, `echo ${!:-x} ${!y}`}, // left as they are
-		{`if then`, `if then`},                       // a syntax error: left for the trap to report
+		{`if then`, `if then`}, // a syntax error: left for the trap to report
 	}
 	for _, tt := range tests {
 		got := markTrap(tt.in)
