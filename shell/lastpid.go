@@ -422,10 +422,23 @@ func (t *bgTable) signalled(pid int, sig syscall.Signal) {
 	defer t.mu.Unlock()
 	for _, st := range t.stmts {
 		if st.standin != nil && st.standin.pid == pid && !st.ended && st.killed == 0 {
-			st.killed = sig
-			t.broadcast()
+			t.kill(st, sig)
 		}
 	}
+}
+
+// kill notes that st's stand-in died of sig; t.mu is held. A simple
+// command or pipeline whose program started only after $! settled for a
+// stand-in (it waited on a redirection, say) gets the signal too: its
+// bash subshell would have been that program.
+func (t *bgTable) kill(st *bgStmt, sig syscall.Signal) {
+	st.killed = sig
+	if st.want != 0 && st.pid != 0 {
+		if pid := st.program(); pid != 0 {
+			syscall.Kill(pid, sig)
+		}
+	}
+	t.broadcast()
 }
 
 // terminates reports whether sig's default action ends a process.
@@ -438,11 +451,16 @@ func terminates(sig syscall.Signal) bool {
 	return true
 }
 
-// lookupWait is how long $! waits for a statement that has not reached
-// its program's command yet (expansions before it, a busy machine) before
-// it settles for a stand-in; one that has, but neither started nor failed
-// to (`exec` with no program, say), gets five times as long.
-const lookupWait = 2 * time.Second
+// lookupWait is how long $! waits for a statement to reach its program's
+// command (expansions and redirections before it, a busy machine) before
+// it settles for a stand-in, which passes its signals on to the program
+// (see [bgTable.kill]); one that has reached it, but neither started nor
+// failed to start a program (`exec` with none, say), gets lookupTries
+// times as long.
+const (
+	lookupWait  = 300 * time.Millisecond
+	lookupTries = 30
+)
 
 // pid is $! for statement tok: see the top of this file. 0 when there is
 // none (no statement yet, or no stand-in could start).
@@ -460,7 +478,7 @@ func (t *bgTable) pid(ctx context.Context, tok string) int {
 			st.pid = pid
 			break
 		}
-		if st.want == 0 || st.noProc || st.ended || waits > 0 && !st.calling || waits >= 5 || ctx.Err() != nil {
+		if st.want == 0 || st.noProc || st.ended || waits > 0 && !st.calling || waits >= lookupTries || ctx.Err() != nil {
 			st.pid = t.standIn(st)
 			if st.pid == 0 && len(st.procs) > 0 {
 				st.pid = st.procs[0].pid
@@ -535,8 +553,7 @@ func (t *bgTable) standIn(st *bgStmt) int {
 			si.pipe = nil
 		}
 		if ws.Signaled() && !st.ended && st.killed == 0 {
-			st.killed = ws.Signal()
-			t.broadcast()
+			t.kill(st, ws.Signal())
 		}
 	}()
 	return si.pid

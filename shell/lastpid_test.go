@@ -2,6 +2,7 @@ package shell
 
 import (
 	"context"
+	"os/exec"
 	"strings"
 	"syscall"
 	"testing"
@@ -340,4 +341,28 @@ func TestMarkTrap(t *testing.T) {
 			t.Errorf("unmarkTrap(%q) = %q, want %q", got, back, tt.in)
 		}
 	}
+}
+
+// TestBgTableForward: a program that starts after $! settled for a
+// stand-in (its statement waited on a redirection) gets the stand-in's
+// signal, as it would have been bash's $!.
+func TestBgTableForward(t *testing.T) {
+	t.Parallel()
+	tb := newBgTable()
+	tok := tb.reserve(4)
+	standin := tb.pid(context.Background(), tok) // lookupWait passes
+	prog := exec.Command("sleep", "30")
+	if err := prog.Start(); err != nil {
+		t.Skip(err)
+	}
+	defer prog.Process.Kill()
+	tb.calling(tok, 4, true)
+	tb.started(tok, 4, prog.Process.Pid)
+	syscall.Kill(standin, syscall.SIGTERM)
+	tb.signalled(standin, syscall.SIGTERM)
+	err := prog.Wait()
+	if ws, _ := prog.ProcessState.Sys().(syscall.WaitStatus); !ws.Signaled() || ws.Signal() != syscall.SIGTERM {
+		t.Fatalf("the program ended with %v, want SIGTERM", err)
+	}
+	tb.end(tok, 143)
 }
