@@ -36,7 +36,7 @@ const mixedVar = "__qsh_mixed"
 // of it (in a loop, say) gets a token of its own, and the statement's
 // subshell starts with a copy of the variable: its programs find their
 // job by it. interp gives them no other sign that they are in the
-// background.
+// background. Then $! is marked as well, see [Shell.markPids].
 func (s *Shell) markJobs(f *syntax.File) *syntax.File {
 	if s.jobs == nil {
 		s.markPids(f)

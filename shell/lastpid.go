@@ -36,7 +36,9 @@ import (
 // after `&`); the builtins' set -x lines go to the /dev/null of their own
 // redirections. Nothing new shows in set -x or `declare -p` (which lists
 // nothing in interp); `declare -p __qsh_lastbg` and `declare -f` of a
-// function with `&` do show the marks.
+// function with `&` do show the marks (interp prints the body it runs).
+// One cost: $? in the background statement itself is 0, not the status
+// before it (`false; echo $? &` says 0).
 //
 // $! is looked up lazily, when it is expanded, so a script that never
 // asks pays one substitution per `&` and no waiting. It is, as in bash:
@@ -48,10 +50,16 @@ import (
 //     whose bash subshell interp runs as a goroutine, the ID of a stand-in
 //     process that lives as long as the statement: `kill -0`, `ps -p` and
 //     /bin/kill see it like bash's subshell, and killing it stops the
-//     statement at its next command (see [Shell.call]). A statement that
-//     has ended gets a stand-in that has exited, so kill says "No such
-//     process" and wait gives its status, as bash's would. A made-up
-//     number would be simpler but could name someone else's process.
+//     statement at its next command (see [Shell.noteCall]), while wait
+//     returns at once with 128+N, as for bash's dead subshell. A
+//     statement that has ended gets a stand-in that has exited, so kill
+//     says "No such process" and wait gives its status, as bash's would.
+//     A made-up number would be simpler but could name someone else's
+//     process, and ps would not know it.
+//
+// Marked: -c strings, scripts, command lines, eval strings, functions
+// defined before a line (the rc file), EXIT traps. Not marked: files run
+// with source or `.`, which interp reads itself; their $! is interp's.
 
 const (
 	bgVar       = "__qsh_bg"      // the token of the statement, in its subshell
