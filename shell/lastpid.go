@@ -21,16 +21,17 @@ import (
 // and interp offers no hook in it; so a program is rewritten before it
 // runs (see [Shell.markPids]). A background statement `cmd &` becomes
 //
-//	declare -g __qsh_bg=$(__qsh_bg PLACE 2>/dev/null)
-//	{ __qsh_bgstart 2>/dev/null; cmd; __qsh_bgend 2>/dev/null; } &
-//	declare -g __qsh_lastbg=$__qsh_bg __qsh_bg=
+//	declare -g __qsh_nextbg=$(__qsh_bg PLACE 2>/dev/null)
+//	{ declare -g __qsh_bg=$__qsh_nextbg; __qsh_bgstart 2>/dev/null; cmd; __qsh_bgend 2>/dev/null; } &
+//	declare -g __qsh_lastbg=$__qsh_nextbg
 //
 // and $! becomes $(__qsh_pid "${__qsh_lastbg-}" 2>/dev/null). The first
-// line gets the statement a token, which its subshell inherits: the
-// programs it starts are filed under it (see [bgTable.started]). The
-// block tells when it ends, also by exit or set -e (an EXIT trap in its
-// subshell). The last line makes the statement the one $! stands for, and
-// empties the token for what follows in the foreground.
+// line gets the statement a token, which its subshell (and only it: the
+// foreground, maybe another background statement, keeps its own) has as
+// __qsh_bg: the programs it starts are filed under it (see
+// [bgTable.started]). The block tells when it ends, also by exit or set
+// -e (an EXIT trap in its subshell). The last line makes the statement
+// the one $! stands for.
 //
 // declare because interp's set -x traces neither it nor its status (0, as
 // after `&`); the builtins' set -x lines go to the /dev/null of their own
@@ -63,6 +64,7 @@ import (
 
 const (
 	bgVar       = "__qsh_bg"      // the token of the statement, in its subshell
+	nextBgVar   = "__qsh_nextbg"  // the token of the statement about to start
 	lastBgVar   = "__qsh_lastbg"  // the token $! stands for
 	bgMark      = "__qsh_bg"      // builtin: a new token
 	bgStartMark = "__qsh_bgstart" // builtin: the statement began
@@ -141,11 +143,12 @@ func wrapBackground(st *syntax.Stmt, first bool) []*syntax.Stmt {
 	wrapped := &syntax.Stmt{Position: st.Position, Comments: st.Comments,
 		Background: st.Background, Disown: st.Disown,
 		Cmd: &syntax.Block{Stmts: []*syntax.Stmt{
+			parseStmt("declare -g " + bgVar + "=$" + nextBgVar),
 			parseStmt(bgStartMark + " 2>/dev/null"), &inner, parseStmt(bgEndMark + " 2>/dev/null")}}}
 	return []*syntax.Stmt{
-		parseStmt("declare -g " + bgVar + "=$(" + bgMark + " " + strconv.Itoa(want) + " 2>/dev/null)"),
+		parseStmt("declare -g " + nextBgVar + "=$(" + bgMark + " " + strconv.Itoa(want) + " 2>/dev/null)"),
 		wrapped,
-		parseStmt("declare -g " + lastBgVar + "=$" + bgVar + " " + bgVar + "="),
+		parseStmt("declare -g " + lastBgVar + "=$" + nextBgVar),
 	}
 }
 
@@ -153,10 +156,10 @@ func wrapBackground(st *syntax.Stmt, first bool) []*syntax.Stmt {
 // body marked on an earlier line).
 func isMarkedBackground(st *syntax.Stmt) bool {
 	b, ok := st.Cmd.(*syntax.Block)
-	if !ok || len(b.Stmts) == 0 {
+	if !ok || len(b.Stmts) < 2 {
 		return false
 	}
-	call, ok := b.Stmts[0].Cmd.(*syntax.CallExpr)
+	call, ok := b.Stmts[1].Cmd.(*syntax.CallExpr)
 	return ok && len(call.Args) > 0 && call.Args[0].Lit() == bgStartMark
 }
 
@@ -321,8 +324,12 @@ type standin struct {
 	pipe *os.File // nil once closed
 }
 
-// maxBgStmts bounds the table; bash too forgets old statuses.
-const maxBgStmts = 1024
+// maxBgStmts bounds the table, as bash too forgets old statuses;
+// maxBgProcs bounds the programs kept for a statement.
+const (
+	maxBgStmts = 1024
+	maxBgProcs = 64
+)
 
 func newBgTable() *bgTable {
 	return &bgTable{changed: make(chan struct{}), stmts: map[string]*bgStmt{}}
@@ -374,7 +381,8 @@ func (t *bgTable) calling(tok string, place int, program bool) {
 func (t *bgTable) started(tok string, place, pid int) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if st := t.stmts[tok]; st != nil {
+	// A loop's programs are not all kept: $! is among the first.
+	if st := t.stmts[tok]; st != nil && (len(st.procs) < maxBgProcs || place == st.want && st.program() == 0) {
 		st.procs = append(st.procs, bgProc{pid: pid, place: place})
 		t.broadcast()
 	}

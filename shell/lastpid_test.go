@@ -57,20 +57,20 @@ func TestMarkPids(t *testing.T) {
 	}{
 		// The place is the offset+1 of the program's call.
 		{in: `sleep 1 &`, want: []string{
-			`declare -g __qsh_bg=$(__qsh_bg 1 2>/dev/null)`,
-			`{ __qsh_bgstart 2>/dev/null; sleep 1; __qsh_bgend 2>/dev/null; } &`,
-			`declare -g __qsh_lastbg=$__qsh_bg __qsh_bg=`}},
+			`declare -g __qsh_nextbg=$(__qsh_bg 1 2>/dev/null)`,
+			`{ declare -g __qsh_bg=$__qsh_nextbg; __qsh_bgstart 2>/dev/null; sleep 1; __qsh_bgend 2>/dev/null; } &`,
+			`declare -g __qsh_lastbg=$__qsh_nextbg`}},
 		// A pipeline's last program; redirections stay on the statement.
-		{in: `x; a | b >log &`, want: []string{`__qsh_bg 8 `, `{ __qsh_bgstart 2>/dev/null; a | b >log; __qsh_bgend`}},
+		{in: `x; a | b >log &`, want: []string{`__qsh_bg 8 `, `__qsh_bgstart 2>/dev/null; a | b >log; __qsh_bgend`}},
 		// Anything else has none: it gets a stand-in.
 		{in: `{ a; b; } &`, want: []string{`__qsh_bg 0 `}},
 		{in: `while :; do :; done &`, want: []string{`__qsh_bg 0 `}},
 		// An eval string: the first program, places change.
 		{in: `a | b &`, first: true, want: []string{`__qsh_bg -1 `}},
 		// Nested lists, and a substitution.
-		{in: `if x; then y & fi; z=$(w &)`, want: []string{`then declare -g __qsh_bg`, `$(declare -g __qsh_bg`}},
+		{in: `if x; then y & fi; z=$(w &)`, want: []string{`then declare -g __qsh_nextbg`, `$(declare -g __qsh_nextbg`}},
 		// $! and the statement together.
-		{in: `sleep 1 & kill $!`, want: []string{`__qsh_lastbg=$__qsh_bg __qsh_bg=; kill $(__qsh_pid`}},
+		{in: `sleep 1 & kill $!`, want: []string{`__qsh_lastbg=$__qsh_nextbg; kill $(__qsh_pid`}},
 	}
 	for _, tt := range tests {
 		f, err := syntax.NewParser().Parse(strings.NewReader(tt.in), "")
