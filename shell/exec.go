@@ -302,11 +302,13 @@ func pathError(dir, name string) error {
 	}
 }
 
-// environ lists the exported variables of env as KEY=value.
+// environ lists the exported variables of env as KEY=value, without the
+// marks' (`__qsh_…`: see jobmark.go and lastpid.go), which set -a would
+// export.
 func environ(env expand.Environ) []string {
 	var list []string
 	for name, vr := range env.Each {
-		if vr.Exported && vr.IsSet() && vr.Kind == expand.String && name != jobVar && name != noJobVar && name != mixedVar {
+		if vr.Exported && vr.IsSet() && vr.Kind == expand.String && !strings.HasPrefix(name, markPrefix) {
 			list = append(list, name+"="+vr.Str)
 		}
 	}
