@@ -287,8 +287,9 @@ func markPidsEval(src string) (string, bool) {
 
 // bgs is the table of background statements. It is the process's, not a
 // [Shell]'s: tokens are unique in the process, so shells in one process
-// (tests) never meet in it.
-var bgs = newBgTable()
+// (tests) never meet in it. Its zero value is ready, so that nothing of
+// it runs at start-up.
+var bgs bgTable
 
 // bgTable follows the background statements that were marked.
 type bgTable struct {
@@ -331,9 +332,7 @@ const (
 	maxBgProcs = 64
 )
 
-func newBgTable() *bgTable {
-	return &bgTable{changed: make(chan struct{}), stmts: map[string]*bgStmt{}}
-}
+func newBgTable() *bgTable { return &bgTable{} }
 
 func (t *bgTable) broadcast() {
 	close(t.changed)
@@ -345,6 +344,10 @@ func (t *bgTable) reserve(want int) string {
 	t.active.Store(true)
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if t.stmts == nil {
+		// Before it, nothing waits on changed nor finds a statement.
+		t.changed, t.stmts = make(chan struct{}), map[string]*bgStmt{}
+	}
 	t.n++
 	tok := "b" + strconv.Itoa(t.n)
 	t.stmts[tok] = &bgStmt{want: want}
