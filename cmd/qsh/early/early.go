@@ -51,7 +51,7 @@ func Inner() *launch.Inner {
 // wanted reports whether args and the environment ask for the interactive
 // shell with capture that init starts. Anything else is left to main.
 func wanted(args []string, getenv func(string) string) bool {
-	if len(args) == 0 || getenv(launch.EnvFD) != "" || Off(getenv("QSH_CAPTURE")) {
+	if len(args) == 0 {
 		return false
 	}
 	for _, a := range args[1:] {
@@ -68,7 +68,8 @@ func wanted(args []string, getenv func(string) string) bool {
 			}
 		}
 	}
-	return true
+	// Looked at last: the first look at the environment copies it.
+	return getenv(launch.EnvFD) == "" && !Off(getenv("QSH_CAPTURE"))
 }
 
 // Off reports whether a QSH_CAPTURE value turns capture off, as the
