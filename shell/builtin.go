@@ -354,7 +354,7 @@ func (s *Shell) kill(b builtinIO, args []string) int {
 			st = b.fail(1, "(%d) - %s", pid, errText(err))
 			continue
 		}
-		bgs.signalled(pid, sig)
+		s.bgs.signalled(pid, sig)
 	}
 	return st
 }

@@ -55,7 +55,7 @@ func (s *Shell) execProgram(next interp.ExecHandlerFunc) interp.ExecHandlerFunc 
 		hc := interp.HandlerCtx(ctx)
 		path, err := interp.LookPathDir(hc.Dir, hc.Env, args[0])
 		if err != nil {
-			bgFailed(hc)
+			s.bgFailed(hc)
 			if strings.Contains(args[0], "/") {
 				fmt.Fprintf(hc.Stderr, "%s%s: %v\n", s.errPrefix(hc), args[0], pathError(hc.Dir, args[0]))
 			} else {
@@ -93,11 +93,11 @@ func (s *Shell) execProgram(next interp.ExecHandlerFunc) interp.ExecHandlerFunc 
 		}
 		cmd, err := startProgram(newCmd())
 		if err != nil {
-			bgFailed(hc)
+			s.bgFailed(hc)
 			fmt.Fprintf(hc.Stderr, "qsh: %s: %v\n", args[0], unwrapExec(err))
 			return interp.ExitStatus(126)
 		}
-		bgStarted(hc, cmd.Process.Pid)
+		s.bgStarted(hc, cmd.Process.Pid)
 		done := make(chan struct{})
 		defer close(done)
 		go func() {
@@ -195,11 +195,11 @@ func (s *Shell) runJob(ctx context.Context, hc interp.HandlerContext, args []str
 	resume := hc.Env.Get(mixedVar).IsSet()
 	j, p, err := s.jobs.start(newCmd, startProgram, args, hc.Pos.Offset(), token, bg, resume, line)
 	if err != nil {
-		bgFailed(hc)
+		s.bgFailed(hc)
 		fmt.Fprintf(hc.Stderr, "qsh: %s: %v\n", args[0], unwrapExec(err))
 		return interp.ExitStatus(126)
 	}
-	bgStarted(hc, p.pid)
+	s.bgStarted(hc, p.pid)
 	if bg {
 		return exitStatus(s.jobs.waitBackground(ctx.Done(), p))
 	}

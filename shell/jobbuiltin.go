@@ -139,7 +139,7 @@ func (s *Shell) jobsBuiltin(ctx context.Context, b builtinIO, args []string) int
 		// running background statements' $!, for the common
 		// `kill $(jobs -p)`.
 		if opts['p'] && len(specs) == 0 && !opts['s'] {
-			for _, pid := range bgs.running(ctx) {
+			for _, pid := range s.bgs.running(ctx) {
 				fmt.Fprintln(b.out, pid)
 			}
 		}
@@ -388,8 +388,8 @@ func (t *jobs) waitFor(ctx context.Context, j *job) (st int, ok bool) {
 // is a process of.
 func (s *Shell) waitPid(ctx context.Context, hc interp.HandlerContext, t *jobs, arg string) (st int, ok bool) {
 	pid, err := strconv.Atoi(arg)
-	if bst := bgs.find(pid); err == nil && bst != nil {
-		st, ok = bgs.await(ctx, bst)
+	if bst := s.bgs.find(pid); err == nil && bst != nil {
+		st, ok = s.bgs.await(ctx, bst)
 		if ok && t != nil {
 			// The job is reported by wait, not at the prompt.
 			t.mu.Lock()

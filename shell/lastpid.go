@@ -285,13 +285,8 @@ func markPidsEval(src string) (string, bool) {
 	return b.String(), true
 }
 
-// bgs is the table of background statements. It is the process's, not a
-// [Shell]'s: tokens are unique in the process, so shells in one process
-// (tests) never meet in it. Its zero value is ready, so that nothing of
-// it runs at start-up.
-var bgs bgTable
-
-// bgTable follows the background statements that were marked.
+// bgTable follows the background statements that were marked. Its zero
+// value is ready, so that nothing of it runs at start-up.
 type bgTable struct {
 	active atomic.Bool // a statement was marked: commands look for tokens
 
@@ -646,8 +641,8 @@ func (t *bgTable) await(ctx context.Context, st *bgStmt) (status int, ok bool) {
 
 // bgToken is the token of the background statement a command runs in, if
 // any.
-func bgToken(hc interp.HandlerContext) string {
-	if !bgs.active.Load() {
+func (s *Shell) bgToken(hc interp.HandlerContext) string {
+	if !s.bgs.active.Load() {
 		return ""
 	}
 	return hc.Env.Get(bgVar).String()
@@ -657,18 +652,18 @@ func bgToken(hc interp.HandlerContext) string {
 // was killed, the command becomes `exit 128+N`; otherwise the table learns
 // that the statement reached it. ok is false when args are unchanged.
 func (s *Shell) noteCall(ctx context.Context, args []string) ([]string, bool) {
-	if !bgs.active.Load() || strings.HasPrefix(args[0], markPrefix) {
+	if !s.bgs.active.Load() || strings.HasPrefix(args[0], markPrefix) {
 		return nil, false
 	}
 	hc := interp.HandlerCtx(ctx)
-	tok := bgToken(hc)
+	tok := s.bgToken(hc)
 	if tok == "" {
 		return nil, false
 	}
-	if sig := bgs.killedBy(tok); sig != 0 {
+	if sig := s.bgs.killedBy(tok); sig != 0 {
 		return []string{"exit", strconv.Itoa(128 + int(sig))}, true
 	}
-	bgs.calling(tok, place(hc.Pos), s.mayRunProgram(args[0]))
+	s.bgs.calling(tok, place(hc.Pos), s.mayRunProgram(args[0]))
 	return nil, false
 }
 
@@ -682,15 +677,15 @@ func (s *Shell) mayRunProgram(name string) bool {
 }
 
 // bgStarted and bgFailed file a program of a background statement.
-func bgStarted(hc interp.HandlerContext, pid int) {
-	if tok := bgToken(hc); tok != "" {
-		bgs.started(tok, place(hc.Pos), pid)
+func (s *Shell) bgStarted(hc interp.HandlerContext, pid int) {
+	if tok := s.bgToken(hc); tok != "" {
+		s.bgs.started(tok, place(hc.Pos), pid)
 	}
 }
 
-func bgFailed(hc interp.HandlerContext) {
-	if tok := bgToken(hc); tok != "" {
-		bgs.failed(tok, place(hc.Pos))
+func (s *Shell) bgFailed(hc interp.HandlerContext) {
+	if tok := s.bgToken(hc); tok != "" {
+		s.bgs.failed(tok, place(hc.Pos))
 	}
 }
 
@@ -702,20 +697,20 @@ func (s *Shell) pidBuiltin(ctx context.Context, hc interp.HandlerContext, args [
 		if len(args) > 1 {
 			want, _ = strconv.Atoi(args[1])
 		}
-		_, err := hc.Stdout.Write([]byte(bgs.reserve(want)))
+		_, err := hc.Stdout.Write([]byte(s.bgs.reserve(want)))
 		return err
 	case bgStartMark:
 		// interp runs a subshell's EXIT trap when it exits (exit, set
 		// -e), not when it ends otherwise: the block's end says that.
 		return hc.Builtin(ctx, []string{"trap", bgEndMark + " 2>/dev/null", "EXIT"})
 	case bgEndMark:
-		if tok := bgToken(hc); tok != "" {
-			bgs.end(tok, hc.LastExitStatus)
+		if tok := s.bgToken(hc); tok != "" {
+			s.bgs.end(tok, hc.LastExitStatus)
 		}
 		return exitStatus(hc.LastExitStatus)
 	case pidMark:
 		if len(args) > 1 && args[1] != "" {
-			if pid := bgs.pid(ctx, args[1]); pid > 0 {
+			if pid := s.bgs.pid(ctx, args[1]); pid > 0 {
 				_, err := hc.Stdout.Write([]byte(strconv.Itoa(pid)))
 				return err
 			}

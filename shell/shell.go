@@ -23,6 +23,7 @@ import (
 // aliases, options and cwd persist from one command to the next.
 type Shell struct {
 	cfg         Config
+	bgs         bgTable // the background statements $! knows (lastpid.go)
 	stdin       io.Reader
 	stdout      io.Writer
 	stderr      io.Writer
