@@ -109,7 +109,7 @@ func (s *Shell) builtins(next interp.ExecHandlerFunc) interp.ExecHandlerFunc {
 		case "umask":
 			st = b.umask(args[1:])
 		case "kill":
-			st = s.kill(b, args[1:])
+			st = s.kill(ctx, b, args[1:])
 		case "history":
 			st = s.historyBuiltin(b, args[1:])
 		case "trap":
@@ -308,7 +308,7 @@ func signalName(sig syscall.Signal) string {
 	return strings.TrimPrefix(unix.SignalName(sig), "SIG")
 }
 
-func (s *Shell) kill(b builtinIO, args []string) int {
+func (s *Shell) kill(ctx context.Context, b builtinIO, args []string) int {
 	sig := syscall.SIGTERM
 	if len(args) == 0 {
 		return b.fail(2, "usage: kill [-s sigspec | -n signum | -sigspec] pid ... or kill -l [sigspec]")
@@ -340,7 +340,7 @@ func (s *Shell) kill(b builtinIO, args []string) int {
 	st := 0
 	for _, a := range args {
 		if strings.HasPrefix(a, "%") {
-			if s.killJob(b, a, sig) != 0 {
+			if s.killJob(ctx, b, a, sig) != 0 {
 				st = 1
 			}
 			continue

@@ -146,6 +146,7 @@ func (s *Shell) jobsBuiltin(ctx context.Context, b builtinIO, args []string) int
 		return 0
 	}
 	pids, pgids, running, stopped := opts['l'], opts['p'], opts['r'], opts['s']
+	s.bgs.settle(ctx)
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	list := t.list
@@ -189,6 +190,7 @@ func (s *Shell) fgBuiltin(ctx context.Context, b builtinIO, args []string) int {
 	if len(args) > 0 {
 		spec = args[0]
 	}
+	s.bgs.settle(ctx)
 	t.mu.Lock()
 	j, err := t.find(spec, true)
 	if err == nil && j.state() == procDone {
@@ -219,6 +221,7 @@ func (s *Shell) bgBuiltin(ctx context.Context, b builtinIO, args []string) int {
 	if len(args) == 0 {
 		args = []string{"%+"}
 	}
+	s.bgs.settle(ctx)
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	st := 0
@@ -260,6 +263,8 @@ func (s *Shell) disownBuiltin(b builtinIO, args []string) int {
 		return b.fail(2, "-%c: invalid option\nusage: disown [-h] [-ar] [jobspec ...]", bad)
 	}
 	nohup, all, running := opts['h'], opts['a'], opts['r']
+	// Bounded (see [bgTable.settle]); disown has no context to cancel.
+	s.bgs.settle(context.Background())
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	var list []*job
@@ -358,6 +363,7 @@ func (s *Shell) waitBuiltin(ctx context.Context, hc interp.HandlerContext, args 
 // waitJob waits for the job spec names and returns its status; ok is
 // false when Ctrl-C ended the wait.
 func (s *Shell) waitJob(ctx context.Context, hc interp.HandlerContext, t *jobs, spec string) (st int, ok bool) {
+	s.bgs.settle(ctx)
 	t.mu.Lock()
 	j, err := t.find(spec, false)
 	t.mu.Unlock()
@@ -443,11 +449,12 @@ func (t *jobs) await(ctx context.Context, done func() bool) bool {
 
 // killJob sends sig to a job's process group; a stopped job also gets
 // SIGCONT, so that the signal takes effect.
-func (s *Shell) killJob(b builtinIO, spec string, sig syscall.Signal) int {
+func (s *Shell) killJob(ctx context.Context, b builtinIO, spec string, sig syscall.Signal) int {
 	t := s.jobs
 	if t == nil {
 		return b.fail(1, "%s: no job control", spec)
 	}
+	s.bgs.settle(ctx)
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	j, err := t.find(spec, false)

@@ -305,7 +305,8 @@ type bgStmt struct {
 	noProc  bool // the call at want runs no program (a builtin, a function) or failed
 	ended   bool
 	status  int
-	pid     int // $!, once asked
+	began   time.Time // when it was reserved, see [bgTable.settle]
+	pid     int       // $!, once asked
 	standin *standin
 	killed  syscall.Signal // its stand-in was killed: it stops at its next command
 }
@@ -345,7 +346,7 @@ func (t *bgTable) reserve(want int) string {
 	}
 	t.n++
 	tok := "b" + strconv.Itoa(t.n)
-	t.stmts[tok] = &bgStmt{want: want}
+	t.stmts[tok] = &bgStmt{want: want, began: time.Now()}
 	t.order = append(t.order, tok)
 	if len(t.order) > maxBgStmts {
 		// Forget the oldest that ended; those running stay.
@@ -518,6 +519,60 @@ func (t *bgTable) pid(ctx context.Context, tok string) int {
 		t.mu.Lock()
 	}
 	return st.pid
+}
+
+// settle waits until each background statement that began less than
+// lookupWait ago has started a program, ended, or is known to run none
+// where $! is (a builtin, a command not found), or until that time is up
+// or ctx is done. Job specs and `jobs` call it first: bash forks a
+// background job before the next command, so that `sleep 9 & kill %1`
+// finds it, while here the job is listed only once its first program
+// runs (see [jobs.start], which lists it before [bgTable.started] files
+// the program). A statement that runs builtins for longer (a loop) is
+// waited for only while it is that young.
+func (t *bgTable) settle(ctx context.Context) {
+	if !t.active.Load() {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for ctx.Err() == nil {
+		var until time.Time
+		now := time.Now()
+		for i := len(t.order) - 1; i >= 0; i-- {
+			st := t.stmts[t.order[i]]
+			if st == nil {
+				continue
+			}
+			end := st.began.Add(lookupWait)
+			if !now.Before(end) {
+				break // the older ones are older still
+			}
+			if st.unsettled() && end.After(until) {
+				until = end
+			}
+		}
+		if until.IsZero() {
+			return
+		}
+		timer := time.NewTimer(until.Sub(now))
+		ch := t.changed
+		t.mu.Unlock()
+		select {
+		case <-ch:
+		case <-timer.C:
+		case <-ctx.Done():
+		}
+		timer.Stop()
+		t.mu.Lock()
+	}
+}
+
+// unsettled reports whether st may yet start its first program: it has
+// started none, has not ended and was not killed, and has not reached $!'s
+// command without a program there.
+func (st *bgStmt) unsettled() bool {
+	return len(st.procs) == 0 && !st.ended && st.killed == 0 && !st.noProc
 }
 
 // program is the pid of st's program that $! is, 0 if not started.

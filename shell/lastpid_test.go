@@ -366,3 +366,67 @@ func TestBgTableForward(t *testing.T) {
 	}
 	tb.end(tok, 143)
 }
+
+// TestBgTableSettle: a job lookup waits for a young background statement
+// to start a program, end, or reach $!'s command without one; for no
+// longer than lookupWait after the statement began.
+func TestBgTableSettle(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		want int
+		do   func(tb *bgTable, tok string)
+		long bool // settle waits lookupWait
+	}{
+		{"starts a program", 5, func(tb *bgTable, tok string) { tb.started(tok, 5, 1001) }, false},
+		{"starts a pipeline's first program", 5, func(tb *bgTable, tok string) { tb.started(tok, 2, 1002) }, false},
+		{"ends", 0, func(tb *bgTable, tok string) { tb.end(tok, 0) }, false},
+		{"a builtin at $!'s place", 5, func(tb *bgTable, tok string) { tb.calling(tok, 5, false) }, false},
+		{"command not found", 5, func(tb *bgTable, tok string) { tb.failed(tok, 5) }, false},
+		{"a builtin elsewhere", 5, func(tb *bgTable, tok string) { tb.calling(tok, 2, false) }, true},
+		{"nothing", 0, func(tb *bgTable, tok string) {}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			tb := newBgTable()
+			old := tb.reserve(0) // began long ago: not waited for
+			tb.stmts[old].began = time.Now().Add(-time.Hour)
+			tok := tb.reserve(tt.want)
+			go func() {
+				time.Sleep(20 * time.Millisecond)
+				tt.do(tb, tok)
+			}()
+			start := time.Now()
+			tb.settle(context.Background())
+			took := time.Since(start)
+			if took < 20*time.Millisecond {
+				t.Fatalf("settle returned after %v, before the statement did anything", took)
+			}
+			if long := took >= lookupWait*9/10; long != tt.long || took > 3*lookupWait {
+				t.Fatalf("settle took %v (lookupWait %v), want long %v", took, lookupWait, tt.long)
+			}
+			// Settled, or too old now: at once.
+			start = time.Now()
+			tb.settle(context.Background())
+			if took := time.Since(start); took > 10*time.Millisecond {
+				t.Fatalf("settle again took %v", took)
+			}
+		})
+	}
+	t.Run("cancelled", func(t *testing.T) {
+		t.Parallel()
+		tb := newBgTable()
+		tb.reserve(5)
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+		defer cancel()
+		start := time.Now()
+		tb.settle(ctx)
+		if took := time.Since(start); took > lookupWait/2 {
+			t.Fatalf("a cancelled settle took %v", took)
+		}
+	})
+	t.Run("unused table", func(t *testing.T) {
+		newBgTable().settle(context.Background()) // returns, without a panic
+	})
+}

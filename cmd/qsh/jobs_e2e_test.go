@@ -699,3 +699,42 @@ func TestJobsLastPid(t *testing.T) {
 	}
 	exit(t, tm)
 }
+
+// A job spec on the line of its `&` (or the next line, typed at once)
+// finds the job, as in bash, whose fork comes before the next command:
+// here the job is listed only once its program runs, and the lookup waits
+// for that.
+func TestJobsSpecSameLine(t *testing.T) {
+	t.Parallel()
+	tm := startJobShell(t, "")
+	d := dur(t, 203)
+	out := enter(tm, "sleep "+d+" & kill %1; jobs")
+	if strings.Contains(out, "no such job") {
+		t.Fatalf("kill %%1 on the line of its &: %q", out)
+	}
+	waitGone(t, "sleep", d)
+	// jobs says Running (the job is not reaped yet) or Terminated, as
+	// bash's; the prompt says Terminated if jobs did not.
+	untilOutput(t, tm, "Terminated              sleep "+d)
+
+	d2 := dur(t, 204)
+	out = enter(tm, "sleep "+d2+" & kill %sleep; wait %%; echo st=$?")
+	if !strings.Contains(out, "st=143") || strings.Contains(out, "no such job") {
+		t.Fatalf("kill %%sleep; wait %%%%: %q", out)
+	}
+	waitGone(t, "sleep", d2)
+
+	d3, d4 := dur(t, 205), dur(t, 206)
+	out = enter(tm, "sleep "+d3+" & sleep "+d4+" & jobs; kill %- %+; wait; echo done-$((1+1))")
+	for _, want := range []string{"sleep " + d3 + " &", "sleep " + d4 + " &", "done-2"} {
+		if !strings.Contains(out, want) {
+			t.Fatalf("no %q in jobs of the same line: %q", want, out)
+		}
+	}
+	if strings.Contains(out, "no such job") {
+		t.Fatalf("kill %%- %%+: %q", out)
+	}
+	waitGone(t, "sleep", d3)
+	waitGone(t, "sleep", d4)
+	exit(t, tm)
+}
