@@ -139,9 +139,7 @@ func (s *Shell) builtins(next interp.ExecHandlerFunc) interp.ExecHandlerFunc {
 		case bgMark, bgStartMark, bgEndMark, pidMark:
 			return s.pidBuiltin(ctx, hc, append([]string{name}, args[1:]...))
 		case jobMark:
-			if s.jobs != nil && len(args) > 1 {
-				fmt.Fprint(hc.Stdout, s.jobs.reserve(args[1]))
-			}
+			return s.jobMarkBuiltin(ctx, hc, args[1:])
 		case "caller":
 			st = 1
 		case "printf":

@@ -119,12 +119,14 @@ func TestCurrentJob(t *testing.T) {
 }
 
 func TestMarkBackground(t *testing.T) {
+	res := func(text string) string { return "declare -g __qsh_job=$(__qsh_job '" + text + "' 2>/dev/null)" }
+	const unset = "declare -g __qsh_job=$(__qsh_job 2>/dev/null)"
 	tests := []struct{ src, want string }{
 		{"echo hi", ""},
-		{"sleep 30 &", "__qsh_job=$(__qsh_job 'sleep 30')\nsleep 30 &\nunset __qsh_job"},
-		{"for i in 1 2; do sleep $i & done", "for i in 1 2; do\n\t__qsh_job=$(__qsh_job 'sleep $i')\n\tsleep $i &\n\tunset __qsh_job\ndone"},
-		{"a | b &", "__qsh_job=$(__qsh_job 'a | b')\na | b &\nunset __qsh_job"},
-		{"{ a; b; } &", "__qsh_job=$(__qsh_job '{ a; b; }')\n{\n\ta\n\tb\n} &\nunset __qsh_job"},
+		{"sleep 30 &", res("sleep 30") + "\nsleep 30 &\n" + unset},
+		{"for i in 1 2; do sleep $i & done", "for i in 1 2; do\n\t" + res("sleep $i") + "\n\tsleep $i &\n\t" + unset + "\ndone"},
+		{"a | b &", res("a | b") + "\na | b &\n" + unset},
+		{"{ a; b; } &", res("{ a; b; }") + "\n{\n\ta\n\tb\n} &\n" + unset},
 	}
 	for _, tt := range tests {
 		f, err := syntax.NewParser().Parse(strings.NewReader(tt.src), "")

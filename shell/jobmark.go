@@ -1,6 +1,8 @@
 package shell
 
 import (
+	"context"
+	"io"
 	"slices"
 	"strings"
 
@@ -30,13 +32,18 @@ const mixedVar = "__qsh_mixed"
 // markJobs marks the background statements of a command line about to
 // run: `cmd &` becomes
 //
-//	__qsh_job=$(__qsh_job 'cmd'); cmd & unset __qsh_job
+//	declare -g __qsh_job=$(__qsh_job 'cmd' 2>/dev/null)
+//	cmd &
+//	declare -g __qsh_job=$(__qsh_job 2>/dev/null)
 //
-// The assignment runs when the statement does, in the shell, so every run
+// The first line runs when the statement does, in the shell, so every run
 // of it (in a loop, say) gets a token of its own, and the statement's
 // subshell starts with a copy of the variable: its programs find their
 // job by it. interp gives them no other sign that they are in the
-// background. Then $! is marked as well, see [Shell.markPids].
+// background. The last line empties it, once the statement's program has
+// started (see [Shell.jobMarkBuiltin]). declare, as for $!'s marks, so
+// that set -x shows none of it. Then $! is marked as well, see
+// [Shell.markPids].
 func (s *Shell) markJobs(f *syntax.File) *syntax.File {
 	if s.jobs == nil {
 		s.markPids(f)
@@ -241,10 +248,36 @@ func stmtText(st *syntax.Stmt) string {
 }
 
 func reserveStmt(text string) *syntax.Stmt {
-	return parseStmt(jobVar + "=$(" + jobMark + " " + quote(text) + ")")
+	return parseStmt("declare -g " + jobVar + "=$(" + jobMark + " " + quote(text) + " 2>/dev/null)")
 }
 
-func unsetStmt() *syntax.Stmt { return parseStmt("unset " + jobVar) }
+func unsetStmt() *syntax.Stmt {
+	return parseStmt("declare -g " + jobVar + "=$(" + jobMark + " 2>/dev/null)")
+}
+
+// jobMarkBuiltin runs the job marks' builtin. With the statement's text it
+// reserves a job and prints its token ([jobs.reserve]). Without, it comes
+// right after a background statement started: for a simple command or a
+// pipeline, it waits (as $! would, but only as long as [bgTable.settle]
+// does) for the program to start, as bash forks it before the next
+// command: so the `[n] pid` notice comes before what the next commands
+// print, and they find the job. A compound statement is not waited for:
+// builtins may run long before its first program, and a loop starting
+// many would be slowed; job specs still wait for it (see
+// [bgTable.settle]).
+func (s *Shell) jobMarkBuiltin(ctx context.Context, hc interp.HandlerContext, args []string) error {
+	if s.jobs == nil {
+		return nil
+	}
+	if len(args) > 0 {
+		_, err := io.WriteString(hc.Stdout, s.jobs.reserve(args[0]))
+		return err
+	}
+	if tok := hc.Env.Get(lastBgVar).String(); tok != "" {
+		s.bgs.settleProgram(ctx, tok)
+	}
+	return nil
+}
 
 func parseStmt(src string) *syntax.Stmt {
 	f, err := syntax.NewParser().Parse(strings.NewReader(src), "")

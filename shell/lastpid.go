@@ -531,14 +531,7 @@ func (t *bgTable) pid(ctx context.Context, tok string) int {
 // the program). A statement that runs builtins for longer (a loop) is
 // waited for only while it is that young.
 func (t *bgTable) settle(ctx context.Context) {
-	if !t.active.Load() {
-		return
-	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	for ctx.Err() == nil {
-		var until time.Time
-		now := time.Now()
+	t.settleWhile(ctx, func(now time.Time) (until time.Time) {
 		for i := len(t.order) - 1; i >= 0; i-- {
 			st := t.stmts[t.order[i]]
 			if st == nil {
@@ -552,6 +545,33 @@ func (t *bgTable) settle(ctx context.Context) {
 				until = end
 			}
 		}
+		return until
+	})
+}
+
+// settleProgram is settle for statement tok alone, if it is a simple
+// command or a pipeline: one whose program $! is.
+func (t *bgTable) settleProgram(ctx context.Context, tok string) {
+	t.settleWhile(ctx, func(now time.Time) time.Time {
+		st := t.stmts[tok]
+		if st == nil || st.want == 0 || !st.unsettled() || !now.Before(st.began.Add(lookupWait)) {
+			return time.Time{}
+		}
+		return st.began.Add(lookupWait)
+	})
+}
+
+// settleWhile waits while wait, called with t.mu held, says until when,
+// rechecking at every change.
+func (t *bgTable) settleWhile(ctx context.Context, wait func(now time.Time) time.Time) {
+	if !t.active.Load() {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for ctx.Err() == nil {
+		now := time.Now()
+		until := wait(now)
 		if until.IsZero() {
 			return
 		}

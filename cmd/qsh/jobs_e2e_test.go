@@ -736,5 +736,14 @@ func TestJobsSpecSameLine(t *testing.T) {
 	}
 	waitGone(t, "sleep", d3)
 	waitGone(t, "sleep", d4)
+
+	// The `[n] pid` notice comes first, as bash's.
+	d5 := dur(t, 207)
+	out = enter(tm, "sleep "+d5+" & echo after-$((1+1))")
+	p := waitProc(t, func(procInfo) bool { return true }, "sleep", d5)
+	notice, after := strings.Index(out, fmt.Sprintf("] %d", p.pid)), strings.Index(out, "after-2")
+	if notice < 0 || after < 0 || notice > after {
+		t.Fatalf("the notice for %d is not before the next command's output: %q", p.pid, out)
+	}
 	exit(t, tm)
 }
