@@ -84,7 +84,10 @@ func (s *Shell) markPids(node syntax.Node) bool {
 }
 
 func markPids(node syntax.Node, first bool) bool {
-	changed := markBang(node)
+	// A whole program (not an eval string, nor a function's body) runs
+	// in the shell itself, where set -u may check $!.
+	_, file := node.(*syntax.File)
+	changed := markBang(node, file && !first)
 	mark := func(list *[]*syntax.Stmt) {
 		var out []*syntax.Stmt
 		for i, st := range *list {
@@ -190,26 +193,90 @@ func programPlace(st *syntax.Stmt) int {
 func place(pos syntax.Pos) int { return int(pos.Offset()) + 1 }
 
 // markBang rewrites each $! in node, reporting whether there was one.
-func markBang(node syntax.Node) bool {
-	any := false
-	rewrite := func(parts []syntax.WordPart) {
-		for i, part := range parts {
-			if pe, ok := part.(*syntax.ParamExp); ok && pe.Param != nil && pe.Param.Value == "!" && !pe.Excl {
-				parts[i] = bangSubst(pe)
-				any = true
+// The lists of parts are rewritten after the walk, which so does not see
+// the $! of the marks themselves.
+//
+// With top set, node runs in the shell itself, and a plain $! there (not
+// in a subshell, a pipeline, a background statement or a function, which
+// may run anywhere) is followed by ${!%%*}: interp's own $!, which is
+// unset until a background statement ran in that shell, stripped to
+// nothing. So `set -u; echo $!` fails as in bash, "!: unbound variable"
+// (bash says "$!: …" for $!, "!: …" for ${!}). interp's $! is not
+// inherited by subshells (nor is the word of ${x-word} expanded lazily,
+// which could have told them), so elsewhere $! is empty before any
+// background statement, also under set -u.
+func markBang(node syntax.Node, top bool) bool {
+	type list struct {
+		parts *[]syntax.WordPart
+		top   bool
+	}
+	var lists []list
+	var walk func(node syntax.Node, top bool)
+	walk = func(node syntax.Node, top bool) {
+		syntax.Walk(node, func(n syntax.Node) bool {
+			if top && n != node && !inShell(n) {
+				walk(n, false)
+				return false
+			}
+			switch n := n.(type) {
+			case *syntax.Word:
+				if slices.ContainsFunc(n.Parts, isBang) {
+					lists = append(lists, list{&n.Parts, top})
+				}
+			case *syntax.DblQuoted:
+				if slices.ContainsFunc(n.Parts, isBang) {
+					lists = append(lists, list{&n.Parts, top})
+				}
+			}
+			return true
+		})
+	}
+	walk(node, top)
+	for _, l := range lists {
+		var out []syntax.WordPart
+		for _, part := range *l.parts {
+			if !isBang(part) {
+				out = append(out, part)
+				continue
+			}
+			out = append(out, bangSubst(part.(*syntax.ParamExp)))
+			if l.top && isPlainBang(part.(*syntax.ParamExp)) {
+				out = append(out, unboundBang())
 			}
 		}
+		*l.parts = out
 	}
-	syntax.Walk(node, func(n syntax.Node) bool {
-		switch n := n.(type) {
-		case *syntax.Word:
-			rewrite(n.Parts)
-		case *syntax.DblQuoted:
-			rewrite(n.Parts)
-		}
-		return true
-	})
-	return any
+	return len(lists) > 0
+}
+
+// inShell reports whether n runs in the shell that runs its parent.
+func inShell(n syntax.Node) bool {
+	switch n := n.(type) {
+	case *syntax.Subshell, *syntax.CmdSubst, *syntax.ProcSubst, *syntax.FuncDecl:
+		return false
+	case *syntax.Stmt:
+		return !n.Background && !n.Disown && !n.Coprocess
+	case *syntax.BinaryCmd:
+		return n.Op != syntax.Pipe && n.Op != syntax.PipeAll
+	}
+	return true
+}
+
+// isBang reports whether part is an expansion of $!, plain or not, but
+// not [unboundBang]'s.
+func isBang(part syntax.WordPart) bool {
+	pe, ok := part.(*syntax.ParamExp)
+	return ok && pe.Param != nil && pe.Param.Value == "!" && !pe.Excl && !isUnboundBang(pe)
+}
+
+func isUnboundBang(pe *syntax.ParamExp) bool {
+	return pe.Exp != nil && pe.Exp.Op == syntax.RemLargeSuffix && pe.Exp.Word != nil && pe.Exp.Word.Lit() == "*"
+}
+
+// unboundBang is ${!%%*}, see [markBang].
+func unboundBang() syntax.WordPart {
+	return &syntax.ParamExp{Param: &syntax.Lit{Value: "!"},
+		Exp: &syntax.Expansion{Op: syntax.RemLargeSuffix, Word: &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: "*"}}}}}
 }
 
 // bangSubst is what $! (pe) becomes: the lookup's substitution, and for

@@ -23,27 +23,37 @@ func printNode(t *testing.T, n syntax.Node) string {
 func TestMarkBang(t *testing.T) {
 	t.Parallel()
 	lookup := `$(__qsh_pid "${__qsh_lastbg-}" 2>/dev/null)`
+	unbound := `${!%%*}` // in the shell itself, for set -u
 	tests := []struct {
 		in, want string
+		top      bool
 	}{
-		{`echo $!`, `echo ` + lookup},
-		{`echo ${!}`, `echo ` + lookup},
-		{`echo "pid $!."`, `echo "pid ` + lookup + `."`},
-		{`echo $(( $! + 1 ))`, `echo $((` + lookup + ` + 1))`},
-		{`kill -0 $! 2>/dev/null`, `kill -0 ` + lookup + ` 2>/dev/null`},
-		{`echo ${!:-none}`, `echo $(__qsh_x=` + lookup + ` 2>/dev/null; printf %s "${__qsh_x:-none}" 2>/dev/null)`},
-		{`echo ${#!}`, `echo $(__qsh_x=` + lookup + ` 2>/dev/null; printf %s "${#__qsh_x}" 2>/dev/null)`},
+		{`echo $!`, `echo ` + lookup, false},
+		{`echo ${!}`, `echo ` + lookup, false},
+		{`echo "pid $!."`, `echo "pid ` + lookup + `."`, false},
+		{`echo $(( $! + 1 ))`, `echo $((` + lookup + ` + 1))`, false},
+		{`kill -0 $! 2>/dev/null`, `kill -0 ` + lookup + ` 2>/dev/null`, false},
+		{`echo ${!:-none}`, `echo $(__qsh_x=` + lookup + ` 2>/dev/null; printf %s "${__qsh_x:-none}" 2>/dev/null)`, false},
+		{`echo ${#!}`, `echo $(__qsh_x=` + lookup + ` 2>/dev/null; printf %s "${#__qsh_x}" 2>/dev/null)`, false},
+		{`echo $! $(echo "$!")`, `echo ` + lookup + ` $(echo "` + lookup + `")`, false},
+		// In the shell itself, set -u may fail on it; not in a
+		// subshell, a pipeline, a background statement, a function.
+		{`echo "$!" ${!} $(echo $!); cat $! | cat $!`, `echo "` + lookup + unbound + `" ` + lookup + unbound + ` $(echo ` + lookup + `); cat ` + lookup + ` | cat ` + lookup, true},
+		{`x=$! && (echo $!); f() { echo $!; }; echo $! & echo ${!:-x}`, `x=` + lookup + unbound + ` && (echo ` + lookup + `); f() { echo ` + lookup + `; }; echo ` + lookup + ` & echo $(__qsh_x=` + lookup + ` 2>/dev/null; printf %s "${__qsh_x:-x}" 2>/dev/null)`, true},
 		// Not $!: indirection, a quoted or escaped one, history-free !.
-		{`echo ${!x} '$!' \$! !`, `echo ${!x} '$!' \$! !`},
+		{`echo ${!x} '$!' \$! !`, `echo ${!x} '$!' \$! !`, false},
 	}
 	for _, tt := range tests {
 		f, err := syntax.NewParser().Parse(strings.NewReader(tt.in), "")
 		if err != nil {
 			t.Fatal(err)
 		}
-		changed := markBang(f)
+		changed := markBang(f, tt.top)
 		if got := printNode(t, f); got != tt.want || changed != (tt.in != tt.want) {
-			t.Errorf("markBang(%q) = %q, %v\nwant %q", tt.in, got, changed, tt.want)
+			t.Errorf("markBang(%q, %v) = %q, %v\nwant %q", tt.in, tt.top, got, changed, tt.want)
+		}
+		if markBang(f, tt.top) {
+			t.Errorf("markBang(%q) marked twice: %q", tt.in, printNode(t, f))
 		}
 	}
 }
@@ -70,7 +80,7 @@ func TestMarkPids(t *testing.T) {
 		// Nested lists, and a substitution.
 		{in: `if x; then y & fi; z=$(w &)`, want: []string{`then declare -g __qsh_nextbg`, `$(declare -g __qsh_nextbg`}},
 		// $! and the statement together.
-		{in: `sleep 1 & kill $!`, want: []string{`__qsh_lastbg=$__qsh_nextbg; kill $(__qsh_pid`}},
+		{in: `sleep 1 & kill $!`, want: []string{`__qsh_lastbg=$__qsh_nextbg; kill $(__qsh_pid "${__qsh_lastbg-}" 2>/dev/null)${!%%*}`}},
 	}
 	for _, tt := range tests {
 		f, err := syntax.NewParser().Parse(strings.NewReader(tt.in), "")
