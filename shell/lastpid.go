@@ -2,6 +2,7 @@ package shell
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"slices"
@@ -59,8 +60,11 @@ import (
 //     process, and ps would not know it.
 //
 // Marked: -c strings, scripts, command lines, eval strings, functions
-// defined before a line (the rc file), EXIT traps. Not marked: files run
-// with source or `.`, which interp reads itself; their $! is interp's.
+// defined before a line, EXIT traps, and files run with source or `.`
+// (the rc files and profiles too), which interp reads and parses itself:
+// the open handler gives it their text marked in place, each line where
+// it was, so that messages still say file:line (see [markPidsText]; only
+// the columns after a mark move).
 
 const (
 	bgVar       = "__qsh_bg"      // the token of the statement, in its subshell
@@ -107,6 +111,13 @@ func markPids(node syntax.Node, first bool) bool {
 			*list = out
 		}
 	}
+	eachList(node, mark)
+	return changed
+}
+
+// eachList calls mark with each list of statements in node, before it
+// looks inside them.
+func eachList(node syntax.Node, mark func(list *[]*syntax.Stmt)) {
 	syntax.Walk(node, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.File:
@@ -132,7 +143,6 @@ func markPids(node syntax.Node, first bool) bool {
 		}
 		return true
 	})
-	return changed
 }
 
 // wrapBackground is background statement st marked.
@@ -146,13 +156,23 @@ func wrapBackground(st *syntax.Stmt, first bool) []*syntax.Stmt {
 	wrapped := &syntax.Stmt{Position: st.Position, Comments: st.Comments,
 		Background: st.Background, Disown: st.Disown,
 		Cmd: &syntax.Block{Stmts: []*syntax.Stmt{
-			parseStmt("declare -g " + bgVar + "=$" + nextBgVar),
-			parseStmt(bgStartMark + " 2>/dev/null"), &inner, parseStmt(bgEndMark + " 2>/dev/null")}}}
+			parseStmt(startBg[0]), parseStmt(startBg[1]), &inner, parseStmt(endBg[0])}}}
 	return []*syntax.Stmt{
-		parseStmt("declare -g " + nextBgVar + "=$(" + bgMark + " " + strconv.Itoa(want) + " 2>/dev/null)"),
+		parseStmt(reserveBg(strconv.Itoa(want))),
 		wrapped,
-		parseStmt("declare -g " + lastBgVar + "=$" + nextBgVar),
+		parseStmt(endBg[1]),
 	}
+}
+
+// The marks of a background statement: the first line of the comment at
+// the top of this file, the block's start, its end and the last line.
+var (
+	startBg = [2]string{"declare -g " + bgVar + "=$" + nextBgVar, bgStartMark + " 2>/dev/null"}
+	endBg   = [2]string{bgEndMark + " 2>/dev/null", "declare -g " + lastBgVar + "=$" + nextBgVar}
+)
+
+func reserveBg(place string) string {
+	return "declare -g " + nextBgVar + "=$(" + bgMark + " " + place + " 2>/dev/null)"
 }
 
 // isMarkedBackground reports whether st was marked already (a function
@@ -350,6 +370,119 @@ func markPidsEval(src string) (string, bool) {
 		return src, false
 	}
 	return b.String(), true
+}
+
+// markPidsText marks the background statements and $! of a sourced
+// file's text (which interp reads itself) in place, so that each line
+// keeps its number and messages say file:line as written; only columns
+// after a mark move. The text comes back unchanged when it has neither,
+// or does not parse (interp reports the error then).
+func markPidsText(src, name string) (string, bool) {
+	if !strings.ContainsAny(src, "&!") {
+		return src, false
+	}
+	f, err := syntax.NewParser().Parse(strings.NewReader(src), name)
+	if err != nil {
+		return src, false
+	}
+	type edit struct {
+		off, end int    // src[off:end] becomes text
+		text     string // with a place to fill in, for a statement's start
+		want     int    // that place as parsed: the program's offset+1
+	}
+	var edits []edit
+	syntax.Walk(f, func(n syntax.Node) bool {
+		pe, ok := n.(*syntax.ParamExp)
+		if !ok || !isBang(pe) {
+			return true
+		}
+		text := bangLookup
+		if !isPlainBang(pe) {
+			var b strings.Builder
+			if syntax.NewPrinter(syntax.SingleLine(true)).Print(&b, bangSubst(pe)) != nil {
+				return true
+			}
+			text = b.String()
+		}
+		edits = append(edits, edit{off: int(pe.Pos().Offset()), end: int(pe.End().Offset()), text: text})
+		return false
+	})
+	const placeholder = "\x00PLACE\x00"
+	eachList(f, func(list *[]*syntax.Stmt) {
+		for _, st := range *list {
+			semi := int(st.Semicolon.Offset())
+			if !st.Background || st.Disown || st.Coprocess || isMarkedBackground(st) || semi >= len(src) || src[semi] != '&' {
+				continue
+			}
+			start := int(st.Pos().Offset())
+			edits = append(edits, edit{off: start, end: start, want: programPlace(st),
+				text: reserveBg(placeholder) + "; { " + startBg[0] + "; " + startBg[1] + "; "})
+			// No `;` before a newline (a here-document may follow), the
+			// end of a case item, or a subshell's end.
+			sep := ";"
+			rest := strings.TrimLeft(src[semi+1:], " \t")
+			if rest == "" || rest[0] == '\n' || rest[0] == ')' || strings.HasPrefix(rest, ";;") || strings.HasPrefix(rest, ";&") {
+				sep = ""
+			}
+			edits = append(edits, edit{off: semi, end: semi + 1, text: "; " + endBg[0] + "; } & " + endBg[1] + sep})
+		}
+	})
+	if len(edits) == 0 {
+		return src, false
+	}
+	// Insertions come before a replacement at the same offset.
+	slices.SortStableFunc(edits, func(a, b edit) int {
+		if a.off != b.off {
+			return a.off - b.off
+		}
+		return (a.end - a.off) - (b.end - b.off)
+	})
+	for i := 1; i < len(edits); i++ {
+		if edits[i].off < edits[i-1].end {
+			return src, false // overlapping: a statement inside ${!…}
+		}
+	}
+	// The place is where the program is in the new text: later by what
+	// was inserted before it. A place has a fixed width for that.
+	const width = 10
+	grows := func(e edit) int {
+		n := len(e.text) - (e.end - e.off)
+		if strings.Contains(e.text, placeholder) {
+			n += width - len(placeholder)
+		}
+		return n
+	}
+	shift := func(off int) int {
+		d := 0
+		for _, e := range edits {
+			if e.off > off || e.off == off && e.end > e.off {
+				break
+			}
+			d += grows(e)
+		}
+		return d
+	}
+	var b strings.Builder
+	last := 0
+	for _, e := range edits {
+		b.WriteString(src[last:e.off])
+		text := e.text
+		if strings.Contains(text, placeholder) {
+			place := e.want
+			if place > 0 {
+				place += shift(place - 1)
+			}
+			text = strings.Replace(text, placeholder, fmt.Sprintf("%0*d", width, place), 1)
+		}
+		b.WriteString(text)
+		last = e.end
+	}
+	b.WriteString(src[last:])
+	out := b.String()
+	if _, err := syntax.NewParser().Parse(strings.NewReader(out), name); err != nil {
+		return src, false // cannot happen; the text as written is safer
+	}
+	return out, true
 }
 
 // bgTable follows the background statements that were marked. Its zero

@@ -3,6 +3,8 @@ package shell
 import (
 	"context"
 	"os/exec"
+	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -439,4 +441,67 @@ func TestBgTableSettle(t *testing.T) {
 	t.Run("unused table", func(t *testing.T) {
 		newBgTable().settle(context.Background()) // returns, without a panic
 	})
+}
+
+// TestMarkPidsText: a sourced file's marks keep its lines where they are,
+// and each statement's place is its program's offset in the new text.
+func TestMarkPidsText(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		in    string
+		progs []string // the program of each statement marked, in order; "" none
+	}{
+		{"sleep 1 &\necho $!\n", []string{"sleep"}},
+		{"a | b >log &  # c\nkill ${!}\n", []string{"b"}},
+		{"if x; then\n  y & fi\n", []string{"y"}},
+		{"case $1 in a) sleep 2 & ;; b) c & ;& esac\n", []string{"sleep", "c"}},
+		{"(sleep 3 &)\n", []string{"sleep"}},
+		{"cat <<EOF &\nbody $!\nEOF\necho done\n", []string{"cat"}},
+		{"{ sleep 4 & } &\n", []string{"", "sleep"}},
+		{"f() { sleep 5 & echo ${!:-none}; }\n", []string{"sleep"}},
+		{"x=1 sleep 6 & y=$!\n", []string{"sleep"}},
+		{"x=$(sleep 7 &) && z &\nw", []string{"", "sleep"}},
+		{"! false &\n>log sleep 8 2>&1 &\ntime sleep 9 &\n", []string{"false", "sleep", ""}},
+		{"echo $! ${#!}\n", nil},
+		{"echo no marks && true\n", nil},
+		{"if then & $!\n", nil}, // a syntax error: as written
+	}
+	marks := regexp.MustCompile(`__qsh_bg ([0-9]+) `)
+	for _, tt := range tests {
+		out, changed := markPidsText(tt.in, "f.sh")
+		if !strings.Contains(tt.in, "$!") && tt.progs == nil || strings.Contains(tt.in, "if then") {
+			if changed || out != tt.in {
+				t.Errorf("markPidsText(%q) = %q, %v; want it unchanged", tt.in, out, changed)
+			}
+			continue
+		}
+		if !changed {
+			t.Errorf("markPidsText(%q) changed nothing", tt.in)
+			continue
+		}
+		if strings.Count(out, "\n") != strings.Count(tt.in, "\n") {
+			t.Errorf("markPidsText(%q) moved lines: %q", tt.in, out)
+		}
+		if _, err := syntax.NewParser().Parse(strings.NewReader(out), ""); err != nil {
+			t.Errorf("markPidsText(%q) = %q: %v", tt.in, out, err)
+		}
+		if strings.Contains(out, "$!") || strings.Contains(out, "${!}") {
+			t.Errorf("markPidsText(%q) left a $!: %q", tt.in, out)
+		}
+		var got []string
+		for _, m := range marks.FindAllStringSubmatch(out, -1) {
+			place, _ := strconv.Atoi(m[1])
+			prog := ""
+			if place > 0 {
+				prog, _, _ = strings.Cut(out[place-1:], " ")
+			}
+			got = append(got, prog)
+		}
+		if strings.Join(got, ",") != strings.Join(tt.progs, ",") {
+			t.Errorf("markPidsText(%q): places at %q, want %q\n%s", tt.in, got, tt.progs, out)
+		}
+		if again, changed := markPidsText(out, "f.sh"); changed {
+			t.Errorf("markPidsText marked %q twice: %q", tt.in, again)
+		}
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"sync"
 
 	"mvdan.cc/sh/v3/interp"
@@ -56,8 +57,36 @@ func (f *sources) open(next interp.OpenHandlerFunc) interp.OpenHandlerFunc {
 			return rwc, err
 		}
 		f.files = append(f.files, name)
-		return &sourced{ReadWriteCloser: rwc, pop: f.pop}, nil
+		return &sourced{ReadWriteCloser: markSourced(rwc, path), pop: f.pop}, nil
 	}
+}
+
+// markSourced is a sourced file with its background statements and $!
+// marked (see [markPidsText]), as for every other program: interp reads
+// and parses it itself.
+func markSourced(rwc io.ReadWriteCloser, path string) io.ReadWriteCloser {
+	src, err := io.ReadAll(rwc)
+	text, marked := markPidsText(string(src), path)
+	if !marked {
+		text = string(src)
+	}
+	return &markedFile{ReadWriteCloser: rwc, r: strings.NewReader(text), err: err}
+}
+
+// markedFile reads the text of a file read already, then the error that
+// ended that read, if any.
+type markedFile struct {
+	io.ReadWriteCloser
+	r   *strings.Reader
+	err error
+}
+
+func (m *markedFile) Read(p []byte) (int, error) {
+	n, err := m.r.Read(p)
+	if err == io.EOF && m.err != nil {
+		err = m.err
+	}
+	return n, err
 }
 
 func (f *sources) pop() {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -43,5 +44,44 @@ func TestSourceErrorsSayWhere(t *testing.T) {
 	}
 	if got := strings.Split(strings.TrimSpace(out.String()), "\n"); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestSourceLastPid: $! in a sourced file (an rc file, or one run with
+// `.`) is a process ID, as in a script, and the marks that make it so
+// leave the file's line numbers alone.
+func TestSourceLastPid(t *testing.T) {
+	home := t.TempDir()
+	t.Chdir(home)
+	write := func(name, src string) {
+		if err := os.WriteFile(filepath.Join(home, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(".qshrc", "sleep 0.1 & echo \"rc=$!\"\n. ./inner.sh\n")
+	write("inner.sh", "sleep 5 & p=$!\nkill -0 \"$p\" && echo alive\nkill $p; wait $p; echo st=$?\nnosuchcmd-qsh-5\n")
+	// A file, not a bytes.Buffer: the programs' output is copied into a
+	// buffer by goroutines of their own, which race with the shell's.
+	out, err := os.Create(filepath.Join(t.TempDir(), "out"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Close()
+	s, err := New(Stdio(nil, out, out), Environ([]string{"HOME=" + home, "PATH=" + os.Getenv("PATH")}), Interactive(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.RC(context.Background())
+	b, _ := os.ReadFile(out.Name())
+	got := string(b)
+	for _, re := range []string{
+		`(?m)^rc=[1-9][0-9]*$`,
+		`(?m)^alive$`,
+		`(?m)^st=143$`,
+		`(?m)^\./inner\.sh:4: nosuchcmd-qsh-5: command not found$`,
+	} {
+		if !regexp.MustCompile(re).MatchString(got) {
+			t.Errorf("no %s in:\n%s", re, got)
+		}
 	}
 }
