@@ -737,6 +737,15 @@ func TestJobsSpecSameLine(t *testing.T) {
 	waitGone(t, "sleep", d3)
 	waitGone(t, "sleep", d4)
 
+	// A compound statement is not waited for after its `&`, but the job
+	// spec is.
+	d6 := dur(t, 208)
+	out = enter(tm, "{ sleep "+d6+"; } & kill %1; wait %1; echo st=$?")
+	if !strings.Contains(out, "st=143") || strings.Contains(out, "no such job") {
+		t.Fatalf("kill %%1 of a compound statement on its line: %q", out)
+	}
+	waitGone(t, "sleep", d6)
+
 	// The `[n] pid` notice comes first, as bash's.
 	d5 := dur(t, 207)
 	out = enter(tm, "sleep "+d5+" & echo after-$((1+1))")
