@@ -45,9 +45,6 @@ const (
 	// answerWait bounds how long a request waits for end marks the proxy
 	// has not read yet.
 	answerWait = time.Second
-	// signalsLate bounds how long the proxy waits for the inner shell's
-	// first output before it catches signals.
-	signalsLate = 100 * time.Millisecond
 )
 
 // Proxy runs cmd as the inner shell on a new pseudo-terminal and relays
@@ -127,8 +124,14 @@ func Relay(inner *launch.Inner, in, out *os.File, opts ...Option) (int, error) {
 	defer inner.Restore()
 
 	sigs := make(chan os.Signal, 8)
+	signal.Notify(sigs, syscall.SIGWINCH, syscall.SIGHUP, syscall.SIGTERM, syscall.SIGCONT)
 	defer signal.Stop(sigs)
+	// A resize since launch is picked up here.
+	resize(in, master)
+	// Ignored signals would be inherited by the inner shell: it has
+	// started.
 	ignored := []os.Signal{syscall.SIGINT, syscall.SIGQUIT, syscall.SIGTSTP, syscall.SIGTTOU}
+	signal.Ignore(ignored...)
 	defer signal.Reset(ignored...)
 
 	rec := newRecorder(inner.ID, p.tail, p.keep)
@@ -149,10 +152,9 @@ func Relay(inner *launch.Inner, in, out *os.File, opts ...Option) (int, error) {
 	}
 	outDone := make(chan struct{})
 	exited := make(chan struct{})
-	shown := make(chan struct{})
 	go func() {
 		defer close(outDone)
-		relayOut(master, rec, w, exited, sync.OnceFunc(func() { close(shown) }))
+		relayOut(master, rec, w, exited)
 	}()
 
 	wg.Go(func() { relayIn(inFd, wake[0], master, hangup) })
@@ -161,23 +163,6 @@ func Relay(inner *launch.Inner, in, out *os.File, opts ...Option) (int, error) {
 
 	stopSigs := make(chan struct{})
 	wg.Go(func() {
-		// Signals are caught only once the inner shell has shown
-		// something, its prompt: catching costs a round trip to the
-		// runtime's signal thread for each, which would compete with the
-		// inner shell's start for the CPU. Until then the terminal is in
-		// raw mode, so no key sends us a signal, and a resize is picked up
-		// by the resize after catching.
-		select {
-		case <-shown:
-		case <-time.After(signalsLate):
-		case <-stopSigs:
-			return
-		}
-		signal.Notify(sigs, syscall.SIGWINCH, syscall.SIGHUP, syscall.SIGTERM, syscall.SIGCONT)
-		resize(in, master)
-		// Ignored signals would be inherited by the inner shell: it has
-		// started.
-		signal.Ignore(ignored...)
 		for {
 			select {
 			case <-stopSigs:
@@ -201,6 +186,8 @@ func Relay(inner *launch.Inner, in, out *os.File, opts ...Option) (int, error) {
 				default:
 					select {
 					case <-exited: // reaped: the pid may be another's now
+						// (between the reap and this close, only if the
+						// kernel went through every other pid meanwhile)
 					default:
 						syscall.Kill(inner.Pid, s.(syscall.Signal))
 					}
@@ -228,7 +215,7 @@ func Relay(inner *launch.Inner, in, out *os.File, opts ...Option) (int, error) {
 // relayOut copies the inner terminal's output to the user's terminal, and
 // through the recorder, until the inner terminal is closed, or after the
 // inner shell exited, until it is quiet (see drainIdle).
-func relayOut(master *os.File, rec *recorder, out io.Writer, exited <-chan struct{}, shown func()) {
+func relayOut(master *os.File, rec *recorder, out io.Writer, exited <-chan struct{}) {
 	rc, err := master.SyscallConn()
 	if err != nil {
 		return
@@ -258,7 +245,6 @@ func relayOut(master *os.File, rec *recorder, out io.Writer, exited <-chan struc
 				// keep reading, stop writing.
 				_, werr := out.Write(buf[:n])
 				outOK = werr == nil
-				shown()
 			}
 		}
 		if rerr != nil {

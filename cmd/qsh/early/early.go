@@ -10,7 +10,10 @@
 // processes initialise at the same time. Go initialises packages in the
 // order of their import paths once their own imports are done, and this
 // one imports only os and launch (os and syscall): it comes right after
-// os. Only cmd/qsh may import it.
+// os. Only cmd/qsh may import it: in any binary linking it, init starts
+// the binary again as an inner shell when its arguments and terminals look
+// like an interactive qsh's (a test binary run with no flags, by hand, on
+// a terminal, does).
 package early
 
 import (
@@ -69,13 +72,13 @@ func wanted(args []string, getenv func(string) string) bool {
 		}
 	}
 	// Looked at last: the first look at the environment copies it.
-	return getenv(launch.EnvFD) == "" && !Off(getenv("QSH_CAPTURE"))
+	return getenv(launch.EnvFD) == "" && !off(getenv("QSH_CAPTURE"))
 }
 
-// Off reports whether a QSH_CAPTURE value turns capture off, as the
+// off reports whether a QSH_CAPTURE value turns capture off, as the
 // shell's configuration reads it (shell.Switch): any other value, a wrong
 // one included, leaves capture at its default, on.
-func Off(v string) bool {
+func off(v string) bool {
 	switch lower(v) {
 	case "off", "false", "no", "0", "f", "n":
 		return true

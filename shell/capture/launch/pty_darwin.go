@@ -12,14 +12,11 @@ const (
 	setTermiosReq = syscall.TIOCSETA
 )
 
-// openPty and socketpair set close-on-exec after the fact: darwin has no
-// flag for it at creation. The window is harmless: nothing else forks yet.
 func openPty() (master, slave int, err error) {
-	master, err = syscall.Open("/dev/ptmx", syscall.O_RDWR|syscall.O_NOCTTY, 0)
+	master, err = syscall.Open("/dev/ptmx", syscall.O_RDWR|syscall.O_NOCTTY|syscall.O_CLOEXEC, 0)
 	if err != nil {
 		return -1, -1, err
 	}
-	syscall.CloseOnExec(master)
 	var name [128]byte
 	err = ioctl(master, syscall.TIOCPTYGRANT, nil)
 	if err == nil {
@@ -33,17 +30,21 @@ func openPty() (master, slave int, err error) {
 		for n < len(name) && name[n] != 0 {
 			n++
 		}
-		slave, err = syscall.Open(string(name[:n]), syscall.O_RDWR|syscall.O_NOCTTY, 0)
+		slave, err = syscall.Open(string(name[:n]), syscall.O_RDWR|syscall.O_NOCTTY|syscall.O_CLOEXEC, 0)
 	}
 	if err != nil {
 		syscall.Close(master)
 		return -1, -1, err
 	}
-	syscall.CloseOnExec(slave)
 	return master, slave, nil
 }
 
+// socketpair sets close-on-exec after the fact, as darwin has no flag for
+// it at creation, holding syscall.ForkLock so that no other goroutine's
+// fork inherits the pair meanwhile.
 func socketpair() ([2]int, error) {
+	syscall.ForkLock.RLock()
+	defer syscall.ForkLock.RUnlock()
 	p, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
 	if err == nil {
 		syscall.CloseOnExec(p[0])

@@ -1,4 +1,4 @@
-//go:build linux && !(mips || mipsle || mips64 || mips64le || ppc || ppc64 || ppc64le || sparc64)
+//go:build linux && !(mips || mipsle || mips64 || mips64le || ppc || ppc64 || ppc64le)
 
 package launch
 

@@ -13,15 +13,12 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// TestReviewSignalBeforePrompt sends SIGTERM to an interactive qsh while
+// TestCaptureSignalBeforePrompt sends SIGTERM to an interactive qsh while
 // its ~/.qshrc still runs, before the inner shell printed anything: the
 // proxy must not die of it with the user's terminal left in raw mode (a
-// parent such as dash, sh or a login program does not restore it): it
-// passes the signal on to the inner shell, as it does after the prompt.
-// Written in review: the proxy caught signals only after the inner's first
-// output or 100 ms (capture.Relay), and until then SIGTERM and SIGHUP had
-// their default action.
-func TestReviewSignalBeforePrompt(t *testing.T) {
+// parent such as dash, sh or a login program does not restore it), but
+// pass it on to the inner shell, as it does after the prompt.
+func TestCaptureSignalBeforePrompt(t *testing.T) {
 	t.Parallel()
 	bin := qshBinary(t)
 	home := t.TempDir()
