@@ -42,6 +42,13 @@ func (s *Shell) call(ctx context.Context, args []string) ([]string, error) {
 	case name == "logout" && !s.isFunc(name):
 		s.exitCalled = true
 		return append([]string{"exit"}, args[1:]...), nil
+	case name == "exec" && len(args) > 1 && !s.isFunc(name):
+		// The program replaces the shell: when it ends, so does the
+		// session. As in bash, a program that cannot be found does not
+		// end an interactive shell.
+		hc := interp.HandlerCtx(ctx)
+		_, err := interp.LookPathDir(hc.Dir, hc.Env, args[1])
+		s.exitCalled = err == nil
 	case name == "eval" && !s.isFunc(name):
 		return s.markEval(args), nil
 	case name == "alias" || name == "unalias":

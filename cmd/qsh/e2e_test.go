@@ -232,6 +232,25 @@ func TestREPLExitStatus(t *testing.T) {
 	}
 }
 
+// TestREPLExec: exec's program replaces the shell, so the session ends
+// with it; one that cannot be found leaves an interactive shell running,
+// as in bash, and so does exec in a subshell.
+func TestREPLExec(t *testing.T) {
+	t.Parallel()
+	tm := startShell(t, "", "PATH="+os.Getenv("PATH"))
+	if out := enter(tm, "exec no-such-program-here"); !strings.Contains(out, "not found") {
+		t.Errorf("exec of a missing program: %q", out)
+	}
+	if out := enter(tm, "(exec true); echo still here"); !strings.Contains(out, "still here") {
+		t.Errorf("after exec in a subshell: %q", out)
+	}
+	tm.Line(`exec sh -c 'echo replaced; exit 4'`)
+	tm.WaitFor("replaced")
+	if st := tm.WaitExit(); st != 4 {
+		t.Fatalf("exec sh -c 'exit 4': the session ended with %d", st)
+	}
+}
+
 func TestREPLHistoryAcrossSessions(t *testing.T) {
 	t.Parallel()
 	home := t.TempDir()
