@@ -87,7 +87,9 @@ func (s *Shell) execProgram(next interp.ExecHandlerFunc) interp.ExecHandlerFunc 
 		}
 		if fg {
 			// Counted before the start: once the program runs, a
-			// Ctrl-C is its to handle.
+			// Ctrl-C is its to handle, and the shell must live on,
+			// so it catches now if it has not yet (see catchDelay).
+			s.catchSignals()
 			s.fg.Add(1)
 			defer s.fg.Add(-1)
 		}

@@ -20,8 +20,7 @@ func (s *Shell) RunString(ctx context.Context, src string) int {
 // keeps going); if the program dies of it, or no program was running,
 // the shell stops with status 130.
 func (s *Shell) program(ctx context.Context, run func(context.Context) int) int {
-	s.catchSignals()
-	defer s.stopSignals()
+	defer s.catchSignalsSoon(catchDelay)()
 	fctx, done := s.foreground(ctx)
 	st := run(fctx)
 	if fctx.Err() != nil {

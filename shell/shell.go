@@ -58,9 +58,16 @@ type Shell struct {
 	// jobs is the job table; nil without job control (see job.go).
 	jobs *jobs
 	sigs chan<- os.Signal // where the terminal's signals are caught
+	// sigMu guards catching and caught: a non-interactive shell begins
+	// catching from a timer or from the program it starts, whichever is
+	// first (see [Shell.catchSignalsSoon]).
+	sigMu sync.Mutex
 	// catching, set while the shell catches signals, stops that (see
 	// [Shell.catchSignals]).
 	catching func()
+	// caught is set once catching has stopped for good: a late timer
+	// must not begin it again.
+	caught bool
 
 	dir     string // the process's cwd as last set by the shell
 	exitNow bool   // the last command line asked the shell to exit
