@@ -37,6 +37,11 @@ func (s *Shell) call(ctx context.Context, args []string) ([]string, error) {
 		return out, nil
 	}
 	switch {
+	case strings.HasPrefix(name, markPrefix) && ownBuiltins[name]:
+		// qsh's marks, with no look at the functions: they run in
+		// background statements too, whose goroutines must not read
+		// the main shell's table of functions while it defines some.
+		return mark(args), nil
 	case name == "exit":
 		s.exitCalled = true
 	case name == "logout" && !s.isFunc(name):

@@ -563,6 +563,15 @@ func (t *bgTable) reserve(want int) string {
 	return tok
 }
 
+// wants reports whether statement tok has yet to reach the call at
+// place whose program $! is.
+func (t *bgTable) wants(tok string, place int) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	st := t.stmts[tok]
+	return st != nil && st.want == place && !st.calling
+}
+
 // calling notes that statement tok calls a command at place; program
 // says whether it may run a program.
 func (t *bgTable) calling(tok string, place int, program bool) {
@@ -670,11 +679,11 @@ func terminates(sig syscall.Signal) bool {
 // command (expansions and redirections before it, a busy machine) before
 // it settles for a stand-in, which passes its signals on to the program
 // (see [bgTable.kill]); one that has reached it, but neither started nor
-// failed to start a program (`exec` with none, say), gets lookupTries
-// times as long.
+// failed to start a program (`exec` with none, a function named as a
+// program), gets lookupTries times as long.
 const (
 	lookupWait  = 300 * time.Millisecond
-	lookupTries = 30
+	lookupTries = 2
 )
 
 // pid is $! for statement tok: see the top of this file. 0 when there is
@@ -938,17 +947,29 @@ func (s *Shell) noteCall(ctx context.Context, args []string) ([]string, bool) {
 	if sig := s.bgs.killedBy(tok); sig != 0 {
 		return []string{"exit", strconv.Itoa(128 + int(sig))}, true
 	}
-	s.bgs.calling(tok, place(hc.Pos), s.mayRunProgram(args[0]))
+	if p := place(hc.Pos); s.bgs.wants(tok, p) {
+		s.bgs.calling(tok, p, mayRunProgram(hc, args[0]))
+	}
 	return nil, false
 }
 
 // mayRunProgram reports whether a command named name may run a program:
-// not a builtin (bar exec and command), nor a function.
-func (s *Shell) mayRunProgram(name string) bool {
-	if name == "exec" || name == "command" {
+// not a builtin (bar exec and command), nor a name that PATH lacks (a
+// function, or a command not found). It does not look at the functions:
+// this runs in the background statement's goroutine, and the shell's
+// table of functions is the main shell's, written there as it runs (and
+// not the subshell's, which has its own). So a function named as a
+// program is taken for one, and $! waits for it as for a program that is
+// slow to start (see [lookupTries]).
+func mayRunProgram(hc interp.HandlerContext, name string) bool {
+	switch {
+	case name == "exec" || name == "command":
 		return true
+	case interp.IsBuiltin(name) || ownBuiltins[name]:
+		return false
 	}
-	return !interp.IsBuiltin(name) && !ownBuiltins[name] && !s.isFunc(name)
+	_, err := interp.LookPathDir(hc.Dir, hc.Env, name)
+	return err == nil
 }
 
 // bgStarted and bgFailed file a program of a background statement.
