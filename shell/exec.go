@@ -82,6 +82,9 @@ func (s *Shell) execProgram(next interp.ExecHandlerFunc) interp.ExecHandlerFunc 
 			}
 		}
 		fg := ctx.Value(fgKey{}) != nil
+		if fg {
+			s.replace(ctx, path, args, env, hc.Dir, stdin, hc.Stdout, hc.Stderr)
+		}
 		if s.jobs != nil && fg && !hc.Env.Get(noJobVar).IsSet() && plainFiles(stdin, hc.Stdout, hc.Stderr) {
 			return s.runJob(ctx, hc, args, newCmd, &stdin)
 		}

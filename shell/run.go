@@ -37,6 +37,9 @@ func (s *Shell) runString(ctx context.Context, src string) int {
 			return st
 		}
 		s.markPids(f)
+		if oneshot(f) {
+			ctx = context.WithValue(ctx, lastKey{}, true)
+		}
 		return s.runFile(ctx, f)
 	}
 	st := 0
