@@ -480,6 +480,11 @@ func (s *Shell) killJob(ctx context.Context, b builtinIO, spec string, sig sysca
 			j.line.cancel()
 		}
 	}
+	pids := make([]int, len(j.procs))
+	for i, p := range j.procs {
+		pids[i] = p.pid
+	}
+	s.bgs.signalledJob(pids, sig)
 	return 0
 }
 

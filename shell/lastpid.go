@@ -651,6 +651,29 @@ func (t *bgTable) signalled(pid int, sig syscall.Signal) {
 	}
 }
 
+// signalledJob notes that a job spec's kill sent sig to a job whose
+// programs are pids: a background statement that started one of them and
+// runs no program where $! is (a loop, a block, a function) stops at its
+// next command, as its bash subshell dies; the job's programs had the
+// signal already. (A kill on a later line also cancels the job's line,
+// see [Shell.killJob]; on the statement's own line that would end the
+// foreground commands too.)
+func (t *bgTable) signalledJob(pids []int, sig syscall.Signal) {
+	if !t.active.Load() || !terminates(sig) {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, st := range t.stmts {
+		if st.ended || st.killed != 0 || st.program() != 0 {
+			continue
+		}
+		if slices.ContainsFunc(st.procs, func(p bgProc) bool { return slices.Contains(pids, p.pid) }) {
+			t.kill(st, sig)
+		}
+	}
+}
+
 // kill notes that st's stand-in died of sig; t.mu is held. A simple
 // command or pipeline whose program started only after $! settled for a
 // stand-in (it waited on a redirection, say) gets the signal too: its

@@ -379,6 +379,30 @@ func TestBgTableForward(t *testing.T) {
 	tb.end(tok, 143)
 }
 
+// TestBgTableSignalledJob: a job spec's kill stops the statement of the
+// job's programs when its $! is no program (a loop), and not a simple
+// command's, whose program had the signal itself.
+func TestBgTableSignalledJob(t *testing.T) {
+	t.Parallel()
+	tb := newBgTable()
+	loop := tb.reserve(0)
+	tb.started(loop, 7, 1001)
+	simple := tb.reserve(9)
+	tb.calling(simple, 9, true)
+	tb.started(simple, 9, 1002)
+	tb.signalledJob([]int{1001, 1002}, syscall.SIGSTOP)
+	if tb.killedBy(loop) != 0 {
+		t.Fatal("SIGSTOP stopped the loop")
+	}
+	tb.signalledJob([]int{1001, 1002}, syscall.SIGTERM)
+	if got := tb.killedBy(loop); got != syscall.SIGTERM {
+		t.Errorf("the loop's statement: killed by %v, want SIGTERM", got)
+	}
+	if got := tb.killedBy(simple); got != 0 {
+		t.Errorf("the simple command's statement: killed by %v, want none", got)
+	}
+}
+
 // TestBgTableSettle: a job lookup waits for a young background statement
 // to start a program, end, or reach $!'s command without one; for no
 // longer than lookupWait after the statement began.

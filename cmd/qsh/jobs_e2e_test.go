@@ -746,6 +746,19 @@ func TestJobsSpecSameLine(t *testing.T) {
 	}
 	waitGone(t, "sleep", d6)
 
+	// A loop killed by its job spec on its line stops, as bash's
+	// subshell dies: no next program starts (it ran on for ever).
+	d7 := dur(t, 209)
+	out = enter(tm, "while :; do sleep "+d7+"; done & kill %1; wait %1; echo st=$?")
+	if !strings.Contains(out, "st=143") || strings.Contains(out, "no such job") {
+		t.Fatalf("kill %%1 of a loop on its line: %q", out)
+	}
+	waitGone(t, "sleep", d7)
+	time.Sleep(300 * time.Millisecond)
+	if procs := findProcs(t, "sleep", d7); len(procs) > 0 {
+		t.Fatalf("the loop killed by kill %%1 goes on: %v", procs)
+	}
+
 	// The `[n] pid` notice comes first, as bash's.
 	d5 := dur(t, 207)
 	out = enter(tm, "sleep "+d5+" & echo after-$((1+1))")
