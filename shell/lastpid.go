@@ -23,7 +23,7 @@ import (
 // runs (see [Shell.markPids]). A background statement `cmd &` becomes
 //
 //	declare -g __qsh_nextbg=$(__qsh_bg PLACE 2>/dev/null)
-//	{ declare -g __qsh_bg=$__qsh_nextbg; __qsh_bgstart 2>/dev/null; cmd; __qsh_bgend 2>/dev/null; } &
+//	{ declare -g __qsh_bg=$__qsh_nextbg; __qsh_bgstart 2>/dev/null && : 2>/dev/null; cmd; __qsh_bgend 2>/dev/null; } &
 //	declare -g __qsh_lastbg=$__qsh_nextbg
 //
 // and $! becomes $(__qsh_pid "${__qsh_lastbg-}" 2>/dev/null). The first
@@ -39,8 +39,9 @@ import (
 // redirections. Nothing new shows in set -x or `declare -p` (which lists
 // nothing in interp); `declare -p __qsh_lastbg` and `declare -f` of a
 // function with `&` do show the marks (interp prints the body it runs).
-// One cost: $? in the background statement itself is 0, not the status
-// before it (`false; echo $? &` says 0).
+// $? in the statement is the status before it, as in bash: the first
+// line files it, and __qsh_bgstart returns it, in an && list, which
+// neither set -e nor an ERR trap heed.
 //
 // $! is looked up lazily, when it is expanded, so a script that never
 // asks pays one substitution per `&` and no waiting. It is, as in bash:
@@ -104,7 +105,14 @@ func markPids(node syntax.Node, first bool) bool {
 			if out == nil {
 				out = append(out, (*list)[:i]...)
 			}
-			out = append(out, wrapBackground(st, first)...)
+			marked := wrapBackground(st, first)
+			if n := len(out); n > 0 && isJobMark(out[n-1]) {
+				// The job's mark (see [Shell.markJobs]) sets $?
+				// to 0: the statement's first line goes before it.
+				out = slices.Insert(out, n-1, marked[0])
+				marked = marked[1:]
+			}
+			out = append(out, marked...)
 		}
 		if out != nil {
 			changed = true
@@ -167,12 +175,21 @@ func wrapBackground(st *syntax.Stmt, first bool) []*syntax.Stmt {
 // The marks of a background statement: the first line of the comment at
 // the top of this file, the block's start, its end and the last line.
 var (
-	startBg = [2]string{"declare -g " + bgVar + "=$" + nextBgVar, bgStartMark + " 2>/dev/null"}
+	startBg = [2]string{"declare -g " + bgVar + "=$" + nextBgVar, bgStartMark + " 2>/dev/null && : 2>/dev/null"}
 	endBg   = [2]string{bgEndMark + " 2>/dev/null", "declare -g " + lastBgVar + "=$" + nextBgVar}
 )
 
 func reserveBg(place string) string {
 	return "declare -g " + nextBgVar + "=$(" + bgMark + " " + place + " 2>/dev/null)"
+}
+
+// isJobMark reports whether st is a line of a job's marks, see
+// [markBackground].
+func isJobMark(st *syntax.Stmt) bool {
+	decl, ok := st.Cmd.(*syntax.DeclClause)
+	return ok && slices.ContainsFunc(decl.Args, func(as *syntax.Assign) bool {
+		return as.Name != nil && as.Name.Value == jobVar
+	})
 }
 
 // isMarkedBackground reports whether st was marked already (a function
@@ -182,7 +199,11 @@ func isMarkedBackground(st *syntax.Stmt) bool {
 	if !ok || len(b.Stmts) < 2 {
 		return false
 	}
-	call, ok := b.Stmts[1].Cmd.(*syntax.CallExpr)
+	start := b.Stmts[1]
+	if and, ok := start.Cmd.(*syntax.BinaryCmd); ok {
+		start = and.X
+	}
+	call, ok := start.Cmd.(*syntax.CallExpr)
 	return ok && len(call.Args) > 0 && call.Args[0].Lit() == bgStartMark
 }
 
@@ -506,6 +527,7 @@ type bgStmt struct {
 	ended   bool
 	status  int
 	began   time.Time // when it was reserved, see [bgTable.settle]
+	before  int       // $? before it, which it starts with
 	pid     int       // $!, once asked
 	standin *standin
 	killed  syscall.Signal // its stand-in was killed: it stops at its next command
@@ -535,8 +557,9 @@ func (t *bgTable) broadcast() {
 	t.changed = make(chan struct{})
 }
 
-// reserve files a new statement that wants the program at place.
-func (t *bgTable) reserve(want int) string {
+// reserve files a new statement that wants the program at place and
+// starts with $? as before.
+func (t *bgTable) reserve(want, before int) string {
 	t.active.Store(true)
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -546,7 +569,7 @@ func (t *bgTable) reserve(want int) string {
 	}
 	t.n++
 	tok := "b" + strconv.Itoa(t.n)
-	t.stmts[tok] = &bgStmt{want: want, began: time.Now()}
+	t.stmts[tok] = &bgStmt{want: want, began: time.Now(), before: before}
 	t.order = append(t.order, tok)
 	if len(t.order) > maxBgStmts {
 		// Forget the oldest that ended; those running stay.
@@ -570,6 +593,16 @@ func (t *bgTable) wants(tok string, place int) bool {
 	defer t.mu.Unlock()
 	st := t.stmts[tok]
 	return st != nil && st.want == place && !st.calling
+}
+
+// before is the $? that statement tok starts with.
+func (t *bgTable) before(tok string) int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if st := t.stmts[tok]; st != nil {
+		return st.before
+	}
+	return 0
 }
 
 // calling notes that statement tok calls a command at place; program
@@ -1016,12 +1049,16 @@ func (s *Shell) pidBuiltin(ctx context.Context, hc interp.HandlerContext, args [
 		if len(args) > 1 {
 			want, _ = strconv.Atoi(args[1])
 		}
-		_, err := hc.Stdout.Write([]byte(s.bgs.reserve(want)))
+		// In the substitution, $? is still the one before the statement.
+		_, err := hc.Stdout.Write([]byte(s.bgs.reserve(want, hc.LastExitStatus)))
 		return err
 	case bgStartMark:
 		// interp runs a subshell's EXIT trap when it exits (exit, set
 		// -e), not when it ends otherwise: the block's end says that.
-		return hc.Builtin(ctx, []string{"trap", bgEndMark + " 2>/dev/null", "EXIT"})
+		if err := hc.Builtin(ctx, []string{"trap", bgEndMark + " 2>/dev/null", "EXIT"}); err != nil {
+			return err
+		}
+		return exitStatus(s.bgs.before(s.bgToken(hc)))
 	case bgEndMark:
 		if tok := s.bgToken(hc); tok != "" {
 			s.bgs.end(tok, hc.LastExitStatus)

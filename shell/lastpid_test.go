@@ -70,10 +70,10 @@ func TestMarkPids(t *testing.T) {
 		// The place is the offset+1 of the program's call.
 		{in: `sleep 1 &`, want: []string{
 			`declare -g __qsh_nextbg=$(__qsh_bg 1 2>/dev/null)`,
-			`{ declare -g __qsh_bg=$__qsh_nextbg; __qsh_bgstart 2>/dev/null; sleep 1; __qsh_bgend 2>/dev/null; } &`,
+			`{ declare -g __qsh_bg=$__qsh_nextbg; __qsh_bgstart 2>/dev/null && : 2>/dev/null; sleep 1; __qsh_bgend 2>/dev/null; } &`,
 			`declare -g __qsh_lastbg=$__qsh_nextbg`}},
 		// A pipeline's last program; redirections stay on the statement.
-		{in: `x; a | b >log &`, want: []string{`__qsh_bg 8 `, `__qsh_bgstart 2>/dev/null; a | b >log; __qsh_bgend`}},
+		{in: `x; a | b >log &`, want: []string{`__qsh_bg 8 `, `__qsh_bgstart 2>/dev/null && : 2>/dev/null; a | b >log; __qsh_bgend`}},
 		// Anything else has none: it gets a stand-in.
 		{in: `{ a; b; } &`, want: []string{`__qsh_bg 0 `}},
 		{in: `while :; do :; done &`, want: []string{`__qsh_bg 0 `}},
@@ -81,6 +81,10 @@ func TestMarkPids(t *testing.T) {
 		{in: `a | b &`, first: true, want: []string{`__qsh_bg -1 `}},
 		// Nested lists, and a substitution.
 		{in: `if x; then y & fi; z=$(w &)`, want: []string{`then declare -g __qsh_nextbg`, `$(declare -g __qsh_nextbg`}},
+		// A job's mark sets $? to 0: the statement's first line goes
+		// before it, so that $? in the statement is the one before.
+		{in: `false; declare -g __qsh_job=$(__qsh_job 'x' 2>/dev/null); x &`, want: []string{
+			`false; declare -g __qsh_nextbg=$(__qsh_bg `, `; declare -g __qsh_job=$(__qsh_job`, `{ declare -g __qsh_bg=`}},
 		// $! and the statement together.
 		{in: `sleep 1 & kill $!`, want: []string{`__qsh_lastbg=$__qsh_nextbg; kill $(__qsh_pid "${__qsh_lastbg-}" 2>/dev/null)${!%%*}`}},
 	}
@@ -195,7 +199,7 @@ func TestBgTablePid(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			tb := newBgTable()
-			tok := tb.reserve(tt.want)
+			tok := tb.reserve(tt.want, 0)
 			tt.do(tb, tok)
 			pid := tb.pid(ctx, tok)
 			defer tb.end(tok, 0) // the stand-in goes
@@ -230,7 +234,7 @@ func TestBgTableStandIn(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	tb := newBgTable()
-	tok := tb.reserve(0)
+	tok := tb.reserve(0, 0)
 	pid := tb.pid(ctx, tok)
 	if pid <= 0 {
 		t.Fatal("no stand-in")
@@ -246,7 +250,7 @@ func TestBgTableStandIn(t *testing.T) {
 		t.Fatalf("await = %d, %v; want 7", st, ok)
 	}
 
-	tok = tb.reserve(0)
+	tok = tb.reserve(0, 0)
 	pid = tb.pid(ctx, tok)
 	if tb.killedBy(tok) != 0 {
 		t.Fatal("killed before kill")
@@ -261,7 +265,7 @@ func TestBgTableStandIn(t *testing.T) {
 	}
 
 	// Killed from elsewhere (/bin/kill): the stand-in's end tells.
-	tok = tb.reserve(0)
+	tok = tb.reserve(0, 0)
 	pid = tb.pid(ctx, tok)
 	syscall.Kill(pid, syscall.SIGKILL)
 	if !waitFor(func() bool { return tb.killedBy(tok) == syscall.SIGKILL }) {
@@ -273,7 +277,7 @@ func TestBgTableStandIn(t *testing.T) {
 	}
 
 	// A signal that does not end a process stops nothing.
-	tok = tb.reserve(0)
+	tok = tb.reserve(0, 0)
 	pid = tb.pid(ctx, tok)
 	tb.signalled(pid, syscall.SIGCONT)
 	tb.signalled(pid, 0)
@@ -283,7 +287,7 @@ func TestBgTableStandIn(t *testing.T) {
 	tb.end(tok, 0)
 
 	// A cancelled wait gives up.
-	tok = tb.reserve(0)
+	tok = tb.reserve(0, 0)
 	pid = tb.pid(ctx, tok)
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
@@ -300,7 +304,7 @@ func TestBgTableStandIn(t *testing.T) {
 func TestBgTableWaitsForProgram(t *testing.T) {
 	t.Parallel()
 	tb := newBgTable()
-	tok := tb.reserve(3)
+	tok := tb.reserve(3, 0)
 	go func() {
 		time.Sleep(50 * time.Millisecond)
 		tb.calling(tok, 3, true)
@@ -315,9 +319,9 @@ func TestBgTableWaitsForProgram(t *testing.T) {
 func TestBgTableTrim(t *testing.T) {
 	t.Parallel()
 	tb := newBgTable()
-	running := tb.reserve(0)
+	running := tb.reserve(0, 0)
 	for range maxBgStmts + 10 {
-		tb.end(tb.reserve(0), 0)
+		tb.end(tb.reserve(0, 0), 0)
 	}
 	if len(tb.stmts) > maxBgStmts || tb.stmts[running] == nil {
 		t.Fatalf("%d statements kept (running one kept: %v)", len(tb.stmts), tb.stmts[running] != nil)
@@ -361,7 +365,7 @@ func TestMarkTrap(t *testing.T) {
 func TestBgTableForward(t *testing.T) {
 	t.Parallel()
 	tb := newBgTable()
-	tok := tb.reserve(4)
+	tok := tb.reserve(4, 0)
 	standin := tb.pid(context.Background(), tok) // lookupWait passes
 	prog := exec.Command("sleep", "30")
 	if err := prog.Start(); err != nil {
@@ -385,9 +389,9 @@ func TestBgTableForward(t *testing.T) {
 func TestBgTableSignalledJob(t *testing.T) {
 	t.Parallel()
 	tb := newBgTable()
-	loop := tb.reserve(0)
+	loop := tb.reserve(0, 0)
 	tb.started(loop, 7, 1001)
-	simple := tb.reserve(9)
+	simple := tb.reserve(9, 0)
 	tb.calling(simple, 9, true)
 	tb.started(simple, 9, 1002)
 	tb.signalledJob([]int{1001, 1002}, syscall.SIGSTOP)
@@ -426,9 +430,9 @@ func TestBgTableSettle(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			tb := newBgTable()
-			old := tb.reserve(0) // began long ago: not waited for
+			old := tb.reserve(0, 0) // began long ago: not waited for
 			tb.stmts[old].began = time.Now().Add(-time.Hour)
-			tok := tb.reserve(tt.want)
+			tok := tb.reserve(tt.want, 0)
 			go func() {
 				time.Sleep(20 * time.Millisecond)
 				tt.do(tb, tok)
@@ -453,7 +457,7 @@ func TestBgTableSettle(t *testing.T) {
 	t.Run("cancelled", func(t *testing.T) {
 		t.Parallel()
 		tb := newBgTable()
-		tb.reserve(5)
+		tb.reserve(5, 0)
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 		defer cancel()
 		start := time.Now()
