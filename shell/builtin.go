@@ -30,6 +30,7 @@ var ownBuiltins = map[string]bool{"umask": true, "kill": true, "history": true, 
 // call sees every simple command after expansion.
 func (s *Shell) call(ctx context.Context, args []string) ([]string, error) {
 	name := args[0]
+	hc := interp.HandlerCtx(ctx)
 	if out, ok := s.noteCall(ctx, args); ok {
 		return out, nil
 	}
@@ -44,23 +45,22 @@ func (s *Shell) call(ctx context.Context, args []string) ([]string, error) {
 		return mark(args), nil
 	case name == "exit":
 		s.exitCalled = true
-	case name == "logout" && !s.isFunc(name):
+	case name == "logout" && !s.isFuncAt(hc, name):
 		s.exitCalled = true
 		return append([]string{"exit"}, args[1:]...), nil
-	case name == "exec" && len(args) > 1 && !s.isFunc(name):
+	case name == "exec" && len(args) > 1 && !s.isFuncAt(hc, name):
 		// The program replaces the shell: when it ends, so does the
 		// session. As in bash, a program that cannot be found does not
 		// end an interactive shell.
-		hc := interp.HandlerCtx(ctx)
 		_, err := interp.LookPathDir(hc.Dir, hc.Env, args[1])
 		s.exitCalled = err == nil
-	case name == "eval" && !s.isFunc(name):
+	case name == "eval" && !s.isFuncAt(hc, name):
 		return s.markEval(args), nil
 	case name == "alias" || name == "unalias":
 		s.shadowAlias(name, args[1:])
-	case (name == "source" || name == ".") && len(args) > 1 && !s.isFunc(name):
+	case (name == "source" || name == ".") && len(args) > 1 && !s.isFuncAt(hc, name):
 		s.sources.expect(args[1])
-	case ownBuiltins[name] && !s.isFunc(name):
+	case ownBuiltins[name] && !s.isFuncAt(hc, name):
 		return mark(args), nil
 	case name == "builtin" && len(args) > 1 && ownBuiltins[args[1]]:
 		return mark(args[1:]), nil
@@ -82,9 +82,21 @@ func mark(args []string) []string {
 	return out
 }
 
+// isFunc reports whether name is a function of the shell. Only for the
+// shell's own goroutine, or one it waits for: elsewhere, see isFuncAt.
 func (s *Shell) isFunc(name string) bool {
 	_, ok := s.runner.Funcs[name]
 	return ok
+}
+
+// isFuncAt is isFunc for the command of hc, which may run in a background
+// statement, while the shell defines functions: that asks the names filed
+// when the statement began (see [bgTable.fileFuncs]).
+func (s *Shell) isFuncAt(hc interp.HandlerContext, name string) bool {
+	if tok := s.bgToken(hc); tok != "" {
+		return s.bgs.isFunc(tok, name)
+	}
+	return s.isFunc(name)
 }
 
 // shadowAlias keeps a copy of the alias table for `command -v` and
@@ -485,7 +497,7 @@ func (s *Shell) lookup(hc interp.HandlerContext, name string, all bool) (kinds [
 	if syntax.IsKeyword(name) {
 		kinds = append(kinds, "keyword")
 	}
-	if s.isFunc(name) {
+	if s.isFuncAt(hc, name) {
 		kinds = append(kinds, "function")
 	}
 	if interp.IsBuiltin(name) {

@@ -516,6 +516,9 @@ type bgTable struct {
 	n       int
 	stmts   map[string]*bgStmt
 	order   []string // tokens, oldest first
+
+	funcs     map[string]bool // the shell's functions, see [bgTable.fileFuncs]
+	funcCount int             // how many the shell had then
 }
 
 // bgStmt is a background statement run.
@@ -530,7 +533,8 @@ type bgStmt struct {
 	before  int       // $? before it, which it starts with
 	pid     int       // $!, once asked
 	standin *standin
-	killed  syscall.Signal // its stand-in was killed: it stops at its next command
+	killed  syscall.Signal  // its stand-in was killed: it stops at its next command
+	funcs   map[string]bool // the functions defined when it began, shared
 }
 
 type bgProc struct{ pid, place int }
@@ -593,6 +597,46 @@ func (t *bgTable) wants(tok string, place int) bool {
 	defer t.mu.Unlock()
 	st := t.stmts[tok]
 	return st != nil && st.want == place && !st.calling
+}
+
+// fileFuncs files for statement tok the names of the shell's functions
+// (funcs, the main shell's table), for [Shell.isFuncAt]: the statement
+// runs in a goroutine of its own while the shell may define functions, and
+// Go's maps are not safe for a read that races a write. A statement that
+// starts in another (outer) gets that one's names, as funcs may be being
+// written meanwhile; this is called where the statement starts, before it
+// runs. The names are kept while the shell has as many functions (a
+// function replaced by another of another name is missed), and functions
+// the statement defines itself are not among them.
+func (t *bgTable) fileFuncs(tok, outer string, funcs map[string]*syntax.Stmt) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	st := t.stmts[tok]
+	if st == nil {
+		return
+	}
+	if outer != "" {
+		if o := t.stmts[outer]; o != nil {
+			st.funcs = o.funcs
+		}
+		return
+	}
+	if t.funcs == nil || len(funcs) != t.funcCount {
+		t.funcs = make(map[string]bool, len(funcs))
+		for name := range funcs {
+			t.funcs[name] = true
+		}
+		t.funcCount = len(funcs)
+	}
+	st.funcs = t.funcs
+}
+
+// isFunc reports whether name was a function when statement tok began.
+func (t *bgTable) isFunc(tok, name string) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	st := t.stmts[tok]
+	return st != nil && st.funcs[name]
 }
 
 // before is the $? that statement tok starts with.
@@ -1050,7 +1094,9 @@ func (s *Shell) pidBuiltin(ctx context.Context, hc interp.HandlerContext, args [
 			want, _ = strconv.Atoi(args[1])
 		}
 		// In the substitution, $? is still the one before the statement.
-		_, err := hc.Stdout.Write([]byte(s.bgs.reserve(want, hc.LastExitStatus)))
+		tok := s.bgs.reserve(want, hc.LastExitStatus)
+		s.bgs.fileFuncs(tok, s.bgToken(hc), s.runner.Funcs)
+		_, err := hc.Stdout.Write([]byte(tok))
 		return err
 	case bgStartMark:
 		// interp runs a subshell's EXIT trap when it exits (exit, set
