@@ -96,6 +96,9 @@ func markPids(node syntax.Node, first bool) bool {
 	mark := func(list *[]*syntax.Stmt) {
 		var out []*syntax.Stmt
 		for i, st := range *list {
+			if first && i > 0 && isMarkedBackground(st) && refreshPlace(*list, i, first) {
+				changed = true
+			}
 			if !isBackground(st) || isMarkedBackground(st) {
 				if out != nil {
 					out = append(out, st)
@@ -181,6 +184,55 @@ var (
 
 func reserveBg(place string) string {
 	return "declare -g " + nextBgVar + "=$(" + bgMark + " " + place + " 2>/dev/null)"
+}
+
+// refreshPlace gives the marked background statement list[i] of a text parsed
+// again (a function printed by declare -f, then run by eval) the place of
+// its program in this text, in its first line, list[i-1]; it reports
+// whether that changed.
+func refreshPlace(list []*syntax.Stmt, i int, first bool) bool {
+	w := reservePlace(list[i-1])
+	if w == nil {
+		return false
+	}
+	want := strconv.Itoa(markedPlace(list[i], first))
+	if w.Lit() == want {
+		return false
+	}
+	w.Parts = []syntax.WordPart{&syntax.Lit{Value: want}}
+	return true
+}
+
+// markedPlace is the place of the program of marked background statement
+// st (see [wrapBackground]).
+func markedPlace(st *syntax.Stmt, first bool) int {
+	want := programPlace(st.Cmd.(*syntax.Block).Stmts[2])
+	if first && want != 0 {
+		want = placeFirst
+	}
+	return want
+}
+
+// reservePlace is the word of the place in st, the first line of a
+// marked background statement; nil if st is not one.
+func reservePlace(st *syntax.Stmt) *syntax.Word {
+	decl, ok := st.Cmd.(*syntax.DeclClause)
+	if !ok {
+		return nil
+	}
+	for _, as := range decl.Args {
+		if as.Name == nil || as.Name.Value != nextBgVar || as.Value == nil || len(as.Value.Parts) != 1 {
+			continue
+		}
+		cs, ok := as.Value.Parts[0].(*syntax.CmdSubst)
+		if !ok || len(cs.Stmts) != 1 {
+			return nil
+		}
+		if call, ok := cs.Stmts[0].Cmd.(*syntax.CallExpr); ok && len(call.Args) == 2 && call.Args[0].Lit() == bgMark {
+			return call.Args[1]
+		}
+	}
+	return nil
 }
 
 // isJobMark reports whether st is a line of a job's marks, see
@@ -430,7 +482,16 @@ func markPidsText(src, name string) (string, bool) {
 	})
 	const placeholder = "\x00PLACE\x00"
 	eachList(f, func(list *[]*syntax.Stmt) {
-		for _, st := range *list {
+		for i, st := range *list {
+			if i > 0 && isMarkedBackground(st) {
+				// Printed by declare -f and sourced: the place is
+				// the old text's.
+				if w := reservePlace((*list)[i-1]); w != nil {
+					edits = append(edits, edit{off: int(w.Pos().Offset()), end: int(w.End().Offset()),
+						text: placeholder, want: markedPlace(st, false)})
+				}
+				continue
+			}
 			semi := int(st.Semicolon.Offset())
 			if !st.Background || st.Disown || st.Coprocess || isMarkedBackground(st) || semi >= len(src) || src[semi] != '&' {
 				continue
@@ -500,6 +561,9 @@ func markPidsText(src, name string) (string, bool) {
 	}
 	b.WriteString(src[last:])
 	out := b.String()
+	if out == src {
+		return src, false // marked already, places and all
+	}
 	if _, err := syntax.NewParser().Parse(strings.NewReader(out), name); err != nil {
 		return src, false // cannot happen; the text as written is safer
 	}

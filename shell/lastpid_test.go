@@ -117,6 +117,22 @@ func TestMarkPids(t *testing.T) {
 	}
 }
 
+// TestMarkPidsEvalPrinted: a function printed by declare -f and run by
+// eval gets the place of its program in the eval string (its first).
+func TestMarkPidsEvalPrinted(t *testing.T) {
+	t.Parallel()
+	f, _ := syntax.NewParser().Parse(strings.NewReader("f() { x; sleep 1 & }"), "")
+	markPids(f, false)
+	printed := printNode(t, f)
+	if !strings.Contains(printed, "__qsh_bg 10 ") {
+		t.Fatalf("marked: %q", printed)
+	}
+	out, changed := markPidsEval(printed)
+	if !changed || !strings.Contains(out, "__qsh_bg -1 ") {
+		t.Errorf("markPidsEval(%q) = %q, %v; want the place -1", printed, out, changed)
+	}
+}
+
 func TestMarkPidsEval(t *testing.T) {
 	t.Parallel()
 	if got, ok := markPidsEval(`echo hi`); ok || got != `echo hi` {
@@ -491,6 +507,8 @@ func TestMarkPidsText(t *testing.T) {
 		{"x=$(sleep 7 &) && z &\nw", []string{"", "sleep"}},
 		{"! false &\n>log sleep 8 2>&1 &\ntime sleep 9 &\n", []string{"false", "sleep", ""}},
 		{"echo $! ${#!}\n", nil},
+		// Marks printed by declare -f: their place is the old text's.
+		{"f() {\n\tdeclare -g __qsh_nextbg=$(__qsh_bg 0000000999 2>/dev/null)\n\t{\n\t\tdeclare -g __qsh_bg=$__qsh_nextbg\n\t\t__qsh_bgstart 2>/dev/null && : 2>/dev/null\n\t\tsleep 1\n\t\t__qsh_bgend 2>/dev/null\n\t} &\n\tdeclare -g __qsh_lastbg=$__qsh_nextbg\n}\n", []string{"sleep"}},
 		{"echo no marks && true\n", nil},
 		{"if then & $!\n", nil}, // a syntax error: as written
 	}
