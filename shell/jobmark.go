@@ -197,7 +197,10 @@ func markBackground(node syntax.Node) bool {
 		any = true
 		var out []*syntax.Stmt
 		for _, st := range *list {
-			if isBackground(st) {
+			// Not twice: a function printed by declare -f has its
+			// marks, and runs again by eval.
+			marked := len(out) > 0 && isJobReserve(out[len(out)-1])
+			if isBackground(st) && !marked {
 				out = append(out, reserveStmt(stmtText(st)), st, unsetStmt())
 				continue
 			}
@@ -235,9 +238,20 @@ func isBackground(st *syntax.Stmt) bool {
 	return (st.Background || st.Disown) && !st.Coprocess
 }
 
+// isJobReserve reports whether st is the first line of a job's marks, see
+// [reserveStmt].
+func isJobReserve(st *syntax.Stmt) bool {
+	call := markCall(st, jobVar)
+	return call != nil && len(call.Args) == 2 && call.Args[0].Lit() == jobMark
+}
+
 // stmtText is a background statement as `jobs` shows it, on one line,
-// without the `&`.
+// without the `&` (and without $!'s marks, in a function printed by
+// declare -f, then run again).
 func stmtText(st *syntax.Stmt) string {
+	if isMarkedBackground(st) {
+		st = st.Cmd.(*syntax.Block).Stmts[2]
+	}
 	st2 := *st
 	st2.Background, st2.Disown, st2.Comments = false, false, nil
 	var b strings.Builder

@@ -188,10 +188,14 @@ func reserveBg(place string) string {
 
 // refreshPlace gives the marked background statement list[i] of a text parsed
 // again (a function printed by declare -f, then run by eval) the place of
-// its program in this text, in its first line, list[i-1]; it reports
-// whether that changed.
+// its program in this text, in its first line, list[i-1] (or before the
+// job's mark there); it reports whether that changed.
 func refreshPlace(list []*syntax.Stmt, i int, first bool) bool {
-	w := reservePlace(list[i-1])
+	j := i - 1
+	for j > 0 && isJobMark(list[j]) {
+		j-- // marked for a job at the prompt, see [Shell.markJobs]
+	}
+	w := reservePlace(list[j])
 	if w == nil {
 		return false
 	}
@@ -216,32 +220,33 @@ func markedPlace(st *syntax.Stmt, first bool) int {
 // reservePlace is the word of the place in st, the first line of a
 // marked background statement; nil if st is not one.
 func reservePlace(st *syntax.Stmt) *syntax.Word {
-	decl, ok := st.Cmd.(*syntax.DeclClause)
-	if !ok {
-		return nil
-	}
-	for _, as := range decl.Args {
-		if as.Name == nil || as.Name.Value != nextBgVar || as.Value == nil || len(as.Value.Parts) != 1 {
-			continue
-		}
-		cs, ok := as.Value.Parts[0].(*syntax.CmdSubst)
-		if !ok || len(cs.Stmts) != 1 {
-			return nil
-		}
-		if call, ok := cs.Stmts[0].Cmd.(*syntax.CallExpr); ok && len(call.Args) == 2 && call.Args[0].Lit() == bgMark {
-			return call.Args[1]
-		}
+	if call := markCall(st, nextBgVar); call != nil && len(call.Args) == 2 && call.Args[0].Lit() == bgMark {
+		return call.Args[1]
 	}
 	return nil
 }
 
 // isJobMark reports whether st is a line of a job's marks, see
 // [markBackground].
-func isJobMark(st *syntax.Stmt) bool {
+func isJobMark(st *syntax.Stmt) bool { return markCall(st, jobVar) != nil }
+
+// markCall is the call of mark line st, `declare -g name=$(call)`; nil if
+// st is not one.
+func markCall(st *syntax.Stmt, name string) *syntax.CallExpr {
 	decl, ok := st.Cmd.(*syntax.DeclClause)
-	return ok && slices.ContainsFunc(decl.Args, func(as *syntax.Assign) bool {
-		return as.Name != nil && as.Name.Value == jobVar
-	})
+	if !ok {
+		return nil
+	}
+	for _, as := range decl.Args {
+		if as.Name == nil || as.Name.Value != name || as.Value == nil || len(as.Value.Parts) != 1 {
+			continue
+		}
+		if cs, ok := as.Value.Parts[0].(*syntax.CmdSubst); ok && len(cs.Stmts) == 1 {
+			call, _ := cs.Stmts[0].Cmd.(*syntax.CallExpr)
+			return call
+		}
+	}
+	return nil
 }
 
 // isMarkedBackground reports whether st was marked already (a function

@@ -551,3 +551,31 @@ func TestMarkPidsText(t *testing.T) {
 		}
 	}
 }
+
+// TestMarkBackgroundPrinted: a function printed by declare -f at the
+// prompt, with its job's and $!'s marks, and run again by eval: no second
+// job mark, the job's text is the statement's, and $!'s place is anew.
+func TestMarkBackgroundPrinted(t *testing.T) {
+	t.Parallel()
+	f, _ := syntax.NewParser().Parse(strings.NewReader("f() { sleep 1 & }"), "")
+	markBackground(f)
+	markPids(f, false)
+	var b strings.Builder
+	syntax.NewPrinter().Print(&b, f)
+	f2, err := syntax.NewParser().Parse(strings.NewReader(b.String()), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	markBackground(f2)
+	markPids(f2, true)
+	got := printNode(t, f2)
+	if n := strings.Count(got, "__qsh_job '"); n != 1 {
+		t.Errorf("%d job marks, want 1: %q", n, got)
+	}
+	if !strings.Contains(got, "__qsh_job 'sleep 1'") {
+		t.Errorf("the job's text is not the statement's: %q", got)
+	}
+	if !strings.Contains(got, "__qsh_bg -1 ") {
+		t.Errorf("$!'s place is not anew: %q", got)
+	}
+}
