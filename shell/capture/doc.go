@@ -1,9 +1,10 @@
 // Package capture records what each interactive command printed, without
 // changing how it prints it.
 //
-// An interactive qsh on a terminal re-executes itself behind [Proxy]: the
-// outer process owns the user's terminal (raw mode) and relays bytes both
-// ways to a pseudo-terminal whose slave is the inner shell's controlling
+// An interactive qsh on a terminal re-executes itself behind [Proxy] (or
+// [Relay], when package launch started the inner shell early): the outer
+// process owns the user's terminal (raw mode) and relays bytes both ways
+// to a pseudo-terminal whose slave is the inner shell's controlling
 // terminal, like script(1). Every byte reaches the user's terminal
 // unchanged, so colour, vim, less, ssh and password prompts behave as
 // without capture; Ctrl-C and Ctrl-Z are plain bytes the inner terminal's

@@ -116,6 +116,9 @@ func Relay(inner *launch.Inner, in, out *os.File, opts ...Option) (int, error) {
 		wait(inner.Pid)
 		master.Close()
 		conn.Close()
+		for _, fd := range wake {
+			unix.Close(fd)
+		}
 		inner.Restore()
 		return 0, fmt.Errorf("capture: %w", err)
 	}
