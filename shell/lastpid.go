@@ -623,8 +623,6 @@ const (
 	maxBgProcs = 64
 )
 
-func newBgTable() *bgTable { return &bgTable{} }
-
 func (t *bgTable) broadcast() {
 	close(t.changed)
 	t.changed = make(chan struct{})

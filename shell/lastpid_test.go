@@ -13,6 +13,9 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
+// newBgTable is a table for a test; the Shell's is its zero value.
+func newBgTable() *bgTable { return &bgTable{} }
+
 func printNode(t *testing.T, n syntax.Node) string {
 	t.Helper()
 	var b strings.Builder
