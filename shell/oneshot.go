@@ -31,15 +31,12 @@ func oneshot(f *syntax.File) bool {
 
 // replace runs the program at path in place of the shell, when ctx is the
 // one command of a oneshot string and the program would get the shell's
-// own standard files. It returns only if it did not: the caller runs the
+// own standard files and directory (the process's, see [Shell.syncDir]). It returns only if it did not: the caller runs the
 // program as usual (it also reports errors, e.g. for a file the kernel
 // will not execute).
 func (s *Shell) replace(ctx context.Context, path string, args, env []string, dir string, stdin, stdout, stderr any) {
-	if ctx.Value(lastKey{}) == nil || s.interactive ||
+	if ctx.Value(lastKey{}) == nil || s.interactive || dir != s.dir ||
 		stdin != os.Stdin || stdout != os.Stdout || stderr != os.Stderr {
-		return
-	}
-	if wd, err := os.Getwd(); err != nil || wd != dir {
 		return
 	}
 	syscall.Exec(path, args, env)
