@@ -103,6 +103,7 @@ func (s *Shell) execProgram(next interp.ExecHandlerFunc) interp.ExecHandlerFunc 
 			return interp.ExitStatus(126)
 		}
 		s.bgStarted(hc, cmd.Process.Pid)
+		defer s.bgExited(hc, cmd.Process.Pid)
 		done := make(chan struct{})
 		defer close(done)
 		go func() {
@@ -205,6 +206,7 @@ func (s *Shell) runJob(ctx context.Context, hc interp.HandlerContext, args []str
 		return interp.ExitStatus(126)
 	}
 	s.bgStarted(hc, p.pid)
+	defer s.bgExited(hc, p.pid)
 	if bg {
 		return exitStatus(s.jobs.waitBackground(ctx.Done(), p))
 	}

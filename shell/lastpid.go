@@ -53,8 +53,10 @@ import (
 //     whose bash subshell interp runs as a goroutine, the ID of a stand-in
 //     process that lives as long as the statement: `kill -0`, `ps -p` and
 //     /bin/kill see it like bash's subshell, and killing it stops the
-//     statement at its next command (see [Shell.noteCall]), while wait
-//     returns at once with 128+N, as for bash's dead subshell. A
+//     statement: the program it waits for gets the signal too (bash's
+//     would live on, an orphan no wait waits for), and it runs no next
+//     command (see [Shell.noteCall]); wait returns at once with 128+N,
+//     as for bash's dead subshell. A
 //     statement that has ended gets a stand-in that has exited, so kill
 //     says "No such process" and wait gives its status, as bash's would.
 //     A made-up number would be simpler but could name someone else's
@@ -594,8 +596,9 @@ type bgTable struct {
 type bgStmt struct {
 	want    int // the place of the call whose program $! is; 0 none, placeFirst
 	procs   []bgProc
-	calling bool // the call at want has begun
-	noProc  bool // the call at want runs no program (a builtin, a function) or failed
+	running map[int]bool // the pids of its programs that run now
+	calling bool         // the call at want has begun
+	noProc  bool         // the call at want runs no program (a builtin, a function) or failed
 	ended   bool
 	status  int
 	began   time.Time // when it was reserved, see [bgTable.settle]
@@ -733,10 +736,28 @@ func (t *bgTable) calling(tok string, place int, program bool) {
 func (t *bgTable) started(tok string, place, pid int) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	st := t.stmts[tok]
+	if st == nil {
+		return
+	}
+	if st.running == nil {
+		st.running = map[int]bool{}
+	}
+	st.running[pid] = true
 	// A loop's programs are not all kept: $! is among the first.
-	if st := t.stmts[tok]; st != nil && (len(st.procs) < maxBgProcs || place == st.want && st.program() == 0) {
+	if len(st.procs) < maxBgProcs || place == st.want && st.program() == 0 {
 		st.procs = append(st.procs, bgProc{pid: pid, place: place})
 		t.broadcast()
+	}
+}
+
+// exited notes that program pid of statement tok has ended (or is no
+// longer waited for).
+func (t *bgTable) exited(tok string, pid int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if st := t.stmts[tok]; st != nil {
+		delete(st.running, pid)
 	}
 }
 
@@ -790,7 +811,7 @@ func (t *bgTable) signalled(pid int, sig syscall.Signal) {
 	defer t.mu.Unlock()
 	for _, st := range t.stmts {
 		if st.standin != nil && st.standin.pid == pid && !st.ended && st.killed == 0 {
-			t.kill(st, sig)
+			t.kill(st, sig, true)
 		}
 	}
 }
@@ -813,19 +834,22 @@ func (t *bgTable) signalledJob(pids []int, sig syscall.Signal) {
 			continue
 		}
 		if slices.ContainsFunc(st.procs, func(p bgProc) bool { return slices.Contains(pids, p.pid) }) {
-			t.kill(st, sig)
+			t.kill(st, sig, false)
 		}
 	}
 }
 
-// kill notes that st's stand-in died of sig; t.mu is held. A simple
-// command or pipeline whose program started only after $! settled for a
-// stand-in (it waited on a redirection, say) gets the signal too: its
-// bash subshell would have been that program.
-func (t *bgTable) kill(st *bgStmt, sig syscall.Signal) {
+// kill notes that st's stand-in died of sig; t.mu is held. With forward,
+// the programs it runs now get the signal too: a simple command or
+// pipeline whose program started only after $! settled for a stand-in (it
+// waited on a redirection, say), whose bash subshell would have been that
+// program; and the program a block or loop waits for, so that it stops
+// now, and wait with it, as bash's wait does not wait for the orphans of
+// a dead subshell.
+func (t *bgTable) kill(st *bgStmt, sig syscall.Signal, forward bool) {
 	st.killed = sig
-	if st.want != 0 && st.pid != 0 {
-		if pid := st.program(); pid != 0 {
+	if forward {
+		for pid := range st.running {
 			syscall.Kill(pid, sig)
 		}
 	}
@@ -1018,7 +1042,7 @@ func (t *bgTable) standIn(st *bgStmt) int {
 			si.pipe = nil
 		}
 		if ws.Signaled() && !st.ended && st.killed == 0 {
-			t.kill(st, ws.Signal())
+			t.kill(st, ws.Signal(), true)
 		}
 	}()
 	return si.pid
@@ -1143,6 +1167,13 @@ func mayRunProgram(hc interp.HandlerContext, name string) bool {
 func (s *Shell) bgStarted(hc interp.HandlerContext, pid int) {
 	if tok := s.bgToken(hc); tok != "" {
 		s.bgs.started(tok, place(hc.Pos), pid)
+	}
+}
+
+// bgExited notes that program pid, which [Shell.bgStarted] filed, ended.
+func (s *Shell) bgExited(hc interp.HandlerContext, pid int) {
+	if tok := s.bgToken(hc); tok != "" {
+		s.bgs.exited(tok, pid)
 	}
 }
 

@@ -697,6 +697,18 @@ func TestJobsLastPid(t *testing.T) {
 	if out := enter(tm, "kill $p; wait $p; echo st=$?"); !strings.Contains(out, "st=143") {
 		t.Fatalf("a builtin loop killed by its $!: %q", out)
 	}
+	// A block killed by its $! stops now, and wait for every job with
+	// it: it waited for the block's program, 30 s.
+	d3 := dur(t, 210)
+	enter(tm, "{ sleep "+d3+"; } & p=$!")
+	waitProc(t, func(procInfo) bool { return true }, "sleep", d3)
+	start := time.Now()
+	if out := enter(tm, "kill $p; wait; echo st=$?"); !strings.Contains(out, "st=0") {
+		t.Fatalf("wait after a block killed by its $!: %q", out)
+	}
+	if el := time.Since(start); el > 5*time.Second {
+		t.Fatalf("wait after a block killed by its $! took %v", el)
+	}
 	exit(t, tm)
 }
 
