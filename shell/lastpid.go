@@ -458,7 +458,7 @@ func markPidsEval(src string) (string, bool) {
 // after a mark move. The text comes back unchanged when it has neither,
 // or does not parse (interp reports the error then).
 func markPidsText(src, name string) (string, bool) {
-	if !strings.ContainsAny(src, "&!") {
+	if !mayMark(src) {
 		return src, false
 	}
 	f, err := syntax.NewParser().Parse(strings.NewReader(src), name)
@@ -575,6 +575,37 @@ func markPidsText(src, name string) (string, bool) {
 		return src, false // cannot happen; the text as written is safer
 	}
 	return out, true
+}
+
+// mayMark reports whether src may have a background statement or a $!,
+// so that a file without (most have && or 2>&1 alone) is not parsed
+// twice: a `&` that is not part of &&, >&, <&, &> or |&, or a `$!` or
+// `${!`.
+func mayMark(src string) bool {
+	for i := 0; i < len(src); i++ {
+		switch src[i] {
+		case '&':
+			prev, next := byte(0), byte(0)
+			if i > 0 {
+				prev = src[i-1]
+			}
+			if i+1 < len(src) {
+				next = src[i+1]
+			}
+			if next == '&' {
+				i++ // && as a whole
+				continue
+			}
+			if prev != '>' && prev != '<' && prev != '|' && next != '>' {
+				return true
+			}
+		case '!':
+			if i > 0 && (src[i-1] == '$' || src[i-1] == '{' && i > 1 && src[i-2] == '$') {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // bgTable follows the background statements that were marked. Its zero

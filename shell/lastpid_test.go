@@ -120,6 +120,31 @@ func TestMarkPids(t *testing.T) {
 	}
 }
 
+func TestMayMark(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		src  string
+		want bool
+	}{
+		{"a && b || c", false},
+		{"a >&2 2>&1 <&3 &>log |& cat &>>log", false},
+		{"echo !x ${!x", true},
+		{"echo ! hi", false},
+		{"a &", true},
+		{"a&", true},
+		{"a & b", true},
+		{"&& &", true},
+		{"echo $!", true},
+		{"echo ${!}", true},
+		{"a&&", false},
+	}
+	for _, tt := range tests {
+		if got := mayMark(tt.src); got != tt.want {
+			t.Errorf("mayMark(%q) = %v, want %v", tt.src, got, tt.want)
+		}
+	}
+}
+
 // TestMarkPidsEvalPrinted: a function printed by declare -f and run by
 // eval gets the place of its program in the eval string (its first).
 func TestMarkPidsEvalPrinted(t *testing.T) {
