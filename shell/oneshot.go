@@ -3,6 +3,7 @@ package shell
 import (
 	"context"
 	"os"
+	"sync/atomic"
 	"syscall"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -14,8 +15,26 @@ import (
 // that only waits, and the shell's own exit.
 
 // lastKey marks the context of a -c string whose one command is the last
-// thing the shell does.
+// thing the shell does. Its value is an *atomic.Bool set once a command
+// that runs no program itself runs there (see [Shell.call]): then the
+// programs are not that command's, but those of a builtin (source, eval)
+// or a function, and what follows them must run.
 type lastKey struct{}
+
+// oneshotLive reports whether ctx is of a oneshot string whose programs
+// may still replace the shell.
+func oneshotLive(ctx context.Context) bool {
+	off, ok := ctx.Value(lastKey{}).(*atomic.Bool)
+	return ok && !off.Load()
+}
+
+// oneshotCall notes that a oneshot string, if ctx is of one, runs the
+// command name; program reports whether that may be a program.
+func oneshotCall(ctx context.Context, program bool) {
+	if off, ok := ctx.Value(lastKey{}).(*atomic.Bool); ok && !program {
+		off.Store(true)
+	}
+}
 
 // oneshot reports whether f is one simple command that may replace the
 // shell: not in the background, not negated, no redirections (interp would
@@ -35,7 +54,7 @@ func oneshot(f *syntax.File) bool {
 // program as usual (it also reports errors, e.g. for a file the kernel
 // will not execute).
 func (s *Shell) replace(ctx context.Context, path string, args, env []string, dir string, stdin, stdout, stderr any) {
-	if ctx.Value(lastKey{}) == nil || s.interactive || dir != s.dir ||
+	if !oneshotLive(ctx) || s.interactive || dir != s.dir ||
 		stdin != os.Stdin || stdout != os.Stdout || stderr != os.Stderr {
 		return
 	}

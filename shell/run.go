@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"strings"
+	"sync/atomic"
 )
 
 // RunString runs a `-c` string and returns the shell's exit status. Lines
@@ -38,7 +39,7 @@ func (s *Shell) runString(ctx context.Context, src string) int {
 		}
 		s.markPids(f)
 		if oneshot(f) {
-			ctx = context.WithValue(ctx, lastKey{}, true)
+			ctx = context.WithValue(ctx, lastKey{}, new(atomic.Bool))
 		}
 		return s.runFile(ctx, f)
 	}
