@@ -28,8 +28,8 @@ func oneshotLive(ctx context.Context) bool {
 	return ok && !off.Load()
 }
 
-// oneshotCall notes that a oneshot string, if ctx is of one, runs the
-// command name; program reports whether that may be a program.
+// oneshotCall notes a command that the oneshot string of ctx, if any,
+// runs; program reports whether that command may be a program.
 func oneshotCall(ctx context.Context, program bool) {
 	if off, ok := ctx.Value(lastKey{}).(*atomic.Bool); ok && !program {
 		off.Store(true)
