@@ -29,9 +29,10 @@ func oneshotLive(ctx context.Context) bool {
 }
 
 // oneshotCall notes a command that the oneshot string of ctx, if any,
-// runs; program reports whether that command may be a program.
-func oneshotCall(ctx context.Context, program bool) {
-	if off, ok := ctx.Value(lastKey{}).(*atomic.Bool); ok && !program {
+// runs; program reports whether that command may be a program (asked only
+// then).
+func oneshotCall(ctx context.Context, program func() bool) {
+	if off, ok := ctx.Value(lastKey{}).(*atomic.Bool); ok && !off.Load() && !program() {
 		off.Store(true)
 	}
 }
