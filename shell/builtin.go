@@ -31,9 +31,6 @@ var ownBuiltins = map[string]bool{"umask": true, "kill": true, "history": true, 
 func (s *Shell) call(ctx context.Context, args []string) ([]string, error) {
 	name := args[0]
 	hc := interp.HandlerCtx(ctx)
-	oneshotCall(ctx, func() bool {
-		return name == "exec" || !interp.IsBuiltin(name) && !ownBuiltins[name] && !s.isFuncAt(hc, name)
-	})
 	if out, ok := s.noteCall(ctx, args); ok {
 		return out, nil
 	}

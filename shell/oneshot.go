@@ -3,9 +3,9 @@ package shell
 import (
 	"context"
 	"os"
-	"sync/atomic"
 	"syscall"
 
+	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -15,47 +15,34 @@ import (
 // that only waits, and the shell's own exit.
 
 // lastKey marks the context of a -c string whose one command is the last
-// thing the shell does. Its value is an *atomic.Bool set once a command
-// that runs no program itself runs there (see [Shell.call]): then the
-// programs are not that command's, but those of a builtin (source, eval)
-// or a function, and what follows them must run.
+// thing the shell does.
 type lastKey struct{}
-
-// oneshotLive reports whether ctx is of a oneshot string whose programs
-// may still replace the shell.
-func oneshotLive(ctx context.Context) bool {
-	off, ok := ctx.Value(lastKey{}).(*atomic.Bool)
-	return ok && !off.Load()
-}
-
-// oneshotCall notes a command that the oneshot string of ctx, if any,
-// runs; program reports whether that command may be a program (asked only
-// then).
-func oneshotCall(ctx context.Context, program func() bool) {
-	if off, ok := ctx.Value(lastKey{}).(*atomic.Bool); ok && !off.Load() && !program() {
-		off.Store(true)
-	}
-}
 
 // oneshot reports whether f is one simple command that may replace the
 // shell: not in the background, not negated, no redirections (interp would
-// have to apply them) and a command name.
+// have to apply them), and named by a literal word that is no builtin but
+// exec: a builtin (source, eval, command…) may run programs that are not
+// the last thing the shell does. A -c string has no functions yet.
 func oneshot(f *syntax.File) bool {
 	if len(f.Stmts) != 1 {
 		return false
 	}
 	st := f.Stmts[0]
 	call, ok := st.Cmd.(*syntax.CallExpr)
-	return ok && !st.Background && !st.Coprocess && !st.Negated && len(st.Redirs) == 0 && len(call.Args) > 0
+	if !ok || st.Background || st.Coprocess || st.Negated || len(st.Redirs) > 0 || len(call.Args) == 0 {
+		return false
+	}
+	name := call.Args[0].Lit()
+	return name == "exec" || name != "" && !interp.IsBuiltin(name) && !ownBuiltins[name]
 }
 
 // replace runs the program at path in place of the shell, when ctx is the
 // one command of a oneshot string and the program would get the shell's
-// own standard files and directory (the process's, see [Shell.syncDir]). It returns only if it did not: the caller runs the
-// program as usual (it also reports errors, e.g. for a file the kernel
-// will not execute).
+// own standard files and directory (the process's, see [Shell.syncDir]).
+// It returns only if it did not: the caller runs the program as usual (it
+// also reports errors, e.g. for a file the kernel will not execute).
 func (s *Shell) replace(ctx context.Context, path string, args, env []string, dir string, stdin, stdout, stderr any) {
-	if !oneshotLive(ctx) || s.interactive || dir != s.dir ||
+	if ctx.Value(lastKey{}) == nil || s.interactive || dir != s.dir ||
 		stdin != os.Stdin || stdout != os.Stdout || stderr != os.Stderr {
 		return
 	}

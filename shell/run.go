@@ -5,7 +5,6 @@ import (
 	"context"
 	"io"
 	"strings"
-	"sync/atomic"
 )
 
 // RunString runs a `-c` string and returns the shell's exit status. Lines
@@ -39,7 +38,7 @@ func (s *Shell) runString(ctx context.Context, src string) int {
 		}
 		s.markPids(f)
 		if oneshot(f) {
-			ctx = context.WithValue(ctx, lastKey{}, new(atomic.Bool))
+			ctx = context.WithValue(ctx, lastKey{}, true)
 		}
 		return s.runFile(ctx, f)
 	}
