@@ -208,29 +208,8 @@ func markBackground(node syntax.Node) bool {
 		}
 		*list = out
 	}
-	syntax.Walk(node, func(n syntax.Node) bool {
-		switch n := n.(type) {
-		case *syntax.File:
-			mark(&n.Stmts)
-		case *syntax.Block:
-			mark(&n.Stmts)
-		case *syntax.Subshell:
-			mark(&n.Stmts)
-		case *syntax.IfClause:
-			mark(&n.Cond)
-			mark(&n.Then)
-		case *syntax.WhileClause:
-			mark(&n.Cond)
-			mark(&n.Do)
-		case *syntax.ForClause:
-			mark(&n.Do)
-		case *syntax.CaseItem:
-			mark(&n.Stmts)
-		case *syntax.CmdSubst, *syntax.ProcSubst:
-			return false // no job control there, see [noJobVar]
-		}
-		return true
-	})
+	// No job control in substitutions: see [noJobVar].
+	eachList(node, false, mark)
 	return any
 }
 

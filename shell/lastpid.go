@@ -124,13 +124,13 @@ func markPids(node syntax.Node, first bool) bool {
 			*list = out
 		}
 	}
-	eachList(node, mark)
+	eachList(node, true, mark)
 	return changed
 }
 
 // eachList calls mark with each list of statements in node, before it
-// looks inside them.
-func eachList(node syntax.Node, mark func(list *[]*syntax.Stmt)) {
+// looks inside them; in command and process substitutions only if substs.
+func eachList(node syntax.Node, substs bool, mark func(list *[]*syntax.Stmt)) {
 	syntax.Walk(node, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.File:
@@ -150,8 +150,14 @@ func eachList(node syntax.Node, mark func(list *[]*syntax.Stmt)) {
 		case *syntax.CaseItem:
 			mark(&n.Stmts)
 		case *syntax.CmdSubst:
+			if !substs {
+				return false
+			}
 			mark(&n.Stmts)
 		case *syntax.ProcSubst:
+			if !substs {
+				return false
+			}
 			mark(&n.Stmts)
 		}
 		return true
@@ -488,7 +494,7 @@ func markPidsText(src, name string) (string, bool) {
 		return false
 	})
 	const placeholder = "\x00PLACE\x00"
-	eachList(f, func(list *[]*syntax.Stmt) {
+	eachList(f, true, func(list *[]*syntax.Stmt) {
 		for i, st := range *list {
 			if i > 0 && isMarkedBackground(st) {
 				// Printed by declare -f and sourced: the place is
