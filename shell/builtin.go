@@ -34,7 +34,7 @@ func (s *Shell) call(ctx context.Context, args []string) ([]string, error) {
 	if out, ok := s.noteCall(ctx, args); ok {
 		return out, nil
 	}
-	if out, ok := s.compatCall(args); ok {
+	if out, ok := s.compatCall(hc, args); ok {
 		return out, nil
 	}
 	switch {

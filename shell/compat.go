@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"golang.org/x/sys/unix"
+	"mvdan.cc/sh/v3/interp"
 )
 
 // Profiles and rc files written for bash use builtins and options qsh
@@ -28,10 +29,12 @@ var shoptSupported = []string{"dotglob", "expand_aliases", "extglob", "globstar"
 var ignoredSetOptions = []string{"emacs", "vi", "history", "histexpand", "monitor", "notify", "hashall", "ignoreeof", "interactive-comments"}
 
 // compatCall rewrites a call to a bash builtin or option qsh does not have
-// into something that runs; ok is false when args need no rewriting.
-func (s *Shell) compatCall(args []string) (out []string, ok bool) {
+// into something that runs; ok is false when args need no rewriting. hc
+// is the call's: it may run in a background statement (see
+// [Shell.isFuncAt]).
+func (s *Shell) compatCall(hc interp.HandlerContext, args []string) (out []string, ok bool) {
 	switch name := args[0]; {
-	case quietBuiltins[name] && !s.isFunc(name):
+	case quietBuiltins[name] && !s.isFuncAt(hc, name):
 		return []string{"builtin"}, true
 	case name == "shopt":
 		return s.compatShopt(args)
