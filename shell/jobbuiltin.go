@@ -307,6 +307,12 @@ func (s *Shell) disownBuiltin(b builtinIO, args []string) int {
 // ran no program, and for interp's `g` pids) interp's own wait. Unlike
 // interp's, Ctrl-C interrupts it: the jobs go on.
 func (s *Shell) waitBuiltin(ctx context.Context, hc interp.HandlerContext, args []string) error {
+	if len(args) > 0 && args[0] == "-n" {
+		return s.waitNext(ctx, hc, args[1:])
+	}
+	if len(args) == 0 {
+		defer s.bgs.reportAll()
+	}
 	t := s.jobControl(ctx)
 	var rest []string
 	st, some := 0, false
@@ -358,6 +364,42 @@ func (s *Shell) waitBuiltin(ctx context.Context, hc interp.HandlerContext, args 
 		return interp.ExitStatus(130)
 	}
 	return err
+}
+
+// waitNext is `wait -n [ID…]`: it waits for the next background statement
+// (of those named by process ID, if any) to be over and returns its status;
+// 127 when none is left to wait for, as in bash.
+func (s *Shell) waitNext(ctx context.Context, hc interp.HandlerContext, ids []string) error {
+	among := func(*bgStmt) bool { return true }
+	if len(ids) > 0 {
+		var named []*bgStmt
+		for _, id := range ids {
+			pid, err := strconv.Atoi(id)
+			st := s.bgs.find(pid)
+			if err != nil || st == nil {
+				fmt.Fprintf(hc.Stderr, "qsh: wait: %s: no such background process (wait -n takes process IDs)\n", id)
+				continue
+			}
+			named = append(named, st)
+		}
+		among = func(st *bgStmt) bool { return slices.Contains(named, st) }
+	}
+	s.bgs.settle(ctx)
+	st, pids, _, ok := s.bgs.awaitNext(ctx, among)
+	if !ok {
+		return interp.ExitStatus(130)
+	}
+	if t := s.jobControl(ctx); t != nil {
+		// The job is reported by wait, not at the prompt.
+		t.mu.Lock()
+		for _, pid := range pids {
+			if j := t.byPid(pid); j != nil && j.state() == procDone {
+				t.remove(j)
+			}
+		}
+		t.mu.Unlock()
+	}
+	return exitStatus(st)
 }
 
 // waitJob waits for the job spec names and returns its status; ok is
@@ -474,17 +516,19 @@ func (s *Shell) killJob(ctx context.Context, b builtinIO, spec string, sig sysca
 	// `(a; b) &`) is a subshell in bash, which the signal ends; here it
 	// runs in the shell, on the context of its command line, which is
 	// over: cancel it, so that no next program starts.
+	cancelled := false
 	switch sig {
 	case syscall.SIGTERM, syscall.SIGKILL, syscall.SIGINT, syscall.SIGHUP, syscall.SIGQUIT:
 		if j.line != nil && j.line.over.Load() {
 			j.line.cancel()
+			cancelled = true
 		}
 	}
 	pids := make([]int, len(j.procs))
 	for i, p := range j.procs {
 		pids[i] = p.pid
 	}
-	s.bgs.signalledJob(pids, sig)
+	s.bgs.signalledJob(pids, sig, cancelled)
 	return 0
 }
 

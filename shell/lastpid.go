@@ -644,6 +644,9 @@ type bgStmt struct {
 	standin *standin
 	killed  syscall.Signal  // its stand-in was killed: it stops at its next command
 	funcs   map[string]bool // the functions defined when it began, shared
+	// reported is set once a wait gave its status: wait -n does not
+	// give it again.
+	reported bool
 }
 
 type bgProc struct{ pid, place int }
@@ -808,12 +811,18 @@ func (t *bgTable) failed(tok string, place int) {
 	}
 }
 
-// end notes that statement tok ended with status; its stand-in goes.
+// end notes that statement tok ended with status.
 func (t *bgTable) end(tok string, status int) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	st := t.stmts[tok]
-	if st == nil || st.ended {
+	if st := t.stmts[tok]; st != nil {
+		t.ended(st, status)
+	}
+}
+
+// ended notes that st ended with status; its stand-in goes. t.mu is held.
+func (t *bgTable) ended(st *bgStmt, status int) {
+	if st.ended {
 		return
 	}
 	st.ended, st.status = true, status
@@ -859,18 +868,25 @@ func (t *bgTable) signalled(pid int, sig syscall.Signal) {
 // next command, as its bash subshell dies; the job's programs had the
 // signal already. (A kill on a later line also cancels the job's line,
 // see [Shell.killJob]; on the statement's own line that would end the
-// foreground commands too.)
-func (t *bgTable) signalledJob(pids []int, sig syscall.Signal) {
+// foreground commands too.) With cancelled, the job's line was
+// cancelled: its statements stop where they are, before their end
+// marks, so they are ended here, killed by sig.
+func (t *bgTable) signalledJob(pids []int, sig syscall.Signal, cancelled bool) {
 	if !t.active.Load() || !terminates(sig) {
 		return
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for _, st := range t.stmts {
-		if st.ended || st.killed != 0 || st.program() != 0 {
+		if st.ended || st.killed != 0 && !cancelled ||
+			!slices.ContainsFunc(st.procs, func(p bgProc) bool { return slices.Contains(pids, p.pid) }) {
 			continue
 		}
-		if slices.ContainsFunc(st.procs, func(p bgProc) bool { return slices.Contains(pids, p.pid) }) {
+		switch {
+		case cancelled:
+			st.killed = sig
+			t.ended(st, 128+int(sig))
+		case st.program() == 0:
 			t.kill(st, sig, false)
 		}
 	}
@@ -1134,21 +1150,95 @@ func (t *bgTable) find(pid int) *bgStmt {
 func (t *bgTable) await(ctx context.Context, st *bgStmt) (status int, ok bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	for !st.ended && st.killed == 0 {
+	if !t.awaitChange(ctx, st.over) {
+		return 130, false
+	}
+	st.reported = true
+	return st.result(), true
+}
+
+// awaitNext is `wait -n`: it waits until one of the statements among
+// picks that wait -n has not reported yet is over, and returns its status
+// and its programs' pids; found is false when none is left, ok when ctx
+// was cancelled first.
+func (t *bgTable) awaitNext(ctx context.Context, among func(*bgStmt) bool) (status int, pids []int, found, ok bool) {
+	if !t.active.Load() {
+		return 127, nil, false, true
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var next *bgStmt
+	ok = t.awaitChange(ctx, func() bool {
+		next = nil
+		running := false
+		for _, tok := range t.order {
+			st := t.stmts[tok]
+			if st == nil || st.reported || !among(st) {
+				continue
+			}
+			if st.over() {
+				next = st
+				return true
+			}
+			running = true
+		}
+		return !running
+	})
+	if !ok {
+		return 130, nil, true, false
+	}
+	if next == nil {
+		return 127, nil, false, true
+	}
+	next.reported = true
+	for _, p := range next.procs {
+		pids = append(pids, p.pid)
+	}
+	return next.result(), pids, true, true
+}
+
+// reportAll notes that a wait for every job has reported the statements
+// over: wait -n does not report them again, as in bash.
+func (t *bgTable) reportAll() {
+	if !t.active.Load() {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, st := range t.stmts {
+		if st.over() {
+			st.reported = true
+		}
+	}
+}
+
+// awaitChange waits, with t.mu held, until done says so, rechecking at
+// every change; it reports false when ctx was cancelled first.
+func (t *bgTable) awaitChange(ctx context.Context, done func() bool) bool {
+	for !done() {
 		ch := t.changed
 		t.mu.Unlock()
 		select {
 		case <-ch:
 		case <-ctx.Done():
 			t.mu.Lock()
-			return 130, false
+			return false
 		}
 		t.mu.Lock()
 	}
+	return true
+}
+
+// over reports whether the statement has ended, or its stand-in was
+// killed.
+func (st *bgStmt) over() bool { return st.ended || st.killed != 0 }
+
+// result is the status of a statement that is over.
+func (st *bgStmt) result() int {
 	if st.killed != 0 {
-		return 128 + int(st.killed), true
+		return 128 + int(st.killed)
 	}
-	return st.status, true
+	return st.status
 }
 
 // bgToken is the token of the background statement a command runs in, if

@@ -438,16 +438,23 @@ func TestBgTableSignalledJob(t *testing.T) {
 	simple := tb.reserve(9, 0)
 	tb.calling(simple, 9, true)
 	tb.started(simple, 9, 1002)
-	tb.signalledJob([]int{1001, 1002}, syscall.SIGSTOP)
+	tb.signalledJob([]int{1001, 1002}, syscall.SIGSTOP, false)
 	if tb.killedBy(loop) != 0 {
 		t.Fatal("SIGSTOP stopped the loop")
 	}
-	tb.signalledJob([]int{1001, 1002}, syscall.SIGTERM)
+	tb.signalledJob([]int{1001, 1002}, syscall.SIGTERM, false)
 	if got := tb.killedBy(loop); got != syscall.SIGTERM {
 		t.Errorf("the loop's statement: killed by %v, want SIGTERM", got)
 	}
 	if got := tb.killedBy(simple); got != 0 {
 		t.Errorf("the simple command's statement: killed by %v, want none", got)
+	}
+	// The job's line cancelled: its statements stop before their end
+	// marks, so they are ended here (wait and wait -n would wait for ever).
+	tb.signalledJob([]int{1002}, syscall.SIGTERM, true)
+	st, _, found, ok := tb.awaitNext(context.Background(), func(st *bgStmt) bool { return st == tb.stmts[simple] })
+	if !found || !ok || st != 143 {
+		t.Errorf("the simple command's statement after its line was cancelled: %d, found %v", st, found)
 	}
 }
 

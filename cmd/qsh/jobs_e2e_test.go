@@ -781,3 +781,25 @@ func TestJobsSpecSameLine(t *testing.T) {
 	}
 	exit(t, tm)
 }
+
+// TestJobsWaitNext: wait -n at the prompt gives the next job's status, and
+// that job is not reported again as Done.
+func TestJobsWaitNext(t *testing.T) {
+	t.Parallel()
+	tm := startJobShell(t, "")
+	d := dur(t, 203)
+	out := enter(tm, "sleep "+d+" & (sleep 0.2; exit 3) & wait -n; echo st=$?")
+	if !strings.Contains(out, "st=3") {
+		t.Fatalf("wait -n: %q", out)
+	}
+	if out := enter(tm, "kill %1; wait -n; echo st=$?"); !strings.Contains(out, "st=143") {
+		t.Fatalf("wait -n after kill %%1: %q", out)
+	}
+	if out := enter(tm, "wait -n; echo st=$?"); !strings.Contains(out, "st=127") {
+		t.Fatalf("wait -n with no job left: %q", out)
+	}
+	if strings.Contains(tm.Output(), "exit 3)") && strings.Contains(tm.Output(), "Done") {
+		t.Errorf("a job wait -n reported came again as Done:\n%s", tm.Output())
+	}
+	exit(t, tm)
+}
