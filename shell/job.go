@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -161,8 +160,7 @@ type jobs struct {
 	// must register it again after ignoring SIGTTOU).
 	sigs chan<- os.Signal
 
-	mu      sync.Mutex
-	changed chan struct{}           // closed and replaced at every change
+	changes
 	list    []*job                  // listed jobs, by id
 	recent  []*job                  // listed jobs, least recently used first, for %+ and %-
 	fg      *job                    // the running line's foreground job, open to its pipeline's next program
@@ -181,14 +179,8 @@ type jobs struct {
 
 func newJobs(tty, pgid int, notice io.Writer, sigs chan<- os.Signal) *jobs {
 	return &jobs{tty: tty, pgid: pgid, notice: notice, sigs: sigs,
-		changed: make(chan struct{}), pending: map[string]*reservation{},
+		changes: changes{changed: make(chan struct{})}, pending: map[string]*reservation{},
 		marked: map[*syntax.Stmt]bool{}}
-}
-
-// broadcast wakes everything waiting for a change; t.mu is held.
-func (t *jobs) broadcast() {
-	close(t.changed)
-	t.changed = make(chan struct{})
 }
 
 // wait releases t.mu until the next change; t.mu is held.

@@ -475,18 +475,7 @@ func (t *jobs) byPid(pid int) *job {
 func (t *jobs) await(ctx context.Context, done func() bool) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	for !done() {
-		ch := t.changed
-		t.mu.Unlock()
-		select {
-		case <-ch:
-		case <-ctx.Done():
-			t.mu.Lock()
-			return false
-		}
-		t.mu.Lock()
-	}
-	return true
+	return t.awaitLocked(ctx, done)
 }
 
 // killJob sends sig to a job's process group; a stopped job also gets

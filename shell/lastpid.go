@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -619,11 +618,10 @@ func mayMark(src string) bool {
 type bgTable struct {
 	active atomic.Bool // a statement was marked: commands look for tokens
 
-	mu      sync.Mutex
-	changed chan struct{} // closed and replaced at every change
-	n       int
-	stmts   map[string]*bgStmt
-	order   []string // tokens, oldest first
+	changes
+	n     int
+	stmts map[string]*bgStmt
+	order []string // tokens, oldest first
 
 	funcs     map[string]bool // the shell's functions, see [bgTable.fileFuncs]
 	funcCount int             // how many the shell had then
@@ -665,11 +663,6 @@ const (
 	maxBgStmts = 1024
 	maxBgProcs = 64
 )
-
-func (t *bgTable) broadcast() {
-	close(t.changed)
-	t.changed = make(chan struct{})
-}
 
 // reserve files a new statement that wants the program at place and
 // starts with $? as before.
@@ -1150,7 +1143,7 @@ func (t *bgTable) find(pid int) *bgStmt {
 func (t *bgTable) await(ctx context.Context, st *bgStmt) (status int, ok bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if !t.awaitChange(ctx, st.over) {
+	if !t.awaitLocked(ctx, st.over) {
 		return 130, false
 	}
 	st.reported = true
@@ -1168,7 +1161,7 @@ func (t *bgTable) awaitNext(ctx context.Context, among func(*bgStmt) bool) (stat
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	var next *bgStmt
-	ok = t.awaitChange(ctx, func() bool {
+	ok = t.awaitLocked(ctx, func() bool {
 		next = nil
 		running := false
 		for _, tok := range t.order {
@@ -1210,23 +1203,6 @@ func (t *bgTable) reportAll() {
 			st.reported = true
 		}
 	}
-}
-
-// awaitChange waits, with t.mu held, until done says so, rechecking at
-// every change; it reports false when ctx was cancelled first.
-func (t *bgTable) awaitChange(ctx context.Context, done func() bool) bool {
-	for !done() {
-		ch := t.changed
-		t.mu.Unlock()
-		select {
-		case <-ch:
-		case <-ctx.Done():
-			t.mu.Lock()
-			return false
-		}
-		t.mu.Lock()
-	}
-	return true
 }
 
 // over reports whether the statement has ended, or its stand-in was
