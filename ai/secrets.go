@@ -4,17 +4,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/qsh-shell/qsh/tools"
+	"github.com/qsh-shell/qsh/tools/danger/secret"
 )
-
-// secretNames are the parts of a variable name that mark its value secret.
-var secretNames = []string{"KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASSPHRASE",
-	"CREDENTIAL", "AUTH", "COOKIE", "SESSION", "PRIVATE", "_PAT", "DSN", "CONN_STR", "CONNECTION_STRING"}
-
-// notSecret are names that match secretNames but hold nothing secret.
-var notSecret = map[string]bool{"SSH_AUTH_SOCK": true, "KEYMAP": true,
-	"XDG_SESSION_TYPE": true, "XDG_SESSION_ID": true, "XDG_SESSION_CLASS": true, "XDG_SESSION_DESKTOP": true,
-	"DBUS_SESSION_BUS_ADDRESS": true, "SESSION_MANAGER": true, "DESKTOP_SESSION": true}
 
 // Redactor replaces secrets by placeholders in text sent to the model.
 type Redactor struct {
@@ -41,30 +32,13 @@ func NewRedactor(environ []string, extra map[string]string) *Redactor {
 	}
 	for _, kv := range environ {
 		name, value, ok := strings.Cut(kv, "=")
-		if ok && SecretName(name) {
+		if ok && secret.Var(name) {
 			add(name, value)
 		}
 	}
 	// Longest first, so a value containing another is replaced whole.
 	sort.Slice(r.values, func(i, j int) bool { return len(r.values[i].value) > len(r.values[j].value) })
 	return r
-}
-
-// SecretName reports whether a variable's name says its value is secret.
-func SecretName(name string) bool {
-	up := strings.ToUpper(name)
-	if v, ok := notSecret[up]; ok {
-		return !v
-	}
-	if strings.HasSuffix(up, "_PWD") {
-		return true // MYSQL_PWD; PWD and OLDPWD are directories
-	}
-	for _, s := range secretNames {
-		if strings.Contains(up, s) {
-			return true
-		}
-	}
-	return false
 }
 
 // Redact returns s with every known secret replaced by a placeholder.
@@ -80,5 +54,5 @@ func (r *Redactor) Redact(s string) string {
 		}
 	}
 	// Then what looks like a credential wherever it came from.
-	return tools.Redact(s)
+	return secret.Redact(s)
 }

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/caarlos0/env/v11"
+
+	"github.com/qsh-shell/qsh/tools/danger/secret"
 )
 
 // Load fills each section, a pointer to a package's Config struct, from
@@ -137,7 +139,7 @@ func Print(w io.Writer, sections ...any) {
 				def = d
 			}
 			val := fmt.Sprint(sec.Field(j).Interface())
-			if secret(key) && val != "" {
+			if secret.Var(key) && val != "" {
 				val = "****"
 			}
 			fmt.Fprintf(w, "%s=%s\t(default: %s)\n", key, val, orNone(def))
@@ -150,15 +152,4 @@ func orNone(s string) string {
 		return "none"
 	}
 	return s
-}
-
-// secret reports whether a variable holds a credential that must not be
-// printed.
-func secret(name string) bool {
-	for _, s := range []string{"KEY", "TOKEN", "SECRET", "PASSWORD"} {
-		if strings.Contains(name, s) {
-			return true
-		}
-	}
-	return false
 }

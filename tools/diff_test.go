@@ -146,22 +146,3 @@ func TestMatchGlob(t *testing.T) {
 		}
 	}
 }
-
-func TestRedact(t *testing.T) {
-	for in, want := range map[string]string{
-		"OPENAI_API_KEY=sk-abcdefghijklmnopqrstuvwxyz0123":           "OPENAI_API_KEY=[REDACTED]",
-		"token ghp_abcdefghijklmnopqrstuvwxyz0123456789":             "token [REDACTED]",
-		"curl -H 'Authorization: Bearer abcdefghijklmnopqrstuvwxyz'": "curl -H 'Authorization: [REDACTED]'",
-		"postgres://bob:hunter2@db.example/x":                        "postgres://bob:[REDACTED]@db.example/x",
-		"password=hunter2 and more":                                  "password=[REDACTED] and more",
-		"AKIAABCDEFGHIJKLMNOP":                                       "[REDACTED]",
-		"golang context timeout":                                     "golang context timeout",
-		"echo $HOME; PWD=/tmp":                                       "echo $HOME; PWD=/tmp",
-		"hf_abcdefghijklmnopqrstuvwxyz0123456789":                    "[REDACTED]",
-		"-----BEGIN PGP PRIVATE KEY BLOCK-----\nxyz\n-----END PGP PRIVATE KEY BLOCK-----\nafter": "[REDACTED]\nafter",
-	} {
-		if got := Redact(in); got != want {
-			t.Errorf("Redact(%q) = %q, want %q", in, got, want)
-		}
-	}
-}

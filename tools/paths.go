@@ -4,9 +4,10 @@ import (
 	"errors"
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/qsh-shell/qsh/tools/danger/secret"
 )
 
 // place is a path the model named, resolved.
@@ -89,51 +90,11 @@ func realPathMissing(p string) (string, bool) {
 	}
 }
 
-// secretNames are base names, matched as path.Match patterns, of files
-// that usually hold secrets.
-var secretNames = []string{
-	".env", ".env.*", "*.env", ".envrc",
-	"*.pem", "*.key", "*.p12", "*.pfx", "*.keystore", "*.jks",
-	"*credentials*", "secrets.*",
-	"id_rsa*", "id_dsa*", "id_ecdsa*", "id_ed25519*",
-	".netrc", "_netrc", ".pgpass", ".git-credentials", ".npmrc", ".pypirc",
-	"shadow", "gshadow", "master.key",
-}
-
-// secretDirs are directory names whose whole content is secret.
-var secretDirs = []string{".ssh", ".gnupg", ".aws", ".kube", ".docker", ".password-store"}
-
-// sensitive says why the file at p may hold secrets, or "".
+// sensitive says why the file at p may hold secrets, or "": package secret
+// decides, for the user's home and environment.
 func sensitive(p string) string {
-	p = filepath.ToSlash(filepath.Clean(p))
-	switch p {
-	case "/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/master.passwd":
-		return "a system password file"
-	}
-	if strings.HasPrefix(p, "/etc/ssl/private") || strings.HasPrefix(p, "/etc/sudoers.d") {
-		return "system secrets"
-	}
-	parts := strings.Split(p, "/")
-	base := parts[len(parts)-1]
-	for _, d := range parts[:len(parts)-1] {
-		for _, s := range secretDirs {
-			if d == s {
-				return "inside " + s + "/, which holds keys and credentials"
-			}
-		}
-	}
-	for _, s := range secretDirs {
-		if base == s {
-			return s + "/ holds keys and credentials"
-		}
-	}
-	lower := strings.ToLower(base)
-	for _, pat := range secretNames {
-		if ok, _ := path.Match(pat, lower); ok {
-			return "its name (" + base + ") says it may hold secrets"
-		}
-	}
-	return ""
+	home, _ := os.UserHomeDir()
+	return secret.Places{Home: home, Getenv: os.Getenv}.Why(filepath.ToSlash(filepath.Clean(p)))
 }
 
 // fileMode returns the permission bits of the file at p, or def when there

@@ -2,70 +2,18 @@ package tools
 
 import (
 	"encoding/json"
-	"regexp"
 	"strconv"
-	"strings"
-	"sync"
+
+	"github.com/qsh-shell/qsh/tools/danger/secret"
 )
 
-// redacted replaces a secret value wherever one is removed.
-const redacted = "[REDACTED]"
-
-// secretPatterns match values that are secrets whatever their context: API
-// keys with well-known prefixes, private keys, bearer tokens, and
-// NAME=value assignments whose name says it holds a secret.
-var secretPatterns = sync.OnceValue(func() []*regexp.Regexp {
-	return []*regexp.Regexp{
-		regexp.MustCompile(`-----BEGIN [A-Z ]*PRIVATE KEY( BLOCK)?-----[\s\S]*?(-----END [A-Z ]*PRIVATE KEY( BLOCK)?-----|$)`),
-		regexp.MustCompile(`\b(sk|pk|rk)-(ant-|proj-|live-|test-)?[A-Za-z0-9_\-]{16,}`),
-		regexp.MustCompile(`\bgh[pousr]_[A-Za-z0-9]{20,}`),
-		regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{20,}`),
-		regexp.MustCompile(`\bglpat-[A-Za-z0-9_\-]{16,}`),
-		regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9\-]{10,}`),
-		regexp.MustCompile(`\b(AKIA|ASIA)[A-Z0-9]{16}\b`),
-		regexp.MustCompile(`\bAIza[0-9A-Za-z_\-]{30,}`),
-		regexp.MustCompile(`\bhf_[A-Za-z0-9]{30,}`),
-		regexp.MustCompile(`(?i)\b(bearer|token)\s+[A-Za-z0-9._~+/\-]{16,}=*`),
-		regexp.MustCompile(`\beyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`),
-	}
-})
-
-// secretAssign matches NAME=value where NAME says it is a secret; the name
-// is kept so the reader still knows what was there.
-var secretAssign = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`\b([A-Z0-9_]*(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?)[A-Z0-9_]*|(?i:api[_-]?key|access[_-]?token|auth[_-]?token|secret[_-]?key|client[_-]?secret|password|passwd))(\s*[=:]\s*)("[^"]*"|'[^']*'|[^\s"';&|,}]+)`)
-})
-
-// secretURL matches the password in scheme://user:password@host.
-var secretURL = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(://[^/\s:@]+:)[^/\s@]+@`) })
-
-// Redact removes secret values from s.
-func Redact(s string) string {
-	for _, re := range secretPatterns() {
-		s = re.ReplaceAllString(s, redacted)
-	}
-	s = secretAssign().ReplaceAllString(s, "${1}${3}"+redacted)
-	s = secretURL().ReplaceAllString(s, "${1}"+redacted+"@")
-	return s
-}
-
-// secretName reports whether a JSON key names a secret value.
-func secretName(k string) bool {
-	k = strings.ToLower(k)
-	for _, w := range []string{"key", "token", "secret", "password", "passwd", "credential", "auth"} {
-		if strings.Contains(k, w) {
-			return true
-		}
-	}
-	return false
-}
-
-// redactJSON returns args with secret values removed and long strings cut,
+// redactJSON returns args with secret values removed (as package secret
+// says: by a key that names a secret, or by their shape) and long strings cut,
 // for the audit log. Invalid JSON is logged as a redacted string.
 func redactJSON(args json.RawMessage, maxString int) json.RawMessage {
 	var v any
 	if err := json.Unmarshal(args, &v); err != nil {
-		b, _ := json.Marshal(clip(Redact(string(args)), maxString))
+		b, _ := json.Marshal(clip(secret.Redact(string(args)), maxString))
 		return b
 	}
 	v = redactValue(v, "", maxString)
@@ -89,10 +37,10 @@ func redactValue(v any, key string, maxString int) any {
 		}
 		return v
 	case string:
-		if key != "" && secretName(key) {
-			return redacted
+		if key != "" && secret.Var(key) {
+			return secret.Redacted
 		}
-		return clip(Redact(v), maxString)
+		return clip(secret.Redact(v), maxString)
 	}
 	return v
 }

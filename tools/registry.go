@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/qsh-shell/qsh/tools/danger"
+	"github.com/qsh-shell/qsh/tools/danger/secret"
 )
 
 // Registry is the set of tools one session offers the model, with the
@@ -223,7 +224,7 @@ func outcome(res Result) string {
 		}
 		return s
 	}
-	return "failed: " + clip(Redact(res.Error), 300)
+	return "failed: " + clip(secret.Redact(res.Error), 300)
 }
 
 func failf(format string, args ...any) Result {

@@ -15,6 +15,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"github.com/qsh-shell/qsh/tools/danger"
+	"github.com/qsh-shell/qsh/tools/danger/secret"
 )
 
 //go:embed web.md
@@ -69,7 +70,7 @@ func (t *web) call(ctx context.Context, env Env, args json.RawMessage, c *call) 
 	if err := json.Unmarshal(args, &p); err != nil {
 		return failf("web_search: bad arguments: %v", err)
 	}
-	q := strings.TrimSpace(Redact(p.Query))
+	q := strings.TrimSpace(secret.Redact(p.Query))
 	if q == "" {
 		return failf("web_search: the query is empty")
 	}

@@ -8,6 +8,8 @@ import (
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/qsh-shell/qsh/tools/danger/secret"
 )
 
 func (w *walker) call(c *syntax.CallExpr, io ioInfo) {
@@ -214,7 +216,7 @@ func (w *walker) decl(c *syntax.DeclClause) {
 	if names > 0 {
 		if slices.Contains(flags, "-p") {
 			for _, a := range c.Args {
-				if a.Name != nil && secretName(a.Name.Value) {
+				if a.Name != nil && secret.Var(a.Name.Value) {
 					w.res.add(Dangerous, "`"+variant+" -p "+a.Name.Value+"`: prints a secret")
 				}
 			}
@@ -434,7 +436,7 @@ func filtersEnv(s *syntax.Stmt) bool {
 			}
 			continue
 		}
-		if secretName(strings.Trim(v, "^$=.*[]")) || strings.ContainsAny(v, "|.*") && !strings.HasPrefix(v, "^") {
+		if secret.Var(strings.Trim(v, "^$=.*[]")) || strings.ContainsAny(v, "|.*") && !strings.HasPrefix(v, "^") {
 			return false
 		}
 		patterns++

@@ -2,6 +2,8 @@ package danger
 
 import (
 	"strings"
+
+	"github.com/qsh-shell/qsh/tools/danger/secret"
 )
 
 // check runs the judge named by a rule for what the table cannot say.
@@ -179,7 +181,7 @@ func (w *walker) check(name, chain string, args []arg, io ioInfo) {
 			}
 		}
 		for _, a := range args[1:] {
-			if secretName(a.s) || hasHole(a.s) {
+			if secret.Var(a.s) || hasHole(a.s) {
 				w.res.add(Dangerous, "`printenv "+a.text+"`: may print a secret")
 			}
 		}

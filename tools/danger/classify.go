@@ -112,6 +112,9 @@ type shared struct {
 	runtime  bool            // judging a real argv at run time (see Guard)
 	piped    bool            // at run time: the output goes into a pipe, judged with it before running
 	budget   int             // statements left to walk
+	// getenv reads the environment of the commands being judged, for the
+	// files it moves ($KUBECONFIG); nil when judging text alone.
+	getenv func(string) string
 }
 
 // call records that a function body runs (and is running).

@@ -72,7 +72,7 @@ func (w *walker) rm(args []arg, chain string) {
 			w.res.add(Dangerous, on+": deletes files in bulk")
 		case rec:
 			w.res.add(Dangerous, on+": deletes a directory tree")
-		case w.secretFile(p):
+		case w.secretFile(p) != "":
 			w.res.add(Dangerous, on+": deletes a secret file")
 		default:
 			w.res.add(Dev, on+": deletes a file in the workspace")

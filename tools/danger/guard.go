@@ -25,7 +25,8 @@ func Guard(ws Workspace, approved Class) (
 		return func(ctx context.Context, args []string) error {
 			cmd := quoteArgs(args)
 			hc := interp.HandlerCtx(ctx)
-			v := classifyAt(cmd, ws, resolveDir(hc.Dir, ws), isPipe(hc.Stdout))
+			getenv := func(name string) string { return hc.Env.Get(name).String() }
+			v := classifyAt(cmd, ws, resolveDir(hc.Dir, ws), isPipe(hc.Stdout), getenv)
 			if v.Class == Blocked || v.Class > approved {
 				return refusal(cmd, v, approved)
 			}
@@ -70,11 +71,13 @@ func resolveDir(dir string, ws Workspace) string {
 	return dir
 }
 
-// classifyAt classifies a command as it runs from dir, at run time.
-func classifyAt(cmd string, ws Workspace, dir string, piped bool) Verdict {
+// classifyAt classifies a command as it runs from dir, at run time, in
+// the environment getenv reads (where $KUBECONFIG and the like point).
+func classifyAt(cmd string, ws Workspace, dir string, piped bool, getenv func(string) string) Verdict {
 	w := newWalker(ws, dir)
 	w.shared.runtime = true
 	w.shared.piped = piped
+	w.shared.getenv = getenv
 	w.script(cmd)
 	return w.res.verdict()
 }

@@ -2,6 +2,8 @@ package danger
 
 import (
 	"strings"
+
+	"github.com/qsh-shell/qsh/tools/danger/secret"
 )
 
 // codeFlag reports whether a is a flag of r whose value is code, and
@@ -324,7 +326,7 @@ func (w *walker) inline(lang, code string) {
 		w.res.add(Dangerous, label+": prints environment variables, which may include secrets")
 	}
 	for _, m := range envName.get().FindAllStringSubmatch(code, -1) {
-		if secretName(m[1]) {
+		if secret.Var(m[1]) {
 			w.res.add(Dangerous, label+": reads the secret `"+m[1]+"`")
 		}
 	}
@@ -437,7 +439,7 @@ func (w *walker) awkCode(code string) {
 		w.nested(strings.ReplaceAll(m[1], `\"`, `"`), input{})
 	}
 	for _, m := range envName.get().FindAllStringSubmatch(strings.ReplaceAll(code, "ENVIRON[", "ENV["), -1) {
-		if secretName(m[1]) {
+		if secret.Var(m[1]) {
 			w.res.add(Dangerous, "`awk`: reads the secret `"+m[1]+"`")
 		}
 	}

@@ -67,15 +67,10 @@ var outputFlags = lazy[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{"-o": true, "-out": true, "--output": true, "-keyout": true, "--out": true, "--output-file": true, "-O": true, "--output-document": true}
 }}
 
-// listers only list or measure a directory; reading a secret directory
-// with anything else may print or copy what is in it.
+// listers read only names and metadata (a secret file's existence, size
+// or type is no secret); anything else may print or copy what it names.
 var listers = lazy[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{"ls": true, "stat": true, "du": true, "tree": true, "file": true, "find": true, "cd": true, "test": true, "[": true, "chmod": true, "mkdir": true, "touch": true, "realpath": true, "readlink": true, "basename": true, "dirname": true, "eza": true, "exa": true, "fd": true}
-}}
-
-// secretDirs hold keys and tokens as a whole.
-var secretDirs = lazy[map[string]bool]{build: func() map[string]bool {
-	return map[string]bool{".ssh": true, ".aws": true, ".gnupg": true, ".kube": true, ".password-store": true, ".docker": true, ".azure": true, ".gcloud": true}
 }}
 
 // operandsOf judges the operands of command name as files it may read.
@@ -91,17 +86,14 @@ func (w *walker) operandsOf(name string, args []arg) {
 				continue
 			}
 		}
-		if i := strings.LastIndexByte(a.s, ':'); i > 0 && i < len(a.s)-1 && !strings.Contains(a.s, "://") {
+		if i := strings.LastIndexByte(a.s, ':'); i > 0 && i < len(a.s)-1 && !strings.Contains(a.s, "://") && !listers.get()[name] {
 			// git's REV:PATH names a file too.
 			if p, ok := w.abs(a.s[i+1:]); ok {
 				w.readFile(p, true, "`"+a.text+"`")
 			}
 		}
-		if p, ok := w.abs(a.s); ok {
+		if p, ok := w.abs(a.s); ok && !listers.get()[name] {
 			w.readFile(p, true, "`"+a.text+"`")
-			if name != "" && !listers.get()[name] && secretDirs.get()[path.Base(p)] && under(p, w.ws.Home) {
-				w.res.add(Dangerous, "`"+name+" "+a.text+"`: reads a directory of keys or tokens")
-			}
 		}
 	}
 }

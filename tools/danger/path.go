@@ -3,6 +3,8 @@ package danger
 import (
 	"path"
 	"strings"
+
+	"github.com/qsh-shell/qsh/tools/danger/secret"
 )
 
 // cleanAbs cleans an absolute path and returns "" for anything else.
@@ -204,46 +206,7 @@ func (w *walker) throughLinks(p string) string {
 	return p
 }
 
-// secretFile reports whether reading p may disclose a secret.
-func (w *walker) secretFile(p string) bool {
-	base := path.Base(p)
-	switch base {
-	case ".netrc", ".pgpass", ".git-credentials", "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", ".npmrc", ".my.cnf",
-		".s3cfg", ".boto", ".terraformrc", ".vault-token", "credentials.toml", "application_default_credentials.json",
-		"shadow", "gshadow", ".pypirc", "credentials.json", "secrets.json", "secrets.yaml", "secrets.yml",
-		".htpasswd", "master.key":
-		return base != "shadow" && base != "gshadow" || under(p, "/etc")
-	case ".env":
-		return true
-	}
-	if strings.HasPrefix(base, ".env.") {
-		switch strings.TrimPrefix(base, ".env.") {
-		case "example", "sample", "template", "dist", "defaults", "schema":
-			return false
-		}
-		return true
-	}
-	for _, ext := range []string{".pem", ".key", ".p12", ".pfx", ".jks", ".keystore"} {
-		if strings.HasSuffix(base, ext) {
-			return true
-		}
-	}
-	dir := path.Dir(p)
-	switch {
-	case strings.HasSuffix(dir, "/.aws") && (base == "credentials" || base == "config"):
-		return true
-	case strings.HasSuffix(dir, "/.docker") && base == "config.json":
-		return true
-	case strings.HasSuffix(dir, "/.kube") && base == "config":
-		return true
-	case strings.HasSuffix(dir, "/.ssh") && strings.HasPrefix(base, "id_") && !strings.HasSuffix(base, ".pub"):
-		return true
-	case strings.HasSuffix(dir, "/.gnupg"):
-		return true
-	case strings.HasSuffix(dir, "/gh") && base == "hosts.yml":
-		return true
-	case strings.HasPrefix(p, "/proc/") && base == "environ":
-		return true
-	}
-	return false
+// secretFile says why reading p may disclose a secret, or "".
+func (w *walker) secretFile(p string) string {
+	return secret.Places{Home: w.ws.Home, Getenv: w.shared.getenv}.Why(p)
 }

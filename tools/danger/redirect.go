@@ -122,8 +122,10 @@ func network(p string) bool {
 
 // readFile judges reading p: secrets go to a remote model.
 func (w *walker) readFile(p string, ok bool, what string) {
-	if ok && w.secretFile(p) {
-		w.res.add(Dangerous, what+": reads a file that may hold secrets")
+	if ok {
+		if why := w.secretFile(p); why != "" {
+			w.res.add(Dangerous, what+": reads a file that may hold secrets ("+why+")")
+		}
 	}
 	if ok && strings.HasPrefix(p, "/dev/") && rawDevice.get().MatchString(p) {
 		w.res.add(Dangerous, what+": reads a raw disk")

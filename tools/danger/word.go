@@ -9,6 +9,8 @@ import (
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/qsh-shell/qsh/tools/danger/secret"
 )
 
 // Holes stand for parts of a word that cannot be known before running.
@@ -77,6 +79,10 @@ func (e env) Get(name string) expand.Variable {
 		return str(hole)
 	case "HOME -": // ~- is the previous cwd
 		return str(hole)
+	}
+	if f := secret.VarFile(name); f != "" {
+		// $KUBECONFIG and the like name a secret file wherever it is.
+		return str(path.Join(w.ws.Home, f))
 	}
 	if rest, ok := strings.CutPrefix(name, "HOME "); ok {
 		return str(filepath.Join(filepath.Dir(w.ws.Home), rest))
@@ -228,7 +234,7 @@ func (w *walker) substs(node syntax.Node) {
 			}
 			return false
 		case *syntax.ParamExp:
-			if n.Param != nil && secretName(n.Param.Value) {
+			if n.Param != nil && secret.Var(n.Param.Value) {
 				w.res.add(Dangerous, "`$"+n.Param.Value+"` may expose a secret")
 			}
 			if n.Excl && n.Param != nil && (n.Names != 0) {
@@ -339,15 +345,4 @@ func commandBase(name string) string {
 		return name[i+1:]
 	}
 	return name
-}
-
-// secretName reports whether a variable name suggests a secret.
-func secretName(name string) bool {
-	u := strings.ToUpper(name)
-	for _, s := range []string{"TOKEN", "SECRET", "PASSWORD", "PASSWD", "API_KEY", "APIKEY", "PRIVATE_KEY", "CREDENTIAL", "ACCESS_KEY", "AUTH_KEY", "_PASS", "SESSION_KEY"} {
-		if strings.Contains(u, s) {
-			return true
-		}
-	}
-	return strings.HasSuffix(u, "_KEY") || u == "KEY" || u == "PASS"
 }

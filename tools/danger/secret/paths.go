@@ -1,0 +1,250 @@
+package secret
+
+import (
+	"path"
+	"strings"
+)
+
+// Places is where one user keeps secrets: the home directory, the system's
+// password and key files, and the files the environment moves elsewhere
+// ($KUBECONFIG, $AWS_SHARED_CREDENTIALS_FILE …).
+type Places struct {
+	Home string // the user's home directory, absolute; "" when unknown
+	// Getenv reads the environment for files it moves; nil reads nothing.
+	Getenv func(string) string
+}
+
+// homePaths hold secrets under the home directory; a directory counts
+// with everything under it.
+var homePaths = lazy[[]string]{build: func() []string {
+	return []string{
+		".ssh", ".gnupg", ".aws", ".azure", ".config/gcloud", ".kube", ".docker/config.json",
+		".netrc", "_netrc", ".git-credentials", ".config/git/credentials", ".config/gh", ".config/hub",
+		".npmrc", ".yarnrc.yml", ".pypirc", ".pgpass", ".my.cnf", ".password-store", ".vault-token",
+		".terraformrc", ".terraform.d/credentials.tfrc.json", ".s3cfg", ".boto", ".cargo/credentials",
+		".cargo/credentials.toml", ".gem/credentials", ".composer/auth.json", ".config/composer/auth.json",
+		".m2/settings-security.xml", ".pulumi/credentials.json", ".config/rclone/rclone.conf",
+		".local/share/keyrings", ".config/op", ".fly/config.yml", ".config/helm/repositories.yaml",
+	}
+}}
+
+// systemPaths hold secrets of the machine, for any user.
+var systemPaths = lazy[[]string]{build: func() []string {
+	return []string{
+		"/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-", "/etc/master.passwd",
+		"/etc/sudoers", "/etc/sudoers.d", "/etc/ssl/private", "/etc/ssh/ssh_host_rsa_key",
+		"/etc/ssh/ssh_host_ecdsa_key", "/etc/ssh/ssh_host_ed25519_key", "/etc/ssh/ssh_host_dsa_key",
+		// Docker and Kubernetes secrets, the service account's token among them.
+		"/run/secrets", "/var/run/secrets",
+	}
+}}
+
+// envPaths are the variables that move a secret file or directory, each
+// with the home-relative place it has when the variable is unset.
+var envPaths = lazy[map[string]string]{build: func() map[string]string {
+	return map[string]string{
+		"KUBECONFIG": ".kube/config", "AWS_SHARED_CREDENTIALS_FILE": ".aws/credentials",
+		"AWS_CONFIG_FILE": ".aws/config", "GOOGLE_APPLICATION_CREDENTIALS": ".config/gcloud",
+		"CLOUDSDK_CONFIG": ".config/gcloud", "AZURE_CONFIG_DIR": ".azure", "DOCKER_CONFIG": ".docker/config.json",
+		"GNUPGHOME": ".gnupg", "NETRC": ".netrc", "PASSWORD_STORE_DIR": ".password-store",
+		"NPM_CONFIG_USERCONFIG": ".npmrc", "GH_CONFIG_DIR": ".config/gh", "PGPASSFILE": ".pgpass",
+		"VAULT_CONFIG_PATH": ".vault-token",
+	}
+}}
+
+// VarFile is the home-relative path of the secret file or directory the
+// variable name points at by default (KUBECONFIG → .kube/config), or "".
+// A command that reads "$KUBECONFIG" reads a secret whatever its value.
+func VarFile(name string) string {
+	return envPaths.get()[name]
+}
+
+// Fixed lists the absolute paths of files and directories that hold
+// secrets (a directory with everything under it): those under Home, the
+// system's, and the ones the environment names. They need not exist.
+// Files found by name anywhere ([Name]) and /proc/*/environ come on top.
+func (pl Places) Fixed() []string {
+	var out []string
+	if pl.Home != "" {
+		for _, p := range homePaths.get() {
+			out = append(out, path.Join(pl.Home, p))
+		}
+	}
+	out = append(out, systemPaths.get()...)
+	if pl.Getenv != nil {
+		for name := range envPaths.get() {
+			v := pl.Getenv(name)
+			if v == "" {
+				continue
+			}
+			for f := range strings.SplitSeq(v, ":") { // KUBECONFIG is a list
+				if strings.HasPrefix(f, "/") {
+					if name == "DOCKER_CONFIG" {
+						f += "/config.json"
+					}
+					out = append(out, path.Clean(f))
+				}
+			}
+		}
+	}
+	return out
+}
+
+// fixedUnder returns the fixed secret path p is or lies under, or "".
+// It tests the home-relative ones without building Fixed's list: the
+// classifier asks for every path a command names.
+func (pl Places) fixedUnder(p string) string {
+	in := func(p, f string) bool { return p == f || strings.HasPrefix(p, f+"/") }
+	if pl.Home != "" && pl.Home != "/" {
+		if rel, ok := strings.CutPrefix(p, pl.Home+"/"); ok {
+			for _, h := range homePaths.get() {
+				if in(rel, h) {
+					return path.Join(pl.Home, h)
+				}
+			}
+		}
+	}
+	for _, f := range systemPaths.get() {
+		if in(p, f) {
+			return f
+		}
+	}
+	if pl.Getenv != nil {
+		for _, f := range pl.Fixed() {
+			if in(p, f) {
+				return f
+			}
+		}
+	}
+	return ""
+}
+
+// anywhereDirs are directory names whose whole content is secret wherever
+// they are: another user's ~/.ssh is as secret as one's own.
+var anywhereDirs = lazy[map[string]string]{build: func() map[string]string {
+	return map[string]string{
+		".ssh": ".ssh/", ".gnupg": ".gnupg/", ".aws": ".aws/", ".azure": ".azure/",
+		".password-store": ".password-store/",
+	}
+}}
+
+// Why says why the file at p (absolute) may hold secrets, or "" when
+// nothing says so. Public keys (*.pub) are not secret, even inside a
+// directory that [Places.Fixed] lists whole. It reads only the path: call it again on where a
+// symbolic link leads.
+func (pl Places) Why(p string) string {
+	if p == "" {
+		return ""
+	}
+	p = path.Clean(p)
+	if strings.HasSuffix(p, ".pub") {
+		return "" // a public key, even in ~/.ssh
+	}
+	if f := pl.fixedUnder(p); f != "" {
+		switch f {
+		case "/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-", "/etc/master.passwd":
+			return "a system password file"
+		}
+		return "`" + f + "` holds keys or credentials"
+	}
+	parts := strings.Split(p, "/")
+	for _, d := range parts[:len(parts)-1] {
+		if what, ok := anywhereDirs.get()[d]; ok {
+			return "inside " + what + ", which holds keys or credentials"
+		}
+	}
+	base := parts[len(parts)-1]
+	dir := path.Dir(p)
+	switch {
+	case procEnviron(p):
+		return "a process's environment, which holds its secrets"
+	case anywhereDirs.get()[base] != "":
+		return base + "/ holds keys or credentials"
+	case base == "config" && path.Base(dir) == ".kube", base == "config.json" && path.Base(dir) == ".docker",
+		base == "hosts.yml" && strings.HasSuffix(dir, "/gh"), base == "credentials" && path.Base(dir) == ".aws":
+		return "a tool's credentials file"
+	case Name(base):
+		return "its name (" + base + ") says it may hold secrets"
+	}
+	return ""
+}
+
+// procEnviron reports /proc/PID/environ and /proc/PID/task/TID/environ:
+// another process's environment variables, secrets included.
+func procEnviron(p string) bool {
+	rest, ok := strings.CutPrefix(p, "/proc/")
+	if !ok || path.Base(p) != "environ" {
+		return false
+	}
+	n := strings.Count(rest, "/")
+	return n == 1 || n == 3 && strings.Contains(rest, "/task/")
+}
+
+// namePatterns are base names (path.Match patterns, lower case) of files
+// that hold secrets wherever they are.
+var namePatterns = lazy[[]string]{build: func() []string {
+	return []string{
+		".env", ".env.*", "*.env", ".envrc", ".flaskenv",
+		"*.pem", "*.key", "*.p12", "*.pfx", "*.jks", "*.keystore", "*.kdbx", "*.ovpn",
+		"*credentials*", "secrets.json", "secrets.yaml", "secrets.yml", "secrets.toml", "secret.yaml",
+		"id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "id_ecdsa_sk", "id_ed25519_sk", "*_rsa", "*_ed25519",
+		".netrc", "_netrc", ".pgpass", ".git-credentials", ".npmrc", ".pypirc", ".my.cnf", ".vault-token",
+		"master.key", ".htpasswd", "service-account*.json", "*serviceaccount*.json",
+	}
+}}
+
+// notSecretNames end a name pattern's match: templates meant to be
+// committed, public keys, and source code about credentials.
+func notSecretName(lower string) bool {
+	switch strings.TrimPrefix(lower, ".env.") {
+	case "example", "sample", "template", "dist", "defaults", "schema", "test.example", "local.example":
+		return strings.HasPrefix(lower, ".env.")
+	}
+	if strings.HasSuffix(lower, ".example") || strings.HasSuffix(lower, ".sample") ||
+		strings.HasSuffix(lower, ".template") || strings.HasSuffix(lower, ".pub") {
+		return true
+	}
+	if strings.Contains(lower, "credential") {
+		switch path.Ext(lower) {
+		case ".go", ".py", ".js", ".ts", ".tsx", ".jsx", ".rs", ".java", ".kt", ".rb", ".php", ".c", ".h",
+			".cc", ".cpp", ".cs", ".swift", ".md", ".rst", ".html", ".css", ".sh", ".scala", ".ex", ".exs":
+			return true
+		}
+	}
+	return false
+}
+
+// Name reports whether a file's base name says it holds secrets wherever
+// it is: .env, .env.production, prod.env, server.key, cert.pem, id_rsa,
+// aws-credentials.json, .netrc. Templates (.env.example) and public keys
+// (id_rsa.pub) do not.
+func Name(base string) bool {
+	lower := strings.ToLower(base)
+	if notSecretName(lower) {
+		return false
+	}
+	for _, pat := range namePatterns.get() {
+		if ok, _ := path.Match(pat, lower); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// NameExamples are names that [Name] reports, one or more per pattern,
+// for matching a glob such as `.[e]nv` or `*.pem` against what it could
+// name without reading a directory.
+func NameExamples() []string {
+	return nameExamples.get()
+}
+
+var nameExamples = lazy[[]string]{build: func() []string {
+	return []string{
+		".env", ".env.local", ".env.production", "prod.env", ".envrc", ".flaskenv", "server.pem", "server.key",
+		"cert.p12", "cert.pfx", "release.jks", "release.keystore", "vault.kdbx", "client.ovpn",
+		"credentials", "credentials.json", "aws-credentials", "secrets.json", "secrets.yaml", "secrets.yml",
+		"secrets.toml", "secret.yaml", "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", ".netrc", "_netrc",
+		".pgpass", ".git-credentials", ".npmrc", ".pypirc", ".my.cnf", ".vault-token", "master.key",
+		".htpasswd", "service-account.json",
+	}
+}}

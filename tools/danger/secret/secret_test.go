@@ -1,0 +1,190 @@
+package secret
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestSecret is the one table of what is secret: variable names (var),
+// paths (path, for a user whose home is /home/al and whose KUBECONFIG is
+// /srv/kube.yaml), base names (name) and text to redact (redact). want is
+// "yes"/"no", or for redact the text after redaction.
+func TestSecret(t *testing.T) {
+	env := map[string]string{"KUBECONFIG": "/srv/kube.yaml:/srv/other.yaml", "DOCKER_CONFIG": "/srv/docker"}
+	pl := Places{Home: "/home/al", Getenv: func(k string) string { return env[k] }}
+	tests := []struct{ kind, in, want string }{
+		// Variables: the lists of the classifier and the assistant disagreed
+		// on DB_PASS and MYSQL_PWD; both are secret.
+		{"var", "DB_PASS", "yes"},
+		{"var", "MYSQL_PWD", "yes"},
+		{"var", "DB_PASSWORD", "yes"},
+		{"var", "PGPASSWORD", "yes"},
+		{"var", "PGPASSWD", "yes"},
+		{"var", "GITHUB_TOKEN", "yes"},
+		{"var", "github_token", "yes"},
+		{"var", "githubToken", "yes"},
+		{"var", "GH_PAT", "yes"},
+		{"var", "OPENAI_API_KEY", "yes"},
+		{"var", "apiKey", "yes"},
+		{"var", "AWS_SECRET_ACCESS_KEY", "yes"},
+		{"var", "AWS_SESSION_TOKEN", "yes"},
+		{"var", "NPM_AUTH", "yes"},
+		{"var", "CREDENTIALS_FILE", "yes"},
+		{"var", "GOOGLE_APPLICATION_CREDENTIALS", "yes"},
+		{"var", "SENTRY_DSN", "yes"},
+		{"var", "DATABASE_URL", "yes"},
+		{"var", "REDIS_CONNECTION_STRING", "yes"},
+		{"var", "GPG_PASSPHRASE", "yes"},
+		{"var", "SESSION_COOKIE", "yes"},
+		{"var", "PRIVATE_KEY", "yes"},
+		{"var", "CLIENTSECRET", "yes"},
+		{"var", "KEY", "yes"},
+		{"var", "PASS", "yes"},
+		{"var", "PWD", "no"},
+		{"var", "OLDPWD", "no"},
+		{"var", "PATH", "no"},
+		{"var", "HOME", "no"},
+		{"var", "EDITOR", "no"},
+		{"var", "KEYMAP", "no"},
+		{"var", "SSH_AUTH_SOCK", "no"},
+		{"var", "GIT_AUTHOR_NAME", "no"},
+		{"var", "XDG_SESSION_TYPE", "no"},
+		{"var", "MAX_TOKENS", "no"},
+		{"var", "TOKENIZERS_PARALLELISM", "no"},
+		{"var", "PASSWORD_STORE_DIR", "no"},
+		{"var", "GIT_ASKPASS", "no"},
+		{"var", "BYPASS_CACHE", "no"},
+
+		// Paths.
+		{"path", "/home/al/.ssh", "yes"},
+		{"path", "/home/al/.ssh/id_ed25519", "yes"},
+		{"path", "/home/al/.ssh/known_hosts", "yes"},
+		{"path", "/home/al/.gnupg/private-keys-v1.d/x.key", "yes"},
+		{"path", "/home/al/.aws/credentials", "yes"},
+		{"path", "/home/al/.azure/accessTokens.json", "yes"},
+		{"path", "/home/al/.config/gcloud/application_default_credentials.json", "yes"},
+		{"path", "/home/al/.kube/config", "yes"},
+		{"path", "/home/al/.docker/config.json", "yes"},
+		{"path", "/home/al/.netrc", "yes"},
+		{"path", "/home/al/.git-credentials", "yes"},
+		{"path", "/home/al/.config/gh/hosts.yml", "yes"},
+		{"path", "/home/al/.npmrc", "yes"},
+		{"path", "/home/al/.pypirc", "yes"},
+		{"path", "/home/al/.password-store/bank.gpg", "yes"},
+		{"path", "/etc/shadow", "yes"},
+		{"path", "/etc/gshadow", "yes"},
+		{"path", "/etc/sudoers.d/admins", "yes"},
+		{"path", "/run/secrets/db_password", "yes"},
+		{"path", "/var/run/secrets/kubernetes.io/serviceaccount/token", "yes"},
+		{"path", "/proc/1/environ", "yes"},
+		{"path", "/proc/self/environ", "yes"},
+		{"path", "/proc/42/task/43/environ", "yes"},
+		{"path", "/srv/kube.yaml", "yes"},
+		{"path", "/srv/other.yaml", "yes"},
+		{"path", "/srv/docker/config.json", "yes"},
+		{"path", "/home/bob/.ssh/id_rsa", "yes"},
+		{"path", "/root/.aws/config", "yes"},
+		{"path", "/work/app/.env", "yes"},
+		{"path", "/work/app/.env.production", "yes"},
+		{"path", "/work/app/config/prod.env", "yes"},
+		{"path", "/work/app/certs/server.key", "yes"},
+		{"path", "/work/app/certs/server.pem", "yes"},
+		{"path", "/work/app/aws-credentials.json", "yes"},
+		{"path", "/work/app/config/secrets.yml", "yes"},
+		{"path", "/work/app/config/master.key", "yes"},
+		{"path", "/tmp/x/.kube/config", "yes"},
+		{"path", "/home/al/.docker/daemon.json", "no"},
+		{"path", "/home/al/.ssh/id_ed25519.pub", "no"},
+		{"path", "/home/al/.ssh.bak", "no"},
+		{"path", "/home/al/.bashrc", "no"},
+		{"path", "/home/al/.config/git/config", "no"},
+		{"path", "/etc/passwd", "no"},
+		{"path", "/etc/hosts", "no"},
+		{"path", "/proc/cpuinfo", "no"},
+		{"path", "/proc/1/status", "no"},
+		{"path", "/work/app/.env.example", "no"},
+		{"path", "/work/app/.env.sample", "no"},
+		{"path", "/work/app/main.go", "no"},
+		{"path", "/work/app/auth/credentials.go", "no"},
+		{"path", "/work/app/docs/credentials.md", "no"},
+		{"path", "/home/al/.ssh-config-notes", "no"},
+		{"path", "/srv/kube.yaml.bak", "no"},
+
+		{"name", "id_rsa", "yes"},
+		{"name", "id_rsa.pub", "no"},
+		{"name", ".ENV", "yes"},
+		{"name", ".envrc", "yes"},
+		{"name", "environment.ts", "no"},
+		{"name", "keys.txt", "no"},
+
+		// Redaction of text on its way to the model.
+		{"redact", "nothing here", "nothing here"},
+		{"redact", "OPENAI_API_KEY=sk-abcdefghijklmnopqrstuvwxyz0123", "OPENAI_API_KEY=[REDACTED]"},
+		{"redact", "DB_PASS=hunter2 ok", "DB_PASS=[REDACTED] ok"},
+		{"redact", "MYSQL_PWD=hunter2 ok", "MYSQL_PWD=[REDACTED] ok"},
+		{"redact", "token ghp_abcdefghijklmnopqrstuvwxyz0123456789", "token [REDACTED]"},
+		{"redact", "curl -H 'Authorization: Bearer abcdefghijklmnopqrstuvwxyz'", "curl -H 'Authorization: [REDACTED]'"},
+		{"redact", "postgres://bob:hunter2@db.example/x", "postgres://bob:[REDACTED]@db.example/x"},
+		{"redact", "password=hunter2 and more", "password=[REDACTED] and more"},
+		{"redact", "AKIAABCDEFGHIJKLMNOP", "[REDACTED]"},
+		{"redact", "npm_abcdefghijklmnopqrstuvwxyz0123456789", "[REDACTED]"},
+		{"redact", "sk_live_abcdefghijklmnopqrstuv", "[REDACTED]"},
+		{"redact", "-----BEGIN OPENSSH PRIVATE KEY-----\nb3Bl\n-----END OPENSSH PRIVATE KEY-----\nx", "[REDACTED]\nx"},
+		{"redact", "echo $HOME; PWD=/tmp", "echo $HOME; PWD=/tmp"},
+		{"redact", "GIT_AUTHOR_NAME=Al", "GIT_AUTHOR_NAME=Al"},
+		{"redact", "error: key: not found", "error: key: not found"},
+		{"redact", "max_tokens: 4096", "max_tokens: 4096"},
+		{"redact", "public key -----BEGIN PUBLIC KEY-----", "public key -----BEGIN PUBLIC KEY-----"},
+		{"redact", "sk-is-a-word", "sk-is-a-word"},
+	}
+	yes := func(b bool) string {
+		if b {
+			return "yes"
+		}
+		return "no"
+	}
+	for _, tt := range tests {
+		var got string
+		switch tt.kind {
+		case "var":
+			got = yes(Var(tt.in))
+		case "path":
+			got = yes(pl.Why(tt.in) != "")
+		case "name":
+			got = yes(Name(tt.in))
+		case "redact":
+			got = Redact(tt.in)
+		default:
+			t.Fatalf("unknown kind %q", tt.kind)
+		}
+		if got != tt.want {
+			t.Errorf("%s %q = %q, want %q", tt.kind, tt.in, got, tt.want)
+		}
+	}
+
+	// Fixed lists what Why reports, as the sandbox needs it: concrete paths.
+	fixed := pl.Fixed()
+	for _, want := range []string{"/home/al/.ssh", "/home/al/.docker/config.json", "/etc/shadow", "/srv/kube.yaml",
+		"/srv/docker/config.json", "/var/run/secrets"} {
+		if !slices.Contains(fixed, want) {
+			t.Errorf("Fixed() lacks %s", want)
+		}
+	}
+	for _, f := range fixed {
+		if pl.Why(f) == "" {
+			t.Errorf("Fixed() lists %s but Why says it is not secret", f)
+		}
+	}
+	for _, n := range NameExamples() {
+		if !Name(n) {
+			t.Errorf("NameExamples lists %s but Name says it is not secret", n)
+		}
+	}
+	if VarFile("KUBECONFIG") != ".kube/config" || VarFile("HOME") != "" {
+		t.Errorf("VarFile(KUBECONFIG) = %q, VarFile(HOME) = %q", VarFile("KUBECONFIG"), VarFile("HOME"))
+	}
+	if strings.Contains(Redact("x AWS_SECRET_ACCESS_KEY='a b c' y"), "a b c") {
+		t.Errorf("a quoted secret value survives")
+	}
+}

@@ -1,0 +1,81 @@
+package secret
+
+import (
+	"strings"
+)
+
+// Redacted replaces a secret value wherever one is removed.
+const Redacted = "[REDACTED]"
+
+// tokenPatterns match values that are secrets whatever their context: API
+// keys with well-known prefixes, private keys, bearer tokens, JWTs.
+var tokenPatterns = [...]lazyRegexp{
+	{expr: `-----BEGIN [A-Z ]*PRIVATE KEY( BLOCK)?-----[\s\S]*?(-----END [A-Z ]*PRIVATE KEY( BLOCK)?-----|$)`},
+	{expr: `\b(sk|pk|rk)-(ant-|proj-|live-|test-)?[A-Za-z0-9_\-]{16,}`},
+	{expr: `\b(sk|rk|pk)_(live|test)_[A-Za-z0-9]{16,}`},
+	{expr: `\bgh[pousr]_[A-Za-z0-9]{20,}`},
+	{expr: `\bgithub_pat_[A-Za-z0-9_]{20,}`},
+	{expr: `\bglpat-[A-Za-z0-9_\-]{16,}`},
+	{expr: `\bxox[abposr]-[A-Za-z0-9\-]{10,}`},
+	{expr: `\b(AKIA|ASIA)[A-Z0-9]{16}\b`},
+	{expr: `\bAIza[0-9A-Za-z_\-]{30,}`},
+	{expr: `\bya29\.[0-9A-Za-z_\-]{20,}`},
+	{expr: `\bhf_[A-Za-z0-9]{30,}`},
+	{expr: `\bnpm_[A-Za-z0-9]{30,}`},
+	{expr: `\bpypi-[A-Za-z0-9_\-]{40,}`},
+	{expr: `\bdop_v1_[a-f0-9]{40,}`},
+	{expr: `\bhvs\.[A-Za-z0-9_\-]{20,}`},
+	{expr: `https://hooks\.slack\.com/services/[A-Za-z0-9/]+`},
+	{expr: `(?i)\b(bearer|token)\s+[A-Za-z0-9._~+/\-]{16,}=*`},
+	{expr: `\beyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`},
+}
+
+// assignment matches NAME=value and NAME: value; Var decides whether the
+// name says the value is secret.
+var assignment = lazyRegexp{expr: `\b([A-Za-z_][A-Za-z0-9_.\-]*)(\s*[=:]\s*)("[^"]*"|'[^']*'|[^\s"';&|,}]+)`}
+
+// credentialURL matches the password in scheme://user:password@host.
+var credentialURL = lazyRegexp{expr: `(://[^/\s:@]+:)[^/\s@]+@`}
+
+// Redact returns s with every value that looks like a secret replaced by
+// [Redacted]: tokens of known shapes, private keys, the values of
+// NAME=value where the name is a secret one (as [Var] says), passwords in
+// URLs.
+func Redact(s string) string {
+	if s == "" {
+		return s
+	}
+	for i := range tokenPatterns {
+		s = tokenPatterns[i].get().ReplaceAllString(s, Redacted)
+	}
+	re := assignment.get()
+	s = re.ReplaceAllStringFunc(s, func(m string) string {
+		sub := re.FindStringSubmatch(m)
+		if !assignedSecret(sub[1]) || sub[3] == Redacted {
+			return m
+		}
+		return sub[1] + sub[2] + Redacted
+	})
+	return credentialURL.get().ReplaceAllString(s, "${1}"+Redacted+"@")
+}
+
+// assignedSecret reports whether the name of NAME=value in free text says
+// the value is secret. Upper-case names are environment variables; in
+// lower-case prose (`key: not found`) a lone generic word is not enough.
+func assignedSecret(name string) bool {
+	if !Var(name) {
+		return false
+	}
+	if strings.ToUpper(name) == name {
+		return true
+	}
+	ws := words(name)
+	if len(ws) > 1 {
+		return true
+	}
+	switch ws[0] {
+	case "KEY", "AUTH", "PAT", "PRIVATE", "COOKIE", "DSN", "PWD", "PASS":
+		return false
+	}
+	return true
+}
