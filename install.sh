@@ -1,28 +1,31 @@
 #!/bin/sh
 # Builds qsh and qsh-assistant with the Go toolchain and installs them side by
-# side. Run ./install.sh --help.
+# side; --uninstall removes them again. Run ./install.sh --help.
 set -eu
 
 usage() {
-	cat <<'EOF'
-Usage: ./install.sh [--prefix DIR] [--system] [--help]
+	cat <<'USAGE'
+Usage: ./install.sh [--prefix DIR] [--system] [--uninstall] [--help]
 
 Builds qsh from this checkout with the Go toolchain and installs it, with
 qsh-assistant (the assistant, which qsh starts on the first ? line) beside it.
 
   --prefix DIR   install to DIR/bin (default: $PREFIX/bin when PREFIX is set,
-                 else ~/.local/bin)
-  --system       also install to /usr/local/bin and add it to /etc/shells,
+                 else /usr/local/bin for root and ~/.local/bin for others)
+  --system       also install to /usr/local/bin and add qsh to /etc/shells,
                  so it can be a login shell (needs root: use sudo)
+  --uninstall    remove what an install with the same --prefix put in place:
+                 the binaries and the /etc/shells line it added
   -h, --help     show this help
 
 Running it again is safe: it rebuilds, replaces the binaries atomically and
-never adds a line to /etc/shells twice.
+never adds a line to /etc/shells twice. What it installed is listed in
+DIR/share/qsh/installed, which --uninstall reads.
 
 Environment: PREFIX as above; GOTOOLCHAIN=goX.Y.Z lets go download the
 toolchain go.mod needs when the installed one is older; SYSTEM_BINDIR and
 SHELLS_FILE replace /usr/local/bin and /etc/shells (for packaging and tests).
-EOF
+USAGE
 }
 
 die() {
@@ -31,12 +34,15 @@ die() {
 }
 
 prefix=${PREFIX:-}
+prefix_arg=
 system=false
+uninstall=false
 while [ $# -gt 0 ]; do
 	case $1 in
-	--prefix) [ $# -ge 2 ] || die "--prefix needs a directory"; prefix=$2; shift ;;
-	--prefix=*) prefix=${1#--prefix=} ;;
+	--prefix) [ $# -ge 2 ] || die "--prefix needs a directory"; prefix=$2; prefix_arg=" --prefix $2"; shift ;;
+	--prefix=*) prefix=${1#--prefix=}; prefix_arg=" --prefix $prefix" ;;
 	--system) system=true ;;
+	--uninstall) uninstall=true ;;
 	-h | --help) usage; exit 0 ;;
 	*) die "unknown argument: $1 (see --help)" ;;
 	esac
@@ -44,19 +50,64 @@ while [ $# -gt 0 ]; do
 done
 
 cd "$(dirname "$0")"
+
+if [ -z "$prefix" ]; then
+	if [ "$(id -u)" -eq 0 ]; then
+		prefix=/usr/local
+	else
+		[ -n "${HOME:-}" ] || die "HOME is not set: give --prefix DIR"
+		prefix=$HOME/.local
+	fi
+fi
+bindir=$prefix/bin
+manifest=$prefix/share/qsh/installed
+sysbin=${SYSTEM_BINDIR:-/usr/local/bin}
+shells=${SHELLS_FILE:-/etc/shells}
+
+# The manifest has one line per thing installed: "file PATH" for a binary,
+# "shells FILE LINE" for a line added to a shells file.
+
+# --- uninstall --------------------------------------------------------------
+if $uninstall; then
+	if [ ! -f "$manifest" ]; then
+		die "nothing to uninstall: no $manifest (installed with another --prefix, or by hand?)"
+	fi
+	while read -r kind path rest; do
+		case $kind in
+		file)
+			if [ -e "$path" ]; then
+				rm -f "$path" || die "cannot remove $path (sudo ./install.sh --uninstall?)"
+				echo "removed $path"
+			fi
+			;;
+		shells)
+			if [ -f "$path" ] && grep -qxF "$rest" "$path"; then
+				[ -w "$path" ] || die "cannot edit $path: sudo ./install.sh --uninstall"
+				# Rewrite it whole and swap it in, so that it is never half-written.
+				grep -vxF "$rest" "$path" >"$path.qsh-new.$$" || true
+				chmod 644 "$path.qsh-new.$$"
+				mv -f "$path.qsh-new.$$" "$path" || die "cannot replace $path"
+				echo "removed $rest from $path"
+			fi
+			;;
+		esac
+	done <"$manifest"
+	rm -f "$manifest"
+	rmdir "$prefix/share/qsh" 2>/dev/null || true
+	echo "qsh is uninstalled (your ~/.qshrc, history and settings are left alone)"
+	exit 0
+fi
+
 if [ ! -f go.mod ] || [ ! -d cmd/qsh ]; then
 	die "run me from a qsh checkout (no go.mod or cmd/qsh beside install.sh)"
 fi
 
-if [ -n "$prefix" ]; then
-	bindir=$prefix/bin
-else
-	[ -n "${HOME:-}" ] || die "HOME is not set: give --prefix DIR"
-	bindir=$HOME/.local/bin
-fi
-
 # --- the Go toolchain -------------------------------------------------------
 need=$(sed -n 's/^go \([0-9][0-9.]*\).*/\1/p' go.mod)
+# Go's own installer puts it in /usr/local/go, which a new account's PATH lacks.
+if ! command -v go >/dev/null 2>&1 && [ -x /usr/local/go/bin/go ]; then
+	PATH=$PATH:/usr/local/go/bin
+fi
 command -v go >/dev/null 2>&1 || die "Go is not installed (or not on PATH). qsh needs Go $need or newer: https://go.dev/dl/ or your package manager (e.g. apt-get install golang-go, if recent enough)."
 
 # Compare against the local toolchain, unless the user asked go to fetch one.
@@ -80,6 +131,10 @@ version_ge() {
 version_ge "$have" "$need" ||
 	die "qsh needs Go $need or newer; $(command -v go) is Go $have. Install a newer Go (https://go.dev/dl/), or let go download it: GOTOOLCHAIN=go$need ./install.sh"
 
+if $system && [ ! -w "$sysbin" ] && [ "$(id -u)" -ne 0 ]; then
+	die "--system needs root to write $sysbin and $shells: sudo ./install.sh --system"
+fi
+
 # --- build ------------------------------------------------------------------
 # A release tag names the version; otherwise cmd/qsh's own default stands
 # (go build records the commit in the binary's build info anyway).
@@ -97,6 +152,16 @@ echo "building qsh${version:+ $version} with Go $have ..."
 CGO_ENABLED=0 go build -trimpath -ldflags "$ldflags" -o "$tmp/" ./cmd/qsh ./cmd/qsh-assistant ||
 	die "go build failed (see above)"
 
+# note LINE: add LINE to the manifest once (written whole, then swapped in).
+note() {
+	mkdir -p "${manifest%/*}" || die "cannot create ${manifest%/*}"
+	{
+		[ -f "$manifest" ] && grep -vxF "$1" "$manifest"
+		printf '%s\n' "$1"
+	} >"$manifest.new.$$" || die "cannot write $manifest"
+	mv -f "$manifest.new.$$" "$manifest" || die "cannot write $manifest"
+}
+
 # install_to DIR: copy the binaries into DIR atomically, so a running qsh
 # keeps working and a half-written file is never seen. The assistant goes
 # first: qsh looks for it next to itself on the first ? line.
@@ -106,6 +171,7 @@ install_to() {
 		cp "$tmp/$name" "$1/.$name.new.$$" || die "cannot write to $1"
 		chmod 755 "$1/.$name.new.$$"
 		mv -f "$1/.$name.new.$$" "$1/$name" || die "cannot replace $1/$name"
+		note "file $1/$name"
 		echo "installed $1/$name"
 	done
 }
@@ -114,11 +180,6 @@ install_to "$bindir"
 login=$bindir/qsh
 
 if $system; then
-	sysbin=${SYSTEM_BINDIR:-/usr/local/bin}
-	shells=${SHELLS_FILE:-/etc/shells}
-	if [ ! -w "$sysbin" ] && [ "$(id -u)" -ne 0 ]; then
-		die "--system needs root to write $sysbin and $shells: sudo ./install.sh --system"
-	fi
 	if [ "$sysbin/qsh" != "$login" ]; then
 		install_to "$sysbin"
 	fi
@@ -127,6 +188,7 @@ if $system; then
 		echo "$login is already in $shells"
 	else
 		printf '%s\n' "$login" >>"$shells" || die "cannot append to $shells"
+		note "shells $shells $login"
 		echo "added $login to $shells"
 	fi
 fi
@@ -136,9 +198,19 @@ fi
 case ":${PATH:-}:" in
 *":$bindir:"*) ;;
 *)
+	# Say the directory as the user would type it, so the line can be pasted.
+	shown=$bindir
+	case $bindir in "${HOME:-/nonexistent}"/*) shown=\$HOME${bindir#"$HOME"} ;; esac
 	echo
-	echo "warning: $bindir is not on your PATH. Add it, e.g. in ~/.profile:"
-	echo "    export PATH=\"$bindir:\$PATH\""
+	echo "$bindir is not on your PATH yet. To run qsh in this shell, run:"
+	echo "    export PATH=\"$shown:\$PATH\""
+	if [ "$bindir" = "${HOME:-/nonexistent}/.local/bin" ] && [ -f "$HOME/.profile" ] &&
+		grep -q '\.local/bin' "$HOME/.profile"; then
+		echo "(your ~/.profile adds it to PATH from your next login on)"
+	else
+		echo "and to keep it for your next logins:"
+		echo "    echo 'export PATH=\"$shown:\$PATH\"' >>~/.profile"
+	fi
 	;;
 esac
 echo
@@ -147,3 +219,4 @@ if ! $system; then
 	echo "    echo $login | sudo tee -a /etc/shells    # or: sudo ./install.sh --system"
 fi
 echo "    chsh -s $login"
+echo "To remove it: ./install.sh --uninstall$prefix_arg"
