@@ -1,7 +1,10 @@
 package main
 
 import (
+	"os"
 	"os/exec"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -71,6 +74,45 @@ func TestEarlyInitFirst(t *testing.T) {
 		"mvdan.cc/sh/v3/interp", "github.com/qsh-shell/qsh/shell"} {
 		if at(later) < early {
 			t.Errorf("%s is initialised before package early", later)
+		}
+	}
+}
+
+// TestArchitectureListsEveryPackage keeps docs/ARCHITECTURE.md's package
+// map true: every package `go list` finds has a line there, and every line
+// names a package that exists.
+func TestArchitectureListsEveryPackage(t *testing.T) {
+	t.Parallel()
+	const module = "github.com/qsh-shell/qsh/"
+	out, err := exec.Command("go", "list", module+"...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	var listed []string
+	for _, p := range strings.Fields(string(out)) {
+		listed = append(listed, strings.TrimPrefix(p, module))
+	}
+	doc, err := os.ReadFile("../../docs/ARCHITECTURE.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The map's lines are indented four spaces: the package (or several,
+	// comma-separated), then two spaces or more and what it holds.
+	entry := regexp.MustCompile(`(?m)^ {4}([a-z][\w/.-]*(?:, [a-z][\w/.-]*)*)(?: {2,}|$)`)
+	var mapped []string
+	for _, m := range entry.FindAllStringSubmatch(string(doc), -1) {
+		for _, p := range strings.Split(m[1], ", ") {
+			mapped = append(mapped, strings.TrimSuffix(p, "/"))
+		}
+	}
+	for _, p := range listed {
+		if !slices.Contains(mapped, p) {
+			t.Errorf("package %s has no line in docs/ARCHITECTURE.md's map", p)
+		}
+	}
+	for _, p := range mapped {
+		if !slices.Contains(listed, p) {
+			t.Errorf("docs/ARCHITECTURE.md maps %s, which go list does not know", p)
 		}
 	}
 }
