@@ -78,6 +78,9 @@ type Agent struct {
 	// since is the start of the newest command already shown to the model.
 	since time.Time
 	usage chat.Usage
+	// noTools holds the models whose server refused tools this session:
+	// with protocol auto they get fenced blocks instead.
+	noTools map[string]bool
 }
 
 // Option configures an Agent.
@@ -107,14 +110,28 @@ func Clock(now func() time.Time) Option { return func(a *Agent) { a.now = now } 
 // first question, so a shell that never asks pays nothing. ts may be nil:
 // the assistant then has no tools.
 func New(cfg Config, ts ToolSet, opts ...Option) *Agent {
-	a := &Agent{cfg: cfg, tools: ts, backoff: defaultBackoff, now: time.Now, retries: 3, maxCalls: 25}
+	a := &Agent{cfg: cfg, tools: ts, backoff: defaultBackoff, now: time.Now, retries: 3, maxCalls: 25,
+		noTools: map[string]bool{}}
 	for _, o := range opts {
 		o(a)
 	}
+	// A Config not loaded through package config may hold zeros.
 	if a.cfg.MaxIter <= 0 {
 		a.cfg.MaxIter = 10
 	}
+	if a.cfg.Timeout <= 0 {
+		a.cfg.Timeout = 120 * time.Second
+	}
+	if a.cfg.MaxOutput <= 0 {
+		a.cfg.MaxOutput = 4096
+	}
 	return a
+}
+
+// fenced reports whether the current model gets its tools as ```tool
+// blocks in the prompt rather than as functions.
+func (a *Agent) fenced() bool {
+	return a.ep.Protocol == ProtocolFenced || a.ep.Protocol == ProtocolAuto && a.noTools[a.ep.Model]
 }
 
 // defaultBackoff doubles from half a second, honouring Retry-After, and
@@ -310,22 +327,29 @@ const helpText = `? QUESTION     ask the assistant; follow-up questions continue
 Ctrl-C cancels an answer. Configuration: QSH_AI_* variables (qsh --config).
 `
 
+// protocolStatus says how tools reach the model and why.
+func (a *Agent) protocolStatus() string {
+	switch {
+	case a.ep.Protocol != ProtocolAuto:
+		return string(a.ep.Protocol) + " (QSH_AI_TOOL_PROTOCOL)"
+	case a.fenced():
+		return fmt.Sprintf("fenced: %s does not support tools (auto)", a.ep.Model)
+	}
+	return "native (auto: fenced for a model whose server refuses tools)"
+}
+
 func (a *Agent) status(w io.Writer) {
 	if a.epErr != nil {
 		fmt.Fprintf(w, "assistant: not configured: %v\n", a.epErr)
 		return
 	}
-	provider := a.ep.Provider
-	if p := strings.ToLower(strings.TrimSpace(a.cfg.Provider)); p == "" || p == "auto" {
+	provider := string(a.ep.Provider)
+	if p := strings.ToLower(strings.TrimSpace(string(a.cfg.Provider))); p == "" || p == "auto" {
 		provider += " (auto)"
 	}
 	key := "none"
 	if a.ep.APIKey != "" {
 		key = "from " + a.ep.KeyVar
-	}
-	protocol := "native"
-	if a.ep.Fenced {
-		protocol = "fenced"
 	}
 	var names []string
 	if a.tools != nil {
@@ -337,8 +361,9 @@ func (a *Agent) status(w io.Writer) {
 	if len(names) > 0 {
 		tl = strings.Join(names, ", ")
 	}
-	fmt.Fprintf(w, "provider  %s\nmodel     %s\nbase URL  %s\napi key   %s\ntools     %s (%s protocol, at most %d round trips)\ntokens    %d in, %d out this session\nmessages  %d in this conversation\n",
-		provider, a.ep.Model, a.ep.BaseURL, key, tl, protocol, a.cfg.MaxIter, a.usage.Input, a.usage.Output, len(a.msgs))
+	fmt.Fprintf(w, "provider  %s\nmodel     %s\nbase URL  %s\napi key   %s\ntools     %s (at most %d round trips)\nprotocol  %s\nanswers   at most %d tokens and %s each\ntokens    %d in, %d out this session\nmessages  %d in this conversation\n",
+		provider, a.ep.Model, a.ep.BaseURL, key, tl, a.cfg.MaxIter, a.protocolStatus(), a.cfg.MaxOutput, a.cfg.Timeout,
+		a.usage.Input, a.usage.Output, len(a.msgs))
 	if s, ok := a.tools.(statuser); ok {
 		for _, line := range s.Status() {
 			fmt.Fprintln(w, line)

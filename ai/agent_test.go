@@ -364,7 +364,6 @@ func TestErrors(t *testing.T) {
 			"ollama: cannot connect to " + refused + " — start ollama", 0},
 		{"cut", []aitest.Reply{{Text: "one two three", Chunks: 3, CutAfter: 2}}, nil, "openai: the answer was cut off", 1},
 		{"400", []aitest.Reply{aitest.Fail(400, "invalid_value", "messages[1]: bad")}, nil, "openai: 400 bad request: messages[1]: bad", 1},
-		{"bad provider", nil, func(c *Config) { c.Provider = "gemini" }, `QSH_AI_PROVIDER="gemini": want openai, anthropic, ollama or auto`, 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,6 +1,7 @@
 package ai
 
 import (
+	"errors"
 	"fmt"
 	"net/url"
 	"strings"
@@ -8,15 +9,21 @@ import (
 )
 
 // Config is the assistant's part of the environment, parsed by qsh-assistant with
-// caarlos0/env. The standard variables of each provider are read too.
+// caarlos0/env (through package config, which checks the min tags). The
+// standard variables of each provider are read too.
 type Config struct {
-	Provider     string        `env:"QSH_AI_PROVIDER" envDefault:"auto"`
+	Provider     Provider      `env:"QSH_AI_PROVIDER" envDefault:"auto"`
 	Model        string        `env:"QSH_AI_MODEL" doc:"per provider"`
 	BaseURL      string        `env:"QSH_AI_BASE_URL" doc:"per provider"`
 	APIKey       string        `env:"QSH_AI_API_KEY"`
-	Timeout      time.Duration `env:"QSH_AI_TIMEOUT" envDefault:"120s"`
-	ToolProtocol string        `env:"QSH_AI_TOOL_PROTOCOL" envDefault:"native"`
-	MaxIter      int           `env:"QSH_AI_TOOLS_MAX_ITER" envDefault:"10"`
+	Timeout      time.Duration `env:"QSH_AI_TIMEOUT" envDefault:"120s" min:"1s"`
+	ToolProtocol Protocol      `env:"QSH_AI_TOOL_PROTOCOL" envDefault:"auto"`
+	MaxIter      int           `env:"QSH_AI_TOOLS_MAX_ITER" envDefault:"10" min:"1"`
+	// MaxOutput bounds each answer, in tokens.
+	MaxOutput int `env:"QSH_AI_MAX_OUTPUT_TOKENS" envDefault:"4096" min:"16"`
+	// ContextTokens is the model's context window; 0 means learn it
+	// (Ollama) or do without (other servers).
+	ContextTokens int `env:"QSH_AI_CONTEXT_TOKENS" doc:"learned from Ollama, else unknown" min:"0"`
 
 	OpenAIKey     string `env:"OPENAI_API_KEY"`
 	AnthropicKey  string `env:"ANTHROPIC_API_KEY"`
@@ -26,15 +33,55 @@ type Config struct {
 	NoColor string `env:"NO_COLOR"`
 }
 
+// Provider is QSH_AI_PROVIDER: whom to ask, or auto.
+type Provider string
+
 // The providers.
 const (
-	OpenAI    = "openai"
-	Anthropic = "anthropic"
-	Ollama    = "ollama"
+	OpenAI    Provider = "openai"
+	Anthropic Provider = "anthropic"
+	Ollama    Provider = "ollama"
 )
 
+// UnmarshalText accepts the providers and auto.
+func (p *Provider) UnmarshalText(b []byte) error {
+	switch v := Provider(strings.ToLower(strings.TrimSpace(string(b)))); v {
+	case "", "auto", OpenAI, Anthropic, Ollama:
+		*p = v
+	default:
+		return errors.New("expected openai, anthropic, ollama or auto")
+	}
+	return nil
+}
+
+// Protocol is QSH_AI_TOOL_PROTOCOL: how the model is told about the tools
+// and calls them.
+type Protocol string
+
+const (
+	// ProtocolAuto is native function calling, until a model's server
+	// says it does not support tools; that model then gets fenced blocks
+	// for the rest of the session.
+	ProtocolAuto Protocol = "auto"
+	// ProtocolNative is function calling, always.
+	ProtocolNative Protocol = "native"
+	// ProtocolFenced is ```tool blocks in the text, always.
+	ProtocolFenced Protocol = "fenced"
+)
+
+// UnmarshalText accepts the three protocols.
+func (p *Protocol) UnmarshalText(b []byte) error {
+	switch v := Protocol(strings.ToLower(strings.TrimSpace(string(b)))); v {
+	case "", ProtocolAuto, ProtocolNative, ProtocolFenced:
+		*p = v
+	default:
+		return errors.New("expected auto, native or fenced")
+	}
+	return nil
+}
+
 // DefaultModels is the model used when QSH_AI_MODEL is not set.
-var DefaultModels = map[string]string{
+var DefaultModels = map[Provider]string{
 	OpenAI:    "gpt-5-mini",
 	Anthropic: "claude-sonnet-4-5",
 	Ollama:    "llama3.2",
@@ -42,32 +89,33 @@ var DefaultModels = map[string]string{
 
 // Endpoint is a resolved provider: whom to ask, with what.
 type Endpoint struct {
-	Provider string // OpenAI, Anthropic or Ollama
+	Provider Provider // OpenAI, Anthropic or Ollama
 	Model    string
 	BaseURL  string
 	APIKey   string
 	// KeyVar names the variable the key should come from, for messages.
 	KeyVar string
-	// Fenced is true when tools are described in the prompt as ```tool
-	// blocks rather than sent as functions.
-	Fenced bool
+	// Protocol is how tools reach the model; never empty.
+	Protocol Protocol
 }
 
 // Resolve picks the provider and fills in the defaults. With provider
 // auto, ANTHROPIC_API_KEY selects Anthropic, else OPENAI_API_KEY selects
-// OpenAI, else Ollama on OLLAMA_HOST.
+// OpenAI, else Ollama on OLLAMA_HOST. A provider or protocol it does not
+// know (a Config not loaded through package config, which warns about
+// them) counts as auto.
 func (c Config) Resolve() (Endpoint, error) {
 	var e Endpoint
-	switch strings.ToLower(strings.TrimSpace(c.ToolProtocol)) {
-	case "", "native":
-	case "fenced":
-		e.Fenced = true
+	switch p := Protocol(strings.ToLower(strings.TrimSpace(string(c.ToolProtocol)))); p {
+	case ProtocolNative, ProtocolFenced:
+		e.Protocol = p
 	default:
-		return e, fmt.Errorf("QSH_AI_TOOL_PROTOCOL=%q: want native or fenced", c.ToolProtocol)
+		e.Protocol = ProtocolAuto
 	}
-	e.Provider = strings.ToLower(strings.TrimSpace(c.Provider))
+	e.Provider = Provider(strings.ToLower(strings.TrimSpace(string(c.Provider))))
 	switch e.Provider {
-	case "", "auto":
+	case OpenAI, Anthropic, Ollama:
+	default:
 		switch {
 		case c.AnthropicKey != "":
 			e.Provider = Anthropic
@@ -76,9 +124,6 @@ func (c Config) Resolve() (Endpoint, error) {
 		default:
 			e.Provider = Ollama
 		}
-	case OpenAI, Anthropic, Ollama:
-	default:
-		return e, fmt.Errorf("QSH_AI_PROVIDER=%q: want openai, anthropic, ollama or auto", c.Provider)
 	}
 	switch e.Provider {
 	case OpenAI:

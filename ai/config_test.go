@@ -1,10 +1,14 @@
 package ai
 
 import (
+	"bytes"
+	"context"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/caarlos0/env/v11"
+	"github.com/qsh-shell/qsh/config"
 )
 
 func TestConfigEnv(t *testing.T) {
@@ -19,8 +23,8 @@ func TestConfigEnv(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Config{Provider: "auto", Model: "m1", Timeout: 30 * time.Second, ToolProtocol: "native", MaxIter: 4,
-		OpenAIKey: "sk-x", OllamaHost: "box:1234"}
+	want := Config{Provider: "auto", Model: "m1", Timeout: 30 * time.Second, ToolProtocol: ProtocolAuto, MaxIter: 4,
+		MaxOutput: 4096, OpenAIKey: "sk-x", OllamaHost: "box:1234"}
 	if cfg != want {
 		t.Errorf("got %+v\nwant %+v", cfg, want)
 	}
@@ -28,7 +32,8 @@ func TestConfigEnv(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if def.Timeout != 120*time.Second || def.MaxIter != 10 || def.Provider != "auto" || def.ToolProtocol != "native" {
+	if def.Timeout != 120*time.Second || def.MaxIter != 10 || def.Provider != "auto" || def.ToolProtocol != ProtocolAuto ||
+		def.MaxOutput != 4096 || def.ContextTokens != 0 {
 		t.Errorf("defaults %+v", def)
 	}
 }
@@ -56,9 +61,14 @@ func TestResolve(t *testing.T) {
 		{"qsh base url and key win", Config{Provider: "openai", OpenAIKey: "o", OpenAIBaseURL: "http://a/v1", BaseURL: "http://b/v1", APIKey: "q"},
 			Endpoint{Provider: OpenAI, Model: DefaultModels[OpenAI], BaseURL: "http://b/v1", APIKey: "q", KeyVar: "QSH_AI_API_KEY"}, ""},
 		{"fenced", Config{Provider: "ollama", ToolProtocol: "fenced"},
-			Endpoint{Provider: Ollama, Model: DefaultModels[Ollama], BaseURL: "http://localhost:11434/v1", KeyVar: "QSH_AI_API_KEY", Fenced: true}, ""},
-		{"bad provider", Config{Provider: "gemini"}, Endpoint{}, `QSH_AI_PROVIDER="gemini": want openai, anthropic, ollama or auto`},
-		{"bad protocol", Config{ToolProtocol: "xml"}, Endpoint{}, `QSH_AI_TOOL_PROTOCOL="xml": want native or fenced`},
+			Endpoint{Provider: Ollama, Model: DefaultModels[Ollama], BaseURL: "http://localhost:11434/v1", KeyVar: "QSH_AI_API_KEY", Protocol: ProtocolFenced}, ""},
+		{"native", Config{Provider: "ollama", ToolProtocol: "Native"},
+			Endpoint{Provider: Ollama, Model: DefaultModels[Ollama], BaseURL: "http://localhost:11434/v1", KeyVar: "QSH_AI_API_KEY", Protocol: ProtocolNative}, ""},
+		// Values package config would have warned about count as auto.
+		{"unknown provider", Config{Provider: "gemini", OpenAIKey: "o"},
+			Endpoint{Provider: OpenAI, Model: DefaultModels[OpenAI], BaseURL: "https://api.openai.com/v1", APIKey: "o", KeyVar: "OPENAI_API_KEY"}, ""},
+		{"unknown protocol", Config{ToolProtocol: "xml"},
+			Endpoint{Provider: Ollama, Model: DefaultModels[Ollama], BaseURL: "http://localhost:11434/v1", KeyVar: "QSH_AI_API_KEY"}, ""},
 	}
 	for _, tc := range tests {
 		got, err := tc.cfg.Resolve()
@@ -68,8 +78,47 @@ func TestResolve(t *testing.T) {
 			}
 			continue
 		}
+		if tc.want.Protocol == "" {
+			tc.want.Protocol = ProtocolAuto
+		}
 		if err != nil || got != tc.want {
 			t.Errorf("%s: got %+v, %v\nwant %+v", tc.name, got, err, tc.want)
+		}
+	}
+}
+
+// TestConfigBadValues checks that a bad value of any QSH_AI_ variable gets
+// one warning and its default, and never turns the assistant off.
+func TestConfigBadValues(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ kv, warning string }{
+		{"QSH_AI_TOOL_PROTOCOL=bogus", `QSH_AI_TOOL_PROTOCOL="bogus": expected auto, native or fenced; using the default (auto)`},
+		{"QSH_AI_PROVIDER=gemini", `QSH_AI_PROVIDER="gemini": expected openai, anthropic, ollama or auto; using the default (auto)`},
+		{"QSH_AI_TIMEOUT=0s", `QSH_AI_TIMEOUT="0s": expected a duration of at least 1s; using the default (120s)`},
+		{"QSH_AI_TIMEOUT=soon", `QSH_AI_TIMEOUT="soon": expected a duration such as 30s or 2m; using the default (120s)`},
+		{"QSH_AI_TOOLS_MAX_ITER=-1", `QSH_AI_TOOLS_MAX_ITER="-1": expected an integer of at least 1; using the default (10)`},
+		{"QSH_AI_MAX_OUTPUT_TOKENS=lots", `QSH_AI_MAX_OUTPUT_TOKENS="lots": expected an integer; using the default (4096)`},
+		{"QSH_AI_MAX_OUTPUT_TOKENS=0", `QSH_AI_MAX_OUTPUT_TOKENS="0": expected an integer of at least 16; using the default (4096)`},
+		{"QSH_AI_CONTEXT_TOKENS=-4", `QSH_AI_CONTEXT_TOKENS="-4": expected an integer of at least 0; using the default (empty)`},
+	} {
+		var stderr bytes.Buffer
+		var cfg Config
+		problems := config.Load([]string{tc.kv, "OPENAI_API_KEY=sk-x"}, &stderr, &cfg)
+		if got := strings.TrimSpace(stderr.String()); got != "qsh: "+tc.warning {
+			t.Errorf("%s: warning %q, want %q", tc.kv, got, tc.warning)
+		}
+		name, _, _ := strings.Cut(tc.kv, "=")
+		if problems[name] == "" {
+			t.Errorf("%s: --config would not show the problem", tc.kv)
+		}
+		ep, err := cfg.Resolve()
+		if err != nil || ep.Provider != OpenAI || ep.Protocol != ProtocolAuto {
+			t.Errorf("%s: resolved %+v, %v", tc.kv, ep, err)
+		}
+		a := New(cfg, nil)
+		var out bytes.Buffer
+		if err := a.Ask(context.Background(), Request{Text: "/status", Stdout: &out}); err != nil || !strings.Contains(out.String(), "provider  openai") {
+			t.Errorf("%s: /status = %q, %v", tc.kv, out.String(), err)
 		}
 	}
 }

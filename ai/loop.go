@@ -36,7 +36,7 @@ type turn struct {
 
 func (t *turn) run() error {
 	specs, byName := t.toolSpecs()
-	fenced := t.a.ep.Fenced
+	fenced := t.a.fenced()
 	req := chat.Request{Model: t.a.ep.Model, System: system(fenced, specs)}
 	if !fenced {
 		req.Tools = specs
@@ -141,7 +141,7 @@ func (t *turn) once(req chat.Request) (reply chat.Reply, streamed bool, err erro
 	}
 	var parser *fenced.Parser
 	text := show
-	if t.a.ep.Fenced {
+	if t.a.fenced() {
 		parser = fenced.New(show)
 		text = func(s string) { timer.Reset(timeout); parser.Feed(s) }
 	}

@@ -1,7 +1,8 @@
 // Package config loads the packages' Config structs from environment
-// variables (caarlos0/env struct tags: env, envDefault, and doc for a
-// default that is computed) and prints them for --config. qsh loads the
-// shell's section; qsh-assistant the assistant's.
+// variables (caarlos0/env struct tags: env, envDefault, doc for a default
+// that is computed, and min for the least a number may be) and prints them
+// for --config. qsh loads the shell's section; qsh-assistant the
+// assistant's.
 package config
 
 import (
@@ -10,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"strconv"
 	"strings"
 	"time"
 
@@ -18,54 +20,73 @@ import (
 	"github.com/qsh-shell/qsh/tools/danger/secret"
 )
 
+// Problems are the values Load could not use, by variable: what was set
+// and what was expected.
+type Problems map[string]string
+
 // Load fills each section, a pointer to a package's Config struct, from
-// environ (KEY=value list). A value that does not parse gets one line on
-// stderr naming the variable and what it expected, and the default;
-// loading never fails.
-func Load(environ []string, stderr io.Writer, sections ...any) {
+// environ (KEY=value list). A value that does not parse, or is below its
+// field's min, gets one line on stderr naming the variable and what it
+// expected, and the default; loading never fails. The same problems are
+// returned for --config to show.
+func Load(environ []string, stderr io.Writer, sections ...any) Problems {
 	vars := map[string]string{}
 	for _, kv := range environ {
 		if k, v, ok := strings.Cut(kv, "="); ok {
 			vars[k] = v
 		}
 	}
+	problems := Problems{}
 	for _, sec := range sections {
-		loadSection(sec, vars, stderr)
+		loadSection(sec, vars, stderr, problems)
 	}
+	return problems
 }
 
 // loadSection parses one package's Config struct, retrying without each
 // variable that failed so that it falls back to its default.
-func loadSection(ptr any, vars map[string]string, stderr io.Writer) {
+func loadSection(ptr any, vars map[string]string, stderr io.Writer, problems Problems) {
 	typ := reflect.TypeOf(ptr).Elem()
 	env := map[string]string{}
 	for k, v := range vars {
 		env[k] = v
 	}
+	// reject drops a variable that was set, so that the next parse uses
+	// its default, and says so.
+	reject := func(f reflect.StructField, what string) bool {
+		key := envKey(f)
+		if _, set := env[key]; !set {
+			return false
+		}
+		def := f.Tag.Get("envDefault")
+		if def == "" {
+			def = "empty"
+		}
+		fmt.Fprintf(stderr, "qsh: %s=%q: expected %s; using the default (%s)\n", key, env[key], what, def)
+		problems[key] = fmt.Sprintf("%q: expected %s", env[key], what)
+		delete(env, key)
+		return true
+	}
 	for range typ.NumField() + 1 {
 		reflect.ValueOf(ptr).Elem().SetZero()
 		err := envParse(ptr, env)
-		if err == nil {
-			return
-		}
 		bad := false
 		for _, fe := range fieldErrors(err) {
-			f, ok := typ.FieldByName(fe.Name)
-			if !ok {
-				continue
+			if f, ok := typ.FieldByName(fe.Name); ok && reject(f, expected(f.Type, fe.Err)) {
+				bad = true
 			}
-			key, _, _ := strings.Cut(f.Tag.Get("env"), ",")
-			if _, set := env[key]; !set {
-				continue
+		}
+		if err == nil {
+			val := reflect.ValueOf(ptr).Elem()
+			for j := range typ.NumField() {
+				f := typ.Field(j)
+				if least, ok := f.Tag.Lookup("min"); ok && below(val.Field(j), least) && reject(f, atLeast(f.Type, least)) {
+					bad = true
+				}
 			}
-			def := f.Tag.Get("envDefault")
-			if def == "" {
-				def = "empty"
+			if !bad {
+				return
 			}
-			fmt.Fprintf(stderr, "qsh: %s=%q: expected %s; using the default (%s)\n",
-				key, env[key], expected(f.Type, fe.Err), def)
-			delete(env, key)
-			bad = true
 		}
 		if !bad {
 			fmt.Fprintf(stderr, "qsh: configuration: %v\n", err)
@@ -74,6 +95,38 @@ func loadSection(ptr any, vars map[string]string, stderr io.Writer) {
 			return
 		}
 	}
+}
+
+func envKey(f reflect.StructField) string {
+	key, _, _ := strings.Cut(f.Tag.Get("env"), ",")
+	return key
+}
+
+// below reports whether a number (or a duration) is less than least,
+// written as its default would be.
+func below(v reflect.Value, least string) bool {
+	if v.Type() == reflect.TypeFor[time.Duration]() {
+		d, err := time.ParseDuration(least)
+		return err == nil && time.Duration(v.Int()) < d
+	}
+	switch v.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		n, err := strconv.ParseInt(least, 10, 64)
+		return err == nil && v.Int() < n
+	case reflect.Float32, reflect.Float64:
+		n, err := strconv.ParseFloat(least, 64)
+		return err == nil && v.Float() < n
+	}
+	return false
+}
+
+// atLeast says in words what a field with a min accepts.
+func atLeast(t reflect.Type, least string) string {
+	noun := expected(t, nil)
+	if t == reflect.TypeFor[time.Duration]() {
+		noun = "a duration"
+	}
+	return fmt.Sprintf("%s of at least %s", noun, least)
 }
 
 func envParse(ptr any, environ map[string]string) error {
@@ -123,8 +176,9 @@ func expected(t reflect.Type, err error) string {
 }
 
 // Print writes every variable of every section (Config structs or pointers
-// to them) with its value and default, secrets masked.
-func Print(w io.Writer, sections ...any) {
+// to them) with its value and default, secrets masked, and after a value
+// that Load did not use, what was wrong with it.
+func Print(w io.Writer, problems Problems, sections ...any) {
 	for _, s := range sections {
 		sec := reflect.Indirect(reflect.ValueOf(s))
 		typ := sec.Type()
@@ -142,7 +196,14 @@ func Print(w io.Writer, sections ...any) {
 			if secret.Var(key) && val != "" {
 				val = "****"
 			}
-			fmt.Fprintf(w, "%s=%s\t(default: %s)\n", key, val, orNone(def))
+			fmt.Fprintf(w, "%s=%s\t(default: %s)", key, val, orNone(def))
+			if p, ok := problems[key]; ok {
+				if secret.Var(key) {
+					p = "not used"
+				}
+				fmt.Fprintf(w, "\tignored %s", p)
+			}
+			fmt.Fprintln(w)
 		}
 	}
 }

@@ -16,6 +16,8 @@ type section struct {
 	Key     string        `env:"T_API_KEY"`
 	Derived string        `env:"T_DERIVED" doc:"from T_NAME"`
 	Mode    mode          `env:"T_MODE" envDefault:"on"`
+	Count   int           `env:"T_COUNT" envDefault:"10" min:"1"`
+	Tick    time.Duration `env:"T_TICK" envDefault:"2s" min:"1s"`
 }
 
 // mode is a type of its own that parses itself, like shell.Switch.
@@ -47,11 +49,42 @@ func TestLoad(t *testing.T) {
 	}
 }
 
+func TestLoadMin(t *testing.T) {
+	var stderr bytes.Buffer
+	var s section
+	problems := Load([]string{"T_COUNT=0", "T_TICK=-5s", "T_SIZE=-3"}, &stderr, &s)
+	if s.Count != 10 || s.Tick != 2*time.Second || s.Size != -3 {
+		t.Errorf("loaded %+v", s)
+	}
+	for _, want := range []string{
+		`qsh: T_COUNT="0": expected an integer of at least 1; using the default (10)`,
+		`qsh: T_TICK="-5s": expected a duration of at least 1s; using the default (2s)`,
+	} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("warnings lack %q:\n%s", want, stderr.String())
+		}
+	}
+	if len(problems) != 2 || problems["T_COUNT"] != `"0": expected an integer of at least 1` {
+		t.Errorf("problems %q", problems)
+	}
+	var out bytes.Buffer
+	Print(&out, problems, s)
+	if !strings.Contains(out.String(), "T_COUNT=10\t(default: 10)\tignored \"0\": expected an integer of at least 1\n") ||
+		!strings.Contains(out.String(), "T_SIZE=-3\t(default: 5)\n") {
+		t.Errorf("--config does not show the problem:\n%s", out.String())
+	}
+	// Unset, the default is used without a word.
+	stderr.Reset()
+	if problems := Load(nil, &stderr, &s); len(problems) != 0 || stderr.Len() != 0 || s.Count != 10 {
+		t.Errorf("defaults: %+v, %q, %s", s, problems, stderr.String())
+	}
+}
+
 func TestPrintMasksSecrets(t *testing.T) {
 	var s section
 	Load([]string{"T_API_KEY=sk-secret"}, new(bytes.Buffer), &s)
 	var out bytes.Buffer
-	Print(&out, s)
+	Print(&out, nil, s)
 	for _, want := range []string{"T_API_KEY=****\t(default: none)\n", "T_SIZE=5\t(default: 5)\n", "T_DERIVED=\t(default: from T_NAME)\n"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("missing %q in:\n%s", want, out.String())

@@ -19,18 +19,18 @@ type Config struct {
 
 	Confirm ConfirmMode `env:"QSH_AI_TOOLS_CONFIRM" envDefault:"sensitive"`
 
-	FSMaxSize int64  `env:"QSH_AI_FS_MAX_SIZE" envDefault:"1048576"`
+	FSMaxSize int64  `env:"QSH_AI_FS_MAX_SIZE" envDefault:"1048576" min:"1"`
 	FSWrite   bool   `env:"QSH_AI_FS_WRITE" envDefault:"true"`
 	PostEdit  string `env:"QSH_AI_FS_POST_EDIT"`
 
-	ExecTimeout   time.Duration `env:"QSH_AI_EXEC_TIMEOUT" envDefault:"30s"`
-	ExecMaxOutput int           `env:"QSH_AI_EXEC_MAX_OUTPUT" envDefault:"102400"`
+	ExecTimeout   time.Duration `env:"QSH_AI_EXEC_TIMEOUT" envDefault:"30s" min:"1s"`
+	ExecMaxOutput int           `env:"QSH_AI_EXEC_MAX_OUTPUT" envDefault:"102400" min:"1"`
 	AllowedOnly   bool          `env:"QSH_AI_EXEC_ALLOWED_ONLY" envDefault:"false"`
 	DryRun        bool          `env:"QSH_AI_DRY_RUN" envDefault:"false"`
 
 	WebProvider   WebProvider `env:"QSH_AI_WEB_PROVIDER" envDefault:"duckduckgo"`
 	WebBaseURL    string      `env:"QSH_AI_WEB_BASE_URL"`
-	WebMaxResults int         `env:"QSH_AI_WEB_MAX_RESULTS" envDefault:"5"`
+	WebMaxResults int         `env:"QSH_AI_WEB_MAX_RESULTS" envDefault:"5" min:"1"`
 }
 
 // Limits the model cannot go past, whatever it asks for.

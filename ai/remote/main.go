@@ -24,13 +24,15 @@ const ControlFD = 3
 type Settings struct {
 	AI    ai.Config
 	Tools tools.Config
+	// Problems are the values that were not used, for --config.
+	Problems config.Problems
 }
 
 // LoadSettings reads the assistant's configuration from environ; bad
 // values get one line each on stderr.
 func LoadSettings(environ []string, stderr io.Writer) Settings {
 	var s Settings
-	config.Load(environ, stderr, &s.AI, &s.Tools)
+	s.Problems = config.Load(environ, stderr, &s.AI, &s.Tools)
 	return s
 }
 
@@ -39,7 +41,7 @@ func LoadSettings(environ []string, stderr io.Writer) Settings {
 func Main(args []string, stdin, stdout, stderr *os.File) int {
 	if len(args) > 1 && args[1] == "--config" {
 		s := LoadSettings(os.Environ(), stderr)
-		config.Print(stdout, s.AI, s.Tools)
+		config.Print(stdout, s.Problems, s.AI, s.Tools)
 		return 0
 	}
 	if len(args) > 1 {

@@ -13,8 +13,8 @@ import (
 
 // printConfig is `qsh --config`: the shell's variables, then the
 // assistant's, which only qsh-assistant knows (qsh does not link it).
-func printConfig(stdout, stderr io.Writer, cfg shell.Config) int {
-	config.Print(stdout, cfg)
+func printConfig(stdout, stderr io.Writer, cfg shell.Config, problems config.Problems) int {
+	config.Print(stdout, problems, cfg)
 	path, err := findAssistant()
 	if err != nil {
 		fmt.Fprintf(stderr, "qsh: --config: %v\n", err)

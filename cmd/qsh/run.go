@@ -140,7 +140,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// shell or only the capture proxy, whose inner shell reports them.
 	var cfgErrs bytes.Buffer
 	var cfg shell.Config
-	config.Load(environ, &cfgErrs, &cfg)
+	problems := config.Load(environ, &cfgErrs, &cfg)
 	interactive := o.interactive ||
 		(o.command == nil && (len(o.args) == 0 || o.stdin) && isTerminal(stdin) && isTerminal(stderr))
 	if interactive && o.action == "" && rec == nil && bool(cfg.Capture) {
@@ -150,7 +150,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	stderr.Write(cfgErrs.Bytes())
 	if o.action == "config" {
-		return printConfig(stdout, stderr, cfg)
+		return printConfig(stdout, stderr, cfg, problems)
 	}
 
 	ctx := context.Background()
