@@ -12,8 +12,8 @@ import (
 	"github.com/fatih/color"
 )
 
-// screen writes a turn to the terminal: streamed text with code blocks in
-// colour, a spinner while waiting, a line for each tool call. When the
+// screen writes a turn to the terminal: streamed text rendered from its
+// Markdown, a spinner while waiting, a line for each tool call. When the
 // output is not a terminal it writes plain text and no control codes.
 type screen struct {
 	w     io.Writer
@@ -25,17 +25,14 @@ type screen struct {
 	spinStop chan struct{}
 	spinDone chan struct{}
 
-	lineStart bool   // the next byte starts a line
-	held      []byte // backticks at a line start that may open a fence
-	fenceLine bool   // inside a ``` line
-	inCode    bool
-	wrote     bool // anything was written since the turn began
+	md *markdown // the answer's text, and where the line ends
 
-	code, fence, dim, bold, ok, bad *color.Color
+	dim, bold, ok, bad *color.Color
 }
 
 func newScreen(w io.Writer, term, useColor bool) *screen {
-	s := &screen{w: w, term: term, color: term && useColor, lineStart: true}
+	s := &screen{w: w, term: term, color: term && useColor}
+	s.md = newMarkdown(w, s.color)
 	mk := func(a ...color.Attribute) *color.Color {
 		c := color.New(a...)
 		if s.color {
@@ -45,8 +42,6 @@ func newScreen(w io.Writer, term, useColor bool) *screen {
 		}
 		return c
 	}
-	s.code = mk(color.FgCyan)
-	s.fence = mk(color.Faint)
 	s.dim = mk(color.Faint)
 	s.bold = mk(color.Bold)
 	s.ok = mk(color.FgGreen)
@@ -69,7 +64,7 @@ func (s *screen) spin() {
 	stop, done := make(chan struct{}), make(chan struct{})
 	s.spinStop, s.spinDone = stop, done
 	prefix := ""
-	if !s.lineStart {
+	if !s.md.col0 {
 		prefix = " "
 	}
 	go func() {
@@ -109,7 +104,7 @@ func (s *screen) Stop() {
 	s.mu.Unlock()
 }
 
-// Text writes streamed answer text, colouring fenced code.
+// Text writes streamed answer text, rendered (see [markdown]).
 func (s *screen) Text(t string) {
 	if t == "" {
 		return
@@ -117,79 +112,15 @@ func (s *screen) Text(t string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.stopSpin()
-	s.wrote = true
-	for len(t) > 0 {
-		switch {
-		case s.fenceLine:
-			i := strings.IndexByte(t, '\n')
-			if i < 0 {
-				s.fence.Fprint(s.w, t)
-				return
-			}
-			if i > 0 {
-				s.fence.Fprint(s.w, t[:i])
-			}
-			io.WriteString(s.w, "\n")
-			t = t[i+1:]
-			s.fenceLine, s.lineStart = false, true
-		case s.lineStart || len(s.held) > 0:
-			if t[0] == '`' {
-				s.held = append(s.held, '`')
-				t = t[1:]
-				s.lineStart = false
-				if len(s.held) == 3 {
-					s.held = s.held[:0]
-					s.inCode = !s.inCode
-					s.fenceLine = true
-					s.fence.Fprint(s.w, "```")
-				}
-				continue
-			}
-			s.body(string(s.held))
-			s.held = s.held[:0]
-			s.lineStart = false
-		default:
-			i := strings.IndexByte(t, '\n')
-			if i < 0 {
-				s.body(t)
-				return
-			}
-			s.body(t[:i+1])
-			t = t[i+1:]
-			s.lineStart = true
-		}
-	}
-}
-
-func (s *screen) body(t string) {
-	if t == "" {
-		return
-	}
-	if s.inCode {
-		// Colour stops before the newline so a cut stream leaves none on.
-		line, nl := strings.CutSuffix(t, "\n")
-		if line != "" {
-			s.code.Fprint(s.w, line)
-		}
-		if nl {
-			io.WriteString(s.w, "\n")
-		}
-		return
-	}
-	io.WriteString(s.w, t)
+	s.md.Write(t)
 }
 
 // newline ends the current line if text left one open; s.mu is held.
 func (s *screen) newline() {
-	if len(s.held) > 0 {
-		s.body(string(s.held))
-		s.held = s.held[:0]
+	s.md.Flush()
+	if !s.md.col0 {
+		s.md.emit("\n")
 	}
-	if !s.lineStart {
-		io.WriteString(s.w, "\n")
-		s.lineStart = true
-	}
-	s.fenceLine = false
 }
 
 // Write passes tool output through, keeping track of where the line ends.
@@ -200,12 +131,8 @@ func (s *screen) Write(p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
 	}
-	if len(s.held) > 0 {
-		s.body(string(s.held))
-		s.held = s.held[:0]
-	}
-	s.lineStart = p[len(p)-1] == '\n'
-	s.wrote = true
+	s.md.Flush()
+	s.md.col0 = p[len(p)-1] == '\n'
 	return s.w.Write(p)
 }
 
@@ -215,7 +142,7 @@ func (s *screen) End() {
 	defer s.mu.Unlock()
 	s.stopSpin()
 	s.newline()
-	s.inCode = false
+	s.md.Reset()
 }
 
 // Line writes a whole line of the assistant's own, such as a note.
@@ -226,7 +153,6 @@ func (s *screen) Line(text string) {
 	s.newline()
 	s.dim.Fprint(s.w, text)
 	io.WriteString(s.w, "\n")
-	s.wrote = true
 }
 
 // ToolStart shows a call as it starts.
@@ -241,7 +167,6 @@ func (s *screen) ToolStart(name, args string) {
 		fmt.Fprintf(s.w, " %s", sum)
 	}
 	io.WriteString(s.w, "\n")
-	s.wrote = true
 }
 
 // ToolEnd shows how a call ended.
@@ -254,7 +179,6 @@ func (s *screen) ToolEnd(ok bool, what string, size int, d time.Duration) {
 		mark = s.bad.Sprint("✗")
 	}
 	fmt.Fprintf(s.w, "  %s %s\n", mark, s.dim.Sprintf("%s · %s · %s", what, byteSize(size), d.Round(time.Millisecond)))
-	s.wrote = true
 }
 
 func byteSize(n int) string {
