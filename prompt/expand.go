@@ -42,56 +42,7 @@ func Expand(ps1 string, d Data, expandVar func(string) string) string {
 			continue
 		}
 		i++
-		e := ps1[i]
-		switch e {
-		case 'u':
-			out.WriteString(d.User)
-		case 'h':
-			out.WriteString(shortHost(d.Host))
-		case 'H':
-			out.WriteString(d.Host)
-		case 'w':
-			out.WriteString(TildeDir(d.Dir, d.Home))
-		case 'W':
-			out.WriteString(baseDir(d.Dir, d.Home))
-		case '$':
-			if d.Root {
-				out.WriteByte('#')
-			} else {
-				out.WriteByte('$')
-			}
-		case 'n':
-			out.WriteByte('\n')
-		case 'r':
-			out.WriteByte('\r')
-		case 'a':
-			out.WriteByte('\a')
-		case 'e':
-			out.WriteByte('\033')
-		case '\\':
-			out.WriteByte('\\')
-		case 't':
-			out.WriteString(d.Now.Format("15:04:05"))
-		case 'T':
-			out.WriteString(d.Now.Format("03:04:05"))
-		case '@':
-			out.WriteString(d.Now.Format("03:04 PM"))
-		case 'A':
-			out.WriteString(d.Now.Format("15:04"))
-		case 'd':
-			out.WriteString(d.Now.Format("Mon Jan 02"))
-		case 'j':
-			out.WriteString(strconv.Itoa(d.Jobs))
-		case 's':
-			if d.Shell == "" {
-				out.WriteString("qsh")
-			} else {
-				out.WriteString(d.Shell)
-			}
-		case 'v':
-			out.WriteString(majorMinor(d.Version))
-		case 'V':
-			out.WriteString(d.Version)
+		switch e := ps1[i]; e {
 		case '[':
 			if !inHidden {
 				inHidden = true
@@ -104,23 +55,166 @@ func Expand(ps1 string, d Data, expandVar func(string) string) string {
 				out = &b
 				b.WriteString(sgrOnly(hidden.String()))
 			}
-		case '0', '1', '2', '3', '4', '5', '6', '7':
-			j := i
-			for j < len(ps1) && j < i+3 && ps1[j] >= '0' && ps1[j] <= '7' {
-				j++
-			}
-			n, _ := strconv.ParseUint(ps1[i:j], 8, 16)
-			out.WriteByte(byte(n))
-			i = j - 1
 		default:
-			out.WriteByte('\\')
-			out.WriteByte(e)
+			val, n := escape(ps1[i:], d)
+			out.WriteString(val)
+			i += n - 1
 		}
 	}
 	if inHidden { // an unclosed \[ hides the rest, as in bash
 		b.WriteString(sgrOnly(hidden.String()))
 	}
 	return b.String()
+}
+
+// Hidden text, between \[ and \], comes out of [Decode] between these
+// two bytes, as bash's own readline marks it; [Visible] takes them out.
+const (
+	hideStart = '\x01'
+	hideEnd   = '\x02'
+)
+
+// Decode is the first half of bash's prompt expansion with promptvars
+// set: the backslash escapes of [Expand] are replaced, and what they
+// produce is quoted with backslashes (before $, ` and \) so that the
+// shell's expansion, the second half, takes it literally (a directory
+// named '$(rm)', say); the rest of ps is left for that expansion. \[ and
+// \] become the bytes [Visible] reads.
+func Decode(ps string, d Data) string {
+	var b strings.Builder
+	for i := 0; i < len(ps); i++ {
+		c := ps[i]
+		if c != '\\' || i+1 == len(ps) {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		switch ps[i] {
+		case '[':
+			b.WriteByte(hideStart)
+		case ']':
+			b.WriteByte(hideEnd)
+		default:
+			val, n := escape(ps[i:], d)
+			quoteInto(&b, val)
+			i += n - 1
+		}
+	}
+	return b.String()
+}
+
+// Unquote takes out the quoting [Decode] adds, for a prompt shown
+// without the shell's expansions.
+func Unquote(s string) string {
+	if !strings.Contains(s, "\\") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("$`\\", s[i+1]) >= 0 {
+			i++
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+func quoteInto(b *strings.Builder, s string) {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == '$' || c == '`' || c == '\\' {
+			b.WriteByte('\\')
+		}
+		b.WriteByte(s[i])
+	}
+}
+
+// Visible is a decoded and expanded prompt as the line editor draws it:
+// of the text between the markers of \[ and \] only SGR colour sequences
+// are kept (see [Expand]).
+func Visible(s string) string {
+	if !strings.ContainsAny(s, string(hideStart)+string(hideEnd)) {
+		return s
+	}
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(s, hideStart)
+		if i < 0 {
+			b.WriteString(strings.ReplaceAll(s, string(hideEnd), ""))
+			return b.String()
+		}
+		b.WriteString(strings.ReplaceAll(s[:i], string(hideEnd), ""))
+		s = s[i+1:]
+		j := strings.IndexByte(s, hideEnd)
+		if j < 0 { // an unclosed \[ hides the rest, as in bash
+			b.WriteString(sgrOnly(s))
+			return b.String()
+		}
+		b.WriteString(sgrOnly(s[:j]))
+		s = s[j+1:]
+	}
+}
+
+// escape is what the backslash escape at the start of s (the byte after
+// the backslash) produces, and how many bytes of s it takes. Unknown
+// escapes are kept as they are, as bash does.
+func escape(s string, d Data) (string, int) {
+	switch e := s[0]; e {
+	case 'u':
+		return d.User, 1
+	case 'h':
+		return shortHost(d.Host), 1
+	case 'H':
+		return d.Host, 1
+	case 'w':
+		return TildeDir(d.Dir, d.Home), 1
+	case 'W':
+		return baseDir(d.Dir, d.Home), 1
+	case '$':
+		if d.Root {
+			return "#", 1
+		}
+		return "$", 1
+	case 'n':
+		return "\n", 1
+	case 'r':
+		return "\r", 1
+	case 'a':
+		return "\a", 1
+	case 'e':
+		return "\033", 1
+	case '\\':
+		return "\\", 1
+	case 't':
+		return d.Now.Format("15:04:05"), 1
+	case 'T':
+		return d.Now.Format("03:04:05"), 1
+	case '@':
+		return d.Now.Format("03:04 PM"), 1
+	case 'A':
+		return d.Now.Format("15:04"), 1
+	case 'd':
+		return d.Now.Format("Mon Jan 02"), 1
+	case 'j':
+		return strconv.Itoa(d.Jobs), 1
+	case 's':
+		if d.Shell == "" {
+			return "qsh", 1
+		}
+		return d.Shell, 1
+	case 'v':
+		return majorMinor(d.Version), 1
+	case 'V':
+		return d.Version, 1
+	case '0', '1', '2', '3', '4', '5', '6', '7':
+		j := 0
+		for j < len(s) && j < 3 && s[j] >= '0' && s[j] <= '7' {
+			j++
+		}
+		n, _ := strconv.ParseUint(s[:j], 8, 16)
+		return string([]byte{byte(n)}), j
+	default:
+		return "\\" + string(e), 1
+	}
 }
 
 // expandDollar expands the parameter at the start of s (which begins with

@@ -255,3 +255,29 @@ func TestColourCostsNoWidth(t *testing.T) {
 		t.Errorf("expanded PS1 measures as %q, want %q", got, want)
 	}
 }
+
+func TestDecode(t *testing.T) {
+	t.Parallel()
+	d := Data{User: "ann", Host: "box", Dir: "/tmp/$(rm -rf x)`y`", Home: "/home/ann"}
+	tests := []struct {
+		ps, want, visible string
+	}{
+		// The escapes' text is quoted for the shell's expansion; the
+		// rest is left to it.
+		{`\u:\w\$ `, "ann:/tmp/\\$(rm -rf x)\\`y\\`\\$ ", "ann:/tmp/$(rm -rf x)`y`$ "},
+		{`[$(__git_ps1 "%s")] \$ `, `[$(__git_ps1 "%s")] \$ `, `[$(__git_ps1 "%s")] $ `},
+		{`\\ $HOME \q`, `\\ $HOME \\q`, `\ $HOME \q`},
+		{`\[\e[1m\]x\[\e]0;t\a\]`, "\x01\x1b[1m\x02x\x01\x1b]0;t\a\x02", "\x1b[1mx"},
+		{`\[\e[1m`, "\x01\x1b[1m", "\x1b[1m"},
+		{`a\]b`, "a\x02b", "ab"},
+	}
+	for _, tt := range tests {
+		got := Decode(tt.ps, d)
+		if got != tt.want {
+			t.Errorf("Decode(%q) = %q, want %q", tt.ps, got, tt.want)
+		}
+		if v := Visible(Unquote(got)); v != tt.visible {
+			t.Errorf("Visible(Unquote(Decode(%q))) = %q, want %q", tt.ps, v, tt.visible)
+		}
+	}
+}

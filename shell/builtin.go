@@ -25,7 +25,7 @@ const builtinMark = "qsh\x00"
 var ownBuiltins = map[string]bool{"umask": true, "kill": true, "history": true, "trap": true,
 	"ulimit": true, "fc": true, "suspend": true, "caller": true, "fg": true, "bg": true,
 	"printf": true, "cd": true, "pwd": true, "jobs": true, "disown": true, "wait": true, jobMark: true,
-	bgMark: true, bgStartMark: true, bgEndMark: true, pidMark: true}
+	bgMark: true, bgStartMark: true, bgEndMark: true, pidMark: true, promptMark: true}
 
 // call sees every simple command after expansion.
 func (s *Shell) call(ctx context.Context, args []string) ([]string, error) {
@@ -164,6 +164,8 @@ func (s *Shell) builtins(next interp.ExecHandlerFunc) interp.ExecHandlerFunc {
 			return s.pidBuiltin(ctx, hc, append([]string{name}, args[1:]...))
 		case jobMark:
 			return s.jobMarkBuiltin(ctx, hc, args[1:])
+		case promptMark:
+			s.promptBuiltin(args[1:])
 		case "caller":
 			st = 1
 		case "printf":

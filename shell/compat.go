@@ -80,6 +80,9 @@ func (s *Shell) compatShopt(args []string) ([]string, bool) {
 	if slices.Contains(flags, "-o") || !(slices.Contains(flags, "-s") || slices.Contains(flags, "-u")) {
 		return nil, false
 	}
+	if slices.Contains(names, "promptvars") {
+		s.noPromptVars = slices.Contains(flags, "-u")
+	}
 	kept := slices.DeleteFunc(slices.Clone(names), func(n string) bool { return !slices.Contains(shoptSupported, n) })
 	if len(kept) == len(names) {
 		return nil, false
@@ -91,14 +94,15 @@ func (s *Shell) compatShopt(args []string) ([]string, bool) {
 }
 
 // shoptQuery is `shopt -q`/`-p` for the options interp does not show:
-// login_shell is known; other unsupported options are off.
+// login_shell and promptvars are known; other unsupported options are
+// off.
 func (s *Shell) shoptQuery(b builtinIO, args []string) int {
 	st := 0
 	for _, a := range args {
 		if strings.HasPrefix(a, "-") {
 			continue
 		}
-		on := a == "login_shell" && s.login
+		on := a == "login_shell" && s.login || a == "promptvars" && !s.noPromptVars
 		if !on {
 			st = 1
 		}

@@ -45,11 +45,20 @@ const mixedVar = "__qsh_mixed"
 // that set -x shows none of it. Then $! is marked as well, see
 // [Shell.markPids].
 func (s *Shell) markJobs(f *syntax.File) *syntax.File {
+	if s.jobs != nil {
+		s.jobs.ran()
+	}
+	return s.markCode(f)
+}
+
+// markCode is [Shell.markJobs] for code the shell runs between command
+// lines (PROMPT_COMMAND, a prompt's expansions, a key's command), which
+// counts as no line for the warning about stopped jobs at exit.
+func (s *Shell) markCode(f *syntax.File) *syntax.File {
 	if s.jobs == nil {
 		s.markPids(f)
 		return f
 	}
-	s.jobs.ran()
 	s.markMixed(f)
 	markNoJobs(f)
 	markBackground(f)
@@ -162,7 +171,12 @@ func (s *Shell) markEval(args []string) []string {
 		args = []string{args[0], src}
 	}
 	if src, ok := markPidsEval(strings.Join(args[1:], " ")); ok {
-		return []string{args[0], src}
+		args = []string{args[0], src}
+	}
+	if s.identified {
+		if src, ok := markDashEval(strings.Join(args[1:], " ")); ok {
+			args = []string{args[0], src}
+		}
 	}
 	return args
 }

@@ -1,9 +1,9 @@
 package shell
 
 import (
+	"context"
 	"os"
 	"slices"
-	"strconv"
 	"time"
 
 	"github.com/ergochat/readline"
@@ -15,14 +15,23 @@ import (
 
 // promptString is the primary prompt: $PS1 when the user set it, else
 // qsh's own.
-func (s *Shell) promptString(status int, took time.Duration) string {
+func (s *Shell) promptString(ctx context.Context, status int, took time.Duration) string {
+	d := s.promptData(status, took)
+	if ps1 := s.Var("PS1"); ps1 != "" {
+		return prompt.Visible(s.expandPS(ctx, ps1, d, status))
+	}
+	return prompt.Render(d)
+}
+
+// promptData is what the prompt may show.
+func (s *Shell) promptData(status int, took time.Duration) prompt.Data {
 	host, _ := os.Hostname()
 	user := s.Var("USER")
 	if user == "" {
 		user = s.Var("LOGNAME")
 	}
 	dir := s.Dir()
-	d := prompt.Data{
+	return prompt.Data{
 		User:      user,
 		Host:      host,
 		Dir:       dir,
@@ -37,24 +46,45 @@ func (s *Shell) promptString(status int, took time.Duration) string {
 		Shell:     "qsh",
 		Version:   s.version,
 	}
-	if ps1 := s.Var("PS1"); ps1 != "" {
-		return prompt.Expand(ps1, d, func(name string) string {
-			switch name {
-			case "?":
-				return strconv.Itoa(status)
-			case "$":
-				return strconv.Itoa(os.Getpid())
-			}
-			return s.Var(name)
-		})
+}
+
+// expandPS expands a prompt string as bash does: backslash escapes, then
+// (with promptvars, the default) the shell's expansions, run in the
+// session when ps has any (see [Shell.expandPrompt]). Hidden text stays
+// between \x01 and \x02.
+func (s *Shell) expandPS(ctx context.Context, ps string, d prompt.Data, status int) string {
+	text := prompt.Decode(ps, d)
+	if s.noPromptVars {
+		return prompt.Unquote(text)
 	}
-	return prompt.Render(d)
+	if !needsShell(ps) {
+		return prompt.Unquote(text)
+	}
+	if out, ok := s.expandPrompt(ctx, text, status); ok {
+		return out
+	}
+	return prompt.Unquote(text)
+}
+
+// needsShell reports whether prompt string ps has a $ or ` of its own,
+// not one of a backslash escape: most have none, and are drawn without
+// running anything.
+func needsShell(ps string) bool {
+	for i := 0; i < len(ps); i++ {
+		switch ps[i] {
+		case '\\':
+			i++
+		case '$', '`':
+			return true
+		}
+	}
+	return false
 }
 
 // continuationPrompt is $PS2, by default "> ".
-func (s *Shell) continuationPrompt() string {
+func (s *Shell) continuationPrompt(ctx context.Context, status int) string {
 	if ps2 := s.Var("PS2"); ps2 != "" {
-		return ps2
+		return prompt.Visible(s.expandPS(ctx, ps2, s.promptData(status, 0), status))
 	}
 	return "> "
 }

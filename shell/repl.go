@@ -48,10 +48,13 @@ func (s *Shell) REPL(ctx context.Context) int {
 	for {
 		var p string
 		if buf.Len() > 0 {
-			p = s.continuationPrompt()
+			p = s.continuationPrompt(ctx, st)
 		} else {
 			s.reportJobs()
-			p = s.promptString(st, took)
+			if s.promptCommand(ctx, st) && !s.holdExit() {
+				break
+			}
+			p = s.promptString(ctx, st, took)
 			// The prompt-start mark goes out before the line editor
 			// draws the prompt: inside the prompt string readline would
 			// count its bytes as width. (No prompt-end mark for the same
@@ -92,6 +95,7 @@ func (s *Shell) REPL(ctx context.Context) int {
 			continue
 		}
 		s.remember(entry)
+		s.ps0(ctx, st)
 		start := time.Now()
 		st = s.runLine(ctx, entry)
 		took = time.Since(start)
@@ -180,6 +184,9 @@ func (s *Shell) runLine(ctx context.Context, line string) int {
 		st = s.askLine(fctx, text)
 	} else if f, pst := s.parse(line+"\n", s.name); pst == 0 {
 		ran = true
+		if s.identified {
+			markDash(f)
+		}
 		if in := s.cancellableStdin(); in != nil {
 			interp.StdIO(in, s.stdout, s.stderr)(s.runner)
 			defer in.Close()

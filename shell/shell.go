@@ -46,6 +46,17 @@ type Shell struct {
 	// capture records what each command printed; nil when off.
 	capture *capture.Client
 
+	// identified is set once the shell passes for an interactive bash
+	// (see [Shell.Identify]).
+	identified bool
+	// noPromptVars is `shopt -u promptvars`: PS1 and PS2 get their
+	// backslash escapes but no expansions.
+	noPromptVars bool
+	// prompted and promptOut are the expanded prompt, see
+	// [Shell.expandPrompt].
+	prompted  bool
+	promptOut string
+
 	exitTrap string // interp runs EXIT traps after every File; qsh runs it once
 	traps    map[string]string
 

@@ -24,6 +24,8 @@ type sources struct {
 	mu    sync.Mutex
 	next  string // the file a source call is about to open
 	files []string
+	// dashI is set once the shell has an i in $- (see [Shell.Identify]).
+	dashI bool
 }
 
 // expect notes that the next file opened for reading is name, sourced.
@@ -57,18 +59,21 @@ func (f *sources) open(next interp.OpenHandlerFunc) interp.OpenHandlerFunc {
 			return rwc, err
 		}
 		f.files = append(f.files, name)
-		return &sourced{ReadWriteCloser: markSourced(rwc, path), pop: f.pop}, nil
+		return &sourced{ReadWriteCloser: markSourced(rwc, path, f.dashI), pop: f.pop}, nil
 	}
 }
 
 // markSourced is a sourced file with its background statements and $!
-// marked (see [markPidsText]), as for every other program: interp reads
-// and parses it itself.
-func markSourced(rwc io.ReadWriteCloser, path string) io.ReadWriteCloser {
+// marked (see [markPidsText]), and its $- if dashI (see [markDashText]),
+// as for every other program: interp reads and parses it itself.
+func markSourced(rwc io.ReadWriteCloser, path string, dashI bool) io.ReadWriteCloser {
 	src, err := io.ReadAll(rwc)
 	text, marked := markPidsText(string(src), path)
 	if !marked {
 		text = string(src)
+	}
+	if dashI {
+		text = markDashText(text, path)
 	}
 	return &markedFile{ReadWriteCloser: rwc, r: strings.NewReader(text), err: err}
 }

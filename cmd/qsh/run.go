@@ -189,6 +189,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		sh.Login(ctx)
 	}
 	if interactive {
+		sh.Identify(ctx)
 		sh.RC(ctx)
 	}
 	switch {

@@ -1,0 +1,95 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/qsh-shell/qsh/shell/shelltest"
+)
+
+// The hooks people's tools install in an interactive bash, through the
+// binary on a pty, with the tools themselves where they are installed
+// (test.sh installs them).
+
+// startRC starts an interactive qsh in dir whose ~/.qshrc is rc, with
+// PS1 unset, and returns it once it printed first.
+func startRC(t *testing.T, home, dir, rc string, env ...string) *shelltest.Term {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(home, ".qshrc"), []byte(rc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env = append([]string{"HOME=" + home, "XDG_STATE_HOME=" + home + "/state", "PS1=", "TERM=xterm"}, env...)
+	return shelltest.Start(t, qshBinary(t), shelltest.Env(env...), shelltest.Dir(dir))
+}
+
+// needs skips the test when a program it drives is not installed.
+func needs(t *testing.T, programs ...string) {
+	t.Helper()
+	for _, p := range programs {
+		if _, err := exec.LookPath(p); err != nil {
+			t.Skipf("%s is not installed (test.sh installs it)", p)
+		}
+	}
+}
+
+func TestHooksPromptCommandAndPS1(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	tm := startRC(t, home, home, `PROMPT_COMMAND='echo "pc:$?"; false'
+PS1='[$?|$(echo sub)|\w] P> '
+`)
+	tm.WaitFor("pc:0")
+	tm.WaitFor("[0|sub|~] P> ")
+	tm.Line("(exit 3)")
+	// $? is the line's status in PROMPT_COMMAND and again in PS1, whatever
+	// PROMPT_COMMAND left.
+	tm.WaitFor("pc:3")
+	tm.WaitFor("[3|sub|~] P> ")
+	// The array form runs each element; PS0 comes before the line runs.
+	tm.Line(`PROMPT_COMMAND=('echo "one:$?"' 'echo two'); PS0='ps0:$?\n'`)
+	tm.WaitFor("one:0")
+	tm.WaitFor("two")
+	tm.WaitFor("P> ")
+	tm.Line("echo run")
+	tm.WaitFor("ps0:0")
+	tm.WaitFor("run")
+	tm.WaitFor("one:0")
+	// A failing hook is reported and the shell goes on.
+	tm.Line("PROMPT_COMMAND='nosuchcommand-qsh'; PS1='$(nosuchcommand-qsh2) P2> '")
+	tm.WaitFor("nosuchcommand-qsh")
+	tm.WaitFor("P2> ")
+	tm.Line("echo still")
+	tm.WaitFor("still")
+	tm.WaitFor("P2> ")
+	tm.Type(shelltest.CtrlD)
+	tm.WaitExit()
+}
+
+// TestHooksGitPrompt: git's own prompt script, in PS1 as its manual says
+// and in PROMPT_COMMAND's mode, shows the branch as in bash.
+func TestHooksGitPrompt(t *testing.T) {
+	t.Parallel()
+	needs(t, "git")
+	const script = "/usr/lib/git-core/git-sh-prompt"
+	if _, err := os.Stat(script); err != nil {
+		t.Skipf("%s is not installed (git's package has it)", script)
+	}
+	home := t.TempDir()
+	repo := filepath.Join(home, "repo")
+	os.Mkdir(repo, 0o755)
+	init := exec.Command("git", "init", "-q", "-b", "topic-1", repo)
+	if out, err := init.CombinedOutput(); err != nil {
+		t.Skipf("git init: %v: %s", err, out)
+	}
+	tm := startRC(t, home, repo, ". "+script+"\nPS1='[$(__git_ps1 \"%s\")] \\$ P> '\n")
+	tm.WaitFor("[topic-1] ")
+	tm.WaitFor("P> ")
+	tm.Line("cd ..")
+	tm.WaitFor("[] ")
+	tm.Line(`GIT_PS1_SHOWDIRTYSTATE=1; PROMPT_COMMAND='__git_ps1 "\w" " P3> "'; cd repo`)
+	tm.WaitFor("~/repo (topic-1 #) P3> ") // # : no commit yet
+	tm.Type(shelltest.CtrlD)
+	tm.WaitExit()
+}

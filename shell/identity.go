@@ -1,0 +1,149 @@
+package shell
+
+import (
+	"context"
+	"runtime"
+	"slices"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// What an interactive qsh tells the scripts it sources about itself, so
+// that the lines tools ask people to paste into their rc file take the
+// branch they take in bash: `[[ $- == *i* ]]` guards fzf's key bindings
+// and Debian's bashrc, BASH_VERSINFO picks fzf's `bind -x` bindings, and
+// bash-preexec (under starship, atuin) refuses to load without
+// BASH_VERSION.
+
+// bashVersion is the bash whose features the hooks and bindings follow
+// (PROMPT_COMMAND arrays came in 5.1).
+const bashVersion = "5.2.0"
+
+// setBashVersion sets BASH_VERSION and BASH_VERSINFO, for interactive
+// shells; see [Shell.Identify].
+func (s *Shell) setBashVersion(ctx context.Context) {
+	major, rest, _ := strings.Cut(bashVersion, ".")
+	minor, patch, _ := strings.Cut(rest, ".")
+	src := "BASH_VERSION='" + bashVersion + "(1)-qsh' BASH_VERSINFO=(" + major + " " + minor + " " +
+		patch + " 1 qsh " + machType() + ")"
+	f, err := syntax.NewParser().Parse(strings.NewReader(src), "")
+	if err != nil {
+		panic("shell: bad version assignment " + src) // src is ours
+	}
+	s.runner.Run(ctx, f.Stmts[0])
+}
+
+// Identify makes an interactive shell look like an interactive bash to
+// what it runs from now on: $- has an i and BASH_VERSION is set. A login
+// shell calls it after the profile: Debian's ~/.profile sources
+// ~/.bashrc when BASH_VERSION is set, and that file is bash's.
+func (s *Shell) Identify(ctx context.Context) {
+	if !s.interactive {
+		return
+	}
+	s.identified = true
+	s.sources.mu.Lock()
+	s.sources.dashI = true
+	s.sources.mu.Unlock()
+	s.setBashVersion(ctx)
+}
+
+// machType is bash's MACHTYPE for the machine qsh was built for.
+func machType() string {
+	arch := map[string]string{"amd64": "x86_64", "arm64": "aarch64", "386": "i686"}[runtime.GOARCH]
+	if arch == "" {
+		arch = runtime.GOARCH
+	}
+	if runtime.GOOS == "darwin" {
+		return arch + "-apple-darwin"
+	}
+	return arch + "-pc-" + runtime.GOOS + "-gnu"
+}
+
+// $- is interp's, which knows no i: each plain $- (or ${-}) of what an
+// interactive shell runs is followed by the letter, in the syntax tree
+// of a command line or an eval string and in the text of a sourced file.
+
+// mayHaveDash reports whether src may expand $-.
+func mayHaveDash(src string) bool {
+	return strings.Contains(src, "$-") || strings.Contains(src, "${-")
+}
+
+// isPlainDash reports whether part is $- or ${-}.
+func isPlainDash(part syntax.WordPart) bool {
+	pe, ok := part.(*syntax.ParamExp)
+	return ok && pe.Param != nil && pe.Param.Value == "-" && !pe.Excl && pe.Exp == nil && !pe.Length &&
+		!pe.Width && pe.Slice == nil && pe.Repl == nil && pe.Names == 0 && pe.Index == nil
+}
+
+// markDash puts an i after each plain $- in node, and reports whether
+// there was one.
+func markDash(node syntax.Node) bool {
+	var lists []*[]syntax.WordPart
+	syntax.Walk(node, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.Word:
+			if slices.ContainsFunc(n.Parts, isPlainDash) {
+				lists = append(lists, &n.Parts)
+			}
+		case *syntax.DblQuoted:
+			if slices.ContainsFunc(n.Parts, isPlainDash) {
+				lists = append(lists, &n.Parts)
+			}
+		}
+		return true
+	})
+	for _, l := range lists {
+		var out []syntax.WordPart
+		for _, part := range *l {
+			out = append(out, part)
+			if isPlainDash(part) {
+				out = append(out, &syntax.Lit{Value: "i"})
+			}
+		}
+		*l = out
+	}
+	return len(lists) > 0
+}
+
+// markDashText is markDash on a file's text, in place: lines keep their
+// numbers. The text comes back unchanged when it has no $- or does not
+// parse (interp reports the error then).
+func markDashText(src, name string) string {
+	if !mayHaveDash(src) {
+		return src
+	}
+	f, err := syntax.NewParser().Parse(strings.NewReader(src), name)
+	if err != nil {
+		return src
+	}
+	var ends []int
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if pe, ok := n.(*syntax.ParamExp); ok && isPlainDash(pe) {
+			ends = append(ends, int(pe.End().Offset()))
+		}
+		return true
+	})
+	slices.Sort(ends)
+	for i := len(ends) - 1; i >= 0; i-- {
+		src = src[:ends[i]] + "i" + src[ends[i]:]
+	}
+	return src
+}
+
+// markDashEval is markDash on an eval string.
+func markDashEval(src string) (string, bool) {
+	if !mayHaveDash(src) {
+		return src, false
+	}
+	f, err := syntax.NewParser().Parse(strings.NewReader(src), "")
+	if err != nil || !markDash(f) {
+		return src, false
+	}
+	var b strings.Builder
+	if syntax.NewPrinter().Print(&b, f) != nil {
+		return src, false
+	}
+	return b.String(), true
+}
