@@ -14,6 +14,23 @@ if ! [ -f "$npm_prefix/node_modules/@modelcontextprotocol/server-everything/pack
 fi
 export QSH_TEST_NPM_PREFIX=$npm_prefix
 
+# The hooks tests drive the tools whose lines people paste into their rc
+# file (cmd/qsh/hooks_e2e_test.go); git brings git-sh-prompt, fzf its
+# key-bindings.bash.
+missing=()
+for program in direnv zoxide fzf git; do
+	command -v "$program" >/dev/null || missing+=("$program")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+	if [ "$(id -u)" = 0 ]; then
+		echo "test.sh: installing ${missing[*]}"
+		apt-get update -qq
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+	else
+		echo "test.sh: not root, so not installing ${missing[*]}: their tests skip"
+	fi
+fi
+
 go vet ./...
 GOOS=darwin go vet ./... # qsh targets macOS too; CI runs on Linux
 go test -race -count=1 ./...

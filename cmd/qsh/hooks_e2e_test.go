@@ -93,3 +93,42 @@ func TestHooksGitPrompt(t *testing.T) {
 	tm.Type(shelltest.CtrlD)
 	tm.WaitExit()
 }
+
+// TestHooksDirenvZoxide: the lines direnv's and zoxide's READMEs give for
+// ~/.bashrc: cd into a directory with an allowed .envrc sets its
+// variables, and leaving unsets them; z jumps to a directory visited
+// before.
+func TestHooksDirenvZoxide(t *testing.T) {
+	t.Parallel()
+	needs(t, "direnv", "zoxide")
+	home := t.TempDir()
+	env := []string{"XDG_DATA_HOME=" + home + "/data", "XDG_CONFIG_HOME=" + home + "/config", "XDG_CACHE_HOME=" + home + "/cache",
+		"_ZO_DATA_DIR=" + home + "/zoxide", "PATH=" + os.Getenv("PATH")}
+	project := filepath.Join(home, "src", "project-x")
+	os.MkdirAll(project, 0o755)
+	os.WriteFile(filepath.Join(project, ".envrc"), []byte("export QSH_ENVRC=loaded\n"), 0o644)
+	allow := exec.Command("direnv", "allow", project)
+	allow.Env = append([]string{"HOME=" + home}, env...)
+	if out, err := allow.CombinedOutput(); err != nil {
+		t.Fatalf("direnv allow: %v: %s", err, out)
+	}
+	tm := startRC(t, home, home, `eval "$(direnv hook bash)"
+eval "$(zoxide init bash)"
+PS1='\w P> '
+`, env...)
+	tm.WaitFor("~ P> ")
+	tm.Line("cd src/project-x")
+	tm.WaitFor("~/src/project-x P> ")
+	tm.Line(`echo "envrc=$QSH_ENVRC"`)
+	tm.WaitFor("envrc=loaded")
+	tm.Line("cd /")
+	tm.WaitFor("/ P> ")
+	tm.Line(`echo "envrc=[$QSH_ENVRC]"`)
+	tm.WaitFor("envrc=[]")
+	tm.Line("z project")
+	tm.WaitFor("~/src/project-x P> ")
+	tm.Line("pwd")
+	tm.WaitFor(project)
+	tm.Type(shelltest.CtrlD)
+	tm.WaitExit()
+}
