@@ -77,7 +77,7 @@ type Agent struct {
 	msgs   []chat.Message
 	// since is the start of the newest command already shown to the model.
 	since time.Time
-	usage chat.Usage
+	usage tally // this session's tokens
 	// noTools holds the models whose server refused tools this session:
 	// with protocol auto they get fenced blocks instead.
 	noTools map[string]bool
@@ -238,6 +238,9 @@ func (a *Agent) Ask(ctx context.Context, req Request) (err error) {
 	kept := trim(a.msgs, maxHistory)
 	t := &turn{a: a, ctx: ctx, scr: scr, env: env, red: red, msgs: append(kept[:len(kept):len(kept)], question)}
 	err = t.run()
+	if t.usage != (tally{}) && scr.term {
+		scr.Line(a.cfg.describe(t.usage))
+	}
 	if err != nil && len(t.msgs) == len(kept)+1 {
 		// Nothing came back: drop the question, so that asking again
 		// sends it once, with its context.
@@ -361,9 +364,9 @@ func (a *Agent) status(w io.Writer) {
 	if len(names) > 0 {
 		tl = strings.Join(names, ", ")
 	}
-	fmt.Fprintf(w, "provider  %s\nmodel     %s\nbase URL  %s\napi key   %s\ntools     %s (at most %d round trips)\nprotocol  %s\nanswers   at most %d tokens and %s each\ntokens    %d in, %d out this session\nmessages  %d in this conversation\n",
+	fmt.Fprintf(w, "provider  %s\nmodel     %s\nbase URL  %s\napi key   %s\ntools     %s (at most %d round trips)\nprotocol  %s\nanswers   at most %d tokens and %s each\ntokens    %s this session%s\nmessages  %d in this conversation\n",
 		provider, a.ep.Model, a.ep.BaseURL, key, tl, a.cfg.MaxIter, a.protocolStatus(), a.cfg.MaxOutput, a.cfg.Timeout,
-		a.usage.Input, a.usage.Output, len(a.msgs))
+		a.cfg.describe(a.usage), a.cfg.budgetStatus(a.usage), len(a.msgs))
 	if s, ok := a.tools.(statuser); ok {
 		for _, line := range s.Status() {
 			fmt.Fprintln(w, line)

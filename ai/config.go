@@ -25,6 +25,14 @@ type Config struct {
 	// (Ollama) or do without (other servers).
 	ContextTokens int `env:"QSH_AI_CONTEXT_TOKENS" doc:"learned from Ollama, else unknown" min:"0"`
 
+	// BudgetTokens stops a session's turns once it has used this many
+	// tokens, in and out; 0 sets no limit.
+	BudgetTokens int `env:"QSH_AI_BUDGET_TOKENS" min:"0"`
+	// PriceIn and PriceOut are the prices of a million input and output
+	// tokens, to show what turns cost.
+	PriceIn  float64 `env:"QSH_AI_PRICE_IN" min:"0"`
+	PriceOut float64 `env:"QSH_AI_PRICE_OUT" min:"0"`
+
 	OpenAIKey     string `env:"OPENAI_API_KEY"`
 	AnthropicKey  string `env:"ANTHROPIC_API_KEY"`
 	OpenAIBaseURL string `env:"OPENAI_BASE_URL"`

@@ -27,6 +27,7 @@ type turn struct {
 	// it whatever happens, so it must stay valid: every call answered.
 	msgs  []chat.Message
 	calls int
+	usage tally // the tokens of this turn's requests
 	// bad holds, by call id, what was wrong with a malformed ```tool block.
 	bad map[string]string
 	// canceled is set when the user pressed Ctrl-C at a confirmation,
@@ -47,9 +48,15 @@ func (t *turn) run() error {
 		if fenced {
 			req.Messages = fencedMessages(t.msgs)
 		}
+		if err := t.a.cfg.overBudget(t.a.usage); err != nil {
+			return err
+		}
 		reply, err := t.request(req)
-		t.a.usage.Input += reply.Usage.Input
-		t.a.usage.Output += reply.Usage.Output
+		if err == nil || reply.Usage != (chat.Usage{}) {
+			u := counted(req, reply)
+			t.usage.add(u)
+			t.a.usage.add(u)
+		}
 		if err != nil {
 			if reply.Text != "" {
 				// Keep what the user saw, so a follow-up can refer to it.
