@@ -1,0 +1,168 @@
+package sandbox
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Mode is QSH_AI_SANDBOX: how the programs the assistant runs are confined.
+type Mode string
+
+const (
+	Workspace Mode = "workspace" // writes in the workspace, the temp dir and the caches; secrets unreadable
+	ReadOnly  Mode = "readonly"  // writes in the temp dir only; secrets unreadable
+	Off       Mode = "off"       // not confined
+)
+
+// UnmarshalText accepts the three modes, and on/off.
+func (m *Mode) UnmarshalText(b []byte) error {
+	switch s := strings.ToLower(strings.TrimSpace(string(b))); s {
+	case "workspace", "on", "true", "1", "yes":
+		*m = Workspace
+	case "readonly", "read-only", "ro":
+		*m = ReadOnly
+	case "off", "false", "0", "no":
+		*m = Off
+	default:
+		return fmt.Errorf("expected workspace, readonly or off, not %q", s)
+	}
+	return nil
+}
+
+// Net is QSH_AI_SANDBOX_NET: whether confined programs may use TCP.
+type Net bool
+
+// UnmarshalText accepts on and off (and true, false…).
+func (n *Net) UnmarshalText(b []byte) error {
+	switch s := strings.ToLower(strings.TrimSpace(string(b))); s {
+	case "on", "true", "1", "yes":
+		*n = true
+	case "off", "false", "0", "no":
+		*n = false
+	default:
+		return fmt.Errorf("expected on or off, not %q", s)
+	}
+	return nil
+}
+
+// MarshalText writes on or off, as the variable is spelled.
+func (n Net) MarshalText() ([]byte, error) {
+	if n {
+		return []byte("on"), nil
+	}
+	return []byte("off"), nil
+}
+
+// Policy is what a confined program may do. Paths are absolute, clean and
+// free of symbolic links, as the kernel sees them. It crosses the control
+// channel in run messages.
+type Policy struct {
+	Mode Mode `json:"mode"`
+	// Net allows TCP connect and bind; where the kernel cannot deny them
+	// (Landlock ABI < 4), they stay allowed whatever it says.
+	Net bool `json:"net,omitempty"`
+	// Write lists where the program may create, change and delete files:
+	// directories with everything under them, and single files.
+	Write []string `json:"write,omitempty"`
+	// Deny lists what holds secrets: neither read nor written.
+	// Everything else may be read.
+	Deny []string `json:"deny,omitempty"`
+	// Home is the user's home directory, to write paths as ~/… for people.
+	Home string `json:"home,omitempty"`
+}
+
+// Allows reports whether the policy lets a program read path (write
+// false) or write it. path must be absolute, with its links resolved (see
+// [Resolve]).
+func (p Policy) Allows(path string, write bool) bool {
+	for _, d := range p.Deny {
+		if Under(path, d) {
+			return false
+		}
+	}
+	if !write {
+		return true
+	}
+	for _, w := range p.Write {
+		if Under(path, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// Refusal is the one line that explains why the policy keeps path from a
+// program ("sandbox: write to ~/.bashrc denied"), or "" if it allows it.
+func (p Policy) Refusal(path string, write bool) string {
+	switch {
+	case !p.Allows(path, false):
+		return "sandbox: " + p.Show(path) + " holds secrets: access denied"
+	case write && !p.Allows(path, true):
+		return "sandbox: write to " + p.Show(path) + " denied"
+	}
+	return ""
+}
+
+// Show writes path for people: ~/… under the home directory.
+func (p Policy) Show(path string) string {
+	if p.Home != "" && p.Home != "/" {
+		if path == p.Home {
+			return "~"
+		}
+		if rest, ok := strings.CutPrefix(path, p.Home+"/"); ok {
+			return "~/" + rest
+		}
+	}
+	return path
+}
+
+// Under reports whether path is root or lies under it. Both are clean and
+// absolute.
+func Under(path, root string) bool {
+	if root == "/" {
+		return strings.HasPrefix(path, "/")
+	}
+	return path == root || strings.HasPrefix(path, root+"/")
+}
+
+// Resolve makes path absolute against dir and resolves its links, also
+// those of a part that does not exist yet, so that a file about to be
+// created is judged by where it will really be, and a link (even one that
+// leads nowhere yet) cannot lead around the policy.
+func Resolve(dir, path string) string {
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(dir, path)
+	}
+	return resolve(filepath.Clean(path), 0)
+}
+
+// maxLinks bounds the links followed, as the kernel's ELOOP does.
+const maxLinks = 40
+
+func resolve(path string, links int) string {
+	if r, err := filepath.EvalSymlinks(path); err == nil || links > maxLinks {
+		if err != nil {
+			return path
+		}
+		return r
+	}
+	parent := filepath.Dir(path)
+	if parent == path {
+		return path
+	}
+	p := filepath.Join(resolve(parent, links), filepath.Base(path))
+	// A link to something that does not exist yet: where a write would
+	// create it.
+	if fi, err := os.Lstat(p); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		if t, err := os.Readlink(p); err == nil {
+			if !filepath.IsAbs(t) {
+				t = filepath.Join(filepath.Dir(p), t)
+			}
+			return resolve(filepath.Clean(t), links+1)
+		}
+	}
+	return p
+}
