@@ -1,6 +1,9 @@
-// Package early starts the inner shell of an interactive qsh with capture
-// on, from its init function, while the rest of qsh is still
-// initialising.
+// Package early does, from its init function, while the rest of qsh is
+// still initialising, the two things that must not wait for it: it starts
+// a confined program for the assistant (package confine: qsh started with
+// a hidden argument applies the sandbox to itself and executes the
+// program, for every program the assistant runs), and it starts the inner
+// shell of an interactive qsh with capture on.
 //
 // With capture on, qsh runs itself again behind the proxy of package
 // capture, so the first prompt waits for two Go programs to start, one
@@ -9,11 +12,11 @@
 // before main runs; starting the inner shell before them lets both
 // processes initialise at the same time. Go initialises packages in the
 // order of their import paths once their own imports are done, and this
-// one imports only os and launch (os and syscall): it comes right after
-// os. Only cmd/qsh may import it: in any binary linking it, init starts
-// the binary again as an inner shell when its arguments and terminals look
-// like an interactive qsh's (a test binary run with no flags, by hand, on
-// a terminal, does).
+// one imports only os, launch and confine (os, runtime and syscall): it
+// comes right after os. Only cmd/qsh may import it: in any binary linking
+// it, init starts the binary again as an inner shell when its arguments
+// and terminals look like an interactive qsh's (a test binary run with no
+// flags, by hand, on a terminal, does).
 package early
 
 import (
@@ -21,6 +24,7 @@ import (
 	"syscall"
 
 	"github.com/qsh-shell/qsh/shell/capture/launch"
+	"github.com/qsh-shell/qsh/tools/sandbox/confine"
 )
 
 // started is the inner shell init started, until [Inner] takes it: init
@@ -28,6 +32,8 @@ import (
 var started *launch.Inner
 
 func init() {
+	// Returns only when this is no confined program's start.
+	confine.Main(os.Args)
 	if !wanted(os.Args, os.Getenv) || !launch.Terminal(0) || !launch.Terminal(1) || !launch.Terminal(2) {
 		return
 	}
