@@ -12,9 +12,9 @@
 // One turn:
 //
 //	qsh → assistant   ask     the question and the session's context
-//	assistant → qsh   run     an approved command line (id, class, workspace, timeout)
+//	assistant → qsh   run     an approved command line (id, class, workspace, timeout, sandbox)
 //	qsh → assistant   output  what the command printed, as it comes (id)
-//	qsh → assistant   exit    how it ended (id)
+//	qsh → assistant   exit    how it ended (id; what the sandbox refused)
 //	assistant → qsh   done    the turn is over
 //
 // qsh sends cancel (no id) when the user presses Ctrl-C and the turn must

@@ -7,6 +7,8 @@ import (
 	"io"
 	"sync"
 	"time"
+
+	"github.com/qsh-shell/qsh/tools/sandbox"
 )
 
 // The message types.
@@ -33,21 +35,23 @@ type Message struct {
 	Keys     bool      `json:"keys,omitempty"`     // stdin is a terminal to read confirmation keys from
 
 	// run
-	Command   string        `json:"command,omitempty"`
-	Workspace string        `json:"workspace,omitempty"`
-	Home      string        `json:"home,omitempty"`
-	Approved  int           `json:"approved,omitempty"` // a danger.Class
-	Unguarded bool          `json:"unguarded,omitempty"`
-	Timeout   time.Duration `json:"timeout,omitempty"`
+	Command   string          `json:"command,omitempty"`
+	Workspace string          `json:"workspace,omitempty"`
+	Home      string          `json:"home,omitempty"`
+	Approved  int             `json:"approved,omitempty"` // a danger.Class
+	Unguarded bool            `json:"unguarded,omitempty"`
+	Timeout   time.Duration   `json:"timeout,omitempty"`
+	Sandbox   *sandbox.Policy `json:"sandbox,omitempty"` // confine the run
 
 	// output
 	Data []byte `json:"data,omitempty"`
 
 	// exit
-	Status   int    `json:"status,omitempty"`
-	Stopped  string `json:"stopped,omitempty"` // the guard's refusal
-	Timedout bool   `json:"timedout,omitempty"`
-	Canceled bool   `json:"canceled,omitempty"` // also done: the user canceled the turn
+	Status   int      `json:"status,omitempty"`
+	Stopped  string   `json:"stopped,omitempty"` // the guard's refusal
+	Timedout bool     `json:"timedout,omitempty"`
+	Canceled bool     `json:"canceled,omitempty"` // also done: the user canceled the turn
+	Denied   []string `json:"denied,omitempty"`   // what the sandbox refused the shell's opens
 
 	// exit, done
 	Error string `json:"error,omitempty"`

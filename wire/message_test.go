@@ -11,6 +11,7 @@ import (
 
 	"github.com/qsh-shell/qsh/tools/danger"
 	"github.com/qsh-shell/qsh/tools/guarded"
+	"github.com/qsh-shell/qsh/tools/sandbox"
 )
 
 func TestRoundTrip(t *testing.T) {
@@ -44,7 +45,8 @@ func TestRoundTrip(t *testing.T) {
 }
 
 func TestRequestRoundTrip(t *testing.T) {
-	req := guarded.Request{Command: "rm x", Workspace: danger.Workspace{Dir: "/w", Home: "/h"}, Approved: danger.Dangerous, Timeout: 2 * time.Second}
+	req := guarded.Request{Command: "rm x", Workspace: danger.Workspace{Dir: "/w", Home: "/h"}, Approved: danger.Dangerous, Timeout: 2 * time.Second,
+		Sandbox: &sandbox.Policy{Mode: sandbox.Workspace, Write: []string{"/w", "/tmp"}, Deny: []string{"/h/.ssh"}, Home: "/h"}}
 	if got := RunMessage(4, req).Request(); !reflect.DeepEqual(got, req) {
 		t.Fatalf("got %+v, want %+v", got, req)
 	}
@@ -65,9 +67,10 @@ func TestResultErrors(t *testing.T) {
 		{guarded.Result{Status: 143, Err: context.DeadlineExceeded}, context.DeadlineExceeded, ""},
 		{guarded.Result{Status: 1, Err: errors.New("boom")}, nil, "boom"},
 		{guarded.Result{Status: 1, Stopped: errors.New("refused rm -rf /")}, nil, ""},
+		{guarded.Result{Status: 1, Denied: []string{"sandbox: write to ~/.bashrc denied"}}, nil, ""},
 	} {
 		got := ExitMessage(9, tc.in).Result()
-		if got.Status != tc.in.Status {
+		if got.Status != tc.in.Status || !reflect.DeepEqual(got.Denied, tc.in.Denied) {
 			t.Errorf("%+v: status %d", tc.in, got.Status)
 		}
 		if (got.Stopped == nil) != (tc.in.Stopped == nil) || got.Stopped != nil && got.Stopped.Error() != tc.in.Stopped.Error() {

@@ -13,7 +13,7 @@ func RunMessage(id int, req guarded.Request) Message {
 	return Message{
 		Type: Run, ID: id, Command: req.Command,
 		Workspace: req.Workspace.Dir, Home: req.Workspace.Home, Approved: int(req.Approved),
-		Unguarded: req.Unguarded, Timeout: req.Timeout,
+		Unguarded: req.Unguarded, Timeout: req.Timeout, Sandbox: req.Sandbox,
 	}
 }
 
@@ -25,13 +25,14 @@ func (m Message) Request() guarded.Request {
 		Approved:  danger.Class(m.Approved),
 		Unguarded: m.Unguarded,
 		Timeout:   m.Timeout,
+		Sandbox:   m.Sandbox,
 	}
 }
 
 // ExitMessage tells how run id ended. Errors cross as text, except the
 // two the assistant tells apart: Ctrl-C and the timeout.
 func ExitMessage(id int, r guarded.Result) Message {
-	m := Message{Type: Exit, ID: id, Status: r.Status}
+	m := Message{Type: Exit, ID: id, Status: r.Status, Denied: r.Denied}
 	if r.Stopped != nil {
 		m.Stopped = r.Stopped.Error()
 	}
@@ -49,7 +50,7 @@ func ExitMessage(id int, r guarded.Result) Message {
 
 // Result is the outcome an exit message tells.
 func (m Message) Result() guarded.Result {
-	r := guarded.Result{Status: m.Status}
+	r := guarded.Result{Status: m.Status, Denied: m.Denied}
 	if m.Stopped != "" {
 		r.Stopped = errors.New(m.Stopped)
 	}

@@ -2,14 +2,17 @@ package guarded
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"sync"
+	"syscall"
 	"time"
 
 	"mvdan.cc/sh/v3/interp"
 
 	"github.com/qsh-shell/qsh/tools/danger"
+	"github.com/qsh-shell/qsh/tools/sandbox"
 )
 
 // Request is one command line to run.
@@ -24,6 +27,11 @@ type Request struct {
 	Unguarded bool
 	// Timeout stops the run and everything it started; 0 means none.
 	Timeout time.Duration
+	// Sandbox, when set, confines the run: each program starts under the
+	// kernel's sandbox, and the files the shell itself opens for it
+	// (redirections, source) must pass the same policy. nil runs it as
+	// the user would.
+	Sandbox *sandbox.Policy
 }
 
 // Result is how a run ended.
@@ -35,6 +43,9 @@ type Result struct {
 	// Err is set when the run itself failed or was stopped by its context,
 	// not when a program merely exited non-zero.
 	Err error
+	// Denied says, one line each, what the sandbox kept from the files the
+	// shell opened for the run ("sandbox: write to ~/.bashrc denied").
+	Denied []string
 }
 
 // ShellFunc has the shape of shell.RunFunc: run command in a subshell,
@@ -77,15 +88,25 @@ func Local(run ShellFunc) RunFunc {
 			ctx, cancel = context.WithTimeout(ctx, req.Timeout)
 			defer cancel()
 		}
-		if req.Unguarded {
-			st, err := run(ctx, req.Command, out, out, nil, nil)
-			return Result{Status: st, Err: ctxErr(ctx, err)}
+		var conf *sandbox.Confiner
+		if req.Sandbox != nil {
+			// Confined or not run at all: the user was told it would be.
+			exe, err := os.Executable()
+			if err == nil {
+				conf, err = sandbox.Prepare(*req.Sandbox, exe)
+			}
+			if err != nil {
+				fmt.Fprintf(out, "qsh: not run: the sandbox cannot confine it: %v\n", err)
+				return Result{Status: 126, Err: fmt.Errorf("the sandbox cannot confine it: %v", err)}
+			}
+			defer conf.Close()
 		}
-		guardExec, guardOpen := danger.Guard(req.Workspace, req.Approved)
-		// A guard that refuses returns an error without calling on: that is
-		// how a stop is told from a program that merely failed.
+		// What the guard and the sandbox refuse is told apart from what
+		// merely failed: a guard that refuses returns an error without
+		// calling on.
 		var mu sync.Mutex
 		var stopped error
+		var denied []string
 		stop := func(err error) {
 			mu.Lock()
 			if stopped == nil {
@@ -93,37 +114,78 @@ func Local(run ShellFunc) RunFunc {
 			}
 			mu.Unlock()
 		}
-		execMW := func(next interp.ExecHandlerFunc) interp.ExecHandlerFunc {
-			run := spawn(next, nonInteractive)
-			return func(ctx context.Context, args []string) error {
-				reached := false
-				err := guardExec(func(ctx context.Context, args []string) error {
-					reached = true
-					return run(ctx, args)
-				})(ctx, args)
-				if err != nil && !reached {
-					stop(err)
-				}
-				return err
-			}
+		deny := func(line string) {
+			mu.Lock()
+			denied = append(denied, line)
+			mu.Unlock()
 		}
-		openMW := func(next interp.OpenHandlerFunc) interp.OpenHandlerFunc {
-			return func(ctx context.Context, path string, flag int, perm os.FileMode) (io.ReadWriteCloser, error) {
-				reached := false
-				f, err := guardOpen(func(ctx context.Context, path string, flag int, perm os.FileMode) (io.ReadWriteCloser, error) {
-					reached = true
-					return next(ctx, path, flag, perm)
-				})(ctx, path, flag, perm)
-				if err != nil && !reached {
-					stop(err)
+		confine := func(next interp.OpenHandlerFunc) interp.OpenHandlerFunc {
+			if req.Sandbox == nil {
+				return next
+			}
+			return sandboxOpen(*req.Sandbox, deny, next)
+		}
+		var execMW func(next interp.ExecHandlerFunc) interp.ExecHandlerFunc
+		var openMW func(next interp.OpenHandlerFunc) interp.OpenHandlerFunc
+		if req.Unguarded {
+			// The user's own command: no guard, but the sandbox all the same.
+			if conf != nil {
+				execMW = func(next interp.ExecHandlerFunc) interp.ExecHandlerFunc { return spawn(next, nil, conf) }
+				openMW = confine
+			}
+		} else {
+			guardExec, guardOpen := danger.Guard(req.Workspace, req.Approved)
+			execMW = func(next interp.ExecHandlerFunc) interp.ExecHandlerFunc {
+				run := spawn(next, nonInteractive, conf)
+				return func(ctx context.Context, args []string) error {
+					reached := false
+					err := guardExec(func(ctx context.Context, args []string) error {
+						reached = true
+						return run(ctx, args)
+					})(ctx, args)
+					if err != nil && !reached {
+						stop(err)
+					}
+					return err
 				}
-				return f, err
+			}
+			openMW = func(next interp.OpenHandlerFunc) interp.OpenHandlerFunc {
+				next = confine(next)
+				return func(ctx context.Context, path string, flag int, perm os.FileMode) (io.ReadWriteCloser, error) {
+					reached := false
+					f, err := guardOpen(func(ctx context.Context, path string, flag int, perm os.FileMode) (io.ReadWriteCloser, error) {
+						reached = true
+						return next(ctx, path, flag, perm)
+					})(ctx, path, flag, perm)
+					if err != nil && !reached {
+						stop(err)
+					}
+					return f, err
+				}
 			}
 		}
 		st, err := run(ctx, req.Command, out, out, execMW, openMW)
 		mu.Lock()
 		defer mu.Unlock()
-		return Result{Status: st, Stopped: stopped, Err: ctxErr(ctx, err)}
+		return Result{Status: st, Stopped: stopped, Err: ctxErr(ctx, err), Denied: denied}
+	}
+}
+
+// writeFlags are the open flags that make an open a write.
+const writeFlags = os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREATE | os.O_TRUNC
+
+// sandboxOpen holds the files the shell opens for a confined run (its
+// redirections, source, $(<file)) to the policy the kernel holds its
+// programs to: the shell's own process is not confined. A refusal fails
+// the open as the kernel would, with EACCES, and is told to deny.
+func sandboxOpen(p sandbox.Policy, deny func(string), next interp.OpenHandlerFunc) interp.OpenHandlerFunc {
+	return func(ctx context.Context, path string, flag int, perm os.FileMode) (io.ReadWriteCloser, error) {
+		abs := sandbox.Resolve(interp.HandlerCtx(ctx).Dir, path)
+		if why := p.Refusal(abs, flag&writeFlags != 0); why != "" {
+			deny(why)
+			return nil, &os.PathError{Op: "open", Path: path, Err: syscall.EACCES}
+		}
+		return next(ctx, path, flag, perm)
 	}
 }
 

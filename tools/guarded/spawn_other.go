@@ -2,10 +2,14 @@
 
 package guarded
 
-import "mvdan.cc/sh/v3/interp"
+import (
+	"mvdan.cc/sh/v3/interp"
+
+	"github.com/qsh-shell/qsh/tools/sandbox"
+)
 
 // spawn leaves programs to the shell's own handler where there are no
-// process groups to kill.
-func spawn(next interp.ExecHandlerFunc, extraEnv []string) interp.ExecHandlerFunc {
+// process groups to kill, nor a sandbox to start them in.
+func spawn(next interp.ExecHandlerFunc, extraEnv []string, conf *sandbox.Confiner) interp.ExecHandlerFunc {
 	return next
 }

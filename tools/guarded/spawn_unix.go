@@ -6,12 +6,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"syscall"
 	"time"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
+
+	"github.com/qsh-shell/qsh/tools/sandbox"
 )
 
 // killGrace is how long a stopped command's process group has between
@@ -23,8 +26,9 @@ const killGrace = 2 * time.Second
 // (timeout, Ctrl-C) the whole group is killed: the program and whatever it
 // started in the background, which killing the program alone would leave
 // behind. A file the kernel will not execute (a script without #!) is left
-// to next, the shell's own handler.
-func spawn(next interp.ExecHandlerFunc, extraEnv []string) interp.ExecHandlerFunc {
+// to next, the shell's own handler. With conf, each program starts
+// confined by it.
+func spawn(next interp.ExecHandlerFunc, extraEnv []string, conf *sandbox.Confiner) interp.ExecHandlerFunc {
 	return func(ctx context.Context, args []string) error {
 		hc := interp.HandlerCtx(ctx)
 		path, err := interp.LookPathDir(hc.Dir, hc.Env, args[0])
@@ -32,9 +36,16 @@ func spawn(next interp.ExecHandlerFunc, extraEnv []string) interp.ExecHandlerFun
 			fmt.Fprintf(hc.Stderr, "%s: command not found\n", args[0])
 			return interp.ExitStatus(127)
 		}
+		prog, argv := path, args
+		var files []*os.File
+		if conf != nil {
+			// A script without #! is run by the confined start itself.
+			prog, argv, files = conf.Wrap(path, args)
+		}
 		cmd := &exec.Cmd{
-			Path:        path,
-			Args:        args,
+			Path:        prog,
+			Args:        argv,
+			ExtraFiles:  files,
 			Env:         append(environ(hc.Env), extraEnv...),
 			Dir:         hc.Dir,
 			Stdout:      hc.Stdout,

@@ -1,0 +1,109 @@
+package guarded
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/interp"
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/qsh-shell/qsh/tools/danger"
+	"github.com/qsh-shell/qsh/tools/sandbox"
+	"github.com/qsh-shell/qsh/tools/sandbox/confine"
+)
+
+// TestMain lets this test binary start confined programs, as qsh does.
+func TestMain(m *testing.M) {
+	confine.Main(os.Args)
+	os.Exit(m.Run())
+}
+
+// shellIn is a ShellFunc on a fresh interpreter in dir with env, whose
+// middlewares see what really runs and opens, as the session's do.
+func shellIn(dir string, env []string) ShellFunc {
+	return func(ctx context.Context, command string, stdout, stderr io.Writer,
+		exec func(next interp.ExecHandlerFunc) interp.ExecHandlerFunc,
+		open func(next interp.OpenHandlerFunc) interp.OpenHandlerFunc) (int, error) {
+		opts := []interp.RunnerOption{interp.StdIO(nil, stdout, stderr), interp.Dir(dir), interp.Env(expand.ListEnviron(env...))}
+		if exec != nil {
+			opts = append(opts, interp.ExecHandlers(exec))
+		}
+		if open != nil {
+			opts = append(opts, interp.OpenHandler(open(interp.DefaultOpenHandler())))
+		}
+		r, err := interp.New(opts...)
+		if err != nil {
+			return 1, err
+		}
+		f, err := syntax.NewParser().Parse(strings.NewReader(command), "")
+		if err != nil {
+			return 2, nil
+		}
+		err = r.Run(ctx, f)
+		if st, ok := interp.IsExitStatus(err); ok {
+			return int(st), nil
+		}
+		return 0, err
+	}
+}
+
+// TestSandbox checks a confined run: its programs are held by the kernel,
+// and the shell's own opens for it by the same policy, refused, not just
+// judged.
+func TestSandbox(t *testing.T) {
+	if sandbox.ABI() < 1 {
+		t.Skip("Landlock is not available on this kernel")
+	}
+	root, _ := filepath.EvalSymlinks(t.TempDir())
+	home, ws := filepath.Join(root, "home"), filepath.Join(root, "ws")
+	for _, f := range []string{"home/.bashrc", "home/.ssh/id_rsa", "ws/.git/HEAD"} {
+		os.MkdirAll(filepath.Dir(filepath.Join(root, f)), 0o755)
+		os.WriteFile(filepath.Join(root, f), []byte("SECRET-OR-RC\n"), 0o644)
+	}
+	env := []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "TMPDIR=" + ws}
+	p, _ := sandbox.Compute(sandbox.Workspace, true, sandbox.Place{Dir: ws, Home: home, Environ: env})
+	run := Local(shellIn(ws, env))
+	dw := danger.Workspace{Dir: ws, Home: home}
+	for _, tc := range []struct {
+		command   string
+		unguarded bool
+		status    int
+		denied    string // the one line in Result.Denied
+	}{
+		{command: `echo built > out.txt && cat out.txt`},
+		{command: `echo evil >> ~/.bashrc`, status: 1, denied: "sandbox: write to ~/.bashrc denied"},
+		{command: `read -r line < ~/.ssh/id_rsa; echo "$line"`, denied: "sandbox: ~/.ssh/id_rsa holds secrets: access denied"},
+		{command: `echo "$(< ~/.ssh/id_rsa)"`, denied: "sandbox: ~/.ssh/id_rsa holds secrets: access denied"},
+		{command: `sh -c 'echo evil >> ~/.bashrc'`, status: 2},
+		{command: `cat ~/.ssh/id_rsa`, status: 1},
+		{command: `sh -c 'touch ~/pwned'`, unguarded: true, status: 1},
+	} {
+		var out bytes.Buffer
+		r := run(context.Background(), Request{Command: tc.command, Workspace: dw, Approved: danger.Dangerous,
+			Unguarded: tc.unguarded, Sandbox: &p}, &out)
+		if r.Err != nil || r.Stopped != nil || r.Status != tc.status {
+			t.Errorf("%s: %+v, want status %d\n%s", tc.command, r, tc.status, out.String())
+		}
+		if got := strings.Join(r.Denied, "\n"); got != tc.denied {
+			t.Errorf("%s: denied %q, want %q", tc.command, got, tc.denied)
+		}
+		if strings.Contains(out.String(), "SECRET") {
+			t.Errorf("%s: the secret was read:\n%s", tc.command, out.String())
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(home, ".bashrc")); string(b) != "SECRET-OR-RC\n" {
+		t.Errorf("~/.bashrc = %q", b)
+	}
+	if _, err := os.Stat(filepath.Join(home, "pwned")); err == nil {
+		t.Errorf("the unguarded run wrote at home")
+	}
+	if b, _ := os.ReadFile(filepath.Join(ws, "out.txt")); string(b) != "built\n" {
+		t.Errorf("out.txt = %q", b)
+	}
+}
