@@ -188,7 +188,7 @@ func TestCancel(t *testing.T) {
 			if _, err := ask(t, a, "again"); err != nil {
 				t.Fatal(err) // the fake server checks the conversation is valid
 			}
-			if !strings.Contains(sent(srv.Requests()[1]), "[interrupted]") {
+			if !strings.Contains(sent(srv.Requests()[1]), "I was saying\\n[stopped here: the user pressed Ctrl-C]") {
 				t.Errorf("the partial answer was not kept")
 			}
 		})
@@ -356,7 +356,7 @@ func TestErrors(t *testing.T) {
 		{"500 retried", []aitest.Reply{aitest.Fail(500, "", "oops"), aitest.Say("ok", 1)}, nil, "", 2},
 		{"503", []aitest.Reply{aitest.Fail(503, "", "down"), aitest.Fail(503, "", "down"), aitest.Fail(503, "", "down"), aitest.Fail(503, "", "down")}, nil, "openai: 503 server error (down) — the provider is having trouble; try again later", 4},
 		{"timeout", []aitest.Reply{{Text: "late", Delay: time.Minute}}, func(c *Config) { c.Timeout = 50 * time.Millisecond }, "openai: no answer within 50ms — try again, or raise QSH_AI_TIMEOUT", 1},
-		{"stalled stream", []aitest.Reply{{Text: "start", Hang: true}}, func(c *Config) { c.Timeout = 50 * time.Millisecond }, "openai: no answer within 50ms", 1},
+		{"stalled stream", []aitest.Reply{{Text: "start", Hang: true}}, func(c *Config) { c.Timeout = 50 * time.Millisecond }, "openai: the answer was stopped after 50ms (QSH_AI_TIMEOUT bounds each answer)", 1},
 		{"refused", nil, func(c *Config) { c.BaseURL = refused }, "openai: cannot connect to " + refused, 0},
 		{"ollama refused", nil, func(c *Config) {
 			c.Provider, c.OpenAIKey, c.BaseURL, c.OllamaHost = "auto", "", "", strings.TrimSuffix(refused, "/v1")

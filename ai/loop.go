@@ -37,35 +37,33 @@ type turn struct {
 
 func (t *turn) run() error {
 	specs, byName := t.toolSpecs()
-	fenced := t.a.fenced()
-	req := chat.Request{Model: t.a.ep.Model, System: system(fenced, specs)}
-	if !fenced {
-		req.Tools = specs
-	}
 	defer t.scr.End()
 	for iter := 0; iter < t.a.cfg.MaxIter; iter++ {
-		req.Messages = t.msgs
-		if fenced {
-			req.Messages = fencedMessages(t.msgs)
-		}
 		if err := t.a.cfg.overBudget(t.a.usage); err != nil {
 			return err
 		}
+		req := t.build(specs)
 		reply, err := t.request(req)
 		if err == nil || reply.Usage != (chat.Usage{}) {
 			u := counted(req, reply)
 			t.usage.add(u)
 			t.a.usage.add(u)
 		}
+		if t.refusedTools(err) {
+			// The same question again, with the tools in the prompt; the
+			// refused request does not count as a round trip.
+			iter--
+			continue
+		}
 		if err != nil {
 			if reply.Text != "" {
 				// Keep what the user saw, so a follow-up can refer to it.
-				t.msgs = append(t.msgs, chat.Message{Role: chat.RoleAssistant, Text: reply.Text + "\n[interrupted]"})
+				t.msgs = append(t.msgs, chat.Message{Role: chat.RoleAssistant, Text: reply.Text + "\n[" + stopped(err) + "]"})
 			}
 			return err
 		}
 		if reply.Stop == "length" || reply.Stop == "max_tokens" {
-			t.scr.Line("(the answer reached the model's length limit)")
+			t.scr.Line(fmt.Sprintf("(the answer stopped at its limit of %d tokens, QSH_AI_MAX_OUTPUT_TOKENS — ask to go on, or raise it)", req.MaxTokens))
 		}
 		t.msgs = append(t.msgs, chat.Message{Role: chat.RoleAssistant, Text: reply.Text, Calls: reply.Calls})
 		if len(reply.Calls) == 0 {
@@ -82,6 +80,46 @@ func (t *turn) run() error {
 		}
 	}
 	return fmt.Errorf("stopped after %d model round trips (QSH_AI_TOOLS_MAX_ITER) — ask again to let it go on", t.a.cfg.MaxIter)
+}
+
+// refusedTools reports whether err says that the model does not take
+// tools as functions when protocol auto may switch it to fenced blocks;
+// the switch holds for the model for the rest of the session, and the
+// user is told in one line.
+func (t *turn) refusedTools(err error) bool {
+	var ce *chat.Error
+	if !errors.As(err, &ce) || ce.Kind != chat.NoTools || t.a.ep.Protocol != ProtocolAuto || t.a.fenced() {
+		return false
+	}
+	t.a.noTools[t.a.ep.Model] = true
+	t.scr.Line(fmt.Sprintf("(%s does not support tools, so they are described in its prompt as ```tool blocks from now on this session)", t.a.ep.Model))
+	return true
+}
+
+// build makes the next request of the turn: the conversation so far, the
+// tools as functions or as ```tool blocks described in the system prompt,
+// and the output limit.
+func (t *turn) build(specs []chat.Tool) chat.Request {
+	fenced := t.a.fenced()
+	req := chat.Request{Model: t.a.ep.Model, System: system(fenced, specs), Messages: t.msgs, MaxTokens: t.a.cfg.MaxOutput}
+	if fenced {
+		req.Messages = fencedMessages(t.msgs)
+	} else {
+		req.Tools = specs
+	}
+	return req
+}
+
+// stopped says in the conversation why an answer ends early, so that a
+// follow-up knows it was cut.
+func stopped(err error) string {
+	switch {
+	case errors.Is(err, context.Canceled):
+		return "stopped here: the user pressed Ctrl-C"
+	case errors.Is(err, errTimeout):
+		return "stopped here: QSH_AI_TIMEOUT"
+	}
+	return "stopped here: the answer broke off"
 }
 
 // toolSpecs describes the tools to the model.
@@ -106,7 +144,7 @@ func (t *turn) request(req chat.Request) (chat.Reply, error) {
 		var ce *chat.Error
 		if err == nil || streamed || !errors.As(err, &ce) || !ce.Retryable() || attempt >= t.a.retries {
 			if err != nil {
-				err = t.explain(err)
+				err = t.explain(err, streamed)
 			}
 			return reply, err
 		}
@@ -131,16 +169,11 @@ func (t *turn) request(req chat.Request) (chat.Reply, error) {
 func (t *turn) once(req chat.Request) (reply chat.Reply, streamed bool, err error) {
 	ctx, cancel := context.WithCancelCause(t.ctx)
 	defer cancel(nil)
-	timeout := t.a.cfg.Timeout
-	if timeout <= 0 {
-		timeout = 120 * time.Second
-	}
-	// The timeout bounds the wait for the first byte and each pause in
-	// the stream, not the length of a long answer.
-	timer := time.AfterFunc(timeout, func() { cancel(errTimeout) })
+	// The timeout bounds the whole request, first byte to last: a model
+	// that never stops must not hold the shell.
+	timer := time.AfterFunc(t.a.cfg.Timeout, func() { cancel(errTimeout) })
 	defer timer.Stop()
 	show := func(s string) {
-		timer.Reset(timeout)
 		if s != "" {
 			streamed = true
 		}
@@ -150,7 +183,7 @@ func (t *turn) once(req chat.Request) (reply chat.Reply, streamed bool, err erro
 	text := show
 	if t.a.fenced() {
 		parser = fenced.New(show)
-		text = func(s string) { timer.Reset(timeout); parser.Feed(s) }
+		text = parser.Feed
 	}
 	t.scr.spin()
 	reply, err = t.a.stream(ctx, req, text)
@@ -172,12 +205,16 @@ func (t *turn) once(req chat.Request) (reply chat.Reply, streamed bool, err erro
 	return reply, streamed, err
 }
 
-// explain turns a failed request into one line saying what to do.
-func (t *turn) explain(err error) error {
+// explain turns a failed request into one line saying what to do;
+// streamed tells whether part of the answer was shown.
+func (t *turn) explain(err error, streamed bool) error {
 	ep := t.a.ep
 	p := ep.Provider
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) && t.ctx.Err() != nil {
 		return err
+	}
+	if errors.Is(err, errTimeout) && streamed {
+		return &lineError{fmt.Sprintf("%s: the answer was stopped after %s (QSH_AI_TIMEOUT bounds each answer) — what came is kept; ask to go on, or raise QSH_AI_TIMEOUT", p, t.a.cfg.Timeout), err}
 	}
 	if errors.Is(err, errTimeout) {
 		return &lineError{fmt.Sprintf("%s: no answer within %s — try again, or raise QSH_AI_TIMEOUT", p, t.a.cfg.Timeout), err}
@@ -208,6 +245,8 @@ func (t *turn) explain(err error) error {
 			// a local Ollama that is not there: say how to set one up.
 			line = fmt.Sprintf("%s: cannot connect to %s — start ollama, or set OPENAI_API_KEY, ANTHROPIC_API_KEY or OLLAMA_HOST (see qsh --help)", p, ep.BaseURL)
 		}
+	case chat.NoTools:
+		line = fmt.Sprintf("%s: %s takes no tools here (%s) — set QSH_AI_TOOL_PROTOCOL=auto or fenced, or choose a model with tools", p, ep.Model, msg)
 	case chat.Cut:
 		line = fmt.Sprintf("%s: the answer was cut off (%s) — ask again", p, msg)
 	case chat.BadRequest:

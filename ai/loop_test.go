@@ -179,3 +179,69 @@ func TestToolSetPrepareAndStatus(t *testing.T) {
 		t.Errorf("prepared %d times, output %q; want once, with the warning shown", set.prepared, out)
 	}
 }
+
+// TestBoundedAnswers checks that every request carries an output limit,
+// that an answer stopped by it says so, and that QSH_AI_TIMEOUT bounds a
+// whole answer, not only the pauses in it (a model streamed for 75 s with
+// QSH_AI_TIMEOUT=8s).
+func TestBoundedAnswers(t *testing.T) {
+	t.Parallel()
+	for _, p := range providers {
+		t.Run(p.name, func(t *testing.T) {
+			t.Parallel()
+			srv := p.start(t,
+				aitest.Reply{Text: "Counting: ", Forever: true},
+				aitest.Reply{Text: "Again: ", Forever: true, IgnoreLimit: true},
+				aitest.Say("You saw words.", 1))
+			cfg := p.cfg(srv.URL)
+			cfg.MaxOutput = 20
+			a := New(cfg, nil, noWait)
+			out, err := ask(t, a, "count")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(out, "word20 \n(the answer stopped at its limit of 20 tokens, QSH_AI_MAX_OUTPUT_TOKENS") || strings.Contains(out, "word21") {
+				t.Errorf("the limited answer:\n%s", out)
+			}
+			if n := srv.Requests()[0].Body["max_tokens"]; n != float64(20) {
+				t.Errorf("max_tokens %v, want 20", n)
+			}
+			a.cfg.Timeout = 300 * time.Millisecond
+			start := time.Now()
+			out, err = ask(t, a, "count again")
+			if d := time.Since(start); d > 5*time.Second {
+				t.Errorf("the endless answer took %v with a 300ms timeout", d)
+			}
+			want := string(p.name) + ": the answer was stopped after 300ms (QSH_AI_TIMEOUT bounds each answer) — what came is kept"
+			if err == nil || !strings.HasPrefix(err.Error(), want) || !strings.Contains(out, "Again: word1 ") {
+				t.Fatalf("error %v, output:\n%s", err, out)
+			}
+			if _, err := ask(t, a, "what did you say?"); err != nil {
+				t.Fatal(err)
+			}
+			if last := sent(srv.Requests()[2]); !strings.Contains(last, "Again: word1 ") || !strings.Contains(last, "[stopped here: QSH_AI_TIMEOUT]") {
+				t.Errorf("the stopped answer is not kept in the conversation:\n%s", last)
+			}
+		})
+	}
+}
+
+// TestStreamEndsEarly checks a server that ends the stream cleanly in the
+// middle of an answer (Ollama killed mid-answer): one line, and what was
+// shown is kept.
+func TestStreamEndsEarly(t *testing.T) {
+	t.Parallel()
+	srv := aitest.NewOpenAI(t, aitest.Reply{Text: "The first half of", Chunks: 4, EndAfter: 3}, aitest.Say("ok", 1))
+	a := New(providers[0].cfg(srv.URL), nil, noWait)
+	out, err := ask(t, a, "tell me")
+	if err == nil || err.Error() != "openai: the answer was cut off (the stream ended before the answer did) — ask again" {
+		t.Errorf("error %v", err)
+	}
+	if !strings.HasSuffix(out, "\n") || !strings.Contains(out, "The first") {
+		t.Errorf("output %q", out)
+	}
+	ask(t, a, "go on")
+	if last := sent(srv.Requests()[1]); !strings.Contains(last, "[stopped here: the answer broke off]") {
+		t.Errorf("the broken answer is not kept:\n%s", last)
+	}
+}

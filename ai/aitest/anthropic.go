@@ -11,7 +11,7 @@ import (
 // NewAnthropic starts a fake Messages server answering with replies in
 // order. It is closed when the test ends.
 func NewAnthropic(t testing.TB, replies ...Reply) *Server {
-	s := newServer(t, "/messages", replies, streamAnthropic, checkAnthropic, errorAnthropic)
+	s := newServer(t, protocol{path: "/messages", stream: streamAnthropic, check: checkAnthropic, errors: errorAnthropic}, replies)
 	s.URL = s.srv.URL
 	return s
 }
@@ -39,6 +39,21 @@ func streamAnthropic(e *sse, rep Reply, req Request) {
 			wait(rep, i)
 			e.send("content_block_delta", map[string]any{"type": "content_block_delta", "index": index,
 				"delta": map[string]any{"type": "text_delta", "text": piece}})
+		}
+		if rep.Forever {
+			limited := e.forever(rep, limit(req, "max_tokens"), func(w string) {
+				e.send("content_block_delta", map[string]any{"type": "content_block_delta", "index": index,
+					"delta": map[string]any{"type": "text_delta", "text": w}})
+			})
+			if !limited {
+				return
+			}
+			e.send("content_block_stop", map[string]any{"type": "content_block_stop", "index": index})
+			e.send("message_delta", map[string]any{"type": "message_delta",
+				"delta": map[string]any{"stop_reason": "max_tokens", "stop_sequence": nil},
+				"usage": map[string]any{"output_tokens": limit(req, "max_tokens")}})
+			e.send("message_stop", map[string]any{"type": "message_stop"})
+			return
 		}
 		if rep.Hang {
 			e.hang()

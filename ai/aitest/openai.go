@@ -11,7 +11,7 @@ import (
 // NewOpenAI starts a fake Chat Completions server answering with replies in
 // order. It is closed when the test ends.
 func NewOpenAI(t testing.TB, replies ...Reply) *Server {
-	s := newServer(t, "/chat/completions", replies, streamOpenAI, checkOpenAI, errorOpenAI)
+	s := newServer(t, protocol{path: "/chat/completions", stream: streamOpenAI, check: checkOpenAI, errors: errorOpenAI}, replies)
 	s.URL = s.srv.URL + "/v1"
 	return s
 }
@@ -29,6 +29,17 @@ func streamOpenAI(e *sse, rep Reply, req Request) {
 	for i, piece := range split(rep.Text, rep.Chunks) {
 		wait(rep, i)
 		e.send("", chunk(map[string]any{"content": piece}, nil))
+	}
+	if rep.Forever {
+		limited := e.forever(rep, limit(req, "max_tokens", "max_completion_tokens"), func(w string) {
+			e.send("", chunk(map[string]any{"content": w}, nil))
+		})
+		if !limited {
+			return
+		}
+		e.send("", chunk(map[string]any{}, "length"))
+		e.send("", "[DONE]")
+		return
 	}
 	if rep.Hang {
 		e.hang()
@@ -91,6 +102,10 @@ func checkOpenAI(req Request) error {
 	}
 	if req.Body["stream"] != true {
 		return fmt.Errorf("stream is not true")
+	}
+	// qsh bounds every answer (issue 18: a local model streamed for 75 s).
+	if (limit(req, "max_tokens") > 0) == (limit(req, "max_completion_tokens") > 0) {
+		return fmt.Errorf("not one output limit: max_tokens %v, max_completion_tokens %v", req.Body["max_tokens"], req.Body["max_completion_tokens"])
 	}
 	msgs, _ := req.Body["messages"].([]any)
 	if len(msgs) == 0 {

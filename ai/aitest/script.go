@@ -34,6 +34,18 @@ type Reply struct {
 	// CutAfter, when not zero, breaks the connection after that many
 	// events, as a dropped network would.
 	CutAfter int
+	// EndAfter, when not zero, ends the response after that many events
+	// as if it were complete, without the stream's own end: a server that
+	// died mid-answer, as the client sees it (a clean EOF).
+	EndAfter int
+	// Forever keeps streaming words ("word1 word2 …", one token each)
+	// after Text, one every few milliseconds, as a model that does not
+	// stop: until the request's output limit (the stream then ends as the
+	// API ends a long answer: finish_reason "length", stop_reason
+	// "max_tokens"), or, when the request set none or IgnoreLimit is set,
+	// until the client leaves.
+	Forever     bool
+	IgnoreLimit bool
 	// Delay waits before the response starts.
 	Delay time.Duration
 	// Hang keeps the stream open after the text until the client leaves.

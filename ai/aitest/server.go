@@ -2,6 +2,7 @@ package aitest
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -30,25 +31,41 @@ type Server struct {
 	srv    *httptest.Server
 	closed chan struct{}
 	once   sync.Once
-	stream func(w *sse, r Reply, req Request)
-	check  func(req Request) error
-	errors func(rep Reply) []byte
+	proto  protocol
 
 	mu      sync.Mutex
 	replies []Reply
 	reqs    []Request
 }
 
+// protocol is what makes a fake server one provider's.
+type protocol struct {
+	// path is the chat endpoint, served with and without /v1 before it.
+	path   string
+	stream func(w *sse, r Reply, req Request)
+	// check says what the real API would refuse in a request.
+	check func(req Request) error
+	// errors is the body of an error response.
+	errors func(rep Reply) []byte
+	// refuse, when not nil, may answer a request as the server would
+	// whatever the script says (a model without tools); it returns false
+	// to let the script answer.
+	refuse func(w http.ResponseWriter, req Request) bool
+	// routes are the provider's other endpoints, by pattern.
+	routes map[string]http.HandlerFunc
+}
+
 // newServer starts a fake server for one provider's protocol. The
 // protocol's functions are set before the server starts: requests come from
 // other processes, which the race detector does not see.
-func newServer(t testing.TB, path string, replies []Reply,
-	stream func(*sse, Reply, Request), check func(Request) error, errors func(Reply) []byte) *Server {
-	s := &Server{t: t, closed: make(chan struct{}), replies: replies,
-		stream: stream, check: check, errors: errors}
+func newServer(t testing.TB, p protocol, replies []Reply) *Server {
+	s := &Server{t: t, closed: make(chan struct{}), replies: replies, proto: p}
 	mux := http.NewServeMux()
-	mux.HandleFunc("POST "+path, s.serve)
-	mux.HandleFunc("POST /v1"+path, s.serve)
+	mux.HandleFunc("POST "+p.path, s.serve)
+	mux.HandleFunc("POST /v1"+p.path, s.serve)
+	for pattern, h := range p.routes {
+		mux.HandleFunc(pattern, h)
+	}
 	s.srv = httptest.NewServer(mux)
 	t.Cleanup(s.Close)
 	return s
@@ -89,11 +106,16 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	req := Request{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Raw: raw}
 	if err := json.Unmarshal(raw, &req.Body); err != nil {
 		s.t.Errorf("aitest: request body is not JSON: %v\n%s", err, raw)
-	} else if err := s.check(req); err != nil {
+	} else if err := s.proto.check(req); err != nil {
 		s.t.Errorf("aitest: bad request: %v\n%s", err, raw)
 	}
 	s.mu.Lock()
 	s.reqs = append(s.reqs, req)
+	s.mu.Unlock()
+	if s.proto.refuse != nil && s.proto.refuse(w, req) {
+		return
+	}
+	s.mu.Lock()
 	var rep Reply
 	ok := len(s.replies) > 0
 	if ok {
@@ -120,21 +142,24 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(rep.Status)
-		w.Write(s.errors(rep))
+		w.Write(s.proto.errors(rep))
 		return
 	}
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
 	w.WriteHeader(200)
-	out := &sse{w: w, rc: http.NewResponseController(w), cut: rep.CutAfter}
-	out.hang = func() {
-		select {
-		case <-r.Context().Done():
-		case <-s.closed:
+	out := &sse{w: w, rc: http.NewResponseController(w), cut: rep.CutAfter, end: rep.EndAfter,
+		left: r.Context().Done(), closed: s.closed}
+	defer func() {
+		if r := recover(); r != nil && r != errEnd {
+			panic(r)
 		}
-	}
-	s.stream(out, rep, req)
+	}()
+	s.proto.stream(out, rep, req)
 }
+
+// errEnd unwinds a stream that ends early on purpose (Reply.EndAfter).
+var errEnd = errors.New("aitest: end of the response")
 
 // sse writes events and flushes each, so the client sees it at once.
 type sse struct {
@@ -142,8 +167,54 @@ type sse struct {
 	rc  *http.ResponseController
 	n   int
 	cut int
-	// hang blocks until the client leaves or the server closes.
-	hang func()
+	end int
+	// left is closed when the client leaves, closed when the server does.
+	left, closed <-chan struct{}
+}
+
+// hang blocks until the client leaves or the server closes.
+func (e *sse) hang() {
+	select {
+	case <-e.left:
+	case <-e.closed:
+	}
+}
+
+// pause waits between two words of an endless answer; false means the
+// client left.
+func (e *sse) pause() bool {
+	select {
+	case <-time.After(5 * time.Millisecond):
+		return true
+	case <-e.left:
+	case <-e.closed:
+	}
+	return false
+}
+
+// forever streams the words of an endless answer with send and returns
+// true when it reached the request's limit, false when the client left.
+func (e *sse) forever(rep Reply, limit int, send func(word string)) bool {
+	if rep.IgnoreLimit {
+		limit = 0
+	}
+	for i := 1; limit == 0 || i <= limit; i++ {
+		if !e.pause() {
+			return false
+		}
+		send(fmt.Sprintf("word%d ", i))
+	}
+	return true
+}
+
+// limit reads the output limit a request set, 0 for none.
+func limit(req Request, fields ...string) int {
+	for _, f := range fields {
+		if n, ok := req.Body[f].(float64); ok && n > 0 {
+			return int(n)
+		}
+	}
+	return 0
 }
 
 // send writes one event; name is empty for OpenAI's unnamed events.
@@ -151,6 +222,9 @@ func (e *sse) send(name string, data any) {
 	if e.cut > 0 && e.n >= e.cut {
 		// Break the connection without ending the response properly.
 		panic(http.ErrAbortHandler)
+	}
+	if e.end > 0 && e.n >= e.end {
+		panic(errEnd)
 	}
 	e.n++
 	var b []byte

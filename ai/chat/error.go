@@ -19,6 +19,7 @@ const (
 	BadRequest      // 400 and the like
 	Connect         // the server could not be reached
 	Cut             // the stream ended before the answer did
+	NoTools         // the server or the model does not take tools
 )
 
 // Error is a failed model request.

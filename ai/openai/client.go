@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	neturl "net/url"
 	"strings"
 	"time"
 
@@ -29,12 +30,19 @@ func (c *Client) Stream(ctx context.Context, req chat.Request, text func(string)
 		header.Set("Authorization", "Bearer "+c.Key)
 	}
 	url := strings.TrimRight(c.BaseURL, "/") + "/chat/completions"
-	resp, err := chat.Post(ctx, c.HTTP, url, encode(req), header, statusError)
+	resp, err := chat.Post(ctx, c.HTTP, url, encode(req, official(c.BaseURL)), header, statusError)
 	if err != nil {
 		return chat.Reply{}, err
 	}
 	defer resp.Body.Close()
 	return decode(ctx, resp.Body, text)
+}
+
+// official reports whether baseURL is OpenAI's own API rather than a
+// compatible server.
+func official(baseURL string) bool {
+	u, err := neturl.Parse(baseURL)
+	return err == nil && strings.EqualFold(u.Hostname(), "api.openai.com")
 }
 
 // statusError reads an error response: {"error": {"message", "type", "code"}}.
@@ -57,7 +65,39 @@ func statusError(resp *http.Response) error {
 			e.Message = http.StatusText(resp.StatusCode)
 		}
 	}
+	if refusesTools(e.Message) {
+		// Whatever the status (llama.cpp says 500): asking again the same
+		// way cannot help, asking without tools can.
+		e.Kind = chat.NoTools
+	}
 	return e
+}
+
+// toolRefusals are how servers say they will not take tools: Ollama for a
+// model whose template has none ("… does not support tools", 400),
+// llama.cpp's server without --jinja ("tools param requires --jinja flag",
+// 500; older builds refused tools in a stream), vLLM without
+// --enable-auto-tool-choice ("\"auto\" tool choice requires
+// --enable-auto-tool-choice and --tool-call-parser to be set", 400),
+// OpenRouter for a model no provider serves with tools (404).
+var toolRefusals = []string{
+	"does not support tools",
+	"tools param requires --jinja",
+	"cannot use tools with stream",
+	"--enable-auto-tool-choice",
+	"no endpoints found that support tool use",
+}
+
+// refusesTools reports whether an error message says the server or the
+// model does not take tools.
+func refusesTools(msg string) bool {
+	msg = strings.ToLower(msg)
+	for _, r := range toolRefusals {
+		if strings.Contains(msg, r) {
+			return true
+		}
+	}
+	return false
 }
 
 // fill reads an error object into e; some servers send a bare string.

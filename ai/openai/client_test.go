@@ -2,8 +2,12 @@ package openai
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"io"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"reflect"
 	"strings"
 	"testing"
@@ -20,6 +24,9 @@ func stream(t *testing.T, srv *aitest.Server, req chat.Request) (chat.Reply, str
 	}
 	if req.Messages == nil {
 		req.Messages = []chat.Message{{Role: chat.RoleUser, Text: "hi"}}
+	}
+	if req.MaxTokens == 0 {
+		req.MaxTokens = 100
 	}
 	var sb strings.Builder
 	reply, err := c.Stream(context.Background(), req, func(s string) { sb.WriteString(s) })
@@ -105,6 +112,9 @@ func TestEncode(t *testing.T) {
 	if m := msgs[0].(map[string]any); m["role"] != "system" || m["content"] != "be brief" {
 		t.Errorf("system message %v", m)
 	}
+	if req.Body["max_tokens"] != float64(100) || req.Body["max_completion_tokens"] != nil {
+		t.Errorf("a compatible server gets max_tokens: %v, %v", req.Body["max_tokens"], req.Body["max_completion_tokens"])
+	}
 	asst := msgs[2].(map[string]any)
 	if asst["content"] != nil {
 		t.Errorf("assistant content %v, want null", asst["content"])
@@ -188,7 +198,7 @@ func TestCancel(t *testing.T) {
 	srv := aitest.NewOpenAI(t, aitest.Reply{Text: "forever", Hang: true})
 	c := &Client{BaseURL: srv.URL}
 	ctx, cancel := context.WithCancel(context.Background())
-	_, err := c.Stream(ctx, chat.Request{Model: "m", Messages: []chat.Message{{Role: chat.RoleUser, Text: "x"}}},
+	_, err := c.Stream(ctx, chat.Request{Model: "m", MaxTokens: 10, Messages: []chat.Message{{Role: chat.RoleUser, Text: "x"}}},
 		func(string) { cancel() })
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("error %v, want context.Canceled", err)
@@ -252,4 +262,69 @@ func FuzzDecode(f *testing.F) {
 			t.Errorf("a call without an id: %+v", reply.Calls)
 		}
 	})
+}
+
+// TestOutputLimit checks that OpenAI's own API gets max_completion_tokens,
+// which its reasoning models require, and compatible servers max_tokens,
+// which Ollama turns into num_predict.
+func TestOutputLimit(t *testing.T) {
+	t.Parallel()
+	for url, want := range map[string]bool{
+		"https://api.openai.com/v1":    true,
+		"https://API.OpenAI.com/v1/":   true,
+		"http://localhost:11434/v1":    false,
+		"https://openrouter.ai/api/v1": false,
+		"http://[::1":                  false,
+	} {
+		b, _ := json.Marshal(encode(chat.Request{Model: "m", MaxTokens: 64}, official(url)))
+		field := `"max_tokens":64`
+		if want {
+			field = `"max_completion_tokens":64`
+		}
+		if !strings.Contains(string(b), field) || strings.Count(string(b), "_tokens") != 1 {
+			t.Errorf("%s: %s", url, b)
+		}
+	}
+}
+
+// TestToolRefusals checks that the ways servers say they take no tools
+// are told apart from other errors, whatever the status: such a request
+// must not be retried as it is, but asked again without tools.
+func TestToolRefusals(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		status int
+		body   string
+		want   chat.Kind
+	}{
+		{"ollama", 400, `{"error":{"message":"registry.ollama.ai/library/smol:latest does not support tools","type":"api_error","param":null,"code":null}}`, chat.NoTools},
+		{"ollama native", 400, `{"error":"registry.ollama.ai/library/smol:latest does not support tools"}`, chat.NoTools},
+		{"llama.cpp", 500, `{"error":{"code":500,"message":"tools param requires --jinja flag","type":"server_error"}}`, chat.NoTools},
+		{"old llama.cpp", 500, `{"error":{"code":500,"message":"Cannot use tools with stream","type":"server_error"}}`, chat.NoTools},
+		{"vllm", 400, `{"object":"error","message":"\"auto\" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set","type":"BadRequestError","param":null,"code":400}`, chat.NoTools},
+		{"vllm error object", 400, `{"error":{"message":"\"auto\" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set","type":"BadRequestError","param":null,"code":400}}`, chat.NoTools},
+		{"openrouter", 404, `{"error":{"message":"No endpoints found that support tool use. To learn more about provider routing, visit: https://openrouter.ai/docs/provider-routing","code":404}}`, chat.NoTools},
+		{"other 400", 400, `{"error":{"message":"messages[1].content: bad","type":"invalid_request_error"}}`, chat.BadRequest},
+		{"other 500", 500, `{"error":{"message":"tool output too long","type":"server_error"}}`, chat.Server},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.WriteHeader(tc.status)
+				io.WriteString(w, tc.body)
+			}))
+			defer srv.Close()
+			c := &Client{BaseURL: srv.URL + "/v1"}
+			_, err := c.Stream(context.Background(), chat.Request{Model: "m", MaxTokens: 10}, func(string) {})
+			var ce *chat.Error
+			if !errors.As(err, &ce) || ce.Kind != tc.want || ce.Status != tc.status {
+				t.Errorf("error %#v, want kind %d", err, tc.want)
+			}
+			if ce != nil && tc.want == chat.NoTools && ce.Retryable() {
+				t.Errorf("a refusal of tools is retried as it is")
+			}
+		})
+	}
 }

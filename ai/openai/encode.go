@@ -7,11 +7,16 @@ import (
 )
 
 type request struct {
-	Model         string         `json:"model"`
-	Messages      []message      `json:"messages"`
-	Tools         []tool         `json:"tools,omitempty"`
-	Stream        bool           `json:"stream"`
-	StreamOptions *streamOptions `json:"stream_options,omitempty"`
+	Model    string    `json:"model"`
+	Messages []message `json:"messages"`
+	Tools    []tool    `json:"tools,omitempty"`
+	// One of the two limits is sent: OpenAI's reasoning models refuse
+	// max_tokens, and compatible servers (Ollama's, which makes it
+	// num_predict) read only max_tokens.
+	MaxTokens           int            `json:"max_tokens,omitempty"`
+	MaxCompletionTokens int            `json:"max_completion_tokens,omitempty"`
+	Stream              bool           `json:"stream"`
+	StreamOptions       *streamOptions `json:"stream_options,omitempty"`
 }
 
 type streamOptions struct {
@@ -47,11 +52,18 @@ type toolDef struct {
 	Parameters  json.RawMessage `json:"parameters"`
 }
 
-func encode(req chat.Request) request {
+// encode turns the neutral request into Chat Completions; official tells
+// whether it goes to OpenAI's own API.
+func encode(req chat.Request, official bool) request {
 	out := request{
 		Model:         req.Model,
 		Stream:        true,
 		StreamOptions: &streamOptions{IncludeUsage: true},
+	}
+	if official {
+		out.MaxCompletionTokens = req.MaxTokens
+	} else {
+		out.MaxTokens = req.MaxTokens
 	}
 	if req.System != "" {
 		out.Messages = append(out.Messages, message{Role: "system", Content: &req.System})

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/qsh-shell/qsh/ai/aitest"
 )
@@ -51,4 +52,117 @@ func TestModelsBadSettings(t *testing.T) {
 	if want := "QSH_AI_TOOL_PROTOCOL=auto\t(default: auto)\tignored \"bogus\": expected auto, native or fenced\n"; !strings.Contains(string(stdout), want) {
 		t.Errorf("--config does not show the problem:\n%s", stdout)
 	}
+}
+
+// ollamaEnv points qsh at a fake Ollama serving model.
+func ollamaEnv(t *testing.T, srv *aitest.Server, model string, extra ...string) []string {
+	return aiEnv(t, srv, append([]string{"QSH_AI_PROVIDER=ollama", "QSH_AI_MODEL=" + model}, extra...)...)
+}
+
+// TestModelsToolsRefused checks a model whose template has no tools: the
+// first question is asked again with ```tool blocks, one line says so, and
+// the model keeps them for the session.
+func TestModelsToolsRefused(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"notes.txt": "x\n"})
+	srv := aitest.NewOllama(t, aitest.Ollama{NoTools: true},
+		aitest.Say("Let me look.\n```tool\n{\"name\": \"filesystem\", \"args\": {\"operation\": \"list\", \"path\": \".\"}}\n```\n", 4),
+		aitest.Say("There is notes.txt.", 2),
+		aitest.Say("Yes, still here.", 1))
+	tm := startIn(t, dir, ollamaEnv(t, srv, "smol"))
+	tm.Line("? what files are here")
+	out := tm.WaitFor(ps1)
+	for _, want := range []string{
+		"(smol does not support tools, so they are described in its prompt as ```tool blocks from now on this session)",
+		"→ filesystem list .", "There is notes.txt.",
+	} {
+		if strings.Count(out, want) != 1 {
+			t.Errorf("the screen lacks %q once:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "qsh: ?:") || strings.Contains(out, `"name"`) {
+		t.Errorf("an error or the tool block is shown:\n%s", out)
+	}
+	tm.Line("? still there?")
+	if out := tm.WaitFor(ps1); !strings.Contains(out, "Yes, still here.") || strings.Contains(out, "does not support tools") {
+		t.Errorf("the second question:\n%s", out)
+	}
+	tm.Line("? /status")
+	if out := tm.WaitFor(ps1); !strings.Contains(out, "protocol  fenced: smol does not support tools (auto)") {
+		t.Errorf("/status:\n%s", out)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 4 || reqs[0].Body["tools"] == nil || reqs[1].Body["tools"] != nil || reqs[3].Body["tools"] != nil {
+		t.Errorf("%d requests; tools sent: %v %v", len(reqs), reqs[0].Body["tools"] != nil, reqs[len(reqs)-1].Body["tools"] != nil)
+	}
+	if got := wantResults(t, srv); len(got) != 0 {
+		t.Errorf("fenced results went as tool messages")
+	}
+	if last := string(reqs[2].Raw); !strings.Contains(last, "Result of the filesystem call (ok)") || !strings.Contains(last, "notes.txt") {
+		t.Errorf("the block's result did not reach the model: %s", last)
+	}
+}
+
+// TestModelsEndlessAnswer checks that every request carries an output
+// limit, that an answer stopped by it says so in one line, and that
+// QSH_AI_TIMEOUT stops a model that streams for ever (it ran 75 s with
+// QSH_AI_TIMEOUT=8s), keeping what was shown.
+func TestModelsEndlessAnswer(t *testing.T) {
+	t.Parallel()
+	srv := aitest.NewOllama(t, aitest.Ollama{},
+		aitest.Reply{Text: "Counting: ", Forever: true},
+		aitest.Reply{Text: "Again: ", Forever: true, IgnoreLimit: true},
+		aitest.Say("You saw words.", 1))
+	tm := startAI(t, qshBinary(t), ollamaEnv(t, srv, "llama3.2", "QSH_AI_MAX_OUTPUT_TOKENS=20", "QSH_AI_TIMEOUT=2s"))
+	tm.Line("? count")
+	out := tm.WaitFor(ps1)
+	if !strings.Contains(out, "word20 \n(the answer stopped at its limit of 20 tokens, QSH_AI_MAX_OUTPUT_TOKENS — ask to go on, or raise it)") ||
+		strings.Contains(out, "word21") {
+		t.Errorf("the limited answer:\n%s", out)
+	}
+	if n := srv.Requests()[0].Body["max_tokens"]; n != float64(20) {
+		t.Errorf("max_tokens %v, want 20", n)
+	}
+	start := time.Now()
+	tm.Line("? count again")
+	out = tm.WaitFor(ps1)
+	if d := time.Since(start); d > 8*time.Second {
+		t.Errorf("the endless answer held the shell %v with QSH_AI_TIMEOUT=2s", d)
+	}
+	if !strings.Contains(out, "Again: word1 word2 ") ||
+		!strings.Contains(out, "\nqsh: ?: ollama: the answer was stopped after 2s (QSH_AI_TIMEOUT bounds each answer) — what came is kept") {
+		t.Errorf("the endless answer:\n%s", tail(out, 600))
+	}
+	tm.Line("? what did you say")
+	tm.WaitFor("You saw words.")
+	if last := string(srv.Requests()[2].Raw); !strings.Contains(last, "Again: word1 word2 ") || !strings.Contains(last, "[stopped here: QSH_AI_TIMEOUT]") {
+		t.Errorf("what was shown is not kept for the follow-up")
+	}
+}
+
+// TestModelsServerDies checks a stream that ends cleanly in the middle of
+// an answer (Ollama killed mid-answer): one line, the text kept.
+func TestModelsServerDies(t *testing.T) {
+	t.Parallel()
+	srv := aitest.NewOllama(t, aitest.Ollama{}, aitest.Reply{Text: "The first half of the answer", Chunks: 6, EndAfter: 3}, aitest.Say("Back.", 1))
+	tm := startAI(t, qshBinary(t), ollamaEnv(t, srv, "llama3.2"))
+	tm.Line("? explain")
+	out := tm.WaitFor(ps1)
+	if !strings.Contains(out, "The first half") || strings.Count(out, "qsh: ?: ollama: the answer was cut off (the stream ended before the answer did) — ask again\n") != 1 {
+		t.Errorf("screen:\n%s", out)
+	}
+	tm.Line("? go on")
+	tm.WaitFor("Back.")
+	if last := string(srv.Requests()[1].Raw); !strings.Contains(last, "[stopped here: the answer broke off]") {
+		t.Errorf("the broken answer is not kept: %s", last)
+	}
+}
+
+// tail is the end of s, for failure messages.
+func tail(s string, n int) string {
+	if len(s) > n {
+		return "…" + s[len(s)-n:]
+	}
+	return s
 }
