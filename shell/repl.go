@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -281,14 +282,16 @@ func (s *Shell) askLine(ctx context.Context, text string) int {
 	}
 }
 
-// recordWithOutput is the session record with the tail of what each
-// command printed, as far as the capture proxy has it.
+// recordWithOutput is the commands of the session record, with the tail
+// of what each printed as far as the capture proxy has it. `?` lines are
+// left out: they are not commands, and their answers, with what the
+// assistant's tools printed, are in its conversation already.
 func (s *Shell) recordWithOutput() []Command {
 	rec := s.Record()
 	outs, err := s.capture.Outputs(len(rec))
 	if err != nil {
 		s.errorf("%v", err)
-		return rec
+		outs = nil
 	}
 	// Both lists end with the last finished line: match from the end,
 	// and stop at the first disagreement rather than attach output to the
@@ -299,7 +302,10 @@ func (s *Shell) recordWithOutput() []Command {
 		}
 		rec[i].Output = outs[j].Text
 	}
-	return rec
+	return slices.DeleteFunc(rec, func(c Command) bool {
+		_, ok := question(c.Line)
+		return ok
+	})
 }
 
 // NoProvider is what a `?` line prints when no assistant is set up.

@@ -183,3 +183,27 @@ func TestREPLErrTrapAndErrexit(t *testing.T) {
 		t.Errorf("set -e ended the shell on qsh's own status:\n%s", out)
 	}
 }
+
+// TestQuestionsAreNotCommands checks that `?` lines stay out of the record
+// a question gets: a bare ? explains the last command, not the last
+// question, and an answer is never sent back as a command's output.
+func TestQuestionsAreNotCommands(t *testing.T) {
+	var asked []Question
+	ask := func(ctx context.Context, q Question) error {
+		asked = append(asked, q)
+		io.WriteString(q.Stdout, "an answer\n")
+		return nil
+	}
+	s, _, _ := newTestShell(t, []string{"false", "? why", "echo two", "  ?again", "?"}, Ask(ask))
+	s.REPL(context.Background())
+	if len(asked) != 3 {
+		t.Fatalf("asked %d questions", len(asked))
+	}
+	var lines []string
+	for _, c := range asked[2].Record {
+		lines = append(lines, c.Line)
+	}
+	if !slices.Equal(lines, []string{"false", "echo two"}) {
+		t.Errorf("the record of the third question holds %q", lines)
+	}
+}

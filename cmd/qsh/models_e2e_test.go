@@ -166,3 +166,42 @@ func tail(s string, n int) string {
 	}
 	return s
 }
+
+// TestModelsRecordHoldsCommands checks that `?` lines, their answers and
+// what the assistant's tools printed are not "commands since the last
+// question": the conversation carries them, once.
+func TestModelsRecordHoldsCommands(t *testing.T) {
+	t.Parallel()
+	srv := aitest.NewOllama(t, aitest.Ollama{},
+		execCall(`printf 'TOOL%s\n' -OUT-5`),
+		aitest.Say("ANSWER-ONE-7", 2),
+		aitest.Say("ANSWER-TWO", 1),
+		aitest.Say("It printed between-3.", 1))
+	tm := startAI(t, qshBinary(t), ollamaEnv(t, srv, "llama3.2"))
+	tm.Line("? one")
+	tm.WaitFor("ANSWER-ONE-7")
+	tm.WaitFor(ps1)
+	enter(tm, "echo between-3")
+	tm.Line("? two")
+	tm.WaitFor("ANSWER-TWO")
+	tm.WaitFor(ps1)
+	tm.Line("?")
+	tm.WaitFor("It printed between-3.")
+	tm.WaitFor(ps1)
+	reqs := srv.Requests()
+	if len(reqs) != 4 {
+		t.Fatalf("%d requests, want 4", len(reqs))
+	}
+	two := string(reqs[2].Raw)
+	for what, n := range map[string]int{"ANSWER-ONE-7": 1, "TOOL-OUT-5": 1, "$ echo between-3": 1, "$ ? one": 0, "$ ?": 0} {
+		if got := strings.Count(two, what); got != n {
+			t.Errorf("the second question's request holds %q %d times, want %d", what, got, n)
+		}
+	}
+	if !strings.Contains(two, `between-3\n`) {
+		t.Errorf("the command's output is not in the context block: %s", two)
+	}
+	if bare := string(reqs[3].Raw); !strings.Contains(bare, "my last command, `echo between-3`") {
+		t.Errorf("a bare ? does not ask about the last command: %s", bare)
+	}
+}
