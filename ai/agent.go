@@ -54,6 +54,9 @@ type Request struct {
 	// Environ is the session's exported variables (NAME=value), whose
 	// secret-looking values are kept from the model; nil means os.Environ.
 	Environ []string
+	// NoContext is set when the shell sends no session record
+	// (QSH_AI_CONTEXT=off).
+	NoContext bool
 }
 
 // Agent is the assistant of one shell session: it keeps the conversation
@@ -199,6 +202,9 @@ func (a *Agent) Ask(ctx context.Context, req Request) (err error) {
 		return fmt.Errorf("%s: no API key — set %s (or QSH_AI_API_KEY), or choose another provider with QSH_AI_PROVIDER", a.ep.Provider, a.ep.KeyVar)
 	}
 	if text == "" {
+		if req.NoContext {
+			return errors.New("QSH_AI_CONTEXT is off, so a bare ? has no command to explain: ask a question after ?")
+		}
 		if len(req.Record) == 0 {
 			return errors.New("nothing to explain yet: run a command first, or ask a question after ?")
 		}

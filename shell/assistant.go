@@ -29,6 +29,13 @@ type Question struct {
 	Run RunFunc
 	// Environ is the session's exported variables, NAME=value.
 	Environ []string
+	// NoContext is set when the session record is not sent
+	// (QSH_AI_CONTEXT=off): Record is empty.
+	NoContext bool
+	// Remember adds a command the assistant ran to the history; nil when
+	// they stay out (QSH_AI_HISTORY=off). Call it from the goroutine that
+	// called the AskFunc.
+	Remember func(command string)
 }
 
 // Command is what one command line at the prompt did.

@@ -15,11 +15,16 @@ type Config struct {
 	HistSize int `env:"QSH_HISTSIZE" envDefault:"50000"`
 	// Capture records the tail of each command's output for the assistant.
 	Capture Switch `env:"QSH_CAPTURE" envDefault:"on"`
+	// AIContext sends the session record with each question; off sends
+	// the questions alone.
+	AIContext Switch `env:"QSH_AI_CONTEXT" envDefault:"on"`
+	// AIHistory puts the commands the assistant ran into the history.
+	AIHistory Switch `env:"QSH_AI_HISTORY" envDefault:"on"`
 }
 
 // DefaultConfig is the configuration when no variable is set.
 func DefaultConfig() Config {
-	return Config{HistSize: 50000, Capture: true}
+	return Config{HistSize: 50000, Capture: true, AIContext: true, AIHistory: true}
 }
 
 // Switch is a setting that is on or off; it reads on/off, true/false,

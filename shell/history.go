@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -34,6 +35,8 @@ type history struct {
 	// begin starts that read on its own goroutine, once.
 	begin func()
 	warn  error // the background read's warning, until reported
+	// erased is set when erasedups removed entries the file still has.
+	erased bool
 }
 
 func newHistory(size int) *history {
@@ -353,7 +356,39 @@ func sameFile(f *os.File, path string) bool {
 
 // rewrite replaces the file with the last size entries, keeping entries
 // other shells appended since it was read.
-func (h *history) rewrite() error {
+func (h *history) rewrite() error { return h.rewriteFile(false) }
+
+// erase removes the earlier copies of e from the list (HISTCONTROL's
+// erasedups) and reports whether there were any; the file loses them when
+// the session ends (see [history.settle]).
+func (h *history) erase(e string) bool {
+	kept := h.entries[:0:0]
+	for _, x := range h.entries {
+		if x != e {
+			kept = append(kept, x)
+		}
+	}
+	if len(kept) == len(h.entries) {
+		return false
+	}
+	h.entries = kept
+	h.erased = true
+	return true
+}
+
+// settle rewrites the file without duplicates when erasedups removed
+// entries this session, as bash writes its list at exit.
+func (h *history) settle() error {
+	if !h.erased || h.path == "" {
+		return nil
+	}
+	h.erased = false
+	return h.rewriteFile(true)
+}
+
+// rewriteFile is rewrite; with dedupe, only the last copy of each entry is
+// kept.
+func (h *history) rewriteFile(dedupe bool) error {
 	f, err := os.OpenFile(h.path, os.O_RDWR, 0)
 	if err != nil {
 		return err
@@ -367,6 +402,9 @@ func (h *history) rewrite() error {
 		return err
 	}
 	entries := d.entries
+	if dedupe {
+		entries = lastCopies(entries)
+	}
 	if len(entries) > h.size {
 		entries = entries[len(entries)-h.size:]
 	}
@@ -390,6 +428,20 @@ func (h *history) rewrite() error {
 		os.Remove(tmp.Name())
 	}
 	return err
+}
+
+// lastCopies is entries with only the last copy of each, in order.
+func lastCopies(entries []string) []string {
+	seen := make(map[string]bool, len(entries))
+	out := make([]string, 0, len(entries))
+	for i := len(entries) - 1; i >= 0; i-- {
+		if !seen[entries[i]] {
+			seen[entries[i]] = true
+			out = append(out, entries[i])
+		}
+	}
+	slices.Reverse(out)
+	return out
 }
 
 // historyFile is where history goes for cfg: QSH_HISTFILE, else

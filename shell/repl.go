@@ -41,6 +41,7 @@ func (s *Shell) REPL(ctx context.Context) int {
 	defer s.lines.Close()
 	s.loadHistory()
 	defer s.reportHistory()
+	defer s.settleHistory()
 	tty := s.saveTerminal()
 
 	st := 0
@@ -95,7 +96,7 @@ func (s *Shell) REPL(ctx context.Context) int {
 		if strings.TrimSpace(entry) == "" {
 			continue
 		}
-		s.remember(entry)
+		s.private = s.remember(entry)
 		s.ps0(ctx, st)
 		start := time.Now()
 		st = s.runLine(ctx, entry)
@@ -154,20 +155,30 @@ func (s *Shell) loadHistory() {
 	}
 }
 
-// remember adds a command line to the history. Like bash with
-// HISTCONTROL=ignorespace, a line starting with a blank is not kept.
-func (s *Shell) remember(entry string) {
+// remember adds a command line to the history unless HISTCONTROL or
+// HISTIGNORE keep it out (see [histRules]), and reports whether the line
+// is private: kept out of the session record too.
+func (s *Shell) remember(entry string) (private bool) {
 	s.joinHistory(true)
-	if strings.HasPrefix(entry, " ") {
-		return
+	r := s.histRules()
+	prev, hasPrev := "", len(s.hist.entries) > 0
+	if hasPrev {
+		prev = s.hist.entries[len(s.hist.entries)-1]
 	}
-	if n := len(s.hist.entries); n > 0 && s.hist.entries[n-1] == entry {
-		return
+	if !r.keep(entry, prev, hasPrev) {
+		return r.private(entry)
+	}
+	if r.eraseDups && s.hist.erase(entry) {
+		s.lines.ClearHistory()
+		for _, e := range s.hist.entries {
+			s.lines.AddHistory(e)
+		}
 	}
 	s.lines.AddHistory(entry)
 	if err := s.hist.add(entry); err != nil {
 		s.errorf("%v", err)
 	}
+	return false
 }
 
 // runLine runs one complete command line (or asks one question) in the
@@ -208,8 +219,8 @@ func (s *Shell) runLine(ctx context.Context, line string) int {
 	if !ran && !s.exited() {
 		s.setStatus(ctx, st)
 	}
-	s.record = append(s.record, Command{Line: line, Dir: dir, Start: start,
-		Duration: time.Since(start), Status: st})
+	s.record = append(s.record, recorded{Command{Line: line, Dir: dir, Start: start,
+		Duration: time.Since(start), Status: st}, s.private})
 	if len(s.record) > maxRecord {
 		s.record = append(s.record[:0:0], s.record[len(s.record)-maxRecord:]...)
 	}
@@ -260,7 +271,6 @@ func (s *Shell) askLine(ctx context.Context, text string) int {
 	q := Question{
 		Text:     text,
 		Dir:      s.Dir(),
-		Record:   s.recordWithOutput(),
 		Stdout:   s.stdout,
 		Stderr:   s.stderr,
 		Terminal: s.terminal,
@@ -269,6 +279,14 @@ func (s *Shell) askLine(ctx context.Context, text string) int {
 	}
 	if s.terminal {
 		q.ReadKey = s.readKey
+	}
+	if s.cfg.AIContext {
+		q.Record = s.recordWithOutput()
+	} else {
+		q.NoContext = true
+	}
+	if s.cfg.AIHistory {
+		q.Remember = func(command string) { s.remember(command) }
 	}
 	err := s.ask(ctx, q)
 	switch {
@@ -287,7 +305,7 @@ func (s *Shell) askLine(ctx context.Context, text string) int {
 // left out: they are not commands, and their answers, with what the
 // assistant's tools printed, are in its conversation already.
 func (s *Shell) recordWithOutput() []Command {
-	rec := s.Record()
+	rec := s.record
 	outs, err := s.capture.Outputs(len(rec))
 	if err != nil {
 		s.errorf("%v", err)
@@ -295,14 +313,15 @@ func (s *Shell) recordWithOutput() []Command {
 	}
 	// Both lists end with the last finished line: match from the end,
 	// and stop at the first disagreement rather than attach output to the
-	// wrong command.
+	// wrong command. Private lines are matched too, then left out.
+	texts := make([]string, len(rec))
 	for i, j := len(rec)-1, len(outs)-1; i >= 0 && j >= 0; i, j = i-1, j-1 {
 		if outs[j].Status >= 0 && outs[j].Status != rec[i].Status {
 			break
 		}
-		rec[i].Output = outs[j].Text
+		texts[i] = outs[j].Text
 	}
-	return slices.DeleteFunc(rec, func(c Command) bool {
+	return slices.DeleteFunc(public(rec, texts), func(c Command) bool {
 		_, ok := question(c.Line)
 		return ok
 	})

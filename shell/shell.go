@@ -42,7 +42,10 @@ type Shell struct {
 	hist   *history
 	// sources are the files being sourced, for error messages.
 	sources sources
-	record  []Command
+	record  []recorded
+	// private is set while a private line runs (see [histRules]).
+	private bool
+	rules   rulesCache
 	// capture records what each command printed; nil when off.
 	capture *capture.Client
 
@@ -205,8 +208,9 @@ func (s *Shell) startDir() string {
 // Dir is the session's current directory.
 func (s *Shell) Dir() string { return s.runner.Dir }
 
-// Record is what the session's recent command lines did, oldest first.
-func (s *Shell) Record() []Command { return append([]Command(nil), s.record...) }
+// Record is what the session's recent command lines did, oldest first;
+// private lines left out.
+func (s *Shell) Record() []Command { return public(s.record, nil) }
 
 // Var is the value of a shell variable, "" when unset.
 func (s *Shell) Var(name string) string {

@@ -33,6 +33,8 @@ type Message struct {
 	Environ  []string  `json:"environ,omitempty"`
 	Terminal bool      `json:"terminal,omitempty"` // stdout is a terminal
 	Keys     bool      `json:"keys,omitempty"`     // stdin is a terminal to read confirmation keys from
+	// NoContext: the record is not sent (QSH_AI_CONTEXT=off).
+	NoContext bool `json:"nocontext,omitempty"`
 
 	// run
 	Command   string          `json:"command,omitempty"`

@@ -117,13 +117,14 @@ func (s *server) ask(ctx context.Context, m wire.Message) error {
 		out = s.stdout
 	}
 	err := s.agent.Ask(ctx, ai.Request{
-		Text:     m.Text,
-		Dir:      m.Dir,
-		Record:   rec,
-		Stdout:   out,
-		Terminal: m.Terminal,
-		Environ:  m.Environ,
-		Env:      env,
+		Text:      m.Text,
+		Dir:       m.Dir,
+		Record:    rec,
+		Stdout:    out,
+		Terminal:  m.Terminal,
+		Environ:   m.Environ,
+		Env:       env,
+		NoContext: m.NoContext,
 	})
 	return err
 }

@@ -158,7 +158,7 @@ func (a *assistant) ask(ctx context.Context, q shell.Question) error {
 	for i, c := range q.Record {
 		rec[i] = wire.Command(c)
 	}
-	err := a.conn.Send(wire.Message{Type: wire.Ask, Text: q.Text, Dir: q.Dir, Record: rec,
+	err := a.conn.Send(wire.Message{Type: wire.Ask, Text: q.Text, Dir: q.Dir, Record: rec, NoContext: q.NoContext,
 		Environ: q.Environ, Terminal: q.Terminal, Keys: q.ReadKey != nil})
 	if err != nil {
 		return a.died()
@@ -170,6 +170,7 @@ func (a *assistant) ask(ctx context.Context, q shell.Question) error {
 		wg      sync.WaitGroup
 		serial  sync.Mutex // shell.Run takes one command at a time
 		timeout <-chan time.Time
+		ran     []string // the commands run, for the history; under mu
 	)
 	defer func() {
 		mu.Lock()
@@ -178,6 +179,13 @@ func (a *assistant) ask(ctx context.Context, q shell.Question) error {
 		}
 		mu.Unlock()
 		wg.Wait()
+		// Up recalls them: the user approved them, or the policy did.
+		// Here, on the shell's goroutine, which owns the history.
+		if q.Remember != nil {
+			for _, c := range ran {
+				q.Remember(c)
+			}
+		}
 	}()
 	canceled := ctx.Done()
 	for {
@@ -200,6 +208,11 @@ func (a *assistant) ask(ctx context.Context, q shell.Question) error {
 					serial.Unlock()
 					mu.Lock()
 					delete(cancels, m.ID)
+					// Not a post-edit check (Unguarded), which the
+					// user never asked for, nor what the guard stopped.
+					if !m.Unguarded && r.Stopped == nil {
+						ran = append(ran, m.Command)
+					}
 					mu.Unlock()
 					cancel()
 					a.conn.Send(wire.ExitMessage(m.ID, r))

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/qsh-shell/qsh/ai/aitest"
+	"github.com/qsh-shell/qsh/shell/shelltest"
 )
 
 func TestUsageShown(t *testing.T) {
@@ -23,5 +24,70 @@ func TestUsageShown(t *testing.T) {
 	tm.Line("? /status")
 	if out := tm.WaitFor(ps1); !strings.Contains(out, "tokens    4,321 in · 87 out tokens · $0.0052 this session") {
 		t.Errorf("/status:\n%s", out)
+	}
+}
+
+// TestPrivateLineE2E checks that a line typed with a leading blank is in
+// neither the request a question sends nor the history, and that its
+// neighbours are.
+func TestPrivateLineE2E(t *testing.T) {
+	t.Parallel()
+	srv := aitest.NewOpenAI(t, aitest.Say("Seen.", 1))
+	tm := startAI(t, qshBinary(t), aiEnv(t, srv))
+	enter(tm, "echo public-out-$((40+1))")
+	enter(tm, " echo private-out-$((40+2))")
+	enter(tm, "? what did I run")
+	body := string(srv.Requests()[0].Raw)
+	if !strings.Contains(body, "public-out-41") || strings.Contains(body, "private-out") {
+		t.Errorf("request: %s", body)
+	}
+	tm.Mark()
+	out := enter(tm, "history")
+	if !strings.Contains(out, "echo public-out") || strings.Contains(out, "private-out") {
+		t.Errorf("history:\n%s", out)
+	}
+}
+
+// TestContextOffE2E checks that QSH_AI_CONTEXT=off sends the question
+// without the commands.
+func TestContextOffE2E(t *testing.T) {
+	t.Parallel()
+	srv := aitest.NewOpenAI(t, aitest.Say("Seen.", 1))
+	tm := startAI(t, qshBinary(t), aiEnv(t, srv, "QSH_AI_CONTEXT=off"))
+	enter(tm, "echo visible-out-$((40+3))")
+	enter(tm, "? what did I run")
+	if body := string(srv.Requests()[0].Raw); strings.Contains(body, "visible-out") || !strings.Contains(body, "what did I run") {
+		t.Errorf("request: %s", body)
+	}
+}
+
+// TestAssistantCommandRecalled checks that Up recalls a command the
+// assistant ran, and that QSH_AI_HISTORY=off keeps it out.
+func TestAssistantCommandRecalled(t *testing.T) {
+	t.Parallel()
+	for _, on := range []bool{true, false} {
+		srv := aitest.NewOpenAI(t, execCall("echo ran-for-you-$((50+5))"), aitest.Say("Done.", 1))
+		env := aiEnv(t, srv)
+		if !on {
+			env = append(env, "QSH_AI_HISTORY=off")
+		}
+		tm := startAI(t, qshBinary(t), env)
+		enter(tm, "echo typed-by-me")
+		tm.Mark()
+		tm.Line("? run it")
+		if out := tm.WaitFor(ps1); !strings.Contains(out, "ran-for-you-55") {
+			t.Fatalf("the command did not run:\n%s", out)
+		}
+		if !on {
+			if out := enter(tm, "history"); strings.Contains(out, "ran-for-you") {
+				t.Errorf("QSH_AI_HISTORY=off, yet the assistant's command is in the history:\n%s", out)
+			}
+			continue
+		}
+		// The line editor draws the prompt again with the entry: wait
+		// for what only running it prints.
+		tm.Type(shelltest.Up, shelltest.Enter)
+		tm.WaitFor("ran-for-you-55")
+		tm.WaitFor(ps1)
 	}
 }
