@@ -24,7 +24,7 @@ const builtinMark = "qsh\x00"
 // ownBuiltins are the builtins interp lacks or gets wrong for profiles.
 var ownBuiltins = map[string]bool{"umask": true, "kill": true, "history": true, "trap": true,
 	"ulimit": true, "fc": true, "suspend": true, "caller": true, "fg": true, "bg": true,
-	"printf": true, "cd": true, "pwd": true, "jobs": true, "disown": true, "wait": true, jobMark: true,
+	"printf": true, "cd": true, "pwd": true, "set": true, "shopt": true, "jobs": true, "disown": true, "wait": true, jobMark: true,
 	bgMark: true, bgStartMark: true, bgEndMark: true, pidMark: true, promptMark: true}
 
 // call sees every simple command after expansion.
@@ -143,7 +143,9 @@ func (s *Shell) builtins(next interp.ExecHandlerFunc) interp.ExecHandlerFunc {
 		case "type":
 			st = s.typeAll(hc, b, args[1:])
 		case "shopt":
-			st = s.shoptQuery(b, args[1:])
+			st = s.shoptBuiltin(ctx, hc, b, args[1:])
+		case "set":
+			st = s.setBuiltin(ctx, hc, b, args[1:])
 		case "ulimit":
 			st = b.ulimit(args[1:])
 		case "fc":

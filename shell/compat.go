@@ -2,7 +2,6 @@ package shell
 
 import (
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -10,8 +9,8 @@ import (
 	"mvdan.cc/sh/v3/interp"
 )
 
-// Profiles and rc files written for bash use builtins and options qsh
-// has no use for (readline bindings, bash completion). They
+// Profiles and rc files written for bash use builtins qsh has no use for
+// (readline bindings, bash completion). They
 // are accepted quietly, so that such a file does not print errors at every
 // start-up; what would give a wrong answer says so instead.
 
@@ -21,13 +20,6 @@ var quietBuiltins = map[string]bool{
 	"hash": true,
 }
 
-// shoptSupported are the shopt options interp implements.
-var shoptSupported = []string{"dotglob", "expand_aliases", "extglob", "globstar", "nocaseglob", "nullglob"}
-
-// ignoredSetOptions are `set` options of bash's line editor, history and
-// job control, which qsh's own line editor replaces.
-var ignoredSetOptions = []string{"emacs", "vi", "history", "histexpand", "monitor", "notify", "hashall", "ignoreeof", "interactive-comments"}
-
 // compatCall rewrites a call to a bash builtin or option qsh does not have
 // into something that runs; ok is false when args need no rewriting. hc
 // is the call's: it may run in a background statement (see
@@ -36,85 +28,8 @@ func (s *Shell) compatCall(hc interp.HandlerContext, args []string) (out []strin
 	switch name := args[0]; {
 	case quietBuiltins[name] && !s.isFuncAt(hc, name):
 		return []string{"builtin"}, true
-	case name == "shopt":
-		return s.compatShopt(args)
-	case name == "set":
-		kept := []string{"set"}
-		changed := false
-		for i := 1; i < len(args); i++ {
-			a := args[i]
-			if (a == "-o" || a == "+o") && i+1 < len(args) && slices.Contains(ignoredSetOptions, args[i+1]) {
-				i++
-				changed = true
-				continue
-			}
-			if len(a) == 2 && (a[0] == '-' || a[0] == '+') && strings.ContainsRune("hmHB", rune(a[1])) {
-				changed = true
-				continue
-			}
-			kept = append(kept, a)
-		}
-		if !changed {
-			return nil, false
-		}
-		if len(kept) == 1 {
-			return []string{"builtin"}, true
-		}
-		return kept, true
 	}
 	return nil, false
-}
-
-func (s *Shell) compatShopt(args []string) ([]string, bool) {
-	var flags, names []string
-	for _, a := range args[1:] {
-		if strings.HasPrefix(a, "-") {
-			flags = append(flags, a)
-		} else {
-			names = append(names, a)
-		}
-	}
-	if slices.Contains(flags, "-q") || slices.Contains(flags, "-p") {
-		return mark(args), true
-	}
-	if slices.Contains(flags, "-o") || !(slices.Contains(flags, "-s") || slices.Contains(flags, "-u")) {
-		return nil, false
-	}
-	if slices.Contains(names, "promptvars") {
-		s.noPromptVars = slices.Contains(flags, "-u")
-	}
-	kept := slices.DeleteFunc(slices.Clone(names), func(n string) bool { return !slices.Contains(shoptSupported, n) })
-	if len(kept) == len(names) {
-		return nil, false
-	}
-	if len(kept) == 0 {
-		return []string{"builtin"}, true
-	}
-	return append(append([]string{"shopt"}, flags...), kept...), true
-}
-
-// shoptQuery is `shopt -q`/`-p` for the options interp does not show:
-// login_shell and promptvars are known; other unsupported options are
-// off.
-func (s *Shell) shoptQuery(b builtinIO, args []string) int {
-	st := 0
-	for _, a := range args {
-		if strings.HasPrefix(a, "-") {
-			continue
-		}
-		on := a == "login_shell" && s.login || a == "promptvars" && !s.noPromptVars
-		if !on {
-			st = 1
-		}
-		if slices.Contains(args, "-p") {
-			sign := "-u"
-			if on {
-				sign = "-s"
-			}
-			fmt.Fprintf(b.out, "shopt %s %s\n", sign, a)
-		}
-	}
-	return st
 }
 
 // ulimits are the resources ulimit knows: flag, resource, unit (bytes per

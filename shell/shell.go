@@ -59,6 +59,9 @@ type Shell struct {
 	// [Shell.expandPrompt].
 	prompted  bool
 	promptOut string
+	// refused are the options qsh said it cannot set (see
+	// [Shell.refuseOpt]); under mu.
+	refused map[string]bool
 
 	exitTrap string // interp runs EXIT traps after every File; qsh runs it once
 	traps    map[string]string
@@ -174,7 +177,7 @@ func New(opts ...Option) (*Shell, error) {
 		interp.StdIO(s.stdin, s.stdout, s.stderr),
 		interp.Params(append([]string{"--"}, s.params...)...),
 		interp.CallHandler(s.call),
-		interp.OpenHandler(s.sources.open(interp.DefaultOpenHandler())),
+		interp.OpenHandler(s.sources.open(s.noclobber(interp.DefaultOpenHandler()))),
 		interp.ExecHandlers(s.builtins, guard, s.execProgram),
 	)
 	if err != nil {
