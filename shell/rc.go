@@ -33,6 +33,11 @@ func (s *Shell) RC(ctx context.Context) {
 	}
 }
 
+// RCFile sources path instead of ~/.qshrc (--rcfile).
+func (s *Shell) RCFile(ctx context.Context, path string) {
+	s.source(ctx, path)
+}
+
 // source runs the file at path in the session and reports whether it
 // exists. Errors are printed as `file:line: message`; they never stop the
 // shell.

@@ -19,6 +19,11 @@ Options:
   -l, --login login shell: source /etc/profile, then the first of
               ~/.qsh_profile and ~/.profile (also when argv[0] starts with -)
   -s          read commands from stdin
+  -abefhkmnptuvxBCEHPT, -o NAME
+              set's options (+ turns them off), e.g. -eu -o pipefail
+  -O NAME     a shopt option (+O turns it off)
+  --norc      do not read ~/.qshrc; --rcfile FILE reads FILE instead
+  --noprofile a login shell reads no profile
   --config    print every configuration variable with its value and default
               (secrets masked)
   --version   print the version

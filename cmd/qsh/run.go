@@ -23,16 +23,23 @@ var version = "0.1.0-dev"
 
 // options is what the command line asks for.
 type options struct {
-	command     *string // -c
-	interactive bool    // -i
-	login       bool    // -l, --login, or argv[0] starting with -
-	stdin       bool    // -s
+	command     *string  // -c
+	interactive bool     // -i
+	login       bool     // -l, --login, or argv[0] starting with -
+	stdin       bool     // -s
+	norc        bool     // --norc
+	noprofile   bool     // --noprofile
+	rcfile      string   // --rcfile FILE
+	set         []string // set's flags: -e, +o pipefail…
+	shopt       []string // shopt's: -s NAME, -u NAME…
 	args        []string
 	action      string // "help", "version", "config", "classify"
 }
 
 // parseArgs reads qsh's flags the way bash does: single-letter flags may be
-// combined (`-lc`), and the first non-flag argument ends them.
+// combined (`-lc`, `-euo pipefail`), set's flags and -o NAME and shopt's
+// -O NAME are taken, +X turns X off, and the first non-flag argument ends
+// them.
 func parseArgs(args []string) (options, error) {
 	var o options
 	if len(args) > 0 && strings.HasPrefix(filepath.Base(args[0]), "-") {
@@ -43,9 +50,10 @@ func parseArgs(args []string) (options, error) {
 	}
 	for len(args) > 0 {
 		a := args[0]
+		args = args[1:]
 		switch {
 		case a == "--" || a == "-":
-			o.args = args[1:]
+			o.args = args
 			return o.withCommand()
 		case a == "--help" || a == "-h":
 			o.action = "help"
@@ -58,37 +66,71 @@ func parseArgs(args []string) (options, error) {
 			return o, nil
 		case a == "--classify":
 			o.action = "classify"
-			o.args = args[1:]
+			o.args = args
 			return o, nil
 		case a == "--login":
 			o.login = true
 		case a == "--interactive":
 			o.interactive = true
+		case a == "--norc":
+			o.norc = true
+		case a == "--noprofile":
+			o.noprofile = true
+		case a == "--noediting":
+		case a == "--rcfile" || a == "--init-file":
+			if len(args) == 0 {
+				return o, fmt.Errorf("%s: option requires an argument", a)
+			}
+			o.rcfile, args = args[0], args[1:]
+		case a == "--verbose":
+			o.set = append(o.set, "-v")
 		case strings.HasPrefix(a, "--"):
 			return o, fmt.Errorf("%s: invalid option", a)
-		case strings.HasPrefix(a, "-") && len(a) > 1:
-			for _, c := range a[1:] {
-				switch c {
-				case 'c':
+		case len(a) > 1 && (a[0] == '-' || a[0] == '+'):
+			on := a[0] == '-'
+			for _, c := range []byte(a[1:]) {
+				switch {
+				case c == 'c':
 					o.command = new(string)
-				case 'i':
+				case c == 'i' && on:
 					o.interactive = true
-				case 'l':
+				case c == 'l' && on:
 					o.login = true
-				case 's':
+				case c == 's' && on:
 					o.stdin = true
+				case c == 'o' || c == 'O':
+					if len(args) == 0 {
+						return o, fmt.Errorf("%c%c: option requires an argument", a[0], c)
+					}
+					name := args[0]
+					args = args[1:]
+					if !shell.IsOption(name, c == 'O') {
+						if c == 'O' {
+							return o, fmt.Errorf("%s: invalid shell option name", name)
+						}
+						return o, fmt.Errorf("%s: invalid option name", name)
+					}
+					if c == 'O' {
+						o.shopt = append(o.shopt, map[bool]string{true: "-s", false: "-u"}[on], name)
+					} else {
+						o.set = append(o.set, a[:1]+"o", name)
+					}
+				case strings.IndexByte(setFlags, c) >= 0:
+					o.set = append(o.set, a[:1]+string(c))
 				default:
-					return o, fmt.Errorf("-%c: invalid option", c)
+					return o, fmt.Errorf("%c%c: invalid option", a[0], c)
 				}
 			}
 		default:
-			o.args = args
+			o.args = append([]string{a}, args...)
 			return o.withCommand()
 		}
-		args = args[1:]
 	}
 	return o.withCommand()
 }
+
+// setFlags are the one-letter flags of set, which qsh takes too.
+const setFlags = "abefhkmnptuvxBCEHPT"
 
 // withCommand takes the -c string from the first argument.
 func (o options) withCommand() (options, error) {
@@ -116,7 +158,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	o, err := parseArgs(args)
 	if err != nil {
 		fmt.Fprintf(stderr, "qsh: %v\n", err)
-		fmt.Fprintln(stderr, "Usage: qsh [-il] [-c STRING [NAME [ARG…]] | FILE [ARG…]]; see qsh --help")
+		fmt.Fprintln(stderr, "Usage: qsh [-ils] [OPTION…] [-c STRING [NAME [ARG…]] | FILE [ARG…]]; see qsh --help")
 		return 2
 	}
 	switch o.action {
@@ -185,11 +227,18 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "qsh: %v\n", err)
 		return 1
 	}
-	if o.login {
+	sh.SetOptions(ctx, o.set, o.shopt)
+	if o.login && !o.noprofile {
 		sh.Login(ctx)
 	}
 	if interactive {
 		sh.Identify(ctx)
+	}
+	switch {
+	case !interactive || o.norc:
+	case o.rcfile != "":
+		sh.RCFile(ctx, o.rcfile)
+	default:
 		sh.RC(ctx)
 	}
 	switch {

@@ -34,7 +34,16 @@ func TestParseArgs(t *testing.T) {
 		{[]string{"qsh", "--config"}, options{action: "config"}, ""},
 		{[]string{"qsh", "--classify", "--json", "ls"}, options{action: "classify", args: []string{"--json", "ls"}}, ""},
 		{[]string{"qsh", "-c"}, options{}, "-c: option requires an argument"},
-		{[]string{"qsh", "-x"}, options{}, "-x: invalid option"},
+		{[]string{"qsh", "-x"}, options{set: []string{"-x"}}, ""},
+		{[]string{"qsh", "-euo", "pipefail", "+O", "nullglob", "-c", "x"},
+			options{command: str("x"), set: []string{"-e", "-u", "-o", "pipefail"}, shopt: []string{"-u", "nullglob"}}, ""},
+		{[]string{"qsh", "-oo", "errexit", "noglob", "s.sh"}, options{set: []string{"-o", "errexit", "-o", "noglob"}, args: []string{"s.sh"}}, ""},
+		{[]string{"qsh", "--norc", "--rcfile", "f", "-i"}, options{norc: true, rcfile: "f", interactive: true}, ""},
+		{[]string{"qsh", "+c", "x"}, options{command: str("x")}, ""},
+		{[]string{"qsh", "-Z"}, options{}, "-Z: invalid option"},
+		{[]string{"qsh", "-o", "nosuch"}, options{}, "nosuch: invalid option name"},
+		{[]string{"qsh", "-O", "nosuch"}, options{}, "nosuch: invalid shell option name"},
+		{[]string{"qsh", "-o"}, options{}, "-o: option requires an argument"},
 		{[]string{"qsh", "--frob"}, options{}, "--frob: invalid option"},
 	}
 	for _, tt := range tests {
