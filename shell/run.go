@@ -3,8 +3,11 @@ package shell
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // RunString runs a `-c` string and returns the shell's exit status. Lines
@@ -32,15 +35,7 @@ func (s *Shell) program(ctx context.Context, run func(context.Context) int) int 
 
 func (s *Shell) runString(ctx context.Context, src string) int {
 	if !hasQuestion(src) {
-		f, st := s.parse(src, "qsh: -c")
-		if st != 0 {
-			return st
-		}
-		s.markPids(f)
-		if oneshot(f) {
-			ctx = context.WithValue(ctx, lastKey{}, true)
-		}
-		return s.runFile(ctx, f)
+		return s.runSource(ctx, src, "qsh: -c")
 	}
 	st := 0
 	var buf strings.Builder
@@ -90,10 +85,96 @@ func (s *Shell) runScript(ctx context.Context, r io.Reader, name string) int {
 		s.errorf("%s: cannot execute binary file", name)
 		return 126
 	}
-	f, st := s.parse(string(src), name)
-	if st != 0 {
+	return s.runSource(ctx, string(src), name)
+}
+
+// runSource runs a script or -c string. Parsed whole, it runs as one
+// program; with a syntax error in it, it runs as bash reads it, line by
+// line: the lines before the error run, then the error is reported and
+// the program ends, with status 2. An error bash only finds when it runs
+// the line (a bad substitution or name, an arithmetic error) fails that
+// line with status 1 instead, and the program goes on after it if the
+// rest is whole: when it is not, the line may have begun a compound
+// command, whose body must not run on its own.
+func (s *Shell) runSource(ctx context.Context, src, name string) int {
+	f, err := syntax.NewParser().Parse(strings.NewReader(src), name)
+	if err == nil {
+		s.markPids(f)
+		if oneshot(f) {
+			ctx = context.WithValue(ctx, lastKey{}, true)
+		}
+		return s.runFile(ctx, f)
+	}
+	lines := strings.SplitAfter(src, "\n")
+	bad := errLine(err, 1)
+	if f := s.completeLines(lines, bad-1, name); f != nil {
+		s.markPids(f)
+		st := s.runFile(ctx, f)
+		if s.exited() || ctx.Err() != nil {
+			return st
+		}
+	}
+	_, st := s.parse(src, name)
+	if st == 1 && !lineOnly(err, lines[bad-1]) && strings.Contains(err.Error(), "invalid func name") {
+		return 2
+	}
+	if st != 1 || !lineOnly(err, lines[bad-1]) || bad >= len(lines) {
 		return st
+	}
+	s.setStatus(ctx, 1)
+	// Blank lines keep the positions.
+	rest := strings.Repeat("\n", bad) + strings.Join(lines[bad:], "")
+	f, err = syntax.NewParser().Parse(strings.NewReader(rest), name)
+	if err != nil {
+		// Not whole: it may be the body of what line bad began.
+		_, st = s.parse(rest, name)
+		return st
+	}
+	if len(f.Stmts) == 0 {
+		return 1
 	}
 	s.markPids(f)
 	return s.runFile(ctx, f)
+}
+
+// lineOnly reports whether err, found on line, may fail the line alone:
+// not when an arithmetic expression goes on after the line ("(( a" may be
+// two subshells for bash), nor when a bad function name comes without a
+// body (foo$x('z') is a syntax error for bash too).
+func lineOnly(err error, line string) bool {
+	if strings.Contains(err.Error(), "invalid func name") {
+		_, after, _ := strings.Cut(line, "(")
+		after = strings.TrimLeft(after, " \t")
+		return strings.HasPrefix(after, ")")
+	}
+	if !foundWhenRun(err) {
+		return strings.Count(line, "((") <= strings.Count(line, "))")
+	}
+	return true
+}
+
+// completeLines parses the first lines of a program, or as many of them
+// as make complete commands; nil if none do.
+func (s *Shell) completeLines(lines []string, n int, name string) *syntax.File {
+	for n > 0 {
+		f, err := syntax.NewParser().Parse(strings.NewReader(strings.Join(lines[:n], "")), name)
+		if err == nil {
+			return f
+		}
+		n = min(n-1, errLine(err, n)-1)
+	}
+	return nil
+}
+
+// errLine is the line a parse error is on; def if it has none.
+func errLine(err error, def int) int {
+	var perr syntax.ParseError
+	var lerr syntax.LangError
+	switch {
+	case errors.As(err, &perr):
+		return int(perr.Pos.Line())
+	case errors.As(err, &lerr):
+		return int(lerr.Pos.Line())
+	}
+	return def
 }

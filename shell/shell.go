@@ -276,10 +276,25 @@ func (s *Shell) parse(src, name string) (f *syntax.File, status int) {
 	case errors.As(err, &lerr):
 		pos = lerr.Pos
 	}
-	if pos.IsValid() && inArithmetic(src, int(pos.Offset())) {
+	if pos.IsValid() && inArithmetic(src, int(pos.Offset())) || foundWhenRun(err) {
 		return nil, 1
 	}
 	return nil, 2
+}
+
+// foundWhenRun reports whether err is one that bash only finds when it
+// runs the command: a bad substitution or name.
+func foundWhenRun(err error) bool {
+	msg := err.Error()
+	for _, m := range []string{"cannot combine multiple parameter expansion operators",
+		"not a valid parameter expansion operator", "invalid nested parameter expansion",
+		"invalid parameter name", "invalid @ expansion operator", "invalid func name",
+		"invalid var name", "`:` must be followed by an expression"} {
+		if strings.Contains(msg, m) {
+			return true
+		}
+	}
+	return false
 }
 
 // inArithmetic reports whether offset in src is inside $(( )) or (( )),
