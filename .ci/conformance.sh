@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Conformance: runs the shspec cases (../shared/shspec) against qsh and
 # against gosh, mvdan/sh's example shell built at the version in go.mod, and
-# fails if qsh passes fewer cases than gosh in any file.
+# fails if qsh passes fewer cases than gosh in any file. The files are those
+# of shspec's broad list (FILES-broad.txt) and of its short one (FILES.txt).
 #
 #   .ci/conformance.sh              qsh vs gosh
-#   .ci/conformance.sh --bash       also show bash's scores, for reference
+#   .ci/conformance.sh --bash       also show bash's scores, and qsh's share
 #   .ci/conformance.sh -v           list the cases qsh fails and gosh passes
+#   .ci/conformance.sh --files F    only the files F lists (one a line)
 #
 # SHSPEC_DIR overrides where shspec lives; QSH_BIN and GOSH_BIN use prebuilt
 # binaries instead of building; CONFORMANCE_OUT keeps the JSON results there.
@@ -14,19 +16,25 @@ cd "$(dirname "$0")/.."
 
 with_bash=false
 verbose=false
-for arg in "$@"; do
-	case $arg in
+lists=()
+while (($#)); do
+	case $1 in
 	--bash) with_bash=true ;;
 	-v | --verbose) verbose=true ;;
+	--files)
+		shift
+		lists+=("${1:?--files needs a file}")
+		;;
 	-h | --help)
-		sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
+		sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
 		exit 0
 		;;
 	*)
-		echo "conformance.sh: unknown argument: $arg" >&2
+		echo "conformance.sh: unknown argument: $1" >&2
 		exit 2
 		;;
 	esac
+	shift
 done
 
 shspec=${SHSPEC_DIR:-../shared/shspec}
@@ -35,6 +43,17 @@ if [[ ! -f $shspec/run.py ]]; then
 	exit 2
 fi
 shspec=$(cd "$shspec" && pwd)
+if ((${#lists[@]} == 0)); then
+	for l in FILES-broad.txt FILES.txt; do
+		[[ -f $shspec/$l ]] && lists+=("$shspec/$l")
+	done
+fi
+# Each file once, in the lists' order.
+mapfile -t specs < <(cat "${lists[@]}" | awk 'NF && !seen[$0]++ { print "spec/" $0 }')
+if ((${#specs[@]} == 0)); then
+	echo "conformance.sh: no spec files listed in ${lists[*]}" >&2
+	exit 2
+fi
 command -v python3 >/dev/null || {
 	echo "conformance.sh: python3 is needed to run shspec" >&2
 	exit 2
@@ -46,22 +65,25 @@ if [[ -z $out ]]; then
 	trap 'rm -rf "$out"' EXIT
 fi
 mkdir -p "$out"
+out=$(cd "$out" && pwd)
 
 qsh=${QSH_BIN:-}
 if [[ -z $qsh ]]; then
 	qsh=$out/qsh
 	CGO_ENABLED=0 go build -o "$qsh" ./cmd/qsh # as install.sh builds it
 fi
+[[ $qsh == /* ]] || qsh=$PWD/$qsh
 gosh=${GOSH_BIN:-}
 if [[ -z $gosh ]]; then
 	gosh=$out/gosh
 	go build -o "$gosh" mvdan.cc/sh/v3/cmd/gosh # at the version go.mod requires
 fi
+[[ $gosh == /* ]] || gosh=$PWD/$gosh
 
 # run NAME SHELL: one shspec run; its own per-file report goes to a log, as
 # run.py exits non-zero whenever any case fails, which is expected here.
 run() {
-	python3 "$shspec/run.py" --shell "$2" --json "$out/$1.json" >"$out/$1.log" 2>&1 || true
+	(cd "$shspec" && python3 run.py --shell "$2" --json "$out/$1.json" "${specs[@]}") >"$out/$1.log" 2>&1 || true
 	if [[ ! -s $out/$1.json ]]; then
 		echo "conformance.sh: shspec produced no results for $1:" >&2
 		cat "$out/$1.log" >&2
@@ -70,6 +92,7 @@ run() {
 }
 
 # Two cores: run the shells side by side.
+start=$SECONDS
 pids=()
 run qsh "$qsh" & pids+=($!)
 run gosh "$gosh" & pids+=($!)
@@ -80,6 +103,7 @@ for p in "${pids[@]}"; do
 	wait "$p"
 done
 
+echo "conformance: ${#specs[@]} files, $((SECONDS - start)) s"
 python3 - "$out" "$verbose" "$with_bash" <<'EOF'
 import json, sys, os
 out, verbose, with_bash = sys.argv[1], sys.argv[2] == "true", sys.argv[3] == "true"
@@ -113,6 +137,9 @@ for f in files:
           ("  %5d/%-3d" % (row["bash"], n)) if with_bash else "", mark))
 print("%-26s %5d/%-3d %5d/%-3d%s" % ("total", tot["qsh"][0], tot["qsh"][1], tot["gosh"][0], tot["gosh"][1],
       ("  %5d/%-3d" % tuple(tot["bash"])) if with_bash else ""))
+if with_bash and tot["bash"][0]:
+    print("qsh passes %.1f %% of the cases bash passes, gosh %.1f %%" % (
+        100 * tot["qsh"][0] / tot["bash"][0], 100 * tot["gosh"][0] / tot["bash"][0]))
 
 if verbose:
     gosh_pass = {(r["file"], r["case"]) for r in res["gosh"] if r["pass"]}
