@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"strings"
 	"sync"
 	"time"
@@ -210,12 +209,7 @@ func (a *Agent) Ask(ctx context.Context, req Request) (err error) {
 		}
 		text = bareQuestion(req.Record[len(req.Record)-1])
 	}
-	environ := req.Environ
-	if environ == nil {
-		environ = os.Environ()
-	}
-	red := NewRedactor(environ, map[string]string{a.ep.KeyVar: a.ep.APIKey,
-		"OPENAI_API_KEY": a.cfg.OpenAIKey, "ANTHROPIC_API_KEY": a.cfg.AnthropicKey})
+	red := a.redactor(req.Environ)
 	since := a.since
 	block := contextBlock(a.osname, req.Dir, a.now(), req.Record, since)
 	for _, c := range req.Record {
@@ -306,6 +300,8 @@ func (a *Agent) command(req Request, line string) (done bool, err error) {
 		fmt.Fprintln(w, "new conversation")
 	case "/status":
 		a.status(w)
+	case "/context":
+		a.showContext(req)
 	case "/model":
 		if a.epErr != nil {
 			return true, a.epErr
@@ -331,6 +327,7 @@ const helpText = `? QUESTION     ask the assistant; follow-up questions continue
 ?              explain the last command (why it failed, how to fix it)
 ? /reset       start a new conversation
 ? /status      provider, model, base URL, tools and tokens used this session
+? /context     what the next question sends (the context block, sizes), without asking
 ? /model NAME  use another model for this session
 ? /help        this text
 Ctrl-C cancels an answer. Configuration: QSH_AI_* variables (qsh --config).

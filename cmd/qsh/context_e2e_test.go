@@ -27,6 +27,26 @@ func TestUsageShown(t *testing.T) {
 	}
 }
 
+// TestContextCommand checks that `? /context` shows the last command's
+// output as the next question would send it, and asks the model nothing.
+func TestContextCommand(t *testing.T) {
+	t.Parallel()
+	srv := aitest.NewOpenAI(t)
+	tm := startAI(t, qshBinary(t), aiEnv(t, srv))
+	enter(tm, "echo shown-out-$((60+1)); false")
+	tm.Mark()
+	tm.Line("? /context")
+	out := tm.WaitFor(ps1)
+	for _, want := range []string{"<context>", "$ echo shown-out-$((60+1)); false", "exit 1", "| shown-out-61", "≈"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("/context lacks %q:\n%s", want, out)
+		}
+	}
+	if n := len(srv.Requests()); n != 0 {
+		t.Errorf("/context made %d requests", n)
+	}
+}
+
 // TestPrivateLineE2E checks that a line typed with a leading blank is in
 // neither the request a question sends nor the history, and that its
 // neighbours are.
