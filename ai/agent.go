@@ -83,6 +83,7 @@ type Agent struct {
 	// noTools holds the models whose server refused tools this session:
 	// with protocol auto they get fenced blocks instead.
 	noTools map[string]bool
+	window  window
 }
 
 // Option configures an Agent.
@@ -236,7 +237,8 @@ func (a *Agent) Ask(ctx context.Context, req Request) (err error) {
 		}
 	}
 	kept := trim(a.msgs, maxHistory)
-	t := &turn{a: a, ctx: ctx, scr: scr, env: env, red: red, msgs: append(kept[:len(kept):len(kept)], question)}
+	a.learnWindow(ctx)
+	t := &turn{a: a, ctx: ctx, scr: scr, env: env, red: red, msgs: append(kept[:len(kept):len(kept)], question), first: len(kept)}
 	err = t.run()
 	if t.usage != (tally{}) && scr.term {
 		scr.Line(a.cfg.describe(t.usage))
@@ -367,8 +369,8 @@ func (a *Agent) status(w io.Writer) {
 	if len(names) > 0 {
 		tl = strings.Join(names, ", ")
 	}
-	fmt.Fprintf(w, "provider  %s\nmodel     %s\nbase URL  %s\napi key   %s\ntools     %s (at most %d round trips)\nprotocol  %s\nanswers   at most %d tokens and %s each\ntokens    %s this session%s\nmessages  %d in this conversation\n",
-		provider, a.ep.Model, a.ep.BaseURL, key, tl, a.cfg.MaxIter, a.protocolStatus(), a.cfg.MaxOutput, a.cfg.Timeout,
+	fmt.Fprintf(w, "provider  %s\nmodel     %s\nbase URL  %s\napi key   %s\ntools     %s (at most %d round trips)\nprotocol  %s\nanswers   at most %d tokens and %s each\nwindow    %s\ntokens    %s this session%s\nmessages  %d in this conversation\n",
+		provider, a.ep.Model, a.ep.BaseURL, key, tl, a.cfg.MaxIter, a.protocolStatus(), a.cfg.MaxOutput, a.cfg.Timeout, a.windowStatus(),
 		a.cfg.describe(a.usage), a.cfg.budgetStatus(a.usage), len(a.msgs))
 	if s, ok := a.tools.(statuser); ok {
 		for _, line := range s.Status() {

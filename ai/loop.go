@@ -25,9 +25,14 @@ type turn struct {
 	red *Redactor
 	// msgs is the conversation with this turn's messages; the agent keeps
 	// it whatever happens, so it must stay valid: every call answered.
-	msgs  []chat.Message
+	msgs []chat.Message
+	// first is the index of this turn's question in msgs.
+	first int
 	calls int
-	usage tally // the tokens of this turn's requests
+	// trimmed and cut are set once the user was told that the prompt was
+	// fitted to the window, or that the server cut it.
+	trimmed, cut bool
+	usage        tally // the tokens of this turn's requests
 	// bad holds, by call id, what was wrong with a malformed ```tool block.
 	bad map[string]string
 	// canceled is set when the user pressed Ctrl-C at a confirmation,
@@ -49,6 +54,7 @@ func (t *turn) run() error {
 			t.usage.add(u)
 			t.a.usage.add(u)
 		}
+		t.checkWindow(req, reply)
 		if t.refusedTools(err) {
 			// The same question again, with the tools in the prompt; the
 			// refused request does not count as a round trip.
@@ -63,8 +69,14 @@ func (t *turn) run() error {
 			return err
 		}
 		if reply.Stop == "length" || reply.Stop == "max_tokens" {
-			t.scr.Line(fmt.Sprintf("(the answer stopped at its limit of %d tokens, QSH_AI_MAX_OUTPUT_TOKENS — ask to go on, or raise it)", req.MaxTokens))
+			if req.MaxTokens < t.a.cfg.MaxOutput {
+				t.scr.Line(fmt.Sprintf("(the answer stopped at %d tokens, all that %s's %s-token window left after the prompt — ask to go on, or ? /reset)",
+					req.MaxTokens, t.a.ep.Model, thousands(t.a.window.tokens)))
+			} else {
+				t.scr.Line(fmt.Sprintf("(the answer stopped at its limit of %d tokens, QSH_AI_MAX_OUTPUT_TOKENS — ask to go on, or raise it)", req.MaxTokens))
+			}
 		}
+		t.a.recheckWindow(t.ctx)
 		t.msgs = append(t.msgs, chat.Message{Role: chat.RoleAssistant, Text: reply.Text, Calls: reply.Calls})
 		if len(reply.Calls) == 0 {
 			return nil
@@ -98,16 +110,65 @@ func (t *turn) refusedTools(err error) bool {
 
 // build makes the next request of the turn: the conversation so far, the
 // tools as functions or as ```tool blocks described in the system prompt,
-// and the output limit.
+// and the output limit, all fitted to the model's window. The first time
+// in a turn that fitting leaves something out, one line says what.
 func (t *turn) build(specs []chat.Tool) chat.Request {
 	fenced := t.a.fenced()
 	req := chat.Request{Model: t.a.ep.Model, System: system(fenced, specs), Messages: t.msgs, MaxTokens: t.a.cfg.MaxOutput}
-	if fenced {
-		req.Messages = fencedMessages(t.msgs)
-	} else {
+	if !fenced {
 		req.Tools = specs
 	}
+	if c := t.a.window.fit(&req, t.first); c != (cuts{}) && !t.trimmed {
+		t.trimmed = true
+		t.scr.Line(fmt.Sprintf("(to fit %s's %s-token window, left out %s)", t.a.ep.Model, thousands(t.a.window.tokens), c))
+	}
+	if fenced {
+		req.Messages = fencedMessages(req.Messages)
+	}
 	return req
+}
+
+// checkWindow learns from what the server counted in the request: a
+// prompt as long as the window was cut (Ollama cuts its start: the system
+// prompt and the tools' instructions), which the user is told in one line,
+// and a server counting more tokens than estimated makes the next
+// estimates more cautious.
+func (t *turn) checkWindow(req chat.Request, reply chat.Reply) {
+	w := &t.a.window
+	in := reply.Usage.Input
+	if w.tokens <= 0 || in <= 0 {
+		return
+	}
+	if in >= w.tokens {
+		w.ratio = max(minRatio, w.ratio*0.75)
+		if !t.cut {
+			t.cut = true
+			t.scr.Line(fmt.Sprintf("(the prompt filled all %s tokens of %s's window, so the server cut its start: the answer may have missed instructions or context — ? /reset, or give the model a larger window: num_ctx, OLLAMA_CONTEXT_LENGTH, QSH_AI_CONTEXT_TOKENS)",
+				thousands(w.tokens), t.a.ep.Model))
+		}
+		return
+	}
+	// A server that reuses a cached prefix may count less than it was
+	// sent, never more: only a lower ratio is believed.
+	if r := float64(promptBytes(req)) / float64(in); r < w.ratio {
+		w.ratio = max(minRatio, r)
+	}
+}
+
+// promptBytes is the size of what a request sends the model.
+func promptBytes(req chat.Request) int {
+	n := len(req.System)
+	if len(req.Tools) > 0 {
+		b, _ := json.Marshal(req.Tools)
+		n += len(b)
+	}
+	for _, m := range req.Messages {
+		n += len(m.Text)
+		for _, c := range m.Calls {
+			n += len(c.Name) + len(c.Args)
+		}
+	}
+	return n
 }
 
 // stopped says in the conversation why an answer ends early, so that a

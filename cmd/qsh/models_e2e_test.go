@@ -205,3 +205,54 @@ func TestModelsRecordHoldsCommands(t *testing.T) {
 		t.Errorf("a bare ? does not ask about the last command: %s", bare)
 	}
 }
+
+// TestModelsWindow checks the context window of a small local model
+// (Ollama's default 4,096 tokens): after `seq 1 5000` and a long `ls`, the
+// prompt Ollama showed was 5,651 tokens, cut from its start. Now it fits:
+// the older output goes first, the system prompt and the tools stay, one
+// line says so; and a prompt the server reports as long as the window is
+// said to have been cut.
+func TestModelsWindow(t *testing.T) {
+	t.Parallel()
+	srv := aitest.NewOllama(t, aitest.Ollama{},
+		aitest.Say("Numbers, then files.", 2),
+		aitest.Reply{Text: "Hm.", Usage: aitest.Usage{Input: 4096, Output: 2}})
+	tm := startAI(t, qshBinary(t), ollamaEnv(t, srv, "llama3.2"))
+	enter(tm, "seq 1 5000")
+	enter(tm, "ls -l /usr/bin /usr/lib")
+	tm.Line("? what happened")
+	out := tm.WaitFor(ps1)
+	if !strings.Contains(out, "(to fit llama3.2's 4,096-token window, left out ") || !strings.Contains(out, "Numbers, then files.") {
+		t.Errorf("screen:\n%s", tail(out, 1500))
+	}
+	req := srv.Requests()[0]
+	body := string(req.Raw)
+	msgs, _ := req.Body["messages"].([]any)
+	system, _ := msgs[0].(map[string]any)["content"].(string)
+	if !strings.HasPrefix(system, "You are the assistant in qsh") || !strings.HasSuffix(system, "Secrets show as [REDACTED].") {
+		t.Errorf("the system prompt was cut: %q", system)
+	}
+	if tools, _ := req.Body["tools"].([]any); len(tools) != 3 {
+		t.Errorf("%d tools sent, want 3", len(tools))
+	}
+	if !strings.Contains(body, `$ seq 1 5000\n  exit 0`) || strings.Contains(body, `\n  | 5000\n`) ||
+		!strings.Contains(body, "output: left out to fit the model's context window") {
+		t.Errorf("the older command's output was not the one left out: %s", body)
+	}
+	if !strings.Contains(body, `$ ls -l /usr/bin /usr/lib`) {
+		t.Errorf("the newest command is gone: %s", body)
+	}
+	// The fake counts a token per 4 bytes, as many models do with English.
+	if n := len(body)/4 + int(req.Body["max_tokens"].(float64)); n > 4096 {
+		t.Errorf("prompt and answer take ≈%d tokens of 4,096", n)
+	}
+	tm.Line("? and now")
+	out = tm.WaitFor(ps1)
+	if !strings.Contains(out, "(the prompt filled all 4,096 tokens of llama3.2's window, so the server cut its start") {
+		t.Errorf("a cut prompt is not reported:\n%s", tail(out, 1500))
+	}
+	tm.Line("? /status")
+	if out := tm.WaitFor(ps1); !strings.Contains(out, "window    4,096 tokens (from Ollama: the num_ctx it runs with)") {
+		t.Errorf("/status:\n%s", out)
+	}
+}
