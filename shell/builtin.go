@@ -25,7 +25,8 @@ const builtinMark = "qsh\x00"
 var ownBuiltins = map[string]bool{"umask": true, "kill": true, "history": true, "trap": true,
 	"ulimit": true, "fc": true, "suspend": true, "caller": true, "fg": true, "bg": true,
 	"printf": true, "cd": true, "pwd": true, "set": true, "shopt": true, "jobs": true, "disown": true, "wait": true, jobMark: true,
-	bgMark: true, bgStartMark: true, bgEndMark: true, pidMark: true, promptMark: true}
+	bgMark: true, bgStartMark: true, bgEndMark: true, pidMark: true, promptMark: true,
+	"bind": true}
 
 // call sees every simple command after expansion.
 func (s *Shell) call(ctx context.Context, args []string) ([]string, error) {
@@ -149,7 +150,7 @@ func (s *Shell) builtins(next interp.ExecHandlerFunc) interp.ExecHandlerFunc {
 		case "ulimit":
 			st = b.ulimit(args[1:])
 		case "fc":
-			st = b.fail(2, "not supported; use history and Ctrl-R")
+			st = s.fcBuiltin(b, args[1:])
 		case "suspend":
 			st = s.suspendBuiltin(b, args[1:])
 		case "fg":
@@ -168,6 +169,8 @@ func (s *Shell) builtins(next interp.ExecHandlerFunc) interp.ExecHandlerFunc {
 			return s.jobMarkBuiltin(ctx, hc, args[1:])
 		case promptMark:
 			s.promptBuiltin(args[1:])
+		case "bind":
+			st = s.bindBuiltin(hc, b, args[1:])
 		case "caller":
 			st = 1
 		case "printf":

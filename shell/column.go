@@ -33,9 +33,17 @@ type answering struct {
 	io.Writer
 	in      *lineInput
 	column1 *atomic.Bool
+	// aside, when set, runs in place of an empty write: the line
+	// editor asks readline to write nothing, so as to run it while
+	// readline has the line off the screen (see [lineEditor.outside]).
+	aside *func()
 }
 
 func (a answering) Write(p []byte) (int, error) {
+	if len(p) == 0 && a.aside != nil && *a.aside != nil {
+		(*a.aside)()
+		return 0, nil
+	}
 	if string(p) == cursorQuery && a.column1.Swap(false) && a.in.answer(column1Reply) {
 		return len(p), nil
 	}

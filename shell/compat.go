@@ -16,7 +16,7 @@ import (
 
 // quietBuiltins succeed and do nothing in qsh.
 var quietBuiltins = map[string]bool{
-	"complete": true, "compopt": true, "bind": true, "enable": true,
+	"complete": true, "compopt": true, "enable": true,
 	"hash": true,
 }
 

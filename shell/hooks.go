@@ -3,9 +3,12 @@ package shell
 import (
 	"context"
 	"io"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -79,6 +82,10 @@ func (s *Shell) runHook(ctx context.Context, src, name string) int {
 	if s.identified {
 		markDash(f)
 	}
+	if in := s.cancellableStdin(); in != nil {
+		interp.StdIO(in, s.stdout, s.stderr)(s.runner)
+		defer in.Close()
+	}
 	fctx, stop := s.foreground(ctx)
 	defer stop()
 	return s.runFile(fctx, f)
@@ -120,6 +127,40 @@ func (s *Shell) expandPrompt(ctx context.Context, text string, st int) (string, 
 	stop()
 	s.setStatus(ctx, st)
 	return s.promptOut, s.prompted
+}
+
+// editorHooks is what the line editor needs of the session for bound
+// keys.
+func (s *Shell) editorHooks(ctx context.Context) editorHooks {
+	return editorHooks{
+		keys: &s.keys,
+		command: func(cmd, line string, point int) (string, int) {
+			return s.keyCommand(ctx, cmd, line, point)
+		},
+		expand: func(line string) (string, bool) {
+			out, ok := s.expandPrompt(ctx, line, s.status)
+			return out, ok
+		},
+	}
+}
+
+// keyCommand runs a bind -x command as bash does: READLINE_LINE and
+// READLINE_POINT (in characters, as ${#var} counts) hold the line being
+// edited and the cursor, and what the command leaves in them is the line
+// after; then they are unset, and $? is the last line's again.
+func (s *Shell) keyCommand(ctx context.Context, cmd, line string, point int) (string, int) {
+	set := "READLINE_LINE=" + quote(line) + " READLINE_POINT=" + strconv.Itoa(point) + " READLINE_MARK=0"
+	s.runHook(ctx, set, "bind")
+	s.inKeyCommand = true
+	s.runHook(ctx, cmd, "bind -x")
+	s.inKeyCommand = false
+	line = s.Var("READLINE_LINE")
+	if p, err := strconv.ParseInt(strings.TrimSpace(s.Var("READLINE_POINT")), 0, 64); err == nil {
+		point = int(max(0, min(p, int64(utf8.RuneCountInString(line)))))
+	}
+	s.runHook(ctx, "unset READLINE_LINE READLINE_POINT READLINE_MARK", "bind")
+	s.setStatus(ctx, s.status)
+	return line, point
 }
 
 // promptBuiltin is [promptMark]: it keeps its argument, the expanded

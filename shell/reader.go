@@ -73,14 +73,31 @@ type lineEditor struct {
 	n       int  // characters on the line, as listen last saw it
 	tooLong bool // the line went over MaxLine: drop the rest
 	dropped bool // the line was dropped
+
+	// Key bindings (see editkeys.go):
+	hooks  editorHooks
+	action *binding // a bound key's, on its way to listen
+	edit   editLine // the functions qsh does itself, and their mark and kills
+	// macroRest is what a macro typed after accept-line, for the next
+	// line.
+	macroRest string
+	// searchLine is the line the last history search showed, and
+	// searchPrefix what it searched for.
+	searchLine   string
+	searchPrefix *string
+	// aside runs while readline has the line off the screen (see
+	// [lineEditor.outside]).
+	aside func()
+	// cooked is the terminal's state before readline made it raw.
+	cooked *term.State
 }
 
-func newLineEditor(stdin *os.File, stdout io.Writer, complete readline.AutoCompleter, size int) (*lineEditor, error) {
+func newLineEditor(stdin *os.File, stdout io.Writer, complete readline.AutoCompleter, size int, hooks editorHooks) (*lineEditor, error) {
 	in := &lineInput{f: stdin}
-	e := &lineEditor{in: in, tty: stdin}
+	e := &lineEditor{in: in, tty: stdin, hooks: hooks}
 	cfg := &readline.Config{
 		Stdin:                  in,
-		Stdout:                 answering{Writer: stdout, in: in, column1: &e.column1},
+		Stdout:                 answering{Writer: stdout, in: in, column1: &e.column1, aside: &e.aside},
 		Stderr:                 stdout,
 		DisableAutoSaveHistory: true,
 		HistoryLimit:           max(size, 1), // qsh keeps the file; readline only recalls
@@ -112,6 +129,14 @@ func (e *lineEditor) ReadLine(prompt string) (string, error) {
 	e.hist.reset()
 	e.searched = false
 	e.column1.Store(false)
+	e.in.keys, e.cooked = nil, nil
+	if e.hooks.keys != nil && e.hooks.keys.any() {
+		e.in.keys = e.hooks.keys
+		e.cooked, _ = term.GetState(int(e.tty.Fd()))
+		if e.macroRest != "" {
+			e.in.answer(string(rune(macroRestRune)))
+		}
+	}
 	if e.out != nil {
 		on := pasteOn
 		if cols, _, err := term.GetSize(int(e.tty.Fd())); err == nil && cols > 1 {
@@ -122,6 +147,7 @@ func (e *lineEditor) ReadLine(prompt string) (string, error) {
 		e.in.bracketed = true
 	}
 	line, err := e.rl.ReadLine()
+	e.in.keys = nil
 	if e.out != nil {
 		// Programs the line runs get pastes as plain keys.
 		io.WriteString(e.out, pasteOff)
@@ -147,6 +173,9 @@ func (e *lineEditor) filter(r rune) (rune, bool) {
 			e.pending()
 			e.pending = nil
 		}
+	}
+	if r >= keyRune && r <= macroRestRune {
+		return e.bound(r)
 	}
 	switch r {
 	case readline.CharPrev, readline.CharNext:
@@ -211,6 +240,10 @@ func (e *lineEditor) listen(line []rune, pos int, key rune) ([]rune, int, bool) 
 	if key != readline.MetaShiftTab {
 		return nil, 0, false
 	}
+	if b := e.action; b != nil {
+		e.action = nil
+		return e.act(*b, line, pos)
+	}
 	if e.pasted != "" {
 		p := []rune(e.pasted)
 		e.pasted = ""
@@ -263,6 +296,9 @@ type lineInput struct {
 	skip bool   // drop bytes up to the next end of line
 	// bracketed is set while the terminal marks pastes (see paste.go).
 	bracketed bool
+	// keys, set while a line is read, are the bound key sequences to
+	// find (see [lineInput.matchKey]).
+	keys *keymap
 	// idle, when set, runs once before the first wait for the
 	// terminal, on the goroutine that reads it: the prompt is drawn.
 	idle      func()
@@ -350,6 +386,9 @@ func (in *lineInput) read(p []byte) (int, error) {
 				in.buf = in.buf[len(pasteEnd):]
 				continue
 			}
+		}
+		if in.keys != nil && in.matchKey() {
+			continue
 		}
 		p[0] = in.buf[0]
 		in.buf = in.buf[1:]

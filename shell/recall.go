@@ -45,6 +45,12 @@ func (r *recall) move(line string, dir int) (string, bool) {
 	if next < 0 || next > len(r.entries) || r.at > len(r.entries) {
 		return "", false
 	}
+	return r.goTo(line, next), true
+}
+
+// goTo shows entry i (len(entries): the new line) instead of the one
+// shown, whose text is now line, and returns its text, as edited.
+func (r *recall) goTo(line string, i int) string {
 	if r.edits == nil {
 		r.edits = map[int]string{}
 	}
@@ -53,14 +59,14 @@ func (r *recall) move(line string, dir int) (string, bool) {
 	} else {
 		delete(r.edits, r.at)
 	}
-	r.at = next
-	if e, ok := r.edits[next]; ok {
-		return e, true
+	r.at = i
+	if e, ok := r.edits[i]; ok {
+		return e
 	}
-	if next == len(r.entries) {
-		return "", true
+	if i == len(r.entries) {
+		return ""
 	}
-	return r.entries[next], true
+	return r.entries[i]
 }
 
 // found shows the last entry equal to line, which a Ctrl-R search put on

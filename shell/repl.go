@@ -31,7 +31,7 @@ func (s *Shell) REPL(ctx context.Context) int {
 			s.errorf("interactive mode needs a terminal")
 			return 1
 		}
-		ed, err := newLineEditor(in, s.stdout, s.completer(), s.cfg.HistSize)
+		ed, err := newLineEditor(in, s.stdout, s.completer(), s.cfg.HistSize, s.editorHooks(ctx))
 		if err != nil {
 			s.errorf("%v", err)
 			return 1
@@ -63,6 +63,7 @@ func (s *Shell) REPL(ctx context.Context) int {
 			// reason; capture needs only the command marks.)
 			io.WriteString(s.stdout, s.capture.PromptStart())
 		}
+		s.status = st
 		line, err := s.readLine(p)
 		if errors.Is(err, ErrTooLong) {
 			s.errorf("%v", err)

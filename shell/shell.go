@@ -55,6 +55,13 @@ type Shell struct {
 	// noPromptVars is `shopt -u promptvars`: PS1 and PS2 get their
 	// backslash escapes but no expansions.
 	noPromptVars bool
+	// status is the last command line's, for what runs while the next
+	// is read (a key's command).
+	status int
+	// inKeyCommand is set while a key's command (bind -x) runs.
+	inKeyCommand bool
+	// keys are the key bindings `bind` made (see keymap.go).
+	keys keymap
 	// prompted and promptOut are the expanded prompt, see
 	// [Shell.expandPrompt].
 	prompted  bool

@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/qsh-shell/qsh/shell/shelltest"
@@ -129,6 +130,65 @@ PS1='\w P> '
 	tm.WaitFor("~/src/project-x P> ")
 	tm.Line("pwd")
 	tm.WaitFor(project)
+	tm.WaitFor("P> ") // a Ctrl-D typed ahead, in the terminal's cooked mode, would be lost
+	tm.Type(shelltest.CtrlD)
+	tm.WaitExit()
+}
+
+// TestHooksFzfKeyBindings: fzf's own key-bindings.bash, sourced as its
+// README says: Ctrl-T opens fzf and the file chosen lands on the line at
+// the cursor, Ctrl-R puts the command chosen from history on the line,
+// Alt-C changes to the directory chosen and gives the line back.
+func TestHooksFzfKeyBindings(t *testing.T) {
+	t.Parallel()
+	needs(t, "fzf", "perl")
+	const script = "/usr/share/doc/fzf/examples/key-bindings.bash"
+	if _, err := os.Stat(script); err != nil {
+		t.Skipf("%s is not installed (fzf's package has it)", script)
+	}
+	home := t.TempDir()
+	work := filepath.Join(home, "work")
+	os.MkdirAll(filepath.Join(work, "zebra-dir"), 0o755)
+	os.WriteFile(filepath.Join(work, "alpha.txt"), nil, 0o644)
+	os.WriteFile(filepath.Join(work, "zebra-dir", "quokka.go"), nil, 0o644)
+	tm := startRC(t, home, work, ". "+script+"\nPS1='\\w F> '\n", "PATH="+os.Getenv("PATH"))
+	tm.WaitFor("~/work F> ")
+
+	// Ctrl-T in the middle of a line: the choice goes in at the cursor.
+	tm.Type("echo [] end", shelltest.CtrlA, strings.Repeat("\x06", len("echo ["))) // Ctrl-F
+	tm.Type("\x14")
+	tm.WaitFor("3/3") // fzf lists zebra-dir, its file and alpha.txt
+	tm.Type("quo")
+	tm.WaitFor("1/3")
+	tm.Type(shelltest.Enter)
+	tm.WaitFor("echo [zebra-dir/quokka.go ] end")
+	tm.Type(shelltest.Enter)
+	tm.WaitFor("[zebra-dir/quokka.go ] end\n")
+	tm.WaitFor("F> ")
+
+	// Ctrl-R: history through fc -lnr and fzf.
+	tm.Line("echo second-command")
+	tm.WaitFor("F> ")
+	tm.Type(shelltest.CtrlR)
+	tm.WaitMatch(`[0-9]+/[0-9]+`)
+	tm.Type("second")
+	tm.WaitFor("1/")
+	tm.Type(shelltest.Enter)
+	tm.WaitFor("F> echo second-command")
+	tm.Type(shelltest.CtrlU)
+
+	// Alt-C: a macro that types `__fzf_cd__`, expands it, accepts the
+	// line, and yanks the old text back.
+	tm.Type("kept text", "\x1bc")
+	tm.WaitFor("1/1") // directories only
+	tm.Type("zeb")
+	tm.WaitFor("1/1")
+	tm.Type(shelltest.Enter)
+	tm.WaitFor("~/work/zebra-dir F> kept text")
+	tm.Type(shelltest.CtrlU)
+	tm.Line("pwd")
+	tm.WaitFor(filepath.Join(work, "zebra-dir"))
+	tm.WaitFor("F> ")
 	tm.Type(shelltest.CtrlD)
 	tm.WaitExit()
 }

@@ -1,0 +1,87 @@
+package shell
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+func TestPromptHooks(t *testing.T) {
+	s, r, out := newTestShell(t, []string{
+		`PROMPT_COMMAND='echo "pc:$?"; false'`,
+		`(exit 3)`,
+		`PS1='[$?|$(echo sub)|\w] '; PS2='more$? '`,
+		`if true`,
+		`then echo in; fi`,
+		`PROMPT_COMMAND=('echo "a:$?"' 'echo b'); PS0='ps0:$?\n'`,
+		`shopt -u promptvars`,
+		`shopt -s promptvars; PS1='$(exit 1)'`,
+	})
+	s.REPL(context.Background())
+	got := out.String()
+	for _, want := range []string{"pc:0\n", "pc:3\n", "in\n", "a:0\nb\n", "ps0:0\n"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("output lacks %q:\n%s", want, got)
+		}
+	}
+	// Without promptvars, the escapes only (bash's too).
+	wantPrompts := []string{"$ ", "$ ", "$ ", "[0|sub|~] ", "more0 ", "[0|sub|~] ", "[0|sub|~] ", "[$?|$(echo sub)|~] ", ""}
+	if strings.Join(r.prompts, "|") != strings.Join(wantPrompts, "|") {
+		t.Errorf("prompts:\n%q\nwant\n%q", r.prompts, wantPrompts)
+	}
+}
+
+func TestFc(t *testing.T) {
+	s, _, out := newTestShell(t, []string{
+		"echo a",
+		"echo b",
+		"fc -lnr -2147483648",
+		"fc -l",
+		"fc -l -2",
+		"fc -l 1 2",
+		"fc -l 2 1",
+		"fc -l echo",
+		"fc -s",
+	})
+	s.REPL(context.Background())
+	// As bash prints them.
+	want := "a\nb\n" +
+		"\t echo b\n\t echo a\n" +
+		"1\t echo a\n2\t echo b\n3\t fc -lnr -2147483648\n" +
+		"3\t fc -lnr -2147483648\n4\t fc -l\n" +
+		"1\t echo a\n2\t echo b\n" +
+		"2\t echo b\n1\t echo a\n" +
+		"2\t echo b\n3\t fc -lnr -2147483648\n4\t fc -l\n5\t fc -l -2\n6\t fc -l 1 2\n7\t fc -l 2 1\n" +
+		"qsh: fc: -s: not supported; use history, Up and Ctrl-R\n"
+	if got := out.String(); got != want {
+		t.Errorf("output:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestBindBuiltin(t *testing.T) {
+	s, _, out := newTestShell(t, []string{
+		`bind -x '"\C-t": fzf-file-widget'`,
+		`bind -m emacs-standard -x '"\C-r": "__fzf_history__"'`,
+		`bind '"\C-x\C-e": kill-line' '"\eu": "echo hi\C-m"' 'Control-o: history-search-backward'`,
+		`bind -m vi-insert '"\C-z": emacs-editing-mode'; bind 'set completion-ignore-case on'; echo quiet:$?`,
+		`bind -X; bind -s`,
+		`bind -q kill-line; bind -P | grep history-search-backward`,
+		`bind '"\C-y": nosuch'; echo st:$?`,
+		`bind -m nosuch '"\C-y": yank'; echo st:$?`,
+		`bind -r '\C-x\C-e'; bind -q kill-line`,
+		`bind -p | grep -c .`,
+	})
+	s.REPL(context.Background())
+	want := "quiet:0\n" +
+		`"\C-r": "__fzf_history__"` + "\n" + `"\C-t": "fzf-file-widget"` + "\n" +
+		`"\eu": "echo hi\C-m"` + "\n" +
+		`kill-line can be invoked via "\C-k", "\C-x\C-e".` + "\n" +
+		`history-search-backward can be found on "\C-o".` + "\n" +
+		"qsh: bind: nosuch: unknown function name (qsh's are listed by bind -l)\nst:1\n" +
+		"qsh: bind: `nosuch': invalid keymap name\nst:1\n" +
+		`kill-line can be invoked via "\C-k".` + "\n"
+	got := out.String()
+	if !strings.HasPrefix(got, want) {
+		t.Errorf("output:\n%s\nwant it to start:\n%s", got, want)
+	}
+}
