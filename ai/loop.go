@@ -38,6 +38,10 @@ type turn struct {
 	// canceled is set when the user pressed Ctrl-C at a confirmation,
 	// which a tool reports in its result rather than through ctx.
 	canceled bool
+	// earlier is what this turn's calls came to, by callKey.
+	earlier map[string]*earlier
+	// loop, when set, is the call the model kept making: the turn ends.
+	loop string
 }
 
 func (t *turn) run() error {
@@ -83,6 +87,9 @@ func (t *turn) run() error {
 		}
 		for _, c := range reply.Calls {
 			t.msgs = append(t.msgs, t.call(c, byName))
+		}
+		if t.loop != "" {
+			return t.looping()
 		}
 		if err := t.ctx.Err(); err != nil {
 			return err
@@ -336,6 +343,9 @@ func (t *turn) call(c chat.Call, known map[string]bool) chat.Message {
 	if t.ctx.Err() != nil || t.canceled {
 		return answer("not run: the user cancelled the turn", true)
 	}
+	if t.loop != "" {
+		return answer("not run: the turn was stopped", true)
+	}
 	t.calls++
 	if t.calls > t.a.maxCalls {
 		return answer(fmt.Sprintf("not run: at most %d tool calls per question; answer with what you have", t.a.maxCalls), true)
@@ -364,12 +374,32 @@ func (t *turn) call(c chat.Call, known map[string]bool) chat.Message {
 		t.scr.ToolEnd(false, "invalid JSON arguments from the model", 0, 0)
 		return answer(fmt.Sprintf("the arguments are not valid JSON (%s); call again with one JSON object that matches the schema", why), true)
 	}
+	if m, ok := t.repeated(c, answer); ok {
+		return m
+	}
+	res := t.exec(c)
+	m := t.result(res)
+	m.CallID = c.ID
+	t.remember(c, res, m)
+	return m
+}
+
+// exec makes one call.
+func (t *turn) exec(c chat.Call) tools.Result {
 	start := time.Now()
 	res := t.a.tools.Call(t.ctx, t.env, c.Name, json.RawMessage(c.Args))
-	d := res.Duration
-	if d == 0 {
-		d = time.Since(start)
+	if res.Duration == 0 {
+		res.Duration = time.Since(start)
 	}
+	return res
+}
+
+// result shows how a call ended and makes the message that tells the model.
+func (t *turn) result(res tools.Result) chat.Message {
+	answer := func(text string, failed bool) chat.Message {
+		return chat.Message{Role: chat.RoleTool, Text: t.red.Redact(text), IsError: failed}
+	}
+	d := res.Duration
 	if res.Canceled {
 		t.canceled = true
 	}

@@ -367,3 +367,27 @@ func TestExecCanceledWhileRunning(t *testing.T) {
 		t.Errorf("canceled run: %+v after %s", res, time.Since(start))
 	}
 }
+
+// TestResultDeclinedReadOnly checks what a result tells the agent about
+// the call, so that it can answer a repeated call without running it or
+// asking again: the user said no, or the call only read.
+func TestResultDeclinedReadOnly(t *testing.T) {
+	dir := t.TempDir()
+	r, _ := testRegistry(t, DefaultConfig())
+	var ran []string
+	rk, _ := keys(t, 'n', 'y')
+	env := Env{Dir: dir, Out: new(bytes.Buffer), ReadKey: rk, Run: recordRun(&ran)}
+	for _, tc := range []struct {
+		cmd                string
+		declined, readOnly bool
+	}{
+		{"rm -rf build", true, false},
+		{"ls -l", false, true},
+		{"make", false, false},
+	} {
+		res := execCall(r, env, tc.cmd, 0)
+		if res.Declined != tc.declined || res.ReadOnly != tc.readOnly {
+			t.Errorf("%s: declined %v, read-only %v; want %v, %v", tc.cmd, res.Declined, res.ReadOnly, tc.declined, tc.readOnly)
+		}
+	}
+}

@@ -165,6 +165,8 @@ func (r *Registry) Call(ctx context.Context, env Env, name string, args json.Raw
 	if c.canceled {
 		res.Canceled = true
 	}
+	res.Declined = c.decision == decDeclined
+	res.ReadOnly = c.class == danger.Safe.String()
 	appendAudit(r.auditPath, entry{
 		Time:     start,
 		Tool:     name,

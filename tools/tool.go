@@ -33,6 +33,12 @@ type Result struct {
 	// Canceled is set when the user pressed Ctrl-C at a confirmation: the
 	// turn ends here (Error is then ErrCanceled's text).
 	Canceled bool
+	// Declined is set when the user answered no at the confirmation: the
+	// same call is not to be asked about again in the turn.
+	Declined bool
+	// ReadOnly is set for a call judged safe, which only reads: made
+	// again with nothing changed in between, it would answer the same.
+	ReadOnly bool
 }
 
 // ErrCanceled is the error of a call the user canceled with Ctrl-C at the

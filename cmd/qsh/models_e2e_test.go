@@ -7,6 +7,7 @@ package main
 
 import (
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -255,4 +256,54 @@ func TestModelsWindow(t *testing.T) {
 	if out := tm.WaitFor(ps1); !strings.Contains(out, "window    4,096 tokens (from Ollama: the num_ctx it runs with)") {
 		t.Errorf("/status:\n%s", out)
 	}
+}
+
+// TestModelsLooping checks a model that repeats itself, as a small one
+// did ten times in a turn: a call the user declined is not asked about
+// again, a read is not run again, and the third time the turn ends with
+// one line.
+func TestModelsLooping(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"build/out.o": "x", "notes.txt": "y"})
+	rm := execCall("rm -rf build")
+	list := call("filesystem", map[string]any{"operation": "list", "path": "."})
+	srv := aitest.NewOllama(t, aitest.Ollama{}, rm, rm, rm, list, list, list, aitest.Say("Done.", 1))
+	tm := startIn(t, dir, ollamaEnv(t, srv, "llama3.2"))
+	tm.Line("? clean the build")
+	tm.WaitFor("run? [y/n/a]")
+	tm.Type("n")
+	out := tm.WaitFor(ps1)
+	if n := strings.Count(out, "run? [y/n"); n != 0 {
+		t.Errorf("the declined call was asked about %d more times:\n%s", n, out)
+	}
+	for _, want := range []string{
+		"✗ declined before in this turn: not asked again",
+		"qsh: ?: llama3.2 is looping: it made the same call (rm -rf build) 3 times in this turn, so the turn stops here",
+	} {
+		if strings.Count(out, want) != 1 {
+			t.Errorf("the screen lacks %q once:\n%s", want, out)
+		}
+	}
+	if !exists(filepath.Join(dir, "build", "out.o")) {
+		t.Errorf("build was deleted")
+	}
+	tm.Line("? list them")
+	out = tm.WaitFor(ps1)
+	for _, want := range []string{
+		"✓ the same as before: its earlier result",
+		"qsh: ?: llama3.2 is looping: it made the same call (list .) 3 times in this turn, so the turn stops here",
+	} {
+		if strings.Count(out, want) != 1 {
+			t.Errorf("the screen lacks %q once:\n%s", want, out)
+		}
+	}
+	if strings.Count(out, "✓ ok") != 1 {
+		t.Errorf("list ran more than once:\n%s", out)
+	}
+	if n := len(srv.Requests()); n != 6 {
+		t.Errorf("%d requests, want 6", n)
+	}
+	tm.Line("? so?")
+	tm.WaitFor("Done.")
 }
