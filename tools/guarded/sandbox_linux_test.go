@@ -78,8 +78,8 @@ func TestSandbox(t *testing.T) {
 	}{
 		{command: `echo built > out.txt && cat out.txt`},
 		{command: `echo evil >> ~/.bashrc`, status: 1, denied: "sandbox: write to ~/.bashrc denied"},
-		{command: `read -r line < ~/.ssh/id_rsa; echo "$line"`, denied: "sandbox: ~/.ssh/id_rsa holds secrets: access denied"},
-		{command: `echo "$(< ~/.ssh/id_rsa)"`, denied: "sandbox: ~/.ssh/id_rsa holds secrets: access denied"},
+		{command: `read -r line < ~/.ssh/id_rsa; echo "$line"`, denied: "sandbox: access to ~/.ssh/id_rsa denied (it holds secrets)"},
+		{command: `echo "$(< ~/.ssh/id_rsa)"`, denied: "sandbox: access to ~/.ssh/id_rsa denied (it holds secrets)"},
 		{command: `sh -c 'echo evil >> ~/.bashrc'`, status: 2},
 		{command: `cat ~/.ssh/id_rsa`, status: 1},
 		{command: `sh -c 'touch ~/pwned'`, unguarded: true, status: 1},

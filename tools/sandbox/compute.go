@@ -2,10 +2,11 @@ package sandbox
 
 import (
 	"os"
-	"path"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/qsh-shell/qsh/tools/danger/secret"
 )
 
 // Place is where a command runs, all the policy depends on.
@@ -48,7 +49,7 @@ func Compute(mode Mode, net bool, pl Place) (p Policy, notes []string) {
 	}
 	p.Home = home
 	ws := Root(Resolve("/", pl.Dir), home)
-	for _, s := range secretPaths(home, pl.getenv) {
+	for _, s := range (secret.Places{Home: home, Getenv: pl.getenv}).Fixed() {
 		if _, err := os.Lstat(s); err == nil {
 			p.Deny = append(p.Deny, Resolve("/", s))
 		}
@@ -70,7 +71,9 @@ func Compute(mode Mode, net bool, pl Place) (p Policy, notes []string) {
 			continue // a cache the toolchain has not made; nothing to grant
 		}
 		if why := ungrantable(r, home, p.Deny); why != "" {
-			notes = append(notes, p.Show(r)+" is not writable: "+why)
+			if n := p.Show(r) + " is not writable: " + why; !slices.Contains(notes, n) {
+				notes = append(notes, n)
+			}
 			continue
 		}
 		p.Write = append(p.Write, r)
@@ -196,8 +199,9 @@ func goEnvFile(home string, getenv func(string) string) map[string]string {
 	return vars
 }
 
-// dotenvs are the .env* files outside the workspace that a program started
-// in it would find first: in the directories above it and at home.
+// dotenvs are the files outside the workspace whose names say they hold
+// secrets (.env, .env.local, *.pem…) where a program started in it would
+// look first: in the directories above it and at home.
 func dotenvs(ws, home string) []string {
 	var dirs []string
 	for d := filepath.Dir(ws); ; d = filepath.Dir(d) {
@@ -216,7 +220,7 @@ func dotenvs(ws, home string) []string {
 			continue
 		}
 		for _, e := range ents {
-			if ok, _ := path.Match(".env*", e.Name()); ok && !e.IsDir() {
+			if !e.IsDir() && secret.Name(e.Name()) {
 				out = append(out, Resolve(d, e.Name()))
 			}
 		}

@@ -48,12 +48,12 @@ func (n *Net) UnmarshalText(b []byte) error {
 	return nil
 }
 
-// MarshalText writes on or off, as the variable is spelled.
-func (n Net) MarshalText() ([]byte, error) {
+// String is on or off, as the variable is spelled.
+func (n Net) String() string {
 	if n {
-		return []byte("on"), nil
+		return "on"
 	}
-	return []byte("off"), nil
+	return "off"
 }
 
 // Policy is what a confined program may do. Paths are absolute, clean and
@@ -99,7 +99,7 @@ func (p Policy) Allows(path string, write bool) bool {
 func (p Policy) Refusal(path string, write bool) string {
 	switch {
 	case !p.Allows(path, false):
-		return "sandbox: " + p.Show(path) + " holds secrets: access denied"
+		return "sandbox: access to " + p.Show(path) + " denied (it holds secrets)"
 	case write && !p.Allows(path, true):
 		return "sandbox: write to " + p.Show(path) + " denied"
 	}
