@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -29,9 +30,10 @@ type preparer interface {
 	Prepare(ctx context.Context) []string
 }
 
-// statuser is a ToolSet with lines of its own for `? /status`.
+// statuser is a ToolSet with lines of its own for `? /status`, for tool
+// calls made in env (the sandbox's paths depend on where).
 type statuser interface {
-	Status() []string
+	Status(env tools.Env) []string
 }
 
 // Request is one `?` line with what the assistant needs from the session.
@@ -227,6 +229,9 @@ func (a *Agent) Ask(ctx context.Context, req Request) (err error) {
 	if env.Out == nil {
 		env.Out, env.Terminal = req.Stdout, req.Terminal
 	}
+	if env.Environ == nil {
+		env.Environ = sessionEnviron(req)
+	}
 	if env.Out == req.Stdout {
 		// Through the screen, which then knows where the line ends.
 		env.Out = scr
@@ -301,7 +306,7 @@ func (a *Agent) command(req Request, line string) (done bool, err error) {
 		a.msgs, a.since = nil, time.Time{}
 		fmt.Fprintln(w, "new conversation")
 	case "/status":
-		a.status(w)
+		a.status(w, req)
 	case "/context":
 		a.showContext(req)
 	case "/model":
@@ -346,9 +351,10 @@ func (a *Agent) protocolStatus() string {
 	return "native (auto: fenced for a model whose server refuses tools)"
 }
 
-func (a *Agent) status(w io.Writer) {
+func (a *Agent) status(w io.Writer, req Request) {
 	if a.epErr != nil {
 		fmt.Fprintf(w, "assistant: not configured: %v\n", a.epErr)
+		a.toolStatus(w, req)
 		return
 	}
 	provider := string(a.ep.Provider)
@@ -372,9 +378,27 @@ func (a *Agent) status(w io.Writer) {
 	fmt.Fprintf(w, "provider  %s\nmodel     %s\nbase URL  %s\napi key   %s\ntools     %s (at most %d round trips)\nprotocol  %s\nanswers   at most %d tokens and %s each\nwindow    %s\ntokens    %s this session%s\nmessages  %d in this conversation\n",
 		provider, a.ep.Model, a.ep.BaseURL, key, tl, a.cfg.MaxIter, a.protocolStatus(), a.cfg.MaxOutput, a.cfg.Timeout, a.windowStatus(),
 		a.cfg.describe(a.usage), a.cfg.budgetStatus(a.usage), len(a.msgs))
-	if s, ok := a.tools.(statuser); ok {
-		for _, line := range s.Status() {
-			fmt.Fprintln(w, line)
-		}
+	a.toolStatus(w, req)
+}
+
+// sessionEnviron is the session's exported variables, or this process's
+// when the request does not say.
+func sessionEnviron(req Request) []string {
+	if req.Environ != nil {
+		return req.Environ
+	}
+	return os.Environ()
+}
+
+// toolStatus writes the tools' own status lines: the sandbox, the MCP
+// servers.
+func (a *Agent) toolStatus(w io.Writer, req Request) {
+	s, ok := a.tools.(statuser)
+	if !ok {
+		return
+	}
+	env := tools.Env{Dir: req.Dir, Environ: sessionEnviron(req)}
+	for _, line := range s.Status(env) {
+		fmt.Fprintln(w, line)
 	}
 }

@@ -157,7 +157,7 @@ func (p *preparedSet) Prepare(ctx context.Context) []string {
 	return []string{"mcp: server \"broken\" failed: exit status 1"}
 }
 
-func (p *preparedSet) Status() []string { return []string{"mcp: demo: running, 2 tools"} }
+func (p *preparedSet) Status(tools.Env) []string { return []string{"mcp: demo: running, 2 tools"} }
 
 func TestToolSetPrepareAndStatus(t *testing.T) {
 	t.Parallel()

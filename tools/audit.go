@@ -16,6 +16,8 @@ type entry struct {
 	Decision string          `json:"decision,omitempty"` // run, approved, always, declined, refused, canceled, invalid
 	Outcome  string          `json:"outcome"`
 	Duration float64         `json:"duration_ms"`
+	Sandbox  string          `json:"sandbox,omitempty"` // workspace, readonly, unconfined; absent when off
+	Denied   []string        `json:"denied,omitempty"`  // what the sandbox kept from the call
 }
 
 // Decisions recorded in the audit log.

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/qsh-shell/qsh/tools/sandbox"
 )
 
 // Config is the tools' part of qsh's configuration. qsh-assistant fills it with
@@ -28,6 +30,11 @@ type Config struct {
 	AllowedOnly   bool          `env:"QSH_AI_EXEC_ALLOWED_ONLY" envDefault:"false"`
 	DryRun        bool          `env:"QSH_AI_DRY_RUN" envDefault:"false"`
 
+	// Sandbox confines the programs execute_command runs (see package
+	// sandbox); SandboxNet lets them use TCP.
+	Sandbox    sandbox.Mode `env:"QSH_AI_SANDBOX" envDefault:"workspace"`
+	SandboxNet sandbox.Net  `env:"QSH_AI_SANDBOX_NET" envDefault:"on"`
+
 	WebProvider   WebProvider `env:"QSH_AI_WEB_PROVIDER" envDefault:"duckduckgo"`
 	WebBaseURL    string      `env:"QSH_AI_WEB_BASE_URL"`
 	WebMaxResults int         `env:"QSH_AI_WEB_MAX_RESULTS" envDefault:"5" min:"1"`
@@ -51,6 +58,8 @@ func DefaultConfig() Config {
 		FSWrite:       true,
 		ExecTimeout:   30 * time.Second,
 		ExecMaxOutput: 102400,
+		Sandbox:       sandbox.Workspace,
+		SandboxNet:    true,
 		WebProvider:   DuckDuckGo,
 		WebMaxResults: 5,
 	}
@@ -72,6 +81,9 @@ func (c Config) normalize() Config {
 	c.ExecTimeout = min(c.ExecTimeout, MaxExecTimeout)
 	if c.ExecMaxOutput <= 0 {
 		c.ExecMaxOutput = d.ExecMaxOutput
+	}
+	if c.Sandbox == "" {
+		c.Sandbox = d.Sandbox
 	}
 	if c.WebProvider == "" {
 		c.WebProvider = d.WebProvider

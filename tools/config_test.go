@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/caarlos0/env/v11"
+
+	"github.com/qsh-shell/qsh/tools/sandbox"
 )
 
 // TestConfigFromEnvironment parses Config the way cmd/qsh does, with the
@@ -33,6 +35,8 @@ func TestConfigFromEnvironment(t *testing.T) {
 		"QSH_AI_WEB_PROVIDER":      "searxng",
 		"QSH_AI_WEB_BASE_URL":      "http://localhost:8888",
 		"QSH_AI_WEB_MAX_RESULTS":   "7",
+		"QSH_AI_SANDBOX":           "readonly",
+		"QSH_AI_SANDBOX_NET":       "off",
 	}
 	var c Config
 	if err := env.ParseWithOptions(&c, env.Options{Environment: vars}); err != nil {
@@ -42,11 +46,13 @@ func TestConfigFromEnvironment(t *testing.T) {
 		Confirm: ConfirmYolo, FSMaxSize: 2048, PostEdit: "gofmt -l {file}",
 		ExecTimeout: time.Minute, ExecMaxOutput: 500, AllowedOnly: true, DryRun: true,
 		WebProvider: SearXNG, WebBaseURL: "http://localhost:8888", WebMaxResults: 7,
+		Sandbox: sandbox.ReadOnly, SandboxNet: false,
 	}
 	if c != want {
 		t.Errorf("parsed %+v\nwant %+v", c, want)
 	}
-	for name, val := range map[string]string{"QSH_AI_TOOLS_CONFIRM": "sometimes", "QSH_AI_WEB_PROVIDER": "bing"} {
+	for name, val := range map[string]string{"QSH_AI_TOOLS_CONFIRM": "sometimes", "QSH_AI_WEB_PROVIDER": "bing",
+		"QSH_AI_SANDBOX": "strict", "QSH_AI_SANDBOX_NET": "maybe"} {
 		var c Config
 		err := env.ParseWithOptions(&c, env.Options{Environment: map[string]string{name: val}})
 		if err == nil {

@@ -21,6 +21,9 @@ type ask struct {
 	// match is what an "a" answer approves for the rest of the session;
 	// nil when "a" is not offered.
 	match func(subject string) bool
+	// sandboxed marks a call the sandbox applies to: the line says
+	// whether it would run sandboxed or unconfined.
+	sandboxed bool
 }
 
 // approval is one "a" answer: calls of kind whose subject matches and whose
@@ -66,7 +69,7 @@ func (r *Registry) approve(ctx context.Context, env Env, q ask, c *call) (bool, 
 	if out == nil {
 		out = io.Discard
 	}
-	r.prompt(out, env.Terminal, q)
+	r.prompt(out, env.Terminal, q, r.where(v.Class, q.match != nil && q.sandboxed))
 	for {
 		k, err := env.ReadKey(ctx)
 		if err != nil && !errors.Is(err, io.EOF) || k == keyCtrlC {
@@ -115,10 +118,11 @@ func (r *Registry) approved(q ask) bool {
 	return false
 }
 
-// prompt writes the confirmation line DESIGN.md shows:
+// prompt writes the confirmation line DESIGN.md shows, with where the
+// call would run:
 //
-//	⚠ dev  go build ./...   (runs the Go toolchain in this project)  run? [y/n/a]
-func (r *Registry) prompt(w io.Writer, term bool, q ask) {
+//	⚠ dev  go build ./...   (runs the Go toolchain in this project)  sandboxed  run? [y/n/a]
+func (r *Registry) prompt(w io.Writer, term bool, q ask, where string) {
 	paint := func(code, s string) string {
 		if !term {
 			return s
@@ -139,6 +143,13 @@ func (r *Registry) prompt(w io.Writer, term bool, q ask) {
 	head := paint(colour, "⚠ "+q.verdict.Class.String()) + "  " + q.subject
 	if why := reasons(q.verdict); why != "" {
 		head += "   " + paint("2", "("+why+")")
+	}
+	if q.sandboxed && where != "" {
+		style := "2"
+		if where != "sandboxed" {
+			style = "1"
+		}
+		head += "  " + paint(style, where)
 	}
 	question := paint("1", q.verb+"?") + " " + keys + " "
 	if q.body == "" {

@@ -6,12 +6,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/qsh-shell/qsh/tools/danger"
 	"github.com/qsh-shell/qsh/tools/guarded"
+	"github.com/qsh-shell/qsh/tools/sandbox"
 )
 
 //go:embed exec.md
@@ -21,6 +24,7 @@ var execDescription string
 type execParams struct {
 	Command        string `json:"command" jsonschema:"the command line to run (bash syntax)"`
 	TimeoutSeconds int    `json:"timeout_seconds,omitempty" jsonschema:"stop it after this many seconds (default 30, at most 300)"`
+	Unconfined     bool   `json:"unconfined,omitempty" jsonschema:"run outside the sandbox (the user is asked)"`
 }
 
 // execTool is execute_command.
@@ -33,6 +37,10 @@ func newExec(r *Registry) Tool {
 	s := schemaFor[execParams](nil)
 	s.Properties["timeout_seconds"].Minimum = ptr(1.0)
 	s.Properties["timeout_seconds"].Maximum = ptr(MaxExecTimeout.Seconds())
+	if r.cfg.Sandbox == sandbox.Off {
+		delete(s.Properties, "unconfined")
+		s.PropertyOrder = slices.DeleteFunc(s.PropertyOrder, func(p string) bool { return p == "unconfined" })
+	}
 	return &execTool{r: r, schema: mustJSON(s)}
 }
 
@@ -55,8 +63,15 @@ func (t *execTool) call(ctx context.Context, env Env, args json.RawMessage, c *c
 	}
 	ws := dangerWorkspace(env.Dir)
 	v := danger.Classify(command, ws)
-	q := ask{kind: "exec", verdict: v, subject: command, verb: "run"}
+	unconfined := p.Unconfined && t.r.confining()
+	if unconfined && v.Class < danger.Dangerous {
+		// Only the user's y to a dangerous call lifts the sandbox.
+		v = danger.Verdict{Class: danger.Dangerous, Reasons: append(v.Reasons, "asks to run outside the sandbox")}
+	}
+	q := ask{kind: "exec", verdict: v, subject: command, verb: "run", sandboxed: true}
 	switch {
+	case unconfined:
+		// No "a": it would approve a sandboxed run, not the one asked for.
 	case v.Class >= danger.Dangerous:
 		// "a" for a dangerous command covers only this exact text.
 		q.match = func(s string) bool { return s == command }
@@ -75,7 +90,15 @@ func (t *execTool) call(ctx context.Context, env Env, args json.RawMessage, c *c
 	if env.Run == nil {
 		return failf("execute_command: no shell to run it in")
 	}
-	return t.run(ctx, env, command, ws, v.Class, p.TimeoutSeconds)
+	t.r.noteUnconfined(env.Out)
+	confined := t.r.confined(v.Class, c.decision)
+	c.sandbox = t.r.sandboxName(confined)
+	var policy *sandbox.Policy
+	if confined {
+		pol := t.r.policy(env)
+		policy = &pol
+	}
+	return t.run(ctx, env, command, ws, v.Class, p.TimeoutSeconds, policy, c)
 }
 
 // dangerWorkspace is what the classifier needs to know about where a command runs.
@@ -90,19 +113,34 @@ func dangerWorkspace(dir string) danger.Workspace {
 	return danger.Workspace{Dir: realPath(dir), Home: home}
 }
 
-// run runs an approved command: through the run-time guard, in process
-// groups that the timeout kills whole, its output shown as it comes and
-// kept head and tail for the model.
-func (t *execTool) run(ctx context.Context, env Env, command string, ws danger.Workspace, approved danger.Class, secs int) Result {
+// run runs an approved command: through the run-time guard, confined by
+// policy unless it is nil, in process groups that the timeout kills whole,
+// its output shown as it comes and kept head and tail for the model.
+func (t *execTool) run(ctx context.Context, env Env, command string, ws danger.Workspace, approved danger.Class, secs int, policy *sandbox.Policy, c *call) Result {
 	timeout := t.r.cfg.ExecTimeout
 	if secs > 0 {
 		timeout = min(time.Duration(secs)*time.Second, MaxExecTimeout)
 	}
 	out := newOutput(env.Out, env.Terminal, t.r.cfg.ExecMaxOutput)
-	r := env.Run(ctx, guarded.Request{Command: command, Workspace: ws, Approved: approved, Timeout: timeout}, out)
+	var w io.Writer = out
+	var denials *sandbox.Denials
+	if policy != nil {
+		denials = sandbox.NewDenials(*policy, env.Dir)
+		w = io.MultiWriter(out, denials)
+	}
+	r := env.Run(ctx, guarded.Request{Command: command, Workspace: ws, Approved: approved, Timeout: timeout, Sandbox: policy}, w)
 	status, stopped, err := r.Status, r.Stopped, r.Err
 	out.finish()
 	text, truncated := out.text()
+	var denied []string
+	if denials != nil {
+		for _, l := range r.Denied {
+			denials.Add(l)
+		}
+		denied = denials.Lines()
+		c.denied = denied
+		showDenied(env, denied)
+	}
 
 	var sb strings.Builder
 	sb.WriteString(text)
@@ -133,6 +171,29 @@ func (t *execTool) run(ctx context.Context, env Env, command string, ws danger.W
 	if truncated {
 		fmt.Fprintf(&sb, "[output cut to %d bytes, beginning and end kept]\n", t.r.cfg.ExecMaxOutput)
 	}
+	if len(denied) > 0 {
+		for _, l := range denied {
+			sb.WriteString(l + "\n")
+		}
+		sb.WriteString("[the sandbox kept this from the command: say so to the user; if the task really needs it, call again with \"unconfined\": true, which the user must approve]\n")
+		if res.Error != "" {
+			res.Error += "; " + strings.Join(denied, "; ")
+		}
+	}
 	res.Output = sb.String()
 	return res
+}
+
+// showDenied shows the user what the sandbox kept from a call, dimmed
+// like the output it explains.
+func showDenied(env Env, lines []string) {
+	if env.Out == nil {
+		return
+	}
+	for _, l := range lines {
+		if env.Terminal {
+			l = "\x1b[2m" + l + "\x1b[0m"
+		}
+		fmt.Fprintln(env.Out, l)
+	}
 }

@@ -269,7 +269,7 @@ func TestExecRunTimeGuard(t *testing.T) {
 	env := Env{Dir: dir, Out: new(bytes.Buffer), Run: testRun(dir)}
 	for _, cmd := range []string{`X=rm; $X -rf ./src`, `$(printf rm) -rf src`, `eval "$(printf 'rm -rf src')"`} {
 		// As if the user had approved a safe command.
-		res := et.run(context.Background(), env, cmd, dangerWorkspace(dir), danger.Safe, 0)
+		res := et.run(context.Background(), env, cmd, dangerWorkspace(dir), danger.Safe, 0, nil, &call{})
 		if res.Success || !strings.Contains(res.Error, "stopped at run time") {
 			t.Errorf("%q: %+v", cmd, res)
 		}

@@ -19,6 +19,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/qsh-shell/qsh/tools/danger"
+	"github.com/qsh-shell/qsh/tools/sandbox"
 )
 
 //go:embed fs.md
@@ -106,10 +107,30 @@ func (t *filesystem) call(ctx context.Context, env Env, args json.RawMessage, c 
 	if err != nil {
 		return failf("filesystem %s %q: %v", p.Operation, p.Path, err)
 	}
+	// The filesystem tool runs in the assistant, which the kernel does not
+	// confine: it holds itself to the policy the programs are held to.
+	var pol *sandbox.Policy
+	if t.r.confining() {
+		pp := t.r.policy(env)
+		pol = &pp
+	}
+	var skip func(string) bool // files a search must leave out
 	switch p.Operation {
 	case "read", "list", "exists", "metadata", "search":
-		if ok, res := t.r.approve(ctx, env, t.readAsk(env, p.Operation, pl), c); !ok {
+		q := t.readAsk(env, p.Operation, pl, pol)
+		if ok, res := t.r.approve(ctx, env, q, c); !ok {
 			return res
+		}
+		// Names and sizes stay visible in the sandbox; contents do not.
+		if p.Operation == "read" || p.Operation == "search" {
+			if why := t.r.refusal(pol, q.verdict.Class, c, pl.abs, false); why != "" {
+				return failf("%s %s: %s; the user can read it themselves, or approve an unconfined read", p.Operation, pl.show(), why)
+			}
+		}
+		confined := pol != nil && t.r.confined(q.verdict.Class, c.decision)
+		c.sandbox = t.r.sandboxName(confined)
+		if confined {
+			skip = func(path string) bool { return !pol.Allows(path, false) }
 		}
 	}
 	switch p.Operation {
@@ -122,15 +143,15 @@ func (t *filesystem) call(ctx context.Context, env Env, args json.RawMessage, c 
 	case "metadata":
 		return t.metadata(pl)
 	case "search":
-		return t.search(ctx, pl, p)
+		return t.search(ctx, pl, p, skip)
 	case "write", "edit":
 		if !t.r.cfg.FSWrite {
 			return failf("filesystem %s: writing is turned off (QSH_AI_FS_WRITE=false); show the user the change instead", p.Operation)
 		}
 		if p.Operation == "write" {
-			return t.writeFile(ctx, env, pl, p, c)
+			return t.writeFile(ctx, env, pl, p, pol, c)
 		}
-		return t.edit(ctx, env, pl, p, c)
+		return t.edit(ctx, env, pl, p, pol, c)
 	}
 	return failf("filesystem: unknown operation %q; the operations are read, list, exists, metadata, search, write, edit", p.Operation)
 }
@@ -146,19 +167,22 @@ func (pl place) show() string {
 
 // readAsk classifies an operation that only looks: safe in the workspace;
 // outside it dev for names and sizes, dangerous for contents; dangerous for
-// the contents of a file that may hold secrets.
-func (t *filesystem) readAsk(env Env, op string, pl place) ask {
+// the contents of a file that may hold secrets or that the sandbox (pol,
+// when on) keeps from programs.
+func (t *filesystem) readAsk(env Env, op string, pl place, pol *sandbox.Policy) ask {
 	looksInside := op == "read" || op == "search"
 	v := danger.Verdict{Class: danger.Safe, Reasons: []string{"reads the workspace"}}
 	switch {
 	case pl.secret != "" && looksInside:
 		v = danger.Verdict{Class: danger.Dangerous, Reasons: []string{pl.secret + "; its content would go to the model"}}
+	case pol != nil && looksInside && !pol.Allows(pl.abs, false):
+		v = danger.Verdict{Class: danger.Dangerous, Reasons: []string{"the sandbox keeps it from programs: it holds secrets; its content would go to the model"}}
 	case !pl.inside && looksInside:
 		v = danger.Verdict{Class: danger.Dangerous, Reasons: []string{"outside the workspace " + realPath(env.Dir) + "; its content would go to the model"}}
 	case !pl.inside:
 		v = danger.Verdict{Class: danger.Dev, Reasons: []string{"outside the workspace " + realPath(env.Dir)}}
 	}
-	q := ask{kind: "fs", verdict: v, subject: op + " " + pl.show(), id: op + " " + pl.abs, verb: op}
+	q := ask{kind: "fs", verdict: v, subject: op + " " + pl.show(), id: op + " " + pl.abs, verb: op, sandboxed: looksInside}
 	exact := q.id
 	q.match = func(s string) bool { return s == exact }
 	if v.Class == danger.Dev {
@@ -421,7 +445,9 @@ func (t *filesystem) metadata(pl place) Result {
 	return Result{Success: true, Output: out}
 }
 
-func (t *filesystem) search(ctx context.Context, pl place, p fsParams) Result {
+// search looks through the file or tree at pl; skip, when set, leaves out
+// files the sandbox keeps from programs.
+func (t *filesystem) search(ctx context.Context, pl place, p fsParams, skip func(string) bool) Result {
 	if p.Pattern == "" {
 		return failf("search: missing argument \"pattern\"")
 	}
@@ -443,7 +469,7 @@ func (t *filesystem) search(ctx context.Context, pl place, p fsParams) Result {
 	var out strings.Builder
 	matches, secrets, truncated := 0, 0, false
 	searchFile := func(full, rel string, named bool) {
-		if !named && sensitive(full) != "" {
+		if !named && (sensitive(full) != "" || skip != nil && skip(full)) {
 			secrets++
 			return
 		}

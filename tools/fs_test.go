@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/qsh-shell/qsh/tools/danger"
 	"github.com/qsh-shell/qsh/tools/guarded"
 )
 
@@ -275,7 +276,7 @@ func TestFSWrite(t *testing.T) {
 		t.Errorf("backup holds %q", b)
 	}
 	prompt := out.String()
-	if !strings.Contains(prompt, "⚠ dev  write a.txt   (changes a file in this project)\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-old\n+new\nwrite? [y/n/a] y\n") {
+	if !strings.Contains(prompt, "⚠ dev  write a.txt   (changes a file in this project)  "+r.where(danger.Dev, true)+"\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-old\n+new\nwrite? [y/n/a] y\n") {
 		t.Errorf("prompt:\n%s", prompt)
 	}
 

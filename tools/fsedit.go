@@ -14,14 +14,14 @@ import (
 	"unicode/utf8"
 
 	"github.com/qsh-shell/qsh/tools/danger"
-
 	"github.com/qsh-shell/qsh/tools/guarded"
+	"github.com/qsh-shell/qsh/tools/sandbox"
 )
 
 // maxPromptDiffLines bounds the diff shown at the confirmation prompt.
 const maxPromptDiffLines = 120
 
-func (t *filesystem) writeFile(ctx context.Context, env Env, pl place, p fsParams, c *call) Result {
+func (t *filesystem) writeFile(ctx context.Context, env Env, pl place, p fsParams, pol *sandbox.Policy, c *call) Result {
 	if int64(len(p.Content)) > t.r.cfg.FSMaxSize {
 		return failf("write %s: the content is %d bytes, over the limit of %d (QSH_AI_FS_MAX_SIZE)", pl.show(), len(p.Content), t.r.cfg.FSMaxSize)
 	}
@@ -29,10 +29,10 @@ func (t *filesystem) writeFile(ctx context.Context, env Env, pl place, p fsParam
 	if err != nil {
 		return Result{Error: err.Error()}
 	}
-	return t.change(ctx, env, pl, "write", old, existed, p.Content, c)
+	return t.change(ctx, env, pl, "write", old, existed, p.Content, pol, c)
 }
 
-func (t *filesystem) edit(ctx context.Context, env Env, pl place, p fsParams, c *call) Result {
+func (t *filesystem) edit(ctx context.Context, env Env, pl place, p fsParams, pol *sandbox.Policy, c *call) Result {
 	if p.OldText == "" {
 		return failf("edit %s: old_text is empty; give the exact text to replace (use write to create or replace a whole file)", pl.show())
 	}
@@ -59,7 +59,7 @@ func (t *filesystem) edit(ctx context.Context, env Env, pl place, p fsParams, c 
 	if int64(len(updated)) > t.r.cfg.FSMaxSize {
 		return failf("edit %s: the file would be %d bytes, over the limit of %d (QSH_AI_FS_MAX_SIZE)", pl.show(), len(updated), t.r.cfg.FSMaxSize)
 	}
-	return t.change(ctx, env, pl, "edit", old, true, updated, c)
+	return t.change(ctx, env, pl, "edit", old, true, updated, pol, c)
 }
 
 // current reads the file a write or edit will replace, if there is one.
@@ -93,8 +93,8 @@ func (t *filesystem) current(pl place, op string) ([]byte, bool, error) {
 }
 
 // change confirms, backs up and writes new content, then runs the
-// post-edit command.
-func (t *filesystem) change(ctx context.Context, env Env, pl place, op string, old []byte, existed bool, updated string, c *call) Result {
+// post-edit command. pol is the sandbox's policy when it is on.
+func (t *filesystem) change(ctx context.Context, env Env, pl place, op string, old []byte, existed bool, updated string, pol *sandbox.Policy, c *call) Result {
 	diff := unifiedDiff(pl.show(), string(old), updated)
 	if !existed && updated == "" {
 		diff = "(new empty file)\n"
@@ -107,8 +107,12 @@ func (t *filesystem) change(ctx context.Context, env Env, pl place, op string, o
 		c.decision = "dry-run"
 		return Result{Success: true, Output: fmt.Sprintf("dry run (QSH_AI_DRY_RUN): would %s %s, %d bytes:\n%s", op, pl.show(), len(updated), clip(diff, maxDiffShown))}
 	}
-	if ok, res := t.r.approve(ctx, env, t.changeAsk(env, op, pl, updated, existed, diff), c); !ok {
+	q := t.changeAsk(env, op, pl, updated, existed, diff, pol)
+	if ok, res := t.r.approve(ctx, env, q, c); !ok {
 		return res
+	}
+	if why := t.r.refusal(pol, q.verdict.Class, c, pl.abs, true); why != "" {
+		return failf("%s %s: not written: %s; the user can make the change themselves", op, pl.show(), why)
 	}
 	var note string
 	mode := fs.FileMode(0o644)
@@ -133,14 +137,15 @@ func (t *filesystem) change(ctx context.Context, env Env, pl place, op string, o
 		verb = "created"
 	}
 	out := fmt.Sprintf("%s %s (%d bytes)%s\n%s", verb, pl.show(), len(updated), note, clip(diff, maxDiffShown))
-	out += t.postEdit(ctx, env, pl)
+	out += t.postEdit(ctx, env, pl, pol)
 	return Result{Success: true, Output: out}
 }
 
 // changeAsk classifies a write or edit: dev in the workspace, dangerous
-// outside it or on a file that may hold secrets. An "a" for dev approves
-// changes anywhere in this workspace; for dangerous, only this exact change.
-func (t *filesystem) changeAsk(env Env, op string, pl place, updated string, existed bool, diff string) ask {
+// outside it, on a file that may hold secrets, or where the sandbox (pol,
+// when on) keeps programs from writing. An "a" for dev approves changes
+// anywhere in this workspace; for dangerous, only this exact change.
+func (t *filesystem) changeAsk(env Env, op string, pl place, updated string, existed bool, diff string, pol *sandbox.Policy) ask {
 	ws := realPath(env.Dir)
 	why := "changes a file in this project"
 	if !existed {
@@ -152,6 +157,8 @@ func (t *filesystem) changeAsk(env Env, op string, pl place, updated string, exi
 		v = danger.Verdict{Class: danger.Dangerous, Reasons: []string{pl.secret}}
 	case !pl.inside:
 		v = danger.Verdict{Class: danger.Dangerous, Reasons: []string{"outside the workspace " + ws}}
+	case pol != nil && !pol.Allows(pl.abs, true):
+		v = danger.Verdict{Class: danger.Dangerous, Reasons: []string{"the sandbox keeps programs from writing here (" + pol.Refusal(pl.abs, true) + ")"}}
 	}
 	body := diff
 	if lines := strings.Split(body, "\n"); len(lines) > maxPromptDiffLines {
@@ -159,7 +166,7 @@ func (t *filesystem) changeAsk(env Env, op string, pl place, updated string, exi
 	}
 	sum := sha256.Sum256([]byte(updated))
 	id := op + " " + pl.abs + " " + hex.EncodeToString(sum[:8])
-	q := ask{kind: "fs-change", verdict: v, subject: op + " " + pl.show(), body: body, verb: op}
+	q := ask{kind: "fs-change", verdict: v, subject: op + " " + pl.show(), body: body, verb: op, sandboxed: true}
 	if v.Class == danger.Dev {
 		q.match = func(s string) bool {
 			_, rest, _ := strings.Cut(s, " ")
@@ -173,8 +180,10 @@ func (t *filesystem) changeAsk(env Env, op string, pl place, updated string, exi
 	return q
 }
 
-// postEdit runs QSH_AI_FS_POST_EDIT on the file and returns what it said.
-func (t *filesystem) postEdit(ctx context.Context, env Env, pl place) string {
+// postEdit runs QSH_AI_FS_POST_EDIT on the file and returns what it said;
+// confined by pol when the sandbox is on: the file it checks came from the
+// model.
+func (t *filesystem) postEdit(ctx context.Context, env Env, pl place, pol *sandbox.Policy) string {
 	cmd := t.r.cfg.PostEdit
 	if cmd == "" {
 		return ""
@@ -184,7 +193,7 @@ func (t *filesystem) postEdit(ctx context.Context, env Env, pl place) string {
 		return fmt.Sprintf("\n[post-edit %q not run: no shell to run it in]\n", cmd)
 	}
 	var out bytes.Buffer
-	r := env.Run(ctx, guarded.Request{Command: cmd, Unguarded: true, Timeout: t.r.cfg.ExecTimeout}, &out)
+	r := env.Run(ctx, guarded.Request{Command: cmd, Unguarded: true, Timeout: t.r.cfg.ExecTimeout, Sandbox: pol}, &out)
 	res := fmt.Sprintf("\n[post-edit: %s → exit %d]\n", cmd, r.Status)
 	if errors.Is(r.Err, context.DeadlineExceeded) {
 		res = fmt.Sprintf("\n[post-edit: %s → stopped after %s]\n", cmd, t.r.cfg.ExecTimeout)

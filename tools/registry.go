@@ -12,6 +12,7 @@ import (
 
 	"github.com/qsh-shell/qsh/tools/danger"
 	"github.com/qsh-shell/qsh/tools/danger/secret"
+	"github.com/qsh-shell/qsh/tools/sandbox"
 )
 
 // Registry is the set of tools one session offers the model, with the
@@ -26,10 +27,12 @@ type Registry struct {
 	client    *http.Client
 	now       func() time.Time
 	sleep     func(context.Context, time.Duration) error
+	support   func() (string, error) // what confines programs here, or why nothing does
 
 	mu         sync.Mutex
 	approvals  []approval
 	lastSearch time.Time
+	noted      bool // the session was told its commands run unconfined
 }
 
 // Option changes how NewRegistry builds a Registry.
@@ -54,7 +57,7 @@ func Clock(now func() time.Time, sleep func(context.Context, time.Duration) erro
 
 // NewRegistry returns the built-in tools that cfg enables, ready to call.
 func NewRegistry(cfg Config, opts ...Option) *Registry {
-	r := &Registry{cfg: cfg.normalize(), now: time.Now, sleep: sleepCtx}
+	r := &Registry{cfg: cfg.normalize(), now: time.Now, sleep: sleepCtx, support: sandbox.Support}
 	if d := stateDir(); d != "" {
 		r.auditPath = filepath.Join(d, "audit.jsonl")
 		r.backupDir = filepath.Join(d, "backups")
@@ -120,6 +123,8 @@ type call struct {
 	class    string
 	decision string
 	canceled bool
+	sandbox  string   // the mode it ran confined in, "unconfined", or "" (off)
+	denied   []string // what the sandbox kept from it
 }
 
 // caller is implemented by the built-in tools: Execute with the audit
@@ -175,6 +180,8 @@ func (r *Registry) Call(ctx context.Context, env Env, name string, args json.Raw
 		Decision: c.decision,
 		Outcome:  outcome(res),
 		Duration: float64(res.Duration.Microseconds()) / 1000,
+		Sandbox:  c.sandbox,
+		Denied:   c.denied,
 	})
 	return res
 }

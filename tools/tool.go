@@ -58,6 +58,9 @@ type Env struct {
 	ReadKey func(ctx context.Context) (rune, error)
 	// Run runs a command in a subshell of the user's interpreter.
 	Run RunFunc
+	// Environ is the session's exported variables (NAME=value): the home
+	// directory and the toolchains' caches the sandbox grants.
+	Environ []string
 }
 
 // RunFunc runs an approved command line in a subshell of the user's

@@ -42,6 +42,11 @@ func Main(args []string, stdin, stdout, stderr *os.File) int {
 	if len(args) > 1 && args[1] == "--config" {
 		s := LoadSettings(os.Environ(), stderr)
 		config.Print(stdout, s.Problems, s.AI, s.Tools)
+		// What the sandbox grants a command run from here.
+		dir, _ := os.Getwd()
+		for _, line := range tools.NewRegistry(s.Tools, tools.AuditLog("")).Status(tools.Env{Dir: dir, Environ: os.Environ()}) {
+			fmt.Fprintln(stdout, "# "+line)
+		}
 		return 0
 	}
 	if len(args) > 1 {

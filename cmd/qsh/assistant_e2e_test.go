@@ -13,10 +13,12 @@ import (
 	"github.com/qsh-shell/qsh/shell/shelltest"
 )
 
-// env points qsh at srv, with a fresh HOME.
+// env points qsh at srv, with a fresh HOME, and a TMPDIR beside it: the
+// sandbox grants no temp dir that holds the home directory, as /tmp does
+// here.
 func aiEnv(t *testing.T, srv *aitest.Server, extra ...string) []string {
 	home := t.TempDir()
-	return append([]string{"HOME=" + home, "XDG_STATE_HOME=" + home + "/state", "XDG_CONFIG_HOME=" + home + "/config",
+	return append([]string{"HOME=" + home, "TMPDIR=" + t.TempDir(), "XDG_STATE_HOME=" + home + "/state", "XDG_CONFIG_HOME=" + home + "/config",
 		"PS1=" + ps1, "QSH_AI_PROVIDER=openai", "QSH_AI_BASE_URL=" + srv.URL, "OPENAI_API_KEY=sk-e2e-test-key-000"}, extra...)
 }
 

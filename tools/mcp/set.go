@@ -70,11 +70,15 @@ func (s *Set) Call(ctx context.Context, env tools.Env, name string, args json.Ra
 	return s.reg.Call(ctx, env, name, args)
 }
 
-// Status is one line per configured server for the assistant's status,
-// and the configuration file's error if it has one. It starts nothing.
-func (s *Set) Status() []string {
+// Status is the registry's lines (the sandbox of calls made in env), then
+// one line per configured server for the assistant's status, and the
+// configuration file's error if it has one. It starts nothing.
+func (s *Set) Status(env tools.Env) []string {
 	st, err := s.m.Status()
 	var lines []string
+	if r, ok := s.reg.(interface{ Status(tools.Env) []string }); ok {
+		lines = r.Status(env)
+	}
 	if err != nil {
 		lines = append(lines, "mcp: "+strings.TrimPrefix(err.Error(), "mcp "))
 	}

@@ -29,7 +29,7 @@ func TestSet(t *testing.T) {
 	reg := tools.NewRegistry(cfg, tools.AuditLog(""))
 	set := m.Set(reg)
 
-	if st := set.Status(); len(st) != 2 || st[0] != "mcp: dies: not started" || st[1] != "mcp: flaky: not started" {
+	if st := mcpStatus(set); len(st) != 2 || st[0] != "mcp: dies: not started" || st[1] != "mcp: flaky: not started" {
 		t.Errorf("Status before the first turn = %q", st)
 	}
 	warnings := set.Prepare(context.Background())
@@ -44,7 +44,7 @@ func TestSet(t *testing.T) {
 	if res.Output != "via the registry" {
 		t.Errorf("echo = %+v", res)
 	}
-	if st := set.Status(); len(st) != 2 || !strings.HasPrefix(st[0], "mcp: dies: failed: ") || st[1] != "mcp: flaky: running, 11 tools" {
+	if st := mcpStatus(set); len(st) != 2 || !strings.HasPrefix(st[0], "mcp: dies: failed: ") || st[1] != "mcp: flaky: running, 11 tools" {
 		t.Errorf("Status = %q", st)
 	}
 
@@ -72,12 +72,27 @@ func TestSet(t *testing.T) {
 	}
 }
 
+// mcpStatus is the servers' part of set's status lines (the registry's,
+// about the sandbox, come first).
+func mcpStatus(set *Set) []string {
+	var out []string
+	for _, l := range set.Status(tools.Env{}) {
+		if strings.HasPrefix(l, "mcp: ") {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
 func TestSetNoServers(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "mcp.json")
 	m := newManager(t, ConfigFile(path))
 	set := m.Set(tools.NewRegistry(tools.DefaultConfig(), tools.AuditLog("")))
-	if st := set.Status(); len(st) != 1 || st[0] != "mcp: no servers configured in "+path {
+	if st := mcpStatus(set); len(st) != 1 || st[0] != "mcp: no servers configured in "+path {
 		t.Errorf("Status = %q", st)
+	}
+	if st := set.Status(tools.Env{}); !strings.HasPrefix(st[0], "sandbox   ") {
+		t.Errorf("Status without the registry's sandbox line: %q", st)
 	}
 	if w := set.Prepare(context.Background()); len(w) != 0 {
 		t.Errorf("warnings = %q", w)
