@@ -82,6 +82,7 @@ type Agent struct {
 	// since is the start of the newest command already shown to the model.
 	since time.Time
 	usage tally // this session's tokens
+	saved savedState
 	// noTools holds the models whose server refused tools this session:
 	// with protocol auto they get fenced blocks instead.
 	noTools map[string]bool
@@ -107,6 +108,10 @@ func MaxCalls(n int) Option { return func(a *Agent) { a.maxCalls = n } }
 
 // HTTPClient sets the client used for model requests.
 func HTTPClient(c *http.Client) Option { return func(a *Agent) { a.hc = c } }
+
+// Conversations sets the directory where conversations are saved (see
+// package conversation); without it they are not.
+func Conversations(dir string) Option { return func(a *Agent) { a.saved.dir = dir } }
 
 // Clock sets the time source of the context block.
 func Clock(now func() time.Time) Option { return func(a *Agent) { a.now = now } }
@@ -244,6 +249,7 @@ func (a *Agent) Ask(ctx context.Context, req Request) (err error) {
 	kept := trim(a.msgs, maxHistory)
 	a.learnWindow(ctx)
 	t := &turn{a: a, ctx: ctx, scr: scr, env: env, red: red, msgs: append(kept[:len(kept):len(kept)], question), first: len(kept)}
+	t.save = a.saver(question, req.Dir, red, scr)
 	err = t.run()
 	if t.usage != (tally{}) && scr.term {
 		scr.Line(a.cfg.describe(t.usage))
@@ -304,7 +310,12 @@ func (a *Agent) command(req Request, line string) (done bool, err error) {
 	switch name {
 	case "/reset":
 		a.msgs, a.since = nil, time.Time{}
+		a.endSaved()
 		fmt.Fprintln(w, "new conversation")
+	case "/resume":
+		return true, a.resume(req, arg)
+	case "/export":
+		return true, a.export(req, arg)
 	case "/status":
 		a.status(w, req)
 	case "/context":
@@ -335,6 +346,9 @@ const helpText = `? QUESTION     ask the assistant; follow-up questions continue
 ? /reset       start a new conversation
 ? /status      provider, model, base URL, tools and tokens used this session
 ? /context     what the next question sends (the context block, sizes), without asking
+? /resume [N]  list the saved conversations, or continue number N
+? /export [FILE]
+               write this conversation as Markdown (default: qsh-conversation-DATE.md here)
 ? /model NAME  use another model for this session
 ? /help        this text
 Ctrl-C cancels an answer. Configuration: QSH_AI_* variables (qsh --config).

@@ -32,6 +32,9 @@ type Config struct {
 	// tokens, to show what turns cost.
 	PriceIn  float64 `env:"QSH_AI_PRICE_IN" min:"0"`
 	PriceOut float64 `env:"QSH_AI_PRICE_OUT" min:"0"`
+	// KeepConversations is how many saved conversations are kept; 0
+	// saves none.
+	KeepConversations int `env:"QSH_AI_KEEP_CONVERSATIONS" envDefault:"100" min:"0"`
 
 	OpenAIKey     string `env:"OPENAI_API_KEY"`
 	AnthropicKey  string `env:"ANTHROPIC_API_KEY"`

@@ -33,6 +33,8 @@ type turn struct {
 	// fitted to the window, or that the server cut it.
 	trimmed, cut bool
 	usage        tally // the tokens of this turn's requests
+	// save, when not nil, saves each message the turn adds.
+	save func(chat.Message)
 	// bad holds, by call id, what was wrong with a malformed ```tool block.
 	bad map[string]string
 	// canceled is set when the user pressed Ctrl-C at a confirmation,
@@ -68,7 +70,7 @@ func (t *turn) run() error {
 		if err != nil {
 			if reply.Text != "" {
 				// Keep what the user saw, so a follow-up can refer to it.
-				t.msgs = append(t.msgs, chat.Message{Role: chat.RoleAssistant, Text: reply.Text + "\n[" + stopped(err) + "]"})
+				t.add(chat.Message{Role: chat.RoleAssistant, Text: reply.Text + "\n[" + stopped(err) + "]"})
 			}
 			return err
 		}
@@ -81,12 +83,12 @@ func (t *turn) run() error {
 			}
 		}
 		t.a.recheckWindow(t.ctx)
-		t.msgs = append(t.msgs, chat.Message{Role: chat.RoleAssistant, Text: reply.Text, Calls: reply.Calls})
+		t.add(chat.Message{Role: chat.RoleAssistant, Text: reply.Text, Calls: reply.Calls})
 		if len(reply.Calls) == 0 {
 			return nil
 		}
 		for _, c := range reply.Calls {
-			t.msgs = append(t.msgs, t.call(c, byName))
+			t.add(t.call(c, byName))
 		}
 		if t.loop != "" {
 			return t.looping()
@@ -188,6 +190,14 @@ func stopped(err error) string {
 		return "stopped here: QSH_AI_TIMEOUT"
 	}
 	return "stopped here: the answer broke off"
+}
+
+// add appends a message to the conversation, and saves it.
+func (t *turn) add(m chat.Message) {
+	t.msgs = append(t.msgs, m)
+	if t.save != nil {
+		t.save(m)
+	}
 }
 
 // toolSpecs describes the tools to the model.

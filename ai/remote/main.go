@@ -10,6 +10,7 @@ import (
 	"syscall"
 
 	"github.com/qsh-shell/qsh/ai"
+	"github.com/qsh-shell/qsh/ai/conversation"
 	"github.com/qsh-shell/qsh/config"
 	"github.com/qsh-shell/qsh/keys"
 	"github.com/qsh-shell/qsh/tools"
@@ -100,7 +101,7 @@ func (s *server) newAgent() {
 		s.mcps = mcp.New(opts...)
 		ts = s.mcps.Set(reg)
 	}
-	s.agent = ai.New(s.cfg.AI, ts)
+	s.agent = ai.New(s.cfg.AI, ts, ai.Conversations(conversation.Dir(os.Getenv)))
 }
 
 // ask answers one question.

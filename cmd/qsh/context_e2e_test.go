@@ -111,3 +111,41 @@ func TestAssistantCommandRecalled(t *testing.T) {
 		tm.WaitFor(ps1)
 	}
 }
+
+// TestResumeE2E checks that a conversation saved in one session is listed
+// and continued in the next: the follow-up sends the earlier one.
+func TestResumeE2E(t *testing.T) {
+	t.Parallel()
+	srv := aitest.NewOpenAI(t, aitest.Say("The first answer.", 2), aitest.Say("Following up.", 2))
+	env := aiEnv(t, srv)
+	tm := startAI(t, qshBinary(t), env)
+	enter(tm, "? the first question")
+	exit(t, tm)
+
+	tm = startAI(t, qshBinary(t), env)
+	tm.Mark()
+	tm.Line("? /resume")
+	if out := tm.WaitFor(ps1); !strings.Contains(out, "  1  ") || !strings.Contains(out, "the first question") {
+		t.Fatalf("/resume:\n%s", out)
+	}
+	tm.Line("? /resume 1")
+	if out := tm.WaitFor(ps1); !strings.Contains(out, "continuing the conversation") {
+		t.Fatalf("/resume 1:\n%s", out)
+	}
+	enter(tm, "? and a follow-up")
+	reqs := srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests, want 2", len(reqs))
+	}
+	body := string(reqs[1].Raw)
+	for _, want := range []string{"the first question", "The first answer.", "and a follow-up"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the follow-up lacks %q: %s", want, body)
+		}
+	}
+	tm.Mark()
+	tm.Line("? /export talk.md")
+	if out := tm.WaitFor(ps1); !strings.Contains(out, "talk.md (4 messages)") {
+		t.Errorf("/export:\n%s", out)
+	}
+}

@@ -1,0 +1,148 @@
+package ai
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/qsh-shell/qsh/ai/aitest"
+	"github.com/qsh-shell/qsh/ai/chat"
+	"github.com/qsh-shell/qsh/ai/conversation"
+)
+
+func TestSavedConversation(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	srv := aitest.NewOpenAI(t,
+		aitest.Reply{Text: "Checking.", Chunks: 2, Calls: []aitest.Call{{Name: "echo", Args: `{"text": "supersecretvalue"}`}}},
+		aitest.Say("The tool echoed it.", 2),
+		aitest.Say("You asked about the tool.", 2))
+	cfg := providers[0].cfg(srv.URL)
+	cfg.KeepConversations = 10
+	env := []string{"MY_TOKEN=supersecretvalue", "HOME=/home/u"}
+	askIn := func(a *Agent, text string) (string, error) {
+		var out bytes.Buffer
+		err := a.Ask(context.Background(), Request{Text: text, Dir: "/home/u/src", Stdout: &out, Environ: env})
+		return out.String(), err
+	}
+
+	a := New(cfg, newSet(echo()), noWait, Conversations(dir))
+	if out, err := askIn(a, "/resume"); err != nil || !strings.Contains(out, "no saved conversations yet") {
+		t.Errorf("/resume with none: %q %v", out, err)
+	}
+	if _, err := askIn(a, "what does the tool say?"); err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	if len(files) != 1 {
+		t.Fatalf("files %q", files)
+	}
+	data, _ := os.ReadFile(files[0])
+	if bytes.Contains(data, []byte("supersecretvalue")) || !bytes.Contains(data, []byte("[REDACTED:MY_TOKEN]")) {
+		t.Errorf("saved file not redacted:\n%s", data)
+	}
+	if _, msgs, err := conversation.ReadFile(files[0]); err != nil || len(msgs) != 4 {
+		t.Errorf("saved %d messages, %v", len(msgs), err)
+	}
+	// The conversation under way is not listed.
+	if out, _ := askIn(a, "/resume"); !strings.Contains(out, "no saved conversations yet") {
+		t.Errorf("/resume lists the current conversation:\n%s", out)
+	}
+
+	// A new session continues it.
+	os.WriteFile(filepath.Join(dir, "damaged.jsonl"), []byte("{\n"), 0o600)
+	b := New(cfg, newSet(echo()), noWait, Conversations(dir))
+	out, _ := askIn(b, "/resume")
+	if !strings.Contains(out, "  1  ") || !strings.Contains(out, "~/src  what does the tool say?") ||
+		!strings.Contains(out, "skipped a damaged conversation: "+filepath.Join(dir, "damaged.jsonl")) {
+		t.Errorf("/resume:\n%s", out)
+	}
+	if _, err := askIn(b, "/resume 2"); err == nil || !strings.Contains(err.Error(), "no such conversation") {
+		t.Errorf("/resume 2: %v", err)
+	}
+	if out, err := askIn(b, "/resume 1"); err != nil || !strings.Contains(out, "(4 messages)") {
+		t.Fatalf("/resume 1: %q %v", out, err)
+	}
+	if _, err := askIn(b, "and what did I ask?"); err != nil {
+		t.Fatal(err)
+	}
+	last := sent(srv.Requests()[2])
+	for _, want := range []string{"what does the tool say?", "The tool echoed it.", "and what did I ask?"} {
+		if !strings.Contains(last, want) {
+			t.Errorf("the follow-up lacks %q", want)
+		}
+	}
+	// It went on in the same file.
+	if _, msgs, _ := conversation.ReadFile(files[0]); len(msgs) != 6 {
+		t.Errorf("the resumed file has %d messages, want 6", len(msgs))
+	}
+
+	exp := filepath.Join(t.TempDir(), "talk.md")
+	if out, err := askIn(b, "/export "+exp); err != nil || !strings.Contains(out, "wrote "+exp) {
+		t.Fatalf("/export: %q %v", out, err)
+	}
+	md, _ := os.ReadFile(exp)
+	for _, want := range []string{"# qsh conversation", "## ? what does the tool say?", "The tool echoed it.", "## ? and what did I ask?", "**→ echo** `[REDACTED:MY_TOKEN]`"} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("export lacks %q:\n%s", want, md)
+		}
+	}
+	if strings.Contains(string(md), "supersecretvalue") {
+		t.Errorf("export has a secret:\n%s", md)
+	}
+
+	// /reset starts another file.
+	askIn(b, "/reset")
+	srv.Push(aitest.Say("ok", 1))
+	askIn(b, "another")
+	if files, _ := filepath.Glob(filepath.Join(dir, "2*.jsonl")); len(files) != 2 {
+		t.Errorf("after /reset: files %q", files)
+	}
+}
+
+func TestNotSaved(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	srv := aitest.NewOpenAI(t, aitest.Say("hi", 1))
+	cfg := providers[0].cfg(srv.URL)
+	cfg.KeepConversations = 0
+	a := New(cfg, nil, noWait, Conversations(dir))
+	ask(t, a, "hello")
+	if files, _ := os.ReadDir(dir); len(files) != 0 {
+		t.Errorf("QSH_AI_KEEP_CONVERSATIONS=0 saved %d files", len(files))
+	}
+	if _, err := ask(t, a, "/resume"); err == nil || !strings.Contains(err.Error(), "not saved") {
+		t.Errorf("/resume: %v", err)
+	}
+}
+
+func TestRepair(t *testing.T) {
+	t.Parallel()
+	u := func(s string) chat.Message { return chat.Message{Role: chat.RoleUser, Text: s} }
+	as := func(s string, ids ...string) chat.Message {
+		m := chat.Message{Role: chat.RoleAssistant, Text: s}
+		for _, id := range ids {
+			m.Calls = append(m.Calls, chat.Call{ID: id, Name: "x", Args: "{}"})
+		}
+		return m
+	}
+	tool := func(id string) chat.Message { return chat.Message{Role: chat.RoleTool, CallID: id, Text: "r"} }
+	cut := func(id string) chat.Message {
+		return chat.Message{Role: chat.RoleTool, CallID: id, Text: "not run: the conversation was cut off", IsError: true}
+	}
+	for _, tc := range []struct{ in, want []chat.Message }{
+		{[]chat.Message{u("q"), as("a")}, []chat.Message{u("q"), as("a")}},
+		{[]chat.Message{as("a"), tool("x"), u("q")}, []chat.Message{u("q")}},
+		{[]chat.Message{u("q"), as("a", "1", "2"), tool("1")}, []chat.Message{u("q"), as("a", "1", "2"), tool("1"), cut("2")}},
+		{[]chat.Message{u("q"), as("a", "1"), u("q2")}, []chat.Message{u("q"), as("a", "1"), cut("1"), u("q2")}},
+		{[]chat.Message{u("q"), tool("9"), as("a", "1"), tool("1"), tool("1")}, []chat.Message{u("q"), as("a", "1"), tool("1")}},
+	} {
+		if got := repair(tc.in); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("repair(%+v)\n = %+v\nwant %+v", tc.in, got, tc.want)
+		}
+	}
+}
