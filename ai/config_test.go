@@ -24,7 +24,7 @@ func TestConfigEnv(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := Config{Provider: "auto", Model: "m1", Timeout: 30 * time.Second, ToolProtocol: ProtocolAuto, MaxIter: 4,
-		MaxOutput: 4096, OpenAIKey: "sk-x", OllamaHost: "box:1234"}
+		MaxOutput: 4096, KeepConversations: 100, OpenAIKey: "sk-x", OllamaHost: "box:1234"}
 	if cfg != want {
 		t.Errorf("got %+v\nwant %+v", cfg, want)
 	}
