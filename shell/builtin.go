@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -28,6 +26,11 @@ var ownBuiltins = map[string]bool{"umask": true, "kill": true, "history": true, 
 	bgMark: true, bgStartMark: true, bgEndMark: true, pidMark: true, promptMark: true,
 	"bind": true}
 
+// declBuiltins are bash's declaration builtins. interp has them only as
+// syntax (declare a=1); reached as commands (builtin declare, command
+// export, $cmd a=1) they run through eval.
+var declBuiltins = map[string]bool{"declare": true, "typeset": true, "local": true, "export": true, "readonly": true}
+
 // call sees every simple command after expansion.
 func (s *Shell) call(ctx context.Context, args []string) ([]string, error) {
 	name := args[0]
@@ -37,6 +40,10 @@ func (s *Shell) call(ctx context.Context, args []string) ([]string, error) {
 	}
 	if out, ok := s.compatCall(hc, args); ok {
 		return out, nil
+	}
+	if (name == "builtin" || name == "command") && !s.isFuncAt(hc, name) {
+		args = s.unwrapMeta(hc, args)
+		name = args[0]
 	}
 	switch {
 	case strings.HasPrefix(name, markPrefix) && ownBuiltins[name]:
@@ -63,16 +70,13 @@ func (s *Shell) call(ctx context.Context, args []string) ([]string, error) {
 		s.sources.expect(args[1])
 	case ownBuiltins[name] && !s.isFuncAt(hc, name):
 		return mark(args), nil
-	case name == "builtin" && len(args) > 1 && ownBuiltins[args[1]]:
+	case declBuiltins[name] && !s.isFuncAt(hc, name):
+		return mark(args), nil
+	case name == "builtin" && len(args) > 1 && (ownBuiltins[args[1]] || declBuiltins[args[1]]):
 		return mark(args[1:]), nil
-	case name == "command" && len(args) > 1:
-		switch {
-		case args[1] == "-v" || args[1] == "-V":
-			return mark(args), nil
-		case ownBuiltins[args[1]]:
-			return mark(args[1:]), nil
-		}
-	case name == "type" && len(args) > 1 && strings.HasPrefix(args[1], "-") && strings.Contains(args[1], "a"):
+	case name == "command" && len(args) > 1 && !s.isFuncAt(hc, name):
+		return s.commandCall(hc, args)
+	case name == "type" && !s.isFuncAt(hc, name):
 		return mark(args), nil
 	}
 	return args, nil
@@ -142,7 +146,7 @@ func (s *Shell) builtins(next interp.ExecHandlerFunc) interp.ExecHandlerFunc {
 		case "command":
 			st = s.commandV(hc, b, args[1:])
 		case "type":
-			st = s.typeAll(hc, b, args[1:])
+			st = s.typeBuiltin(hc, b, args[1:])
 		case "shopt":
 			st = s.shoptBuiltin(ctx, hc, b, args[1:])
 		case "set":
@@ -179,6 +183,8 @@ func (s *Shell) builtins(next interp.ExecHandlerFunc) interp.ExecHandlerFunc {
 			st = s.cd(ctx, hc, b, args[1:])
 		case "pwd":
 			st = s.pwd(hc, b, args[1:])
+		case "declare", "typeset", "local", "export", "readonly":
+			return s.declCall(ctx, hc, name, args[1:])
 		}
 		if st != 0 {
 			return interp.ExitStatus(st)
@@ -496,135 +502,36 @@ func quote(s string) string {
 	return q
 }
 
-// what kinds of command a name is, in the order the shell looks them up.
-func (s *Shell) lookup(hc interp.HandlerContext, name string, all bool) (kinds []string, paths []string) {
-	if v, ok := s.aliases[name]; ok && s.interactive {
-		kinds = append(kinds, "alias\x00"+v)
-	}
-	if syntax.IsKeyword(name) {
-		kinds = append(kinds, "keyword")
-	}
-	if s.isFuncAt(hc, name) {
-		kinds = append(kinds, "function")
-	}
-	if interp.IsBuiltin(name) {
-		kinds = append(kinds, "builtin")
-	}
-	if strings.Contains(name, "/") {
-		if p, err := interp.LookPathDir(hc.Dir, hc.Env, name); err == nil {
-			paths = append(paths, p)
-		}
-		return kinds, paths
-	}
-	for dir := range strings.SplitSeq(hc.Env.Get("PATH").String(), ":") {
-		if dir == "" {
-			dir = "."
-		}
-		p := filepath.Join(dir, name)
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(hc.Dir, p)
-		}
-		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
-			paths = append(paths, filepath.Join(dir, name))
-			if !all {
-				break
-			}
-		}
-	}
-	return kinds, paths
-}
-
-// commandV is `command -v` and `command -V`.
-func (s *Shell) commandV(hc interp.HandlerContext, b builtinIO, args []string) int {
-	verbose := args[0] == "-V"
-	st := 0
-	for _, name := range args[1:] {
-		kinds, paths := s.lookup(hc, name, false)
-		if len(kinds) > 0 {
-			describe(b.out, name, kinds[0], verbose)
-			continue
-		}
-		if len(paths) > 0 {
-			if verbose {
-				fmt.Fprintf(b.out, "%s is %s\n", name, paths[0])
-			} else {
-				fmt.Fprintln(b.out, paths[0])
-			}
-			continue
-		}
-		if verbose {
-			b.fail(1, "%s: not found", name)
-		}
-		st = 1
-	}
-	return st
-}
-
-func describe(w io.Writer, name, kind string, verbose bool) {
-	if v, ok := strings.CutPrefix(kind, "alias\x00"); ok {
-		if verbose {
-			fmt.Fprintf(w, "%s is aliased to `%s'\n", name, v)
-		} else {
-			fmt.Fprintf(w, "alias %s=%s\n", name, quote(v))
-		}
-		return
-	}
-	if !verbose {
-		fmt.Fprintln(w, name)
-		return
-	}
-	switch kind {
-	case "keyword":
-		fmt.Fprintf(w, "%s is a shell keyword\n", name)
-	case "function":
-		fmt.Fprintf(w, "%s is a function\n", name)
-	case "builtin":
-		fmt.Fprintf(w, "%s is a shell builtin\n", name)
-	}
-}
-
-// typeAll is `type -a`: every kind of command a name is.
-func (s *Shell) typeAll(hc interp.HandlerContext, b builtinIO, args []string) int {
-	terse, pathOnly := false, false
-	var names []string
+// declCall runs a declaration builtin reached as a command, its arguments
+// (expanded already) quoted for eval.
+func (s *Shell) declCall(ctx context.Context, hc interp.HandlerContext, name string, args []string) error {
+	src := name
 	for _, a := range args {
-		if strings.HasPrefix(a, "-") && len(a) > 1 {
-			terse = terse || strings.Contains(a, "t")
-			pathOnly = pathOnly || strings.ContainsAny(a, "pP")
+		src += " " + singleQuote(a)
+	}
+	return hc.Builtin(ctx, []string{"eval", src})
+}
+
+// unwrapMeta takes the builtin and command words off the front of args
+// down to the one that decides (`builtin command export a=1` is
+// `builtin export a=1`), and the `--` after builtin; `builtin` alone is
+// `true`.
+func (s *Shell) unwrapMeta(hc interp.HandlerContext, args []string) []string {
+	for {
+		if args[0] == "builtin" && len(args) > 1 && args[1] == "--" {
+			args = append([]string{"builtin"}, args[2:]...)
+		}
+		if args[0] == "builtin" && len(args) == 1 {
+			return []string{"true"}
+		}
+		if len(args) < 2 || (args[1] != "builtin" && args[1] != "command") {
+			return args
+		}
+		if args[0] == "builtin" && args[1] == "builtin" || args[1] == "command" {
+			args = args[1:]
 			continue
 		}
-		names = append(names, a)
+		// command builtin X: builtin X
+		args = args[1:]
 	}
-	st := 0
-	for _, name := range names {
-		kinds, paths := s.lookup(hc, name, true)
-		if pathOnly {
-			kinds = nil
-		}
-		for _, k := range kinds {
-			if terse {
-				k, _, _ = strings.Cut(k, "\x00")
-				fmt.Fprintln(b.out, k)
-				continue
-			}
-			describe(b.out, name, k, true)
-		}
-		for _, p := range paths {
-			switch {
-			case terse:
-				fmt.Fprintln(b.out, "file")
-			case pathOnly:
-				fmt.Fprintln(b.out, p)
-			default:
-				fmt.Fprintf(b.out, "%s is %s\n", name, p)
-			}
-		}
-		if len(kinds)+len(paths) == 0 {
-			if !terse && !pathOnly {
-				b.fail(1, "%s: not found", name)
-			}
-			st = 1
-		}
-	}
-	return st
 }

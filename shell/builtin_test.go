@@ -80,7 +80,8 @@ func TestTypeAndCommandV(t *testing.T) {
 	s.REPL(t.Context())
 	o := out.String()
 	for _, want := range []string{
-		"alias ll='ls -l'\nf\ncd\nif\nst=1\n",
+		// bash 5.2 fails only when it finds none of the names.
+		"alias ll='ls -l'\nf\ncd\nif\nst=0\n",
 		"ll is aliased to `ls -l'\nf is a function\n",
 		"alias\nfunction\nbuiltin\nkeyword\n",
 		"true is a shell builtin\ntrue is /",

@@ -45,8 +45,11 @@ func TestBashDifferential(t *testing.T) {
 			t.Parallel()
 			for _, c := range cases {
 				t.Run(c.name, func(t *testing.T) {
-					want := runDiffCase(t, bash, c.code)
-					got := runDiffCase(t, qsh, c.code)
+					// The same directory for both, emptied between, so
+					// that paths print alike.
+					dir := t.TempDir()
+					want := runDiffCase(t, dir, bash, c.code)
+					got := runDiffCase(t, dir, qsh, c.code)
 					if got != want {
 						t.Errorf("%s:%d: qsh differs from bash\n--- script\n%s\n--- bash\n%s\n--- qsh\n%s",
 							file, c.line, clip(c.code), clip(want.String()), clip(got.String()))
@@ -94,11 +97,16 @@ func (r diffResult) String() string {
 	return fmt.Sprintf("%sstatus %d", r.stdout, r.status)
 }
 
-// runDiffCase runs code with shell in a directory of its own, with a small
+// runDiffCase runs code with shell in dir, emptied first, with a small
 // environment both shells get alike.
-func runDiffCase(t *testing.T, shell, code string) diffResult {
+func runDiffCase(t *testing.T, dir, shell, code string) diffResult {
 	t.Helper()
-	dir := t.TempDir()
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil {
+			t.Fatal(err)
+		}
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 4*shelltest.Timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, shell, "-c", code)
