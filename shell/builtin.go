@@ -22,9 +22,10 @@ const builtinMark = "qsh\x00"
 // ownBuiltins are the builtins interp lacks or gets wrong for profiles.
 var ownBuiltins = map[string]bool{"umask": true, "kill": true, "history": true, "trap": true,
 	"ulimit": true, "fc": true, "suspend": true, "caller": true, "fg": true, "bg": true,
-	"printf": true, "cd": true, "pwd": true, "set": true, "shopt": true, "jobs": true, "disown": true, "wait": true, jobMark: true,
+	"printf": true, "cd": true, "pwd": true, "jobs": true, "disown": true, "wait": true, jobMark: true,
 	bgMark: true, bgStartMark: true, bgEndMark: true, pidMark: true, promptMark: true,
-	"bind": true}
+	"bind": true,
+	"set": true, "shopt": true, "dirs": true, "pushd": true, "popd": true}
 
 // declBuiltins are bash's declaration builtins. interp has them only as
 // syntax (declare a=1); reached as commands (builtin declare, command
@@ -183,6 +184,12 @@ func (s *Shell) builtins(next interp.ExecHandlerFunc) interp.ExecHandlerFunc {
 			st = s.cd(ctx, hc, b, args[1:])
 		case "pwd":
 			st = s.pwd(hc, b, args[1:])
+		case "dirs":
+			st = s.dirsCall(ctx, hc, b, args[1:])
+		case "pushd":
+			st = s.pushd(ctx, hc, b, args[1:])
+		case "popd":
+			st = s.popd(ctx, hc, b, args[1:])
 		case "declare", "typeset", "local", "export", "readonly":
 			return s.declCall(ctx, hc, name, args[1:])
 		}

@@ -25,7 +25,13 @@ import (
 const cdUsage = "cd: usage: cd [-L|[-P [-e]] [-@]] [dir]"
 
 func (s *Shell) cd(ctx context.Context, hc interp.HandlerContext, b builtinIO, args []string) int {
-	physical := false
+	st, _ := s.cdDir(ctx, hc, b, args)
+	return st
+}
+
+// cdDir is cd, which also returns the directory it moved to ("" if none).
+func (s *Shell) cdDir(ctx context.Context, hc interp.HandlerContext, b builtinIO, args []string) (int, string) {
+	physical := s.opt(hc.Env, "physical")
 	for len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' {
 		a := args[0]
 		if a == "--" {
@@ -42,13 +48,13 @@ func (s *Shell) cd(ctx context.Context, hc interp.HandlerContext, b builtinIO, a
 			default:
 				b.fail(2, "-%c: invalid option", c)
 				fmt.Fprintln(b.err, cdUsage)
-				return 2
+				return 2, ""
 			}
 		}
 		args = args[1:]
 	}
 	if len(args) > 1 {
-		return b.fail(1, "too many arguments")
+		return b.fail(1, "too many arguments"), ""
 	}
 	var dir string
 	print := false
@@ -56,13 +62,13 @@ func (s *Shell) cd(ctx context.Context, hc interp.HandlerContext, b builtinIO, a
 	case len(args) == 0:
 		home := hc.Env.Get("HOME")
 		if !home.IsSet() {
-			return b.fail(1, "HOME not set")
+			return b.fail(1, "HOME not set"), ""
 		}
 		dir = home.String()
 	case args[0] == "-":
 		old := hc.Env.Get("OLDPWD")
 		if !old.IsSet() {
-			return b.fail(1, "OLDPWD not set")
+			return b.fail(1, "OLDPWD not set"), ""
 		}
 		dir, print = old.String(), true
 	default:
@@ -72,14 +78,23 @@ func (s *Shell) cd(ctx context.Context, hc interp.HandlerContext, b builtinIO, a
 		if print {
 			fmt.Fprintln(b.out)
 		}
-		return 0 // bash stays where it is
+		return 0, "" // bash stays where it is
 	}
 	target, viaCDPath, err := resolveDir(hc.Dir, dir, hc.Env.Get("CDPATH").String(), physical)
+	if err != nil && s.opt(hc.Env, "cdable_vars") && !strings.HasPrefix(dir, "/") && !strings.HasPrefix(dir, ".") {
+		// cdable_vars: a name that is no directory may be a variable
+		// holding one; bash prints where it went.
+		if v := hc.Env.Get(dir); v.IsSet() && v.String() != "" {
+			if t, _, err2 := resolveDir(hc.Dir, v.String(), "", physical); err2 == nil {
+				target, viaCDPath, err = t, true, nil
+			}
+		}
+	}
 	if err != nil {
-		return b.fail(1, "%s: %s", dir, err)
+		return b.fail(1, "%s: %s", dir, err), ""
 	}
 	if err := hc.Builtin(ctx, []string{"cd", target}); err != nil {
-		return 1
+		return 1, ""
 	}
 	// bash exports both, so that programs agree on the logical path;
 	// interp only sets them.
@@ -87,7 +102,7 @@ func (s *Shell) cd(ctx context.Context, hc interp.HandlerContext, b builtinIO, a
 	if print || viaCDPath {
 		fmt.Fprintln(b.out, target)
 	}
-	return 0
+	return 0, target
 }
 
 // resolveDir is the absolute directory `cd dir` moves to from cwd:
@@ -194,7 +209,7 @@ func errno(err error) error {
 // pwd prints the shell's directory, which a script setting $PWD does not
 // change; -P prints it free of symlinks.
 func (s *Shell) pwd(hc interp.HandlerContext, b builtinIO, args []string) int {
-	physical := false
+	physical := s.opt(hc.Env, "physical")
 	for len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' {
 		if args[0] == "--" {
 			break
