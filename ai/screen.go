@@ -51,7 +51,21 @@ func newScreen(w io.Writer, term, useColor bool) *screen {
 
 var spinFrames = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
 
-// spin shows a spinner until the next write; only on a terminal.
+// Saving the cursor before the spinner and going back to it erases the
+// spinner whatever was written after it: the terminal echoes a Ctrl-C as
+// ^C after the frame, and moving back over the frame alone left "⠸^".
+const (
+	saveCursor    = "\x1b7"
+	restoreCursor = "\x1b8"
+	eraseLine     = "\x1b[K" // from the cursor to the end of the line
+)
+
+// spinTick is how often the spinner turns.
+const spinTick = 80 * time.Millisecond
+
+// spin shows a spinner until the next write; only on a terminal. Every
+// way out of a turn stops it: the next text, line or tool line, End, and
+// the end of each request, however it ended.
 func (s *screen) spin() {
 	if !s.term {
 		return
@@ -69,19 +83,18 @@ func (s *screen) spin() {
 	}
 	go func() {
 		defer close(done)
-		t := time.NewTicker(80 * time.Millisecond)
+		t := time.NewTicker(spinTick)
 		defer t.Stop()
+		// Drawn after the cursor, so it works mid-line too.
+		io.WriteString(s.w, saveCursor)
 		for i := 0; ; i++ {
-			// The spinner is drawn after the cursor and erased by
-			// moving back over it, so it works mid-line too.
-			frame := prefix + spinFrames[i%len(spinFrames)]
-			io.WriteString(s.w, frame)
+			io.WriteString(s.w, prefix+spinFrames[i%len(spinFrames)])
 			select {
 			case <-stop:
-				fmt.Fprintf(s.w, "\x1b[%dD\x1b[K", len([]rune(frame)))
+				io.WriteString(s.w, restoreCursor+eraseLine)
 				return
 			case <-t.C:
-				fmt.Fprintf(s.w, "\x1b[%dD", len([]rune(frame)))
+				io.WriteString(s.w, restoreCursor+eraseLine)
 			}
 		}
 	}()

@@ -42,19 +42,41 @@ func TestScreenPlain(t *testing.T) {
 
 func TestSpinner(t *testing.T) {
 	t.Parallel()
-	var out syncBuffer
-	s := newScreen(&out, true, false)
+	w := &frames{drawn: make(chan struct{}, 64)}
+	s := newScreen(w, true, false)
+	s.Text("text")
 	s.spin()
-	time.Sleep(200 * time.Millisecond)
-	s.Text("hi")
+	for range 2 {
+		select {
+		case <-w.drawn:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("the spinner did not turn: %q", w.String())
+		}
+	}
+	s.Text(" more")
 	s.End()
-	got := out.String()
-	if !strings.HasSuffix(got, "\x1b[1D\x1b[Khi\n") {
-		t.Errorf("the spinner was not erased before the text: %q", got)
+	got := w.String()
+	// Drawn after the saved cursor, erased by going back to it, so that
+	// what the terminal echoed after it (^C) goes too.
+	if !strings.HasPrefix(got, "text\x1b7 ⠋\x1b8\x1b[K ⠙") || !strings.HasSuffix(got, "\x1b8\x1b[K more\n") {
+		t.Errorf("spinner %q", got)
 	}
-	if strings.Count(got, "\x1b[1D") < 2 {
-		t.Errorf("the spinner did not turn: %q", got)
+}
+
+// frames is a terminal that tells when a spinner frame is drawn.
+type frames struct {
+	syncBuffer
+	drawn chan struct{}
+}
+
+func (f *frames) Write(p []byte) (int, error) {
+	if strings.ContainsAny(string(p), strings.Join(spinFrames, "")) {
+		select {
+		case f.drawn <- struct{}{}:
+		default:
+		}
 	}
+	return f.syncBuffer.Write(p)
 }
 
 type syncBuffer struct {

@@ -8,11 +8,13 @@ package main
 import (
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/qsh-shell/qsh/ai/aitest"
+	"github.com/qsh-shell/qsh/shell/shelltest"
 )
 
 // TestModelsBadSettings checks that a bad QSH_AI_* value is one warning and
@@ -306,4 +308,124 @@ func TestModelsLooping(t *testing.T) {
 	}
 	tm.Line("? so?")
 	tm.WaitFor("Done.")
+}
+
+// TestModelsSpinnerCtrlC checks that Ctrl-C while the spinner turns leaves
+// nothing of it on the screen: it left "⠸^" (the terminal echoes ^C after
+// the frame, and the spinner went back over the frame alone).
+func TestModelsSpinnerCtrlC(t *testing.T) {
+	t.Parallel()
+	srv := aitest.NewOllama(t, aitest.Ollama{}, aitest.Reply{Hang: true}, aitest.Say("Back.", 1))
+	tm := startAI(t, qshBinary(t), ollamaEnv(t, srv, "llama3.2"))
+	tm.Line("? think hard")
+	tm.WaitMatch("[" + spinnerFrames + "]")
+	tm.Type(shelltest.CtrlC)
+	tm.WaitFor(ps1)
+	raw := tm.Raw()
+	from := strings.LastIndex(raw, "? think hard")
+	from += strings.Index(raw[from:], "\n") + 1
+	for i, line := range render(raw[from:]) {
+		if strings.ContainsAny(line, spinnerFrames+"^") {
+			t.Errorf("line %d after the question shows %q", i+1, line)
+		}
+	}
+	tm.Line("? again")
+	tm.WaitFor("Back.")
+}
+
+const spinnerFrames = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
+
+// render plays terminal output on a screen of its own and returns the
+// lines it shows: text, CR, LF, backspace, cursor moves and saves, erasing
+// to the end of the line; other sequences are skipped.
+func render(out string) []string {
+	var lines [][]rune
+	row, col := 0, 0
+	saved := [2]int{}
+	put := func(r rune) {
+		for len(lines) <= row {
+			lines = append(lines, nil)
+		}
+		for len(lines[row]) <= col {
+			lines[row] = append(lines[row], ' ')
+		}
+		lines[row][col] = r
+		col++
+	}
+	rs := []rune(out)
+	for i := 0; i < len(rs); i++ {
+		switch r := rs[i]; {
+		case r == '\r':
+			col = 0
+		case r == '\n':
+			row++
+		case r == '\b':
+			col = max(0, col-1)
+		case r == 0x1b && i+1 < len(rs) && rs[i+1] == '[':
+			j := i + 2
+			for j < len(rs) && (rs[j] < '@' || rs[j] > '~') {
+				j++
+			}
+			if j == len(rs) {
+				i = j
+				break
+			}
+			n, _ := strconv.Atoi(strings.TrimLeft(string(rs[i+2:j]), "?"))
+			switch rs[j] {
+			case 'D':
+				col = max(0, col-max(n, 1))
+			case 'C':
+				col += max(n, 1)
+			case 'A':
+				row = max(0, row-max(n, 1))
+			case 'B':
+				row += max(n, 1)
+			case 'G':
+				col = max(n, 1) - 1
+			case 'K':
+				if row < len(lines) && n == 0 && col < len(lines[row]) {
+					lines[row] = lines[row][:col]
+				}
+			}
+			i = j
+		case r == 0x1b && i+1 < len(rs) && rs[i+1] == ']':
+			j := i + 2
+			for j < len(rs) && rs[j] != 0x07 && !(rs[j] == 0x1b && j+1 < len(rs) && rs[j+1] == '\\') {
+				j++
+			}
+			if j < len(rs) && rs[j] == 0x1b {
+				j++
+			}
+			i = j
+		case r == 0x1b && i+1 < len(rs):
+			switch rs[i+1] {
+			case '7':
+				saved = [2]int{row, col}
+			case '8':
+				row, col = saved[0], saved[1]
+			}
+			i++
+		case r >= ' ':
+			put(r)
+		}
+	}
+	out2 := make([]string, len(lines))
+	for i, l := range lines {
+		out2[i] = strings.TrimRight(string(l), " ")
+	}
+	return out2
+}
+
+func TestRender(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"ab\x1b7⠋^C\x1b8\x1b[K\r\nc": "ab|c",
+		"ab⠋^C\x1b[1D\x1b[K\r\n":     "ab⠋^",
+		"x\x1b[1;31my\x1b[0m\rZ":     "Zy",
+		"\x1b]7;file://h/x\x1b\\ok":  "ok",
+	} {
+		if got := strings.Join(render(in), "|"); got != want {
+			t.Errorf("render(%q) = %q, want %q", in, got, want)
+		}
+	}
 }

@@ -342,8 +342,8 @@ func (tm *Term) WaitExit() int {
 }
 
 // ansi matches the escape sequences terminals interpret: CSI, OSC, and
-// two-byte escapes.
-var ansi = regexp.MustCompile(`\x1b\[[0-9;?<=>]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)|\x1b[@-Z\\-_]`)
+// two-byte escapes (ESC 7 and ESC 8 save and restore the cursor).
+var ansi = regexp.MustCompile(`\x1b\[[0-9;?<=>]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)|\x1b[0-9=>@-Z\\-_]`)
 
 // Strip removes escape sequences, carriage returns and backspaced
 // characters' markers from terminal output.

@@ -40,6 +40,7 @@ func TestStrip(t *testing.T) {
 		{"\x1b]7;file://h/tmp\x1b\\x", "x"},
 		{"\x1b]0;title\x07y", "y"},
 		{"\x1b[?2004hz", "z"},
+		{"a\x1b7⠋\x1b8\x1b[Kb", "a⠋b"},
 	}
 	for _, tt := range tests {
 		if got := shelltest.Strip(tt.in); got != tt.want {
