@@ -48,4 +48,8 @@ func (a *Agent) showContext(req Request) {
 	prompt, convo, ctx := requestTokens(sys), messagesTokens(kept), estimate(len(block))
 	fmt.Fprintf(w, "and, in estimated tokens: the system prompt and %d tools ≈%s, the conversation so far (%d messages) ≈%s, this context ≈%s; ≈%s in all before the question.\n",
 		len(specs), thousands(prompt), len(kept), thousands(convo), thousands(ctx), thousands(prompt+convo+ctx))
+	if a.window.model == a.ep.Model && a.window.tokens > 0 {
+		fmt.Fprintf(w, "%s's window is %s tokens: what does not fit, with room for the answer, is left out (older command output first, then older questions).\n",
+			a.ep.Model, thousands(a.window.tokens))
+	}
 }

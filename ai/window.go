@@ -57,7 +57,10 @@ func (a *Agent) learnWindow(ctx context.Context) {
 	case a.cfg.ContextTokens > 0:
 		w.tokens, w.from = a.cfg.ContextTokens, "QSH_AI_CONTEXT_TOKENS"
 	case a.ep.Provider == Ollama:
-		a.askOllama(ctx, ollama.ContextWindow)
+		if !a.askOllama(ctx, ollama.ContextWindow) {
+			// Not running yet, perhaps: ask again with the next question.
+			w.from = ""
+		}
 	}
 }
 
@@ -70,15 +73,20 @@ func (a *Agent) recheckWindow(ctx context.Context) {
 	}
 }
 
-func (a *Agent) askOllama(ctx context.Context, ask func(context.Context, *http.Client, string, string) (ollama.Window, error)) {
+// askOllama asks Ollama about the model's window with ask, and reports
+// whether it answered.
+func (a *Agent) askOllama(ctx context.Context, ask func(context.Context, *http.Client, string, string) (ollama.Window, error)) bool {
 	ctx, cancel := context.WithTimeout(ctx, min(a.cfg.Timeout, 5*time.Second))
 	defer cancel()
 	got, err := ask(ctx, a.hc, ollama.Root(a.ep.BaseURL), a.ep.Model)
-	if err != nil || got.Tokens <= 0 {
-		return
+	if err != nil {
+		return false
 	}
-	a.window.tokens, a.window.sure = got.Tokens, got.Sure
-	a.window.from = "from Ollama: " + got.From
+	if got.Tokens > 0 {
+		a.window.tokens, a.window.sure = got.Tokens, got.Sure
+		a.window.from = "from Ollama: " + got.From
+	}
+	return true
 }
 
 // windowStatus is the window's line of /status.
@@ -93,7 +101,7 @@ func (a *Agent) windowStatus() string {
 	return fmt.Sprintf("%s tokens (%s)", thousands(w.tokens), w.from)
 }
 
-// tokens estimates the tokens of n bytes of prompt.
+// estimate is the tokens of n bytes of prompt, by the cautious ratio.
 func (w window) estimate(n int) int { return int(float64(n)/w.ratio) + 1 }
 
 // cuts counts what fitting a prompt left out.
@@ -138,8 +146,8 @@ func (w window) fit(req *chat.Request, first int) cuts {
 		b, _ := json.Marshal(req.Tools)
 		fixed += len(b)
 	}
-	// The answer gets a quarter of the window at least, all of its limit
-	// at most.
+	// The answer keeps a quarter of the window, or all of its limit when
+	// that is less; it gets whatever else the prompt leaves.
 	budget := w.tokens - min(req.MaxTokens, w.tokens/4) - w.estimate(fixed)
 	msgs := append([]chat.Message(nil), req.Messages...)
 	size := func(m chat.Message) int {
