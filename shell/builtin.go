@@ -24,7 +24,7 @@ var ownBuiltins = map[string]bool{"umask": true, "kill": true, "history": true, 
 	"ulimit": true, "fc": true, "suspend": true, "caller": true, "fg": true, "bg": true,
 	"printf": true, "cd": true, "pwd": true, "jobs": true, "disown": true, "wait": true, jobMark: true,
 	bgMark: true, bgStartMark: true, bgEndMark: true, pidMark: true, promptMark: true,
-	"bind": true,
+	debugMark: true, statusMark: true, "bind": true,
 	"set": true, "shopt": true, "dirs": true, "pushd": true, "popd": true}
 
 // declBuiltins are bash's declaration builtins. interp has them only as
@@ -34,8 +34,13 @@ var declBuiltins = map[string]bool{"declare": true, "typeset": true, "local": tr
 
 // call sees every simple command after expansion.
 func (s *Shell) call(ctx context.Context, args []string) ([]string, error) {
-	name := args[0]
 	hc := interp.HandlerCtx(ctx)
+	if args[0] == debuggedMark && len(args) > 1 {
+		args = args[1:] // its DEBUG trap has run
+	} else if out, ok := s.debugCall(hc, args); ok {
+		return mark(out), nil
+	}
+	name := args[0]
 	if out, ok := s.noteCall(ctx, args); ok {
 		return out, nil
 	}
@@ -176,6 +181,10 @@ func (s *Shell) builtins(next interp.ExecHandlerFunc) interp.ExecHandlerFunc {
 			s.promptBuiltin(args[1:])
 		case "bind":
 			st = s.bindBuiltin(hc, b, args[1:])
+		case debugMark:
+			return s.debugBuiltin(ctx, hc, args[1:])
+		case statusMark:
+			return statusBuiltin(args[1:])
 		case "caller":
 			st = 1
 		case "printf":
@@ -448,6 +457,9 @@ func (s *Shell) trap(ctx context.Context, hc interp.HandlerContext, b builtinIO,
 	if len(args) > 0 && (args[0] == "-l") {
 		return b.listSignals(nil)
 	}
+	if len(args) > 1 && args[0] == "-p" {
+		return s.printTraps(b, args[1:])
+	}
 	if len(args) > 0 && (args[0] == "-p" || args[0] == "--") {
 		if args[0] == "-p" && len(args) == 1 {
 			args = nil
@@ -459,6 +471,9 @@ func (s *Shell) trap(ctx context.Context, hc interp.HandlerContext, b builtinIO,
 		if s.exitTrap != "" {
 			fmt.Fprintf(b.out, "trap -- %s EXIT\n", quote(unmarkTrap(s.exitTrap)))
 		}
+		if cmd := s.debugTrapCmd(); cmd != "" {
+			fmt.Fprintf(b.out, "trap -- %s DEBUG\n", quote(cmd))
+		}
 		for sig, cmd := range s.traps {
 			fmt.Fprintf(b.out, "trap -- %s %s\n", quote(cmd), sig)
 		}
@@ -469,7 +484,7 @@ func (s *Shell) trap(ctx context.Context, hc interp.HandlerContext, b builtinIO,
 	if len(args) > 1 {
 		cmd, sigs = args[0], args[1:]
 	} else if _, err := strconv.Atoi(args[0]); err != nil {
-		if _, ok := signalNum(args[0]); !ok && args[0] != "EXIT" && args[0] != "ERR" {
+		if _, ok := signalNum(args[0]); !ok && args[0] != "EXIT" && args[0] != "ERR" && args[0] != "DEBUG" {
 			// `trap cmd` with no signal: bash says so.
 			return b.fail(2, "usage: trap [-lp] [[arg] signal_spec ...]")
 		}
@@ -485,6 +500,10 @@ func (s *Shell) trap(ctx context.Context, hc interp.HandlerContext, b builtinIO,
 			s.exitTrap = markTrap(cmd)
 		case name == "ERR":
 			hc.Builtin(ctx, []string{"trap", cmd, "ERR"})
+		case name == "DEBUG":
+			if s.setDebugTrap(b, cmd) != 0 {
+				st = 1
+			}
 		default:
 			n, ok := signalNum(name)
 			if !ok {
@@ -496,6 +515,35 @@ func (s *Shell) trap(ctx context.Context, hc interp.HandlerContext, b builtinIO,
 			} else {
 				s.traps[signalName(n)] = cmd
 			}
+		}
+	}
+	return st
+}
+
+// printTraps is `trap -p SIG…`: the traps of those signals, as trap
+// takes them back.
+func (s *Shell) printTraps(b builtinIO, sigs []string) int {
+	st := 0
+	for _, sig := range sigs {
+		name := strings.TrimPrefix(strings.ToUpper(sig), "SIG")
+		var cmd string
+		switch name {
+		case "EXIT", "0":
+			name, cmd = "EXIT", unmarkTrap(s.exitTrap)
+		case "DEBUG":
+			cmd = s.debugTrapCmd()
+		case "ERR", "RETURN":
+		default:
+			n, ok := signalNum(name)
+			if !ok {
+				st = b.fail(1, "%s: invalid signal specification", sig)
+				continue
+			}
+			name = signalName(n)
+			cmd = s.traps[name]
+		}
+		if cmd != "" {
+			fmt.Fprintf(b.out, "trap -- %s %s\n", quote(cmd), name)
 		}
 	}
 	return st

@@ -85,3 +85,49 @@ func TestBindBuiltin(t *testing.T) {
 		t.Errorf("output:\n%s\nwant it to start:\n%s", got, want)
 	}
 }
+
+// TestDebugTrap checks the DEBUG trap against what bash 5.2 prints for
+// the same script, but for BASH_COMMAND (qsh's is the command expanded)
+// and an assignment alone (x=$(…)), which runs no trap in qsh.
+func TestDebugTrap(t *testing.T) {
+	s, _, out := newTestShell(t, nil)
+	s.RunString(context.Background(), `f() { echo "in f $?"; echo f2; }
+trap 'echo "T[$BASH_COMMAND] st=$?"; true' DEBUG
+false
+f
+echo "after $?"
+x=$(echo cs)
+echo "x=$x"
+trap -p DEBUG
+g() { return 3; }
+g; echo "g=$?"
+set -e
+false || echo or
+trap - DEBUG
+echo done
+trap -p DEBUG
+`)
+	want := `T[false] st=0
+T[f] st=1
+in f 1
+f2
+T[echo after 0] st=0
+after 0
+T[echo x=cs] st=0
+x=cs
+T[trap -p DEBUG] st=0
+trap -- 'echo "T[$BASH_COMMAND] st=$?"; true' DEBUG
+T[g] st=0
+T[echo g=3] st=3
+g=3
+T[set -e] st=0
+T[false] st=0
+T[echo or] st=1
+or
+T[trap - DEBUG] st=0
+done
+`
+	if got := out.String(); got != want {
+		t.Errorf("output:\n%s\nwant:\n%s", got, want)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"maps"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -71,6 +72,7 @@ type Shell struct {
 	refused map[string]bool
 
 	exitTrap string // interp runs EXIT traps after every File; qsh runs it once
+	debug    debugTrap
 	traps    map[string]string
 
 	// fg counts external programs running in the foreground of the session;
@@ -379,8 +381,10 @@ func (s *Shell) setStatus(ctx context.Context, st int) {
 	if st < 0 || st > 255 {
 		st = 255
 	}
-	f, _ := syntax.NewParser().Parse(strings.NewReader(fmt.Sprintf("(exit %d)", st)), "")
-	s.runner.Run(ctx, f.Stmts[0].Cmd)
+	s.runner.Run(ctx, &syntax.CallExpr{Args: []*syntax.Word{
+		{Parts: []syntax.WordPart{&syntax.Lit{Value: statusMark}}},
+		{Parts: []syntax.WordPart{&syntax.Lit{Value: strconv.Itoa(st)}}},
+	}})
 }
 
 func isTerminal(f any) bool {

@@ -192,3 +192,39 @@ func TestHooksFzfKeyBindings(t *testing.T) {
 	tm.Type(shelltest.CtrlD)
 	tm.WaitExit()
 }
+
+// TestHooksPreexec: what bash-preexec (under starship and atuin) relies
+// on — a DEBUG trap that runs once before the typed line, with `history
+// 1` giving the line and $BASH_COMMAND the command, on the terminal;
+// PROMPT_COMMAND as an array; $? kept across the trap — written here as
+// a small rc of the same conventions.
+func TestHooksPreexec(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	tm := startRC(t, home, home, `__t_mode=
+__t_debug() {
+	[[ -n $__t_mode ]] || return
+	__t_mode=
+	[[ -t 1 ]] || return
+	echo "PRE[$(HISTTIMEFORMAT= builtin history 1 | sed '1 s/^ *[0-9][0-9]*[* ] //')|$BASH_COMMAND]"
+}
+trap '__t_debug "$_"' DEBUG
+PROMPT_COMMAND=('echo "POST[$?]"' '__t_mode=on')
+[[ $(trap -p DEBUG) == "trap -- '__t_debug \"\$_\"' DEBUG" ]] && echo trap-p-ok
+PS1='D> '
+`, "PATH="+os.Getenv("PATH"))
+	tm.WaitFor("trap-p-ok")
+	tm.WaitFor("D> ")
+	tm.Line("echo one; echo two")
+	tm.WaitFor("PRE[echo one; echo two|echo one]\none\ntwo\nPOST[0]")
+	tm.WaitFor("D> ")
+	tm.Line("g() { echo in-g $?; }; (exit 3); g")
+	// No trap for the function's definition, nor in the subshell.
+	tm.WaitFor("PRE[g() { echo in-g $?; }; (exit 3); g|g]\nin-g 3\nPOST[0]")
+	tm.WaitFor("D> ")
+	tm.Line("false")
+	tm.WaitFor("POST[1]")
+	tm.WaitFor("D> ")
+	tm.Type(shelltest.CtrlD)
+	tm.WaitExit()
+}

@@ -1,0 +1,142 @@
+package shell
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"sync/atomic"
+
+	"mvdan.cc/sh/v3/interp"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// The DEBUG trap, as bash runs it: before each simple command of the
+// shell itself (not inside functions, whose commands bash leaves alone
+// without functrace, nor in command substitutions), with $BASH_COMMAND
+// the command about to run and $? the status before it, which the
+// command then gets back. bash-preexec (under starship, atuin) runs its
+// preexec functions from it.
+//
+// interp has no such hook. [Shell.call] sees every simple command, but a
+// call handler cannot run shell code; so it turns the command into
+// [debugMark], a builtin, whose exec handler runs the trap in the
+// session's current scope (interp's eval, through HandlerContext.Builtin)
+// and then the command itself, again through eval, marked with
+// [debuggedMark] so that the trap does not run for it twice. $? is put
+// back with [statusMark] in an if's condition, where neither set -e nor
+// an ERR trap heed it.
+
+const (
+	debugMark    = "__qsh_debug"    // builtin: run the trap, then the command
+	subshellVar  = "__qsh_subshell" // set in ( … ) while the trap is set: no trap there
+	debuggedMark = "__qsh_debugged" // prefix: the command, its trap run
+	statusMark   = "__qsh_status"   // builtin: exit with the status given
+)
+
+// debugTrap is the state of the DEBUG trap, read by calls on any
+// goroutine.
+type debugTrap struct {
+	cmd     atomic.Pointer[string] // nil: no trap
+	running atomic.Int32           // traps running: no trap runs inside one
+	depth   atomic.Int32           // functions called from a trapped command
+}
+
+// setDebugTrap sets the DEBUG trap's command, or clears it ("" or "-").
+func (s *Shell) setDebugTrap(b builtinIO, cmd string) int {
+	if cmd == "-" || cmd == "" {
+		s.debug.cmd.Store(nil)
+		return 0
+	}
+	if _, err := syntax.NewParser().Parse(strings.NewReader(cmd), ""); err != nil {
+		return b.fail(1, "DEBUG: %s", syntaxError(err, "trap"))
+	}
+	s.debug.cmd.Store(&cmd)
+	return 0
+}
+
+// debugTrapCmd is the DEBUG trap's command, "" when none.
+func (s *Shell) debugTrapCmd() string {
+	if p := s.debug.cmd.Load(); p != nil {
+		return *p
+	}
+	return ""
+}
+
+// debugCall is for [Shell.call]: the command becomes [debugMark] when
+// the trap is to run before it. ok is false when args are unchanged.
+func (s *Shell) debugCall(hc interp.HandlerContext, args []string) ([]string, bool) {
+	if s.debug.cmd.Load() == nil || strings.HasPrefix(args[0], markPrefix) || strings.HasPrefix(args[0], builtinMark) ||
+		s.debug.running.Load() > 0 || s.debug.depth.Load() > 0 ||
+		inSubstitution(hc) || hc.Env.Get(subshellVar).IsSet() || s.bgToken(hc) != "" {
+		return nil, false
+	}
+	return append([]string{debugMark}, args...), true
+}
+
+// inSubstitution reports whether the command of hc runs in a command
+// substitution: its output goes to the substitution's buffer, or the
+// line's marks say so (see [noJobVar]; interactive shells only).
+func inSubstitution(hc interp.HandlerContext) bool {
+	if _, ok := hc.Stdout.(*strings.Builder); ok {
+		return true
+	}
+	return hc.Env.Get(noJobVar).IsSet()
+}
+
+// markSubshells marks the commands in the subshells of node ( … ) with
+// [subshellVar], as a prefix assignment that functions called there see
+// too: bash runs no DEBUG trap in them. Only while the trap is set, and
+// only in what the shell marks (see [Shell.markCode]).
+func (s *Shell) markSubshells(node syntax.Node) {
+	if s.debug.cmd.Load() == nil {
+		return
+	}
+	syntax.Walk(node, func(n syntax.Node) bool {
+		if _, ok := n.(*syntax.Subshell); !ok {
+			return true
+		}
+		syntax.Walk(n, func(n syntax.Node) bool {
+			if call, ok := n.(*syntax.CallExpr); ok {
+				prefix(call, subshellVar)
+			}
+			return true
+		})
+		return false
+	})
+}
+
+// debugBuiltin is [debugMark]: the trap, then the command (args).
+func (s *Shell) debugBuiltin(ctx context.Context, hc interp.HandlerContext, args []string) error {
+	st := strconv.Itoa(hc.LastExitStatus)
+	if trap := s.debugTrapCmd(); trap != "" {
+		s.debug.running.Add(1)
+		hc.Builtin(ctx, []string{"eval", "BASH_COMMAND=" + quote(strings.Join(args, " "))})
+		hc.Builtin(ctx, []string{"eval", withStatus(st, trap)})
+		s.debug.running.Add(-1)
+	}
+	quoted := make([]string, len(args))
+	for i, a := range args {
+		quoted[i] = quote(a)
+	}
+	if s.isFuncAt(hc, args[0]) {
+		s.debug.depth.Add(1)
+		defer s.debug.depth.Add(-1)
+	}
+	return hc.Builtin(ctx, []string{"eval", withStatus(st, debuggedMark+" "+strings.Join(quoted, " "))})
+}
+
+// withStatus is src run with $? st: in both branches of an if whose
+// condition sets it.
+func withStatus(st, src string) string {
+	return "if " + statusMark + " " + st + "; then\n" + src + "\nelse\n" + src + "\nfi"
+}
+
+// statusBuiltin is [statusMark].
+func statusBuiltin(args []string) error {
+	if len(args) == 1 {
+		if n, err := strconv.Atoi(args[0]); err == nil && n != 0 {
+			return interp.ExitStatus(uint8(n))
+		}
+	}
+	return nil
+}
