@@ -222,3 +222,19 @@ func (s *Shell) settleHistory() {
 		s.errorf("history not saved: %v", err)
 	}
 }
+
+// switchVar is an on/off setting as the session's variable now says
+// (set at the prompt or in ~/.qshrc, exported or not), else as the
+// environment said at start; a value that is neither gets one line.
+func (s *Shell) switchVar(name string, start Switch) bool {
+	v, set := s.lookupVar(name)
+	if !set {
+		return bool(start)
+	}
+	var sw Switch
+	if err := sw.UnmarshalText([]byte(v)); err != nil {
+		s.errorf("%s=%q: expected on or off; using %s", name, v, start)
+		return bool(start)
+	}
+	return bool(sw)
+}

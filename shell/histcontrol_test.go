@@ -163,3 +163,30 @@ func TestEraseDupsFile(t *testing.T) {
 		t.Errorf("file %q, want %q", got, want)
 	}
 }
+
+// TestContextVariable checks that QSH_AI_CONTEXT and QSH_AI_HISTORY set in
+// the session count, and that a bad value says so and keeps the setting.
+func TestContextVariable(t *testing.T) {
+	var asked []Question
+	ask := func(ctx context.Context, q Question) error {
+		asked = append(asked, q)
+		return nil
+	}
+	s, _, out := newTestShell(t, []string{"echo one", "? a", "QSH_AI_CONTEXT=off", "? b", "QSH_AI_CONTEXT=maybe QSH_AI_HISTORY=off", "? c"}, Ask(ask))
+	s.REPL(context.Background())
+	if len(asked) != 3 {
+		t.Fatalf("asked %d questions", len(asked))
+	}
+	if asked[0].NoContext || len(asked[0].Record) == 0 || asked[0].Remember == nil {
+		t.Errorf("question a: %+v", asked[0])
+	}
+	if !asked[1].NoContext || len(asked[1].Record) != 0 {
+		t.Errorf("question b: %+v", asked[1])
+	}
+	if asked[2].NoContext || asked[2].Remember != nil {
+		t.Errorf("question c: %+v", asked[2])
+	}
+	if !strings.Contains(out.String(), `QSH_AI_CONTEXT="maybe": expected on or off; using on`) {
+		t.Errorf("no word about the bad value:\n%s", out.String())
+	}
+}

@@ -281,12 +281,12 @@ func (s *Shell) askLine(ctx context.Context, text string) int {
 	if s.terminal {
 		q.ReadKey = s.readKey
 	}
-	if s.cfg.AIContext {
+	if s.switchVar("QSH_AI_CONTEXT", s.cfg.AIContext) {
 		q.Record = s.recordWithOutput()
 	} else {
 		q.NoContext = true
 	}
-	if s.cfg.AIHistory {
+	if s.switchVar("QSH_AI_HISTORY", s.cfg.AIHistory) {
 		q.Remember = func(command string) { s.remember(command) }
 	}
 	err := s.ask(ctx, q)

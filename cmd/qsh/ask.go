@@ -60,10 +60,11 @@ func findAssistant() (string, error) {
 	return "", fmt.Errorf("the assistant program %s is not installed next to qsh or on PATH (reinstall qsh: ./install.sh)", assistantName)
 }
 
-// start starts the assistant with one end of a socket pair as fd 3. It
-// shares the terminal: it writes its answers and reads the confirmation
-// keys itself.
-func (a *assistant) start(dir string) error {
+// start starts the assistant with one end of a socket pair as fd 3, in
+// the session's environment (environ: what ~/.qshrc exported counts, such
+// as QSH_AI_MODEL). It shares the terminal: it writes its answers and
+// reads the confirmation keys itself.
+func (a *assistant) start(dir string, environ []string) error {
 	path := a.path
 	if path == "" {
 		p, err := findAssistant()
@@ -78,7 +79,7 @@ func (a *assistant) start(dir string) error {
 	}
 	defer theirs.Close()
 	cmd := exec.Command(path)
-	cmd.Env = a.environ
+	cmd.Env = withKeys(environ, a.environ)
 	cmd.Dir = dir
 	cmd.ExtraFiles = []*os.File{theirs}
 	// Only a real file is handed over: a reader would be copied from in
@@ -140,7 +141,7 @@ func (a *assistant) ask(ctx context.Context, q shell.Question) error {
 		a.reset() // it died between questions: start a new one
 	}
 	if a.cmd == nil {
-		if err := a.start(q.Dir); err != nil {
+		if err := a.start(q.Dir, q.Environ); err != nil {
 			return err
 		}
 	}

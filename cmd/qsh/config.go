@@ -30,17 +30,40 @@ func printConfig(stdout, stderr io.Writer, cfg shell.Config, problems config.Pro
 	return 0
 }
 
+// withKeys is the session's environment for the assistant: the API keys
+// that qsh read at start (and withoutSecrets kept from the session) are
+// put back, unless the session set its own. A nil session means qsh's own
+// environment.
+func withKeys(session, own []string) []string {
+	if session == nil {
+		return own
+	}
+	out := append([]string(nil), session...)
+	set := map[string]bool{}
+	for _, kv := range session {
+		name, _, _ := strings.Cut(kv, "=")
+		set[name] = true
+	}
+	for _, kv := range own {
+		name, _, _ := strings.Cut(kv, "=")
+		if secretKeys[name] && !set[name] {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
+// secretKeys are the variables qsh reads API keys from.
+var secretKeys = map[string]bool{"OPENAI_API_KEY": true, "ANTHROPIC_API_KEY": true, "QSH_AI_API_KEY": true}
+
 // withoutSecrets is environ without the API keys: qsh reads them once, and
 // the commands it runs never see them.
 func withoutSecrets(environ []string) []string {
 	var out []string
 	for _, kv := range environ {
-		name, _, _ := strings.Cut(kv, "=")
-		switch name {
-		case "OPENAI_API_KEY", "ANTHROPIC_API_KEY", "QSH_AI_API_KEY":
-			continue
+		if name, _, _ := strings.Cut(kv, "="); !secretKeys[name] {
+			out = append(out, kv)
 		}
-		out = append(out, kv)
 	}
 	return out
 }

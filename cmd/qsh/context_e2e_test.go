@@ -149,3 +149,18 @@ func TestResumeE2E(t *testing.T) {
 		t.Errorf("/export:\n%s", out)
 	}
 }
+
+// TestAssistantSeesRC checks that QSH_AI_* variables exported in ~/.qshrc
+// reach the assistant, and that the key it needs still does.
+func TestAssistantSeesRC(t *testing.T) {
+	t.Parallel()
+	srv := aitest.NewOpenAI(t, aitest.Reply{Text: "Hi.", Chunks: 1, Usage: aitest.Usage{Input: 1000, Output: 10}})
+	env := aiEnv(t, srv)
+	writeFiles(t, lookupEnv(env, "HOME"), map[string]string{".qshrc": "export QSH_AI_PRICE_IN=2\n"})
+	tm := startAI(t, qshBinary(t), env)
+	tm.Mark()
+	tm.Line("? hi")
+	if out := tm.WaitFor(ps1); !strings.Contains(out, "1,000 in · 10 out tokens · $0.0020") {
+		t.Errorf("the price set in ~/.qshrc is not used:\n%s", out)
+	}
+}
