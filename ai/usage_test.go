@@ -53,7 +53,10 @@ func TestCounted(t *testing.T) {
 // stops the next turn without a request.
 func TestUsage(t *testing.T) {
 	t.Parallel()
-	for _, p := range providers {
+	ps := append(providers[:len(providers):len(providers)], provider{"ollama",
+		func(t testing.TB, replies ...aitest.Reply) *aitest.Server { return aitest.NewOllama(t, aitest.Ollama{}, replies...) },
+		ollamaConfig})
+	for _, p := range ps {
 		t.Run(p.name, func(t *testing.T) {
 			t.Parallel()
 			srv := p.start(t,

@@ -39,6 +39,11 @@ The assistant:
     ? /reset           start a new conversation
     ? /status          show provider, model and conversation state
     ? /model NAME      switch the model
+    ? /context         what the next question would send (nothing is sent)
+    ? /resume [N]      list saved conversations, or continue number N
+    ? /export [FILE]   write this conversation as Markdown
+  A line typed with a leading space stays out of the history and of what
+  questions send (HISTCONTROL and HISTIGNORE work as in bash).
   To run a command whose name begins with ?, write \?… or ./?….
   The assistant is the program qsh-assistant, installed beside qsh; the
   first ? of a session starts it and it lives until the shell exits.
@@ -65,7 +70,9 @@ Environment (see qsh --config for all of them and their defaults):
   QSH_AI_TOOLS_MAX_ITER, QSH_AI_FS_MAX_SIZE, QSH_AI_FS_WRITE,
   QSH_AI_EXEC_TIMEOUT, QSH_AI_EXEC_MAX_OUTPUT, QSH_AI_FS_POST_EDIT,
   QSH_AI_EXEC_ALLOWED_ONLY, QSH_AI_DRY_RUN, QSH_AI_WEB_PROVIDER,
-  QSH_AI_WEB_BASE_URL, QSH_AI_WEB_MAX_RESULTS
+  QSH_AI_WEB_BASE_URL, QSH_AI_WEB_MAX_RESULTS, QSH_AI_CONTEXT, QSH_AI_HISTORY,
+  QSH_AI_BUDGET_TOKENS, QSH_AI_PRICE_IN, QSH_AI_PRICE_OUT,
+  QSH_AI_KEEP_CONVERSATIONS
   A bad value prints one line naming the variable; its default is used.
 
 Keys: emacs editing, Ctrl-R history search, Tab completion, Ctrl-C clears
