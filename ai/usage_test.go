@@ -54,7 +54,9 @@ func TestCounted(t *testing.T) {
 func TestUsage(t *testing.T) {
 	t.Parallel()
 	ps := append(providers[:len(providers):len(providers)], provider{"ollama",
-		func(t testing.TB, replies ...aitest.Reply) *aitest.Server { return aitest.NewOllama(t, aitest.Ollama{}, replies...) },
+		func(t testing.TB, replies ...aitest.Reply) *aitest.Server {
+			return aitest.NewOllama(t, aitest.Ollama{}, replies...)
+		},
 		ollamaConfig})
 	for _, p := range ps {
 		t.Run(p.name, func(t *testing.T) {
