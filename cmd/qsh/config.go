@@ -46,22 +46,29 @@ func withKeys(session, own []string) []string {
 	}
 	for _, kv := range own {
 		name, _, _ := strings.Cut(kv, "=")
-		if secretKeys[name] && !set[name] {
+		if secretKey(name) && !set[name] {
 			out = append(out, kv)
 		}
 	}
 	return out
 }
 
-// secretKeys are the variables qsh reads API keys from.
-var secretKeys = map[string]bool{"OPENAI_API_KEY": true, "ANTHROPIC_API_KEY": true, "QSH_AI_API_KEY": true}
+// secretKey reports whether name is a variable qsh reads an API key from.
+// (A switch, not a map: a map would be made by an init at every start.)
+func secretKey(name string) bool {
+	switch name {
+	case "OPENAI_API_KEY", "ANTHROPIC_API_KEY", "QSH_AI_API_KEY":
+		return true
+	}
+	return false
+}
 
 // withoutSecrets is environ without the API keys: qsh reads them once, and
 // the commands it runs never see them.
 func withoutSecrets(environ []string) []string {
 	var out []string
 	for _, kv := range environ {
-		if name, _, _ := strings.Cut(kv, "="); !secretKeys[name] {
+		if name, _, _ := strings.Cut(kv, "="); !secretKey(name) {
 			out = append(out, kv)
 		}
 	}
