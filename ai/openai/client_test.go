@@ -328,3 +328,23 @@ func TestToolRefusals(t *testing.T) {
 		})
 	}
 }
+
+// TestStreamOllama reads what Ollama's OpenAI-compatible endpoint streams:
+// the role in every delta, each tool call whole in one chunk.
+func TestStreamOllama(t *testing.T) {
+	t.Parallel()
+	args1, args2 := `{"operation":"list","path":"."}`, `{"command":"ls"}`
+	srv := aitest.NewOllama(t, aitest.Ollama{}, aitest.Reply{Text: "Looking.", Chunks: 3,
+		Calls: []aitest.Call{{Name: "filesystem", Args: args1}, {Name: "execute_command", Args: args2}}})
+	reply, text, err := stream(t, srv, chat.Request{Model: "llama3.2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text != "Looking." || reply.Stop != "tool_calls" || len(reply.Calls) != 2 ||
+		reply.Calls[0].Args != args1 || reply.Calls[1].Name != "execute_command" || reply.Calls[0].ID == reply.Calls[1].ID {
+		t.Errorf("reply %+v, text %q", reply, text)
+	}
+	if reply.Usage.Input == 0 || reply.Usage.Output == 0 {
+		t.Errorf("usage %+v", reply.Usage)
+	}
+}
