@@ -6,232 +6,224 @@ import (
 	"github.com/qsh-shell/qsh/tools/danger/secret"
 )
 
-// check runs the judge named by a rule for what the table cannot say.
-func (w *walker) check(name, chain string, args []arg, io ioInfo) {
-	switch name {
-	case "cd":
-		w.cd(args)
-	case "set":
-		if len(args) == 1 {
-			if w.envFiltered || w.shared.piped {
-				w.res.add(Safe, "`set | grep`: shows only matching variables")
-			} else {
-				w.res.add(Dangerous, "`set`: prints all variables, which may include secrets")
+// check is code for what the rules table cannot say (rm's targets, curl's
+// host, find -exec …). Rules name one as a method expression, such as
+// (*walker).rm, so that a misspelled check does not compile. args[0] is
+// the command or subcommand word; chain is how they were written.
+type check func(w *walker, chain string, args []arg, io ioInfo)
+
+// set with no arguments prints every variable; set -- a b sets the
+// positional parameters.
+func (w *walker) set(chain string, args []arg, io ioInfo) {
+	if len(args) == 1 {
+		if w.envFiltered || w.shared.piped {
+			w.res.add(Safe, "`set | grep`: shows only matching variables")
+		} else {
+			w.res.add(Dangerous, "`set`: prints all variables, which may include secrets")
+		}
+	}
+	// set -- a b, or set a b: new positional parameters.
+	for i, a := range args[1:] {
+		if a.s == "--" || !strings.HasPrefix(a.s, "-") && !strings.HasPrefix(a.s, "+") {
+			start := i + 1
+			if a.s == "--" {
+				start++
+			}
+			w.params = nil
+			for _, p := range args[start:] {
+				w.params = append(w.params, p.s)
+			}
+			if w.params == nil {
+				w.params = []string{}
+			}
+			break
+		}
+	}
+}
+
+// outflag judges the file named by -o/--output (and the like) as written.
+func (w *walker) outflag(chain string, args []arg, io ioInfo) {
+	for i := 1; i < len(args); i++ {
+		a := args[i].s
+		switch {
+		case (a == "-o" || a == "--output" || a == "--out" || a == "-out" || a == "-keyout") && i+1 < len(args):
+			w.writeTo(args[i+1].s, chain+" "+a, args[i+1].text)
+			i++
+		case strings.HasPrefix(a, "--output=") || strings.HasPrefix(a, "-o="):
+			_, v, _ := strings.Cut(a, "=")
+			w.writeTo(v, chain, args[i].text)
+		}
+	}
+}
+
+// mv judges moving away a system or home directory as its deletion.
+func (w *walker) mv(chain string, args []arg, io ioInfo) {
+	ops := scan(commands.get()["mv"], args)
+	for _, i := range ops[:max(len(ops)-1, 0)] {
+		if p, ok := w.abs(args[i].s); ok {
+			if why := w.catastrophic(p); why != "" {
+				w.res.add(Blocked, "`mv "+args[i].text+"`: moves away "+strings.TrimPrefix(why, "deletes "))
 			}
 		}
-		// set -- a b, or set a b: new positional parameters.
-		for i, a := range args[1:] {
-			if a.s == "--" || !strings.HasPrefix(a.s, "-") && !strings.HasPrefix(a.s, "+") {
-				start := i + 1
-				if a.s == "--" {
-					start++
-				}
-				w.params = nil
-				for _, p := range args[start:] {
-					w.params = append(w.params, p.s)
-				}
-				if w.params == nil {
-					w.params = []string{}
-				}
-				break
+	}
+}
+
+// pager judges the program man runs as its pager.
+func (w *walker) pager(chain string, args []arg, io ioInfo) {
+	for i, a := range args {
+		if (a.s == "-P" || a.s == "--pager" || a.s == "-H") && i+1 < len(args) {
+			w.literal1(args[i+1].s)
+		} else if v, ok := strings.CutPrefix(a.s, "--pager="); ok {
+			w.literal1(v)
+		}
+	}
+}
+
+// setsVars marks the variables read and mapfile fill as unknown.
+func (w *walker) setsVars(chain string, args []arg, io ioInfo) {
+	// read NAME…: the values come from input, not known here.
+	ops := scan(&rule{vals: "-p -d -n -N -t -u -a -C -c -O -s"}, args)
+	for _, i := range ops {
+		w.vars[args[i].s] = hole
+	}
+	for i, a := range args {
+		if a.s == "-a" && i+1 < len(args) {
+			w.vars[args[i+1].s] = hole
+		}
+	}
+	if len(ops) == 0 && strings.Fields(chain)[0] == "read" {
+		w.vars["REPLY"] = hole
+	}
+}
+
+// unset forgets variables and functions.
+func (w *walker) unset(chain string, args []arg, io ioInfo) {
+	funcs := false
+	for _, a := range args[1:] {
+		switch {
+		case a.s == "-f":
+			funcs = true
+		case strings.HasPrefix(a.s, "-"):
+		case funcs:
+			delete(w.funcs, a.s)
+		default:
+			w.vars[a.s] = ""
+			delete(w.lists, a.s)
+		}
+	}
+}
+
+// second judges the second operand as written: uniq IN OUT, xxd IN OUT.
+func (w *walker) second(chain string, args []arg, io ioInfo) {
+	// uniq IN OUT, xxd IN OUT: the second operand is written.
+	if ops := scan(lookup(strings.Fields(chain)[0]), args); len(ops) >= 2 {
+		w.writeTo(args[ops[1]].s, chain, args[ops[1]].text)
+	}
+}
+
+// gitConfig judges git config writing outside the repository.
+func (w *walker) gitConfig(chain string, args []arg, io ioInfo) {
+	// --global, --system and --file change config outside the
+	// repository, unless the command only reads.
+	ops := scan(commands.get()["git"].sub["config"], args)
+	reads := len(ops) <= 1
+	for _, a := range args[1:] {
+		if matchFlag(commands.get()["git"].sub["config"].flags[0].match, a.s) {
+			reads = true
+		}
+		if matchFlag("--unset --unset-all --add --replace-all --rename-section --remove-section --edit -e", a.s) {
+			reads = false
+		}
+	}
+	for _, a := range args[1:] {
+		if !reads && matchFlag("--global --system --file -f", a.s) {
+			w.res.add(Dangerous, "`git config "+a.text+"`: changes config outside the repository")
+		}
+	}
+}
+
+// hyperfine judges each operand, --prepare and --cleanup as shell code.
+func (w *walker) hyperfine(chain string, args []arg, io ioInfo) {
+	// Each operand (and --prepare, --cleanup) is shell code.
+	for i, a := range args[1:] {
+		if !strings.HasPrefix(a.s, "-") && !takesValue(commands.get()["hyperfine"].vals, args[i].s) {
+			w.nested(a.s, input{})
+		}
+		if (a.s == "-p" || a.s == "--prepare" || a.s == "-c" || a.s == "--cleanup") && i+2 < len(args) {
+			w.nested(args[i+2].s, input{})
+		}
+	}
+}
+
+// gitRm judges git rm -r, which deletes a tree from the disk too.
+func (w *walker) gitRm(chain string, args []arg, io ioInfo) {
+	// git rm -r deletes a tree from the disk too, unless --cached.
+	cached, recursive := false, false
+	for _, a := range args[1:] {
+		cached = cached || a.s == "--cached"
+		recursive = recursive || a.s == "-r" || strings.HasPrefix(a.s, "-") && !strings.HasPrefix(a.s, "--") && strings.Contains(a.s, "r")
+	}
+	if recursive && !cached {
+		w.res.add(Dangerous, "`git rm -r`: deletes a tree")
+	}
+}
+
+// makefile judges a makefile given with -f as code run.
+func (w *walker) makefile(chain string, args []arg, io ioInfo) {
+	// A makefile is code: one outside the workspace is not the project's.
+	for i, a := range args {
+		if (a.s == "-f" || a.s == "--file" || a.s == "--makefile") && i+1 < len(args) {
+			w.runFile(args[i+1].s, args[i+1].text)
+		}
+	}
+}
+
+// ln remembers links made here: a later write through one lands on its target.
+func (w *walker) ln(chain string, args []arg, io ioInfo) {
+	// Remember links made here: a later write through one lands on
+	// its target.
+	ops := scan(commands.get()["ln"], args)
+	if len(ops) == 2 {
+		target, link := args[ops[0]].s, args[ops[1]].s
+		lp, ok1 := w.abs(link)
+		tp, ok2 := w.abs(target)
+		if ok1 && ok2 {
+			if w.shared.links == nil {
+				w.shared.links = map[string]string{}
 			}
+			w.shared.links[lp] = tp
 		}
-	case "outflag":
-		for i := 1; i < len(args); i++ {
-			a := args[i].s
-			switch {
-			case (a == "-o" || a == "--output" || a == "--out" || a == "-out" || a == "-keyout") && i+1 < len(args):
-				w.writeTo(args[i+1].s, chain+" "+a, args[i+1].text)
-				i++
-			case strings.HasPrefix(a, "--output=") || strings.HasPrefix(a, "-o="):
-				_, v, _ := strings.Cut(a, "=")
-				w.writeTo(v, chain, args[i].text)
-			}
+	}
+}
+
+// popd makes the cwd unknown.
+func (w *walker) popd(chain string, args []arg, io ioInfo) {
+	w.cwd = ""
+}
+
+// printenv judges printing all variables or secret ones.
+func (w *walker) printenv(chain string, args []arg, io ioInfo) {
+	if len(args) == 1 {
+		if w.envFiltered || w.shared.piped {
+			w.res.add(Safe, "`printenv | grep`: shows only matching variables")
+		} else {
+			w.res.add(Dangerous, "`printenv`: prints all variables, which may include secrets")
 		}
-	case "mv":
-		ops := scan(commands.get()["mv"], args)
-		for _, i := range ops[:max(len(ops)-1, 0)] {
-			if p, ok := w.abs(args[i].s); ok {
-				if why := w.catastrophic(p); why != "" {
-					w.res.add(Blocked, "`mv "+args[i].text+"`: moves away "+strings.TrimPrefix(why, "deletes "))
-				}
-			}
+	}
+	for _, a := range args[1:] {
+		if secret.Var(a.s) || hasHole(a.s) {
+			w.res.add(Dangerous, "`printenv "+a.text+"`: may print a secret")
 		}
-	case "pager":
-		for i, a := range args {
-			if (a.s == "-P" || a.s == "--pager" || a.s == "-H") && i+1 < len(args) {
-				w.literal1(args[i+1].s)
-			} else if v, ok := strings.CutPrefix(a.s, "--pager="); ok {
-				w.literal1(v)
-			}
+	}
+}
+
+// sortOut judges sort -o as a write.
+func (w *walker) sortOut(chain string, args []arg, io ioInfo) {
+	for i, a := range args {
+		if (a.s == "-o" || a.s == "--output") && i+1 < len(args) {
+			w.writeTo(args[i+1].s, chain, args[i+1].text)
+		} else if v, ok := strings.CutPrefix(a.s, "--output="); ok {
+			w.writeTo(v, chain, a.text)
 		}
-	case "setsvars":
-		// read NAME…: the values come from input, not known here.
-		ops := scan(&rule{vals: "-p -d -n -N -t -u -a -C -c -O -s"}, args)
-		for _, i := range ops {
-			w.vars[args[i].s] = hole
-		}
-		for i, a := range args {
-			if a.s == "-a" && i+1 < len(args) {
-				w.vars[args[i+1].s] = hole
-			}
-		}
-		if len(ops) == 0 && strings.Fields(chain)[0] == "read" {
-			w.vars["REPLY"] = hole
-		}
-	case "unset":
-		funcs := false
-		for _, a := range args[1:] {
-			switch {
-			case a.s == "-f":
-				funcs = true
-			case strings.HasPrefix(a.s, "-"):
-			case funcs:
-				delete(w.funcs, a.s)
-			default:
-				w.vars[a.s] = ""
-				delete(w.lists, a.s)
-			}
-		}
-	case "second":
-		// uniq IN OUT, xxd IN OUT: the second operand is written.
-		if ops := scan(lookup(strings.Fields(chain)[0]), args); len(ops) >= 2 {
-			w.writeTo(args[ops[1]].s, chain, args[ops[1]].text)
-		}
-	case "gitconfig":
-		// --global, --system and --file change config outside the
-		// repository, unless the command only reads.
-		ops := scan(gitRules.get()["config"], args)
-		reads := len(ops) <= 1
-		for _, a := range args[1:] {
-			if matchFlag(gitRules.get()["config"].flags[0].match, a.s) {
-				reads = true
-			}
-			if matchFlag("--unset --unset-all --add --replace-all --rename-section --remove-section --edit -e", a.s) {
-				reads = false
-			}
-		}
-		for _, a := range args[1:] {
-			if !reads && matchFlag("--global --system --file -f", a.s) {
-				w.res.add(Dangerous, "`git config "+a.text+"`: changes config outside the repository")
-			}
-		}
-	case "hyperfine":
-		// Each operand (and --prepare, --cleanup) is shell code.
-		for i, a := range args[1:] {
-			if !strings.HasPrefix(a.s, "-") && !takesValue(commands.get()["hyperfine"].vals, args[i].s) {
-				w.nested(a.s, input{})
-			}
-			if (a.s == "-p" || a.s == "--prepare" || a.s == "-c" || a.s == "--cleanup") && i+2 < len(args) {
-				w.nested(args[i+2].s, input{})
-			}
-		}
-	case "gitrm":
-		// git rm -r deletes a tree from the disk too, unless --cached.
-		cached, recursive := false, false
-		for _, a := range args[1:] {
-			cached = cached || a.s == "--cached"
-			recursive = recursive || a.s == "-r" || strings.HasPrefix(a.s, "-") && !strings.HasPrefix(a.s, "--") && strings.Contains(a.s, "r")
-		}
-		if recursive && !cached {
-			w.res.add(Dangerous, "`git rm -r`: deletes a tree")
-		}
-	case "makefile":
-		// A makefile is code: one outside the workspace is not the project's.
-		for i, a := range args {
-			if (a.s == "-f" || a.s == "--file" || a.s == "--makefile") && i+1 < len(args) {
-				w.runFile(args[i+1].s, args[i+1].text)
-			}
-		}
-	case "ln":
-		// Remember links made here: a later write through one lands on
-		// its target.
-		ops := scan(commands.get()["ln"], args)
-		if len(ops) == 2 {
-			target, link := args[ops[0]].s, args[ops[1]].s
-			lp, ok1 := w.abs(link)
-			tp, ok2 := w.abs(target)
-			if ok1 && ok2 {
-				if w.shared.links == nil {
-					w.shared.links = map[string]string{}
-				}
-				w.shared.links[lp] = tp
-			}
-		}
-	case "popd":
-		w.cwd = ""
-	case "alias":
-		w.alias(args)
-	case "trap":
-		w.trap(args)
-	case "source":
-		w.source(args, chain, io)
-	case "command":
-		// `command -v` only looks up; the wrapper walk covers the rest.
-	case "su":
-		w.su(args)
-	case "env":
-		w.env(args)
-	case "printenv":
-		if len(args) == 1 {
-			if w.envFiltered || w.shared.piped {
-				w.res.add(Safe, "`printenv | grep`: shows only matching variables")
-			} else {
-				w.res.add(Dangerous, "`printenv`: prints all variables, which may include secrets")
-			}
-		}
-		for _, a := range args[1:] {
-			if secret.Var(a.s) || hasHole(a.s) {
-				w.res.add(Dangerous, "`printenv "+a.text+"`: may print a secret")
-			}
-		}
-	case "xargs":
-		w.xargs(args, io)
-	case "find":
-		w.find(args)
-	case "fd":
-		w.fd(args, io)
-	case "awk":
-		w.awk(args)
-	case "sed":
-		w.sed(args, chain)
-	case "cp":
-		// cp's source /dev/null truncates the destination: handled by ops.
-	case "chmod":
-		w.chmod(args, chain)
-	case "rm":
-		w.rm(args, chain)
-	case "dd":
-		w.dd(args)
-	case "tar":
-		w.tar(args, io)
-	case "unzip":
-		w.unzip(args)
-	case "inplace":
-		w.inplace(args, chain)
-	case "sorto":
-		for i, a := range args {
-			if (a.s == "-o" || a.s == "--output") && i+1 < len(args) {
-				w.writeTo(args[i+1].s, chain, args[i+1].text)
-			} else if v, ok := strings.CutPrefix(a.s, "--output="); ok {
-				w.writeTo(v, chain, a.text)
-			}
-		}
-	case "sql":
-		w.sql(args, chain, io)
-	case "redis":
-		w.redis(args)
-	case "npx":
-		w.npx(args, io)
-	case "gitglobal":
-		w.gitGlobal(args)
-	case "dockerrun":
-		w.dockerRun(args, chain)
-	case "cloud":
-		w.cloud(args, chain)
-	case "fetch":
-		w.fetch(args, chain, io)
-	case "rsync":
-		w.rsync(args, chain)
 	}
 }

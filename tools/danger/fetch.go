@@ -34,7 +34,7 @@ func urlHost(s string) (string, bool) {
 	return u.Hostname(), true
 }
 
-func (w *walker) fetch(args []arg, chain string, io ioInfo) {
+func (w *walker) fetch(chain string, args []arg, io ioInfo) {
 	name := strings.Fields(chain)[0]
 	vals := "-o --output -H --header -d --data --data-raw --data-binary --data-urlencode -F --form -u --user -X --request -A --user-agent -e --referer -b --cookie -c --cookie-jar -x --proxy -T --upload-file -m --max-time --connect-timeout -w --write-out -r --range -K --config --retry --resolve --cacert --cert --key --url"
 	if name == "wget" {
@@ -116,7 +116,7 @@ func (w *walker) download(target, name string) {
 	w.res.add(c, why)
 }
 
-func (w *walker) rsync(args []arg, chain string) {
+func (w *walker) rsync(chain string, args []arg, io ioInfo) {
 	ops := scan(&rule{vals: "-e --rsh -f --filter --exclude --include --exclude-from --include-from --port --password-file --log-file"}, args)
 	for i := 1; i < len(args); i++ {
 		if args[i].s == "-e" || strings.HasPrefix(args[i].s, "--rsh") {

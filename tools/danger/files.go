@@ -7,7 +7,7 @@ import (
 
 // Checks for commands that delete, change or unpack files.
 
-func (w *walker) rm(args []arg, chain string) {
+func (w *walker) rm(chain string, args []arg, io ioInfo) {
 	recursive, dirs := false, false
 	var targets []arg
 	dashdash := false
@@ -93,7 +93,7 @@ func buildDirUnder(p, ws string) bool {
 	return false
 }
 
-func (w *walker) chmod(args []arg, chain string) {
+func (w *walker) chmod(chain string, args []arg, io ioInfo) {
 	recursive := false
 	var ops []arg
 	for _, a := range args[1:] {
@@ -129,7 +129,7 @@ func (w *walker) chmod(args []arg, chain string) {
 	}
 }
 
-func (w *walker) dd(args []arg) {
+func (w *walker) dd(chain string, args []arg, io ioInfo) {
 	for _, a := range args[1:] {
 		if v, ok := strings.CutPrefix(a.s, "of="); ok {
 			w.writeTo(v, "dd", a.text)
@@ -144,7 +144,7 @@ func (w *walker) dd(args []arg) {
 	}
 }
 
-func (w *walker) tar(args []arg, io ioInfo) {
+func (w *walker) tar(chain string, args []arg, io ioInfo) {
 	if len(args) < 2 {
 		return
 	}
@@ -233,7 +233,7 @@ func (w *walker) tar(args []arg, io ioInfo) {
 	}
 }
 
-func (w *walker) unzip(args []arg) {
+func (w *walker) unzip(chain string, args []arg, io ioInfo) {
 	for i, a := range args {
 		if a.s == "-d" && i+1 < len(args) {
 			w.writeTo(args[i+1].s, "unzip -d", args[i+1].text)
@@ -249,7 +249,7 @@ func (w *walker) unzip(args []arg) {
 }
 
 // inplace judges tools whose -w/-i flag rewrites their file operands.
-func (w *walker) inplace(args []arg, chain string) {
+func (w *walker) inplace(chain string, args []arg, io ioInfo) {
 	writing := false
 	for _, a := range args[1:] {
 		if a.s == "-w" || a.s == "-i" || a.s == "--write" || a.s == "--inplace" || strings.HasPrefix(a.s, "-") && !strings.HasPrefix(a.s, "--") && strings.ContainsAny(a.s, "wi") && letters(a.s[1:]) {

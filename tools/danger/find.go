@@ -8,7 +8,7 @@ import (
 
 // xargs runs a command with arguments read from its input, which are
 // not known before running.
-func (w *walker) xargs(args []arg, io ioInfo) {
+func (w *walker) xargs(chain string, args []arg, io ioInfo) {
 	r := &rule{vals: "-I -i -L -l -n -P -d -E -e -s -a --arg-file --delimiter --max-args --max-procs --replace --max-lines --eof -j --jobs"}
 	ss := make([]string, len(args))
 	for i, a := range args {
@@ -70,7 +70,7 @@ var findActions = lazy[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{"-exec": true, "-execdir": true, "-ok": true, "-okdir": true}
 }}
 
-func (w *walker) find(args []arg) {
+func (w *walker) find(chain string, args []arg, io ioInfo) {
 	var roots []string
 	i := 1
 	for ; i < len(args); i++ {
@@ -150,7 +150,7 @@ func (w *walker) findDelete(roots []string, filtered bool) {
 	}
 }
 
-func (w *walker) fd(args []arg, io ioInfo) {
+func (w *walker) fd(chain string, args []arg, io ioInfo) {
 	for i, a := range args {
 		if (a.s == "-x" || a.s == "--exec" || a.s == "-X" || a.s == "--exec-batch") && i+1 < len(args) {
 			inner := append([]arg(nil), args[i+1:]...)

@@ -219,8 +219,8 @@ func (w *walker) apply(r *rule, chain string, args []arg, io ioInfo) {
 	if r.sub != nil && len(ops) > 0 {
 		word := args[ops[0]]
 		if s, ok := r.sub[word.s]; ok {
-			if r.check != "" {
-				w.check(r.check, chain, args[:ops[0]], io)
+			if r.check != nil {
+				r.check(w, chain, args[:ops[0]], io)
 			}
 			w.apply(s, chain+" "+word.s, args[ops[0]:], io)
 			return
@@ -297,8 +297,8 @@ func (w *walker) apply(r *rule, chain string, args []arg, io ioInfo) {
 		}
 		w.inPlace(strings.Join(parts, " "), io.in)
 	}
-	if r.check != "" {
-		w.check(r.check, chain, args, io)
+	if r.check != nil {
+		r.check(w, chain, args, io)
 	}
 }
 
@@ -401,7 +401,7 @@ func (w *walker) wrapped(r *rule, chain string, args []arg, io ioInfo) {
 	for i, a := range args {
 		ss[i] = a.s
 	}
-	if r.check == "command" {
+	if strings.Fields(chain)[0] == "command" {
 		for _, a := range ss[1:] {
 			if a == "-v" || a == "-V" {
 				return // only looks the command up

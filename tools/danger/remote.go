@@ -7,7 +7,7 @@ import (
 
 // Checks for databases, containers, cloud CLIs and tools that fetch code.
 
-func (w *walker) sql(args []arg, chain string, io ioInfo) {
+func (w *walker) sql(chain string, args []arg, io ioInfo) {
 	var code []string
 	for i, a := range args[1:] {
 		s := a.s
@@ -60,7 +60,7 @@ func sqlWrites(s string) bool {
 	return false
 }
 
-func (w *walker) redis(args []arg) {
+func (w *walker) redis(chain string, args []arg, io ioInfo) {
 	ops := scan(&rule{vals: "-h -p -a -n -u --user --pass"}, args)
 	if len(ops) == 0 {
 		w.res.add(Dangerous, "`redis-cli`: opens an interactive session")
@@ -74,7 +74,7 @@ func (w *walker) redis(args []arg) {
 	}
 }
 
-func (w *walker) npx(args []arg, io ioInfo) {
+func (w *walker) npx(chain string, args []arg, io ioInfo) {
 	ops := scan(&rule{vals: "-p --package -c --call"}, args)
 	for _, a := range args[1:] {
 		if a.s == "-c" || a.s == "--call" {
@@ -98,7 +98,7 @@ func (w *walker) npx(args []arg, io ioInfo) {
 }
 
 // gitGlobal judges git's own options: -c can set config that runs code.
-func (w *walker) gitGlobal(args []arg) {
+func (w *walker) gitGlobal(chain string, args []arg, io ioInfo) {
 	for i := 1; i < len(args); i++ {
 		a := args[i].s
 		var kv string
@@ -115,7 +115,7 @@ func (w *walker) gitGlobal(args []arg) {
 			continue
 		}
 		key, val, _ := strings.Cut(kv, "=")
-		for _, r := range gitRules.get()["config"].ops {
+		for _, r := range commands.get()["git"].sub["config"].ops {
 			if matchOp(r.match, key) || matchOp(r.match, strings.ToLower(key)) {
 				w.res.add(Dangerous, "`git -c "+key+"`: sets config that runs programs")
 				w.literal1(strings.TrimPrefix(val, "!"))
@@ -124,7 +124,7 @@ func (w *walker) gitGlobal(args []arg) {
 	}
 }
 
-func (w *walker) dockerRun(args []arg, chain string) {
+func (w *walker) dockerRun(chain string, args []arg, io ioInfo) {
 	type mount struct{ host, container string }
 	var mounts []mount
 	for i := 1; i < len(args); i++ {
@@ -215,7 +215,7 @@ var cloudRead = []string{"list", "ls", "describe", "get", "show", "view", "statu
 // cloudSecret are verbs that print secrets.
 var cloudSecret = []string{"secret", "password", "token", "credential", "decrypt", "access-key", "login"}
 
-func (w *walker) cloud(args []arg, chain string) {
+func (w *walker) cloud(chain string, args []arg, io ioInfo) {
 	name := strings.Fields(chain)[0]
 	ops := scan(commands.get()[name], args)
 	if len(ops) == 0 {

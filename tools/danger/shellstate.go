@@ -4,7 +4,7 @@ import "strings"
 
 // Checks for builtins that change the shell's own state or run code later.
 
-func (w *walker) cd(args []arg) {
+func (w *walker) cd(chain string, args []arg, io ioInfo) {
 	var target string
 	ops := scan(&rule{}, args)
 	switch {
@@ -24,7 +24,7 @@ func (w *walker) cd(args []arg) {
 	w.cwd = p
 }
 
-func (w *walker) alias(args []arg) {
+func (w *walker) alias(chain string, args []arg, io ioInfo) {
 	for _, a := range args[1:] {
 		if name, val, ok := strings.Cut(a.s, "="); ok {
 			if lookup(name) != nil || w.funcs[name] != nil {
@@ -41,7 +41,7 @@ func (w *walker) alias(args []arg) {
 	}
 }
 
-func (w *walker) trap(args []arg) {
+func (w *walker) trap(chain string, args []arg, io ioInfo) {
 	ops := scan(&rule{}, args)
 	if len(ops) < 2 {
 		return // lists traps or resets one
@@ -53,7 +53,7 @@ func (w *walker) trap(args []arg) {
 	w.nested(action, input{})
 }
 
-func (w *walker) source(args []arg, chain string, io ioInfo) {
+func (w *walker) source(chain string, args []arg, io ioInfo) {
 	if len(args) < 2 {
 		w.res.add(Dangerous, "`"+chain+"` without a file")
 		return
@@ -66,7 +66,7 @@ func (w *walker) source(args []arg, chain string, io ioInfo) {
 	w.runFile(args[1].s, args[1].text)
 }
 
-func (w *walker) su(args []arg) {
+func (w *walker) su(chain string, args []arg, io ioInfo) {
 	w.res.add(Dangerous, "`su`: runs as another user")
 	for i := 1; i < len(args); i++ {
 		a := args[i].s
@@ -81,7 +81,7 @@ func (w *walker) su(args []arg) {
 	}
 }
 
-func (w *walker) env(args []arg) {
+func (w *walker) env(chain string, args []arg, io ioInfo) {
 	ss := make([]string, len(args))
 	for i, a := range args {
 		ss[i] = a.s

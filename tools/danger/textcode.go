@@ -4,7 +4,7 @@ import "strings"
 
 // Checks for text tools whose scripts can run commands or write files.
 
-func (w *walker) sed(args []arg, chain string) {
+func (w *walker) sed(chain string, args []arg, io ioInfo) {
 	inPlace := false
 	script := ""
 	var files []arg
@@ -101,7 +101,7 @@ func sedRuns(script string) bool {
 	return false
 }
 
-func (w *walker) awk(args []arg) {
+func (w *walker) awk(chain string, args []arg, io ioInfo) {
 	r := &rule{vals: "-F -v -f --field-separator --assign --file"}
 	ops := scan(r, args)
 	for i, a := range args {
