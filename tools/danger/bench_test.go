@@ -1,6 +1,10 @@
 package danger
 
-import "testing"
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
 
 // typical are one-line commands of the kind the assistant runs.
 var typical = []string{
@@ -31,5 +35,40 @@ func BenchmarkClassifyTable(b *testing.B) {
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
 		Classify(table[i%len(table)].cmd, testWS)
+	}
+}
+
+// nestings are shapes of deep nesting, n levels each.
+var nestings = []struct {
+	name string
+	make func(n int) string
+}{
+	{"cmdsubst", func(n int) string { return "echo " + strings.Repeat("$(", n) + "ls" + strings.Repeat(")", n) }},
+	{"quoted", func(n int) string { return "echo " + strings.Repeat(`"$(`, n) + "ls" + strings.Repeat(`)"`, n) }},
+	{"backquote-subshell", func(n int) string { return strings.Repeat("(", n) + "ls" + strings.Repeat(")", n) }},
+	{"group", func(n int) string { return strings.Repeat("{ ", n) + "ls" + strings.Repeat("; }", n) }},
+	{"param", func(n int) string { return "echo " + strings.Repeat("${x:-", n) + "y" + strings.Repeat("}", n) }},
+	{"arith", func(n int) string { return "echo $((" + strings.Repeat("(", n) + "1" + strings.Repeat(")", n) + "))" }},
+	{"if", func(n int) string { return strings.Repeat("if true; then ", n) + "ls" + strings.Repeat("; fi", n) }},
+	{"procsubst", func(n int) string { return "cat " + strings.Repeat("<(cat ", n) + "x" + strings.Repeat(")", n) }},
+	{"pipeline", func(n int) string { return "ls" + strings.Repeat(" | cat", n) }},
+	{"list", func(n int) string { return "ls" + strings.Repeat(" && ls", n) }},
+}
+
+// BenchmarkNested shows that judging is linear in nesting depth: the time
+// per level stays flat up to the bounds (maxNesting statements inside one
+// another, maxBrackets brackets), and beyond them the answer is "too
+// deep", found by a scan that stops at the bound.
+func BenchmarkNested(b *testing.B) {
+	for _, s := range nestings {
+		for _, n := range []int{100, 200, 400, 4000} {
+			src := s.make(n)
+			b.Run(fmt.Sprintf("%s/%d", s.name, n), func(b *testing.B) {
+				for b.Loop() {
+					Classify(src, testWS)
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/level")
+			})
+		}
 	}
 }

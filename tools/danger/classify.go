@@ -1,7 +1,9 @@
 package danger
 
 import (
+	"errors"
 	"maps"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -15,6 +17,11 @@ type Workspace struct {
 	Dir  string // the workspace root, absolute; empty when not known
 	Home string // the user's home directory, absolute
 }
+
+// maxNesting bounds the nesting of statements (substitutions, subshells,
+// blocks, bodies) that the walk follows, so that judging stays linear in
+// the input.
+const maxNesting = 200
 
 // maxDepth bounds nesting (bash -c inside eval inside sudo …) so that a
 // hostile string cannot make the classifier recurse without end.
@@ -108,10 +115,12 @@ type shared struct {
 	// declared are the function bodies declared anywhere in the string,
 	// with the walker state at their declaration.
 	declared []declared
-	netfd    map[string]bool // file descriptors opened on /dev/tcp
-	runtime  bool            // judging a real argv at run time (see Guard)
-	piped    bool            // at run time: the output goes into a pipe, judged with it before running
-	budget   int             // statements left to walk
+	netfd    map[string]bool      // file descriptors opened on /dev/tcp
+	runtime  bool                 // judging a real argv at run time (see Guard)
+	piped    bool                 // at run time: the output goes into a pipe, judged with it before running
+	budget   int                  // statements left to walk
+	level    int                  // statements being walked, one inside the other
+	fetches  map[syntax.Node]bool // substitutions known to fetch or not (see fetching)
 	// getenv reads the environment of the commands being judged, for the
 	// files it moves ($KUBECONFIG); nil when judging text alone.
 	getenv func(string) string
@@ -196,9 +205,36 @@ func (w *walker) merge(branches ...*walker) {
 var parsers = sync.Pool{New: func() any { return syntax.NewParser(syntax.Variant(syntax.LangBash)) }}
 
 func parse(src string) (*syntax.File, error) {
+	if tooDeep(src) {
+		return nil, errTooDeep
+	}
 	p := parsers.Get().(*syntax.Parser)
 	defer parsers.Put(p)
 	return p.Parse(strings.NewReader(src), "")
+}
+
+var errTooDeep = errors.New("too deep: brackets nested more than " + strconv.Itoa(maxBrackets) + " levels")
+
+// maxBrackets bounds the nesting of brackets in a string given to the
+// parser, whose time grows faster than the input's length for some deep
+// shapes ("$("$(…)")", (((…)))).
+const maxBrackets = 2 * maxNesting
+
+// tooDeep reports text whose brackets nest deeper than maxBrackets, by a
+// scan that ignores quotes: deeper than anyone writes either way.
+func tooDeep(src string) bool {
+	depth := 0
+	for i := 0; i < len(src); i++ {
+		switch src[i] {
+		case '(', '{', '[':
+			if depth++; depth > maxBrackets {
+				return true
+			}
+		case ')', '}', ']':
+			depth = max(depth-1, 0)
+		}
+	}
+	return false
 }
 
 // script parses src and walks it; a string that does not parse is
@@ -304,6 +340,14 @@ func (w *walker) stmt(s *syntax.Stmt, in input) {
 		}
 		return
 	}
+	if w.shared.level++; w.shared.level > maxNesting {
+		// Deeper than anyone writes: judging it would cost more than it
+		// says (deep stacks to copy and scan), so it is taken for risky.
+		w.res.add(Dangerous, "too deep: commands nested more than "+strconv.Itoa(maxNesting)+" levels, not judged")
+		w.shared.level--
+		return
+	}
+	defer func() { w.shared.level-- }()
 	io := w.redirects(s.Redirs, in)
 	if s.Background {
 		c := w.clone()

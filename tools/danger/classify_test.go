@@ -221,3 +221,24 @@ func TestOddWorkspaces(t *testing.T) {
 		}
 	}
 }
+
+// TestDeepNesting: nesting deeper than the bounds is dangerous, said so,
+// and fast; a blocked command within them is still found.
+func TestDeepNesting(t *testing.T) {
+	deep := []string{
+		"echo " + strings.Repeat("$(", 4000) + "ls" + strings.Repeat(")", 4000),
+		"echo " + strings.Repeat(`"$(`, 4000) + "ls" + strings.Repeat(`)"`, 4000),
+		strings.Repeat("if true; then ", 4000) + "ls" + strings.Repeat("; fi", 4000),
+		strings.Repeat("{ ", 300) + "ls" + strings.Repeat("; }", 300),
+	}
+	for _, cmd := range deep {
+		v := Classify(cmd, testWS)
+		if v.Class != Dangerous || !strings.Contains(strings.Join(v.Reasons, " "), "too deep") {
+			t.Errorf("%.40s…: %v %q, want dangerous, too deep", cmd, v.Class, v.Reasons)
+		}
+	}
+	within := "echo " + strings.Repeat("$(", 150) + "rm -rf ~" + strings.Repeat(")", 150)
+	if v := Classify(within, testWS); v.Class != Blocked {
+		t.Errorf("rm -rf ~ inside 150 $(…): %v %q, want blocked", v.Class, v.Reasons)
+	}
+}

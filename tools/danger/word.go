@@ -113,7 +113,7 @@ func (w *walker) config() *expand.Config {
 				io.WriteString(out, s)
 				return nil
 			}
-			if downloads(cs.Stmts) {
+			if w.shared.fetching(cs, cs.Stmts) {
 				io.WriteString(out, string(holeDL))
 			} else {
 				io.WriteString(out, hole)
@@ -121,7 +121,7 @@ func (w *walker) config() *expand.Config {
 			return nil
 		},
 		ProcSubst: func(ps *syntax.ProcSubst) (string, error) {
-			if ps.Op == syntax.CmdIn && downloads(ps.Stmts) {
+			if ps.Op == syntax.CmdIn && w.shared.fetching(ps, ps.Stmts) {
 				return "/dev/fd/" + string(holeDL), nil
 			}
 			return "/dev/fd/63", nil
@@ -245,20 +245,36 @@ func (w *walker) substs(node syntax.Node) {
 	})
 }
 
-// downloads reports whether statements fetch from the network, so their
-// output is downloaded content.
-func downloads(stmts []*syntax.Stmt) bool {
+// fetching reports whether the statements of a substitution fetch from
+// the network, so that their output is downloaded content. Answers are
+// kept per substitution and nested ones are not walked again, so that
+// 4,000 nested $(…) cost linear time, not quadratic.
+func (s *shared) fetching(node syntax.Node, stmts []*syntax.Stmt) bool {
+	if v, ok := s.fetches[node]; ok {
+		return v
+	}
 	found := false
-	for _, s := range stmts {
-		syntax.Walk(s, func(n syntax.Node) bool {
-			if c, ok := n.(*syntax.CallExpr); ok && len(c.Args) > 0 {
-				if fetchers.get()[commandBase(c.Args[0].Lit())] {
+	for _, st := range stmts {
+		syntax.Walk(st, func(n syntax.Node) bool {
+			switch n := n.(type) {
+			case *syntax.CallExpr:
+				if len(n.Args) > 0 && fetchers.get()[commandBase(n.Args[0].Lit())] {
 					found = true
 				}
+			case *syntax.CmdSubst:
+				found = found || s.fetching(n, n.Stmts)
+				return false
+			case *syntax.ProcSubst:
+				found = found || s.fetching(n, n.Stmts)
+				return false
 			}
 			return !found
 		})
 	}
+	if s.fetches == nil {
+		s.fetches = map[syntax.Node]bool{}
+	}
+	s.fetches[node] = found
 	return found
 }
 
