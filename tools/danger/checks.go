@@ -168,15 +168,6 @@ func (w *walker) gitRm(chain string, args []arg, io ioInfo) {
 	}
 }
 
-// makefile judges a makefile given with -f as code run.
-func (w *walker) makefile(chain string, args []arg, io ioInfo) {
-	// A makefile is code: one outside the workspace is not the project's.
-	for i, a := range args {
-		if (a.s == "-f" || a.s == "--file" || a.s == "--makefile") && i+1 < len(args) {
-			w.runFile(args[i+1].s, args[i+1].text)
-		}
-	}
-}
 
 // ln remembers links made here: a later write through one lands on its target.
 func (w *walker) ln(chain string, args []arg, io ioInfo) {

@@ -121,6 +121,9 @@ type shared struct {
 	budget   int                  // statements left to walk
 	level    int                  // statements being walked, one inside the other
 	fetches  map[syntax.Node]bool // substitutions known to fetch or not (see fetching)
+	// scripts are the files the string writes, with what it writes into
+	// them (hole when that is not known).
+	scripts map[string]string
 	// getenv reads the environment of the commands being judged, for the
 	// files it moves ($KUBECONFIG); nil when judging text alone.
 	getenv func(string) string
@@ -133,6 +136,23 @@ func (s *shared) call(body *syntax.Stmt) {
 	}
 	s.called[body] = true
 	s.calls[body]++
+}
+
+// wrote records that the string writes data into the file p (known says
+// whether data is what goes in; append adds to what was there).
+func (s *shared) wrote(p, data string, known, append bool) {
+	if s.scripts == nil {
+		s.scripts = map[string]string{}
+	}
+	prev, had := s.scripts[p]
+	switch {
+	case !known, append && had && hasHole(prev):
+		s.scripts[p] = hole
+	case append:
+		s.scripts[p] = prev + data
+	default:
+		s.scripts[p] = data
+	}
 }
 
 // download records a file fetched from the network.
@@ -355,7 +375,27 @@ func (w *walker) stmt(s *syntax.Stmt, in input) {
 		c.command(s.Cmd, io)
 		return
 	}
+	w.last = nil
 	w.command(s.Cmd, io)
+	if len(io.out) > 0 {
+		w.wroteOutput(s, io)
+	}
+}
+
+// wroteOutput records what a statement wrote to the files its output goes
+// to, so that running one of them later in the string is judged by its
+// content (printf 'rm -rf ~' > t.sh; bash t.sh).
+func (w *walker) wroteOutput(s *syntax.Stmt, io ioInfo) {
+	data, known := "", false
+	if _, ok := s.Cmd.(*syntax.CallExpr); ok && w.last != nil {
+		name, args := lastCommand(w.last)
+		if out := w.output(s, name, args, io.in); out.kind == inData {
+			data, known = out.data, true
+		}
+	}
+	for i, p := range io.out {
+		w.shared.wrote(p, data, known, io.app[i])
+	}
 }
 
 func (w *walker) command(cmd syntax.Command, io ioInfo) {

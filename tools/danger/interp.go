@@ -135,7 +135,7 @@ func (w *walker) interp(r *rule, chain string, args []arg, ops []int, io ioInfo)
 			return
 		case a == "-i" && r.kind == kindShell:
 		case !strings.HasPrefix(a, "-"):
-			w.runFile(a, args[i].text)
+			w.runFile(a, args[i].text, lang)
 			w.operands(args[i+1:])
 			return
 		case takesValue(r.vals, a):
@@ -190,7 +190,7 @@ func (w *walker) stdinCode(r *rule, name, lang string, io ioInfo) {
 			w.res.add(Dangerous, "`"+name+"`: runs code from a file not known before running")
 			return
 		}
-		w.runFile(io.in.data, io.in.data)
+		w.runFile(io.in.data, io.in.data, lang)
 	default:
 		w.res.add(Dangerous, "`"+name+"`: runs code from its input, which cannot be seen")
 	}

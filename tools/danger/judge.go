@@ -38,7 +38,7 @@ func (w *walker) run(args []arg, io ioInfo) {
 	name := args[0].s
 	if strings.Contains(name, "/") {
 		if !binDirs.get()[path.Dir(path.Clean(name))] {
-			w.runFile(args[0].s, args[0].text)
+			w.runFile(args[0].s, args[0].text, "sh")
 			w.operands(args[1:])
 			return
 		}
@@ -337,9 +337,15 @@ func (w *walker) writeTo(target, chain, text string) {
 	w.res.add(c, why)
 }
 
-// runFile judges running the program or script at p.
-func (w *walker) runFile(target, text string) {
+// runFile judges running the program or script at p; lang is the
+// language it is run as ("sh" for a shell or an executable, "python", "make"
+// …), for a script this string wrote.
+func (w *walker) runFile(target, text, lang string) {
 	p, ok := w.abs(target)
+	if content, wrote := w.shared.scripts[p]; ok && wrote && !w.shared.downloads[p] {
+		w.runWritten(content, text, lang)
+		return
+	}
 	switch {
 	case strings.ContainsRune(target, holeDL):
 		w.res.add(Blocked, "`"+text+"`: runs code downloaded from the network")
@@ -355,6 +361,27 @@ func (w *walker) runFile(target, text string) {
 		w.res.add(Dev, "`"+text+"`: runs the project's own code")
 	default:
 		w.res.add(Dangerous, "`"+text+"`: runs a program outside the workspace")
+	}
+}
+
+// runWritten judges running a file this string wrote, by what it wrote.
+func (w *walker) runWritten(content, text, lang string) {
+	switch {
+	case strings.ContainsRune(content, holeDL):
+		w.res.add(Blocked, "`"+text+"`: runs code downloaded from the network")
+	case hasHole(content):
+		w.res.add(Dangerous, "`"+text+"`: runs a file this command writes, with content not known before running")
+	case lang == "sh" || lang == "bash" || lang == "zsh" || lang == "dash" || lang == "ksh" || lang == "source":
+		w.res.add(Dev, "`"+text+"`: runs a script this command writes")
+		w.nested(content, input{})
+	case lang == "make":
+		w.res.add(Dev, "`"+text+"`: runs a makefile this command writes")
+		w.makeText(content)
+	case lang != "":
+		w.res.add(Dev, "`"+text+"`: runs a script this command writes")
+		w.inline(lang, content)
+	default:
+		w.res.add(Dangerous, "`"+text+"`: runs a file this command writes")
 	}
 }
 

@@ -31,6 +31,7 @@ type input struct {
 type ioInfo struct {
 	in  input
 	out []string // absolute paths standard output is written to
+	app []bool   // for each of out: appended to, not replaced
 	net bool     // input or output is a network socket
 }
 
@@ -77,6 +78,7 @@ func (w *walker) redirects(rs []*syntax.Redirect, in input) ioInfo {
 			w.res.add(c, why)
 			if ok && fd != "2" {
 				io.out = append(io.out, p)
+				io.app = append(io.app, r.Op == syntax.AppOut || r.Op == syntax.AppAll)
 			}
 		case syntax.DplIn, syntax.DplOut:
 			target := w.literal(r.Word)

@@ -1872,8 +1872,8 @@ func commandTable() map[string]*rule {
 		"make": {
 			class: Dev,
 			why:   "runs the project's build",
-			vals:  "-C -f --file --directory -j -l -o -W",
-			check: (*walker).makefile,
+			vals:  "-C -f --file --makefile --directory -j -l -o -W -E --eval -I --include-dir",
+			check: (*walker).make,
 			flags: []flag{
 				set("-n --dry-run --just-print -q --question -p", Safe, "shows what would run"),
 			},

@@ -63,7 +63,7 @@ func (w *walker) source(chain string, args []arg, io ioInfo) {
 		w.stdinCode(commands.get()["bash"], chain, "bash", io)
 		return
 	}
-	w.runFile(args[1].s, args[1].text)
+	w.runFile(args[1].s, args[1].text, "source")
 }
 
 func (w *walker) su(chain string, args []arg, io ioInfo) {
