@@ -1289,16 +1289,9 @@ func vimRule() *rule {
 	return &rule{
 		class: Dev,
 		why:   "edits files",
-		write: writeAll,
-		vals:  "-c --cmd -S -u -i -T",
-		flags: []flag{
-			raise(
-				"-c --cmd -S -u -e -es -Es -s",
-				Dangerous,
-				"runs editor commands, which can run programs",
-			),
-		},
-		ops: []flag{raise("+*", Dangerous, "runs editor commands, which can run programs")},
+		vals:  "-c --cmd -S -u -i -T -w -W -U -r -t -q",
+		check: (*walker).vim,
+		flags: []flag{raise("-e -es -Es -E", Dangerous, "runs editor commands from its input")},
 	}
 }
 
@@ -1330,7 +1323,8 @@ func commandTable() map[string]*rule {
 		"less": {
 			class: Safe,
 			why:   readOnly,
-			flags: []flag{raise("-o -O --log-file --LOG-FILE", Dev, "writes a log file")},
+			vals:  "-o -O -k -b -h -j -p -P -t -T -x -y -z -#",
+			check: (*walker).less,
 		},
 		"more":    safe(readOnly),
 		"bat":     safe(readOnly),
@@ -1852,8 +1846,12 @@ func commandTable() map[string]*rule {
 		"vim":      vimRule(),
 		"vi":       vimRule(),
 		"nvim":     vimRule(),
+		"ex":       vimRule(),
+		"view":     vimRule(),
+		"vimdiff":  vimRule(),
+		"gvim":     vimRule(),
 		"nano":     {class: Dev, why: "edits files", write: writeAll},
-		"emacs":    {class: Dev, why: "edits files", write: writeAll},
+		"emacs":    {class: Dev, why: "edits files", write: writeAll, check: (*walker).emacs},
 		"gofmt": {
 			class: Safe,
 			why:   "prints formatted code",

@@ -1,0 +1,211 @@
+package danger
+
+import (
+	"strings"
+)
+
+// Checks for pagers and editors, whose options can run commands.
+
+// less judges less(1)'s initial commands (+cmd, ++cmd), which are typed
+// as if by the user: ! runs a shell command, | pipes to one, s saves to a
+// file, v starts an editor, :e examines another file; and its log files.
+func (w *walker) less(chain string, args []arg, io ioInfo) {
+	for i := 1; i < len(args); i++ {
+		a := args[i].s
+		switch {
+		case strings.HasPrefix(a, "+"):
+			w.lessCommand(chain, strings.TrimPrefix(strings.TrimPrefix(a, "+"), "+"), args[i].text)
+		case a == "-o" || a == "-O" || a == "--log-file" || a == "--LOG-FILE":
+			if i+1 < len(args) {
+				i++
+				w.writeTo(args[i].s, chain+" "+a, args[i].text)
+			}
+		case strings.HasPrefix(a, "--log-file=") || strings.HasPrefix(a, "--LOG-FILE="):
+			_, f, _ := strings.Cut(a, "=")
+			w.writeTo(f, chain, args[i].text)
+		case (strings.HasPrefix(a, "-o") || strings.HasPrefix(a, "-O")) && len(a) > 2:
+			w.writeTo(a[2:], chain, args[i].text)
+		}
+	}
+}
+
+// lessCommand judges one initial command of less.
+func (w *walker) lessCommand(chain, cmd, text string) {
+	on := "`" + chain + " " + text + "`"
+	switch {
+	case cmd == "":
+	case cmd[0] == '!':
+		w.res.add(Dangerous, on+": runs a shell command")
+		w.nested(cmd[1:], input{})
+	case cmd[0] == '/' || cmd[0] == '?' || cmd[0] == '&':
+		// A search or a filter: the rest is the pattern, unless a control
+		// character ends it and more commands follow.
+		if strings.ContainsFunc(cmd, func(r rune) bool { return r < ' ' }) {
+			w.res.add(Dangerous, on+": commands after a search")
+		}
+	case strings.Trim(cmd, "0123456789GgFfbdujkyepP%^&") == "":
+		// Moves: +G (the end), +F (follow), +150 (a line), +50% …
+	default:
+		w.res.add(Dangerous, on+": an initial command that may run programs or write files")
+	}
+}
+
+// vim judges Vim's commands given with -c, +, --cmd and -S: `:!` runs a
+// shell command, :w and :saveas write files, :r reads one (or a command's
+// output), :source runs a script; what the classifier does not know is
+// taken for the worst (:call system(), :lua …).
+func (w *walker) vim(chain string, args []arg, io ioInfo) {
+	for i := 1; i < len(args); i++ {
+		a := args[i].s
+		next := func() (arg, bool) {
+			if i+1 < len(args) {
+				i++
+				return args[i], true
+			}
+			return arg{}, false
+		}
+		switch {
+		case a == "-c" || a == "--cmd":
+			if v, ok := next(); ok {
+				w.exCommand(chain, v.s, v.text)
+			}
+		case strings.HasPrefix(a, "+") && len(a) > 1:
+			w.exCommand(chain, a[1:], args[i].text)
+		case a == "-S" || a == "-u" || a == "-s" && i+1 < len(args) && !strings.HasPrefix(args[i+1].s, "-") &&
+			!strings.HasPrefix(args[i+1].s, "+"):
+			// -S session, -u vimrc, -s a script of typed keys.
+			if v, ok := next(); ok && v.s != "NONE" && v.s != "NORC" {
+				w.runFile(v.s, v.text, "vim")
+			}
+		case a == "-i" || a == "-T" || a == "-U" || a == "-r" || a == "-t" || a == "-q":
+			next()
+		case !strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "+"):
+			w.writeTo(a, chain, args[i].text) // a file to edit
+		case a == "--":
+			for _, f := range args[i+1:] {
+				w.writeTo(f.s, chain, f.text)
+			}
+			return
+		case a == "-w" || a == "-W":
+			if v, ok := next(); ok {
+				w.writeTo(v.s, chain+" "+a, v.text)
+			}
+		}
+	}
+}
+
+// exCommand judges one Ex command line of Vim (several joined by |).
+func (w *walker) exCommand(chain, line, text string) {
+	on := "`" + chain + " " + text + "`"
+	for _, c := range exSplit(line) {
+		c = strings.TrimLeft(strings.TrimSpace(c), ":")
+		// A range: %, ., $, numbers, 'marks, /patterns/ and commas.
+		c = strings.TrimLeft(c, "%.$0123456789,;'<>+- ")
+		name := c
+		if i := strings.IndexFunc(c, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') }); i >= 0 {
+			name = c[:i]
+		}
+		rest := strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(c, name), "!"))
+		switch {
+		case strings.HasPrefix(c, "!"):
+			w.res.add(Dangerous, on+": runs a shell command")
+			w.nested(c[1:], input{})
+		case name == "r" || name == "read":
+			if cmd, ok := strings.CutPrefix(rest, "!"); ok {
+				w.res.add(Dangerous, on+": runs a shell command")
+				w.nested(cmd, input{})
+			} else if rest != "" {
+				p, ok := w.abs(rest)
+				w.readFile(p, ok, on)
+			}
+		case name == "w" || name == "write" || name == "wq" || name == "x" || name == "xit" || name == "up" ||
+			name == "update" || name == "sav" || name == "saveas" || name == "wa" || name == "wall" ||
+			name == "wqa" || name == "xa" || name == "exit":
+			if cmd, ok := strings.CutPrefix(rest, "!"); ok {
+				w.res.add(Dangerous, on+": pipes the text to a shell command")
+				w.nested(cmd, input{})
+			} else if rest != "" {
+				w.writeTo(strings.TrimPrefix(rest, ">>"), chain+" :"+name, rest)
+			}
+		case name == "so" || name == "source":
+			w.runFile(rest, rest, "vim")
+		case name == "" && c == "", name == "q" || name == "quit" || name == "qa" || name == "qall" ||
+			name == "set" || name == "se" || name == "setlocal" || name == "syntax" || name == "e" ||
+			name == "edit" || name == "noh" || name == "retab" || name == "undo" || name == "redo":
+		case name == "s" || name == "substitute" || name == "d" || name == "delete" || name == "m" ||
+			name == "move" || name == "t" || name == "co" || name == "copy" || name == "j" || name == "join":
+			// Edits of the text in the buffer; written by :w.
+		default:
+			w.res.add(Dangerous, on+": editor commands that can run programs")
+		}
+	}
+}
+
+// exSplit splits an Ex command line at the bars that separate commands.
+func exSplit(line string) []string {
+	var out []string
+	start := 0
+	for i := 0; i < len(line); i++ {
+		switch line[i] {
+		case '\\':
+			i++
+		case '|':
+			out = append(out, line[start:i])
+			start = i + 1
+		}
+	}
+	return append(out, line[start:])
+}
+
+// emacs judges Emacs's code options: --eval runs Lisp (shell-command and
+// the like run programs), -l/--load and --script load a file, -f calls a
+// function.
+func (w *walker) emacs(chain string, args []arg, io ioInfo) {
+	for i := 1; i < len(args); i++ {
+		a := strings.TrimPrefix(args[i].s, "-")
+		val := func() (arg, bool) {
+			if _, v, ok := strings.Cut(args[i].s, "="); ok {
+				return arg{s: v, text: v}, true
+			}
+			if i+1 < len(args) {
+				i++
+				return args[i], true
+			}
+			return arg{}, false
+		}
+		name, _, _ := strings.Cut(a, "=")
+		switch name {
+		case "-eval", "eval":
+			if v, ok := val(); ok {
+				w.res.add(Dangerous, "`"+chain+" --eval`: evaluates Lisp, which can run programs and change files")
+				w.lispStrings(v.s)
+			}
+		case "-load", "l", "-script", "script", "x":
+			if v, ok := val(); ok && (strings.Contains(v.s, "/") || strings.HasSuffix(v.s, ".el") || name == "-script" || name == "script") {
+				w.runFile(v.s, v.text, "emacs-lisp")
+			}
+		case "-funcall", "f":
+			if v, ok := val(); ok && !strings.HasPrefix(v.s, "ert-run-tests") {
+				w.res.add(Dangerous, "`"+chain+" -f "+v.text+"`: calls a Lisp function")
+			}
+		}
+	}
+}
+
+// lispStrings judges the shell commands of Lisp's shell-command and the
+// like, when given as literal strings.
+func (w *walker) lispStrings(code string) {
+	for _, f := range []string{"shell-command", "shell-command-to-string", "async-shell-command", "call-process-shell-command",
+		"start-process-shell-command"} {
+		for rest := code; ; {
+			i := strings.Index(rest, "("+f)
+			if i < 0 {
+				break
+			}
+			rest = rest[i+len(f)+1:]
+			if m := strLit.get().FindStringSubmatch(rest); m != nil {
+				w.nested(m[1]+m[2], input{})
+			}
+		}
+	}
+}
