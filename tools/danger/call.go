@@ -179,6 +179,9 @@ var harmlessPrograms = lazy[map[string]bool]{build: func() map[string]bool {
 
 // hijack judges setting a variable that decides what later commands run.
 func (w *walker) hijack(name, val, text string) bool {
+	if strings.HasPrefix(name, "GIT_") && w.gitEnv(name, val, text) {
+		return true
+	}
 	if !hijackVars.get()[name] && !strings.HasPrefix(name, "BASH_FUNC_") {
 		return false
 	}

@@ -121,27 +121,6 @@ func (w *walker) second(chain string, args []arg, io ioInfo) {
 	}
 }
 
-// gitConfig judges git config writing outside the repository.
-func (w *walker) gitConfig(chain string, args []arg, io ioInfo) {
-	// --global, --system and --file change config outside the
-	// repository, unless the command only reads.
-	ops := scan(commands.get()["git"].sub["config"], args)
-	reads := len(ops) <= 1
-	for _, a := range args[1:] {
-		if matchFlag(commands.get()["git"].sub["config"].flags[0].match, a.s) {
-			reads = true
-		}
-		if matchFlag("--unset --unset-all --add --replace-all --rename-section --remove-section --edit -e", a.s) {
-			reads = false
-		}
-	}
-	for _, a := range args[1:] {
-		if !reads && matchFlag("--global --system --file -f", a.s) {
-			w.res.add(Dangerous, "`git config "+a.text+"`: changes config outside the repository")
-		}
-	}
-}
-
 // hyperfine judges each operand, --prepare and --cleanup as shell code.
 func (w *walker) hyperfine(chain string, args []arg, io ioInfo) {
 	// Each operand (and --prepare, --cleanup) is shell code.
@@ -167,7 +146,6 @@ func (w *walker) gitRm(chain string, args []arg, io ioInfo) {
 		w.res.add(Dangerous, "`git rm -r`: deletes a tree")
 	}
 }
-
 
 // ln remembers links made here: a later write through one lands on its target.
 func (w *walker) ln(chain string, args []arg, io ioInfo) {

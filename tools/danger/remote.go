@@ -97,33 +97,6 @@ func (w *walker) npx(chain string, args []arg, io ioInfo) {
 	w.res.add(Dangerous, "`npx "+args[ops[0]].text+"`: may download and run a package")
 }
 
-// gitGlobal judges git's own options: -c can set config that runs code.
-func (w *walker) gitGlobal(chain string, args []arg, io ioInfo) {
-	for i := 1; i < len(args); i++ {
-		a := args[i].s
-		var kv string
-		switch {
-		case a == "-c" && i+1 < len(args):
-			kv = args[i+1].s
-			i++
-		case strings.HasPrefix(a, "--config-env"):
-			kv = strings.TrimPrefix(strings.TrimPrefix(a, "--config-env"), "=")
-		case a == "--exec-path" || strings.HasPrefix(a, "--exec-path="):
-			w.res.add(Dangerous, "`git --exec-path`: runs git programs from another place")
-			continue
-		default:
-			continue
-		}
-		key, val, _ := strings.Cut(kv, "=")
-		for _, r := range commands.get()["git"].sub["config"].ops {
-			if matchOp(r.match, key) || matchOp(r.match, strings.ToLower(key)) {
-				w.res.add(Dangerous, "`git -c "+key+"`: sets config that runs programs")
-				w.literal1(strings.TrimPrefix(val, "!"))
-			}
-		}
-	}
-}
-
 func (w *walker) dockerRun(chain string, args []arg, io ioInfo) {
 	type mount struct{ host, container string }
 	var mounts []mount

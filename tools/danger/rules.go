@@ -111,7 +111,7 @@ func gitRules() map[string]*rule {
 		"annotate":  safe("shows who changed each line"),
 		"ls-files":  safe("lists tracked files"),
 		"ls-tree":   safe("lists a tree"),
-		"ls-remote": dev("lists refs of a remote"),
+		"ls-remote": remoteRule("lists refs of a remote"),
 		"rev-parse": safe("resolves names"),
 		"rev-list":  safe("lists commits"),
 		"describe":  safe("names a commit"),
@@ -147,34 +147,12 @@ func gitRules() map[string]*rule {
 		"fsck":          safe("checks the repository"),
 		"verify-commit": safe("checks a signature"),
 		"config": {
-			class:   Dev,
-			why:     "changes the repository's config",
-			vals:    "--file -f --type --default",
-			check:   (*walker).gitConfig,
-			bare:    safe("reads config"),
-			bareMax: 1,
-			flags: []flag{
-				set(
-					"--get --get-all --get-regexp --list -l --show-origin --get-urlmatch --name-only",
-					Safe,
-					"reads config",
-				),
-				raise(
-					"--unset --unset-all --add --replace-all --rename-section --remove-section",
-					Dev,
-					"changes the repository's config",
-				),
-			},
-			ops: []flag{
-				raise(
-					"alias.* core.sshCommand core.pager core.editor core.fsmonitor core.hooksPath "+
-						"diff.external *.command credential.helper core.gitProxy sequence.editor "+
-						"filter.* uploadpack.* pager.*",
-					Dangerous,
-					"sets config that runs programs",
-				),
-			},
+			class: Safe,
+			why:   "reads or changes the repository's config",
+			vals:  "--file -f --type --default --blob --comment",
+			check: (*walker).gitConfig,
 		},
+
 		"add": {
 			class: Dev,
 			why:   "stages changes",
@@ -284,12 +262,13 @@ func gitRules() map[string]*rule {
 		},
 		"mv":    dev("renames tracked files"),
 		"init":  dev("creates a repository"),
-		"clone": dev("fetches a repository"),
-		"fetch": dev("fetches from a remote"),
+		"clone": remoteRule("fetches a repository"),
+		"fetch": remoteRule("fetches from a remote"),
 		"pull": {
 			class: Dev,
 			why:   "fetches and merges from a remote",
 			flags: []flag{raise("-f --force", Dangerous, "overwrites local refs")},
+			ops:   remoteRule("").ops,
 		},
 		"push": {
 			class: Dev,
@@ -325,11 +304,11 @@ func gitRules() map[string]*rule {
 			sub: map[string]*rule{
 				"show":     dev("queries a remote"),
 				"get-url":  safe("shows a remote's URL"),
-				"add":      dev("adds a remote"),
+				"add":      remoteRule("adds a remote"),
 				"remove":   dev("removes a remote"),
 				"rm":       dev("removes a remote"),
 				"rename":   dev("renames a remote"),
-				"set-url":  dev("changes a remote's URL"),
+				"set-url":  remoteRule("changes a remote's URL"),
 				"prune":    dev("prunes stale refs"),
 				"update":   dev("fetches remotes"),
 				"set-head": dev("sets the remote HEAD"),
@@ -413,6 +392,16 @@ func gitRules() map[string]*rule {
 		"hash-object": safe("hashes a file"),
 		"mergetool":   dangerous("runs a merge tool"),
 		"difftool":    dangerous("runs a diff tool"),
+	}
+}
+
+// remoteRule is a git command that reaches a remote: the ext:: and fd::
+// transports run a command instead (git-remote-ext(1)).
+func remoteRule(why string) *rule {
+	return &rule{
+		class: Dev,
+		why:   why,
+		ops:   []flag{raise("ext::* fd::*", Dangerous, "a transport that runs a command")},
 	}
 }
 

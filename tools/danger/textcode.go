@@ -1,6 +1,5 @@
 package danger
 
-
 // Checks for text tools whose scripts can run commands or write files.
 
 func (w *walker) awk(chain string, args []arg, io ioInfo) {

@@ -1,0 +1,249 @@
+package danger
+
+import (
+	"strconv"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Git's configuration can make git run programs (git-config(1)): a pager,
+// an editor, hooks, diff and merge drivers, filters, credential helpers,
+// aliases that start with !. It is set by `git -c`, by `git config`, and by
+// the environment (GIT_CONFIG_PARAMETERS, GIT_CONFIG_COUNT with
+// GIT_CONFIG_KEY_n and GIT_CONFIG_VALUE_n).
+
+// gitConfigRuns says why setting key (any case) to value makes git run a
+// program or read code or credentials from elsewhere, or "" when it does
+// not.
+func (w *walker) gitConfigRuns(key, value string) string {
+	k := strings.ToLower(key)
+	first, _, _ := strings.Cut(k, ".")
+	last := k[strings.LastIndexByte(k, '.')+1:]
+	quiet := value == "" || !hasHole(value) && harmlessPrograms.get()[strings.Fields(value + " x")[0]] &&
+		!strings.ContainsAny(value, ";|&$`<>()")
+	boolean := func() bool {
+		switch strings.ToLower(value) {
+		case "true", "false", "yes", "no", "on", "off", "0", "1", "":
+			return true
+		}
+		return false
+	}
+	switch {
+	case k == "core.pager" || k == "core.editor" || k == "sequence.editor" || first == "pager":
+		if quiet || first == "pager" && boolean() {
+			return ""
+		}
+		return "runs a pager or editor of its choice"
+	case first == "alias":
+		if strings.HasPrefix(strings.TrimSpace(value), "!") || hasHole(value) {
+			return "defines an alias that runs a shell command"
+		}
+		return ""
+	case k == "core.fsmonitor":
+		if boolean() {
+			return ""
+		}
+		return "runs a file-system monitor program"
+	case k == "core.hookspath":
+		if p, ok := w.abs(value); ok && w.inside(p) {
+			return ""
+		}
+		return "runs hooks from outside the repository"
+	case k == "core.sshcommand" || k == "core.gitproxy" || k == "core.askpass" || k == "diff.external" ||
+		k == "gpg.program" || first == "gpg" && last == "program" || k == "gpg.ssh.defaultkeycommand" ||
+		k == "uploadpack.packobjectshook" || k == "interactive.difffilter" || k == "web.browser" ||
+		first == "credential" && last == "helper" || first == "filter" ||
+		first == "diff" && (last == "textconv" || last == "command") || first == "merge" && last == "driver" ||
+		(first == "mergetool" || first == "difftool" || first == "browser" || first == "man") &&
+			(last == "cmd" || last == "path") ||
+		first == "trailer" && (last == "command" || last == "cmd") || first == "sendemail" ||
+		first == "remote" && (last == "uploadpack" || last == "receivepack") || first == "instaweb" ||
+		first == "submodule" && last == "update" && strings.HasPrefix(value, "!"):
+		return "sets a program git runs"
+	case k == "include.path" || first == "includeif":
+		return "includes config from another file, which may run programs"
+	case first == "protocol" && last == "allow" || k == "protocol.allow":
+		if strings.ToLower(value) == "always" && (strings.Contains(k, "ext") || k == "protocol.allow") {
+			return "allows the ext transport, which runs commands"
+		}
+		return ""
+	case first == "url" && (last == "insteadof" || last == "pushinsteadof"):
+		return "sends git's traffic to another address"
+	case k == "http.proxy" || first == "http" && last == "proxy" || first == "remote" && last == "proxy":
+		return "sends git's traffic through a proxy"
+	case k == "core.worktree":
+		return "moves the work tree, which git then writes"
+	}
+	return ""
+}
+
+// gitConfigPair judges setting one config key, as written by text.
+func (w *walker) gitConfigPair(key, value, text string) {
+	why := w.gitConfigRuns(key, value)
+	if why == "" {
+		return
+	}
+	w.res.add(Dangerous, "`"+text+"`: "+why)
+	if hasHole(value) {
+		return
+	}
+	// The program itself: blocked if it is (core.pager='rm -rf ~').
+	w.literal1(strings.TrimPrefix(strings.TrimSpace(value), "!"))
+}
+
+// gitGlobal judges git's own options: -c and --config-env set config for
+// one command; --exec-path, --git-dir and --work-tree move what git runs
+// and writes.
+func (w *walker) gitGlobal(chain string, args []arg, io ioInfo) {
+	for i := 1; i < len(args); i++ {
+		a := args[i].s
+		val := func(name string) (string, bool) {
+			if v, ok := strings.CutPrefix(a, name+"="); ok {
+				return v, true
+			}
+			if a == name && i+1 < len(args) {
+				i++
+				return args[i].s, true
+			}
+			return "", false
+		}
+		if kv, ok := val("-c"); ok {
+			key, v, _ := strings.Cut(kv, "=")
+			w.gitConfigPair(key, v, "git -c "+key)
+			continue
+		}
+		if kv, ok := val("--config-env"); ok {
+			key, _, _ := strings.Cut(kv, "=")
+			w.gitConfigPair(key, hole, "git --config-env "+key)
+			continue
+		}
+		if _, ok := val("--exec-path"); ok {
+			w.res.add(Dangerous, "`git --exec-path`: runs git programs from another place")
+			continue
+		}
+		for _, name := range []string{"--work-tree", "--git-dir"} {
+			if v, ok := val(name); ok {
+				if p, ok := w.abs(v); !ok || !(w.inside(p) || p == w.ws.Dir) {
+					w.res.add(Dangerous, "`git "+name+" "+v+"`: works on files outside the workspace")
+				}
+			}
+		}
+	}
+}
+
+// gitEnv judges the environment variables that set git config or move
+// its files; it reports whether name is one.
+func (w *walker) gitEnv(name, val, text string) bool {
+	switch {
+	case name == "GIT_CONFIG_PARAMETERS":
+		// 'key=value' 'key=value' …, quoted as the shell would.
+		f, err := parse(": " + val)
+		if err != nil || len(f.Stmts) != 1 {
+			w.res.add(Dangerous, "`"+text+"`: sets git config that cannot be read")
+			return true
+		}
+		if c, ok := f.Stmts[0].Cmd.(*syntax.CallExpr); ok {
+			for _, word := range c.Args[1:] {
+				kv := literalText(word)
+				key, v, _ := strings.Cut(kv, "=")
+				w.gitConfigPair(key, v, name+" "+key)
+			}
+		}
+		return true
+	case strings.HasPrefix(name, "GIT_CONFIG_KEY_"):
+		if w.gitConfigRuns(val, hole) != "" && w.gitConfigRuns(val, "x y") != "" {
+			w.res.add(Dangerous, "`"+text+"`: sets git config that runs programs ("+val+")")
+		}
+		return true
+	case strings.HasPrefix(name, "GIT_CONFIG_VALUE_"):
+		w.literal1(strings.TrimPrefix(strings.TrimSpace(val), "!"))
+		return true
+	case name == "GIT_CONFIG_COUNT":
+		if n, err := strconv.Atoi(val); err != nil || n > 0 {
+			w.res.add(Dev, "`"+text+"`: sets git config for the commands it runs")
+		}
+		return true
+	case name == "GIT_CONFIG_GLOBAL" || name == "GIT_CONFIG_SYSTEM" || name == "GIT_CONFIG" ||
+		name == "GIT_TEMPLATE_DIR":
+		if val != "/dev/null" {
+			w.res.add(Dangerous, "`"+text+"`: makes git read config or hooks from another file")
+		}
+		return true
+	case name == "GIT_ALLOW_PROTOCOL":
+		if strings.Contains(val, "ext") || hasHole(val) {
+			w.res.add(Dangerous, "`"+text+"`: allows the ext transport, which runs commands")
+		}
+		return true
+	case name == "GIT_DIR" || name == "GIT_WORK_TREE":
+		if p, ok := w.abs(val); !ok || !(w.inside(p) || p == w.ws.Dir) {
+			w.res.add(Dangerous, "`"+text+"`: makes git work on files outside the workspace")
+		}
+		return true
+	}
+	return false
+}
+
+// gitConfig judges `git config`: reading is safe; writing a key that runs
+// programs is dangerous, as is writing config outside the repository
+// (--global, --system, --file) or opening an editor on it.
+func (w *walker) gitConfig(chain string, args []arg, io ioInfo) {
+	var ops []string
+	reads, writes, edits, outside := false, false, false, ""
+	verb := ""
+	for i := 1; i < len(args); i++ {
+		a := args[i].s
+		switch {
+		case a == "--file" || a == "-f" || a == "--blob" || a == "--type" || a == "--default" || a == "--comment":
+			if a == "--file" || a == "-f" {
+				outside = "--file"
+			}
+			i++
+		case strings.HasPrefix(a, "--file="):
+			outside = "--file"
+		case a == "--global" || a == "--system":
+			outside = a
+		case a == "--get" || a == "--get-all" || a == "--get-regexp" || a == "--list" || a == "-l" ||
+			a == "--get-urlmatch" || a == "--get-color" || a == "--get-colorbool" || a == "--show-origin" ||
+			a == "--name-only" || a == "--show-scope":
+			reads = true
+		case a == "--edit" || a == "-e":
+			edits = true
+		case a == "--unset" || a == "--unset-all" || a == "--add" || a == "--replace-all" ||
+			a == "--rename-section" || a == "--remove-section":
+			writes = true
+		case strings.HasPrefix(a, "-"):
+		default:
+			ops = append(ops, a)
+		}
+	}
+	// git 2.46's subcommands: list, get, set, unset, rename-section,
+	// remove-section, edit.
+	if len(ops) > 0 {
+		switch ops[0] {
+		case "list", "get":
+			verb, reads, ops = ops[0], true, ops[1:]
+		case "set", "unset", "rename-section", "remove-section":
+			verb, ops, writes = ops[0], ops[1:], true
+		case "edit":
+			verb, edits = "edit", true
+		}
+	}
+	switch {
+	case edits:
+		w.res.add(Dangerous, "`"+chain+" --edit`: opens an editor on git config")
+		return
+	case reads && !writes || len(ops) <= 1 && !writes:
+		w.res.add(Safe, "`"+chain+"`: reads config")
+		return
+	}
+	w.res.add(Dev, "`"+chain+"`: changes the repository's config")
+	if outside != "" {
+		w.res.add(Dangerous, "`"+chain+" "+outside+"`: changes config outside the repository")
+	}
+	if len(ops) >= 2 {
+		w.gitConfigPair(ops[0], ops[1], chain+" "+ops[0])
+	} else if len(ops) == 1 && verb == "set" {
+		w.gitConfigPair(ops[0], hole, chain+" "+ops[0])
+	}
+}
