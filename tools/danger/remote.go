@@ -7,46 +7,6 @@ import (
 
 // Checks for databases, containers, cloud CLIs and tools that fetch code.
 
-func (w *walker) sql(chain string, args []arg, io ioInfo) {
-	var code []string
-	for i, a := range args[1:] {
-		s := a.s
-		if (s == "-c" || s == "--command" || s == "-e" || s == "--execute" || s == "--eval") && i+2 < len(args) {
-			code = append(code, args[i+2].s)
-		} else if v, ok := strings.CutPrefix(s, "--command="); ok {
-			code = append(code, v)
-		}
-	}
-	name := strings.Fields(chain)[0]
-	if name == "sqlite3" {
-		ops := scan(&rule{vals: "-cmd -separator"}, args)
-		if len(ops) >= 2 {
-			code = append(code, args[ops[1]].s)
-		}
-		if len(ops) >= 1 {
-			if p, ok := w.abs(args[ops[0]].s); !ok || !w.inside(p) {
-				w.res.add(Dangerous, "`sqlite3`: opens a database outside the workspace")
-			}
-		}
-	}
-	if len(code) == 0 {
-		if name == "sqlite3" && io.in.kind == inNone {
-			return
-		}
-		w.res.add(Dangerous, "`"+name+"`: runs statements that cannot be seen")
-		return
-	}
-	for _, c := range code {
-		if sqlWrites(c) {
-			w.res.add(Dangerous, "`"+name+"`: the statement changes or drops data")
-		} else if name == "sqlite3" {
-			w.res.add(Safe, "`"+name+"`: queries a project database")
-		} else {
-			w.res.add(Dev, "`"+name+"`: runs a read-only query")
-		}
-	}
-}
-
 func sqlWrites(s string) bool {
 	if hasHole(s) {
 		return true

@@ -1,0 +1,245 @@
+package danger
+
+import (
+	"strings"
+)
+
+// Database clients run statements, and their own commands, which can run
+// programs and read or write files: mysql's system and \!, psql's \! and
+// \o |cmd, COPY … PROGRAM, sqlite3's .shell, .system, .output, .read.
+
+// sql judges a database client's command line and what it reads on its
+// input.
+func (w *walker) sql(chain string, args []arg, io ioInfo) {
+	name := strings.Fields(chain)[0]
+	var code []string
+	var files []arg // -f FILE: statements in a file
+	for i := 1; i < len(args); i++ {
+		a := args[i].s
+		next := func() (arg, bool) {
+			if i+1 < len(args) {
+				i++
+				return args[i], true
+			}
+			return arg{}, false
+		}
+		switch {
+		case a == "-c" || a == "--command" || a == "-e" || a == "--execute" || a == "--eval" || a == "-cmd":
+			if v, ok := next(); ok {
+				code = append(code, v.s)
+			}
+		case strings.HasPrefix(a, "--command=") || strings.HasPrefix(a, "--execute=") || strings.HasPrefix(a, "--eval="):
+			_, v, _ := strings.Cut(a, "=")
+			code = append(code, v)
+		case name == "psql" && (a == "-f" || a == "--file"), name == "mongosh" && a == "--file":
+			if v, ok := next(); ok {
+				files = append(files, v)
+			}
+		case name == "psql" && (a == "-o" || a == "--output" || a == "-L" || a == "--log-file"):
+			if v, ok := next(); ok {
+				w.sqlOut(chain, v.s)
+			}
+		case (name == "mysql" || name == "mariadb") && (a == "--tee" || strings.HasPrefix(a, "--tee=")):
+			_, v, _ := strings.Cut(a, "=")
+			if v == "" {
+				if n, ok := next(); ok {
+					v = n.s
+				}
+			}
+			w.writeTo(v, chain+" --tee", v)
+		case (name == "mysql" || name == "mariadb") && (a == "--pager" || strings.HasPrefix(a, "--pager=")):
+			_, v, _ := strings.Cut(a, "=")
+			w.res.add(Dangerous, "`"+chain+" --pager`: pipes output through a program")
+			w.literal1(v)
+		}
+	}
+	if name == "sqlite3" {
+		ops := scan(&rule{vals: "-cmd -separator -newline -nullvalue -init -mmap -pagecache -lookaside -heap"}, args)
+		if len(ops) >= 1 {
+			if db := args[ops[0]].s; db != ":memory:" && db != "" {
+				if p, ok := w.abs(db); !ok || !w.inside(p) {
+					w.res.add(Dangerous, "`sqlite3`: opens a database outside the workspace")
+				}
+			}
+		}
+		for _, i := range ops[min(1, len(ops)):] {
+			code = append(code, args[i].s)
+		}
+		for i, a := range args {
+			if a.s == "-init" && i+1 < len(args) {
+				files = append(files, args[i+1])
+			}
+		}
+	}
+	for _, f := range files {
+		w.sqlFile(chain, f.s)
+	}
+	if len(code) == 0 && len(files) == 0 {
+		switch io.in.kind {
+		case inData:
+			code = append(code, io.in.data)
+		case inNone:
+			if name == "sqlite3" {
+				return // an interactive session on a project database
+			}
+			w.res.add(Dangerous, "`"+name+"`: opens an interactive session")
+			return
+		default:
+			w.res.add(Dangerous, "`"+name+"`: runs statements that cannot be seen")
+			return
+		}
+	}
+	for _, c := range code {
+		w.sqlCode(chain, name, c)
+	}
+}
+
+// sqlCode judges statements and client commands given to a client.
+func (w *walker) sqlCode(chain, name, code string) {
+	if hasHole(code) {
+		w.res.add(Dangerous, "`"+name+"`: statements not known before running")
+		return
+	}
+	for _, line := range sqlLines(code) {
+		w.sqlCommand(chain, name, line)
+	}
+	switch {
+	case sqlWrites(code):
+		w.res.add(Dangerous, "`"+name+"`: the statement changes or drops data")
+	case name == "sqlite3":
+		w.res.add(Safe, "`"+name+"`: queries a project database")
+	default:
+		w.res.add(Dev, "`"+name+"`: runs a read-only query")
+	}
+}
+
+// sqlLines splits code into statements and client commands: lines, and
+// statements at semicolons outside quotes.
+func sqlLines(code string) []string {
+	var out []string
+	var quote byte
+	start := 0
+	for i := 0; i < len(code); i++ {
+		c := code[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '\'' || c == '"' || c == '`':
+			quote = c
+		case c == ';' || c == '\n':
+			out = append(out, strings.TrimSpace(code[start:i]))
+			start = i + 1
+		}
+	}
+	return append(out, strings.TrimSpace(code[start:]))
+}
+
+// sqlCommand judges one statement or client command.
+func (w *walker) sqlCommand(chain, name, line string) {
+	lower := strings.ToLower(line)
+	on := "`" + name + " " + line + "`"
+	rest := func(prefixes ...string) (string, bool) {
+		for _, p := range prefixes {
+			if r, ok := strings.CutPrefix(lower, p); ok && (r == "" || r[0] == ' ' || r[0] == '\t' ||
+				strings.HasSuffix(p, " ") || p == "\\!") {
+				return strings.TrimSpace(line[len(line)-len(r):]), true
+			}
+		}
+		return "", false
+	}
+	if cmd, ok := rest("\\!", "system ", ".shell", ".system"); ok {
+		w.res.add(Dangerous, on+": runs a shell command")
+		w.nested(cmd, input{})
+		return
+	}
+	if f, ok := rest("\\o", "\\g", "\\w", ".output", ".once", ".log", "tee ", "\\t ", ".save", ".backup"); ok {
+		if strings.HasPrefix(f, "|") {
+			w.res.add(Dangerous, on+": pipes output to a shell command")
+			w.nested(f[1:], input{})
+			return
+		}
+		fields := strings.Fields(f)
+		switch {
+		case len(fields) == 0 || fields[0] == "stdout" || fields[0] == "off":
+		case fields[0] == "-x" || fields[0] == "-e" || fields[0] == "--bom" && len(fields) == 1:
+			w.res.add(Dangerous, on+": opens the output in another program")
+		default:
+			w.sqlOut(chain, fields[len(fields)-1])
+		}
+		return
+	}
+	if f, ok := rest("\\i", "\\ir", "\\.", "source ", ".read", ".import"); ok {
+		if strings.HasPrefix(f, "|") {
+			w.res.add(Dangerous, on+": runs a shell command")
+			w.nested(f[1:], input{})
+			return
+		}
+		if fields := strings.Fields(f); len(fields) > 0 {
+			file := fields[0]
+			if strings.HasPrefix(lower, ".import") {
+				for _, x := range fields {
+					if !strings.HasPrefix(x, "-") {
+						file = x
+						break
+					}
+				}
+				p, ok := w.abs(strings.Trim(file, `'"`))
+				w.readFile(p, ok, on)
+				return
+			}
+			w.sqlFile(chain, strings.Trim(file, `'"`))
+		}
+		return
+	}
+	if _, ok := rest(".load", ".excel", ".edit", ".www", "pager ", "\\p ", ".cd"); ok {
+		w.res.add(Dangerous, on+": loads native code, opens a program or changes directory")
+		return
+	}
+	switch {
+	case strings.Contains(lower, " program "):
+		// COPY … FROM/TO PROGRAM 'cmd', \copy … program 'cmd'.
+		i := strings.Index(lower, " program ")
+		w.res.add(Dangerous, on+": runs a shell command")
+		if m := strLit.get().FindStringSubmatch(line[i:]); m != nil {
+			w.nested(m[1]+m[2], input{})
+		}
+	case strings.Contains(lower, "into outfile") || strings.Contains(lower, "into dumpfile") ||
+		strings.Contains(lower, "vacuum into") || strings.HasPrefix(lower, "attach"):
+		if m := strLit.get().FindStringSubmatch(line); m != nil {
+			w.sqlOut(chain, m[1]+m[2])
+		} else {
+			w.res.add(Dangerous, on+": writes a file")
+		}
+	case strings.Contains(lower, "load_file(") || strings.Contains(lower, "load data") ||
+		strings.Contains(lower, "pg_read_file(") || strings.Contains(lower, "readfile("):
+		if m := strLit.get().FindStringSubmatch(line[strings.IndexAny(lower, "(l"):]); m != nil {
+			p, ok := w.abs(m[1] + m[2])
+			w.readFile(p, ok, on)
+		}
+		w.res.add(Dangerous, on+": reads a file on the database host")
+	case strings.Contains(lower, "load_extension("):
+		w.res.add(Dangerous, on+": loads native code")
+	}
+}
+
+// sqlOut judges a file a client writes.
+func (w *walker) sqlOut(chain, f string) {
+	w.writeTo(strings.Trim(f, `'"`), chain+" output", f)
+}
+
+// sqlFile judges statements a client reads from a file.
+func (w *walker) sqlFile(chain, f string) {
+	p, ok := w.abs(f)
+	switch {
+	case ok && w.shared.scripts[p] != "" && !hasHole(w.shared.scripts[p]):
+		w.sqlCode(chain, strings.Fields(chain)[0], w.shared.scripts[p])
+	case f == "-" || f == "/dev/stdin":
+		w.res.add(Dangerous, "`"+chain+"`: runs statements from its input")
+	case !ok || !w.inside(p):
+		w.res.add(Dangerous, "`"+chain+" "+f+"`: runs statements from a file outside the workspace")
+	default:
+		w.res.add(Dev, "`"+chain+" "+f+"`: runs the project's statements")
+	}
+}
