@@ -283,7 +283,7 @@ func (w *walker) inline(lang, code string) {
 		w.res.add(Dangerous, label+": code not known before running")
 	}
 	if lang == "awk" || lang == "gawk" || lang == "mawk" || lang == "nawk" {
-		w.awkCode(code)
+		w.awkCode(code, nil)
 		return
 	}
 	if socketUse.get().MatchString(code) && shellAttach.get().MatchString(code) {
@@ -423,32 +423,4 @@ func (w *walker) codePath(expr string) string {
 		return ""
 	}
 	return p
-}
-
-var (
-	awkSystem = lazyRegexp{expr: `system\s*\(\s*"((?:[^"\\]|\\.)*)"\s*\)`}
-	awkRuns   = lazyRegexp{expr: `system\s*\(|\|\s*getline|\|&|print[f]?[^;}]*[^>=!<]>{1,2}\s*[^=\s]|print[f]?[^;}]*\|\s*"|/inet/|ENVIRON\[?\s*$|for\s*\(\s*\w+\s+in\s+ENVIRON`}
-)
-
-func (w *walker) awkCode(code string) {
-	if strings.Contains(code, "/inet/") {
-		w.res.add(Blocked, "`awk`: opens a network connection to run commands (reverse shell)")
-		return
-	}
-	for _, m := range awkSystem.get().FindAllStringSubmatch(code, -1) {
-		w.nested(strings.ReplaceAll(m[1], `\"`, `"`), input{})
-	}
-	for _, m := range envName.get().FindAllStringSubmatch(strings.ReplaceAll(code, "ENVIRON[", "ENV["), -1) {
-		if secret.Var(m[1]) {
-			w.res.add(Dangerous, "`awk`: reads the secret `"+m[1]+"`")
-		}
-	}
-	if awkRuns.get().MatchString(code) {
-		w.res.add(Dangerous, "`awk`: the program runs commands or writes files")
-		if strings.Contains(code, "system") || strings.Contains(code, "|") {
-			w.literals(code)
-		}
-		return
-	}
-	w.res.add(Safe, "`awk`: the program only prints")
 }

@@ -1,19 +1,135 @@
 package danger
 
+import (
+	"slices"
+	"strings"
+
+	"github.com/qsh-shell/qsh/tools/danger/secret"
+)
+
 // Checks for text tools whose scripts can run commands or write files.
 
+// awk judges an awk command: its program (inline, from -f, or from a
+// here-string), with the values -v and NAME=value operands give it.
 func (w *walker) awk(chain string, args []arg, io ioInfo) {
-	r := &rule{vals: "-F -v -f --field-separator --assign --file"}
+	r := &rule{vals: "-F -v -f --field-separator --assign --file -E --exec -i --include -l --load"}
 	ops := scan(r, args)
-	for i, a := range args {
-		if (a.s == "-f" || a.s == "--file") && i+1 < len(args) {
-			w.res.add(Dev, "`awk -f`: runs a program from a file")
-			return
+	var values []string
+	prog, haveProg := "", false
+	for i := 1; i < len(args); i++ {
+		a := args[i].s
+		if i+1 >= len(args) {
+			break
+		}
+		switch a {
+		case "-v", "--assign":
+			_, v, _ := strings.Cut(args[i+1].s, "=")
+			values = append(values, v)
+			i++
+		case "-f", "--file", "-E", "--exec", "-i", "--include":
+			f := args[i+1].s
+			switch p, ok := w.abs(f); {
+			case (f == "-" || f == "/dev/stdin") && io.in.kind == inData:
+				prog, haveProg = prog+"\n"+io.in.data, true
+			case ok && w.shared.scripts[p] != "" && !hasHole(w.shared.scripts[p]):
+				prog, haveProg = prog+"\n"+w.shared.scripts[p], true
+			case ok && w.inside(p):
+				w.res.add(Dev, "`"+chain+" -f "+f+"`: runs the project's awk program")
+			default:
+				w.res.add(Dangerous, "`"+chain+" -f "+f+"`: runs an awk program not known before running")
+			}
+			i++
+		case "-l", "--load":
+			w.res.add(Dangerous, "`"+chain+" -l`: loads native code")
+			i++
 		}
 	}
-	if len(ops) == 0 {
+	if !haveProg && len(ops) > 0 && !slices.ContainsFunc(args, func(a arg) bool {
+		return a.s == "-f" || a.s == "--file" || a.s == "-E" || a.s == "--exec"
+	}) {
+		prog, haveProg = args[ops[0]].s, true
+		ops = ops[1:]
+	}
+	for _, i := range ops {
+		if name, v, ok := strings.Cut(args[i].s, "="); ok && name != "" && !strings.Contains(name, "/") {
+			values = append(values, v)
+		}
+	}
+	if haveProg {
+		w.awkCode(prog, values)
+	}
+}
+
+var (
+	// awkLiteral is an awk string; awkOut a print's redirection to a
+	// string, awkCmdIn a command piped into getline, awkFileIn getline's file.
+	awkOut    = lazyRegexp{expr: `(>>?|\|&?)\s*"((?:[^"\\]|\\.)*)"`}
+	awkCmdIn  = lazyRegexp{expr: `"((?:[^"\\]|\\.)*)"\s*\|&?\s*getline`}
+	awkFileIn = lazyRegexp{expr: `getline\b[^<;}]*<\s*"((?:[^"\\]|\\.)*)"`}
+	awkSystem = lazyRegexp{expr: `system\s*\(\s*"((?:[^"\\]|\\.)*)"\s*\)`}
+	// awkRuns are uses that run commands or write files.
+	awkRuns = lazyRegexp{expr: `system\s*\(|\|\s*getline|\|&|print[f]?\b[^;}]*[^>=!<(]>{1,2}\s*[^=\s]|` +
+		`print[f]?\b[^;}]*\|\s*[^|\s]|/inet/|\bfflush\s*\(\s*"`}
+	// awkEnv prints every variable.
+	awkEnv = lazyRegexp{expr: `for\s*\(\s*\w+\s+in\s+ENVIRON|print[f]?\s+ENVIRON\s*[;}]`}
+)
+
+// awkCode judges an awk program. values are the strings -v and NAME=value
+// give it, which reach system() and pipes through variables.
+func (w *walker) awkCode(code string, values []string) {
+	if strings.ContainsRune(code, holeDL) {
+		w.res.add(Blocked, "`awk`: runs code downloaded from the network")
 		return
 	}
-	prog := args[ops[0]].s
-	w.inline("awk", prog)
+	if hasHole(code) {
+		w.res.add(Dangerous, "`awk`: a program not known before running")
+	}
+	if strings.Contains(code, "/inet/") {
+		w.res.add(Blocked, "`awk`: opens a network connection to run commands (reverse shell)")
+		return
+	}
+	unq := func(s string) string { return strings.ReplaceAll(strings.ReplaceAll(s, `\"`, `"`), `\\`, `\`) }
+	for _, m := range awkSystem.get().FindAllStringSubmatch(code, -1) {
+		w.nested(unq(m[1]), input{})
+	}
+	for _, m := range awkCmdIn.get().FindAllStringSubmatch(code, -1) {
+		w.nested(unq(m[1]), input{})
+	}
+	for _, m := range awkFileIn.get().FindAllStringSubmatch(code, -1) {
+		p, ok := w.abs(unq(m[1]))
+		w.readFile(p, ok, "`awk getline < \""+m[1]+"\"`")
+	}
+	for _, m := range envName.get().FindAllStringSubmatch(strings.ReplaceAll(code, "ENVIRON[", "ENV["), -1) {
+		if secret.Var(m[1]) {
+			w.res.add(Dangerous, "`awk`: reads the secret `"+m[1]+"`")
+		}
+	}
+	if awkEnv.get().MatchString(code) {
+		w.res.add(Dangerous, "`awk`: prints every environment variable, which may include secrets")
+	}
+	if !awkRuns.get().MatchString(code) {
+		w.res.add(Safe, "`awk`: the program only prints")
+		return
+	}
+	// Redirections to named files are judged as writes; anything else
+	// (a pipe, system(), a file named by an expression) runs commands or
+	// writes where the classifier cannot see.
+	rest := code
+	for _, m := range awkOut.get().FindAllStringSubmatchIndex(code, -1) {
+		op, target := code[m[2]:m[3]], unq(code[m[4]:m[5]])
+		if op == ">" || op == ">>" {
+			w.writeTo(target, "awk "+op, `"`+target+`"`)
+		} else {
+			w.res.add(Dangerous, "`awk`: pipes output to `"+target+"`")
+			w.nested(target, input{})
+		}
+	}
+	rest = awkOut.get().ReplaceAllString(rest, "")
+	if awkRuns.get().MatchString(rest) {
+		w.res.add(Dangerous, "`awk`: the program runs commands or writes files")
+		for _, v := range values {
+			w.literal1(v)
+		}
+		w.literals(code)
+	}
 }
