@@ -117,13 +117,23 @@ func (w *walker) download(target, name string) {
 }
 
 func (w *walker) rsync(chain string, args []arg, io ioInfo) {
-	ops := scan(&rule{vals: "-e --rsh -f --filter --exclude --include --exclude-from --include-from --port --password-file --log-file"}, args)
+	ops := scan(&rule{vals: "-e --rsh -f --filter --exclude --include --exclude-from --include-from --port " +
+		"--password-file --log-file --rsync-path -T --temp-dir --partial-dir --backup-dir --files-from"}, args)
+	deletes := false
 	for i := 1; i < len(args); i++ {
-		if args[i].s == "-e" || strings.HasPrefix(args[i].s, "--rsh") {
-			w.res.add(Dangerous, "`rsync -e`: runs a remote shell program")
-		}
-		if args[i].s == "--delete" || strings.HasPrefix(args[i].s, "--delete-") || args[i].s == "--remove-source-files" {
+		a := args[i].s
+		name, v, hasV := strings.Cut(a, "=")
+		switch {
+		case a == "-e" || name == "--rsh" || name == "--rsync-path":
+			if !hasV && i+1 < len(args) {
+				i++
+				v = args[i].s
+			}
+			w.res.add(Dangerous, "`rsync "+name+"`: runs a program of its choice")
+			w.literal1(v)
+		case a == "--delete" || strings.HasPrefix(a, "--delete-") || a == "--del" || a == "--remove-source-files":
 			w.res.add(Dangerous, "`rsync "+args[i].text+"`: deletes files")
+			deletes = deletes || a != "--remove-source-files"
 		}
 	}
 	for _, i := range ops {
@@ -136,5 +146,57 @@ func (w *walker) rsync(chain string, args []arg, io ioInfo) {
 	if len(ops) > 0 {
 		last := args[ops[len(ops)-1]]
 		w.writeTo(last.s, chain, last.text)
+		// --delete makes the destination a copy of the source: whatever
+		// else it held is deleted.
+		if p, ok := w.abs(last.s); ok && deletes && len(ops) > 1 {
+			if why := w.catastrophic(p); why != "" || p == w.ws.Home {
+				w.res.add(Blocked, "`rsync --delete` into `"+last.text+"`: deletes what the source lacks there, "+
+					strings.TrimPrefix(why, "deletes "))
+			}
+		}
+	}
+}
+
+// ssh judges ssh's and scp's options that run local programs:
+// ProxyCommand, LocalCommand, KnownHostsCommand, Match exec (ssh_config(5))
+// and scp's -S. -V, -G and -Q only print.
+func (w *walker) ssh(chain string, args []arg, io ioInfo) {
+	name := strings.Fields(chain)[0]
+	for i := 1; i < len(args); i++ {
+		a := args[i].s
+		if !strings.HasPrefix(a, "-") {
+			if name == "ssh" {
+				break // the host; the rest is the remote command
+			}
+			continue
+		}
+		switch {
+		case a == "-o" || strings.HasPrefix(a, "-o"):
+			opt := strings.TrimPrefix(a, "-o")
+			if opt == "" && i+1 < len(args) {
+				i++
+				opt = args[i].s
+			}
+			key, val, ok := strings.Cut(opt, "=")
+			if !ok {
+				key, val, _ = strings.Cut(strings.TrimSpace(opt), " ")
+			}
+			switch strings.ToLower(key) {
+			case "proxycommand", "localcommand", "knownhostscommand", "match":
+				w.res.add(Dangerous, "`"+name+" -o "+key+"`: runs a local command")
+				w.literal1(strings.TrimPrefix(strings.TrimSpace(val), "exec "))
+			}
+		case a == "-S" && name != "ssh" || a == "-D" && name == "sftp":
+			if i+1 < len(args) {
+				i++
+				w.res.add(Dangerous, "`"+name+" "+a+"`: runs a program of its choice")
+				w.literal1(args[i].s)
+			}
+		case a == "-F" && i+1 < len(args):
+			i++
+			if p, ok := w.abs(args[i].s); !ok || !w.inside(p) {
+				w.res.add(Dangerous, "`"+name+" -F`: reads a configuration that may run commands")
+			}
+		}
 	}
 }

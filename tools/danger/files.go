@@ -151,6 +151,7 @@ func (w *walker) tar(chain string, args []arg, io ioInfo) {
 	mode := ""
 	file := ""
 	dir := ""
+	absolute := false
 	first := args[1].s
 	if !strings.HasPrefix(first, "-") && letters(first) {
 		first = "-" + first
@@ -182,12 +183,30 @@ func (w *walker) tar(chain string, args []arg, io ioInfo) {
 			}
 		case strings.HasPrefix(a, "--directory="):
 			dir = strings.TrimPrefix(a, "--directory=")
-		case strings.HasPrefix(a, "--to-command") || strings.HasPrefix(a, "--checkpoint-action") || strings.HasPrefix(a, "--use-compress-program") || a == "-I" ||
-			a == "-F" || strings.HasPrefix(a, "--info-script") || strings.HasPrefix(a, "--new-volume-script") || strings.HasPrefix(a, "--rsh-command"):
-			w.res.add(Dangerous, "`tar "+args[i].text+"`: runs a program")
+		case a == "-P" || a == "--absolute-names":
+			absolute = true
+		case tarRuns(a):
+			// --to-command=CMD, --checkpoint-action=exec=CMD, -I PROG …:
+			// the value is a command tar runs.
+			v, ok := "", false
+			if _, v, ok = strings.Cut(a, "="); !ok && i+1 < len(args) {
+				i++
+				v = args[i].s
+			}
+			prog, _, _ := strings.Cut(strings.TrimSpace(v), " ")
+			switch {
+			case strings.HasPrefix(a, "--checkpoint-action") && !strings.HasPrefix(v, "exec"):
+				// dot, bell, echo, ttyout, sleep, totals: no program.
+			case (a == "-I" || strings.HasPrefix(a, "--use-compress-program")) && compressors.get()[prog]:
+			default:
+				w.res.add(Dangerous, "`tar "+args[i].text+"`: runs a program")
+				w.literal1(strings.TrimPrefix(v, "exec="))
+			}
 		case strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && letters(a[1:]):
 			for _, c := range a[1:] {
 				switch c {
+				case 'P':
+					absolute = true
 				case 'x':
 					mode = "x"
 				case 'c', 'r', 'u':
@@ -217,6 +236,9 @@ func (w *walker) tar(chain string, args []arg, io ioInfo) {
 			w.res.add(Dev, "`tar -c`: packs files")
 		}
 	case "x":
+		if absolute {
+			w.res.add(Dangerous, "`tar -P`: unpacks to the absolute paths the archive names, anywhere")
+		}
 		if dir == "" {
 			dir = "."
 		}
@@ -231,6 +253,25 @@ func (w *walker) tar(chain string, args []arg, io ioInfo) {
 	default:
 		w.res.add(Dev, "`tar`: packs or unpacks files")
 	}
+}
+
+// compressors are the programs tar -I commonly names; they only filter.
+var compressors = lazy[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{
+		"gzip": true, "pigz": true, "bzip2": true, "pbzip2": true, "lbzip2": true, "xz": true, "pixz": true,
+		"zstd": true, "pzstd": true, "lz4": true, "lzip": true, "lzma": true, "lzop": true, "brotli": true,
+	}
+}}
+
+// tarRuns reports tar's options whose value is a program it runs.
+func tarRuns(a string) bool {
+	name, _, _ := strings.Cut(a, "=")
+	switch name {
+	case "--to-command", "--checkpoint-action", "--use-compress-program", "-I", "-F", "--info-script",
+		"--new-volume-script", "--rsh-command", "--rmt-command":
+		return true
+	}
+	return false
 }
 
 func (w *walker) unzip(chain string, args []arg, io ioInfo) {
