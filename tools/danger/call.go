@@ -157,7 +157,6 @@ var hijackVars = lazy[map[string]bool]{build: func() map[string]bool {
 		"DYLD_INSERT_LIBRARIES": true, "DYLD_LIBRARY_PATH": true, "BASH_ENV": true, "ENV": true,
 		"PROMPT_COMMAND": true, "GIT_SSH": true, "GIT_SSH_COMMAND": true, "GIT_EXEC_PATH": true,
 		"GIT_EXTERNAL_DIFF": true, "GIT_PROXY_COMMAND": true, "GIT_ASKPASS": true, "SSH_ASKPASS": true,
-		"NODE_OPTIONS": true, "PERL5OPT": true, "RUBYOPT": true, "PYTHONSTARTUP": true,
 		"PAGER": true, "GIT_PAGER": true, "EDITOR": true, "VISUAL": true, "GIT_EDITOR": true,
 		"SHELL": true, "BROWSER": true, "PS4": true, "LESSOPEN": true, "LESSCLOSE": true, "MANPAGER": true,
 	}
@@ -179,7 +178,7 @@ var harmlessPrograms = lazy[map[string]bool]{build: func() map[string]bool {
 
 // hijack judges setting a variable that decides what later commands run.
 func (w *walker) hijack(name, val, text string) bool {
-	if strings.HasPrefix(name, "GIT_") && w.gitEnv(name, val, text) {
+	if strings.HasPrefix(name, "GIT_") && w.gitEnv(name, val, text) || w.codeVar(name, val, text) {
 		return true
 	}
 	if !hijackVars.get()[name] && !strings.HasPrefix(name, "BASH_FUNC_") {

@@ -242,22 +242,48 @@ func (w *walker) pyModule(args []arg, io ioInfo) {
 	}
 }
 
+// homeItem are the ways code names the home directory.
+const homeItem = `os\.path\.expanduser\(\s*["']~/?["']\s*\)|(?:pathlib\.)?Path\.home\(\)|` +
+	`(?:require\(\s*["']os["']\s*\)|os)\.homedir\(\)|process\.env\.HOME|process\.env\[["']HOME["']\]|` +
+	`os\.environ\[["']HOME["']\]|os\.environ\.get\(["']HOME["']\)|os\.getenv\(["']HOME["']\)|` +
+	`ENV\[["']HOME["']\]|\$ENV\{HOME\}|Dir\.home|Deno\.env\.get\(["']HOME["']\)|getenv\(["']HOME["']\)|` +
+	`expanduser\(["']~["']\)|Deno\.homeDir\(\)|os\.UserHomeDir\(\)`
+
 var (
+	// forkCall starts processes; endless is a loop without end. Both
+	// together are a fork bomb.
+	forkCall = lazyRegexp{expr: `\bfork\b|pcntl_fork|child_process|\bspawn|Process\.spawn|posix_spawn|os\.exec`}
+	endless  = lazyRegexp{expr: `while\s*\(?\s*(1|true|True|fork|!0)\b|\bwhile\s*\(\s*\)|for\s*\(\s*;\s*;\s*\)|` +
+		`\bloop\s*(\{|do\b)|iter\s*\(\s*int\s*,|itertools\.count|\buntil\s+(0|false)\b|\b1\s+while\b|` +
+		`setInterval|\brepeat\b[\s\S]*\buntil\s+false|while\s+true\s+do`}
+	// fetchCode downloads; runCode runs what it is given as code.
+	fetchCode = lazyRegexp{expr: `urlopen|urllib|requests\.|httpx|http\.client|https?\.(get|request)|\bfetch\s*\(|` +
+		`open-uri|URI\.open|Net::HTTP|LWP|HTTP::Tiny|\bget\s*\(\s*["']https?:|["']https?://|curl_exec|` +
+		`socket\.http|axios|\bgot\s*\(`}
+	runCode = lazyRegexp{expr: `\bexec\s*\(|\beval\b|Function\s*\(|instance_eval|class_eval|\bload(string)?\s*\(|` +
+		`compile\s*\(|runIn\w*Context|import\s*\(|system\s*\(|\bsystem\s+["'$]|popen|subprocess|child_process|` +
+		`execSync|\bsh\b|\bbash\b|import_module|__import__\(\s*\w`}
 	// reverseShell: a socket wired to a shell or process.
 	socketUse   = lazyRegexp{expr: `(?i)socket|fsockopen|TCPSocket|net\.connect|new\s+net\.Socket|/dev/tcp/|IO::Socket`}
 	shellAttach = lazyRegexp{expr: `(?i)/bin/(ba|z|da)?sh|subprocess|pty\.spawn|dup2|\bexec\s*[\(\s"']|spawn\(|popen|proc_open|system\(|sh -i|cmd\.exe`}
 	// shellCall extracts the command string of system("…") and friends.
 	shellCall = lazyRegexp{expr: `(?:os\.system|os\.popen|subprocess\.\w+|commands\.getoutput|system|exec|execSync|spawnSync|shell_exec|passthru|popen|\bqx|IO\.popen|%x|Runtime\.getRuntime\(\)\.exec)\s*\(?\s*(?:\[\s*)?(?:r|b|f)?("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|` + "`[^`]*`" + `)`}
 	// argvCall extracts list-form calls: subprocess.run(["rm", "-rf", "/"]).
-	argvCall  = lazyRegexp{expr: `\(\s*\[\s*((?:(?:"[^"]*"|'[^']*')\s*,?\s*)+)\]`}
+	argvCall = lazyRegexp{expr: `\(\s*\[\s*((?:(?:"[^"]*"|'[^']*'|` + homeItem + `)\s*,?\s*)+)\]`}
+	// listCall extracts list-form calls without brackets: perl's
+	// system "rm", "-rf", $ENV{HOME}; ruby's system("rm", "-rf", Dir.home).
+	listCall = lazyRegexp{expr: `(?:\bsystem|\bexec|\bspawn|execFileSync|spawnSync|execFile|pcntl_exec)\s*\(?\s*` +
+		`((?:(?:"[^"]*"|'[^']*')\s*,\s*)+(?:"[^"]*"|'[^']*'|` + homeItem + `))`}
+	// argvItem is one item of such a list.
+	argvItem  = lazyRegexp{expr: `"([^"]*)"|'([^']*)'|(` + homeItem + `)`}
 	backticks = lazyRegexp{expr: "`([^`]*)`"}
 	strLit    = lazyRegexp{expr: `"([^"\\]*)"|'([^'\\]*)'`}
 	// deleteCall finds recursive deletions; the argument is judged as a path.
-	deleteCall = lazyRegexp{expr: `(?:rmtree|rmSync|rmdirSync|remove_dir_all|rm_rf|rm_r|remove_tree|rimraf|fs\.rm|fs\.promises\.rm|FileUtils\.rm\w*|File::Path|deltree|\.rmdir|unlinkSync)\s*\(?\s*(.)`}
+	deleteCall = lazyRegexp{expr: `(?:rmtree|rmSync|rmdirSync|Deno\.removeSync|Deno\.remove|os\.RemoveAll|remove_dir_all|rm_rf|rm_r|remove_tree|rimraf|fs\.rm|fs\.promises\.rm|FileUtils\.rm\w*|File::Path|deltree|\.rmdir|unlinkSync)\s*\(?\s*(.)`}
 	// homeExpr are ways code names the home directory.
-	homeExpr = lazyRegexp{expr: `os\.path\.expanduser\(\s*["']~["']\s*\)|Path\.home\(\)|os\.homedir\(\)|process\.env\.HOME|os\.environ\[["']HOME["']\]|os\.getenv\(["']HOME["']\)|ENV\[["']HOME["']\]|\$ENV\{HOME\}|Dir\.home|getenv\(["']HOME["']\)|expanduser\(["']~["']\)|["']~["']`}
+	homeExpr = lazyRegexp{expr: homeItem + `|["']~["']`}
 	// writesCode are calls that write, delete, run programs or reach the network.
-	writesCode = lazyRegexp{expr: `open\s*\([^)]*["'][wax+]|\.write\w*\s*\(|write_text|write_bytes|unlink|remove\s*\(|rmdir|rmtree|rename|os\.replace|shutil\.|chmod|chown|mkdir|makedirs|writeFile|appendFile|copyFile|fs\.\w*(rm|write|unlink|rename|mkdir|copy|append|chmod)|\bsystem\b|subprocess|popen|\bexec\s*\(|execSync|spawn|child_process|\beval\s*\(|Function\(|__import__|importlib|compile\(|ctypes|urllib|requests\.|http\.client|urlopen|fetch\(|https?\.(get|request)|socket|smtplib|ftplib|paramiko|LWP|HTTP::|Net::|IO::Socket|` + "`" + `|\bqx|%x|File\.(write|delete|open)|FileUtils|IO\.popen|file_put_contents|fopen|shell_exec|passthru|proc_open|curl_|os\.execute|io\.popen|os\.remove|os\.rename|io\.open|kill\s*\(|os\.kill|signal|truncate|pickle|marshal|setattr|globals\(\)|__builtins__|getattr|vars\(|require\s*\(\s*['"](fs|child_process|http|https|net|os)['"]|from\s+os\s+import|import\s+(os|sys|shutil|subprocess|socket|pathlib|glob|tempfile)\b.*\b(remove|unlink|rmtree|system|run|call|Popen|write|rename|mkdir|chmod|connect)|\bunlink\b|\bopen\s*\(\s*\w+\s*,\s*["']?[>+|]`}
+	writesCode = lazyRegexp{expr: `\bfork\b|pcntl_|open\s*\([^)]*["'][wax+]|\.write\w*\s*\(|write_text|write_bytes|unlink|remove\s*\(|rmdir|rmtree|rename|os\.replace|shutil\.|chmod|chown|mkdir|makedirs|writeFile|appendFile|copyFile|fs\.\w*(rm|write|unlink|rename|mkdir|copy|append|chmod)|\bsystem\b|subprocess|popen|\bexec\s*\(|execSync|spawn|child_process|\beval\s*\(|Function\(|__import__|importlib|compile\(|ctypes|urllib|requests\.|http\.client|urlopen|fetch\(|https?\.(get|request)|socket|smtplib|ftplib|paramiko|LWP|HTTP::|Net::|IO::Socket|` + "`" + `|\bqx|%x|File\.(write|delete|open)|FileUtils|IO\.popen|file_put_contents|fopen|shell_exec|passthru|proc_open|curl_|os\.execute|io\.popen|os\.remove|os\.rename|io\.open|kill\s*\(|os\.kill|signal|truncate|pickle|marshal|setattr|globals\(\)|__builtins__|getattr|vars\(|require\s*\(\s*['"](fs|child_process|http|https|net|os)['"]|from\s+os\s+import|import\s+(os|sys|shutil|subprocess|socket|pathlib|glob|tempfile)\b.*\b(remove|unlink|rmtree|system|run|call|Popen|write|rename|mkdir|chmod|connect)|\bunlink\b|\bopen\s*\(\s*\w+\s*,\s*["']?[>+|]`}
 	// envDump prints the whole environment.
 	envDump      = lazyRegexp{expr: `os\.environ\s*(\)|$|\.items|\.keys|\.values|\.copy)|dict\(os\.environ\)|process\.env\s*(\)|$|,|;)|\bENV\.to_h|\bENV\s*(\)|$|\.each|\.keys|\.inspect)|%ENV|getenv\(\)|environ\b[^\[.]|\$_ENV|\$_SERVER`}
 	runsCommands = lazyRegexp{expr: `system|subprocess|popen|\bexec|spawn|child_process|shell_exec|passthru|proc_open|os\.execute|` + "`"}
@@ -299,15 +325,28 @@ func (w *walker) inline(lang, code string) {
 		s := m[1]
 		w.nested(unquoteCode(s), input{})
 	}
-	for _, m := range argvCall.get().FindAllStringSubmatch(code, -1) {
-		var argv []arg
-		for _, l := range strLit.get().FindAllStringSubmatch(m[1], -1) {
-			v := l[1] + l[2]
-			argv = append(argv, arg{s: v, text: v})
+	for _, re := range []*lazyRegexp{&argvCall, &listCall} {
+		for _, m := range re.get().FindAllStringSubmatch(code, -1) {
+			var argv []arg
+			for _, l := range argvItem.get().FindAllStringSubmatch(m[1], -1) {
+				v := l[1] + l[2]
+				if l[3] != "" {
+					v = w.ws.Home
+				}
+				argv = append(argv, arg{s: v, text: v})
+			}
+			if len(argv) > 0 && lookup(commandBase(argv[0].s)) != nil {
+				w.exec(argv, ioInfo{})
+			}
 		}
-		if len(argv) > 0 && lookup(commandBase(argv[0].s)) != nil {
-			w.exec(argv, ioInfo{})
-		}
+	}
+	if forkCall.get().MatchString(code) && endless.get().MatchString(code) {
+		w.res.add(Blocked, label+": fork bomb (starts processes in an endless loop)")
+		return
+	}
+	if fetchCode.get().MatchString(code) && runCode.get().MatchString(code) {
+		w.res.add(Blocked, label+": downloads code and runs it")
+		return
 	}
 	for _, m := range deleteCall.get().FindAllStringSubmatchIndex(code, -1) {
 		target := strings.TrimSpace(callArg(code[m[2]:]))
@@ -423,4 +462,32 @@ func (w *walker) codePath(expr string) string {
 		return ""
 	}
 	return p
+}
+
+// deno judges deno run, serve and eval: a script given by URL (https:,
+// jsr:, npm:) is code from the network, run with whatever permissions the
+// flags grant; -A and --allow-run or --allow-write let it do anything.
+func (w *walker) deno(chain string, args []arg, io ioInfo) {
+	broad := false
+	for i := 1; i < len(args); i++ {
+		a := args[i].s
+		name, _, _ := strings.Cut(a, "=")
+		switch {
+		case a == "-A" || name == "--allow-all" || name == "--allow-run" || name == "--allow-write" ||
+			name == "--allow-ffi" || name == "--allow-sys" || name == "--allow-env":
+			broad = true
+		case strings.HasSuffix(chain, "eval") && !strings.HasPrefix(a, "-"):
+			w.inline("deno", a)
+			return
+		case !strings.HasPrefix(a, "-"):
+			if strings.Contains(a, "://") || strings.HasPrefix(a, "jsr:") || strings.HasPrefix(a, "npm:") {
+				if broad {
+					w.res.add(Blocked, "`"+chain+" "+args[i].text+"`: downloads code and runs it with every permission")
+				} else {
+					w.res.add(Dangerous, "`"+chain+" "+args[i].text+"`: downloads code and runs it")
+				}
+			}
+			return
+		}
+	}
 }

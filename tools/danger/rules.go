@@ -1669,9 +1669,10 @@ func commandTable() map[string]*rule {
 			class: Dev,
 			why:   "runs the project's code",
 			sub: map[string]*rule{
-				"eval":    dangerous("runs inline code"),
+				"eval":    {class: Dangerous, why: "runs inline code", check: (*walker).deno},
 				"task":    dev("runs a project task"),
-				"run":     dev("runs the project's code"),
+				"run":     {class: Dev, why: "runs the project's code", check: (*walker).deno},
+				"serve":   {class: Dev, why: "serves the project's code", check: (*walker).deno},
 				"test":    dev(buildWhy),
 				"fmt":     dev("formats the code"),
 				"lint":    dev("lints the code"),

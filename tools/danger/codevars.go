@@ -1,0 +1,132 @@
+package danger
+
+import (
+	"strings"
+)
+
+// Environment variables that make programs load code or send traffic
+// elsewhere, judged by their value: PYTHONPATH=src is the project's own
+// code, PYTHONPATH=/tmp/evil is not.
+
+// codePathVars hold lists of directories (or files) that interpreters
+// load code from.
+var codePathVars = lazy[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{
+		"PYTHONPATH": true, "PYTHONHOME": true, "PYTHONSTARTUP": true, "PYTHONUSERBASE": true,
+		"NODE_PATH": true, "RUBYLIB": true, "PERL5LIB": true, "PERLLIB": true, "LUA_PATH": true,
+		"LUA_CPATH": true, "CLASSPATH": true, "GEM_PATH": true, "GEM_HOME": true, "BUNDLE_GEMFILE": true,
+		"R_PROFILE_USER": true, "PHPRC": true, "PHP_INI_SCAN_DIR": true,
+	}
+}}
+
+// proxyVars send a program's traffic through another machine.
+var proxyVars = lazy[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{
+		"http_proxy": true, "https_proxy": true, "HTTP_PROXY": true, "HTTPS_PROXY": true, "ALL_PROXY": true,
+		"all_proxy": true, "ftp_proxy": true, "FTP_PROXY": true, "npm_config_proxy": true,
+		"npm_config_https_proxy": true, "PIP_PROXY": true, "PIP_INDEX_URL": true, "PIP_EXTRA_INDEX_URL": true,
+		"npm_config_registry": true, "NPM_CONFIG_REGISTRY": true, "UV_INDEX_URL": true, "GOPROXY": true,
+		"CARGO_REGISTRIES_CRATES_IO_INDEX": true,
+	}
+}}
+
+// codeVar judges a variable that makes programs load code or send traffic
+// elsewhere; it reports whether name is one.
+func (w *walker) codeVar(name, val, text string) bool {
+	on := "`" + text + "`"
+	switch {
+	case codePathVars.get()[name]:
+		for _, p := range strings.Split(val, ":") {
+			if p == "" {
+				continue
+			}
+			if q, ok := w.abs(p); !ok || !(w.inside(q) || q == w.ws.Dir) {
+				w.res.add(Dangerous, on+": makes programs load code from outside the workspace")
+				return true
+			}
+		}
+		w.res.add(Dev, on+": loads the project's own code")
+		return true
+	case proxyVars.get()[name]:
+		if host, ok := urlHost(val); ok && localHost(host) || val == "" || val == "direct" || val == "off" ||
+			name == "GOPROXY" && (val == "https://proxy.golang.org,direct" || val == "https://proxy.golang.org") {
+			return true
+		}
+		w.res.add(Dangerous, on+": sends traffic through another server, or fetches packages from one")
+		return true
+	case name == "NODE_OPTIONS" || name == "JAVA_TOOL_OPTIONS" || name == "_JAVA_OPTIONS" ||
+		name == "JDK_JAVA_OPTIONS" || name == "RUBYOPT" || name == "PERL5OPT":
+		w.codeOptions(name, val, on)
+		return true
+	}
+	return false
+}
+
+// codeOptions judges options an interpreter takes from the environment:
+// only those that load code count (--require, -javaagent, -r, -M).
+func (w *walker) codeOptions(name, val, on string) {
+	if hasHole(val) {
+		w.res.add(Dangerous, on+": options not known before running")
+		return
+	}
+	fields := strings.Fields(val)
+	for i := 0; i < len(fields); i++ {
+		f := fields[i]
+		file := ""
+		switch {
+		case name == "NODE_OPTIONS":
+			opt, v, hasV := strings.Cut(f, "=")
+			switch opt {
+			case "-r", "--require", "--import", "--loader", "--experimental-loader", "--env-file",
+				"--experimental-default-type", "--inspect", "--inspect-brk":
+				if strings.HasPrefix(opt, "--inspect") {
+					if host, _, _ := strings.Cut(v, ":"); v != "" && !localHost(host) || host == "0.0.0.0" {
+						w.res.add(Dangerous, on+": opens a debugger to the network")
+					}
+					continue
+				}
+				if !hasV && i+1 < len(fields) {
+					i++
+					v = fields[i]
+				}
+				file = v
+			}
+		case name == "RUBYOPT":
+			if lib, ok := strings.CutPrefix(f, "-r"); ok {
+				file = lib
+			}
+		case name == "PERL5OPT":
+			if strings.HasPrefix(f, "-M") || strings.HasPrefix(f, "-m") || strings.HasPrefix(f, "-d") {
+				w.res.add(Dangerous, on+": makes perl load a module")
+				return
+			}
+		default: // Java
+			for _, p := range []string{"-javaagent:", "-agentpath:", "-agentlib:", "-Xbootclasspath"} {
+				if rest, ok := strings.CutPrefix(f, p); ok {
+					file, _, _ = strings.Cut(strings.TrimPrefix(rest, "/a:"), "=")
+					if p == "-agentlib:" {
+						file = "/" // a library by name, from anywhere
+					}
+				}
+			}
+		}
+		if file == "" {
+			continue
+		}
+		if strings.HasPrefix(file, "data:") || strings.Contains(file, "://") {
+			w.res.add(Dangerous, on+": makes programs run code given inline or fetched")
+			return
+		}
+		if p, ok := w.abs(file); !ok || !w.inside(p) {
+			if !strings.Contains(file, "/") && !strings.HasPrefix(file, ".") && name != "JAVA_TOOL_OPTIONS" {
+				// A package by name (--require ts-node/register): the
+				// project's dependencies.
+				w.res.add(Dev, on+": loads a package")
+				continue
+			}
+			w.res.add(Dangerous, on+": makes programs load code from outside the workspace")
+			return
+		}
+	}
+	w.res.add(Dev, on+": changes options of the programs it runs")
+}
