@@ -197,6 +197,16 @@ func (w *walker) hijack(name, val, text string) bool {
 	return true
 }
 
+// nameref reports declare's -n among flags: the variable names another.
+func nameref(flags []string) bool {
+	for _, f := range flags {
+		if strings.HasPrefix(f, "-") && strings.Contains(f, "n") {
+			return true
+		}
+	}
+	return false
+}
+
 func (w *walker) decl(c *syntax.DeclClause) {
 	variant := c.Variant.Value
 	var flags []string
@@ -208,11 +218,21 @@ func (w *walker) decl(c *syntax.DeclClause) {
 					flags = append(flags, f.s)
 				} else {
 					names++
+					// declare 'a[$(cmd)]=1': the string is parsed as an
+					// assignment, its subscript evaluated.
+					name, _, _ := strings.Cut(f.s, "=")
+					w.subscriptCode(name, variant+" "+f.text)
+					if _, val, ok := strings.Cut(f.s, "="); ok && nameref(flags) && secret.Var(val) {
+						w.res.add(Dangerous, "`"+variant+" -n "+f.text+"`: names a secret variable")
+					}
 				}
 			}
 			continue
 		}
 		names++
+		if nameref(flags) && a.Value != nil && secret.Var(w.literal(a.Value)) {
+			w.res.add(Dangerous, "`"+variant+" -n "+a.Name.Value+"`: names the secret `"+w.literal(a.Value)+"`")
+		}
 		w.assign(a, variant)
 	}
 	if names > 0 {

@@ -85,6 +85,7 @@ func (w *walker) setsVars(chain string, args []arg, io ioInfo) {
 	ops := scan(&rule{vals: "-p -d -n -N -t -u -a -C -c -O -s"}, args)
 	for _, i := range ops {
 		w.vars[args[i].s] = hole
+		w.subscriptCode(args[i].s, strings.Fields(chain)[0]+" "+args[i].text)
 	}
 	for i, a := range args {
 		if a.s == "-a" && i+1 < len(args) {
@@ -107,6 +108,7 @@ func (w *walker) unset(chain string, args []arg, io ioInfo) {
 		case funcs:
 			delete(w.funcs, a.s)
 		default:
+			w.subscriptCode(a.s, "unset "+a.text)
 			w.vars[a.s] = ""
 			delete(w.lists, a.s)
 		}

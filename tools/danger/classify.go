@@ -441,11 +441,17 @@ func (w *walker) command(cmd syntax.Command, io ioInfo) {
 		w.shared.declared = append(w.shared.declared, declared{c.Body, w.clone()})
 	case *syntax.ArithmCmd:
 		w.substs(c.X)
+		w.arithVars(c.X, "(( … ))")
 	case *syntax.TestClause:
 		w.substs(c.X)
+		w.testArith(c.X)
 	case *syntax.LetClause:
 		for _, x := range c.Exprs {
 			w.substs(x)
+			if word, ok := x.(*syntax.Word); ok {
+				w.arithCode(w.literal(word), "let "+w.text(word))
+			}
+			w.arithVars(x, "let")
 		}
 	case *syntax.DeclClause:
 		w.decl(c)

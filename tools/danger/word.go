@@ -233,7 +233,10 @@ func (w *walker) substs(node syntax.Node) {
 				c.stmts(n.Stmts, input{})
 			}
 			return false
+		case *syntax.ArithmExp:
+			w.arithVars(n.X, "$(( … ))")
 		case *syntax.ParamExp:
+			w.paramCode(n)
 			if n.Param != nil && secret.Var(n.Param.Value) {
 				w.res.add(Dangerous, "`$"+n.Param.Value+"` may expose a secret")
 			}
