@@ -198,3 +198,70 @@ func (w *walker) sortOut(chain string, args []arg, io ioInfo) {
 		}
 	}
 }
+
+// kill reads its arguments as kill does (bash's builtin and kill(1)): -l
+// and -L list signals; the signal is -s SIG, -sSIG, -n NUM, --signal SIG,
+// -SIG or -NUM; signal 0 only checks that a process exists; anything else
+// signals processes, and PID -1 is every process, 1 is init.
+func (w *walker) kill(chain string, args []arg, io ioInfo) {
+	sig, sigSeen := "TERM", false
+	var pids []arg
+	for i := 1; i < len(args); i++ {
+		a := args[i].s
+		switch {
+		case !sigSeen && len(pids) == 0 && (a == "-l" || a == "-L" || a == "--list" || a == "--table" ||
+			strings.HasPrefix(a, "--list=")):
+			w.res.add(Safe, "`kill "+a+"`: lists signals")
+			return
+		case a == "--":
+			pids = append(pids, args[i+1:]...)
+			i = len(args)
+		case len(pids) > 0 || !strings.HasPrefix(a, "-") || sigSeen && isNumber(a[1:]):
+			pids = append(pids, args[i])
+		case a == "-s" || a == "-n" || a == "--signal" || a == "-q" || a == "--queue":
+			if i+1 < len(args) {
+				i++
+				if a != "-q" && a != "--queue" {
+					sig, sigSeen = args[i].s, true
+				}
+			}
+		case strings.HasPrefix(a, "--signal="):
+			sig, sigSeen = strings.TrimPrefix(a, "--signal="), true
+		case strings.HasPrefix(a, "-s") || strings.HasPrefix(a, "-n") && isNumber(a[2:]):
+			sig, sigSeen = a[2:], true
+		default: // -KILL, -SIGKILL, -9
+			sig, sigSeen = a[1:], true
+		}
+	}
+	s := strings.TrimPrefix(strings.ToUpper(sig), "SIG")
+	if s == "0" || s == "" && sigSeen {
+		w.res.add(Safe, "`kill -0`: checks that a process exists")
+		return
+	}
+	if len(pids) == 0 {
+		w.res.add(Safe, "`kill`: no process named")
+		return
+	}
+	for _, p := range pids {
+		switch p.s {
+		case "-1":
+			w.res.add(Dangerous, "`kill -"+sig+" -1`: signals every process the user may signal")
+		case "1":
+			w.res.add(Dangerous, "`kill -"+sig+" 1`: signals init")
+		default:
+			w.res.add(Dangerous, "`kill -"+sig+" "+p.text+"`: signals a process")
+		}
+	}
+}
+
+func isNumber(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
