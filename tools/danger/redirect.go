@@ -125,7 +125,11 @@ func network(p string) bool {
 // readFile judges reading p: secrets go to a remote model.
 func (w *walker) readFile(p string, ok bool, what string) {
 	if ok {
-		if why := w.secretFile(p); why != "" {
+		why := w.secretFile(p)
+		if why == "" && hasGlob(p) && !hasHole(p) {
+			why = w.globSecret(p)
+		}
+		if why != "" {
 			w.res.add(Dangerous, what+": reads a file that may hold secrets ("+why+")")
 		}
 	}

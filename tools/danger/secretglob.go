@@ -1,0 +1,128 @@
+package danger
+
+import (
+	"os"
+	"path"
+	"strings"
+
+	"github.com/qsh-shell/qsh/tools/danger/secret"
+)
+
+// A glob reads whatever it matches: `cat ~/.ssh/*`, `head ~/.aws/cred*`,
+// `cat .[e]nv`, `cat /proc/*/environ`. Bash expands it against the
+// filesystem, so the classifier does too, and also matches it against the
+// places secrets are kept whether or not they exist yet.
+
+// globSecret says why the glob pattern p (absolute) may name a file that
+// holds secrets, or "".
+func (w *walker) globSecret(p string) string {
+	parts := strings.Split(p, "/")
+	lit := 0 // components before the first with a pattern
+	for lit < len(parts) && !hasGlob(parts[lit]) {
+		lit++
+	}
+	prefix := strings.Join(parts[:lit], "/")
+	if prefix == "" {
+		prefix = "/"
+	}
+	if why := w.secretFile(prefix); why != "" {
+		return why
+	}
+	for _, c := range w.secretPlaces(prefix, parts[len(parts)-1]) {
+		if globMatches(p, c) {
+			if why := w.secretFile(c); why != "" {
+				return why
+			}
+		}
+	}
+	budget := 4096
+	for _, m := range globFS(p, &budget) {
+		if why := w.secretFile(m); why != "" {
+			return why + " (`" + m + "` matches)"
+		}
+	}
+	return ""
+}
+
+// secretPlaces are paths under dir that hold secrets, for matching a
+// pattern whose last component is base: the fixed places, a few files in
+// each, and files named as secrets are (.env, server.key …) in dir itself.
+func (w *walker) secretPlaces(dir, base string) []string {
+	var out []string
+	for _, f := range (secret.Places{Home: w.ws.Home}).Fixed() {
+		if !under(f, dir) && !under(dir, f) {
+			continue
+		}
+		out = append(out, f)
+		for _, child := range []string{"id_rsa", "id_ed25519", "credentials", "config", "config.json",
+			"hosts.yml", "token", "application_default_credentials.json", "private-keys-v1.d"} {
+			out = append(out, f+"/"+child)
+		}
+	}
+	out = append(out, "/proc/1/environ", "/proc/self/environ", "/proc/1/task/1/environ")
+	// A pattern that names every file (`*`, `*.*`) is about every file, not
+	// about secrets: what it matches on the disk decides.
+	if b := strings.Trim(base, "*?"); b != "" && b != "." || strings.HasPrefix(base, ".") {
+		for _, n := range secret.NameExamples() {
+			out = append(out, path.Join(dir, n))
+		}
+	}
+	return out
+}
+
+// globMatches reports whether pattern p matches path c, or a directory
+// that holds c, as bash would match it: component by component, with a
+// leading dot matched only by a leading dot.
+func globMatches(p, c string) bool {
+	pp, cp := strings.Split(p, "/"), strings.Split(c, "/")
+	if len(pp) > len(cp) {
+		return false
+	}
+	for i, x := range pp {
+		if !globComponent(x, cp[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func globComponent(pattern, name string) bool {
+	if strings.HasPrefix(name, ".") && !strings.HasPrefix(pattern, ".") && pattern != name {
+		return false
+	}
+	ok, err := path.Match(pattern, name)
+	return ok && err == nil
+}
+
+// globFS expands pattern against the filesystem, reading at most budget
+// directory entries in all.
+func globFS(pattern string, budget *int) []string {
+	parts := strings.Split(strings.TrimPrefix(pattern, "/"), "/")
+	paths := []string{"/"}
+	for _, part := range parts {
+		var next []string
+		for _, dir := range paths {
+			if !hasGlob(part) {
+				next = append(next, path.Join(dir, part))
+				continue
+			}
+			entries, err := os.ReadDir(dir)
+			if err != nil {
+				continue
+			}
+			for _, e := range entries {
+				if *budget--; *budget < 0 {
+					return next
+				}
+				if globComponent(part, e.Name()) {
+					next = append(next, path.Join(dir, e.Name()))
+				}
+			}
+		}
+		paths = next
+		if len(paths) == 0 {
+			return nil
+		}
+	}
+	return paths
+}
