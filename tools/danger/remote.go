@@ -192,6 +192,10 @@ func (w *walker) cloud(chain string, args []arg, io ioInfo) {
 			return
 		}
 	}
+	if name == "aws" && len(words) == 2 && words[0] == "configure" && (words[1] == "list" || words[1] == "list-profiles") {
+		w.res.add(Safe, "`aws configure list`: shows where settings come from, keys masked")
+		return
+	}
 	if len(words) > 0 && (words[0] == "configure" || words[0] == "config" && len(words) > 1 && words[1] == "set") {
 		w.res.add(Dangerous, "`"+text+"`: changes CLI settings or credentials")
 		return
