@@ -69,6 +69,21 @@ func (w *walker) fetch(chain string, args []arg, io ioInfo) {
 			out = a[2:]
 		case name == "curl" && (a == "-O" || a == "--remote-name" || a == "--remote-name-all" || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && letters(a[1:]) && strings.Contains(a, "O")):
 			remoteName = true
+		case name == "curl" && curlElsewhere(a):
+			// -x/--proxy HOST, --resolve HOST:PORT:ADDR, --connect-to
+			// H1:P1:H2:P2: the request goes to another machine.
+			flag, v, ok := strings.Cut(a, "=")
+			if !ok {
+				v = next()
+				i++
+			}
+			if target := curlTarget(flag, v); target != "" {
+				w.res.add(Dangerous, "`curl "+flag+" "+v+"`: sends the request through or to `"+target+"`")
+			}
+		case name == "curl" && (a == "-K" || a == "--config" || strings.HasPrefix(a, "--config=")):
+			w.res.add(Dangerous, "`curl "+a+"`: takes options from a file")
+		case name == "wget" && (a == "-e" || a == "--execute" || strings.HasPrefix(a, "--execute=")):
+			w.res.add(Dangerous, "`wget "+a+"`: runs wgetrc commands (proxies, output files)")
 		case a == "-T" || a == "--upload-file" || strings.HasPrefix(a, "--post-file") || strings.HasPrefix(a, "--body-file"):
 			w.res.add(Dangerous, "`"+name+" "+args[i].text+"`: uploads a file")
 		case a == "-F" || a == "--form" || strings.HasPrefix(a, "-d") || strings.HasPrefix(a, "--data"):
@@ -105,6 +120,53 @@ func (w *walker) fetch(chain string, args []arg, io ioInfo) {
 	for _, p := range io.out {
 		w.shared.download(p)
 	}
+}
+
+// curlElsewhere reports curl's options that send a request to another
+// machine than its URL names.
+func curlElsewhere(a string) bool {
+	flag, _, _ := strings.Cut(a, "=")
+	switch flag {
+	case "-x", "--proxy", "--preproxy", "--socks4", "--socks4a", "--socks5", "--socks5-hostname",
+		"--proxy1.0", "--resolve", "--connect-to", "--doh-url", "--dns-servers":
+		return true
+	}
+	return false
+}
+
+// curlTarget is the machine such an option sends to, when it is not this
+// one ("" when it is).
+func curlTarget(flag, v string) string {
+	host := v
+	switch flag {
+	case "--resolve":
+		// HOST:PORT:ADDR[,ADDR]
+		if parts := strings.SplitN(v, ":", 3); len(parts) == 3 {
+			host, _, _ = strings.Cut(parts[2], ",")
+		}
+	case "--connect-to":
+		// HOST1:PORT1:HOST2:PORT2
+		if parts := strings.Split(v, ":"); len(parts) >= 4 {
+			host = parts[2]
+		}
+		if host == "" {
+			return ""
+		}
+	case "--dns-servers":
+		host, _, _ = strings.Cut(v, ",")
+	default:
+		if h, ok := urlHost(v); ok {
+			host = h
+		}
+	}
+	host = strings.Trim(host, "[]+")
+	if host == "" || hasHole(v) {
+		return "an address not known before running"
+	}
+	if localHost(host) {
+		return ""
+	}
+	return host
 }
 
 func (w *walker) download(target, name string) {

@@ -40,6 +40,7 @@ func (w *walker) run(args []arg, io ioInfo) {
 		if !binDirs.get()[path.Dir(path.Clean(name))] {
 			w.runFile(args[0].s, args[0].text, "sh")
 			w.operands(args[1:])
+			w.listens(path.Base(name), args)
 			return
 		}
 		name = path.Base(name)
@@ -274,6 +275,7 @@ func (w *walker) apply(r *rule, chain string, args []arg, io ioInfo) {
 		}
 	}
 	w.res.add(class, why)
+	w.listens(chain, args)
 	written := w.writes(r.write, chain, args, ops)
 	read := args[1:]
 	if len(written) > 0 {

@@ -71,6 +71,11 @@ func (w *walker) dockerRun(chain string, args []arg, io ioInfo) {
 			}
 		case strings.HasPrefix(a, "--volume=") || strings.HasPrefix(a, "--mount="):
 			_, val, _ = strings.Cut(a, "=")
+		case (a == "-p" || a == "--publish") && i+1 < len(args) && (strings.HasPrefix(args[i+1].s, "0.0.0.0:") ||
+			strings.HasPrefix(args[i+1].s, "[::]:")):
+			w.res.add(Dangerous, "`"+chain+" -p "+args[i+1].text+"`: publishes a port on every network interface")
+			i++
+			continue
 		case a == "--privileged" || strings.HasPrefix(a, "--cap-add") || a == "--pid=host" || a == "--net=host" || a == "--network=host" || strings.HasPrefix(a, "--device"):
 			w.res.add(Dangerous, "`"+chain+" "+a+"`: gives the container power over the host")
 			continue

@@ -1,0 +1,84 @@
+package danger
+
+import (
+	"strings"
+)
+
+// Network exposure: a server told to listen on every interface (0.0.0.0,
+// ::, or a port alone such as :8080) serves the project, and whatever it
+// runs, to the network; a client told to use a proxy or to resolve a name
+// elsewhere sends its traffic to another machine.
+
+// listenFlag reports whether a flag's name says its value is an address
+// to listen on: --host, --bind, --addr, --listen, --ip, and the short
+// forms servers use (-b for rails and gunicorn, -H for next, -a for
+// http-server).
+func listenFlag(name string) bool {
+	switch name {
+	case "-b", "-H", "-a", "-h", "-l", "--ip":
+		return true
+	}
+	if len(name) <= 2 {
+		return false
+	}
+	n := strings.ToLower(name)
+	for _, k := range []string{"host", "bind", "addr", "listen", "interface", "http"} {
+		if strings.Contains(n, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// everyInterface reports whether an address means every network
+// interface: 0.0.0.0, ::, *, or a port with no host.
+func everyInterface(addr string) bool {
+	host := addr
+	if h, port, ok := strings.Cut(addr, "]:"); ok && strings.HasPrefix(h, "[") && isNumber(port) {
+		host = h[1:]
+	} else if i := strings.LastIndexByte(addr, ':'); i >= 0 && isNumber(addr[i+1:]) && strings.Count(addr, ":") == 1 {
+		host = addr[:i]
+	}
+	host = strings.Trim(host, "[]")
+	switch host {
+	case "0.0.0.0", "::", "*", "0", "":
+		return addr != ""
+	}
+	return false
+}
+
+// listens judges a command's arguments for a listening address that is
+// every interface.
+func (w *walker) listens(chain string, args []arg) {
+	name := strings.Fields(chain)[0]
+	if fetchers.get()[name] {
+		return // a client: 0.0.0.0 is this machine
+	}
+	for i := 1; i < len(args); i++ {
+		a := args[i].s
+		flag, val, hasVal := strings.Cut(a, "=")
+		switch {
+		case strings.HasPrefix(a, "-") && listenFlag(flag):
+			if !hasVal {
+				if i+1 >= len(args) || strings.HasPrefix(args[i+1].s, "-") {
+					if flag == "--host" {
+						// vite, astro: --host alone listens on every interface.
+						w.res.add(Dangerous, "`"+chain+" --host`: listens on every network interface")
+						return
+					}
+					continue
+				}
+				val = args[i+1].s
+			}
+			short := len(flag) <= 2
+			if everyInterface(val) && (!short || strings.Contains(val, "0.0.0.0") || strings.Contains(val, "::")) {
+				w.res.add(Dangerous, "`"+chain+" "+a+"`: listens on every network interface")
+				return
+			}
+		case !strings.HasPrefix(a, "-") && (strings.HasPrefix(a, "0.0.0.0") || strings.HasPrefix(a, "[::]")) &&
+			everyInterface(a):
+			w.res.add(Dangerous, "`"+chain+" "+args[i].text+"`: listens on every network interface")
+			return
+		}
+	}
+}
