@@ -1,6 +1,7 @@
 package danger
 
 import (
+	"path"
 	"strings"
 
 	"github.com/qsh-shell/qsh/tools/danger/secret"
@@ -136,7 +137,10 @@ func (w *walker) interp(r *rule, chain string, args []arg, ops []int, io ioInfo)
 		case a == "-i" && r.kind == kindShell:
 		case !strings.HasPrefix(a, "-"):
 			w.runFile(a, args[i].text, lang)
-			w.operands(args[i+1:])
+			if !w.local(args[i:], io) {
+				w.operands(args[i+1:])
+				w.listens(path.Base(a), args[i:])
+			}
 			return
 		case takesValue(r.vals, a):
 			i++

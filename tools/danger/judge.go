@@ -39,8 +39,10 @@ func (w *walker) run(args []arg, io ioInfo) {
 	if strings.Contains(name, "/") {
 		if !binDirs.get()[path.Dir(path.Clean(name))] {
 			w.runFile(args[0].s, args[0].text, "sh")
-			w.operands(args[1:])
-			w.listens(path.Base(name), args)
+			if !w.local(args, io) {
+				w.operands(args[1:])
+				w.listens(path.Base(name), args)
+			}
 			return
 		}
 		name = path.Base(name)
@@ -288,7 +290,7 @@ func (w *walker) apply(r *rule, chain string, args []arg, io ioInfo) {
 	}
 	w.operandsOf(strings.Fields(chain)[0], read)
 	switch r.kind {
-	case kindWrap:
+	case kindWrap, kindRun:
 		w.wrapped(r, chain, args, io)
 	case kindShell, kindInterp:
 		w.interp(r, chain, args, ops, io)
@@ -442,6 +444,13 @@ func (w *walker) wrapped(r *rule, chain string, args []arg, io ioInfo) {
 		return
 	}
 	inner := args[i:]
+	if name := inner[0].s; r.kind == kindRun && !hasHole(name) && !strings.Contains(name, "/") &&
+		lookup(name) == nil && w.funcs[name] == nil {
+		w.res.add(Dev, "`"+chain+" "+inner[0].text+"`: runs a tool of the project's environment")
+		w.operands(inner[1:])
+		w.listens(name, inner)
+		return
+	}
 	if r.joins {
 		parts := make([]string, len(inner))
 		for i, a := range inner {

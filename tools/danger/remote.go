@@ -50,6 +50,12 @@ func (w *walker) npx(chain string, args []arg, io ioInfo) {
 	if i := strings.LastIndexByte(name, '@'); i > 0 {
 		name = name[:i]
 	}
+	if r := lookup(name); r != nil && npxTools.get()[name] {
+		// A tool the table knows: its own rule judges its arguments
+		// (npx prisma migrate reset).
+		w.exec(args[ops[0]:], io)
+		return
+	}
 	if npxTools.get()[name] {
 		w.res.add(Dev, "`npx "+name+"`: runs a project tool")
 		return
@@ -216,4 +222,17 @@ func (w *walker) cloud(chain string, args []arg, io ioInfo) {
 		}
 	}
 	w.res.add(Dangerous, "`"+text+"`: may change cloud resources")
+}
+
+// jsBin judges yarn, pnpm and bun running a project tool by name (yarn
+// prisma migrate reset) by the tool's own rule.
+func (w *walker) jsBin(chain string, args []arg, io ioInfo) {
+	ops := scan(commands.get()[strings.Fields(chain)[0]], args)
+	if len(ops) == 0 {
+		return
+	}
+	name := args[ops[0]].s
+	if r := lookup(name); r != nil && npxTools.get()[name] {
+		w.exec(args[ops[0]:], io)
+	}
 }

@@ -20,6 +20,10 @@ const (
 	kindShell       // runs shell code from -c, a script file or its input: bash, sh …
 	kindInterp      // runs code from -c/-e, a script file or its input: python, node …
 	kindEval        // runs its arguments joined as shell code: eval
+	// kindRun runs the rest of its arguments as a command of the project's
+	// environment: bundle exec, poetry run. An unknown command is the
+	// project's own tool.
+	kindRun
 )
 
 // writeMode says which operands a command writes.
@@ -57,6 +61,9 @@ type rule struct {
 	suffixes bool
 	// noscope: an approval never covers this command by name alone.
 	noscope bool
+	// local: the rule also applies to the project's own copy of the
+	// program (./gradlew, bin/rails, python manage.py, php artisan).
+	local bool
 }
 
 // flag matches arguments: for flags, `-f` (also inside `-xdf`) and
@@ -395,6 +402,58 @@ func gitRules() map[string]*rule {
 	}
 }
 
+// globalRemove is npm's rm and its aliases: -g removes a global package.
+func globalRemove() *rule {
+	return &rule{
+		class: Dev,
+		why:   "removes a dependency",
+		flags: []flag{raise("-g --global --location=global", Dangerous, "changes global packages")},
+	}
+}
+
+// runIn is a subcommand that runs a command in the project's environment.
+func runIn(what string) *rule {
+	return &rule{class: Dev, why: "runs a command with " + what, kind: kindRun, noscope: true}
+}
+
+// railsTasks are the Rails and rake tasks that drop, reset or empty a
+// database, print secrets or open a session.
+func railsTasks() []flag {
+	return []flag{
+		raise("db:drop* db:reset db:schema:load db:structure:load db:migrate:reset db:purge* db:setup "+
+			"db:truncate_all db:fixtures:load db:seed:replant", Dangerous, "drops, resets or empties a database"),
+		raise("db:rollback db:migrate:down db:migrate:redo", Dangerous, "rolls back migrations, which may drop data"),
+		raise("credentials:show secret secrets:show", Dangerous, "prints secrets"),
+		raise("console c dbconsole db credentials:edit", Dangerous, "opens an interactive session"),
+		raise("deploy* release* publish*", Dangerous, "publishes or deploys"),
+	}
+}
+
+// djangoRule is manage.py and django-admin.
+func djangoRule() *rule {
+	return &rule{
+		class: Dev,
+		why:   "runs a Django command",
+		local: true,
+		check: (*walker).django,
+		ops: []flag{
+			raise("flush reset_db reset_schema drop_test_database", Dangerous, "drops or empties a database"),
+			raise("zero", Dangerous, "unapplies every migration"),
+		},
+	}
+}
+
+// sequelizeRule is sequelize and sequelize-cli.
+func sequelizeRule() *rule {
+	return &rule{
+		class: Dev,
+		why:   "migrates the project database",
+		ops: []flag{
+			raise("db:drop db:migrate:undo* db:seed:undo*", Dangerous, "drops data or rolls back migrations"),
+		},
+	}
+}
+
 // remoteRule is a git command that reaches a remote: the ext:: and fd::
 // transports run a command instead (git-remote-ext(1)).
 func remoteRule(why string) *rule {
@@ -495,7 +554,9 @@ func jsRules() map[string]*rule {
 			why:   "removes a dependency",
 			flags: []flag{raise("-g --global", Dangerous, "changes global packages")},
 		},
-		"rm": dev("removes a dependency"),
+		"rm": globalRemove(),
+		"r":  globalRemove(),
+		"un": globalRemove(),
 		"update": {
 			class: Dev,
 			why:   "updates dependencies",
@@ -609,46 +670,51 @@ func jsRules() map[string]*rule {
 // may be downloaded and run.
 var npxTools = lazy[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{
-		"tsc":          true,
-		"eslint":       true,
-		"prettier":     true,
-		"jest":         true,
-		"vitest":       true,
-		"mocha":        true,
-		"tsx":          true,
-		"ts-node":      true,
-		"vite":         true,
-		"next":         true,
-		"webpack":      true,
-		"rollup":       true,
-		"esbuild":      true,
-		"playwright":   true,
-		"cypress":      true,
-		"nodemon":      true,
-		"stylelint":    true,
-		"biome":        true,
-		"turbo":        true,
-		"nx":           true,
-		"lerna":        true,
-		"astro":        true,
-		"svelte-kit":   true,
-		"svelte-check": true,
-		"vue-tsc":      true,
-		"tailwindcss":  true,
-		"postcss":      true,
-		"babel":        true,
-		"ava":          true,
-		"c8":           true,
-		"nyc":          true,
-		"prisma":       true,
-		"drizzle-kit":  true,
-		"knip":         true,
-		"depcheck":     true,
-		"husky":        true,
-		"lint-staged":  true,
-		"tap":          true,
-		"uvu":          true,
-		"storybook":    true,
+		"tsc":           true,
+		"eslint":        true,
+		"prettier":      true,
+		"jest":          true,
+		"vitest":        true,
+		"mocha":         true,
+		"tsx":           true,
+		"ts-node":       true,
+		"vite":          true,
+		"next":          true,
+		"webpack":       true,
+		"rollup":        true,
+		"esbuild":       true,
+		"playwright":    true,
+		"cypress":       true,
+		"nodemon":       true,
+		"stylelint":     true,
+		"biome":         true,
+		"turbo":         true,
+		"nx":            true,
+		"lerna":         true,
+		"astro":         true,
+		"svelte-kit":    true,
+		"svelte-check":  true,
+		"vue-tsc":       true,
+		"tailwindcss":   true,
+		"postcss":       true,
+		"babel":         true,
+		"ava":           true,
+		"c8":            true,
+		"nyc":           true,
+		"prisma":        true,
+		"drizzle-kit":   true,
+		"knip":          true,
+		"depcheck":      true,
+		"sequelize":     true,
+		"sequelize-cli": true,
+		"knex":          true,
+		"typeorm":       true,
+		"mikro-orm":     true,
+		"husky":         true,
+		"lint-staged":   true,
+		"tap":           true,
+		"uvu":           true,
+		"storybook":     true,
 	}
 }}
 
@@ -1932,6 +1998,7 @@ func commandTable() map[string]*rule {
 		"mvnw": {
 			class: Dev,
 			why:   buildWhy,
+			local: true,
 			ops:   []flag{raise("deploy", Dangerous, "publishes artifacts")},
 		},
 		"gradle": {
@@ -1942,50 +2009,52 @@ func commandTable() map[string]*rule {
 		"gradlew": {
 			class: Dev,
 			why:   buildWhy,
+			local: true,
 			ops:   []flag{raise("publish* upload*", Dangerous, "publishes artifacts")},
 		},
 		"ant":  dev(buildWhy),
 		"sbt":  dev(buildWhy),
 		"lein": dev(buildWhy),
-		"mix":  dev(buildWhy),
 		"dotnet": {
 			class: Dev,
 			why:   buildWhy,
-			ops:   []flag{raise("nuget", Dangerous, "publishes packages")},
+			ops: []flag{
+				raise("nuget", Dangerous, "publishes packages"),
+				raise("drop 0", Dangerous, "drops the database or reverts every migration"),
+			},
+			flags: []flag{raise("-g --global", Dangerous, "installs a tool for the user")},
 		},
-		"gcc":          compiler(),
-		"g++":          compiler(),
-		"cc":           compiler(),
-		"c++":          compiler(),
-		"clang":        {class: Dev, why: "compiles code", suffixes: true, check: (*walker).outflag},
-		"clang++":      compiler(),
-		"rustc":        dev("compiles code"),
-		"javac":        dev("compiles code"),
-		"java":         dev("runs Java code"),
-		"kotlinc":      dev("compiles code"),
-		"swift":        dev(buildWhy),
-		"swiftc":       dev("compiles code"),
-		"zig":          dev(buildWhy),
-		"ghc":          dev("compiles code"),
-		"stack":        dev(buildWhy),
-		"cabal":        dev(buildWhy),
-		"tsc":          dev("compiles TypeScript"),
-		"esbuild":      dev(buildWhy),
-		"vite":         dev(buildWhy),
-		"webpack":      dev(buildWhy),
-		"flask":        dev("runs the project's dev server"),
-		"uvicorn":      dev("runs the project's server"),
-		"gunicorn":     dev("runs the project's server"),
-		"django-admin": dev("runs a Django command"),
-		"air":          dev("runs the project with live reload"),
-		"nodemon":      dev("runs the project with live reload"),
-		"ts-node":      dev("runs the project's code"),
-		"tsx":          dev("runs the project's code"),
-		"next":         dev(buildWhy),
-		"nuxt":         dev(buildWhy),
-		"ng":           dev(buildWhy),
-		"turbo":        dev(buildWhy),
-		"nx":           dev(buildWhy),
+		"gcc":      compiler(),
+		"g++":      compiler(),
+		"cc":       compiler(),
+		"c++":      compiler(),
+		"clang":    {class: Dev, why: "compiles code", suffixes: true, check: (*walker).outflag},
+		"clang++":  compiler(),
+		"rustc":    dev("compiles code"),
+		"javac":    dev("compiles code"),
+		"java":     dev("runs Java code"),
+		"kotlinc":  dev("compiles code"),
+		"swift":    dev(buildWhy),
+		"swiftc":   dev("compiles code"),
+		"zig":      dev(buildWhy),
+		"ghc":      dev("compiles code"),
+		"stack":    dev(buildWhy),
+		"cabal":    dev(buildWhy),
+		"tsc":      dev("compiles TypeScript"),
+		"esbuild":  dev(buildWhy),
+		"vite":     dev(buildWhy),
+		"webpack":  dev(buildWhy),
+		"uvicorn":  dev("runs the project's server"),
+		"gunicorn": dev("runs the project's server"),
+		"air":      dev("runs the project with live reload"),
+		"nodemon":  dev("runs the project with live reload"),
+		"ts-node":  dev("runs the project's code"),
+		"tsx":      dev("runs the project's code"),
+		"next":     dev(buildWhy),
+		"nuxt":     dev(buildWhy),
+		"ng":       dev(buildWhy),
+		"turbo":    dev(buildWhy),
+		"nx":       dev(buildWhy),
 		"lerna": {
 			class: Dev,
 			why:   buildWhy,
@@ -2137,19 +2206,21 @@ func commandTable() map[string]*rule {
 		"pnpm": {
 			class: Dangerous,
 			why:   "unknown pnpm command",
+			check: (*walker).jsBin,
 			sub:   jsRules(),
 			vals:  "-C --dir --filter -F -w --workspace",
 		},
 		"yarn": {
 			class: Dev,
 			why:   "installs dependencies or runs a project script",
+			check: (*walker).jsBin,
 			sub:   jsRules(),
 			open:  true,
 			ops: []flag{
 				raise("deploy* publish* release*", Dangerous, "runs a deploy or release script"),
 			},
 		},
-		"bun": {class: Dev, why: "runs a project script", sub: jsRules(), open: true},
+		"bun": {class: Dev, why: "runs a project script", sub: jsRules(), open: true, check: (*walker).jsBin},
 		"npx": {class: Safe, why: "runs a package", check: (*walker).npx, noscope: true},
 		"pip": {class: Dangerous, why: "unknown pip command", sub: pipRules(), suffixes: true},
 		"uv": {
@@ -2162,7 +2233,7 @@ func commandTable() map[string]*rule {
 					sub:   pipRules(),
 					flags: []flag{raise("--system", Dangerous, "changes the system Python")},
 				},
-				"run":     dev("runs the project's code"),
+				"run":     runIn("the project's environment"),
 				"sync":    dev("installs dependencies"),
 				"lock":    dev("locks dependencies"),
 				"add":     dev("adds a dependency"),
@@ -2205,6 +2276,7 @@ func commandTable() map[string]*rule {
 			class: Dev,
 			why:   "manages the project environment",
 			sub: map[string]*rule{
+				"run":     runIn("the project's environment"),
 				"publish": dangerous("publishes a package"),
 				"show":    safe("shows dependencies"),
 				"check":   safe("checks pyproject.toml"),
@@ -2224,7 +2296,26 @@ func commandTable() map[string]*rule {
 		"pipenv": {
 			class: Dev,
 			why:   "manages the project environment",
-			ops:   []flag{raise("--rm", Dev, "removes the environment")},
+			sub:   map[string]*rule{"run": runIn("the project's environment")},
+			open:  true,
+		},
+		"pdm": {
+			class: Dev,
+			why:   "manages the project environment",
+			sub: map[string]*rule{
+				"run":     runIn("the project's environment"),
+				"publish": dangerous("publishes a package"),
+			},
+			open: true,
+		},
+		"hatch": {
+			class: Dev,
+			why:   "manages the project environment",
+			sub: map[string]*rule{
+				"run":     runIn("the project's environment"),
+				"publish": dangerous("publishes a package"),
+			},
+			open: true,
 		},
 		"conda": {
 			class: Dangerous,
@@ -2253,7 +2344,7 @@ func commandTable() map[string]*rule {
 			why:   "manages the project's gems",
 			sub: map[string]*rule{
 				"install": dev("installs the project's gems"),
-				"exec":    dev("runs a project tool"),
+				"exec":    runIn("the project's gems"),
 				"update":  dev("updates gems"),
 				"list":    safe("lists gems"),
 				"show":    safe("shows a gem"),
@@ -2278,29 +2369,118 @@ func commandTable() map[string]*rule {
 			flags: []flag{raise("global", Dangerous, "changes global packages")},
 			ops:   []flag{raise("global", Dangerous, "changes global packages")},
 		},
-		"rake": {
-			class: Dev,
-			why:   "runs a project task",
-			ops:   []flag{raise("deploy* release* publish*", Dangerous, "publishes or deploys")},
-		},
-		"rails": {
-			class: Dev,
-			why:   "runs a Rails task",
-			ops: []flag{
-				raise("db:drop db:reset db:schema:load", Dangerous, "drops or resets a database"),
-			},
-		},
-		"manage.py": {
-			class: Dev,
-			why:   "runs a Django command",
-			ops: []flag{
-				raise("flush dbshell sqlflush reset_db", Dangerous, "drops or resets a database"),
-			},
-		},
+
+		// Web frameworks' tasks: those that drop, reset or empty a database
+		// or open a session that runs anything are dangerous.
+		"rake":         {class: Dev, why: "runs a project task", local: true, ops: railsTasks()},
+		"rails":        {class: Dev, why: "runs a Rails task", local: true, ops: railsTasks(), check: (*walker).rails},
+		"manage.py":    djangoRule(),
+		"django-admin": djangoRule(),
 		"alembic": {
 			class: Dev,
 			why:   "migrates the project database",
-			ops:   []flag{raise("downgrade", Dangerous, "rolls back migrations")},
+			ops:   []flag{raise("downgrade", Dangerous, "rolls back migrations, which may drop data")},
+		},
+		"flask": {
+			class: Dev,
+			why:   "runs a Flask command",
+			sub: map[string]*rule{
+				"db": {
+					class: Dev,
+					why:   "migrates the project database",
+					ops:   []flag{raise("downgrade", Dangerous, "rolls back migrations, which may drop data")},
+				},
+				"shell": dangerous("opens an interactive Python session"),
+			},
+			open: true,
+		},
+		"mix": {
+			class: Dev,
+			why:   buildWhy,
+			ops: []flag{
+				raise("ecto.drop ecto.reset ecto.rollback", Dangerous, "drops, resets or rolls back the database"),
+				raise("hex.publish", Dangerous, "publishes a package"),
+			},
+		},
+		"artisan": {
+			class: Dev,
+			why:   "runs a Laravel command",
+			local: true,
+			ops: []flag{
+				raise("migrate:fresh migrate:refresh migrate:reset migrate:rollback db:wipe", Dangerous,
+					"drops, resets or rolls back the database"),
+				raise("tinker db", Dangerous, "opens an interactive session"),
+			},
+		},
+		"prisma": {
+			class: Dev,
+			why:   "runs a Prisma command",
+			sub: map[string]*rule{
+				"migrate": {
+					class: Dev,
+					why:   "migrates the project database",
+					sub: map[string]*rule{
+						"reset":  dangerous("drops the database and applies every migration again"),
+						"status": safe("shows migrations"),
+						"diff":   safe("shows a migration"),
+					},
+					open: true,
+				},
+				"db": {
+					class: Dev,
+					why:   "changes the project database",
+					sub: map[string]*rule{
+						"push": {
+							class: Dev,
+							why:   "changes the schema",
+							flags: []flag{
+								raise("--force-reset --accept-data-loss", Dangerous, "drops data to change the schema"),
+							},
+						},
+						"execute": dangerous("runs statements on the database"),
+					},
+					open: true,
+				},
+				"validate": safe("checks the schema"),
+				"version":  safe("prints the version"),
+			},
+			open: true,
+		},
+		"sequelize":     sequelizeRule(),
+		"sequelize-cli": sequelizeRule(),
+		"knex": {
+			class: Dev,
+			why:   "migrates the project database",
+			ops: []flag{
+				raise("migrate:rollback migrate:down", Dangerous, "rolls back migrations, which may drop data"),
+			},
+		},
+		"typeorm": {
+			class: Dev,
+			why:   "migrates the project database",
+			ops: []flag{
+				raise("schema:drop schema:sync migration:revert query", Dangerous, "drops or changes data"),
+			},
+		},
+		"drizzle-kit": {
+			class: Dev,
+			why:   "migrates the project database",
+			sub: map[string]*rule{
+				"drop": dangerous("drops a migration"),
+				"push": {
+					class: Dev,
+					why:   "changes the schema",
+					flags: []flag{raise("--force", Dangerous, "drops data")},
+				},
+			},
+			open: true,
+		},
+		"mikro-orm": {
+			class: Dev,
+			why:   "migrates the project database",
+			ops: []flag{
+				raise("schema:drop schema:fresh migration:fresh migration:down", Dangerous, "drops or resets data"),
+			},
 		},
 		// Version control and remote services.
 		"git": {
@@ -3072,7 +3252,7 @@ func commandTable() map[string]*rule {
 				"ls":      safe("lists versions"),
 				"current": safe("shows versions"),
 				"run":     dev("runs a project task"),
-				"exec":    dev("runs a project tool"),
+				"exec":    runIn("the project's tools"),
 			},
 			open: true,
 		},
