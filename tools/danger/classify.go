@@ -103,6 +103,7 @@ type walker struct {
 	src         string         // the text being walked, for reasons
 	cfg         *expand.Config // made on first use; each clone has its own
 	last        []arg          // the last command line run, wrappers removed
+	box         *box           // inside a container: how its paths map to the host
 }
 
 // shared is the state every nested walker of one Classify call sees.

@@ -48,6 +48,10 @@ func (w *walker) rm(chain string, args []arg, io ioInfo) {
 			w.res.add(Dangerous, on+": path not known before running")
 			continue
 		}
+		if w.box != nil && under(p, scratch) {
+			w.res.add(Dev, on+": deletes inside the container")
+			continue
+		}
 		if why := w.catastrophic(p); why != "" {
 			if rec || hasGlob(path.Base(p)) && (rec || dirs) {
 				w.res.add(Blocked, on+": "+why)

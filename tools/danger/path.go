@@ -25,13 +25,17 @@ func (w *walker) abs(p string) (string, bool) {
 	if strings.Contains(p, hole) || strings.ContainsRune(p, holeDL) {
 		return "", false
 	}
-	if strings.HasPrefix(p, "/") {
-		return path.Clean(p), true
+	if !strings.HasPrefix(p, "/") {
+		if w.cwd == "" {
+			return "", false
+		}
+		p = w.cwd + "/" + p
 	}
-	if w.cwd == "" {
-		return "", false
+	p = path.Clean(p)
+	if w.box != nil {
+		return w.box.hostPath(p), true
 	}
-	return path.Clean(w.cwd + "/" + p), true
+	return p, true
 }
 
 // under reports whether p is dir or lies below it.
@@ -164,6 +168,9 @@ func (w *walker) writeClass(p string, what string) (Class, string) {
 		return Dangerous, what + ": opens a network connection"
 	case strings.HasPrefix(p, "/dev/"):
 		return Dangerous, what + ": writes to the device `" + p + "`"
+	}
+	if w.box != nil && under(p, scratch) {
+		return Dev, what + ": writes inside the container"
 	}
 	// These stay dangerous even when the workspace is the home directory.
 	base := path.Base(p)

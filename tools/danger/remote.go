@@ -1,7 +1,6 @@
 package danger
 
 import (
-	"path"
 	"strings"
 )
 
@@ -61,96 +60,6 @@ func (w *walker) npx(chain string, args []arg, io ioInfo) {
 		return
 	}
 	w.res.add(Dangerous, "`npx "+args[ops[0]].text+"`: may download and run a package")
-}
-
-func (w *walker) dockerRun(chain string, args []arg, io ioInfo) {
-	type mount struct{ host, container string }
-	var mounts []mount
-	for i := 1; i < len(args); i++ {
-		a := args[i].s
-		val := ""
-		switch {
-		case a == "-v" || a == "--volume" || a == "--mount":
-			if i+1 < len(args) {
-				val = args[i+1].s
-				i++
-			}
-		case strings.HasPrefix(a, "--volume=") || strings.HasPrefix(a, "--mount="):
-			_, val, _ = strings.Cut(a, "=")
-		case (a == "-p" || a == "--publish") && i+1 < len(args) && (strings.HasPrefix(args[i+1].s, "0.0.0.0:") ||
-			strings.HasPrefix(args[i+1].s, "[::]:")):
-			w.res.add(Dangerous, "`"+chain+" -p "+args[i+1].text+"`: publishes a port on every network interface")
-			i++
-			continue
-		case a == "--privileged" || strings.HasPrefix(a, "--cap-add") || a == "--pid=host" || a == "--net=host" || a == "--network=host" || strings.HasPrefix(a, "--device"):
-			w.res.add(Dangerous, "`"+chain+" "+a+"`: gives the container power over the host")
-			continue
-		default:
-			if !strings.HasPrefix(a, "-") {
-				// The image; the rest is the container's command. It runs
-				// inside the container, so only what it does to mounted
-				// host paths counts, and only when catastrophic.
-				if i+1 < len(args) && len(mounts) > 0 {
-					inner := append([]arg(nil), args[i+1:]...)
-					for k := range inner {
-						s := inner[k].s
-						if !strings.HasPrefix(s, "/") {
-							continue
-						}
-						mapped := "/qsh-container" + s
-						for _, m := range mounts {
-							if under(path.Clean(s), m.container) {
-								mapped = m.host + strings.TrimPrefix(path.Clean(s), m.container)
-							}
-						}
-						inner[k].s = mapped
-					}
-					c := w.clone()
-					c.res = &result{}
-					c.cwd = "/qsh-container"
-					c.exec(inner, ioInfo{})
-					if c.res.class == Blocked {
-						for _, r := range c.res.reasons {
-							w.res.add(Blocked, "inside the container, on a host mount: "+r)
-						}
-					}
-				}
-				return
-			}
-			if takesValue(commands.get()["docker"].sub["run"].vals, a) {
-				i++
-			}
-			continue
-		}
-		src := val
-		if strings.HasPrefix(val, "type=") || strings.Contains(val, "source=") || strings.Contains(val, "src=") {
-			for f := range strings.SplitSeq(val, ",") {
-				if k, v, ok := strings.Cut(f, "="); ok && (k == "source" || k == "src") {
-					src = v
-				}
-			}
-		} else {
-			src, _, _ = strings.Cut(val, ":")
-		}
-		if !strings.HasPrefix(src, "/") && !strings.HasPrefix(src, ".") && !strings.HasPrefix(src, "~") && !hasHole(src) {
-			continue // a named volume
-		}
-		p, ok := w.abs(src)
-		if ok {
-			parts := strings.Split(val, ":")
-			if len(parts) >= 2 && strings.HasPrefix(parts[1], "/") {
-				mounts = append(mounts, mount{host: p, container: path.Clean(parts[1])})
-			}
-		}
-		switch {
-		case !ok:
-			w.res.add(Dangerous, "`"+chain+" -v "+val+"`: mounts a path not known before running")
-		case w.inside(p) || p == w.ws.Dir:
-			w.res.add(Dev, "`"+chain+" -v "+val+"`: mounts the project")
-		default:
-			w.res.add(Dangerous, "`"+chain+" -v "+val+"`: mounts a host path outside the workspace")
-		}
-	}
 }
 
 // cloudRead are verbs of cloud CLIs that only read.

@@ -1,0 +1,179 @@
+package danger
+
+import (
+	"path"
+	"strings"
+)
+
+// Containers: what a container does to itself is its own business; what
+// it does to the host's files it is given (-v, --mount) and the powers it
+// is given over the host (--privileged, --pid=host …) are the user's.
+
+// box is the view of paths from inside a container: mounted host
+// directories, and the container's own files, which stand in a scratch
+// directory no rule cares about.
+type box struct {
+	mounts []mount
+	hit    bool // a path led through a mount to the host
+}
+
+type mount struct{ host, container string }
+
+// scratch is where the container's own files are judged to be.
+const scratch = "/qsh-container"
+
+// hostPath maps a container path to the host.
+func (b *box) hostPath(p string) string {
+	best := -1
+	for i, m := range b.mounts {
+		if under(p, m.container) && (best < 0 || len(m.container) > len(b.mounts[best].container)) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return scratch + p
+	}
+	b.hit = true
+	m := b.mounts[best]
+	return path.Clean(m.host + strings.TrimPrefix(p, m.container))
+}
+
+// hostPowers are docker run options that give a container power over the
+// host; each is dangerous.
+func hostPowers(a, next string) bool {
+	name, v, ok := strings.Cut(a, "=")
+	if !ok {
+		v = next
+	}
+	switch name {
+	case "--privileged":
+		return true
+	case "--cap-add", "--device", "--device-cgroup-rule":
+		return true
+	case "--pid", "--net", "--network", "--ipc", "--uts", "--userns", "--cgroupns":
+		return v == "host"
+	case "--security-opt":
+		return strings.Contains(v, "unconfined") || strings.Contains(v, "disable")
+	case "--volumes-from":
+		return true
+	}
+	return false
+}
+
+// dockerRun judges docker (podman) run and create: the host paths it
+// mounts, the powers it gives, and what the command inside does to the
+// mounts.
+func (w *walker) dockerRun(chain string, args []arg, io ioInfo) {
+	b := &box{}
+	workdir := "/"
+	for i := 1; i < len(args); i++ {
+		a := args[i].s
+		next := ""
+		if i+1 < len(args) {
+			next = args[i+1].s
+		}
+		name, inline, hasInline := strings.Cut(a, "=")
+		val := ""
+		switch {
+		case hostPowers(a, next):
+			w.res.add(Dangerous, "`"+chain+" "+a+"`: gives the container power over the host")
+			if !hasInline && name != "--privileged" && strings.HasPrefix(name, "--") {
+				i++
+			}
+			continue
+		case (a == "-p" || a == "--publish") && (strings.HasPrefix(next, "0.0.0.0:") || strings.HasPrefix(next, "[::]:")):
+			w.res.add(Dangerous, "`"+chain+" -p "+next+"`: publishes a port on every network interface")
+			i++
+			continue
+		case a == "-w" || a == "--workdir" || name == "--workdir":
+			workdir = inline
+			if !hasInline {
+				workdir = next
+				i++
+			}
+			continue
+		case a == "-v" || a == "--volume" || a == "--mount":
+			val = next
+			i++
+		case name == "--volume" || name == "--mount":
+			val = inline
+		case !strings.HasPrefix(a, "-"):
+			// The image; the rest is the command the container runs.
+			if i+1 < len(args) {
+				w.inContainer(chain, b, workdir, args[i+1:])
+			}
+			return
+		default:
+			if takesValue(commands.get()["docker"].sub["run"].vals, a) {
+				i++
+			}
+			continue
+		}
+		w.dockerMount(chain, b, val)
+	}
+}
+
+// dockerMount judges one -v or --mount value and records the mount.
+func (w *walker) dockerMount(chain string, b *box, val string) {
+	src, dst := "", ""
+	if strings.HasPrefix(val, "type=") || strings.Contains(val, "source=") || strings.Contains(val, "src=") {
+		for f := range strings.SplitSeq(val, ",") {
+			k, v, _ := strings.Cut(f, "=")
+			switch k {
+			case "source", "src":
+				src = v
+			case "target", "dst", "destination":
+				dst = v
+			}
+		}
+	} else {
+		parts := strings.Split(val, ":")
+		src = parts[0]
+		if len(parts) > 1 {
+			dst = parts[1]
+		}
+	}
+	if !strings.HasPrefix(src, "/") && !strings.HasPrefix(src, ".") && !strings.HasPrefix(src, "~") && !hasHole(src) {
+		return // a named volume
+	}
+	p, ok := w.abs(src)
+	if ok && strings.HasPrefix(dst, "/") {
+		b.mounts = append(b.mounts, mount{host: p, container: path.Clean(dst)})
+	}
+	switch {
+	case !ok:
+		w.res.add(Dangerous, "`"+chain+" -v "+val+"`: mounts a path not known before running")
+	case w.inside(p) || p == w.ws.Dir:
+		w.res.add(Dev, "`"+chain+" -v "+val+"`: mounts the project")
+	case p == "/var/run/docker.sock" || p == "/run/docker.sock":
+		w.res.add(Dangerous, "`"+chain+" -v "+val+"`: gives the container the Docker daemon, which is root")
+	default:
+		w.res.add(Dangerous, "`"+chain+" -v "+val+"`: mounts a host path outside the workspace")
+	}
+	if why := w.secretFile(p); ok && why != "" {
+		w.res.add(Dangerous, "`"+chain+" -v "+val+"`: gives the container secrets ("+why+")")
+	}
+}
+
+// inContainer judges the command a container runs: only what it does to
+// the host's mounted files counts (rm -rf /src with the workspace at /src).
+func (w *walker) inContainer(chain string, b *box, workdir string, inner []arg) {
+	if len(b.mounts) == 0 {
+		return
+	}
+	c := w.clone()
+	c.res = &result{}
+	c.box = b
+	c.cwd = path.Clean("/" + workdir)
+	c.exec(inner, ioInfo{})
+	switch {
+	case c.res.class == Blocked:
+		for _, r := range c.res.reasons {
+			w.res.add(Blocked, "inside the container, on a host mount: "+r)
+		}
+	case c.res.class == Dangerous && b.hit:
+		for _, r := range c.res.reasons {
+			w.res.add(Dangerous, "inside the container, on a host mount: "+r)
+		}
+	}
+}
