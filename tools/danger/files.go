@@ -122,15 +122,37 @@ func (w *walker) chmod(chain string, args []arg, io ioInfo) {
 		case recursive && (p == "/" || systemDirs.get()[p] || path.Dir(p) == "/" && hasGlob(path.Base(p))):
 			w.res.add(Blocked, on+": changes the whole system recursively")
 		case w.inside(p) || p == w.ws.Dir:
-			if strings.HasPrefix(chain, "chown") || strings.HasPrefix(chain, "chgrp") {
+			switch {
+			case strings.HasPrefix(chain, "chown") || strings.HasPrefix(chain, "chgrp"):
 				w.res.add(Dangerous, on+": changes file owners")
-			} else {
+			case recursive && worldWritable(ops[0].s):
+				w.res.add(Dangerous, on+": makes a whole tree writable by every user")
+			default:
 				w.res.add(Dev, on+": changes permissions in the workspace")
 			}
 		default:
 			w.res.add(Dangerous, on+": changes files outside the workspace")
 		}
 	}
+}
+
+// worldWritable reports a chmod mode that lets every user write: octal
+// with the others' write bit (777, 666, 0757), or o+w, a+w, a=rwx.
+func worldWritable(mode string) bool {
+	if isNumber(mode) {
+		return len(mode) >= 3 && (mode[len(mode)-1]-'0')&2 != 0
+	}
+	for clause := range strings.SplitSeq(mode, ",") {
+		i := strings.IndexAny(clause, "+=")
+		if i < 0 {
+			continue
+		}
+		who, perms := clause[:i], clause[i+1:]
+		if strings.ContainsAny(who, "oa") && strings.Contains(perms, "w") {
+			return true
+		}
+	}
+	return false
 }
 
 func (w *walker) dd(chain string, args []arg, io ioInfo) {
@@ -308,5 +330,68 @@ func (w *walker) inplace(chain string, args []arg, io ioInfo) {
 		if !strings.HasPrefix(a.s, "-") {
 			w.writeTo(a.s, chain, a.text)
 		}
+	}
+}
+
+// patch judges the files patch writes: a file operand, -o, and the
+// directory -d patches in.
+func (w *walker) patch(chain string, args []arg, io ioInfo) {
+	r := commands.get()["patch"]
+	for i := 1; i < len(args); i++ {
+		a := args[i].s
+		name, v, hasV := strings.Cut(a, "=")
+		switch name {
+		case "-d", "--directory", "-o", "--output":
+			if !hasV && i+1 < len(args) {
+				i++
+				v = args[i].s
+			}
+			w.writeTo(v, chain+" "+name, v)
+		case "-i", "--input":
+			if !hasV && i+1 < len(args) {
+				i++
+				v = args[i].s
+			}
+			p, ok := w.abs(v)
+			w.readFile(p, ok, "`"+chain+" -i "+v+"`")
+		default:
+			if strings.HasPrefix(a, "-d") && len(a) > 2 && !strings.HasPrefix(a, "--") {
+				w.writeTo(a[2:], chain+" -d", a[2:])
+			}
+		}
+	}
+	// patch [ORIGINAL [PATCHFILE]]: the original is written.
+	if ops := scan(r, args); len(ops) > 0 {
+		w.writeTo(args[ops[0]].s, chain, args[ops[0]].text)
+	}
+}
+
+// gitApply judges git apply --directory: paths in the patch get that
+// prefix, which must stay in the repository.
+func (w *walker) gitApply(chain string, args []arg, io ioInfo) {
+	for i := 1; i < len(args); i++ {
+		name, v, hasV := strings.Cut(args[i].s, "=")
+		if name != "--directory" {
+			continue
+		}
+		if !hasV && i+1 < len(args) {
+			i++
+			v = args[i].s
+		}
+		dir := w.ws.Dir
+		if dir == "" {
+			dir = w.cwd
+		}
+		if p, ok := w.abs(path.Join(dir, v)); !ok || !(w.inside(p) || p == w.ws.Dir) || strings.HasPrefix(v, "/") {
+			w.res.add(Dangerous, "`"+chain+" --directory="+v+"`: patches files outside the repository")
+		}
+	}
+}
+
+// gitClone judges the directory git clone writes.
+func (w *walker) gitClone(chain string, args []arg, io ioInfo) {
+	if ops := scan(commands.get()["git"].sub["clone"], args); len(ops) >= 2 {
+		d := args[ops[1]]
+		w.writeTo(d.s, chain, d.text)
 	}
 }

@@ -267,9 +267,19 @@ func gitRules() map[string]*rule {
 			},
 			check: (*walker).gitRm,
 		},
-		"mv":    dev("renames tracked files"),
-		"init":  dev("creates a repository"),
-		"clone": remoteRule("fetches a repository"),
+		"mv":   dev("renames tracked files"),
+		"init": dev("creates a repository"),
+		"clone": {
+			class: Dev,
+			why:   "fetches a repository",
+			vals: "-b --branch -o --origin --depth -c --config --reference --template -j --jobs -u --upload-pack " +
+				"--separate-git-dir --shallow-since --shallow-exclude --filter --server-option",
+			check: (*walker).gitClone,
+			ops:   remoteRule("").ops,
+			flags: []flag{
+				raise("-u --upload-pack --template", Dangerous, "runs a program or installs hooks of its choice"),
+			},
+		},
 		"fetch": remoteRule("fetches from a remote"),
 		"pull": {
 			class: Dev,
@@ -329,6 +339,14 @@ func gitRules() map[string]*rule {
 			sub: map[string]*rule{
 				"status":  safe("lists submodules"),
 				"foreach": {class: Dev, why: "runs a command in each submodule", kind: kindEval},
+				"deinit": {
+					class: Dev,
+					why:   "unregisters a submodule",
+					flags: []flag{
+						raise("-f --force --all", Dangerous, "removes submodule trees, local changes with them"),
+					},
+				},
+				"add": remoteRule("adds a submodule"),
 			},
 			open: true,
 		},
@@ -357,7 +375,11 @@ func gitRules() map[string]*rule {
 		"apply": {
 			class: Dev,
 			why:   "applies a patch",
-			flags: []flag{set("--check --stat --numstat", Safe, "checks a patch")},
+			check: (*walker).gitApply,
+			flags: []flag{
+				set("--check --stat --numstat --summary", Safe, "checks a patch"),
+				raise("--unsafe-paths", Dangerous, "may patch files outside the repository"),
+			},
 		},
 		"format-patch":    {class: Dev, why: "writes patch files", check: (*walker).outflag},
 		"notes":           dev("edits notes"),
@@ -1853,6 +1875,8 @@ func commandTable() map[string]*rule {
 		"patch": {
 			class: Dev,
 			why:   "patches files",
+			vals:  "-d --directory -i --input -o --output -p --strip -B --prefix -r --reject-file -z --suffix -D -F -V",
+			check: (*walker).patch,
 			flags: []flag{set("--dry-run", Safe, "checks a patch")},
 		},
 		"tar": {class: Safe, why: "packs or unpacks files", check: (*walker).tar, noscope: true},
