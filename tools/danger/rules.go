@@ -1352,6 +1352,12 @@ func systemctlRules() map[string]*rule {
 		"cat":               safe("shows a unit file"),
 		"list-dependencies": safe("lists dependencies"),
 		"get-default":       safe("shows the default target"),
+		"list-sockets":      safe("lists sockets"),
+		"list-jobs":         safe("lists jobs"),
+		"list-machines":     safe("lists machines"),
+		"list-paths":        safe("lists paths"),
+		"show-environment":  safe("shows the manager's environment"),
+		"help":              safe("shows a unit's documentation"),
 	}
 }
 
@@ -2914,6 +2920,7 @@ func commandTable() map[string]*rule {
 			sub:   systemctlRules(),
 			open:  true,
 			vals:  "-H --host -M --machine -p --property -t --type --state",
+			bare:  safe("lists units (systemctl alone is list-units)"),
 		},
 		"service": {
 			class: Dangerous,
