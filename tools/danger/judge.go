@@ -229,6 +229,11 @@ func (w *walker) apply(r *rule, chain string, args []arg, io ioInfo) {
 			return
 		}
 		if !r.open {
+			if r.check != nil {
+				// The options before an unknown subcommand still count (git -c
+				// alias.x='!…' x).
+				r.check(w, chain, args[:ops[0]], io)
+			}
 			if hasHole(word.s) {
 				w.res.add(Dangerous, "`"+chain+" "+word.text+"`: subcommand not known before running")
 			} else {
