@@ -176,9 +176,6 @@ func (t *execTool) run(ctx context.Context, env Env, command string, ws danger.W
 			sb.WriteString(l + "\n")
 		}
 		sb.WriteString("[the sandbox kept this from the command: say so to the user; if the task really needs it, call again with \"unconfined\": true, which the user must approve]\n")
-		if res.Error != "" {
-			res.Error += "; " + strings.Join(denied, "; ")
-		}
 	}
 	res.Output = sb.String()
 	return res
