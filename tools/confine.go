@@ -74,6 +74,27 @@ func (r *Registry) place(env Env) sandbox.Place {
 	return sandbox.Place{Dir: dir, Home: home, Environ: env.Environ}
 }
 
+// Confine is how to start the program at path with args for calls made
+// in env, such as an MCP stdio server: the program and arguments to
+// execute, the files to hand it from fd 3 on, and what to call once it
+// started. It starts as it is when the sandbox is off or impossible here;
+// it fails when the sandbox cannot be prepared.
+func (r *Registry) Confine(env Env, path string, args []string) (string, []string, []*os.File, func(), error) {
+	if !r.confining() {
+		return path, args, nil, func() {}, nil
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return "", nil, nil, nil, fmt.Errorf("sandbox: %v", err)
+	}
+	c, err := sandbox.Prepare(r.policy(env), exe)
+	if err != nil {
+		return "", nil, nil, nil, err
+	}
+	prog, argv, files := c.Wrap(path, args)
+	return prog, argv, files, func() { c.Close() }, nil
+}
+
 // noteUnconfined says once a session, on the first command, that commands
 // run unconfined because nothing here can confine them.
 func (r *Registry) noteUnconfined(w io.Writer) {
@@ -136,6 +157,7 @@ func (r *Registry) Status(env Env) []string {
 		fmt.Sprintf("sandbox   %s (%s), %s", mode, how, net),
 		"  writes  " + writes + "/dev/null and terminals",
 		"  secrets " + show(p.Deny) + " (unreadable; everything else is readable)",
+		"  mcp     stdio servers start in the same sandbox",
 	}
 	for _, n := range append(notes, sandbox.Limits(p)...) {
 		lines = append(lines, "  note    "+n)

@@ -94,6 +94,10 @@ func (s *server) newAgent() {
 			// not the API keys) and start in its cwd.
 			mcp.Environ(func() []string { return s.last.Environ }),
 			mcp.Dir(func() string { return s.last.Dir }),
+			// They run the sandbox's policy for where they start.
+			mcp.Start(func(path string, args, env []string, dir string) (string, []string, []*os.File, func(), error) {
+				return reg.Confine(tools.Env{Dir: dir, Environ: env}, path, args)
+			}),
 		}
 		if s.cfg.Tools.MCPConfig != "" {
 			opts = append(opts, mcp.ConfigFile(s.cfg.Tools.MCPConfig))

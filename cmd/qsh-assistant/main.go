@@ -7,8 +7,11 @@ import (
 	"os"
 
 	"github.com/qsh-shell/qsh/ai/remote"
+	"github.com/qsh-shell/qsh/tools/sandbox/confine"
 )
 
 func main() {
+	// The MCP servers it starts confined start through it (see confine).
+	confine.Main(os.Args)
 	os.Exit(remote.Main(os.Args, os.Stdin, os.Stdout, os.Stderr))
 }

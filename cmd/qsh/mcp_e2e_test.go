@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"os/exec"
 	"strings"
 	"testing"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/qsh-shell/qsh/ai/aitest"
 	"github.com/qsh-shell/qsh/tools/mcp/mcptest"
+	"github.com/qsh-shell/qsh/tools/sandbox"
 )
 
 // TestMCPEverything drives a turn in which the model calls the reference
@@ -105,6 +107,15 @@ func TestMCPEverything(t *testing.T) {
 	}
 	if !running() {
 		t.Fatalf("no process matches %q while the server runs", marker)
+	}
+	// It runs in the sandbox: confine set no_new_privs before Landlock.
+	if sandbox.ABI() > 0 {
+		pids, _ := exec.Command("pgrep", "-f", marker).Output()
+		for _, pid := range strings.Fields(string(pids)) {
+			if st, err := os.ReadFile("/proc/" + pid + "/status"); err == nil && !strings.Contains(string(st), "NoNewPrivs:\t1") {
+				t.Errorf("the server's process %s runs unconfined", pid)
+			}
+		}
 	}
 	// The server stops with the shell.
 	exit(t, tm)

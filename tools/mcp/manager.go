@@ -26,6 +26,7 @@ type Manager struct {
 	maxOutput    int
 	confirm      ConfirmFunc
 	audit        AuditFunc
+	start        StartFunc
 
 	base   context.Context // cancelled by Close
 	cancel context.CancelFunc
@@ -85,6 +86,15 @@ func Confirm(f ConfirmFunc) Option { return func(m *Manager) { m.confirm = f } }
 // Audit sets where each call is recorded; the default records nothing (the
 // registry's audit log covers tools called through it).
 func Audit(f AuditFunc) Option { return func(m *Manager) { m.audit = f } }
+
+// StartFunc is how a stdio server's program starts: given its path and
+// arguments (args[0] its name), env and dir, it returns the program to
+// execute and its arguments, the files to hand it from fd 3 on, and what
+// to call once it has started. The sandbox confines servers through it.
+type StartFunc func(path string, args, env []string, dir string) (prog string, argv []string, files []*os.File, started func(), err error)
+
+// Start sets how stdio servers' programs start; by default, as they are.
+func Start(f StartFunc) Option { return func(m *Manager) { m.start = f } }
 
 // New returns a Manager; it reads nothing and starts nothing.
 func New(opts ...Option) *Manager {

@@ -263,17 +263,26 @@ func (m *Manager) transport(cfg ServerConfig, stderr *tail) (sdk.Transport, erro
 	if err != nil {
 		return nil, err
 	}
+	prog, argv, dir := path, append([]string{cfg.Command}, cfg.Args...), m.dir()
+	var files []*os.File
+	started := func() {}
+	if m.start != nil {
+		if prog, argv, files, started, err = m.start(prog, argv, env, dir); err != nil {
+			return nil, err
+		}
+	}
 	cmd := &exec.Cmd{
-		Path:   path,
-		Args:   append([]string{cfg.Command}, cfg.Args...),
-		Env:    env,
-		Dir:    m.dir(),
-		Stderr: stderr,
+		Path:       prog,
+		Args:       argv,
+		Env:        env,
+		Dir:        dir,
+		ExtraFiles: files,
+		Stderr:     stderr,
 		// A grandchild holding stderr open must not stall the reaping.
 		WaitDelay: time.Second,
 	}
 	detach(cmd)
-	return &stdioTransport{cmd: cmd, stop: m.stopTimeout, junk: stderr}, nil
+	return &stdioTransport{cmd: cmd, stop: m.stopTimeout, junk: stderr, started: started}, nil
 }
 
 // lookPath finds a command in the PATH the server will get, which may not

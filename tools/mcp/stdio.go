@@ -21,9 +21,10 @@ import (
 // would end the session, reaps the process as soon as it exits, and stops
 // the whole process group.
 type stdioTransport struct {
-	cmd  *exec.Cmd
-	stop time.Duration // how long the server gets after stdin closes, and again after SIGTERM
-	junk io.Writer     // where the dropped lines go
+	cmd     *exec.Cmd
+	stop    time.Duration // how long the server gets after stdin closes, and again after SIGTERM
+	junk    io.Writer     // where the dropped lines go
+	started func()        // called once the program started, or failed to
 }
 
 func (t *stdioTransport) Connect(ctx context.Context) (sdk.Connection, error) {
@@ -41,6 +42,9 @@ func (t *stdioTransport) Connect(ctx context.Context) (sdk.Connection, error) {
 	// of ours, so the last answer before an exit is still read.
 	t.cmd.Stdin, t.cmd.Stdout = inR, outW
 	err = t.cmd.Start()
+	if t.started != nil {
+		t.started()
+	}
 	inR.Close()
 	outW.Close()
 	if err != nil {
