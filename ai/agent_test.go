@@ -222,12 +222,17 @@ func TestCancel(t *testing.T) {
 		})
 		t.Run(p.name+"/waiting", func(t *testing.T) {
 			t.Parallel()
-			srv := p.start(t, aitest.Reply{Text: "late", Delay: time.Minute}, aitest.Say("fine", 1))
+			// Cancelled once the request is at the server, waiting for
+			// the answer's first byte: a timer could fire before the
+			// request got there on a busy machine.
+			taken := make(chan struct{})
+			srv := p.start(t, aitest.Reply{Text: "late", Delay: time.Minute, Taken: taken}, aitest.Say("fine", 1))
 			a := New(p.cfg(srv.URL), nil, noWait)
-			ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
+			go func() { <-taken; cancel() }()
 			err := a.Ask(ctx, Request{Text: "talk", Stdout: &bytes.Buffer{}, Environ: []string{}})
-			if !errors.Is(err, context.DeadlineExceeded) {
+			if !errors.Is(err, context.Canceled) {
 				t.Fatalf("error %v", err)
 			}
 			if _, err := ask(t, a, "again"); err != nil {

@@ -53,6 +53,9 @@ type Reply struct {
 	// Gate, when not nil, is received from before each text chunk after
 	// the first, so a test can pace the stream.
 	Gate <-chan struct{}
+	// Taken, when not nil, is closed when a request takes this reply, so a
+	// test can act once the request has reached the server.
+	Taken chan struct{}
 }
 
 // Call is a scripted tool call.

@@ -127,6 +127,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, `{"error":{"message":"aitest: no scripted reply left","type":"server_error"}}`, 500)
 		return
 	}
+	if rep.Taken != nil {
+		close(rep.Taken)
+	}
 	if rep.Delay > 0 {
 		select {
 		case <-time.After(rep.Delay):
