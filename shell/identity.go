@@ -21,17 +21,20 @@ import (
 const bashVersion = "5.2.0"
 
 // setBashVersion sets BASH_VERSION and BASH_VERSINFO, for interactive
-// shells; see [Shell.Identify].
+// shells; see [Shell.Identify]. The assignment is built, not parsed:
+// this runs before every interactive first prompt.
 func (s *Shell) setBashVersion(ctx context.Context) {
+	lit := func(v string) *syntax.Word { return &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: v}}} }
 	major, rest, _ := strings.Cut(bashVersion, ".")
 	minor, patch, _ := strings.Cut(rest, ".")
-	src := "BASH_VERSION='" + bashVersion + "(1)-qsh' BASH_VERSINFO=(" + major + " " + minor + " " +
-		patch + " 1 qsh " + machType() + ")"
-	f, err := syntax.NewParser().Parse(strings.NewReader(src), "")
-	if err != nil {
-		panic("shell: bad version assignment " + src) // src is ours
+	var elems []*syntax.ArrayElem
+	for _, v := range []string{major, minor, patch, "1", "qsh", machType()} {
+		elems = append(elems, &syntax.ArrayElem{Value: lit(v)})
 	}
-	s.runner.Run(ctx, f.Stmts[0])
+	s.runner.Run(ctx, &syntax.CallExpr{Assigns: []*syntax.Assign{
+		{Name: &syntax.Lit{Value: "BASH_VERSION"}, Value: lit(bashVersion + "(1)-qsh")},
+		{Name: &syntax.Lit{Value: "BASH_VERSINFO"}, Array: &syntax.ArrayExpr{Elems: elems}},
+	}})
 }
 
 // Identify makes an interactive shell look like an interactive bash to
