@@ -6,67 +6,6 @@ import (
 	"strings"
 )
 
-// Expand renders a PS1-style template with bash's common escapes:
-//
-//	\u user        \h host to the first dot   \H full host
-//	\w cwd with ~  \W its last element       \$ # for root, else $
-//	\n newline     \r carriage return        \a bell      \e escape
-//	\t 24h HH:MM:SS  \T 12h HH:MM:SS  \@ 12h HH:MM AM/PM  \A 24h HH:MM
-//	\d "Tue May 26"  \j jobs  \s shell name  \v \V version
-//	\nnn octal byte  \\ backslash  \[ \] bracket non-printing text
-//
-// and $NAME, ${NAME} and the special parameters ($?, $$, $1 …) through
-// expandVar, which may be nil. Expansion happens in one pass, so the text an
-// escape produces (a directory named '$(rm)', say) is never expanded again.
-// Unknown escapes are kept as they are, as bash does.
-//
-// Between \[ and \] only SGR colour sequences (ESC [ … m) are kept: readline
-// v0.1.3 strips those when it measures the prompt and counts every other
-// rune, so anything else there (an xterm title sequence, typically) would
-// throw the cursor off; it is dropped.
-func Expand(ps1 string, d Data, expandVar func(string) string) string {
-	var b strings.Builder
-	var hidden strings.Builder // text between \[ and \]
-	inHidden := false
-	out := &b
-	for i := 0; i < len(ps1); i++ {
-		c := ps1[i]
-		switch {
-		case c == '$':
-			val, n := expandDollar(ps1[i:], expandVar)
-			out.WriteString(val)
-			i += n - 1
-			continue
-		case c != '\\' || i+1 == len(ps1):
-			out.WriteByte(c)
-			continue
-		}
-		i++
-		switch e := ps1[i]; e {
-		case '[':
-			if !inHidden {
-				inHidden = true
-				hidden.Reset()
-				out = &hidden
-			}
-		case ']':
-			if inHidden {
-				inHidden = false
-				out = &b
-				b.WriteString(sgrOnly(hidden.String()))
-			}
-		default:
-			val, n := escape(ps1[i:], d)
-			out.WriteString(val)
-			i += n - 1
-		}
-	}
-	if inHidden { // an unclosed \[ hides the rest, as in bash
-		b.WriteString(sgrOnly(hidden.String()))
-	}
-	return b.String()
-}
-
 // Hidden text, between \[ and \], comes out of [Decode] between these
 // two bytes, as bash's own readline marks it; [Visible] takes them out.
 const (
@@ -75,7 +14,16 @@ const (
 )
 
 // Decode is the first half of bash's prompt expansion with promptvars
-// set: the backslash escapes of [Expand] are replaced, and what they
+// set. bash's common backslash escapes are replaced:
+//
+//	\u user        \h host to the first dot   \H full host
+//	\w cwd with ~  \W its last element       \$ # for root, else $
+//	\n newline     \r carriage return        \a bell      \e escape
+//	\t 24h HH:MM:SS  \T 12h HH:MM:SS  \@ 12h HH:MM AM/PM  \A 24h HH:MM
+//	\d "Tue May 26"  \j jobs  \s shell name  \v \V version
+//	\nnn octal byte  \\ backslash  \[ \] bracket non-printing text
+//
+// (unknown escapes are kept as they are, as bash does), and what they
 // produce is quoted with backslashes (before $, ` and \) so that the
 // shell's expansion, the second half, takes it literally (a directory
 // named '$(rm)', say); the rest of ps is left for that expansion. \[ and
@@ -130,7 +78,9 @@ func quoteInto(b *strings.Builder, s string) {
 
 // Visible is a decoded and expanded prompt as the line editor draws it:
 // of the text between the markers of \[ and \] only SGR colour sequences
-// are kept (see [Expand]).
+// are kept: readline v0.1.3 strips those when it measures the prompt and
+// counts every other rune, so anything else there (an xterm title, say)
+// would throw the cursor off.
 func Visible(s string) string {
 	if !strings.ContainsAny(s, string(hideStart)+string(hideEnd)) {
 		return s
@@ -151,6 +101,43 @@ func Visible(s string) string {
 		}
 		b.WriteString(sgrOnly(s[:j]))
 		s = s[j+1:]
+	}
+}
+
+// Titles is the OSC sequences (ESC ] … BEL or ESC \) between the markers
+// of \[ and \] in a decoded and expanded prompt: a terminal title, most
+// often, which [Visible] leaves out and the shell prints before the prompt,
+// where it moves no cursor.
+func Titles(s string) string {
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(s, hideStart)
+		if i < 0 {
+			return b.String()
+		}
+		s = s[i+1:]
+		hidden := s
+		if j := strings.IndexByte(s, hideEnd); j >= 0 {
+			hidden, s = s[:j], s[j+1:]
+		} else {
+			s = ""
+		}
+		for {
+			k := strings.Index(hidden, "\x1b]")
+			if k < 0 {
+				break
+			}
+			hidden = hidden[k:]
+			end, n := strings.IndexByte(hidden, '\a'), 1
+			if st := strings.Index(hidden, "\x1b\\"); st >= 0 && (end < 0 || st < end) {
+				end, n = st, 2
+			}
+			if end < 0 {
+				break
+			}
+			b.WriteString(hidden[:end+n])
+			hidden = hidden[end+n:]
+		}
 	}
 }
 
@@ -216,71 +203,6 @@ func escape(s string, d Data) (string, int) {
 		return "\\" + string(e), 1
 	}
 }
-
-// expandDollar expands the parameter at the start of s (which begins with
-// '$') and reports how many bytes it consumed. A '$' that starts no
-// parameter is literal.
-func expandDollar(s string, expandVar func(string) string) (string, int) {
-	lookup := func(name string) string {
-		if expandVar == nil {
-			return ""
-		}
-		return expandVar(name)
-	}
-	if len(s) < 2 {
-		return "$", 1
-	}
-	c := s[1]
-	switch {
-	case c == '{':
-		end := strings.IndexByte(s, '}')
-		if end < 0 || !validParam(s[2:end]) {
-			return "$", 1
-		}
-		return lookup(s[2:end]), end + 1
-	case isNameStart(c):
-		j := 2
-		for j < len(s) && isNameByte(s[j]) {
-			j++
-		}
-		return lookup(s[1:j]), j
-	case strings.IndexByte("?$!#@*-0123456789", c) >= 0:
-		return lookup(s[1:2]), 2
-	}
-	return "$", 1
-}
-
-func validParam(s string) bool {
-	if len(s) == 1 && strings.IndexByte("?$!#@*-", s[0]) >= 0 {
-		return true
-	}
-	if s == "" {
-		return false
-	}
-	if s[0] >= '0' && s[0] <= '9' {
-		for i := 0; i < len(s); i++ {
-			if s[i] < '0' || s[i] > '9' {
-				return false
-			}
-		}
-		return true
-	}
-	if !isNameStart(s[0]) {
-		return false
-	}
-	for i := 1; i < len(s); i++ {
-		if !isNameByte(s[i]) {
-			return false
-		}
-	}
-	return true
-}
-
-func isNameStart(c byte) bool {
-	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
-}
-
-func isNameByte(c byte) bool { return isNameStart(c) || (c >= '0' && c <= '9') }
 
 // sgrOnly keeps the SGR sequences of s and drops everything else.
 func sgrOnly(s string) string {

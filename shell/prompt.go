@@ -14,13 +14,17 @@ import (
 )
 
 // promptString is the primary prompt: $PS1 when the user set it, else
-// qsh's own.
-func (s *Shell) promptString(ctx context.Context, status int, took time.Duration) string {
+// qsh's own; and the terminal titles PS1 sets, to print before it.
+func (s *Shell) promptString(ctx context.Context, status int, took time.Duration) (p, titles string) {
 	d := s.promptData(status, took)
 	if ps1 := s.Var("PS1"); ps1 != "" {
-		return prompt.Visible(s.expandPS(ctx, ps1, d, status))
+		out := s.expandPS(ctx, ps1, d, status)
+		if s.terminal {
+			titles = prompt.Titles(out)
+		}
+		return prompt.Visible(out), titles
 	}
-	return prompt.Render(d)
+	return prompt.Render(d), ""
 }
 
 // promptData is what the prompt may show.

@@ -56,12 +56,14 @@ func (s *Shell) REPL(ctx context.Context) int {
 			if s.promptCommand(ctx, st) && !s.holdExit() {
 				break
 			}
-			p = s.promptString(ctx, st, took)
+			var titles string
+			p, titles = s.promptString(ctx, st, took)
 			// The prompt-start mark goes out before the line editor
 			// draws the prompt: inside the prompt string readline would
 			// count its bytes as width. (No prompt-end mark for the same
-			// reason; capture needs only the command marks.)
-			io.WriteString(s.stdout, s.capture.PromptStart())
+			// reason; capture needs only the command marks.) So do the
+			// terminal titles PS1 sets.
+			io.WriteString(s.stdout, titles+s.capture.PromptStart())
 		}
 		s.status = st
 		line, err := s.readLine(p)
