@@ -70,12 +70,17 @@ type provider struct {
 	cfg   func(url string) Config
 }
 
+// testTimeout bounds each model request of a test: a safety net, generous
+// because QSH_AI_TIMEOUT bounds a whole answer and the test machine may be
+// loaded; tests of the timeout set their own.
+const testTimeout = 30 * time.Second
+
 var providers = []provider{
 	{"openai", aitest.NewOpenAI, func(url string) Config {
-		return Config{Provider: "openai", BaseURL: url, OpenAIKey: "sk-test-key-0001", MaxIter: 10, Timeout: 5 * time.Second}
+		return Config{Provider: "openai", BaseURL: url, OpenAIKey: "sk-test-key-0001", MaxIter: 10, Timeout: testTimeout}
 	}},
 	{"anthropic", aitest.NewAnthropic, func(url string) Config {
-		return Config{Provider: "auto", BaseURL: url, AnthropicKey: "sk-ant-test-key-0001", MaxIter: 10, Timeout: 5 * time.Second}
+		return Config{Provider: "auto", BaseURL: url, AnthropicKey: "sk-ant-test-key-0001", MaxIter: 10, Timeout: testTimeout}
 	}},
 }
 

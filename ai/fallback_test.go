@@ -3,14 +3,13 @@ package ai
 import (
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/qsh-shell/qsh/ai/aitest"
 )
 
 // ollamaConfig points an agent at a fake Ollama.
 func ollamaConfig(url string) Config {
-	return Config{Provider: "ollama", BaseURL: url, Model: "smol", MaxIter: 10, Timeout: 5 * time.Second}
+	return Config{Provider: "ollama", BaseURL: url, Model: "smol", MaxIter: 10, Timeout: testTimeout}
 }
 
 const fencedEcho = "Looking.\n```tool\n{\"name\": \"echo\", \"args\": {\"text\": \"via a block\"}}\n```\n"
