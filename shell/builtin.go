@@ -25,7 +25,10 @@ var ownBuiltins = map[string]bool{"umask": true, "kill": true, "history": true, 
 	"printf": true, "cd": true, "pwd": true, "jobs": true, "disown": true, "wait": true, jobMark: true,
 	bgMark: true, bgStartMark: true, bgEndMark: true, pidMark: true, promptMark: true,
 	debugMark: true, statusMark: true, "bind": true,
-	"set": true, "shopt": true, "dirs": true, "pushd": true, "popd": true}
+	// bash's own, whole (options.go, dirs.go, echo.go, read.go, mapfile.go, getopts.go)
+	"set": true, "shopt": true, "dirs": true, "pushd": true, "popd": true, "echo": true, "read": true,
+	"mapfile": true, "readarray": true, "getopts": true,
+}
 
 // declBuiltins are bash's declaration builtins. interp has them only as
 // syntax (declare a=1); reached as commands (builtin declare, command
@@ -78,7 +81,7 @@ func (s *Shell) call(ctx context.Context, args []string) ([]string, error) {
 		return mark(args), nil
 	case declBuiltins[name] && !s.isFuncAt(hc, name):
 		return mark(args), nil
-	case name == "builtin" && len(args) > 1 && (ownBuiltins[args[1]] || declBuiltins[args[1]]):
+	case name == "builtin" && len(args) > 1 && (ownBuiltins[args[1]] || declBuiltins[args[1]]) && !s.isFuncAt(hc, name):
 		return mark(args[1:]), nil
 	case name == "command" && len(args) > 1 && !s.isFuncAt(hc, name):
 		return s.commandCall(hc, args)
@@ -193,6 +196,14 @@ func (s *Shell) builtins(next interp.ExecHandlerFunc) interp.ExecHandlerFunc {
 			st = s.cd(ctx, hc, b, args[1:])
 		case "pwd":
 			st = s.pwd(hc, b, args[1:])
+		case "echo":
+			st = s.echoBuiltin(hc, b, args[1:])
+		case "read":
+			st = s.readBuiltin(ctx, hc, b, args[1:])
+		case "getopts":
+			st = s.getoptsBuiltin(ctx, hc, b, args[1:])
+		case "mapfile", "readarray":
+			st = s.mapfileBuiltin(ctx, hc, b, args[1:])
 		case "dirs":
 			st = s.dirsCall(ctx, hc, b, args[1:])
 		case "pushd":

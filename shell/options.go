@@ -131,7 +131,7 @@ var shellOpts = []shellOpt{
 	{name: "shift_verbose", how: optKept},
 	{name: "sourcepath", on: true, how: optKept},
 	{name: "varredir_close", how: optLacks},
-	{name: "xpg_echo", how: optLacks},
+	{name: "xpg_echo", how: optQsh},
 }
 
 const (
