@@ -200,17 +200,22 @@ func goEnvFile(home string, getenv func(string) string) map[string]string {
 }
 
 // dotenvs are the files outside the workspace whose names say they hold
-// secrets (.env, .env.local, *.pem…) where a program started in it would
-// look first: in the directories above it and at home.
+// secrets (.env, .env.local, *.pem…) where a program started in it looks
+// first: in the directories above it up to the home directory, and at
+// home. Directories above home (/, /tmp…) are not searched: they are not
+// where people keep such files, and /tmp holds hundreds of entries.
 func dotenvs(ws, home string) []string {
+	if home == "" {
+		return nil
+	}
 	var dirs []string
-	for d := filepath.Dir(ws); ; d = filepath.Dir(d) {
+	for d := filepath.Dir(ws); Under(d, home) && !Under(home, ws); d = filepath.Dir(d) {
 		dirs = append(dirs, d)
-		if d == "/" || d == "." {
+		if d == home {
 			break
 		}
 	}
-	if home != "" && !slices.Contains(dirs, home) && !Under(home, ws) {
+	if !slices.Contains(dirs, home) && !Under(home, ws) {
 		dirs = append(dirs, home)
 	}
 	var out []string

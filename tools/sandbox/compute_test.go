@@ -48,7 +48,7 @@ func TestCompute(t *testing.T) {
 		"home/.config/gcloud/creds.json", "home/.config/go/env",
 		"home/code/.env.local", "home/code/proj/.git/", "home/code/proj/.env", "home/code/proj/sub/",
 		"home/code/loose/", "home/dots/.git/", "home/.git/",
-		"tmp/", "gocache/", "modcache/", "keys/id_ed25519",
+		"tmp/", "gocache/", "modcache/", "keys/id_ed25519", "elsewhere/.env", "elsewhere/proj/",
 		"link/.ssh -> ROOT/keys",
 	)
 	home := filepath.Join(root, "home")
@@ -104,6 +104,13 @@ func TestCompute(t *testing.T) {
 			mode:  Workspace,
 			dir:   "home/dots",
 			write: []string{"home/.cache", "home/.m2/repository", "home/.npm", "home/dots", "modcache", "tmp"},
+			deny:  []string{"home/.aws", "home/.config/gcloud", "home/.env", "home/.netrc", "home/.ssh"},
+		},
+		{
+			name:  "a workspace outside home: secret files above it are not looked for",
+			mode:  Workspace,
+			dir:   "elsewhere/proj",
+			write: []string{"elsewhere/proj", "home/.cache", "home/.m2/repository", "home/.npm", "modcache", "tmp"},
 			deny:  []string{"home/.aws", "home/.config/gcloud", "home/.env", "home/.netrc", "home/.ssh"},
 		},
 		{

@@ -3,7 +3,6 @@ package sandbox
 import (
 	"errors"
 	"os"
-	"strings"
 )
 
 // sandboxExec is macOS's program that runs another under a profile.
@@ -45,25 +44,3 @@ func (c *Confiner) Wrap(path string, args []string) (string, []string, []*os.Fil
 
 // Close does nothing: the profile is text.
 func (c *Confiner) Close() error { return nil }
-
-// profile is p in the Sandbox Profile Language: the last rule that
-// matches wins, so writes are denied, then allowed where p allows them,
-// then secrets denied whatever the earlier rules said.
-func profile(p Policy) string {
-	var b strings.Builder
-	b.WriteString("(version 1)\n(allow default)\n(deny file-write*)\n")
-	for _, w := range p.Write {
-		b.WriteString("(allow file-write* (subpath " + quote(w) + "))\n")
-	}
-	for _, d := range p.Deny {
-		b.WriteString("(deny file-read* file-write* (subpath " + quote(d) + "))\n")
-	}
-	if !p.Net {
-		b.WriteString("(deny network-outbound (remote tcp))\n(deny network-bind (local tcp))\n")
-	}
-	return b.String()
-}
-
-func quote(s string) string {
-	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
-}
