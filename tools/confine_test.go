@@ -196,3 +196,22 @@ func TestFSSandbox(t *testing.T) {
 		t.Errorf("~/notes.txt was written")
 	}
 }
+
+// TestPostEditSandbox checks that the post-edit hook runs confined: the
+// file it checks came from the model.
+func TestPostEditSandbox(t *testing.T) {
+	requireSandbox(t)
+	home, ws := sandboxHome(t)
+	cfg := DefaultConfig()
+	cfg.PostEdit = `touch "$HOME/pwned-hook"; echo hook-ran {file}`
+	r, _ := testRegistry(t, cfg)
+	rk, _ := keys(t, 'y')
+	env := Env{Dir: ws, Out: new(bytes.Buffer), ReadKey: rk, Run: testRun(ws), Environ: os.Environ()}
+	res := fsCall(t, r, env, `{"operation":"write","path":"new.txt","content":"x"}`)
+	if !res.Success || !strings.Contains(res.Output, "hook-ran "+filepath.Join(ws, "new.txt")) {
+		t.Errorf("%+v", res)
+	}
+	if _, err := os.Stat(filepath.Join(home, "pwned-hook")); err == nil {
+		t.Errorf("the post-edit hook wrote at home")
+	}
+}

@@ -230,13 +230,18 @@ func TestSandboxHiddenHarm(t *testing.T) {
 		`sed -i 's/^/#/' ~/.profile`,
 		`cat < ~/.ssh/id_rsa`,
 		`echo evil >> ~/.bashrc`,
+		`./noshebang.sh`, // the kernel will not run it: qsh does, still confined
 	}
 	var replies []aitest.Reply
 	for _, c := range commands {
 		replies = append(replies, execCall(c))
 	}
 	srv := aitest.NewOpenAI(t, append(replies, aitest.Say("Contained.", 1))...)
-	home, ws, env := sandboxPlace(t, srv, "QSH_AI_TOOLS_CONFIRM=yolo")
+	home, ws, env := sandboxPlace(t, srv, "QSH_AI_TOOLS_CONFIRM=yolo", "QSH_AI_TOOLS_MAX_ITER=20")
+	script := filepath.Join(ws, "noshebang.sh")
+	if err := os.WriteFile(script, []byte("echo evil >> ~/.bashrc\necho script-ran-$((6*7))\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	before := snapshot(t, home)
 	tm := startIn(t, ws, env)
 	tm.SetTimeout(60 * time.Second)
@@ -267,6 +272,9 @@ func TestSandboxHiddenHarm(t *testing.T) {
 		if !strings.Contains(r, "sandbox: ") && !strings.Contains(r, "refused") {
 			t.Errorf("%s: the result says nothing of the sandbox:\n%s", commands[i], r)
 		}
+	}
+	if r := results[len(results)-1]; !strings.Contains(r, "script-ran-42") || !strings.Contains(r, "sandbox: write to ~/.bashrc denied") {
+		t.Errorf("a script without #!:\n%s", r)
 	}
 	for _, a := range auditSandbox(t, env) {
 		if !strings.HasPrefix(a, "workspace: ") && !strings.HasPrefix(a, ": ") {
