@@ -16,9 +16,9 @@ export QSH_TEST_NPM_PREFIX=$npm_prefix
 
 # The hooks tests drive the tools whose lines people paste into their rc
 # file (cmd/qsh/hooks_e2e_test.go); git brings git-sh-prompt, fzf its
-# key-bindings.bash.
+# key-bindings.bash. The assistant's and the sandbox's tests run make.
 missing=()
-for program in direnv zoxide fzf git; do
+for program in direnv zoxide fzf git make; do
 	command -v "$program" >/dev/null || missing+=("$program")
 done
 if [ ${#missing[@]} -gt 0 ]; then
