@@ -5,6 +5,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/expand"
@@ -43,6 +44,28 @@ func (s *Shell) promptCommand(ctx context.Context, st int) bool {
 		s.setStatus(ctx, st)
 	}
 	return false
+}
+
+// primaryPrompt runs PROMPT_COMMAND and expands PS1 (see [Shell.promptString]);
+// exit is set when PROMPT_COMMAND ran `exit`.
+func (s *Shell) primaryPrompt(ctx context.Context, st int, took time.Duration) (p, titles string, exit bool) {
+	p = "$ "
+	s.hook("PROMPT_COMMAND", func() { exit = s.promptCommand(ctx, st) })
+	if !exit {
+		s.hook("PS1", func() { p, titles = s.promptString(ctx, st, took) })
+	}
+	return p, titles, exit
+}
+
+// hook runs f, code of qsh's that runs the user's hooks: a panic in it
+// costs one line, not the shell.
+func (s *Shell) hook(what string, f func()) {
+	defer func() {
+		if r := recover(); r != nil {
+			s.errorf("%s: %v", what, r)
+		}
+	}()
+	f()
 }
 
 // varList is a variable's value as bash runs PROMPT_COMMAND: the string,

@@ -50,14 +50,16 @@ func (s *Shell) REPL(ctx context.Context) int {
 	for {
 		var p string
 		if buf.Len() > 0 {
-			p = s.continuationPrompt(ctx, st)
+			p = "> "
+			s.hook("PS2", func() { p = s.continuationPrompt(ctx, st) })
 		} else {
 			s.reportJobs()
-			if s.promptCommand(ctx, st) && !s.holdExit() {
+			var titles string
+			var exit bool
+			p, titles, exit = s.primaryPrompt(ctx, st, took)
+			if exit && !s.holdExit() {
 				break
 			}
-			var titles string
-			p, titles = s.promptString(ctx, st, took)
 			// The prompt-start mark goes out before the line editor
 			// draws the prompt: inside the prompt string readline would
 			// count its bytes as width. (No prompt-end mark for the same
