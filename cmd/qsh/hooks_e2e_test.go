@@ -50,18 +50,16 @@ PS1='[$?|$(echo sub)|\w] P> '
 	tm.WaitFor("[3|sub|~] P> ")
 	// The array form runs each element; PS0 comes before the line runs.
 	tm.Line(`PROMPT_COMMAND=('echo "one:$?"' 'echo two'); PS0='ps0:$?\n'`)
-	tm.WaitFor("one:0")
-	tm.WaitFor("two")
+	tm.WaitFor("one:0\ntwo\n")
 	tm.WaitFor("P> ")
 	tm.Line("echo run")
-	tm.WaitFor("ps0:0")
-	tm.WaitFor("run")
-	tm.WaitFor("one:0")
+	tm.WaitFor("ps0:0\nrun\none:0")
+	tm.WaitFor("P> ")
 	// A failing hook is reported and the shell goes on.
-	tm.Line("PROMPT_COMMAND='nosuchcommand-qsh'; PS1='$(nosuchcommand-qsh2) P2> '")
-	tm.WaitFor("nosuchcommand-qsh")
+	tm.Line("unset PROMPT_COMMAND; PROMPT_COMMAND='nosuchcommand-qsh'; PS1='$(nosuchcommand-qsh2) P2> '")
+	tm.WaitFor("nosuchcommand-qsh: command not found")
 	tm.WaitFor("P2> ")
-	tm.Line("echo still")
+	tm.Line("echo sti''ll") // the output, not the line's echo
 	tm.WaitFor("still")
 	tm.WaitFor("P2> ")
 	tm.Type(shelltest.CtrlD)
@@ -225,6 +223,60 @@ PS1='D> '
 	tm.Line("false")
 	tm.WaitFor("POST[1]")
 	tm.WaitFor("D> ")
+	tm.Type(shelltest.CtrlD)
+	tm.WaitExit()
+}
+
+// TestHooksOneRC is issue 14's case: one ~/.qshrc with the lines direnv,
+// zoxide, fzf and git's prompt ask for, all at once.
+func TestHooksOneRC(t *testing.T) {
+	t.Parallel()
+	needs(t, "direnv", "zoxide", "fzf", "git", "perl")
+	for _, f := range []string{"/usr/share/doc/fzf/examples/key-bindings.bash", "/usr/lib/git-core/git-sh-prompt"} {
+		if _, err := os.Stat(f); err != nil {
+			t.Skipf("%s is not installed", f)
+		}
+	}
+	home := t.TempDir()
+	env := []string{"XDG_DATA_HOME=" + home + "/data", "XDG_CONFIG_HOME=" + home + "/config",
+		"XDG_CACHE_HOME=" + home + "/cache", "_ZO_DATA_DIR=" + home + "/zoxide", "PATH=" + os.Getenv("PATH")}
+	repo := filepath.Join(home, "code", "webapp")
+	os.MkdirAll(repo, 0o755)
+	if out, err := exec.Command("git", "init", "-q", "-b", "feature-x", repo).CombinedOutput(); err != nil {
+		t.Skipf("git init: %v: %s", err, out)
+	}
+	os.WriteFile(filepath.Join(repo, ".envrc"), []byte("export WEBAPP_ENV=dev\n"), 0o644)
+	os.WriteFile(filepath.Join(repo, "main.go"), nil, 0o644)
+	allow := exec.Command("direnv", "allow", repo)
+	allow.Env = append([]string{"HOME=" + home}, env...)
+	if out, err := allow.CombinedOutput(); err != nil {
+		t.Fatalf("direnv allow: %v: %s", err, out)
+	}
+	tm := startRC(t, home, home, `eval "$(direnv hook bash)"
+eval "$(zoxide init bash)"
+. /usr/share/doc/fzf/examples/key-bindings.bash
+. /usr/lib/git-core/git-sh-prompt
+PS1='[$(__git_ps1 "%s")] \$ '
+`, env...)
+	tm.WaitFor("[] ")
+	tm.Line("cd code/webapp")
+	tm.WaitFor("[feature-x] ")
+	tm.Line(`echo "env=$WEBAPP_ENV"`)
+	tm.WaitFor("env=dev")
+	tm.WaitFor("[feature-x] ")
+	tm.Line("cd /")
+	tm.WaitFor("[] ")
+	tm.Line("z webapp")
+	tm.WaitFor("[feature-x] ")
+	tm.Type("ls ", "\x14") // Ctrl-T
+	tm.WaitMatch(`[0-9]+/[0-9]+`)
+	tm.Type("main")
+	tm.WaitFor("1/")
+	tm.Type(shelltest.Enter)
+	tm.WaitFor("ls main.go ")
+	tm.Type(shelltest.Enter)
+	tm.WaitFor("main.go\n")
+	tm.WaitFor("[feature-x] ")
 	tm.Type(shelltest.CtrlD)
 	tm.WaitExit()
 }
