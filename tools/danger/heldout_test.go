@@ -1,0 +1,50 @@
+package danger
+
+import (
+	"bufio"
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestHeldOut reports how the classifier does on testdata/heldout.tsv:
+// dangerous and blocked commands written as an attacker would, before the
+// second round's rules, and never tuned on. A miss is a command judged
+// milder than its label; one let through is judged safe or dev. It logs
+// (go test -v -run HeldOut) and fails only if a blocked command is let
+// through, which the bar forbids outright.
+func TestHeldOut(t *testing.T) {
+	f, err := os.Open("testdata/heldout.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	total, milder, through := 0, 0, 0
+	sc := bufio.NewScanner(f)
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Text()
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		parts := strings.SplitN(line, "\t", 3)
+		want, ok := parseClass(parts[0])
+		if !ok || len(parts) < 2 {
+			t.Fatalf("heldout.tsv:%d: bad line", n)
+		}
+		total++
+		v := Classify(parts[1], testWS)
+		switch {
+		case v.Class >= want:
+			continue
+		case v.Class < Dangerous:
+			through++
+			if want == Blocked {
+				t.Errorf("heldout.tsv:%d: %s judged %v, labelled blocked\n\t%q", n, parts[1], v.Class, v.Reasons)
+			}
+		}
+		milder++
+		t.Logf("heldout.tsv:%d: %s judged %v, labelled %v\n\t%q", n, parts[1], v.Class, want, v.Reasons)
+	}
+	t.Logf("held out: %d commands, %d judged milder than labelled (%.1f%%), %d let through as safe or dev (%.1f%%)",
+		total, milder, 100*float64(milder)/float64(total), through, 100*float64(through)/float64(total))
+}
