@@ -2,6 +2,8 @@ package danger
 
 import (
 	"strings"
+
+	"github.com/qsh-shell/qsh/tools/danger/secret"
 )
 
 // Checks for commands that run another command on found files.
@@ -90,6 +92,7 @@ func (w *walker) find(chain string, args []arg, io ioInfo) {
 		roots = []string{"."}
 	}
 	filtered := false
+	entry := findEntry(args[i:])
 	for ; i < len(args); i++ {
 		a := args[i].s
 		switch {
@@ -103,7 +106,7 @@ func (w *walker) find(chain string, args []arg, io ioInfo) {
 			if len(inner) == 0 {
 				continue
 			}
-			w.findExec(inner, roots, filtered)
+			w.findExec(inner, roots, filtered, entry)
 		case a == "-delete":
 			w.findDelete(roots, filtered)
 		case a == "-fprint" || a == "-fprint0" || a == "-fprintf" || a == "-fls":
@@ -117,13 +120,20 @@ func (w *walker) find(chain string, args []arg, io ioInfo) {
 	}
 }
 
-func (w *walker) findExec(inner []arg, roots []string, filtered bool) {
+func (w *walker) findExec(inner []arg, roots []string, filtered bool, entry string) {
 	for _, root := range roots {
 		c := make([]arg, len(inner))
 		copy(c, inner)
 		for k := range c {
 			if k > 0 && strings.Contains(c[k].s, "{}") {
-				c[k].s = strings.ReplaceAll(c[k].s, "{}", strings.TrimSuffix(root, "/")+"/"+holeEntry)
+				found := strings.TrimSuffix(root, "/") + "/" + holeEntry
+				if entry != "" {
+					found = strings.TrimSuffix(root, "/") + "/" + entry
+					if strings.HasPrefix(entry, "/") {
+						found = entry
+					}
+				}
+				c[k].s = strings.ReplaceAll(c[k].s, "{}", found)
 			}
 		}
 		p, ok := w.abs(root)
@@ -132,6 +142,34 @@ func (w *walker) findExec(inner []arg, roots []string, filtered bool) {
 		}
 		w.exec(c, ioInfo{})
 	}
+}
+
+// findEntry is a file a find expression can match that holds secrets
+// (-name id_rsa, -name '*.pem', -path '*/.aws/*'), or "": what the
+// command it runs on each file then reads.
+func findEntry(expr []arg) string {
+	for i := 0; i+1 < len(expr); i++ {
+		pattern := expr[i+1].s
+		switch expr[i].s {
+		case "-name", "-iname":
+			if expr[i].s == "-iname" {
+				pattern = strings.ToLower(pattern)
+			}
+			for _, n := range secret.NameExamples() {
+				if globComponent(pattern, n) {
+					return n
+				}
+			}
+		case "-path", "-ipath", "-wholename", "-iwholename":
+			for _, c := range []string{"/home/u/.ssh/id_rsa", "/home/u/.aws/credentials", "/home/u/.gnupg/x.key",
+				"/home/u/.kube/config", "/home/u/.docker/config.json", "/proc/1/environ", "/run/secrets/x"} {
+				if glob(pattern, c) {
+					return c
+				}
+			}
+		}
+	}
+	return ""
 }
 
 func (w *walker) findDelete(roots []string, filtered bool) {

@@ -14,7 +14,13 @@ import (
 // (go test -v -run HeldOut) and fails only if a blocked command is let
 // through, which the bar forbids outright.
 func TestHeldOut(t *testing.T) {
-	f, err := os.Open("testdata/heldout.tsv")
+	for _, name := range []string{"heldout.tsv", "heldout2.tsv"} {
+		t.Run(name, func(t *testing.T) { heldOut(t, "testdata/"+name) })
+	}
+}
+
+func heldOut(t *testing.T, file string) {
+	f, err := os.Open(file)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +35,7 @@ func TestHeldOut(t *testing.T) {
 		parts := strings.SplitN(line, "\t", 3)
 		want, ok := parseClass(parts[0])
 		if !ok || len(parts) < 2 {
-			t.Fatalf("heldout.tsv:%d: bad line", n)
+			t.Fatalf("%s:%d: bad line", file, n)
 		}
 		total++
 		v := Classify(parts[1], testWS)
@@ -39,12 +45,12 @@ func TestHeldOut(t *testing.T) {
 		case v.Class < Dangerous:
 			through++
 			if want == Blocked {
-				t.Errorf("heldout.tsv:%d: %s judged %v, labelled blocked\n\t%q", n, parts[1], v.Class, v.Reasons)
+				t.Errorf("%s:%d: %s judged %v, labelled blocked\n\t%q", file, n, parts[1], v.Class, v.Reasons)
 			}
 		}
 		milder++
-		t.Logf("heldout.tsv:%d: %s judged %v, labelled %v\n\t%q", n, parts[1], v.Class, want, v.Reasons)
+		t.Logf("%s:%d: %s judged %v, labelled %v\n\t%q", file, n, parts[1], v.Class, want, v.Reasons)
 	}
-	t.Logf("held out: %d commands, %d judged milder than labelled (%.1f%%), %d let through as safe or dev (%.1f%%)",
-		total, milder, 100*float64(milder)/float64(total), through, 100*float64(through)/float64(total))
+	t.Logf("%s: %d commands, %d judged milder than labelled (%.1f%%), %d let through as safe or dev (%.1f%%)",
+		file, total, milder, 100*float64(milder)/float64(total), through, 100*float64(through)/float64(total))
 }

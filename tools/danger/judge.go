@@ -446,6 +446,16 @@ func (w *walker) wrapped(r *rule, chain string, args []arg, io ioInfo) {
 	}
 	i := unwrapIndex(r, ss)
 	if i < 0 {
+		// sudo -s, sudo -i, doas -s: a shell that reads its input.
+		switch ss[0] {
+		case "sudo", "doas":
+			for _, a := range ss[1:] {
+				if a == "-s" || a == "-i" || a == "--shell" || a == "--login" {
+					w.stdinCode(commands.get()["bash"], chain, "bash", io)
+					return
+				}
+			}
+		}
 		return
 	}
 	inner := args[i:]

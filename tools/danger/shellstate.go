@@ -79,6 +79,9 @@ func (w *walker) su(chain string, args []arg, io ioInfo) {
 			return
 		}
 	}
+	if io.in.kind != inNone {
+		w.stdinCode(commands.get()["bash"], "su", "bash", io)
+	}
 }
 
 func (w *walker) env(chain string, args []arg, io ioInfo) {

@@ -124,6 +124,12 @@ func (w *walker) config() *expand.Config {
 			if ps.Op == syntax.CmdIn && w.shared.fetching(ps, ps.Stmts) {
 				return "/dev/fd/" + string(holeDL), nil
 			}
+			// <(echo …): what it gives is known, for source or bash to run.
+			if out, ok := w.echoed(ps.Stmts); ok && ps.Op == syntax.CmdIn {
+				p := "/dev/fd/" + strconv.Itoa(62-len(w.shared.scripts))
+				w.shared.wrote(p, out, true, false)
+				return p, nil
+			}
 			return "/dev/fd/63", nil
 		},
 	}
