@@ -130,6 +130,10 @@ func (w *walker) assign(a *syntax.Assign, variant string) {
 		w.substs(a.Index)
 		val = hole
 	}
+	if w.ints[name] && a.Value != nil {
+		// declare -i n; n='a[$(cmd)]': the value is evaluated.
+		w.arithCode(w.literal(a.Value), name+"=…")
+	}
 	if !a.Naked || a.Value != nil {
 		w.vars[name] = val
 	}
@@ -197,6 +201,16 @@ func (w *walker) hijack(name, val, text string) bool {
 	return true
 }
 
+// integer reports declare's -i among flags: assignments are evaluated.
+func integer(flags []string) bool {
+	for _, f := range flags {
+		if strings.HasPrefix(f, "-") && strings.Contains(f, "i") {
+			return true
+		}
+	}
+	return false
+}
+
 // nameref reports declare's -n among flags: the variable names another.
 func nameref(flags []string) bool {
 	for _, f := range flags {
@@ -220,8 +234,17 @@ func (w *walker) decl(c *syntax.DeclClause) {
 					names++
 					// declare 'a[$(cmd)]=1': the string is parsed as an
 					// assignment, its subscript evaluated.
-					name, _, _ := strings.Cut(f.s, "=")
+					name, val, hasVal := strings.Cut(f.s, "=")
 					w.subscriptCode(name, variant+" "+f.text)
+					if integer(flags) {
+						if w.ints == nil {
+							w.ints = map[string]bool{}
+						}
+						w.ints[name] = true
+						if hasVal {
+							w.arithCode(val, variant+" -i "+f.text)
+						}
+					}
 					if _, val, ok := strings.Cut(f.s, "="); ok && nameref(flags) && secret.Var(val) {
 						w.res.add(Dangerous, "`"+variant+" -n "+f.text+"`: names a secret variable")
 					}
@@ -230,6 +253,12 @@ func (w *walker) decl(c *syntax.DeclClause) {
 			continue
 		}
 		names++
+		if integer(flags) && a.Name != nil {
+			if w.ints == nil {
+				w.ints = map[string]bool{}
+			}
+			w.ints[a.Name.Value] = true
+		}
 		if nameref(flags) && a.Value != nil && secret.Var(w.literal(a.Value)) {
 			w.res.add(Dangerous, "`"+variant+" -n "+a.Name.Value+"`: names the secret `"+w.literal(a.Value)+"`")
 		}
@@ -301,6 +330,28 @@ func (w *walker) pipeline(c *syntax.BinaryCmd, io ioInfo) {
 	}
 }
 
+// echoTexts are the literal texts echo and printf print in a statement.
+func echoTexts(s *syntax.Stmt) []string {
+	var out []string
+	syntax.Walk(s, func(n syntax.Node) bool {
+		c, ok := n.(*syntax.CallExpr)
+		if !ok || len(c.Args) < 2 || c.Args[0].Lit() != "echo" && c.Args[0].Lit() != "printf" {
+			return true
+		}
+		var words []string
+		for _, a := range c.Args[1:] {
+			if v := literalText(a); v != "" && !strings.HasPrefix(v, "-") {
+				words = append(words, strings.ReplaceAll(v, `\n`, "\n"))
+			}
+		}
+		if len(words) > 0 && len(out) < 16 {
+			out = append(out, strings.Join(words, " "))
+		}
+		return true
+	})
+	return out
+}
+
 // lastCommand splits the last command line a walker ran into its name
 // and arguments.
 func lastCommand(args []arg) (string, []string) {
@@ -316,6 +367,13 @@ func lastCommand(args []arg) (string, []string) {
 
 // output is what a pipeline element writes for the next one to read.
 func (w *walker) output(s *syntax.Stmt, name string, args []string, in input) input {
+	if _, call := s.Cmd.(*syntax.CallExpr); !call {
+		// A block or subshell: what it prints is not known whole.
+		if w.shared.fetching(s, []*syntax.Stmt{s}) {
+			return input{kind: inDownload}
+		}
+		return input{kind: inUnknown, parts: echoTexts(s)}
+	}
 	if fetchers.get()[name] {
 		return input{kind: inDownload}
 	}

@@ -58,6 +58,7 @@ func (w *walker) outflag(chain string, args []arg, io ioInfo) {
 
 // mv judges moving away a system or home directory as its deletion.
 func (w *walker) mv(chain string, args []arg, io ioInfo) {
+	w.copies(chain, args, io)
 	ops := scan(commands.get()["mv"], args)
 	for _, i := range ops[:max(len(ops)-1, 0)] {
 		if p, ok := w.abs(args[i].s); ok {

@@ -99,6 +99,7 @@ type walker struct {
 	envFiltered bool
 	iterating   bool              // inside a loop walked once per known item
 	aliases     map[string]string // defined earlier in the string
+	ints        map[string]bool   // variables declared integer: assigning evaluates arithmetic
 	res         *result
 	src         string         // the text being walked, for reasons
 	cfg         *expand.Config // made on first use; each clone has its own
@@ -191,6 +192,7 @@ func (w *walker) clone() *walker {
 	c.lists = maps.Clone(w.lists)
 	c.funcs = maps.Clone(w.funcs)
 	c.aliases = maps.Clone(w.aliases)
+	c.ints = maps.Clone(w.ints)
 	c.cfg = nil
 	return &c
 }

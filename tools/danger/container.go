@@ -3,6 +3,8 @@ package danger
 import (
 	"path"
 	"strings"
+
+	"github.com/qsh-shell/qsh/tools/danger/secret"
 )
 
 // Containers: what a container does to itself is its own business; what
@@ -84,6 +86,17 @@ func (w *walker) dockerRun(chain string, args []arg, io ioInfo) {
 		case (a == "-p" || a == "--publish") && (strings.HasPrefix(next, "0.0.0.0:") || strings.HasPrefix(next, "[::]:")):
 			w.res.add(Dangerous, "`"+chain+" -p "+next+"`: publishes a port on every network interface")
 			i++
+			continue
+		case a == "-e" || a == "--env" || name == "--env":
+			v := inline
+			if !hasInline {
+				v = next
+				i++
+			}
+			if n, _, _ := strings.Cut(v, "="); secret.Var(n) {
+				w.res.add(Dangerous, "`"+chain+" -e "+n+"`: gives the container a secret, and what it prints "+
+					"reaches the model")
+			}
 			continue
 		case a == "-w" || a == "--workdir" || name == "--workdir":
 			workdir = inline

@@ -119,6 +119,16 @@ func (w *walker) chmod(chain string, args []arg, io ioInfo) {
 		switch {
 		case !ok:
 			w.res.add(Dangerous, on+": path not known before running")
+		case strings.Contains(p, holeEntry) || strings.Contains(p, holeTree):
+			// Every file find or xargs gives it: as good as -R.
+			if worldWritable(ops[0].s) {
+				w.res.add(Dangerous, on+": makes every file found writable by every user")
+			} else {
+				w.res.add(Dev, on+": changes permissions of the files found")
+			}
+			if why := w.catastrophic(strings.TrimSuffix(strings.TrimSuffix(p, "/"+holeEntry), "/"+holeTree)); why != "" {
+				w.res.add(Dangerous, on+": changes system or home files")
+			}
 		case recursive && (p == "/" || systemDirs.get()[p] || path.Dir(p) == "/" && hasGlob(path.Base(p))):
 			w.res.add(Blocked, on+": changes the whole system recursively")
 		case w.inside(p) || p == w.ws.Dir:

@@ -17,6 +17,19 @@ func (w *walker) xargs(chain string, args []arg, io ioInfo) {
 		ss[i] = a.s
 	}
 	i := unwrapIndex(r, ss)
+	for j, a := range ss[:max(i, 1)] {
+		// -a FILE: the arguments come from a file, which this string may
+		// have written (xargs -a <(echo ~) rm -rf).
+		if (a == "-a" || a == "--arg-file") && j+1 < len(ss) {
+			if p, ok := w.abs(ss[j+1]); ok {
+				if content, wrote := w.shared.scripts[p]; wrote && !hasHole(content) {
+					io.in = input{kind: inData, data: content}
+				} else {
+					io.in = input{kind: inUnknown}
+				}
+			}
+		}
+	}
 	own := ss
 	if i > 0 {
 		own = ss[:i] // xargs's own flags; the command's are its business

@@ -118,6 +118,14 @@ func (w *walker) gitGlobal(chain string, args []arg, io ioInfo) {
 			w.gitConfigPair(key, hole, "git --config-env "+key)
 			continue
 		}
+		if dir, ok := val("-C"); ok {
+			if p, ok := w.abs(dir); ok {
+				w.cwd = p
+			} else {
+				w.cwd = ""
+			}
+			continue
+		}
 		if _, ok := val("--exec-path"); ok {
 			w.res.add(Dangerous, "`git --exec-path`: runs git programs from another place")
 			continue

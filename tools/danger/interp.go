@@ -128,6 +128,14 @@ func (w *walker) interp(r *rule, chain string, args []arg, ops []int, io ioInfo)
 		case (a == "--test" || a == "--run" || a == "--watch") && name == "node":
 			w.res.add(Dev, "`node "+a+"`: runs the project's tests or scripts")
 			return
+		case lang == "ruby" && (a == "-run" || a == "-r" && i+1 < len(args) && args[i+1].s == "un"):
+			// ruby -run -e httpd: un.rb's web server, on every interface
+			// unless --bind-address says otherwise.
+			for _, b := range args[i:] {
+				if b.s == "httpd" {
+					w.res.add(Dangerous, "`ruby -run -e httpd`: serves files to the network")
+				}
+			}
 		case a == "-m" && r.kind == kindInterp && i+1 < len(args):
 			w.pyModule(args[i+1:], io)
 			return
@@ -197,6 +205,9 @@ func (w *walker) stdinCode(r *rule, name, lang string, io ioInfo) {
 		w.runFile(io.in.data, io.in.data, lang)
 	default:
 		w.res.add(Dangerous, "`"+name+"`: runs code from its input, which cannot be seen")
+		for _, p := range io.in.parts {
+			w.literal1(p) // the parts that can be seen
+		}
 	}
 }
 
@@ -273,7 +284,7 @@ var (
 	// shellCall extracts the command string of system("…") and friends.
 	shellCall = lazyRegexp{expr: `(?:os\.system|os\.popen|subprocess\.\w+|commands\.getoutput|system|exec|execSync|spawnSync|shell_exec|passthru|popen|\bqx|IO\.popen|%x|Runtime\.getRuntime\(\)\.exec)\s*\(?\s*(?:\[\s*)?(?:r|b|f)?("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|` + "`[^`]*`" + `)`}
 	// argvCall extracts list-form calls: subprocess.run(["rm", "-rf", "/"]).
-	argvCall = lazyRegexp{expr: `\(\s*\[\s*((?:(?:"[^"]*"|'[^']*'|` + homeItem + `)\s*,?\s*)+)\]`}
+	argvCall = lazyRegexp{expr: `\[\s*((?:(?:"[^"]*"|'[^']*'|` + homeItem + `)\s*,?\s*)+)\]`}
 	// listCall extracts list-form calls without brackets: perl's
 	// system "rm", "-rf", $ENV{HOME}; ruby's system("rm", "-rf", Dir.home).
 	listCall = lazyRegexp{expr: `(?:\bsystem|\bexec|\bspawn|execFileSync|spawnSync|execFile|pcntl_exec)\s*\(?\s*` +
@@ -365,6 +376,7 @@ func (w *walker) inline(lang, code string) {
 			w.res.add(Dangerous, label+": deletes files")
 		}
 	}
+	w.codeReads(label, code)
 	if envDump.get().MatchString(code) {
 		w.res.add(Dangerous, label+": prints environment variables, which may include secrets")
 	}
@@ -491,6 +503,38 @@ func (w *walker) deno(chain string, args []arg, io ioInfo) {
 					w.res.add(Dangerous, "`"+chain+" "+args[i].text+"`: downloads code and runs it")
 				}
 			}
+			return
+		}
+	}
+}
+
+// homeJoin is the home directory joined to a literal: process.env.HOME +
+// "/.npmrc", os.path.join(os.path.expanduser("~"), ".netrc").
+var homeJoin = lazyRegexp{expr: `(?:` + homeItem + `)\s*(?:\+|,)\s*["']([^"']+)["']`}
+
+// codeReads judges the files code names by literal paths: reading a
+// secret file is dangerous whatever reads it.
+func (w *walker) codeReads(label, code string) {
+	var paths []string
+	for _, m := range strLit.get().FindAllStringSubmatch(code, 64) {
+		v := m[1] + m[2]
+		switch {
+		case strings.HasPrefix(v, "~/"):
+			paths = append(paths, w.ws.Home+v[1:])
+		case strings.HasPrefix(v, "/") || strings.HasPrefix(v, ".") && !strings.Contains(v, " "):
+			paths = append(paths, v)
+		}
+	}
+	for _, m := range homeJoin.get().FindAllStringSubmatch(code, 16) {
+		paths = append(paths, w.ws.Home+"/"+strings.TrimPrefix(m[1], "/"))
+	}
+	for _, v := range paths {
+		p, ok := w.abs(v)
+		if !ok {
+			continue
+		}
+		if why := w.secretFile(p); why != "" {
+			w.res.add(Dangerous, label+": reads `"+v+"`, which may hold secrets ("+why+")")
 			return
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/qsh-shell/qsh/tools/danger/secret"
 )
 
 // binDirs hold system programs: /usr/bin/rm is judged as rm.
@@ -78,6 +80,7 @@ var listers = lazy[map[string]bool]{build: func() map[string]bool {
 
 // operandsOf judges the operands of command name as files it may read.
 func (w *walker) operandsOf(name string, args []arg) {
+	tree := readsTree(name, args)
 	for i, a := range args {
 		if i > 0 && outputFlags.get()[args[i-1].s] {
 			continue // written, not read
@@ -95,10 +98,59 @@ func (w *walker) operandsOf(name string, args []arg) {
 				w.readFile(p, true, "`"+a.text+"`")
 			}
 		}
-		if p, ok := w.abs(a.s); ok && !listers.get()[name] {
+		if listers.get()[name] {
+			continue
+		}
+		p, ok := w.abs(a.s)
+		switch {
+		case ok:
 			w.readFile(p, true, "`"+a.text+"`")
+			if tree && !w.inside(p) && p != w.ws.Dir {
+				if why := w.holdsSecrets(p); why != "" {
+					w.res.add(Dangerous, "`"+name+" "+a.text+"`: reads a tree that holds secrets ("+why+")")
+				}
+			}
+		case hasHole(a.s) && strings.Trim(a.s, hole) != "" && !strings.ContainsRune(a.s, holeDL):
+			// /proc/$$/environ, ~/$d/id_rsa: what the known parts allow.
+			pattern := strings.ReplaceAll(a.s, hole, "*")
+			if pp, ok := w.abs(pattern); ok {
+				if why := w.globSecret(pp); why != "" {
+					w.res.add(Dangerous, "`"+a.text+"`: may read a file that holds secrets ("+why+")")
+				}
+			}
 		}
 	}
+}
+
+// readsTree reports whether a command reads whole directory trees it is
+// given: grep -r, rg, cp -r, tar, zip -r, rsync -a, scp -r.
+func readsTree(name string, args []arg) bool {
+	switch name {
+	case "rg", "ag", "ack", "tar", "rsync", "7z":
+		return true
+	case "grep", "egrep", "fgrep", "cp", "zip", "scp", "diff", "sed", "strings":
+		for _, a := range args {
+			if a.s == "--recursive" || a.s == "-a" && name == "cp" || strings.HasPrefix(a.s, "-") &&
+				!strings.HasPrefix(a.s, "--") && strings.ContainsAny(a.s, "rR") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// holdsSecrets says which secret a directory tree outside the workspace
+// holds (~/.config holds ~/.config/gh, / holds everything), or "".
+func (w *walker) holdsSecrets(dir string) string {
+	if dir == "/proc" || dir == "/" {
+		return "every process's environment"
+	}
+	for _, f := range (secret.Places{Home: w.ws.Home}).Fixed() {
+		if under(f, dir) && f != dir {
+			return "`" + f + "`"
+		}
+	}
+	return ""
 }
 
 // scan splits args (args[0] is the command or subcommand) into the
@@ -222,10 +274,27 @@ func (w *walker) apply(r *rule, chain string, args []arg, io ioInfo) {
 	if r.sub != nil && len(ops) > 0 {
 		word := args[ops[0]]
 		if s, ok := r.sub[word.s]; ok {
+			cwd := w.cwd
 			if r.check != nil {
-				r.check(w, chain, args[:ops[0]], io)
+				r.check(w, chain, args[:ops[0]], io) // git -C DIR moves the cwd for the subcommand
 			}
-			w.apply(s, chain+" "+word.s, args[ops[0]:], io)
+			if w.cwd == cwd || w.cwd == "" || w.inside(w.cwd) || w.cwd == w.ws.Dir {
+				w.apply(s, chain+" "+word.s, args[ops[0]:], io)
+				w.cwd = cwd
+				return
+			}
+			// Dev work in a directory outside the workspace is not the
+			// project's: git -C ~ init.
+			c := w.clone()
+			c.res = &result{}
+			c.apply(s, chain+" "+word.s, args[ops[0]:], io)
+			for _, reason := range c.res.reasons {
+				w.res.add(c.res.class, reason)
+			}
+			if c.res.class == Dev {
+				w.res.add(Dangerous, "`"+chain+" "+word.s+"` in `"+w.cwd+"`: works outside the workspace")
+			}
+			w.cwd = cwd
 			return
 		}
 		if !r.open {
@@ -283,6 +352,7 @@ func (w *walker) apply(r *rule, chain string, args []arg, io ioInfo) {
 	}
 	w.res.add(class, why)
 	w.listens(chain, args)
+	w.elsewhere(chain, args)
 	written := w.writes(r.write, chain, args, ops)
 	read := args[1:]
 	if len(written) > 0 {

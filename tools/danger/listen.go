@@ -82,3 +82,55 @@ func (w *walker) listens(chain string, args []arg) {
 		}
 	}
 }
+
+// sourceFlags name where a command fetches packages from, or the proxy it
+// sends traffic through.
+var sourceFlags = lazy[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{
+		"--registry": true, "--index-url": true, "--extra-index-url": true, "--index": true,
+		"--default-index": true, "--find-links": true, "--proxy": true, "--https-proxy": true,
+		"--http-proxy": true, "--trusted-host": true, "--source": true, "--pypi-mirror": true,
+	}
+}}
+
+// secretFlags make a command print secrets it would otherwise hide.
+var secretFlags = lazy[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{
+		"--show-secrets": true, "--show-secret": true, "--show-token": true, "--reveal": true,
+		"--with-decryption": true, "--decrypt": true, "--show-sensitive": true, "--unmask": true,
+		"--show-values": true, "--plaintext": true,
+	}
+}}
+
+// elsewhere judges flags that fetch packages from another server or send
+// traffic through one (--registry, --index-url, --proxy), and flags that
+// make a command print its secrets.
+func (w *walker) elsewhere(chain string, args []arg) {
+	name := strings.Fields(chain)[0]
+	for i := 1; i < len(args); i++ {
+		flag, v, hasV := strings.Cut(args[i].s, "=")
+		if secretFlags.get()[flag] {
+			w.res.add(Dangerous, "`"+chain+" "+flag+"`: prints secrets")
+			continue
+		}
+		pip := strings.HasPrefix(name, "pip") || name == "uv"
+		if !sourceFlags.get()[flag] && !(pip && (flag == "-i" || flag == "-f")) {
+			continue
+		}
+		if !hasV {
+			if i+1 >= len(args) {
+				continue
+			}
+			i++
+			v = args[i].s
+		}
+		host, ok := urlHost(v)
+		if !ok && !strings.Contains(v, "/") {
+			host, ok = v, v != ""
+		}
+		if ok && !localHost(host) {
+			w.res.add(Dangerous, "`"+chain+" "+flag+" "+v+"`: fetches packages from, or sends traffic through, `"+
+				host+"`")
+		}
+	}
+}

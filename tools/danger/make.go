@@ -9,6 +9,12 @@ import (
 // runs), a makefile from standard input or from outside the workspace (-f),
 // and a directory outside it (-C).
 func (w *walker) make(chain string, args []arg, io ioInfo) {
+	file := false
+	defer func() {
+		if !file {
+			w.defaultMakefile()
+		}
+	}()
 	for i := 1; i < len(args); i++ {
 		a := args[i].s
 		value := func(long, short string) (string, bool) {
@@ -33,6 +39,7 @@ func (w *walker) make(chain string, args []arg, io ioInfo) {
 			continue
 		}
 		if v, ok := value("--file", "-f"); ok || a == "--makefile" {
+			file = true
 			if a == "--makefile" && i+1 < len(args) {
 				i++
 				v = args[i].s
@@ -60,6 +67,21 @@ func (w *walker) make(chain string, args []arg, io ioInfo) {
 				w.makeText(name + " = " + val)
 			}
 			w.hijack(name, val, args[i].text)
+		}
+	}
+}
+
+// defaultMakefile judges the makefile make reads when none is named, if
+// this string wrote it (printf 'all:\n\trm -rf ~\n' > Makefile && make).
+func (w *walker) defaultMakefile() {
+	for _, name := range []string{"GNUmakefile", "makefile", "Makefile"} {
+		p, ok := w.abs(name)
+		if !ok {
+			return
+		}
+		if content, wrote := w.shared.scripts[p]; wrote {
+			w.runWritten(content, name, "make")
+			return
 		}
 	}
 }

@@ -25,6 +25,9 @@ const (
 type input struct {
 	kind inKind
 	data string // inData: the text; inFile: the absolute path ("" unknown)
+	// parts are texts known to be in an input that is not known whole:
+	// what echo and printf print in (crontab -l; echo '…') | crontab -.
+	parts []string
 }
 
 // ioInfo is what a statement's redirections do to its command.

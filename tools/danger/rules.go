@@ -990,7 +990,7 @@ func dockerRules() map[string]*rule {
 				"start":   dev("starts containers"),
 				"stop":    dev("stops containers"),
 				"restart": dev("restarts containers"),
-				"run":     dev("runs a one-off project container"),
+				"run":     {class: Dev, why: "runs a one-off project container", check: (*walker).dockerRun},
 				"exec":    dangerous("runs a command inside a container"),
 				"rm":      dangerous("deletes containers"),
 				"kill":    dangerous("kills containers"),
@@ -1700,6 +1700,15 @@ func commandTable() map[string]*rule {
 			vals:    "-n --interval -d --differences -q --equexit",
 			noscope: true,
 		},
+		"systemd-run": {
+			class: Dangerous,
+			why:   "runs a command as a transient system service",
+			kind:  kindWrap,
+			vals: "-u --unit -p --property --description --slice -E --setenv --uid --gid --nice -M --machine " +
+				"-H --host --working-directory --on-active --on-boot --on-startup --on-unit-active " +
+				"--on-unit-inactive --on-calendar --on-clock-change --on-timezone-change --timer-property",
+			noscope: true,
+		},
 		"flock": {
 			class:   Dev,
 			why:     "runs a command under a lock",
@@ -1839,6 +1848,7 @@ func commandTable() map[string]*rule {
 		"cp": {
 			class: Dev,
 			why:   "copies files",
+			check: (*walker).copies,
 			write: writeLast,
 			vals:  "-t --target-directory -S --suffix",
 			ops:   []flag{raise("/dev/null", Dangerous, "truncates the destination")},
@@ -1861,6 +1871,7 @@ func commandTable() map[string]*rule {
 		"install": {
 			class: Dev,
 			why:   "installs files",
+			check: (*walker).copies,
 			write: writeLast,
 			vals:  "-m --mode -o --owner -g --group -t --target-directory -S",
 		},
@@ -2042,9 +2053,17 @@ func commandTable() map[string]*rule {
 			local: true,
 			ops:   []flag{raise("publish* upload*", Dangerous, "publishes artifacts")},
 		},
-		"ant":  dev(buildWhy),
-		"sbt":  dev(buildWhy),
-		"lein": dev(buildWhy),
+		"ant": dev(buildWhy),
+		"sbt": {
+			class: Dev,
+			why:   buildWhy,
+			ops:   []flag{raise("publish* release* sonatype*", Dangerous, "publishes artifacts")},
+		},
+		"lein": {
+			class: Dev,
+			why:   buildWhy,
+			ops:   []flag{raise("deploy release", Dangerous, "publishes artifacts")},
+		},
 		"dotnet": {
 			class: Dev,
 			why:   buildWhy,
@@ -2402,9 +2421,27 @@ func commandTable() map[string]*rule {
 
 		// Web frameworks' tasks: those that drop, reset or empty a database
 		// or open a session that runs anything are dangerous.
-		"rake":         {class: Dev, why: "runs a project task", local: true, ops: railsTasks()},
-		"rails":        {class: Dev, why: "runs a Rails task", local: true, ops: railsTasks(), check: (*walker).rails},
-		"manage.py":    djangoRule(),
+		"rake":      {class: Dev, why: "runs a project task", local: true, ops: railsTasks()},
+		"rails":     {class: Dev, why: "runs a Rails task", local: true, ops: railsTasks(), check: (*walker).rails},
+		"manage.py": djangoRule(),
+		"console": {
+			class: Dev,
+			why:   "runs a Symfony command",
+			local: true,
+			ops: []flag{
+				raise("doctrine:database:drop doctrine:schema:drop doctrine:fixtures:load doctrine:query:sql",
+					Dangerous, "drops, purges or changes the database"),
+			},
+		},
+		"setup.py": {
+			class: Dev,
+			why:   "builds the Python package",
+			local: true,
+			ops: []flag{
+				raise("install develop", Dangerous, "installs outside the workspace"),
+				raise("upload register", Dangerous, "publishes the package"),
+			},
+		},
 		"django-admin": djangoRule(),
 		"alembic": {
 			class: Dev,

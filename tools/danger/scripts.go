@@ -40,6 +40,9 @@ func (w *walker) at(chain string, args []arg, io ioInfo) {
 
 // scheduled judges shell code a scheduler reads from its input.
 func (w *walker) scheduled(chain string, io ioInfo) {
+	for _, p := range io.in.parts {
+		w.literal1(p)
+	}
 	switch io.in.kind {
 	case inData:
 		w.nested(io.in.data, input{})
@@ -65,16 +68,49 @@ func (w *walker) crontab(chain string, args []arg, io ioInfo) {
 		}
 	}
 	if !known {
-		return
+		text = strings.Join(io.in.parts, "\n")
 	}
 	for line := range strings.SplitSeq(text, "\n") {
 		f := strings.Fields(line)
 		switch {
 		case len(f) == 0 || strings.HasPrefix(f[0], "#") || strings.Contains(f[0], "="):
 		case strings.HasPrefix(f[0], "@") && len(f) > 1:
-			w.nested(strings.Join(f[1:], " "), input{})
+			w.cronCommand(strings.Join(f[1:], " "), known)
 		case len(f) > 5:
-			w.nested(strings.Join(f[5:], " "), input{})
+			w.cronCommand(strings.Join(f[5:], " "), known)
 		}
+	}
+}
+
+// copies records what cp, install and mv put into their destination: the
+// content of a source this string wrote, or a here-string given as
+// /dev/stdin (install -m 755 /dev/stdin run.sh <<< '…').
+func (w *walker) copies(chain string, args []arg, io ioInfo) {
+	ops := scan(commands.get()[strings.Fields(chain)[0]], args)
+	if len(ops) != 2 {
+		return
+	}
+	src, dst := args[ops[0]].s, args[ops[1]].s
+	content, known := "", false
+	switch p, ok := w.abs(src); {
+	case src == "/dev/stdin" || src == "-":
+		content, known = io.in.data, io.in.kind == inData
+	case ok:
+		var wrote bool
+		content, wrote = w.shared.scripts[p]
+		known = wrote && !hasHole(content)
+	}
+	if d, ok := w.abs(dst); ok && (known || src == "/dev/stdin") {
+		w.shared.wrote(d, content, known, false)
+	}
+}
+
+// cronCommand judges a crontab entry's command: fully when the crontab is
+// known, for what is worse than dangerous when only a part is.
+func (w *walker) cronCommand(cmd string, known bool) {
+	if known {
+		w.nested(cmd, input{})
+	} else {
+		w.literal1(cmd)
 	}
 }

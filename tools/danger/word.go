@@ -109,7 +109,7 @@ func (w *walker) config() *expand.Config {
 				io.WriteString(out, w.cwd)
 				return nil
 			}
-			if s, ok := w.echoed(cs.Stmts); ok {
+			if s, ok := w.substOutput(cs.Stmts); ok {
 				io.WriteString(out, s)
 				return nil
 			}
@@ -125,7 +125,7 @@ func (w *walker) config() *expand.Config {
 				return "/dev/fd/" + string(holeDL), nil
 			}
 			// <(echo …): what it gives is known, for source or bash to run.
-			if out, ok := w.echoed(ps.Stmts); ok && ps.Op == syntax.CmdIn {
+			if out, ok := w.substOutput(ps.Stmts); ok && ps.Op == syntax.CmdIn {
 				p := "/dev/fd/" + strconv.Itoa(62-len(w.shared.scripts))
 				w.shared.wrote(p, out, true, false)
 				return p, nil
@@ -355,6 +355,80 @@ func (w *walker) echoed(stmts []*syntax.Stmt) (string, bool) {
 		return p, ok
 	}
 	return strings.Join(parts, " "), true
+}
+
+// substOutput is what a substitution's commands print when they only
+// compute from what they are given: echo and printf, base64 -d and cat of
+// a here-string, ls of named files, head, tail and sort of those, in a
+// pipeline ($(echo cm0gLXJmIH4= | base64 -d), $(ls ~/.ssh/id_* | head -1)).
+func (w *walker) substOutput(stmts []*syntax.Stmt) (string, bool) {
+	if s, ok := w.echoed(stmts); ok {
+		return s, true
+	}
+	if len(stmts) != 1 {
+		return "", false
+	}
+	var elems []*syntax.Stmt
+	var flatten func(s *syntax.Stmt) bool
+	flatten = func(s *syntax.Stmt) bool {
+		if b, ok := s.Cmd.(*syntax.BinaryCmd); ok {
+			if b.Op != syntax.Pipe || len(s.Redirs) > 0 {
+				return false
+			}
+			return flatten(b.X) && flatten(b.Y)
+		}
+		elems = append(elems, s)
+		return true
+	}
+	if !flatten(stmts[0]) || len(elems) > 8 {
+		return "", false
+	}
+	// A clone judges nothing for the string: it only computes. It has its
+	// own expand.Config, as this runs inside an expansion.
+	q := w.clone()
+	q.res = &result{}
+	in := input{}
+	for _, e := range elems {
+		c, ok := e.Cmd.(*syntax.CallExpr)
+		if !ok || len(c.Args) == 0 || len(c.Assigns) > 0 || e.Background || e.Negated {
+			return "", false
+		}
+		var args []string
+		for _, word := range c.Args {
+			for _, f := range q.fields(word) {
+				if hasHole(f.s) {
+					return "", false
+				}
+				args = append(args, f.s)
+			}
+		}
+		in = q.redirects(e.Redirs, in).in
+		name := commandBase(args[0])
+		switch name {
+		case "echo", "printf", "base64", "cat":
+			in = q.output(e, name, args[1:], in)
+		case "ls":
+			var names []string
+			for _, a := range args[1:] {
+				if !strings.HasPrefix(a, "-") {
+					names = append(names, a)
+				}
+			}
+			if len(names) == 0 {
+				return "", false
+			}
+			in = input{kind: inData, data: strings.Join(names, "\n")}
+		case "head", "tail", "sort", "uniq":
+			// What passes through is a part of what came in: good enough
+			// for judging what it names.
+		default:
+			return "", false
+		}
+		if in.kind != inData {
+			return "", false
+		}
+	}
+	return strings.TrimRight(in.data, "\n"), true
 }
 
 // fetchers are the commands whose output is content from the network.
