@@ -89,7 +89,7 @@ var sourceFlags = lazy[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{
 		"--registry": true, "--index-url": true, "--extra-index-url": true, "--index": true,
 		"--default-index": true, "--find-links": true, "--proxy": true, "--https-proxy": true,
-		"--http-proxy": true, "--trusted-host": true, "--source": true, "--pypi-mirror": true,
+		"--http-proxy": true, "--trusted-host": true, "--pypi-mirror": true,
 	}
 }}
 
@@ -124,10 +124,10 @@ func (w *walker) elsewhere(chain string, args []arg) {
 			i++
 			v = args[i].s
 		}
-		host, ok := urlHost(v)
-		if !ok && !strings.Contains(v, "/") {
-			host, ok = v, v != ""
+		if !strings.Contains(v, "://") && !strings.HasSuffix(flag, "proxy") && flag != "--trusted-host" {
+			continue // a file or a name, not a server
 		}
+		host, ok := urlHost(v)
 		if ok && !localHost(host) {
 			w.res.add(Dangerous, "`"+chain+" "+flag+" "+v+"`: fetches packages from, or sends traffic through, `"+
 				host+"`")
