@@ -90,10 +90,19 @@ func (d *Denials) add(line string) {
 }
 
 // pathToken matches what may be a path in an error message: absolute, or
-// under ~, or quoted.
-var pathToken = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile("(?:^|[\\s'\"`‘(\\[=,])((?:~|/)[^\\s'\"`’:,;()\\[\\]]*)|['\"`‘]([^'\"`’\\s]+)['\"`’]")
-})
+// under ~, or quoted. It is compiled on first use: qsh links this package
+// and its start must not pay for it.
+var pathToken struct {
+	once sync.Once
+	re   *regexp.Regexp
+}
+
+func pathTokens() *regexp.Regexp {
+	pathToken.once.Do(func() {
+		pathToken.re = regexp.MustCompile("(?:^|[\\s'\"`‘(\\[=,])((?:~|/)[^\\s'\"`’:,;()\\[\\]]*)|['\"`‘]([^'\"`’\\s]+)['\"`’]")
+	})
+	return pathToken.re
+}
 
 // scan looks at one line of output.
 func (d *Denials) scan(line string) {
@@ -106,7 +115,7 @@ func (d *Denials) scan(line string) {
 		d.add("sandbox: network connection denied (QSH_AI_SANDBOX_NET=off)")
 		return
 	}
-	for _, m := range pathToken().FindAllStringSubmatch(line, -1) {
+	for _, m := range pathTokens().FindAllStringSubmatch(line, -1) {
 		tok := m[1]
 		if tok == "" {
 			tok = m[2]
