@@ -3,6 +3,7 @@ package sandbox
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 
@@ -143,6 +144,12 @@ func caches(home string, getenv func(string) string) []string {
 		return def
 	}
 	cache := or(getenv("XDG_CACHE_HOME"), filepath.Join(home, ".cache"))
+	var out []string
+	if runtime.GOOS == "darwin" {
+		// os.UserCacheDir there, where go and pip keep theirs.
+		out = append(out, cache)
+		cache = filepath.Join(home, "Library", "Caches")
+	}
 	goenv := goEnvFile(home, getenv)
 	gov := func(k string) string {
 		if v := getenv(k); v != "" {
@@ -150,7 +157,6 @@ func caches(home string, getenv func(string) string) []string {
 		}
 		return goenv[k]
 	}
-	var out []string
 	if c := gov("GOCACHE"); c != "off" {
 		out = append(out, or(c, filepath.Join(cache, "go-build")))
 	}
@@ -180,9 +186,13 @@ func goEnvFile(home string, getenv func(string) string) map[string]string {
 	case file == "off":
 		return nil
 	case file == "":
+		// os.UserConfigDir, as go finds it.
 		cfg := getenv("XDG_CONFIG_HOME")
 		if !filepath.IsAbs(cfg) {
 			cfg = filepath.Join(home, ".config")
+		}
+		if runtime.GOOS == "darwin" {
+			cfg = filepath.Join(home, "Library", "Application Support")
 		}
 		file = filepath.Join(cfg, "go", "env")
 	}
