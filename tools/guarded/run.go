@@ -91,11 +91,8 @@ func Local(run ShellFunc) RunFunc {
 		var conf *sandbox.Confiner
 		if req.Sandbox != nil {
 			// Confined or not run at all: the user was told it would be.
-			exe, err := os.Executable()
-			if err == nil {
-				conf, err = sandbox.Prepare(*req.Sandbox, exe)
-			}
-			if err != nil {
+			var err error
+			if conf, err = sandbox.Prepare(*req.Sandbox, ""); err != nil {
 				fmt.Fprintf(out, "qsh: not run: the sandbox cannot confine it: %v\n", err)
 				return Result{Status: 126, Err: fmt.Errorf("the sandbox cannot confine it: %v", err)}
 			}

@@ -58,9 +58,14 @@ type Confiner struct {
 }
 
 // Prepare makes the Landlock ruleset for p, to start programs through
-// exe, a program whose start calls [confine.Main] (qsh). It fails when
-// the kernel cannot confine; Close releases the ruleset.
+// exe, a program whose start calls [confine.Main]; "" is this one, as the
+// kernel knows it (/proc/self/exe: the very binary, even once an upgrade
+// has replaced the file). It fails when the kernel cannot confine; Close
+// releases the ruleset.
 func Prepare(p Policy, exe string) (*Confiner, error) {
+	if exe == "" {
+		exe = "/proc/self/exe"
+	}
 	abi := ABI()
 	if abi < 1 {
 		_, err := Support()

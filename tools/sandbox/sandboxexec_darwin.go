@@ -27,7 +27,8 @@ type Confiner struct {
 	profile string
 }
 
-// Prepare writes the sandbox-exec profile of p; exe is not needed here.
+// Prepare writes the sandbox-exec profile of p; exe (the program whose
+// start calls confine.Main elsewhere) is not needed here.
 func Prepare(p Policy, exe string) (*Confiner, error) {
 	if _, err := Support(); err != nil {
 		return nil, err
