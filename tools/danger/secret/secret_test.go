@@ -137,6 +137,15 @@ func TestSecret(t *testing.T) {
 		{"redact", "max_tokens: 4096", "max_tokens: 4096"},
 		{"redact", "public key -----BEGIN PUBLIC KEY-----", "public key -----BEGIN PUBLIC KEY-----"},
 		{"redact", "sk-is-a-word", "sk-is-a-word"},
+		{"redact", "--- PASS: TestProject (0.00s)", "--- PASS: TestProject (0.00s)"},
+		{"redact", "open credentials: permission denied", "open credentials: permission denied"},
+		{"redact", "KEY: value", "KEY: value"},
+		{"redact", "PASS=hunter2", "PASS=[REDACTED]"},
+		{"redact", "password: hunter2", "password: [REDACTED]"},
+		{"redact", "PASSWORD: hunter2", "PASSWORD: [REDACTED]"},
+		{"redact", "api_key: abc123", "api_key: [REDACTED]"},
+		{"redact", "aws_secret_access_key = abc123", "aws_secret_access_key = [REDACTED]"},
+		{"redact", "credentials=abc123", "credentials=[REDACTED]"},
 	}
 	yes := func(b bool) string {
 		if b {

@@ -51,7 +51,7 @@ func Redact(s string) string {
 	re := assignment.get()
 	s = re.ReplaceAllStringFunc(s, func(m string) string {
 		sub := re.FindStringSubmatch(m)
-		if !assignedSecret(sub[1]) || sub[3] == Redacted {
+		if !assignedSecret(sub[1], strings.TrimSpace(sub[2]) == ":") || sub[3] == Redacted {
 			return m
 		}
 		return sub[1] + sub[2] + Redacted
@@ -59,14 +59,16 @@ func Redact(s string) string {
 	return credentialURL.get().ReplaceAllString(s, "${1}"+Redacted+"@")
 }
 
-// assignedSecret reports whether the name of NAME=value in free text says
-// the value is secret. Upper-case names are environment variables; in
-// lower-case prose (`key: not found`) a lone generic word is not enough.
-func assignedSecret(name string) bool {
+// assignedSecret reports whether the name of NAME=value or NAME: value in
+// free text says the value is secret. Upper-case names with = are
+// environment variables; a lone generic word is not enough in lower-case
+// prose (`key: not found`), nor before a colon in any case: `--- PASS:
+// TestX` is a test report and `credentials: permission denied` an error.
+func assignedSecret(name string, colon bool) bool {
 	if !Var(name) {
 		return false
 	}
-	if strings.ToUpper(name) == name {
+	if strings.ToUpper(name) == name && !colon {
 		return true
 	}
 	ws := words(name)
@@ -74,8 +76,8 @@ func assignedSecret(name string) bool {
 		return true
 	}
 	switch ws[0] {
-	case "KEY", "AUTH", "PAT", "PRIVATE", "COOKIE", "DSN", "PWD", "PASS":
+	case "KEY", "AUTH", "PAT", "PRIVATE", "COOKIE", "DSN", "PWD", "PASS", "CREDS", "SECRETS":
 		return false
 	}
-	return true
+	return !colon || !strings.Contains(ws[0], "CREDENTIAL")
 }
