@@ -3,11 +3,13 @@ package shell
 import (
 	"context"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
 
+	"golang.org/x/term"
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
@@ -46,10 +48,37 @@ func (s *Shell) promptCommand(ctx context.Context, st int) bool {
 	return false
 }
 
+// setWinSize sets COLUMNS and LINES to the terminal's size when it
+// changed, as an interactive bash does after each command (checkwinsize):
+// prompts (starship's --terminal-width="$COLUMNS") read them. $? is st
+// after.
+func (s *Shell) setWinSize(ctx context.Context, st int) {
+	out, ok := s.stdout.(*os.File)
+	if !ok || !s.terminal {
+		return
+	}
+	cols, lines, err := term.GetSize(int(out.Fd()))
+	if err != nil || cols <= 0 || [2]int{cols, lines} == s.winSize {
+		return
+	}
+	s.winSize = [2]int{cols, lines}
+	lit := func(v string) *syntax.Word { return &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: v}}} }
+	s.runner.Run(ctx, &syntax.CallExpr{Assigns: []*syntax.Assign{
+		{Name: &syntax.Lit{Value: "COLUMNS"}, Value: lit(strconv.Itoa(cols))},
+		{Name: &syntax.Lit{Value: "LINES"}, Value: lit(strconv.Itoa(lines))},
+	}})
+	s.setStatus(ctx, st)
+}
+
 // primaryPrompt runs PROMPT_COMMAND and expands PS1 (see [Shell.promptString]);
 // exit is set when PROMPT_COMMAND ran `exit`.
 func (s *Shell) primaryPrompt(ctx context.Context, st int, took time.Duration) (p, titles string, exit bool) {
 	p = "$ "
+	if s.Var("PROMPT_COMMAND") != "" || needsShell(s.Var("PS1")) {
+		// Else not before the first prompt, which has nothing to read
+		// them: before the first command line (see [Shell.REPL]).
+		s.setWinSize(ctx, st)
+	}
 	s.hook("PROMPT_COMMAND", func() { exit = s.promptCommand(ctx, st) })
 	if !exit {
 		s.hook("PS1", func() { p, titles = s.promptString(ctx, st, took) })

@@ -102,7 +102,8 @@ func (s *Shell) REPL(ctx context.Context) int {
 			continue
 		}
 		s.private = s.remember(entry)
-		s.ps0(ctx, st)
+		s.setWinSize(ctx, st)
+		s.hook("PS0", func() { s.ps0(ctx, st) })
 		start := time.Now()
 		st = s.runLine(ctx, entry)
 		took = time.Since(start)

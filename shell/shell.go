@@ -56,6 +56,8 @@ type Shell struct {
 	// noPromptVars is `shopt -u promptvars`: PS1 and PS2 get their
 	// backslash escapes but no expansions.
 	noPromptVars bool
+	// winSize is the terminal's size as COLUMNS and LINES last said it.
+	winSize [2]int
 	// status is the last command line's, for what runs while the next
 	// is read (a key's command).
 	status int

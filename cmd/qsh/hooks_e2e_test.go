@@ -55,6 +55,21 @@ PS1='[$?|$(echo sub)|\w] P> '
 	tm.Line("echo run")
 	tm.WaitFor("ps0:0\nrun\none:0")
 	tm.WaitFor("P> ")
+	// COLUMNS and LINES follow the terminal, as bash's checkwinsize.
+	tm.Line(`echo "size=${COLUMNS}x$LINES"`)
+	tm.WaitFor("size=80x24")
+	tm.WaitFor("P> ")
+	tm.Resize(30, 100)
+	// The capture proxy passes the new size on when its SIGWINCH comes:
+	// ask until the shell has it.
+	for i := 0; ; i++ {
+		tm.Line(`echo "size=${COLUMNS}x$LINES"`)
+		if out := tm.WaitFor("P> "); strings.Contains(out, "size=100x30") {
+			break
+		} else if i == 50 {
+			t.Fatalf("COLUMNS and LINES never followed the terminal:\n%s", out)
+		}
+	}
 	// A failing hook is reported and the shell goes on.
 	tm.Line("unset PROMPT_COMMAND; PROMPT_COMMAND='nosuchcommand-qsh'; PS1='$(nosuchcommand-qsh2) P2> '")
 	tm.WaitFor("nosuchcommand-qsh: command not found")
