@@ -15,6 +15,12 @@
 // readline does not stall. What the program printed is available with
 // escape sequences removed ([Term.Output]); waits look only at what came
 // after the last [Term.Mark].
+//
+// Waits wait for what the program prints; their timeout ([Timeout]) is a
+// safety net, generous and scaled by QSH_TEST_TIMEOUT_SCALE (package
+// internal/testtime). A failed wait shows the end of what it saw ([Tail]),
+// never megabytes; a test of a large output keeps only its end ([Keep]) and
+// counts the rest ([Term.Seen]).
 package shelltest
 
 import (
@@ -29,8 +35,11 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/creack/pty"
+
+	"github.com/qsh-shell/qsh/internal/testtime"
 )
 
 // Keys, as the terminal sends them.
@@ -56,8 +65,14 @@ const (
 	Backspace = "\x7f"
 )
 
-// Timeout bounds every wait unless [Term.SetTimeout] changes it.
-const Timeout = 10 * time.Second
+// defaultTimeout bounds a wait, before the scale: long enough for a start
+// of qsh built with -race on two cores that other work keeps busy.
+const defaultTimeout = 30 * time.Second
+
+// Timeout bounds every wait unless [Term.SetTimeout] changes it: 30 s,
+// scaled by QSH_TEST_TIMEOUT_SCALE. Tests that poll for an event nothing
+// announces (a process appearing) give up after it too.
+func Timeout() time.Duration { return testtime.Scaled(defaultTimeout) }
 
 // Build compiles qsh and qsh-assistant into dir and returns qsh's path.
 // Call it once, from TestMain; it runs in the module of the caller.
@@ -79,12 +94,15 @@ type Term struct {
 	cmd     *exec.Cmd
 	pty     *os.File
 	timeout time.Duration
+	keep    int // bytes of output kept at least; 0 keeps all ([Keep])
 
 	mu      sync.Mutex
-	raw     []byte          // everything read, escape sequences included
+	raw     []byte          // what is kept of the output, escape sequences included
 	clean   strings.Builder // raw[:cut] with escape sequences removed
 	cut     int             // how much of raw clean covers
-	mark    int             // offset in the stripped output where waits start
+	dropped int             // stripped output dropped before clean's start
+	seen    int64           // bytes read in all
+	mark    int             // offset in all the stripped output where waits start
 	changed chan struct{}
 	readErr error
 	exited  chan struct{}
@@ -92,6 +110,7 @@ type Term struct {
 }
 
 type config struct {
+	keep       int
 	env        []string
 	argv0      string
 	args       []string
@@ -115,6 +134,12 @@ func Argv0(name string) Option { return func(c *config) { c.argv0 = name } }
 
 // Dir sets the working directory.
 func Dir(dir string) Option { return func(c *config) { c.dir = dir } }
+
+// Keep keeps only the last n bytes (or a little more) of the output: a
+// test of a program that prints megabytes, which waits for what comes at
+// the end and counts the rest ([Term.Seen]). Output and Raw return what is
+// kept.
+func Keep(n int) Option { return func(c *config) { c.keep = max(n, 4<<10) } }
 
 // Size sets the terminal size.
 func Size(rows, cols uint16) Option { return func(c *config) { c.rows, c.cols = rows, cols } }
@@ -140,7 +165,7 @@ func Start(t testing.TB, bin string, opts ...Option) *Term {
 	if err != nil {
 		t.Fatalf("shelltest: start %s: %v", bin, err)
 	}
-	tm := &Term{t: t, cmd: cmd, pty: f, timeout: Timeout,
+	tm := &Term{t: t, cmd: cmd, pty: f, timeout: Timeout(), keep: c.keep,
 		changed: make(chan struct{}), exited: make(chan struct{}), status: -1}
 	go tm.read()
 	go func() {
@@ -176,11 +201,13 @@ func (tm *Term) read() {
 		if n > 0 {
 			start := max(len(tm.raw)-len(cpr)+1, 0)
 			tm.raw = append(tm.raw, buf[:n]...)
+			tm.seen += int64(n)
 			queries := bytes.Count(tm.raw[start:], cpr)
 			for range queries {
 				tm.pty.Write([]byte("\x1b[1;1R"))
 			}
 			tm.advance()
+			tm.trim()
 		}
 		if err != nil {
 			tm.readErr = err
@@ -199,20 +226,44 @@ func (tm *Term) read() {
 // keeps long outputs (a pasted 1 MB line echoed rune by rune) linear.
 func (tm *Term) advance() {
 	end := len(tm.raw)
-	if i := bytes.LastIndexByte(tm.raw[tm.cut:], 0x1b); i >= 0 && end-(tm.cut+i) < 256 {
-		end = tm.cut + i
+	if i := tm.cut + bytes.LastIndexByte(tm.raw[tm.cut:], 0x1b); i >= tm.cut && end-i < 256 {
+		// Held back unless complete: a prompt that ends with one (bracketed
+		// paste on) would otherwise be stripped again at every look.
+		if loc := ansi.FindIndex(tm.raw[i:]); loc == nil || loc[0] != 0 {
+			end = i
+		}
 	}
 	tm.clean.WriteString(Strip(string(tm.raw[tm.cut:end])))
 	tm.cut = end
 }
 
-// stripped is all output with escape sequences removed; tm.mu is held.
-func (tm *Term) stripped() string {
-	return tm.clean.String() + Strip(string(tm.raw[tm.cut:]))
+// trim drops output before the last tm.keep bytes, when there is twice
+// that: the copies cost as much as the reads.
+func (tm *Term) trim() {
+	if tm.keep == 0 {
+		return
+	}
+	if over := tm.clean.Len() - tm.keep; over > tm.keep {
+		rest := tm.clean.String()[over:]
+		tm.clean = strings.Builder{}
+		tm.clean.WriteString(rest)
+		tm.dropped += over
+	}
+	if over := tm.cut - tm.keep; over > tm.keep {
+		tm.raw = append([]byte(nil), tm.raw[over:]...)
+		tm.cut -= over
+	}
 }
 
-// SetTimeout changes how long waits last before failing the test.
-func (tm *Term) SetTimeout(d time.Duration) { tm.timeout = d }
+// stripped is the output kept, with escape sequences removed, and the
+// offset of its start in all the stripped output; tm.mu is held.
+func (tm *Term) stripped() (string, int) {
+	return tm.clean.String() + Strip(string(tm.raw[tm.cut:])), tm.dropped
+}
+
+// SetTimeout changes how long waits last before failing the test; d is
+// scaled as [Timeout] is.
+func (tm *Term) SetTimeout(d time.Duration) { tm.timeout = testtime.Scaled(d) }
 
 // Type sends keys to the program as if typed.
 func (tm *Term) Type(keys ...string) {
@@ -232,7 +283,16 @@ func (tm *Term) Line(line string) { tm.t.Helper(); tm.Type(line, Enter) }
 func (tm *Term) Output() string {
 	tm.mu.Lock()
 	defer tm.mu.Unlock()
-	return tm.stripped()
+	s, _ := tm.stripped()
+	return s
+}
+
+// Seen is how many bytes the program printed in all, escape sequences
+// included, kept or not.
+func (tm *Term) Seen() int64 {
+	tm.mu.Lock()
+	defer tm.mu.Unlock()
+	return tm.seen
 }
 
 // Raw is everything the program printed, escape sequences included.
@@ -254,7 +314,8 @@ func (tm *Term) Resize(rows, cols uint16) {
 // Mark makes later waits look only at output printed from now on.
 func (tm *Term) Mark() {
 	tm.mu.Lock()
-	tm.mark = len(tm.stripped())
+	s, at := tm.stripped()
+	tm.mark = at + len(s)
 	tm.mu.Unlock()
 }
 
@@ -263,13 +324,13 @@ func (tm *Term) Mark() {
 // test on timeout, showing the output.
 func (tm *Term) WaitFor(text string) string {
 	tm.t.Helper()
-	searched := 0 // text does not start before this offset of the tail
-	return tm.wait(fmt.Sprintf("%q", text), func(s string) int {
-		from := max(0, min(searched, len(s)-len(text)))
+	searched := 0 // text does not start before this offset of all the output
+	return tm.wait(fmt.Sprintf("%q", text), func(s string, at int) int {
+		from := max(0, min(searched-at, len(s)-len(text)))
 		if i := strings.Index(s[from:], text); i >= 0 {
 			return from + i + len(text)
 		}
-		searched = len(s) - len(text) + 1
+		searched = at + len(s) - len(text) + 1
 		return -1
 	})
 }
@@ -280,7 +341,7 @@ func (tm *Term) WaitMatch(re string) string {
 	tm.t.Helper()
 	rx := regexp.MustCompile(re)
 	var match string
-	tm.wait("/"+re+"/", func(s string) int {
+	tm.wait("/"+re+"/", func(s string, _ int) int {
 		loc := rx.FindStringIndex(s)
 		if loc == nil {
 			return -1
@@ -291,31 +352,41 @@ func (tm *Term) WaitMatch(re string) string {
 	return match
 }
 
-func (tm *Term) wait(what string, find func(string) int) string {
+// wait waits until find finds what it looks for in the output after the
+// mark, given with the offset of its start in all the output; find returns
+// where what it found ends, or -1.
+func (tm *Term) wait(what string, find func(s string, at int) int) string {
 	tm.t.Helper()
 	deadline := time.After(tm.timeout)
 	for {
 		tm.mu.Lock()
-		out := tm.stripped()
-		tail := out[min(tm.mark, len(out)):]
+		out, at := tm.stripped()
+		from := min(max(tm.mark-at, 0), len(out))
+		tail := out[from:]
 		ch := tm.changed
 		readErr := tm.readErr
-		if end := find(tail); end >= 0 {
-			tm.mark += end
+		seen := tm.seen
+		if end := find(tail, at+from); end >= 0 {
+			tm.mark = at + from + end
 			tm.mu.Unlock()
 			return tail[:end]
 		}
 		tm.mu.Unlock()
 		if readErr != nil {
-			tm.t.Fatalf("shelltest: waiting for %s: program ended (%v); output after mark:\n%s", what, readErr, tail)
+			tm.t.Fatalf("shelltest: waiting for %s: program ended (%v) after printing %d bytes; output after mark:\n%s",
+				what, readErr, seen, Tail(tail))
 		}
 		select {
 		case <-ch:
 		case <-deadline:
-			tm.t.Fatalf("shelltest: timed out after %v waiting for %s; output after mark:\n%s", tm.timeout, what, tail)
+			tm.t.Fatalf("shelltest: timed out after %v (QSH_TEST_TIMEOUT_SCALE scales it) waiting for %s; %d bytes printed in all; output after mark:\n%s",
+				tm.timeout, what, seen, Tail(tail))
 		}
 	}
 }
+
+// Pid is the program's process ID.
+func (tm *Term) Pid() int { return tm.cmd.Process.Pid }
 
 // Exited reports whether the program has ended.
 func (tm *Term) Exited() bool {
@@ -334,7 +405,7 @@ func (tm *Term) WaitExit() int {
 	select {
 	case <-tm.exited:
 	case <-time.After(tm.timeout):
-		tm.t.Fatalf("shelltest: program did not exit within %v; output:\n%s", tm.timeout, tm.Output())
+		tm.t.Fatalf("shelltest: program did not exit within %v (QSH_TEST_TIMEOUT_SCALE scales it); output:\n%s", tm.timeout, Tail(tm.Output()))
 	}
 	tm.mu.Lock()
 	defer tm.mu.Unlock()
@@ -348,6 +419,25 @@ var ansi = regexp.MustCompile(`\x1b\[[0-9;?<=>]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\
 // Strip removes escape sequences, carriage returns and backspaced
 // characters' markers from terminal output.
 func Strip(s string) string {
+	if strings.IndexAny(s, "\x1b\r\a") < 0 {
+		return s // most of a large output: no copy, no regexp
+	}
 	s = ansi.ReplaceAllString(s, "")
 	return strings.NewReplacer("\r", "", "\a", "").Replace(s)
+}
+
+// tailMax is how much of an output a failure shows.
+const tailMax = 2 << 10
+
+// Tail is the end of an output for a failure message: at most 2 KiB of
+// it, saying how much came before.
+func Tail(s string) string {
+	if len(s) <= tailMax {
+		return s
+	}
+	cut := len(s) - tailMax
+	for cut < len(s) && !utf8.RuneStart(s[cut]) {
+		cut++
+	}
+	return fmt.Sprintf("[%d bytes before this]\n%s", cut, s[cut:])
 }

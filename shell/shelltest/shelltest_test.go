@@ -1,9 +1,11 @@
 package shelltest_test
 
 import (
+	"fmt"
 	"os/exec"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/qsh-shell/qsh/shell/shelltest"
 )
@@ -46,5 +48,39 @@ func TestStrip(t *testing.T) {
 		if got := shelltest.Strip(tt.in); got != tt.want {
 			t.Errorf("Strip(%q) = %q, want %q", tt.in, got, tt.want)
 		}
+	}
+}
+
+// TestKeep prints 20 MB of x and a marker: the terminal keeps the end and
+// counts the rest, and a wait finds the marker.
+func TestKeep(t *testing.T) {
+	t.Parallel()
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	const size = 20 << 20
+	tm := shelltest.Start(t, sh, shelltest.Keep(64<<10),
+		shelltest.Args("-c", fmt.Sprintf(`head -c %d /dev/zero | tr '\0' x; echo; echo the-end`, size)))
+	tm.WaitFor("the-end")
+	if got := len(tm.Output()); got > 3*64<<10 {
+		t.Errorf("%d bytes kept", got)
+	}
+	if !strings.HasSuffix(tm.Output(), "xxx\nthe-end\n") {
+		t.Errorf("the output kept ends with:\n%s", shelltest.Tail(tm.Output()))
+	}
+	if tm.WaitExit(); tm.Seen() < size {
+		t.Errorf("%d bytes seen, want at least %d", tm.Seen(), size)
+	}
+}
+
+func TestTail(t *testing.T) {
+	if got := shelltest.Tail("short"); got != "short" {
+		t.Errorf("Tail(short) = %q", got)
+	}
+	long := strings.Repeat("é", 5000) + "end"
+	got := shelltest.Tail(long)
+	if len(got) > 2<<10+64 || !strings.HasSuffix(got, "éend") || !strings.HasPrefix(got, "[") || !utf8.ValidString(got) {
+		t.Errorf("Tail of %d bytes = %d bytes: %.80q…", len(long), len(got), got)
 	}
 }
