@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/qsh-shell/qsh/ai/aitest"
 	"github.com/qsh-shell/qsh/shell/shelltest"
@@ -50,7 +51,7 @@ func TestCaptureResize(t *testing.T) {
 			break
 		}
 		if i == 20 {
-			t.Fatalf("stty size after a resize to 33x97: %q", tm.Output())
+			t.Fatalf("stty size after a resize to 33x97: %q", shelltest.Tail(tm.Output()))
 		}
 	}
 	exit(t, tm)
@@ -93,8 +94,16 @@ func TestCapturePagerEditor(t *testing.T) {
 func TestCaptureReachesAssistant(t *testing.T) {
 	t.Parallel()
 	srv := aitest.NewOpenAI(t, aitest.Say("Define foo.", 2))
-	tm := startAI(t, qshBinary(t), aiEnv(t, srv, "PATH="+os.Getenv("PATH")))
-	enter(tm, `head -c 50000000 /dev/zero | tr '\0' x; echo`)
+	// The terminal keeps the end of the 50 MB and counts the rest.
+	const size = 50_000_000
+	tm := shelltest.Start(t, qshBinary(t), shelltest.Keep(64<<10),
+		shelltest.Env(aiEnv(t, srv, "PATH="+os.Getenv("PATH"))...), shelltest.Dir(t.TempDir()))
+	tm.SetTimeout(2 * time.Minute) // 50 MB through two ptys, read by a -race test on busy cores
+	tm.WaitFor(ps1)
+	enter(tm, fmt.Sprintf(`head -c %d /dev/zero | tr '\0' x; echo`, size))
+	if n := tm.Seen(); n < size {
+		t.Fatalf("the terminal got %d bytes of the %d printed", n, size)
+	}
 	enter(tm, `printf '\033[1mmain.go:3:2:\033[0m undefined: \033[31mfoo\033[0m\n' >&2; false`)
 	tm.Mark()
 	tm.Line("? why is this build failing")
@@ -102,7 +111,7 @@ func TestCaptureReachesAssistant(t *testing.T) {
 	tm.WaitFor(ps1)
 	body := string(srv.Requests()[0].Raw)
 	if !strings.Contains(body, "main.go:3:2: undefined: foo") {
-		t.Errorf("the request lacks the build's error:\n%s", body)
+		t.Errorf("the request lacks the build's error:\n%s", shelltest.Tail(body))
 	}
 	if len(body) > 200<<10 {
 		t.Errorf("the request is %d bytes", len(body))
