@@ -13,6 +13,9 @@ import (
 
 	"github.com/creack/pty"
 	"golang.org/x/sys/unix"
+
+	"github.com/qsh-shell/qsh/internal/testtime"
+	"github.com/qsh-shell/qsh/shell/shelltest"
 )
 
 // TestCaptureSignalBeforePrompt sends SIGTERM to an interactive qsh while
@@ -82,19 +85,15 @@ func TestCaptureSignalBeforePrompt(t *testing.T) {
 	}()
 
 	// Raw mode on the user's terminal says the inner shell has started;
-	// its rc file keeps it from printing for a second.
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	// its rc file keeps it from printing for a second. The proxy catches
+	// signals from before it makes the terminal raw.
+	raw := func() bool {
 		tio, err := unix.IoctlGetTermios(int(tty.Fd()), unix.TCGETS)
-		if err == nil && tio.Lflag&unix.ICANON == 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("qsh never put the terminal in raw mode")
-		}
-		time.Sleep(time.Millisecond)
+		return err == nil && tio.Lflag&unix.ICANON == 0
 	}
-	time.Sleep(20 * time.Millisecond)
+	if !testtime.Until(shelltest.Timeout(), raw) {
+		t.Fatal("qsh never put the terminal in raw mode")
+	}
 	cmd.Process.Signal(syscall.SIGTERM)
 
 	select {
@@ -103,10 +102,10 @@ func TestCaptureSignalBeforePrompt(t *testing.T) {
 		master.Write([]byte("exit\r"))
 		select {
 		case <-exited:
-		case <-time.After(10 * time.Second):
+		case <-time.After(shelltest.Timeout()):
 			t.Fatal("qsh did not exit")
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(shelltest.Timeout()):
 		t.Fatal("qsh neither exited nor prompted after SIGTERM")
 	}
 	if ws := cmd.ProcessState.Sys().(syscall.WaitStatus); ws.Signaled() {

@@ -114,6 +114,7 @@ func Relay(inner *launch.Inner, in, out *os.File, opts ...Option) (int, error) {
 		// read a key yet, and the caller can run the shell itself.
 		syscall.Kill(inner.Pid, syscall.SIGKILL)
 		wait(inner.Pid)
+		signal.Stop(inner.Signals)
 		master.Close()
 		conn.Close()
 		for _, fd := range wake {
@@ -126,8 +127,8 @@ func Relay(inner *launch.Inner, in, out *os.File, opts ...Option) (int, error) {
 	defer unix.Close(wake[1])
 	defer inner.Restore()
 
-	sigs := make(chan os.Signal, 8)
-	signal.Notify(sigs, syscall.SIGWINCH, syscall.SIGHUP, syscall.SIGTERM, syscall.SIGCONT)
+	// Caught since launch; one that came since is handled below.
+	sigs := inner.Signals
 	defer signal.Stop(sigs)
 	// A resize since launch is picked up here.
 	resize(in, master)

@@ -3,6 +3,7 @@ package launch
 import (
 	"errors"
 	"os"
+	"os/signal"
 	"strconv"
 	"syscall"
 	"unsafe"
@@ -22,6 +23,12 @@ type Inner struct {
 	Master int    // the pseudo-terminal's master, close-on-exec
 	Socket int    // the proxy's end of the socket whose other end is EnvFD's
 	ID     string // the aid of the marks, EnvID's value
+	// Signals gets SIGWINCH, SIGHUP, SIGTERM and SIGCONT from before the
+	// terminal is made raw, for the proxy to handle: one that comes before
+	// the proxy relays must not kill it and leave the user's terminal raw
+	// (on a busy machine, the rest of qsh's start-up takes a while). The
+	// proxy stops it (signal.Stop) when it is done.
+	Signals chan os.Signal
 
 	tty   int // the user's terminal
 	saved termios
@@ -53,8 +60,10 @@ func Start(path string, argv, env []string, tty int) (*Inner, error) {
 		syscall.Close(slave)
 		return nil, errors.New("socketpair: " + err.Error())
 	}
-	in := &Inner{Master: master, Socket: pair[0], ID: strconv.Itoa(os.Getpid()), tty: tty, saved: saved}
+	in := &Inner{Master: master, Socket: pair[0], ID: strconv.Itoa(os.Getpid()), tty: tty, saved: saved,
+		Signals: make(chan os.Signal, 8)}
 	env = append(dedup(env, EnvFD, EnvID), EnvFD+"=3", EnvID+"="+in.ID)
+	signal.Notify(in.Signals, syscall.SIGWINCH, syscall.SIGHUP, syscall.SIGTERM, syscall.SIGCONT)
 	err = in.Raw()
 	if err == nil {
 		in.Pid, err = syscall.ForkExec(path, argv, &syscall.ProcAttr{
@@ -69,6 +78,7 @@ func Start(path string, argv, env []string, tty int) (*Inner, error) {
 	syscall.Close(slave)
 	syscall.Close(pair[1])
 	if err != nil {
+		signal.Stop(in.Signals)
 		syscall.Close(master)
 		syscall.Close(pair[0])
 		return nil, errors.New("start the inner shell: " + err.Error())
