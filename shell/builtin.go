@@ -61,16 +61,16 @@ func (s *Shell) call(ctx context.Context, args []string) ([]string, error) {
 		// the main shell's table of functions while it defines some.
 		return mark(args), nil
 	case name == "exit":
-		s.exitCalled = true
+		s.exitCalled.Store(true)
 	case name == "logout" && !s.isFuncAt(hc, name):
-		s.exitCalled = true
+		s.exitCalled.Store(true)
 		return append([]string{"exit"}, args[1:]...), nil
 	case name == "exec" && len(args) > 1 && !s.isFuncAt(hc, name):
 		// The program replaces the shell: when it ends, so does the
 		// session. As in bash, a program that cannot be found does not
 		// end an interactive shell.
 		_, err := interp.LookPathDir(hc.Dir, hc.Env, args[1])
-		s.exitCalled = err == nil
+		s.exitCalled.Store(err == nil)
 	case name == "eval" && !s.isFuncAt(hc, name):
 		return s.markEval(args), nil
 	case name == "alias" || name == "unalias":

@@ -99,8 +99,9 @@ type Shell struct {
 
 	dir     string // the process's cwd as last set by the shell
 	exitNow bool   // the last command line asked the shell to exit
-	// exitCalled is set when the exit builtin runs.
-	exitCalled bool
+	// exitCalled is set when the exit builtin runs: in background
+	// statements too, on their goroutines, hence atomic.
+	exitCalled atomic.Bool
 }
 
 // Option configures a [Shell] made by [New].
@@ -341,12 +342,12 @@ func (s *Shell) errorf(format string, args ...any) {
 // for its duration, as interp takes it from there.
 func (s *Shell) runFile(ctx context.Context, f *syntax.File) int {
 	f.Name = s.name
-	s.exitCalled = false
+	s.exitCalled.Store(false)
 	err := s.runner.Run(ctx, f)
 	// interp also reports a cancelled run as exiting. `exit` ends the
 	// shell; another fatal error (`set -u` on an unset variable, say) ends
 	// a script but only the command line in an interactive shell.
-	s.exitNow = s.runner.Exited() && ctx.Err() == nil && (s.exitCalled || !s.interactive)
+	s.exitNow = s.runner.Exited() && ctx.Err() == nil && (s.exitCalled.Load() || !s.interactive)
 	if err != nil && !s.runner.Exited() {
 		if _, ok := interp.IsExitStatus(err); !ok && !errors.Is(err, context.Canceled) {
 			s.errorf("%v", err)
