@@ -110,9 +110,18 @@ func TestAssistantCancel(t *testing.T) {
 	t.Parallel()
 	a := fakeHelper(t)
 	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(200*time.Millisecond, cancel)
-	start := time.Now()
-	if err := a.ask(ctx, question("hang")); !errors.Is(err, context.Canceled) {
+	// Ctrl-C once the assistant's command runs, however long the
+	// assistant took to start.
+	q := question("hang")
+	var start time.Time
+	q.Run = func(ctx context.Context, command string, stdout, stderr io.Writer,
+		exec func(next interp.ExecHandlerFunc) interp.ExecHandlerFunc,
+		open func(next interp.OpenHandlerFunc) interp.OpenHandlerFunc) (int, error) {
+		start = time.Now()
+		cancel()
+		return fakeRun(ctx, command, stdout, stderr, exec, open)
+	}
+	if err := a.ask(ctx, q); !errors.Is(err, context.Canceled) {
 		t.Fatalf("got %v, want context.Canceled", err)
 	}
 	if d := time.Since(start); d > stopWait {

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/qsh-shell/qsh/ai/aitest"
+	"github.com/qsh-shell/qsh/internal/testtime"
+	"github.com/qsh-shell/qsh/shell/shelltest"
 	"github.com/qsh-shell/qsh/tools/mcp/mcptest"
 	"github.com/qsh-shell/qsh/tools/sandbox"
 )
@@ -51,7 +53,7 @@ func TestMCPEverything(t *testing.T) {
 	}
 
 	tm := startIn(t, t.TempDir(), env)
-	tm.SetTimeout(30 * time.Second) // node starting on two busy cores
+	tm.SetTimeout(time.Minute) // node starting on two busy cores
 	// The status lists the server without starting it.
 	tm.Line("? /status")
 	if out := tm.WaitFor(ps1); !strings.Contains(out, "mcp: everything:") || strings.Contains(out, "mcp: everything: running") {
@@ -119,11 +121,7 @@ func TestMCPEverything(t *testing.T) {
 	}
 	// The server stops with the shell.
 	exit(t, tm)
-	for range 50 {
-		if !running() {
-			return
-		}
-		time.Sleep(100 * time.Millisecond)
+	if !testtime.Until(shelltest.Timeout(), func() bool { return !running() }) {
+		t.Errorf("the server outlived the shell")
 	}
-	t.Errorf("the server outlived the shell")
 }

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/qsh-shell/qsh/ai/aitest"
+	"github.com/qsh-shell/qsh/internal/testtime"
 	"github.com/qsh-shell/qsh/shell/shelltest"
 )
 
@@ -194,7 +195,7 @@ func TestToolsConfirmAlways(t *testing.T) {
 		aitest.Say("Vetted twice.", 2))
 	env := aiEnv(t, srv, goEnv()...)
 	tm := startIn(t, dir, env)
-	tm.SetTimeout(30 * time.Second) // go vet on two busy cores
+	tm.SetTimeout(time.Minute) // go vet on two busy cores
 	tm.Line("? vet it")
 	tm.WaitFor("⚠ dev  go vet ./...")
 	tm.WaitFor("run? [y/n/a]")
@@ -394,35 +395,37 @@ func TestToolsTimeout(t *testing.T) {
 		execCall(fmt.Sprintf("%s & sh -c '%s & %s'", marker, marker, marker)),
 		aitest.Say("It timed out.", 2))
 	t.Cleanup(func() { exec.Command("pkill", "-f", marker).Run() })
-	tm := startIn(t, t.TempDir(), aiEnv(t, srv, "QSH_AI_EXEC_TIMEOUT=2s"))
+	// Long enough for the processes to start, and be seen, on busy cores.
+	timeout := testtime.Scaled(3 * time.Second).Round(time.Second)
+	tm := startIn(t, t.TempDir(), aiEnv(t, srv, fmt.Sprintf("QSH_AI_EXEC_TIMEOUT=%v", timeout)))
 	start := time.Now()
 	tm.Line("? sleep")
 	// The sleeps and the sh (four processes, three when sh execs its last
 	// command) run before the timeout: the marker finds them.
 	seen := 0
-	for seen < 3 && time.Since(start) < 8*time.Second {
+	testtime.Until(shelltest.Timeout(), func() bool {
 		out, _ := exec.Command("pgrep", "-f", marker).Output()
 		seen = max(seen, strings.Count(string(out), "\n"))
-		time.Sleep(20 * time.Millisecond)
-	}
+		return seen >= 3
+	})
 	if seen < 3 {
 		t.Errorf("%d processes match %q while it runs, want at least 3", seen, marker)
 	}
 	tm.WaitFor("It timed out.")
 	tm.WaitFor(ps1)
-	if d := time.Since(start); d > 10*time.Second {
-		t.Errorf("the turn took %v with a 2s timeout", d)
+	// Against the 61 s the sleeps would take, not the machine's speed.
+	if d := time.Since(start); d > 40*time.Second {
+		t.Errorf("the turn took %v with a %v timeout", d, timeout)
 	}
-	wantResults(t, srv, "stopped after 2s (timeout)")
+	wantResults(t, srv, fmt.Sprintf("stopped after %v (timeout)", timeout))
 	var left []byte
-	for range 20 {
+	gone := func() bool {
 		left, _ = exec.Command("pgrep", "-af", marker).Output()
-		if len(left) == 0 {
-			return
-		}
-		time.Sleep(100 * time.Millisecond)
+		return len(left) == 0
 	}
-	t.Errorf("processes left after the timeout:\n%s", left)
+	if !testtime.Until(shelltest.Timeout(), gone) {
+		t.Errorf("processes left after the timeout:\n%s", left)
+	}
 }
 
 // TestToolsOutputCap checks that output over QSH_AI_EXEC_MAX_OUTPUT keeps
