@@ -77,8 +77,10 @@ type Shell struct {
 	debug    debugTrap
 	traps    map[string]string
 
-	// fg counts external programs running in the foreground of the session;
-	// while it is non-zero the terminal delivers Ctrl-C to them, not to us.
+	// fg counts foreground programs that a Ctrl-C the shell gets is for:
+	// those in the shell's own process group (no job control: -c strings,
+	// substitutions), which get it too, and jobs fg resumed. A job the
+	// shell starts in a group of its own is not counted (see runJob).
 	fg     atomic.Int32
 	mu     sync.Mutex
 	cancel context.CancelFunc // cancels the command line being run

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -803,4 +804,28 @@ func TestJobsWaitNext(t *testing.T) {
 		t.Errorf("a job wait -n reported came again as Done:\n%s", shelltest.Tail(tm.Output()))
 	}
 	exit(t, tm)
+}
+
+// TestJobsCtrlCAsCommandStarts types Ctrl-C as soon as a line has begun,
+// many times: before the foreground program has taken the terminal, the
+// shell gets it and must stop the line (it was lost when the shell read
+// the signal after the program had started; the line ran on).
+func TestJobsCtrlCAsCommandStarts(t *testing.T) {
+	t.Parallel()
+	captureModes(t, func(t *testing.T, env ...string) {
+		d := dur(t, 221)
+		if len(env) > 0 {
+			d = dur(t, 222)
+		}
+		tm := startJobShell(t, "", env...)
+		enter(tm, "sleep "+d+" &")
+		for i, cmd := range slices.Repeat([]string{"sleep " + d, "wait", "read x", "while :; do :; done"}, 10) {
+			tm.Line(fmt.Sprintf("echo go-%d-$((%d+1)); %s", i, i, cmd))
+			tm.WaitFor(fmt.Sprintf("go-%d-%d", i, i+1))
+			tm.Type(shelltest.CtrlC)
+			tm.WaitFor(ps1)
+		}
+		enter(tm, "kill %1")
+		waitGone(t, "sleep", d)
+	})
 }
