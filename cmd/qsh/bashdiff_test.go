@@ -107,7 +107,7 @@ func runDiffCase(t *testing.T, dir, shell, code string) diffResult {
 			t.Fatal(err)
 		}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 4*shelltest.Timeout)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*shelltest.Timeout())
 	defer cancel()
 	cmd := exec.CommandContext(ctx, shell, "-c", code)
 	cmd.Dir = dir
@@ -118,7 +118,7 @@ func runDiffCase(t *testing.T, dir, shell, code string) diffResult {
 	cmd.Stderr = &bytes.Buffer{}
 	err := cmd.Run()
 	if ctx.Err() != nil {
-		t.Fatalf("%s did not finish in %v", filepath.Base(shell), 4*shelltest.Timeout)
+		t.Fatalf("%s did not finish in %v", filepath.Base(shell), 2*shelltest.Timeout())
 	}
 	st := 0
 	var exit *exec.ExitError
