@@ -125,8 +125,9 @@ func TestREPLInterruptProgram(t *testing.T) {
 func TestREPLInterruptLoop(t *testing.T) {
 	t.Parallel()
 	tm := startShell(t, "")
-	// Said from inside the loop, once it has gone round a while.
-	tm.Line("i=0; while true; do i=$((i+1)); [ $i = 100 ] && echo looping; done")
+	// Said from inside the loop, once it has gone round a while (the
+	// echo of the line typed does not say "looping").
+	tm.Line(`i=0; while true; do i=$((i+1)); [ $i = 100 ] && echo "loop""ing"; done`)
 	tm.WaitFor("looping")
 	tm.Type(shelltest.CtrlC)
 	tm.WaitFor(ps1)
@@ -139,7 +140,7 @@ func TestREPLInterruptLoop(t *testing.T) {
 func TestREPLInterruptRead(t *testing.T) {
 	t.Parallel()
 	tm := startShell(t, "")
-	tm.Line("echo reading; read x; echo not-reached")
+	tm.Line(`echo "read""ing"; read x; echo not-reached`)
 	tm.WaitFor("reading")
 	tm.Type(shelltest.CtrlC)
 	tm.WaitFor(ps1)
@@ -148,7 +149,7 @@ func TestREPLInterruptRead(t *testing.T) {
 	}
 	// Typed once the line runs (the terminal is back in its own line
 	// mode, the editor reads no more): read gets it, early or not.
-	tm.Line("echo ready; read x; echo got=$x")
+	tm.Line(`echo "read""y"; read x; echo got=$x`)
 	tm.WaitFor("ready")
 	tm.Line("typed")
 	tm.WaitFor("got=typed")

@@ -399,7 +399,7 @@ func TestJobsInterrupt(t *testing.T) {
 		}
 		// Said from inside the loop: the line runs, the editor has let
 		// go of the terminal.
-		tm.Line("i=0; while true; do i=$((i+1)); [ $i = 100 ] && echo looping; done")
+		tm.Line(`i=0; while true; do i=$((i+1)); [ $i = 100 ] && echo "loop""ing"; done`)
 		tm.WaitFor("looping")
 		tm.Type(shelltest.CtrlC)
 		tm.WaitFor(ps1)
@@ -418,7 +418,7 @@ func TestJobsInterrupt(t *testing.T) {
 		enter(tm, "sleep "+d+" &")
 		// Nothing shows that wait has begun; a ^C just before it ends
 		// the line all the same, and must not reach the job either.
-		tm.Line("echo waiting; wait")
+		tm.Line(`echo "wait""ing"; wait`)
 		tm.WaitFor("waiting")
 		tm.Type(shelltest.CtrlC)
 		tm.WaitFor(ps1)

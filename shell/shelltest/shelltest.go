@@ -16,6 +16,10 @@
 // escape sequences removed ([Term.Output]); waits look only at what came
 // after the last [Term.Mark].
 //
+// The terminal echoes what is typed: to know that a line runs, wait for
+// text it prints that the line does not hold (echo "loop""ing", not echo
+// looping, whose echo is there before Enter is read).
+//
 // Waits wait for what the program prints; their timeout ([Timeout]) is a
 // safety net, generous and scaled by QSH_TEST_TIMEOUT_SCALE (package
 // internal/testtime). A failed wait shows the end of what it saw ([Tail]),
