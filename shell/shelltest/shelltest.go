@@ -37,6 +37,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -94,9 +95,15 @@ func Build(dir string) (string, error) {
 
 // Term is a program running on a pseudo-terminal.
 type Term struct {
-	t       testing.TB
-	cmd     *exec.Cmd
-	pty     *os.File
+	t   testing.TB
+	cmd *exec.Cmd
+	pty *os.File // the master: what the program prints, what is typed
+	// tty is the slave, held open for the program's whole life and after:
+	// closed, Linux may drop what the program wrote last (the master's
+	// read fails before the data reaches it), so the end of the output
+	// is found by a marker written after the program's exit instead.
+	tty     *os.File
+	drained chan struct{} // closed once the end marker has been read
 	timeout time.Duration
 	keep    int // bytes of output kept at least; 0 keeps all ([Keep])
 
@@ -109,7 +116,9 @@ type Term struct {
 	mark    int             // offset in all the stripped output where waits start
 	changed chan struct{}
 	readErr error
-	exited  chan struct{}
+	exiting bool          // the program has exited: the end marker comes
+	ended   bool          // the end marker was read
+	exited  chan struct{} // closed when the program has exited and all it wrote is read
 	status  int
 }
 
@@ -165,11 +174,25 @@ func Start(t testing.TB, bin string, opts ...Option) *Term {
 	}
 	cmd.Env = c.env
 	cmd.Dir = c.dir
-	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: c.rows, Cols: c.cols})
+	f, tty, err := pty.Open()
+	if err == nil {
+		err = pty.Setsize(f, &pty.Winsize{Rows: c.rows, Cols: c.cols})
+	}
+	if err == nil {
+		// As a login does: a session of its own, the terminal its
+		// controlling one.
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
+		err = cmd.Start()
+	}
 	if err != nil {
+		if f != nil {
+			f.Close()
+			tty.Close()
+		}
 		t.Fatalf("shelltest: start %s: %v", bin, err)
 	}
-	tm := &Term{t: t, cmd: cmd, pty: f, timeout: Timeout(), keep: c.keep,
+	tm := &Term{t: t, cmd: cmd, pty: f, tty: tty, timeout: Timeout(), keep: c.keep, drained: make(chan struct{}),
 		changed: make(chan struct{}), exited: make(chan struct{}), status: -1}
 	go tm.read()
 	go func() {
@@ -180,6 +203,13 @@ func Start(t testing.TB, bin string, opts ...Option) *Term {
 			tm.status = -1
 		}
 		tm.mu.Unlock()
+		// What the program wrote is ahead of the marker in the terminal.
+		tm.mu.Lock()
+		tm.exiting = true
+		tm.mu.Unlock()
+		if _, err := tty.Write(endMarker); err == nil {
+			<-tm.drained
+		}
 		close(tm.exited)
 	}()
 	t.Cleanup(func() {
@@ -189,10 +219,15 @@ func Start(t testing.TB, bin string, opts ...Option) *Term {
 			cmd.Process.Kill()
 			<-tm.exited
 		}
+		tty.Close()
 		f.Close()
 	})
 	return tm
 }
+
+// endMarker is written to the terminal once the program has exited: when
+// the master reads it, all the program wrote is in.
+var endMarker = []byte("\x00shelltest: the program exited\x00")
 
 // cpr is the cursor position query; the terminal answers it.
 var cpr = []byte("\x1b[6n")
@@ -206,6 +241,14 @@ func (tm *Term) read() {
 			start := max(len(tm.raw)-len(cpr)+1, 0)
 			tm.raw = append(tm.raw, buf[:n]...)
 			tm.seen += int64(n)
+			// Whole past the cut: advance holds back its start.
+			if i := bytes.Index(tm.raw[tm.cut:], endMarker); i >= 0 && tm.exiting && !tm.ended {
+				i += tm.cut
+				tm.raw = append(tm.raw[:i], tm.raw[i+len(endMarker):]...)
+				tm.seen -= int64(len(endMarker))
+				tm.ended = true
+				close(tm.drained)
+			}
 			queries := bytes.Count(tm.raw[start:], cpr)
 			for range queries {
 				tm.pty.Write([]byte("\x1b[1;1R"))
@@ -236,6 +279,9 @@ func (tm *Term) advance() {
 		if loc := ansi.FindIndex(tm.raw[i:]); loc == nil || loc[0] != 0 {
 			end = i
 		}
+	}
+	if tm.exiting && !tm.ended {
+		end -= markerStart(tm.raw[tm.cut:end])
 	}
 	tm.clean.WriteString(Strip(string(tm.raw[tm.cut:end])))
 	tm.cut = end
@@ -368,7 +414,7 @@ func (tm *Term) wait(what string, find func(s string, at int) int) string {
 		from := min(max(tm.mark-at, 0), len(out))
 		tail := out[from:]
 		ch := tm.changed
-		readErr := tm.readErr
+		readErr, ended, status := tm.readErr, tm.ended, tm.status
 		seen := tm.seen
 		if end := find(tail, at+from); end >= 0 {
 			tm.mark = at + from + end
@@ -376,8 +422,12 @@ func (tm *Term) wait(what string, find func(s string, at int) int) string {
 			return tail[:end]
 		}
 		tm.mu.Unlock()
+		if ended {
+			tm.t.Fatalf("shelltest: waiting for %s: the program exited (status %d) after printing %d bytes; output after mark:\n%s",
+				what, status, seen, Tail(tail))
+		}
 		if readErr != nil {
-			tm.t.Fatalf("shelltest: waiting for %s: program ended (%v) after printing %d bytes; output after mark:\n%s",
+			tm.t.Fatalf("shelltest: waiting for %s: the terminal failed (%v) after %d bytes; output after mark:\n%s",
 				what, readErr, seen, Tail(tail))
 		}
 		select {
@@ -444,4 +494,15 @@ func Tail(s string) string {
 		cut++
 	}
 	return fmt.Sprintf("[%d bytes before this]\n%s", cut, s[cut:])
+}
+
+// markerStart is how many bytes at the end of b may be the start of the
+// end marker.
+func markerStart(b []byte) int {
+	for n := min(len(b), len(endMarker)-1); n > 0; n-- {
+		if bytes.HasSuffix(b, endMarker[:n]) {
+			return n
+		}
+	}
+	return 0
 }

@@ -84,3 +84,20 @@ func TestTail(t *testing.T) {
 		t.Errorf("Tail of %d bytes = %d bytes: %.80q…", len(long), len(got), got)
 	}
 }
+
+// TestExitKeepsOutput starts programs that print and exit at once: what
+// they printed last is there once they have exited (Linux may drop it from
+// a terminal whose slave is closed before the master read it).
+func TestExitKeepsOutput(t *testing.T) {
+	t.Parallel()
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	for i := range 50 {
+		tm := shelltest.Start(t, sh, shelltest.Args("-c", fmt.Sprintf(`echo first; echo "last %d"; exit 3`, i)))
+		if st := tm.WaitExit(); st != 3 || tm.Output() != fmt.Sprintf("first\nlast %d\n", i) {
+			t.Fatalf("run %d: status %d, output %q", i, st, tm.Output())
+		}
+	}
+}
