@@ -122,6 +122,9 @@ func (s *Shell) execProgram(next interp.ExecHandlerFunc) interp.ExecHandlerFunc 
 			}
 		}()
 		ws, err := waitProgram(cmd, hc.Stderr)
+		if fg {
+			s.settleSignals() // while the program still counts
+		}
 		if err != nil {
 			fmt.Fprintf(hc.Stderr, "qsh: %s: %v\n", args[0], err)
 			return interp.ExitStatus(1)

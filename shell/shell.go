@@ -95,6 +95,9 @@ type Shell struct {
 	// catching, set while the shell catches signals, stops that (see
 	// [Shell.catchSignals]).
 	catching func()
+	// settle, set while catching, has the signals that came so far
+	// handled (see [Shell.settleSignals]).
+	settle func()
 	// caught is set once catching has stopped for good: a late timer
 	// must not begin it again.
 	caught bool

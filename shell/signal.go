@@ -92,24 +92,71 @@ func (s *Shell) catchSignals() {
 		signal.Notify(sigs, syscall.SIGINT)
 	}
 	done := make(chan struct{})
+	sync := make(chan chan struct{})
+	handle := func(sig os.Signal) {
+		switch {
+		case sig == syscall.SIGINT && s.fg.Load() == 0:
+			s.interrupt()
+		case sig == syscall.SIGHUP:
+			s.hungUp()
+		}
+	}
 	go func() {
 		for {
 			select {
 			case <-done:
 				return
 			case sig := <-sigs:
-				switch {
-				case sig == syscall.SIGINT && s.fg.Load() == 0:
-					s.interrupt()
-				case sig == syscall.SIGHUP:
-					s.hungUp()
+				handle(sig)
+			case ack := <-sync:
+				for len(sigs) > 0 {
+					handle(<-sigs)
 				}
+				close(ack)
 			}
 		}
 	}()
 	s.catching = func() {
 		signal.Stop(sigs)
 		close(done)
+	}
+	s.settle = func() {
+		// A signal sent to the shell before the program ended has
+		// reached Go's runtime, which hands signals on lowest number
+		// first: once a marker with a higher number has come through,
+		// so has it, and it waits in sigs.
+		mark := make(chan os.Signal, 1)
+		signal.Notify(mark, sigMarker)
+		syscall.Kill(os.Getpid(), sigMarker)
+		select {
+		case <-mark:
+		case <-done:
+		}
+		signal.Stop(mark)
+		ack := make(chan struct{})
+		select {
+		case sync <- ack:
+			<-ack
+		case <-done:
+		}
+	}
+}
+
+// sigMarker is the signal [Shell.settleSignals] sends itself: numbered
+// above SIGINT (as on every Unix), and caught only meanwhile.
+const sigMarker = syscall.SIGUSR2
+
+// settleSignals handles the signals the shell got while a foreground
+// program in its own process group ran, before the program stops being
+// counted: a Ctrl-C reached both, the program handled it (a trap, a REPL)
+// and carried on, and the shell, reading its copy only then, stopped the
+// rest of the script (1 in 60 of a trap that exits at once).
+func (s *Shell) settleSignals() {
+	s.sigMu.Lock()
+	settle := s.settle
+	s.sigMu.Unlock()
+	if settle != nil {
+		settle()
 	}
 }
 
@@ -119,7 +166,7 @@ func (s *Shell) stopSignals() {
 	defer s.sigMu.Unlock()
 	if s.catching != nil {
 		s.catching()
-		s.catching = nil
+		s.catching, s.settle = nil, nil
 	}
 }
 
