@@ -11,6 +11,9 @@ import (
 	"golang.org/x/sys/unix"
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/qsh-shell/qsh/shell/extglob"
+	"github.com/qsh-shell/qsh/shell/rewrite"
 )
 
 // builtinMark prefixes the name of a builtin qsh implements itself. interp
@@ -28,6 +31,9 @@ var ownBuiltins = map[string]bool{"umask": true, "kill": true, "history": true, 
 	// bash's own, whole (options.go, dirs.go, echo.go, read.go, mapfile.go, getopts.go)
 	"set": true, "shopt": true, "dirs": true, "pushd": true, "popd": true, "echo": true, "read": true,
 	"mapfile": true, "readarray": true, "getopts": true,
+	// programmable completion (compspec.go, compgen.go) and package
+	// rewrite's pattern (its status builtin is statusMark)
+	"complete": true, "compgen": true, "compopt": true, rewrite.PatternBuiltin: true,
 }
 
 // declBuiltins are bash's declaration builtins. interp has them only as
@@ -53,6 +59,9 @@ func (s *Shell) call(ctx context.Context, args []string) ([]string, error) {
 	if (name == "builtin" || name == "command") && !s.isFuncAt(hc, name) {
 		args = s.unwrapMeta(hc, args)
 		name = args[0]
+	}
+	if out, ok := s.followCall(hc, args); ok {
+		return out, nil
 	}
 	switch {
 	case strings.HasPrefix(name, markPrefix) && ownBuiltins[name]:
@@ -192,6 +201,18 @@ func (s *Shell) builtins(next interp.ExecHandlerFunc) interp.ExecHandlerFunc {
 			st = 1
 		case "printf":
 			st = s.printfBuiltin(ctx, hc, b, args[1:])
+		case "complete":
+			st = s.complete(b, args[1:])
+		case "compgen":
+			st = s.compgen(ctx, hc, b, args[1:])
+		case "compopt":
+			st = s.compopt(ctx, b, args[1:])
+		case "call":
+			return s.callInFrame(ctx, hc, args[1:])
+		case "progcomp":
+			st = s.progcomp(ctx, hc)
+		case rewrite.PatternBuiltin:
+			st = patternBuiltin(b, args[1:])
 		case "cd":
 			st = s.cd(ctx, hc, b, args[1:])
 		case "pwd":
@@ -600,4 +621,30 @@ func (s *Shell) unwrapMeta(hc interp.HandlerContext, args []string) []string {
 		// command builtin X: builtin X
 		args = args[1:]
 	}
+}
+
+// patternBuiltin answers a pattern rewritten by package rewrite: args are
+// the word, then pieces of pattern text ("p") and literal text ("l"). It
+// prints a pattern for interp to match the word with: * when the word
+// matches, else one that matches nothing the word can be.
+func patternBuiltin(b builtinIO, args []string) int {
+	if len(args) == 0 {
+		return 2
+	}
+	word := args[0]
+	var pat strings.Builder
+	for i := 1; i+1 < len(args); i += 2 {
+		if args[i] == "l" {
+			pat.WriteString(extglob.QuoteMeta(args[i+1]))
+		} else {
+			pat.WriteString(args[i+1])
+		}
+	}
+	switch {
+	case extglob.Match(pat.String(), word):
+		fmt.Fprint(b.out, "*")
+	case word == "":
+		fmt.Fprint(b.out, "?")
+	}
+	return 0
 }

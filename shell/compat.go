@@ -10,14 +10,13 @@ import (
 )
 
 // Profiles and rc files written for bash use builtins qsh has no use for
-// (readline bindings, bash completion). They
+// (enable, hash). They
 // are accepted quietly, so that such a file does not print errors at every
 // start-up; what would give a wrong answer says so instead.
 
 // quietBuiltins succeed and do nothing in qsh.
 var quietBuiltins = map[string]bool{
-	"complete": true, "compopt": true, "enable": true,
-	"hash": true,
+	"enable": true, "hash": true,
 }
 
 // compatCall rewrites a call to a bash builtin or option qsh does not have

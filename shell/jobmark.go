@@ -8,6 +8,8 @@ import (
 
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/qsh-shell/qsh/shell/rewrite"
 )
 
 // jobVar holds, in the subshell of a background statement, the token of
@@ -168,6 +170,9 @@ func (s *Shell) externalMembers(bc *syntax.BinaryCmd) bool {
 // none.
 func (s *Shell) markEval(args []string) []string {
 	src := strings.Join(args[1:], " ")
+	if out, ok := rewrite.Text(src, ""); ok {
+		src, args = out, []string{args[0], out}
+	}
 	if src, ok := s.markJobsEval(src); ok {
 		args = []string{args[0], src}
 	}

@@ -96,7 +96,13 @@ func (s *Shell) continuationPrompt(ctx context.Context, status int) string {
 // completer is Tab completion on the session's current state.
 func (s *Shell) completer() readline.AutoCompleter {
 	cmds := new(completions.Commands)
-	return completions.Readline{Env: func() completions.Env {
+	last, lastCursor := "", -1
+	program := func(line string, cursor int) ([]string, int, bool) {
+		again := line == last && cursor == lastCursor
+		last, lastCursor = line, cursor
+		return s.tabComplete(line, cursor, again)
+	}
+	return completions.Readline{Programmable: program, Env: func() completions.Env {
 		env := completions.Env{
 			Dir:      s.Dir(),
 			Home:     s.Var("HOME"),

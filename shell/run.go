@@ -35,7 +35,7 @@ func (s *Shell) program(ctx context.Context, run func(context.Context) int) int 
 
 func (s *Shell) runString(ctx context.Context, src string) int {
 	if !hasQuestion(src) {
-		return s.runSource(ctx, src, "qsh: -c")
+		return s.runSource(ctx, fixed(src), "qsh: -c")
 	}
 	st := 0
 	var buf strings.Builder
@@ -52,7 +52,7 @@ func (s *Shell) runString(ctx context.Context, src string) int {
 		if incomplete(buf.String()) && i < len(lines)-1 {
 			continue
 		}
-		f, pst := s.parse(buf.String(), "qsh: -c")
+		f, pst := s.parse(fixed(buf.String()), "qsh: -c")
 		buf.Reset()
 		if pst != 0 {
 			return pst
@@ -85,7 +85,7 @@ func (s *Shell) runScript(ctx context.Context, r io.Reader, name string) int {
 		s.errorf("%s: cannot execute binary file", name)
 		return 126
 	}
-	return s.runSource(ctx, string(src), name)
+	return s.runSource(ctx, fixed(string(src)), name)
 }
 
 // runSource runs a script or -c string. Parsed whole, it runs as one

@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 
 	"github.com/qsh-shell/qsh/shell/capture"
+	"github.com/qsh-shell/qsh/shell/rewrite"
 	"golang.org/x/term"
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
@@ -38,6 +39,8 @@ type Shell struct {
 	lines       LineReader // nil: readline on the terminal
 	terminal    bool       // stdin and stdout are a terminal
 	aliases     map[string]string
+	compspecs   compspecs // what `complete` registered (compspec.go)
+	frames      frames    // function calls followed in completion functions (upvars.go)
 
 	runner *interp.Runner
 	hist   *history
@@ -319,6 +322,13 @@ func foundWhenRun(err error) bool {
 func inArithmetic(src string, offset int) bool {
 	before := src[:min(offset, len(src))]
 	return strings.Count(before, "((") > strings.Count(before, "))")
+}
+
+// fixed is the program src as interp must get it to run it as bash does
+// (see package rewrite): the same text when it needs nothing.
+func fixed(src string) string {
+	out, _ := rewrite.Text(src, "")
+	return out
 }
 
 // syntaxError formats a parse error as `name:line: message`.

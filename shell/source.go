@@ -75,6 +75,7 @@ func markSourced(rwc io.ReadWriteCloser, path string, dashI bool) io.ReadWriteCl
 	if dashI {
 		text = markDashText(text, path)
 	}
+	text = fixed(text)
 	return &markedFile{ReadWriteCloser: rwc, r: strings.NewReader(text), err: err}
 }
 

@@ -1,0 +1,129 @@
+package shell
+
+import (
+	"context"
+
+	"mvdan.cc/sh/v3/interp"
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/qsh-shell/qsh/completions"
+)
+
+// Tab with programmable completion. The line editor asks on its own
+// goroutine while the shell waits for the line, so the interpreter is
+// idle: the compspec's function runs in it, as in bash, and what it
+// defines (bash-completion loads a command's completions on its first
+// Tab) stays. It runs as a builtin of qsh's own (see [Shell.progcomp])
+// called at the top level, which eval's code from, like compgen.
+
+// tabRequest is one Tab: the line and what the compspec made of it.
+type tabRequest struct {
+	line   string
+	cursor int
+	ctype  int // COMP_TYPE
+	status int // $? before the Tab, kept
+	words  completions.Words
+	// Set by progcomp: whether a compspec applied, what it generated and
+	// its options as compopt left them.
+	found   bool
+	matches []string
+	opts    completions.Options
+}
+
+// tabKey is the context key of the tabRequest the progcomp builtin
+// answers.
+type tabKey struct{}
+
+// progcompMark is the name of the builtin that runs a tabRequest.
+const progcompMark = builtinMark + "progcomp"
+
+// tabComplete is programmable completion for line with the cursor at byte
+// offset cursor; again is set for the Tab that lists the candidates (bash's
+// COMP_TYPE 63): a second Tab on the same line. ok is false when no compspec applies, or when it found
+// nothing and asks for the default completions (-o default or
+// bashdefault): qsh's own completion answers then.
+func (s *Shell) tabComplete(line string, cursor int, again bool) (cands []string, replace int, ok bool) {
+	if len(s.compspecs.list()) == 0 {
+		return nil, 0, false
+	}
+	breaks := completions.DefaultWordBreaks
+	if vr, ok := s.runner.Vars["COMP_WORDBREAKS"]; ok && vr.IsSet() {
+		breaks = vr.String()
+	}
+	req := &tabRequest{line: line, cursor: cursor, ctype: 9}
+	if again {
+		req.ctype = 63
+	}
+	req.words = completions.Split(line, cursor, breaks)
+	s.runTab(req)
+	if !req.found {
+		return nil, 0, false
+	}
+	if len(req.matches) == 0 && req.opts&(completions.Default|completions.BashDefault) != 0 {
+		return nil, 0, false
+	}
+	cands, replace = completions.Replies(req.matches, req.words, req.opts, s.Dir(), s.Var("HOME"))
+	return cands, replace, true
+}
+
+// runTab runs req's progcomp builtin in the interpreter, with no standard
+// input (the line editor has the terminal), and keeps $? as it was.
+func (s *Shell) runTab(req *tabRequest) {
+	ctx := context.WithValue(context.Background(), tabKey{}, req)
+	interp.StdIO(nil, s.stdout, s.stderr)(s.runner)
+	defer interp.StdIO(s.stdin, s.stdout, s.stderr)(s.runner)
+	call := &syntax.CallExpr{Args: []*syntax.Word{{Parts: []syntax.WordPart{&syntax.Lit{Value: progcompMark}}}}}
+	s.runner.Run(ctx, call)
+	s.setStatus(ctx, req.status)
+}
+
+// progcomp is the builtin that answers a Tab: it finds the compspec for
+// the command the cursor is in (the -E one for an empty line, the -I one
+// for the command word), generates with it and, when its function returned
+// 124 after registering another compspec for the command (bash-completion's
+// loader does), once more with that one.
+func (s *Shell) progcomp(ctx context.Context, hc interp.HandlerContext) int {
+	req, ok := ctx.Value(tabKey{}).(*tabRequest)
+	if !ok {
+		return 1
+	}
+	req.status = hc.LastExitStatus
+	w := &req.words
+	cmd := w.Words[0]
+	var name string
+	var sp completions.Spec
+	switch {
+	case w.CWord == 0 && len(w.Words) == 1 && cmd == "":
+		name = emptySpec
+		sp, ok = s.compspecs.get(name)
+	case w.CWord == 0:
+		name = initialSpec
+		sp, ok = s.compspecs.get(name)
+	default:
+		name, sp, ok = s.compspecFor(cmd)
+	}
+	if !ok {
+		return 0
+	}
+	text := w.Line[w.Start:w.Point]
+	prev := ""
+	if w.CWord > 0 {
+		prev = w.Words[w.CWord-1]
+	}
+	for range 3 {
+		c := &compCall{word: completions.Unquote(text), cmd: cmd, text: text, prev: prev,
+			line: w, ctype: req.ctype, opts: sp.Options}
+		req.found = true
+		req.matches, _ = s.generate(ctx, hc, sp, c)
+		req.opts = c.opts
+		if !c.retry || w.CWord == 0 {
+			break
+		}
+		again, nsp, ok := s.compspecFor(cmd)
+		if !ok || again == name && nsp == sp {
+			break
+		}
+		name, sp = again, nsp
+	}
+	return 0
+}

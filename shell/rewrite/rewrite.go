@@ -1,0 +1,387 @@
+// Package rewrite changes the text of a bash program, before interp parses
+// and runs it, where interp would run it otherwise than bash does:
+//
+//   - A C-style loop `for ((…)); do …; done` stops after an iteration whose
+//     last command failed (interp checks the status between iterations).
+//     The body's status is filed and the loop given 0, then the loop's
+//     status is the body's again:
+//     `{ declare __qsh_ls=0; for ((…)); do declare __qsh_ls=0; …; declare
+//     __qsh_ls=$?; done; __qsh_status "$__qsh_ls" 2>/dev/null && declare
+//     __qsh_ls=0; }` — declare because interp's set -x does not trace it,
+//     the status in an && list, which set -e and the ERR trap ignore as
+//     bash does a loop's.
+//   - A pattern of [[ == ]], [[ != ]] or case with an extended group interp
+//     cannot match: one with an expansion inside (+($x): interp's parser
+//     keeps the group literal), or a !(…) (interp matches it only between
+//     fixed text). The pattern becomes `$(__qsh_pat WORD KIND PIECE…)`,
+//     the word and the pattern's pieces, each "p" (pattern text) or "l"
+//     (literal, from quotes); qsh's builtin matches them (package extglob)
+//     and prints * or a pattern that cannot match the word.
+//   - `f() { …; } && cmd` defines f and runs cmd in bash; interp's parser
+//     makes `{ …; } && cmd` the body of f. The definition is put in braces:
+//     `{ f() { …; }; } && cmd`.
+//
+// Each line keeps its number, so that messages still say file:line: the
+// changes are insertions and replacements within lines.
+package rewrite
+
+import (
+	"slices"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// The builtins the rewritten text calls, and its variable.
+const (
+	StatusBuiltin  = "__qsh_status" // __qsh_status N: returns N
+	PatternBuiltin = "__qsh_pat"    // see the package documentation
+	loopVar        = "__qsh_ls"
+)
+
+// Text rewrites the program src (name is for parse errors, which leave it
+// unchanged: interp reports them); ok is false when nothing changed.
+func Text(src, name string) (string, bool) {
+	if !mayNeed(src) {
+		return src, false
+	}
+	f, err := syntax.NewParser().Parse(strings.NewReader(src), name)
+	if err != nil {
+		return src, false
+	}
+	var edits []edit
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.ForClause:
+			edits = append(edits, loopEdits(src, n)...)
+		case *syntax.FuncDecl:
+			edits = append(edits, funcEdits(n)...)
+		case *syntax.TestClause:
+			walkTest(n.X, func(b *syntax.BinaryTest) {
+				x, okX := b.X.(*syntax.Word)
+				y, okY := b.Y.(*syntax.Word)
+				if okX && okY {
+					edits = append(edits, patternEdits(x, y)...)
+				}
+			})
+		case *syntax.CaseClause:
+			for _, it := range n.Items {
+				for _, p := range it.Patterns {
+					edits = append(edits, patternEdits(n.Word, p)...)
+				}
+			}
+		}
+		return true
+	})
+	if len(edits) == 0 {
+		return src, false
+	}
+	return apply(src, edits)
+}
+
+// mayNeed is a quick look for what a rewrite is about: most programs
+// need no second parse.
+func mayNeed(src string) bool {
+	return strings.Contains(src, "((") && strings.Contains(src, "for") ||
+		braceThenList(src) ||
+		strings.Contains(src, "(") && strings.ContainsAny(src, "!$`") &&
+			(strings.Contains(src, "!(") || strings.Contains(src, "@(") || strings.Contains(src, "+(") ||
+				strings.Contains(src, "*(") || strings.Contains(src, "?("))
+}
+
+// braceThenList reports whether a } is followed by &&, || or |, or by a
+// redirection, which may come before them.
+func braceThenList(src string) bool {
+	for i := strings.IndexByte(src, '}'); i >= 0; {
+		rest := strings.TrimLeft(src[i+1:], " \t")
+		if strings.HasPrefix(rest, "&&") || rest != "" && strings.IndexByte("|<>", rest[0]) >= 0 {
+			return true
+		}
+		j := strings.IndexByte(src[i+1:], '}')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return false
+}
+
+// edit replaces src[off:end] with text; off == end inserts.
+type edit struct {
+	off, end int
+	text     string
+}
+
+func apply(src string, edits []edit) (string, bool) {
+	// Insertions before replacements at the same offset; otherwise in
+	// the order made, so that nested insertions nest.
+	slices.SortStableFunc(edits, func(a, b edit) int { return a.off - b.off })
+	for i := 1; i < len(edits); i++ {
+		if edits[i].off < edits[i-1].end {
+			return src, false // overlapping: leave the program as it is
+		}
+	}
+	var b strings.Builder
+	last := 0
+	for _, e := range edits {
+		b.WriteString(src[last:e.off])
+		b.WriteString(e.text)
+		last = e.end
+	}
+	b.WriteString(src[last:])
+	return b.String(), true
+}
+
+// loopEdits are the edits of a C-style loop written with do and done.
+func loopEdits(src string, fc *syntax.ForClause) []edit {
+	if _, ok := fc.Loop.(*syntax.CStyleLoop); !ok || fc.Braces || fc.Select {
+		return nil
+	}
+	for_, do, done := int(fc.ForPos.Offset()), int(fc.DoPos.Offset()), int(fc.DonePos.Offset())
+	if !strings.HasPrefix(src[do:], "do") || !strings.HasPrefix(src[done:], "done") {
+		return nil
+	}
+	return []edit{
+		{off: for_, end: for_, text: "{ declare " + loopVar + "=0; "},
+		{off: do + 2, end: do + 2, text: " declare " + loopVar + "=0;"},
+		{off: done, end: done, text: "declare " + loopVar + "=$?; "},
+		{off: done + 4, end: done + 4, text: "; " + StatusBuiltin + ` "$` + loopVar + `" 2>/dev/null && declare ` + loopVar + "=0; }"},
+	}
+}
+
+// funcEdits are the edits of a function definition whose body the parser
+// took with the list or pipeline after it.
+func funcEdits(fd *syntax.FuncDecl) []edit {
+	x := fd.Body
+	for {
+		b, ok := x.Cmd.(*syntax.BinaryCmd)
+		if !ok {
+			break
+		}
+		x = b.X
+	}
+	if x == fd.Body {
+		return nil
+	}
+	start, end := int(fd.Pos().Offset()), int(x.End().Offset())
+	return []edit{{off: start, end: start, text: "{ "}, {off: end, end: end, text: "; }"}}
+}
+
+// walkTest calls f with each pattern match (==, =, !=) of a [[ ]] test.
+func walkTest(x syntax.TestExpr, f func(*syntax.BinaryTest)) {
+	switch x := x.(type) {
+	case *syntax.BinaryTest:
+		switch x.Op {
+		case syntax.TsMatch, syntax.TsMatchShort, syntax.TsNoMatch:
+			f(x)
+		case syntax.AndTest, syntax.OrTest:
+			walkTest(x.X, f)
+			walkTest(x.Y, f)
+		}
+	case *syntax.UnaryTest:
+		walkTest(x.X, f)
+	case *syntax.ParenTest:
+		walkTest(x.X, f)
+	}
+}
+
+// patternEdits replace pattern, matched against word, when interp cannot
+// match it.
+func patternEdits(word, pattern *syntax.Word) []edit {
+	if !needsMatcher(pattern) {
+		return nil
+	}
+	args := []string{PatternBuiltin}
+	w, ok := quotedWord(word)
+	if !ok {
+		return nil
+	}
+	args = append(args, w)
+	for _, part := range pattern.Parts {
+		pieces, ok := patternPieces(part)
+		if !ok {
+			return nil
+		}
+		args = append(args, pieces...)
+	}
+	return []edit{{off: int(pattern.Pos().Offset()), end: int(pattern.End().Offset()),
+		text: "$(" + strings.Join(args, " ") + ")"}}
+}
+
+// needsMatcher reports whether pattern has an extended group with an
+// expansion or a quote inside, or a !(…).
+func needsMatcher(pattern *syntax.Word) bool {
+	for _, part := range pattern.Parts {
+		if g, ok := part.(*syntax.ExtGlob); ok && (g.Op == syntax.GlobExcept || strings.ContainsAny(g.Pattern.Value, "$`'\"")) {
+			return true
+		}
+	}
+	return false
+}
+
+// quotedWord is word as one argument with the value it has in [[ ]] or
+// case: its expansions double-quoted, its literal text single-quoted.
+func quotedWord(word *syntax.Word) (string, bool) {
+	var b strings.Builder
+	for _, part := range word.Parts {
+		switch part := part.(type) {
+		case *syntax.Lit:
+			b.WriteString(singleQuote(unescape(part.Value)))
+		case *syntax.SglQuoted, *syntax.DblQuoted:
+			b.WriteString(printed(part))
+		case *syntax.ParamExp, *syntax.CmdSubst, *syntax.ArithmExp:
+			b.WriteString(`"` + printed(part) + `"`)
+		default:
+			return "", false
+		}
+	}
+	if b.Len() == 0 {
+		return "''", true
+	}
+	return b.String(), true
+}
+
+// patternPieces are the pieces of one part of a pattern.
+func patternPieces(part syntax.WordPart) ([]string, bool) {
+	switch part := part.(type) {
+	case *syntax.Lit:
+		return []string{"p", singleQuote(part.Value)}, true
+	case *syntax.SglQuoted, *syntax.DblQuoted:
+		return []string{"l", printed(part)}, true
+	case *syntax.ParamExp, *syntax.CmdSubst, *syntax.ArithmExp:
+		return []string{"p", `"` + printed(part) + `"`}, true
+	case *syntax.ExtGlob:
+		pieces := []string{"p", singleQuote(part.Op.String())}
+		inner, ok := innerPieces(part.Pattern.Value)
+		if !ok {
+			return nil, false
+		}
+		return append(append(pieces, inner...), "p", "')'"), true
+	}
+	return nil, false
+}
+
+// innerPieces splits the text inside an extended group, which interp's
+// parser keeps literal, into pattern text, expansions ($x, ${…}, $(…),
+// `…`; pattern text when unquoted) and quoted literal text.
+func innerPieces(s string) ([]string, bool) {
+	var pieces []string
+	run := 0 // start of the pending pattern text
+	flush := func(i int) {
+		if i > run {
+			pieces = append(pieces, "p", singleQuote(s[run:i]))
+		}
+	}
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == '\\':
+			i = min(i+2, len(s))
+			continue
+		case c == '\'' || c == '"':
+			j := closing(s, i)
+			if j < 0 {
+				return nil, false
+			}
+			flush(i)
+			pieces = append(pieces, "l", s[i:j+1])
+			i, run = j+1, j+1
+			continue
+		case c == '$' || c == '`':
+			n := expansionLen(s[i:])
+			if n == 0 {
+				i++
+				continue
+			}
+			flush(i)
+			pieces = append(pieces, "p", `"`+s[i:i+n]+`"`)
+			i += n
+			run = i
+			continue
+		}
+		i++
+	}
+	flush(len(s))
+	return pieces, true
+}
+
+// closing is the offset of the quote that closes the one at s[i], -1 if
+// none does.
+func closing(s string, i int) int {
+	for j := i + 1; j < len(s); j++ {
+		switch {
+		case s[i] == '"' && s[j] == '\\':
+			j++
+		case s[j] == s[i]:
+			return j
+		}
+	}
+	return -1
+}
+
+// expansionLen is the length of the expansion at the start of s: $name,
+// $1, ${…}, $(…), $((…)) or `…`; 0 when s starts with none.
+func expansionLen(s string) int {
+	if s[0] == '`' {
+		if j := strings.IndexByte(s[1:], '`'); j >= 0 {
+			return j + 2
+		}
+		return 0
+	}
+	if len(s) < 2 {
+		return 0
+	}
+	switch c := s[1]; {
+	case c == '{' || c == '(':
+		closer := byte('}')
+		if c == '(' {
+			closer = ')'
+		}
+		depth := 0
+		for j := 1; j < len(s); j++ {
+			switch s[j] {
+			case c:
+				depth++
+			case closer:
+				if depth--; depth == 0 {
+					return j + 1
+				}
+			}
+		}
+		return 0
+	case c >= '0' && c <= '9' || strings.IndexByte("@*#?$!-", c) >= 0:
+		return 2
+	case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+		j := 2
+		for j < len(s) && (s[j] == '_' || s[j] >= 'a' && s[j] <= 'z' || s[j] >= 'A' && s[j] <= 'Z' || s[j] >= '0' && s[j] <= '9') {
+			j++
+		}
+		return j
+	}
+	return 0
+}
+
+func printed(n syntax.Node) string {
+	var b strings.Builder
+	syntax.NewPrinter(syntax.SingleLine(true)).Print(&b, n)
+	return b.String()
+}
+
+// unescape is an unquoted literal's value: backslashes removed.
+func unescape(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			i++
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+func singleQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'"'"'`) + "'"
+}

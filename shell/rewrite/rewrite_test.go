@@ -1,0 +1,36 @@
+package rewrite
+
+import "testing"
+
+// Golden tests: program in, program out.
+func TestText(t *testing.T) {
+	tests := []struct{ in, out string }{
+		{"echo hi\n", "echo hi\n"},
+		{"for ((i = 0; i < 3; i++)); do false; done\n",
+			`{ declare __qsh_ls=0; for ((i = 0; i < 3; i++)); do declare __qsh_ls=0; false; declare __qsh_ls=$?; done; __qsh_status "$__qsh_ls" 2>/dev/null && declare __qsh_ls=0; }` + "\n"},
+		{"for ((;;))\ndo\n  x\ndone >out\n",
+			"{ declare __qsh_ls=0; for ((;;))\ndo declare __qsh_ls=0;\n  x\ndeclare __qsh_ls=$?; done; __qsh_status \"$__qsh_ls\" 2>/dev/null && declare __qsh_ls=0; } >out\n"},
+		{"for i in a b; do false; done\n", "for i in a b; do false; done\n"},
+		{`[[ $w == +($x) ]]`, `[[ $w == $(__qsh_pat "$w" p '+(' p "$x" p ')') ]]`},
+		{`[[ ${a[i]} != -!(-*)[hvo] && -n $b ]]`, `[[ ${a[i]} != $(__qsh_pat "${a[i]}" p '-' p '!(' p '-*' p ')' p '[hvo]') && -n $b ]]`},
+		{`[[ x == @(a|b) ]]`, `[[ x == @(a|b) ]]`},
+		{`[[ "$w" == @("a b"|$c*) ]]`, `[[ "$w" == $(__qsh_pat "$w" p '@(' l "a b" p '|' p "$c" p '*' p ')') ]]`},
+		{"case $prev in\n--help | -!(-*)[hvo]) x ;;\nesac\n",
+			"case $prev in\n--help | $(__qsh_pat \"$prev\" p '-' p '!(' p '-*' p ')' p '[hvo]')) x ;;\nesac\n"},
+		{"case 'it''s' in !(x)) ;; esac", `case 'it''s' in $(__qsh_pat 'it''s' p '!(' p 'x' p ')')) ;; esac`},
+		{`[[ a\ b == !(x) ]]`, `[[ a\ b == $(__qsh_pat 'a b' p '!(' p 'x' p ')') ]]`},
+		{"for ((i=0; i<2; i++)); do [[ $i == !(1) ]]; done",
+			`{ declare __qsh_ls=0; for ((i=0; i<2; i++)); do declare __qsh_ls=0; [[ $i == $(__qsh_pat "$i" p '!(' p '1' p ')') ]]; declare __qsh_ls=$?; done; __qsh_status "$__qsh_ls" 2>/dev/null && declare __qsh_ls=0; }`},
+		{"if (( x", "if (( x"}, // does not parse: unchanged
+		{"f() { :; } && echo one", "{ f() { :; }; } && echo one"},
+		{"_c()\n{\n  x\n} &&\n    complete -D -F _c\n", "{ _c()\n{\n  x\n}; } &&\n    complete -D -F _c\n"},
+		{"a && f() { :; } >log || b", "a && { f() { :; } >log; } || b"},
+		{"f() { :; }\necho", "f() { :; }\necho"},
+	}
+	for _, tt := range tests {
+		got, _ := Text(tt.in, "")
+		if got != tt.out {
+			t.Errorf("Text(%q):\n got %q\nwant %q", tt.in, got, tt.out)
+		}
+	}
+}
