@@ -21,6 +21,9 @@ missing=()
 for program in direnv zoxide fzf git make; do
 	command -v "$program" >/dev/null || missing+=("$program")
 done
+# Tab through bash-completion (cmd/qsh/complete_e2e_test.go, shell's Tab
+# tests and benchmarks): a library, not a program.
+[ -f /usr/share/bash-completion/bash_completion ] || missing+=(bash-completion)
 if [ ${#missing[@]} -gt 0 ]; then
 	if [ "$(id -u)" = 0 ]; then
 		echo "test.sh: installing ${missing[*]}"

@@ -133,9 +133,9 @@ func (s *Shell) actionNames(ctx context.Context, hc interp.HandlerContext, a com
 	case completions.Keyword:
 		return prefixed(completions.Keywords, word)
 	case completions.SetOpt:
-		return prefixed(setOptionNames, word)
+		return prefixed(optionNames(true), word)
 	case completions.ShOpt:
-		return prefixed(shoptNames, word)
+		return prefixed(optionNames(false), word)
 	case completions.Signal:
 		return prefixed(signalNames(), word)
 	case completions.Variable:
@@ -449,23 +449,16 @@ func (b builtinIO) usage(err error) int {
 	return 2
 }
 
-// setOptionNames are the `set -o` names bash knows, which qsh accepts.
-var setOptionNames = []string{"allexport", "braceexpand", "emacs", "errexit", "errtrace", "functrace",
-	"hashall", "histexpand", "history", "ignoreeof", "interactive-comments", "keyword", "monitor",
-	"noclobber", "noexec", "noglob", "nolog", "notify", "nounset", "onecmd", "physical", "pipefail",
-	"posix", "privileged", "verbose", "vi", "xtrace"}
-
-// shoptNames are the shopt names bash knows.
-var shoptNames = []string{"autocd", "assoc_expand_once", "cdable_vars", "cdspell", "checkhash",
-	"checkjobs", "checkwinsize", "cmdhist", "compat31", "compat32", "compat40", "compat41", "compat42",
-	"compat43", "compat44", "complete_fullquote", "direxpand", "dirspell", "dotglob", "execfail",
-	"expand_aliases", "extdebug", "extglob", "extquote", "failglob", "force_fignore",
-	"globasciiranges", "globskipdots", "globstar", "gnu_errfmt", "histappend", "histreedit",
-	"histverify", "hostcomplete", "huponexit", "inherit_errexit", "interactive_comments", "lastpipe",
-	"lithist", "localvar_inherit", "localvar_unset", "login_shell", "mailwarn",
-	"no_empty_cmd_completion", "nocaseglob", "nocasematch", "noexpand_translation", "nullglob",
-	"patsub_replacement", "progcomp", "progcomp_alias", "promptvars", "restricted_shell",
-	"shift_verbose", "sourcepath", "varredir_close", "xpg_echo"}
+// optionNames are the names of the options of set -o (set) or shopt.
+func optionNames(set bool) []string {
+	var names []string
+	for _, o := range shellOpts {
+		if o.set == set {
+			names = append(names, o.name)
+		}
+	}
+	return names
+}
 
 // signalNames is compgen -A signal: EXIT, the signals by number, then the
 // shell's own trap names, as bash lists them.
