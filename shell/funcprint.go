@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/qsh-shell/qsh/shell/rewrite"
 )
 
 // funcDefinition prints a function as bash does for type and command -V:
@@ -22,10 +24,11 @@ func funcDefinition(name string, body *syntax.Stmt) string {
 
 // unmarked is stmts as written: without the statements qsh adds for jobs
 // and $! (see jobmark.go, lastpid.go), a marked background statement as
-// the statement it wraps.
+// the statement it wraps, a loop as it was before package rewrite.
 func unmarked(stmts []*syntax.Stmt) []*syntax.Stmt {
 	var out []*syntax.Stmt
 	for _, st := range stmts {
+		st = rewrite.Unwrap(st)
 		if d, ok := st.Cmd.(*syntax.DeclClause); ok && slices.ContainsFunc(d.Args, func(a *syntax.Assign) bool {
 			return a.Name != nil && strings.HasPrefix(a.Name.Value, markPrefix)
 		}) {
@@ -175,6 +178,9 @@ func (fp *funcPrinter) command(cmd syntax.Command, indent string) {
 			pats := make([]string, len(item.Patterns))
 			for i, p := range item.Patterns {
 				pats[i] = nodeText(p)
+				if src, ok := rewrite.PatternSource(p); ok {
+					pats[i] = src
+				}
 			}
 			fp.buf.WriteString(in + strings.Join(pats, " | ") + ")\n")
 			fp.list(item.Stmts, in+"    ", false)
@@ -203,6 +209,8 @@ func (fp *funcPrinter) command(cmd syntax.Command, indent string) {
 		s := nodeText(c)
 		inner := strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(s, "(("), "))"))
 		fp.buf.WriteString("(( " + inner + " ))")
+	case *syntax.TestClause:
+		fp.buf.WriteString(nodeText(&syntax.TestClause{X: rewrite.OriginalTest(c.X)}))
 	default:
 		fp.buf.WriteString(nodeText(c))
 	}

@@ -121,18 +121,21 @@ func markDashText(src, name string) string {
 	if err != nil {
 		return src
 	}
-	var ends []int
+	out, _ := applyEdits(src, name, dashEdits(f))
+	return out
+}
+
+// dashEdits are the edits that mark the $- of f (see [markText]).
+func dashEdits(f *syntax.File) []edit {
+	var edits []edit
 	syntax.Walk(f, func(n syntax.Node) bool {
 		if pe, ok := n.(*syntax.ParamExp); ok && isPlainDash(pe) {
-			ends = append(ends, int(pe.End().Offset()))
+			end := int(pe.End().Offset())
+			edits = append(edits, edit{off: end, end: end, text: "i"})
 		}
 		return true
 	})
-	slices.Sort(ends)
-	for i := len(ends) - 1; i >= 0; i-- {
-		src = src[:ends[i]] + "i" + src[ends[i]:]
-	}
-	return src
+	return edits
 }
 
 // markDashEval is markDash on an eval string.

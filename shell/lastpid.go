@@ -470,11 +470,22 @@ func markPidsText(src, name string) (string, bool) {
 	if err != nil {
 		return src, false
 	}
-	type edit struct {
-		off, end int    // src[off:end] becomes text
-		text     string // with a place to fill in, for a statement's start
-		want     int    // that place as parsed: the program's offset+1
-	}
+	return applyEdits(src, name, pidEdits(f, src))
+}
+
+// edit is a change to a program's text in place (see [markText]).
+type edit struct {
+	off, end int    // src[off:end] becomes text
+	text     string // with a place to fill in, for a statement's start
+	want     int    // that place as parsed: the program's offset+1
+}
+
+// placeholder is where an edit's text gets the place it wants.
+const placeholder = "\x00PLACE\x00"
+
+// pidEdits are the edits that mark the background statements and $! of
+// f, parsed from src.
+func pidEdits(f *syntax.File, src string) []edit {
 	var edits []edit
 	syntax.Walk(f, func(n syntax.Node) bool {
 		pe, ok := n.(*syntax.ParamExp)
@@ -492,7 +503,6 @@ func markPidsText(src, name string) (string, bool) {
 		edits = append(edits, edit{off: int(pe.Pos().Offset()), end: int(pe.End().Offset()), text: text})
 		return false
 	})
-	const placeholder = "\x00PLACE\x00"
 	eachList(f, true, func(list *[]*syntax.Stmt) {
 		for i, st := range *list {
 			if i > 0 && isMarkedBackground(st) {
@@ -521,6 +531,12 @@ func markPidsText(src, name string) (string, bool) {
 			edits = append(edits, edit{off: semi, end: semi + 1, text: "; " + endBg[0] + "; } & " + endBg[1] + sep})
 		}
 	})
+	return edits
+}
+
+// applyEdits makes the edits to src and checks that the text still
+// parses; it comes back unchanged when there are none, or they overlap.
+func applyEdits(src, name string, edits []edit) (string, bool) {
 	if len(edits) == 0 {
 		return src, false
 	}

@@ -41,3 +41,41 @@ func TestRewriteStatusBuiltin(t *testing.T) {
 		t.Errorf("rewrite calls %q, the shell's status builtin is %q", rewrite.StatusBuiltin, statusMark)
 	}
 }
+
+// BenchmarkSourceBashCompletion is what sourcing bash-completion costs at
+// start-up.
+func BenchmarkSourceBashCompletion(b *testing.B) {
+	if _, err := os.Stat(bashCompletion); err != nil {
+		b.Skip("bash-completion is not installed")
+	}
+	for b.Loop() {
+		tabShell(b, "source "+bashCompletion)
+	}
+}
+
+// BenchmarkTabBashCompletion is one Tab through bash-completion: the first
+// of a session, which loads apt-get's completions, and the next ones.
+func BenchmarkTabBashCompletion(b *testing.B) {
+	if _, err := os.Stat(bashCompletion); err != nil {
+		b.Skip("bash-completion is not installed")
+	}
+	b.Run("first", func(b *testing.B) {
+		for b.Loop() {
+			b.StopTimer()
+			s, _ := tabShell(b, "source "+bashCompletion)
+			b.StartTimer()
+			if cands, _, _ := s.tabComplete("apt-get insta", 13, false); len(cands) != 1 {
+				b.Fatalf("candidates %q", cands)
+			}
+		}
+	})
+	b.Run("next", func(b *testing.B) {
+		s, _ := tabShell(b, "source "+bashCompletion)
+		s.tabComplete("apt-get insta", 13, false)
+		for b.Loop() {
+			if cands, _, _ := s.tabComplete("apt-get insta", 13, false); len(cands) != 1 {
+				b.Fatalf("candidates %q", cands)
+			}
+		}
+	})
+}

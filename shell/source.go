@@ -9,6 +9,9 @@ import (
 	"sync"
 
 	"mvdan.cc/sh/v3/interp"
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/qsh-shell/qsh/shell/rewrite"
 )
 
 // sources is the stack of files being sourced, innermost last, so that an
@@ -63,20 +66,43 @@ func (f *sources) open(next interp.OpenHandlerFunc) interp.OpenHandlerFunc {
 	}
 }
 
-// markSourced is a sourced file with its background statements and $!
-// marked (see [markPidsText]), and its $- if dashI (see [markDashText]),
-// as for every other program: interp reads and parses it itself.
+// markSourced is a sourced file as interp must run it (see [markText]):
+// interp reads and parses it itself.
 func markSourced(rwc io.ReadWriteCloser, path string, dashI bool) io.ReadWriteCloser {
 	src, err := io.ReadAll(rwc)
-	text, marked := markPidsText(string(src), path)
-	if !marked {
-		text = string(src)
-	}
-	if dashI {
-		text = markDashText(text, path)
-	}
-	text = fixed(text)
+	text := markText(string(src), path, dashI)
 	return &markedFile{ReadWriteCloser: rwc, r: strings.NewReader(text), err: err}
+}
+
+// markText is a program's text with, in place (each line keeps its
+// number, so that messages still say file:line), its background
+// statements and $! marked (see [markPidsText]), its $- if dashI (see
+// [markDashText]) and what package rewrite changes for interp: all from
+// one parse, and none when a quick look finds none of them. The text comes
+// back unchanged when it does not parse (interp reports the error then).
+func markText(src, name string, dashI bool) string {
+	pids, dash, fix := mayMark(src), dashI && mayHaveDash(src), rewrite.MayNeed(src)
+	if !pids && !dash && !fix {
+		return src
+	}
+	f, err := syntax.NewParser().Parse(strings.NewReader(src), name)
+	if err != nil {
+		return src
+	}
+	var edits []edit
+	if pids {
+		edits = append(edits, pidEdits(f, src)...)
+	}
+	if dash {
+		edits = append(edits, dashEdits(f)...)
+	}
+	if fix {
+		for _, e := range rewrite.Edits(f, src) {
+			edits = append(edits, edit{off: e.Off, end: e.End, text: e.Text})
+		}
+	}
+	out, _ := applyEdits(src, name, edits)
+	return out
 }
 
 // markedFile reads the text of a file read already, then the error that

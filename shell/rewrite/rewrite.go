@@ -42,14 +42,24 @@ const (
 // Text rewrites the program src (name is for parse errors, which leave it
 // unchanged: interp reports them); ok is false when nothing changed.
 func Text(src, name string) (string, bool) {
-	if !mayNeed(src) {
+	if !MayNeed(src) {
 		return src, false
 	}
 	f, err := syntax.NewParser().Parse(strings.NewReader(src), name)
 	if err != nil {
 		return src, false
 	}
-	var edits []edit
+	edits := Edits(f, src)
+	if len(edits) == 0 {
+		return src, false
+	}
+	return apply(src, edits)
+}
+
+// Edits are the changes Text makes to src, parsed as f: for a caller that
+// makes changes of its own from the same parse.
+func Edits(f *syntax.File, src string) []Edit {
+	var edits []Edit
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.ForClause:
@@ -73,15 +83,12 @@ func Text(src, name string) (string, bool) {
 		}
 		return true
 	})
-	if len(edits) == 0 {
-		return src, false
-	}
-	return apply(src, edits)
+	return edits
 }
 
-// mayNeed is a quick look for what a rewrite is about: most programs
-// need no second parse.
-func mayNeed(src string) bool {
+// MayNeed is a quick look for what a rewrite is about: most programs need
+// no second parse.
+func MayNeed(src string) bool {
 	return strings.Contains(src, "((") && strings.Contains(src, "for") ||
 		braceThenList(src) ||
 		strings.Contains(src, "(") && strings.ContainsAny(src, "!$`") &&
@@ -106,34 +113,34 @@ func braceThenList(src string) bool {
 	return false
 }
 
-// edit replaces src[off:end] with text; off == end inserts.
-type edit struct {
-	off, end int
-	text     string
+// Edit replaces src[Off:End] with Text; Off == End inserts.
+type Edit struct {
+	Off, End int
+	Text     string
 }
 
-func apply(src string, edits []edit) (string, bool) {
+func apply(src string, edits []Edit) (string, bool) {
 	// Insertions before replacements at the same offset; otherwise in
 	// the order made, so that nested insertions nest.
-	slices.SortStableFunc(edits, func(a, b edit) int { return a.off - b.off })
+	slices.SortStableFunc(edits, func(a, b Edit) int { return a.Off - b.Off })
 	for i := 1; i < len(edits); i++ {
-		if edits[i].off < edits[i-1].end {
+		if edits[i].Off < edits[i-1].End {
 			return src, false // overlapping: leave the program as it is
 		}
 	}
 	var b strings.Builder
 	last := 0
 	for _, e := range edits {
-		b.WriteString(src[last:e.off])
-		b.WriteString(e.text)
-		last = e.end
+		b.WriteString(src[last:e.Off])
+		b.WriteString(e.Text)
+		last = e.End
 	}
 	b.WriteString(src[last:])
 	return b.String(), true
 }
 
 // loopEdits are the edits of a C-style loop written with do and done.
-func loopEdits(src string, fc *syntax.ForClause) []edit {
+func loopEdits(src string, fc *syntax.ForClause) []Edit {
 	if _, ok := fc.Loop.(*syntax.CStyleLoop); !ok || fc.Braces || fc.Select {
 		return nil
 	}
@@ -141,17 +148,17 @@ func loopEdits(src string, fc *syntax.ForClause) []edit {
 	if !strings.HasPrefix(src[do:], "do") || !strings.HasPrefix(src[done:], "done") {
 		return nil
 	}
-	return []edit{
-		{off: for_, end: for_, text: "{ declare " + loopVar + "=0; "},
-		{off: do + 2, end: do + 2, text: " declare " + loopVar + "=0;"},
-		{off: done, end: done, text: "declare " + loopVar + "=$?; "},
-		{off: done + 4, end: done + 4, text: "; " + StatusBuiltin + ` "$` + loopVar + `" 2>/dev/null && declare ` + loopVar + "=0; }"},
+	return []Edit{
+		{Off: for_, End: for_, Text: "{ declare " + loopVar + "=0; "},
+		{Off: do + 2, End: do + 2, Text: " declare " + loopVar + "=0;"},
+		{Off: done, End: done, Text: "declare " + loopVar + "=$?; "},
+		{Off: done + 4, End: done + 4, Text: "; " + StatusBuiltin + ` "$` + loopVar + `" 2>/dev/null && declare ` + loopVar + "=0; }"},
 	}
 }
 
 // funcEdits are the edits of a function definition whose body the parser
 // took with the list or pipeline after it.
-func funcEdits(fd *syntax.FuncDecl) []edit {
+func funcEdits(fd *syntax.FuncDecl) []Edit {
 	x := fd.Body
 	for {
 		b, ok := x.Cmd.(*syntax.BinaryCmd)
@@ -164,7 +171,7 @@ func funcEdits(fd *syntax.FuncDecl) []edit {
 		return nil
 	}
 	start, end := int(fd.Pos().Offset()), int(x.End().Offset())
-	return []edit{{off: start, end: start, text: "{ "}, {off: end, end: end, text: "; }"}}
+	return []Edit{{Off: start, End: start, Text: "{ "}, {Off: end, End: end, Text: "; }"}}
 }
 
 // walkTest calls f with each pattern match (==, =, !=) of a [[ ]] test.
@@ -187,7 +194,7 @@ func walkTest(x syntax.TestExpr, f func(*syntax.BinaryTest)) {
 
 // patternEdits replace pattern, matched against word, when interp cannot
 // match it.
-func patternEdits(word, pattern *syntax.Word) []edit {
+func patternEdits(word, pattern *syntax.Word) []Edit {
 	if !needsMatcher(pattern) {
 		return nil
 	}
@@ -204,8 +211,8 @@ func patternEdits(word, pattern *syntax.Word) []edit {
 		}
 		args = append(args, pieces...)
 	}
-	return []edit{{off: int(pattern.Pos().Offset()), end: int(pattern.End().Offset()),
-		text: "$(" + strings.Join(args, " ") + ")"}}
+	return []Edit{{Off: int(pattern.Pos().Offset()), End: int(pattern.End().Offset()),
+		Text: "$(" + strings.Join(args, " ") + ")"}}
 }
 
 // needsMatcher reports whether pattern has an extended group with an
@@ -384,4 +391,99 @@ func unescape(s string) string {
 
 func singleQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'"'"'`) + "'"
+}
+
+// What Text did can be undone for showing a program as written (type
+// prints functions): Unwrap, PatternSource and OriginalTest find it in the
+// parsed text.
+
+// Unwrap is the statement st was before Text rewrote it: the loop of a
+// rewritten C-style loop (whose body still has the declare statements of
+// the variable qsh's marks use, for the caller to leave out), else st.
+func Unwrap(st *syntax.Stmt) *syntax.Stmt {
+	b, ok := st.Cmd.(*syntax.Block)
+	if !ok || len(b.Stmts) != 3 || !isLoopVarDecl(b.Stmts[0]) {
+		return st
+	}
+	loop := b.Stmts[1]
+	if _, ok := loop.Cmd.(*syntax.ForClause); !ok {
+		return st
+	}
+	bin, ok := b.Stmts[2].Cmd.(*syntax.BinaryCmd)
+	if !ok {
+		return st
+	}
+	call, ok := bin.X.Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Args) == 0 || call.Args[0].Lit() != StatusBuiltin {
+		return st
+	}
+	cp := *loop
+	cp.Negated, cp.Background, cp.Redirs = st.Negated, st.Background, st.Redirs
+	return &cp
+}
+
+func isLoopVarDecl(st *syntax.Stmt) bool {
+	d, ok := st.Cmd.(*syntax.DeclClause)
+	return ok && len(d.Args) == 1 && d.Args[0].Name != nil && d.Args[0].Name.Value == loopVar
+}
+
+// PatternSource is the pattern as written that Text replaced with w, ok
+// false when w is no such replacement.
+func PatternSource(w *syntax.Word) (string, bool) {
+	if len(w.Parts) != 1 {
+		return "", false
+	}
+	cs, ok := w.Parts[0].(*syntax.CmdSubst)
+	if !ok || len(cs.Stmts) != 1 {
+		return "", false
+	}
+	call, ok := cs.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Args) < 2 || call.Args[0].Lit() != PatternBuiltin {
+		return "", false
+	}
+	var b strings.Builder
+	for i := 2; i+1 < len(call.Args); i += 2 {
+		piece := call.Args[i+1]
+		switch p := piece.Parts[0].(type) {
+		case *syntax.SglQuoted:
+			if call.Args[i].Lit() == "p" && len(piece.Parts) == 1 {
+				b.WriteString(p.Value)
+				continue
+			}
+		case *syntax.DblQuoted:
+			if call.Args[i].Lit() == "p" && len(piece.Parts) == 1 {
+				for _, part := range p.Parts {
+					b.WriteString(printed(part))
+				}
+				continue
+			}
+		}
+		b.WriteString(printed(piece))
+	}
+	return b.String(), true
+}
+
+// OriginalTest is x with the patterns Text replaced written back as they
+// were: a copy where any was, else x.
+func OriginalTest(x syntax.TestExpr) syntax.TestExpr {
+	switch x := x.(type) {
+	case *syntax.BinaryTest:
+		cp := *x
+		cp.X, cp.Y = OriginalTest(x.X), OriginalTest(x.Y)
+		if w, ok := x.Y.(*syntax.Word); ok {
+			if src, ok := PatternSource(w); ok {
+				cp.Y = &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: src}}}
+			}
+		}
+		return &cp
+	case *syntax.UnaryTest:
+		cp := *x
+		cp.X = OriginalTest(x.X)
+		return &cp
+	case *syntax.ParenTest:
+		cp := *x
+		cp.X = OriginalTest(x.X)
+		return &cp
+	}
+	return x
 }

@@ -1,6 +1,11 @@
 package rewrite
 
-import "testing"
+import (
+	"strings"
+	"testing"
+
+	"mvdan.cc/sh/v3/syntax"
+)
 
 // Golden tests: program in, program out.
 func TestText(t *testing.T) {
@@ -32,5 +37,48 @@ func TestText(t *testing.T) {
 		if got != tt.out {
 			t.Errorf("Text(%q):\n got %q\nwant %q", tt.in, got, tt.out)
 		}
+	}
+}
+
+// What Text changed reads back as written.
+func TestOriginal(t *testing.T) {
+	for _, src := range []string{
+		"[[ $w == +($x) ]]",
+		`[[ "$w" == @("a b"|$c*) || $v != -!(-*)[hvo] ]]`,
+		"case $prev in --help | -!(-*)[hvo]) x ;; esac",
+	} {
+		out, ok := Text(src, "")
+		if !ok {
+			t.Fatalf("Text(%q) changed nothing", src)
+		}
+		f, err := syntax.NewParser().Parse(strings.NewReader(out), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got string
+		switch c := f.Stmts[0].Cmd.(type) {
+		case *syntax.TestClause:
+			got = printed(&syntax.TestClause{X: OriginalTest(c.X)})
+		case *syntax.CaseClause:
+			for _, it := range c.Items {
+				for _, p := range it.Patterns {
+					if s, ok := PatternSource(p); ok {
+						got = s
+					}
+				}
+			}
+			src = "-!(-*)[hvo]"
+		}
+		if got != src {
+			t.Errorf("%q: rewritten %q, read back %q", src, out, got)
+		}
+	}
+	f, _ := syntax.NewParser().Parse(strings.NewReader(func() string {
+		s, _ := Text("! for ((;;)); do x; done >out &", "")
+		return s
+	}()), "")
+	st := Unwrap(f.Stmts[0])
+	if _, ok := st.Cmd.(*syntax.ForClause); !ok || !st.Negated || !st.Background || len(st.Redirs) != 1 {
+		t.Errorf("Unwrap: %s", printed(st))
 	}
 }
