@@ -170,7 +170,7 @@ func (s *Shell) builtins(next interp.ExecHandlerFunc) interp.ExecHandlerFunc {
 		case "set":
 			st = s.setBuiltin(ctx, hc, b, args[1:])
 		case "ulimit":
-			st = b.ulimit(args[1:])
+			st = b.ulimit(args[1:], inRun(ctx))
 		case "fc":
 			st = s.fcBuiltin(b, args[1:])
 		case "suspend":
@@ -192,6 +192,13 @@ func (s *Shell) builtins(next interp.ExecHandlerFunc) interp.ExecHandlerFunc {
 		case promptMark:
 			s.promptBuiltin(args[1:])
 		case "bind":
+			if inRun(ctx) && bindReadsFile(args[1:]) {
+				// Its changes would not outlive the run (see [Shell.keep]),
+				// and the file is read past the open handler the sandbox
+				// and the guard watch.
+				st = b.fail(1, "-f: the assistant's commands read no key bindings from files")
+				break
+			}
 			st = s.bindBuiltin(hc, b, args[1:])
 		case debugMark:
 			return s.debugBuiltin(ctx, hc, args[1:])

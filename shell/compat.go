@@ -51,8 +51,10 @@ var ulimits = []struct {
 	{'v', unix.RLIMIT_AS, 1024, "virtual memory (kbytes)"},
 }
 
-// ulimit shows or sets a resource limit of the shell and what it runs.
-func (b builtinIO) ulimit(args []string) int {
+// ulimit shows or sets a resource limit of the shell and what it runs. In
+// the assistant's subshell (run) a hard limit may not be lowered: the
+// session could not raise it again (see [Shell.keep]).
+func (b builtinIO) ulimit(args []string, run bool) int {
 	soft, hard, all := false, false, false
 	var flag byte = 'f'
 	var value string
@@ -118,6 +120,9 @@ func (b builtinIO) ulimit(args []string) int {
 			lim.Cur = v
 		}
 		if hard {
+			if run && v < lim.Max {
+				return b.fail(1, "%s: the assistant's commands cannot lower the session's hard limit (ulimit -S sets the soft one)", u.desc)
+			}
 			lim.Max = v
 		}
 		if err := unix.Setrlimit(u.res, &lim); err != nil {

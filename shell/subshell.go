@@ -36,6 +36,8 @@ func (s *Shell) Run(ctx context.Context, command string, stdout, stderr io.Write
 	// Not the terminal's foreground: Ctrl-C cancels ctx at once, and the
 	// programs are stopped through it.
 	ctx = context.WithValue(ctx, fgKey{}, nil)
+	ctx = context.WithValue(ctx, runKey{}, true)
+	defer s.keep()()
 	err = sub.Run(ctx, f)
 	if ctx.Err() != nil {
 		return 130, ctx.Err()

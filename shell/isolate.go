@@ -1,0 +1,82 @@
+package shell
+
+import (
+	"context"
+	"maps"
+	"slices"
+	"strings"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// runKey marks the context of the assistant's subshell ([Shell.Run]).
+type runKey struct{}
+
+// inRun reports whether ctx is the assistant's subshell's.
+func inRun(ctx context.Context) bool { return ctx.Value(runKey{}) != nil }
+
+// keep saves what the session keeps outside its interpreter's variables —
+// key bindings, traps, the umask, resource limits, history, prompt and
+// exit flags — and returns a func that puts it back. bash runs a subshell
+// in a process of its own, so what a subshell changes stays there; qsh's
+// subshells share the process and the Shell, so the assistant's subshell
+// is given back the session as it found it: a command it ran must not
+// rebind Enter, trap Ctrl-C or lower the limits of the user's shell.
+func (s *Shell) keep() (restore func()) {
+	umask := syscall.Umask(0)
+	syscall.Umask(umask)
+	limits := make([]unix.Rlimit, len(ulimits))
+	for i, u := range ulimits {
+		unix.Getrlimit(u.res, &limits[i])
+	}
+	s.keys.mu.Lock()
+	keys := slices.Clone(s.keys.list)
+	first := s.keys.first
+	s.keys.mu.Unlock()
+	traps := maps.Clone(s.traps)
+	exitTrap, debug := s.exitTrap, s.debug.cmd.Load()
+	noPromptVars, exitCalled := s.noPromptVars, s.exitCalled
+	var hist []string
+	if s.hist != nil {
+		s.joinHistory(true)
+		hist = slices.Clone(s.hist.entries)
+	}
+	return func() {
+		syscall.Umask(umask)
+		for i, u := range ulimits {
+			var now unix.Rlimit
+			if unix.Getrlimit(u.res, &now) == nil && now != limits[i] {
+				unix.Setrlimit(u.res, &limits[i])
+			}
+		}
+		s.keys.mu.Lock()
+		s.keys.list, s.keys.first = keys, first
+		s.keys.mu.Unlock()
+		s.traps = traps
+		s.exitTrap = exitTrap
+		s.debug.cmd.Store(debug)
+		s.noPromptVars, s.exitCalled = noPromptVars, exitCalled
+		if s.hist != nil {
+			s.hist.entries = hist
+		}
+	}
+}
+
+// bindReadsFile reports whether bind's arguments have -f, which reads a
+// file of bindings.
+func bindReadsFile(args []string) bool {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" || len(a) < 2 || a[0] != '-' {
+			return false
+		}
+		if strings.ContainsRune(a[1:], 'f') {
+			return true
+		}
+		if strings.ContainsAny(a[1:], "mqurx") { // takes the next word
+			i++
+		}
+	}
+	return false
+}

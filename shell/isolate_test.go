@@ -1,0 +1,96 @@
+package shell
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// The assistant's subshell (Shell.Run) must leave the session as it was:
+// whatever its builtins change stays in the subshell, as in bash's forked
+// subshell.
+func TestRunLeavesSessionState(t *testing.T) {
+	s, _, _ := newTestShell(t, nil)
+	ctx := context.Background()
+	probe := func(line string) string {
+		var out bytes.Buffer
+		s.Run(ctx, line, &out, &out, nil, nil)
+		return out.String()
+	}
+	s.joinHistory(true)
+	s.hist.entries = append(s.hist.entries, "kept-entry")
+	var lim syscall.Rlimit
+	syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim)
+	before := map[string]string{}
+	checks := map[string]string{
+		"umask":    "umask",
+		"bind":     `bind -S; bind -X`,
+		"history":  "history",
+		"trap":     "trap -p",
+		"shopt":    "shopt -p promptvars",
+		"complete": "complete -p",
+		"alias":    "alias",
+		"ulimit":   "ulimit -n; ulimit -Hn",
+	}
+	for name, line := range checks {
+		before[name] = probe(line)
+	}
+	for _, change := range []string{
+		"umask 000",
+		`bind '"\C-m": kill-line'`,
+		`bind -x '"\C-t": echo hi'`,
+		"history -c",
+		`trap "" INT; trap "echo bye" EXIT TERM`,
+		"shopt -u promptvars",
+		"complete -W 'a b' ls",
+		"alias ll='rm -rf x'",
+		"ulimit -Sn 17",
+		"ulimit -Hn 100",
+		"ulimit -n 100",
+		"exit 3",
+	} {
+		var out bytes.Buffer
+		s.Run(ctx, change, &out, &out, nil, nil)
+	}
+	for name, line := range checks {
+		if got := probe(line); got != before[name] {
+			t.Errorf("%s leaked from the assistant's subshell:\nbefore %q\nafter  %q", name, before[name], got)
+		}
+	}
+	var after syscall.Rlimit
+	syscall.Getrlimit(syscall.RLIMIT_NOFILE, &after)
+	if after != lim {
+		t.Errorf("RLIMIT_NOFILE %v, was %v", after, lim)
+	}
+	if got := probe("umask 077; umask; ulimit -Sn 40; ulimit -Sn; bind -f /etc/passwd"); got !=
+		"0077\n40\nqsh: bind: -f: the assistant's commands read no key bindings from files\n" {
+		t.Errorf("the subshell's own changes: %q", got)
+	}
+	if s.RunString(ctx, "echo alive"); s.exitNow {
+		t.Errorf("exit in the assistant's subshell ends the session")
+	}
+	if !strings.Contains(before["history"], "kept-entry") {
+		t.Errorf("history probe saw %q", before["history"])
+	}
+}
+
+func TestBindReadsFile(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want bool
+	}{
+		{[]string{"-f", "x"}, true},
+		{[]string{"-m", "vi", "-f", "x"}, true},
+		{[]string{"-vf", "x"}, true},
+		{[]string{"-x", `"\C-t": f`}, false},
+		{[]string{"-m", "emacs-f"}, false},
+		{[]string{"-p"}, false},
+		{[]string{`"\C-t": kill-line`}, false},
+	} {
+		if got := bindReadsFile(tt.args); got != tt.want {
+			t.Errorf("bindReadsFile(%q) = %v", tt.args, got)
+		}
+	}
+}
