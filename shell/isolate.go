@@ -17,7 +17,7 @@ type runKey struct{}
 func inRun(ctx context.Context) bool { return ctx.Value(runKey{}) != nil }
 
 // keep saves what the session keeps outside its interpreter's variables —
-// key bindings, traps, the umask, resource limits, history, prompt and
+// key bindings, completion specs, traps, the umask, resource limits, history, prompt and
 // exit flags — and returns a func that puts it back. bash runs a subshell
 // in a process of its own, so what a subshell changes stays there; qsh's
 // subshells share the process and the Shell, so the assistant's subshell
@@ -34,6 +34,9 @@ func (s *Shell) keep() (restore func()) {
 	keys := slices.Clone(s.keys.list)
 	first := s.keys.first
 	s.keys.mu.Unlock()
+	s.compspecs.mu.Lock()
+	names, specs := slices.Clone(s.compspecs.names), maps.Clone(s.compspecs.specs)
+	s.compspecs.mu.Unlock()
 	traps := maps.Clone(s.traps)
 	exitTrap, debug := s.exitTrap, s.debug.cmd.Load()
 	noPromptVars, exitCalled := s.noPromptVars, s.exitCalled
@@ -53,6 +56,9 @@ func (s *Shell) keep() (restore func()) {
 		s.keys.mu.Lock()
 		s.keys.list, s.keys.first = keys, first
 		s.keys.mu.Unlock()
+		s.compspecs.mu.Lock()
+		s.compspecs.names, s.compspecs.specs = names, specs
+		s.compspecs.mu.Unlock()
 		s.traps = traps
 		s.exitTrap = exitTrap
 		s.debug.cmd.Store(debug)
