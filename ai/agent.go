@@ -87,6 +87,8 @@ type Agent struct {
 	// with protocol auto they get fenced blocks instead.
 	noTools map[string]bool
 	window  window
+	// perms is `? /permissions`; nil without tools.
+	perms PermissionsFunc
 }
 
 // Option configures an Agent.
@@ -112,6 +114,14 @@ func HTTPClient(c *http.Client) Option { return func(a *Agent) { a.hc = c } }
 // Conversations sets the directory where conversations are saved (see
 // package conversation); without it they are not.
 func Conversations(dir string) Option { return func(a *Agent) { a.saved.dir = dir } }
+
+// PermissionsFunc is `? /permissions ARGS` for a question asked in dir:
+// it lists or revokes what the user allowed with a and A (see
+// tools.Registry.Permissions).
+type PermissionsFunc func(w io.Writer, dir, args string) error
+
+// Permissions sets what `? /permissions` does.
+func Permissions(f PermissionsFunc) Option { return func(a *Agent) { a.perms = f } }
 
 // Clock sets the time source of the context block.
 func Clock(now func() time.Time) Option { return func(a *Agent) { a.now = now } }
@@ -237,6 +247,9 @@ func (a *Agent) Ask(ctx context.Context, req Request) (err error) {
 	if env.Environ == nil {
 		env.Environ = sessionEnviron(req)
 	}
+	if env.Question == "" {
+		env.Question = strings.TrimSpace(req.Text)
+	}
 	if env.Out == req.Stdout {
 		// Through the screen, which then knows where the line ends.
 		env.Out = scr
@@ -320,6 +333,12 @@ func (a *Agent) command(req Request, line string) (done bool, err error) {
 		a.status(w, req)
 	case "/context":
 		a.showContext(req)
+	case "/permissions":
+		if a.perms == nil {
+			fmt.Fprintln(w, "no permissions: the assistant has no tools here")
+			return true, nil
+		}
+		return true, a.perms(w, req.Dir, arg)
 	case "/model":
 		if a.epErr != nil {
 			return true, a.epErr
@@ -349,6 +368,9 @@ const helpText = `? QUESTION     ask the assistant; follow-up questions continue
 ? /resume [N]  list the saved conversations, or continue number N
 ? /export [FILE]
                write this conversation as Markdown (default: qsh-conversation-DATE.md here)
+? /permissions [revoke N | clear]
+               what you allowed with a (this session) and A (always, in this project);
+               revoke one, or forget this session's
 ? /model NAME  use another model for this session
 ? /help        this text
 Ctrl-C cancels an answer. Configuration: QSH_AI_* variables (qsh --config).

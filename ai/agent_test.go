@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"strings"
 	"sync"
@@ -563,5 +564,34 @@ func TestTerminal(t *testing.T) {
 	}
 	if strings.Contains(out.String(), "\x1b[36m") {
 		t.Errorf("NO_COLOR output has colour: %q", out.String())
+	}
+}
+
+// TestPermissionsCommand checks that `? /permissions` reaches the tools'
+// rules with the question's directory and arguments, without a request.
+func TestPermissionsCommand(t *testing.T) {
+	t.Parallel()
+	srv := aitest.NewOpenAI(t)
+	var got []string
+	a := New(providers[0].cfg(srv.URL), newSet(echo()), noWait, Permissions(func(w io.Writer, dir, args string) error {
+		got = append(got, dir+"|"+args)
+		fmt.Fprintln(w, "the rules")
+		return nil
+	}))
+	var out strings.Builder
+	if err := a.Ask(context.Background(), Request{Text: "/permissions revoke 2", Dir: "/src", Stdout: &out}); err != nil || out.String() != "the rules\n" {
+		t.Errorf("out %q, err %v", out.String(), err)
+	}
+	if len(got) != 1 || got[0] != "/src|revoke 2" {
+		t.Errorf("called with %q", got)
+	}
+	if n := len(srv.Requests()); n != 0 {
+		t.Errorf("%d requests", n)
+	}
+	b := New(providers[0].cfg(srv.URL), nil, noWait)
+	out.Reset()
+	b.Ask(context.Background(), Request{Text: "/permissions", Stdout: &out})
+	if !strings.Contains(out.String(), "no permissions") {
+		t.Errorf("without tools: %q", out.String())
 	}
 }

@@ -13,7 +13,7 @@ type entry struct {
 	Tool     string          `json:"tool"`
 	Args     json.RawMessage `json:"args"`
 	Class    string          `json:"class,omitempty"`
-	Decision string          `json:"decision,omitempty"` // run, approved, always, declined, refused, canceled, invalid
+	Decision string          `json:"decision,omitempty"` // run, approved, always, declined, refused, canceled, invalid, edited
 	Outcome  string          `json:"outcome"`
 	Duration float64         `json:"duration_ms"`
 	Sandbox  string          `json:"sandbox,omitempty"` // workspace, readonly, unconfined; absent when off
@@ -29,6 +29,7 @@ const (
 	decRefused  = "refused"  // blocked, allowed-only, or nobody to ask
 	decCanceled = "canceled" // Ctrl-C at the prompt
 	decInvalid  = "invalid"  // the arguments did not fit the schema
+	decEdited   = "edited"   // the user said e: took the call over
 )
 
 // auditArgMax bounds each string argument in the log: a write's content

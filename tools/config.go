@@ -18,6 +18,9 @@ type Config struct {
 	// MCPConfig is the MCP servers' configuration file; empty means the
 	// XDG default, which tools/mcp works out.
 	MCPConfig string `env:"QSH_AI_MCP_CONFIG" doc:"$XDG_CONFIG_HOME/qsh/mcp.json"`
+	// Permissions is the file of saved "A" answers; empty means the XDG
+	// default.
+	Permissions string `env:"QSH_AI_PERMISSIONS" doc:"$XDG_CONFIG_HOME/qsh/permissions"`
 
 	Confirm ConfirmMode `env:"QSH_AI_TOOLS_CONFIRM" envDefault:"sensitive"`
 

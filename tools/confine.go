@@ -43,7 +43,7 @@ func (r *Registry) where(class danger.Class, offersA bool) string {
 	case !r.confining():
 		return "unconfined"
 	case class >= danger.Dangerous && offersA:
-		return "unconfined (a: sandboxed)"
+		return "unconfined (a/A: sandboxed)"
 	case class >= danger.Dangerous:
 		return "unconfined"
 	}

@@ -12,26 +12,24 @@ import (
 
 // ask is one call that may need the user's consent.
 type ask struct {
-	kind    string // "exec", "fs", "tool": an "always" covers only its own kind
+	kind    string // kindRun, kindRead, kindWrite, kindCall: a rule covers only its own kind
 	verdict danger.Verdict
 	subject string // what is shown: the command, "edit path", …
-	id      string // what an "always" is matched against; subject when empty
+	id      string // what an exact rule is matched against; subject when empty
+	path    string // the file a read or write is about, absolute
+	tool    string // the added tool called
 	body    string // shown under the line: the diff of a write or edit
 	verb    string // the question: "run", "write", "edit", "read"
-	// match is what an "a" answer approves for the rest of the session;
-	// nil when "a" is not offered.
-	match func(subject string) bool
+	// rule is what an "a" answer approves for the rest of the session,
+	// and "A" always in the project; nil when neither is offered.
+	rule *Rule
+	// edit, when set, is what "e" does: the user takes the call over
+	// (the command onto their prompt line, the content into their
+	// editor). Its result goes to the model.
+	edit func(ctx context.Context) Result
 	// sandboxed marks a call the sandbox applies to: the line says
 	// whether it would run sandboxed or unconfined.
 	sandboxed bool
-}
-
-// approval is one "a" answer: calls of kind whose subject matches and whose
-// class is no worse than class run without asking.
-type approval struct {
-	kind  string
-	class danger.Class
-	match func(subject string) bool
 }
 
 // Keys with a meaning at the prompt.
@@ -41,7 +39,8 @@ const (
 )
 
 // approve applies the policy to q and asks the user when it must. It
-// returns true to go ahead; otherwise the Result tells the model why not.
+// returns true to go ahead; otherwise the Result tells the model why not
+// (or, after "e", what the user did instead).
 func (r *Registry) approve(ctx context.Context, env Env, q ask, c *call) (bool, Result) {
 	v := q.verdict
 	c.class = v.Class.String()
@@ -57,7 +56,14 @@ func (r *Registry) approve(ctx context.Context, env Env, q ask, c *call) (bool, 
 		}
 		return false, failf("refused without asking: %s is %s (%s) and QSH_AI_EXEC_ALLOWED_ONLY is set, so only calls that need no confirmation run.", q.subject, v.Class, why)
 	}
-	if r.approved(q) {
+	out := env.Out
+	if out == nil {
+		out = io.Discard
+	}
+	if line := r.perms.problem(); line != "" {
+		fmt.Fprintln(out, line)
+	}
+	if r.approved(q, env.Dir) {
 		c.decision = decAlways
 		return true, Result{}
 	}
@@ -65,11 +71,12 @@ func (r *Registry) approve(ctx context.Context, env Env, q ask, c *call) (bool, 
 		c.decision = decRefused
 		return false, failf("not run: %s is %s (%s) and needs the user's confirmation, but there is no terminal to ask on. Tell the user what you wanted to do instead.", q.subject, v.Class, why)
 	}
-	out := env.Out
-	if out == nil {
-		out = io.Discard
+	keys := r.keys(q)
+	effect := ""
+	if q.kind == kindRun && env.Preview != nil {
+		effect = env.Preview(ctx, q.subject)
 	}
-	r.prompt(out, env.Terminal, q, r.where(v.Class, q.match != nil && q.sandboxed))
+	r.prompt(out, env.Terminal, q, keys, effect, r.where(v.Class, q.rule != nil && q.sandboxed))
 	for {
 		k, err := env.ReadKey(ctx)
 		if err != nil && !errors.Is(err, io.EOF) || k == keyCtrlC {
@@ -78,25 +85,69 @@ func (r *Registry) approve(ctx context.Context, env Env, q ask, c *call) (bool, 
 			c.canceled = true
 			return false, Result{Error: ErrCanceled.Error(), Canceled: true}
 		}
-		switch {
-		case err != nil, k == 'n', k == 'N', k == '\r', k == '\n', k == keyEsc:
+		if err != nil || k == '\r' || k == '\n' || k == keyEsc {
+			k = 'n'
+		}
+		if k == 'Y' || k == 'N' {
+			k += 'a' - 'A'
+		}
+		if !strings.ContainsRune(keys, k) {
+			continue // not an answer: keep waiting for one
+		}
+		switch k {
+		case 'n':
 			fmt.Fprintln(out, "n")
 			c.decision = decDeclined
 			return false, failf("the user declined: %s was not done. Do not retry the same call; ask the user what they want or try another way.", q.subject)
-		case k == 'y', k == 'Y':
+		case 'y':
 			fmt.Fprintln(out, "y")
 			c.decision = decApproved
 			return true, Result{}
-		case (k == 'a' || k == 'A') && q.match != nil:
+		case 'a':
 			fmt.Fprintln(out, "a")
-			r.mu.Lock()
-			r.approvals = append(r.approvals, approval{kind: q.kind, class: v.Class, match: q.match})
-			r.mu.Unlock()
+			r.allow(*q.rule, env)
 			c.decision = decAlways
 			return true, Result{}
+		case 'A':
+			rule := *q.rule
+			rule.Project, rule.Made, rule.From = projectOf(env.Dir), madeNow(r.now), clip(oneLine(env.Question), 200)
+			if err := r.perms.add(rule); err != nil {
+				fmt.Fprintf(out, "A: not saved (%v); allowed for this session\n", err)
+				r.allow(*q.rule, env)
+			} else {
+				fmt.Fprintf(out, "A: always in %s\n", tildePath(rule.Project))
+			}
+			c.decision = decAlways
+			return true, Result{}
+		case 'e':
+			fmt.Fprintln(out, "e")
+			c.decision = decEdited
+			return false, q.edit(ctx)
 		}
-		// Any other key: keep waiting for an answer.
 	}
+}
+
+// keys are the answers q may get, as the prompt lists them.
+func (r *Registry) keys(q ask) string {
+	k := "yn"
+	if q.rule != nil {
+		k += "a"
+		if q.rule.savable() && r.perms != nil {
+			k += "A"
+		}
+	}
+	if q.edit != nil {
+		k += "e"
+	}
+	return k
+}
+
+// allow keeps rule for the rest of the session.
+func (r *Registry) allow(rule Rule, env Env) {
+	rule.Made, rule.From = madeNow(r.now), clip(oneLine(env.Question), 200)
+	r.mu.Lock()
+	r.approvals = append(r.approvals, rule)
+	r.mu.Unlock()
 }
 
 func (q ask) key() string {
@@ -106,23 +157,15 @@ func (q ask) key() string {
 	return q.subject
 }
 
-// approved reports whether an earlier "a" covers q.
-func (r *Registry) approved(q ask) bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for _, a := range r.approvals {
-		if a.kind == q.kind && q.verdict.Class <= a.class && a.match(q.key()) {
-			return true
-		}
-	}
-	return false
-}
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // prompt writes the confirmation line DESIGN.md shows, with where the
 // call would run:
 //
-//	⚠ dev  go build ./...   (runs the Go toolchain in this project)  sandboxed  run? [y/n/a]
-func (r *Registry) prompt(w io.Writer, term bool, q ask, where string) {
+//	⚠ dev  go build ./...   (runs the Go toolchain in this project)  sandboxed  run? [y/n/a/A/e]
+//
+// effect, when known, is what the command would change (see package effect).
+func (r *Registry) prompt(w io.Writer, term bool, q ask, keys, effect, where string) {
 	paint := func(code, s string) string {
 		if !term {
 			return s
@@ -136,13 +179,12 @@ func (r *Registry) prompt(w io.Writer, term bool, q ask, where string) {
 	case q.verdict.Class == danger.Safe:
 		colour = "32"
 	}
-	keys := "[y/n]"
-	if q.match != nil {
-		keys = "[y/n/a]"
-	}
 	head := paint(colour, "⚠ "+q.verdict.Class.String()) + "  " + q.subject
 	if why := reasons(q.verdict); why != "" {
 		head += "   " + paint("2", "("+why+")")
+	}
+	if effect != "" {
+		head += "  " + paint("1", "→ "+effect)
 	}
 	if q.sandboxed && where != "" {
 		style := "2"
@@ -151,7 +193,7 @@ func (r *Registry) prompt(w io.Writer, term bool, q ask, where string) {
 		}
 		head += "  " + paint(style, where)
 	}
-	question := paint("1", q.verb+"?") + " " + keys + " "
+	question := paint("1", q.verb+"?") + " [" + strings.Join(strings.Split(keys, ""), "/") + "] "
 	if q.body == "" {
 		fmt.Fprintf(w, "%s  %s", head, question)
 		return

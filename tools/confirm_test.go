@@ -12,11 +12,11 @@ import (
 
 func devAsk(cmd string) ask {
 	return ask{
-		kind:    "exec",
+		kind:    kindRun,
 		verdict: danger.Verdict{Class: danger.Dev, Reasons: []string{"runs the Go toolchain in this project"}},
 		subject: cmd,
 		verb:    "run",
-		match:   func(s string) bool { return s == cmd },
+		rule:    &Rule{Kind: kindRun, Exact: cmd, Class: danger.Dev},
 	}
 }
 
@@ -25,7 +25,7 @@ func TestPromptLine(t *testing.T) {
 	out := new(bytes.Buffer)
 	rk, _ := keys(t, 'y')
 	ok, _ := r.approve(context.Background(), Env{Out: out, ReadKey: rk}, devAsk("go build ./..."), &call{})
-	want := "⚠ dev  go build ./...   (runs the Go toolchain in this project)  run? [y/n/a] y\n"
+	want := "⚠ dev  go build ./...   (runs the Go toolchain in this project)  run? [y/n/a/A] y\n"
 	if !ok || out.String() != want {
 		t.Errorf("prompt %q, want %q", out, want)
 	}
@@ -33,7 +33,7 @@ func TestPromptLine(t *testing.T) {
 	out.Reset()
 	rk, _ = keys(t, 'y')
 	r.approve(context.Background(), Env{Out: out, ReadKey: rk, Terminal: true}, devAsk("go vet"), &call{})
-	if s := out.String(); !strings.Contains(s, "\x1b[") || stripANSI(s) != "⚠ dev  go vet   (runs the Go toolchain in this project)  run? [y/n/a] y\n" {
+	if s := out.String(); !strings.Contains(s, "\x1b[") || stripANSI(s) != "⚠ dev  go vet   (runs the Go toolchain in this project)  run? [y/n/a/A] y\n" {
 		t.Errorf("terminal prompt %q", s)
 	}
 }
@@ -111,7 +111,7 @@ func TestAlwaysScope(t *testing.T) {
 	}
 	// Another kind of call is not covered.
 	other := devAsk("go test ./...")
-	other.kind = "fs"
+	other.kind = kindRead
 	if ok, _ := r.approve(ctx, env, other, &call{}); ok || *n != 3 {
 		t.Errorf("an fs call rode on an exec approval")
 	}
@@ -125,7 +125,7 @@ func TestAlwaysScope(t *testing.T) {
 	out := new(bytes.Buffer)
 	rk, _ = keys(t, 'a', 'y')
 	noRule := devAsk("sh -c x")
-	noRule.match = nil
+	noRule.rule = nil
 	if ok, _ := r.approve(ctx, Env{Out: out, ReadKey: rk}, noRule, &call{}); !ok || !strings.Contains(out.String(), "run? [y/n] y\n") {
 		t.Errorf("without a rule: %q", out)
 	}

@@ -68,17 +68,15 @@ func (t *execTool) call(ctx context.Context, env Env, args json.RawMessage, c *c
 		// Only the user's y to a dangerous call lifts the sandbox.
 		v = danger.Verdict{Class: danger.Dangerous, Reasons: append(v.Reasons, "asks to run outside the sandbox")}
 	}
-	q := ask{kind: "exec", verdict: v, subject: command, verb: "run", sandboxed: true}
-	switch {
-	case unconfined:
-		// No "a": it would approve a sandboxed run, not the one asked for.
-	case v.Class >= danger.Dangerous:
-		// "a" for a dangerous command covers only this exact text.
-		q.match = func(s string) bool { return s == command }
-	default:
-		if rule, ok := danger.Scope(command, v); ok {
-			q.match = rule.Match
-		}
+	q := ask{kind: kindRun, verdict: v, subject: command, verb: "run", sandboxed: true}
+	if !unconfined {
+		// No "a" for an unconfined run: it would approve a sandboxed
+		// run, not the one asked for. For a dangerous command it
+		// covers only this exact text.
+		q.rule = ruleFor(command, v)
+	}
+	if env.Edit != nil {
+		q.edit = func(context.Context) Result { return takeOver(env, command) }
 	}
 	if t.r.cfg.DryRun && Decide(t.r.cfg.Confirm, v.Class, t.r.cfg.AllowedOnly) != Refuse {
 		c.class, c.decision = v.Class.String(), "dry-run"
@@ -193,4 +191,13 @@ func showDenied(env Env, lines []string) {
 		}
 		fmt.Fprintln(env.Out, l)
 	}
+}
+
+// takeOver is the "e" answer to a command: it goes onto the user's next
+// prompt line, and the turn ends.
+func takeOver(env Env, command string) Result {
+	if err := env.Edit(command); err != nil {
+		return failf("not run: the user chose to edit %s themselves, but it could not be put on their prompt line (%v); tell them what you wanted to run.", command, err)
+	}
+	return Result{Success: true, TakenOver: true, Output: "not run by you: the user took the command over. It is on their prompt line to edit and run as their own (or not); the turn ends here. Their next question will show what they ran and how it went."}
 }

@@ -300,7 +300,7 @@ func TestExecAlways(t *testing.T) {
 	out := new(bytes.Buffer)
 	env := Env{Dir: dir, Out: out, ReadKey: rk, Run: recordRun(&ran)}
 	res := execCall(r, env, "go test ./...", 0)
-	if !res.Success || *n != 1 || !strings.Contains(out.String(), "⚠ dev  go test ./...") || !strings.Contains(out.String(), "run? [y/n/a] a\n") {
+	if !res.Success || *n != 1 || !strings.Contains(out.String(), "⚠ dev  go test ./...") || !strings.Contains(out.String(), "run? [y/n/a/A] a\n") {
 		t.Fatalf("first go test: %+v, asked %d, screen %q", res, *n, out)
 	}
 	if res := execCall(r, env, "go test ./...", 0); !res.Success || *n != 1 {

@@ -182,19 +182,15 @@ func (t *filesystem) readAsk(env Env, op string, pl place, pol *sandbox.Policy) 
 	case !pl.inside:
 		v = danger.Verdict{Class: danger.Dev, Reasons: []string{"outside the workspace " + realPath(env.Dir)}}
 	}
-	q := ask{kind: "fs", verdict: v, subject: op + " " + pl.show(), id: op + " " + pl.abs, verb: op, sandboxed: looksInside}
-	exact := q.id
-	q.match = func(s string) bool { return s == exact }
+	q := ask{kind: kindRead, verdict: v, subject: op + " " + pl.show(), id: op + " " + pl.abs, path: pl.abs, verb: op, sandboxed: looksInside}
+	q.rule = &Rule{Kind: kindRead, Exact: q.id, Class: v.Class}
 	if v.Class == danger.Dev {
 		// Looking at names outside the workspace: approve the directory.
 		dir := filepath.Dir(pl.abs)
 		if pl.isDir() {
 			dir = pl.abs
 		}
-		q.match = func(s string) bool {
-			_, p, _ := strings.Cut(s, " ")
-			return p == dir || strings.HasPrefix(p, dir+"/")
-		}
+		q.rule = &Rule{Kind: kindRead, Under: dir, Class: v.Class}
 	}
 	return q
 }

@@ -157,6 +157,8 @@ func (t *filesystem) changeAsk(env Env, op string, pl place, updated string, exi
 		v = danger.Verdict{Class: danger.Dangerous, Reasons: []string{pl.secret}}
 	case !pl.inside:
 		v = danger.Verdict{Class: danger.Dangerous, Reasons: []string{"outside the workspace " + ws}}
+	case t.r.perms != nil && within(pl.abs, realPath(filepath.Dir(t.r.perms.path))):
+		v = danger.Verdict{Class: danger.Dangerous, Reasons: []string{"changes qsh's own configuration (saved permissions, MCP servers)"}}
 	case pol != nil && !pol.Allows(pl.abs, true):
 		v = danger.Verdict{Class: danger.Dangerous, Reasons: []string{"the sandbox keeps programs from writing here (" + pol.Refusal(pl.abs, true) + ")"}}
 	}
@@ -166,17 +168,12 @@ func (t *filesystem) changeAsk(env Env, op string, pl place, updated string, exi
 	}
 	sum := sha256.Sum256([]byte(updated))
 	id := op + " " + pl.abs + " " + hex.EncodeToString(sum[:8])
-	q := ask{kind: "fs-change", verdict: v, subject: op + " " + pl.show(), body: body, verb: op, sandboxed: true}
+	q := ask{kind: kindWrite, verdict: v, subject: op + " " + pl.show(), id: id, path: pl.abs, body: body, verb: op, sandboxed: true}
 	if v.Class == danger.Dev {
-		q.match = func(s string) bool {
-			_, rest, _ := strings.Cut(s, " ")
-			abs, _, _ := strings.Cut(rest, " ")
-			return strings.HasPrefix(abs, ws+"/")
-		}
+		q.rule = &Rule{Kind: kindWrite, Under: ws, Class: v.Class}
 	} else {
-		q.match = func(s string) bool { return s == id }
+		q.rule = &Rule{Kind: kindWrite, Exact: id, Class: v.Class}
 	}
-	q.id = id
 	return q
 }
 

@@ -58,7 +58,7 @@ func TestConfirmThroughPTY(t *testing.T) {
 				return
 			}
 			line.WriteByte(b)
-			if b == '\n' || strings.HasSuffix(line.String(), "[y/n/a] ") {
+			if b == '\n' || strings.HasSuffix(line.String(), "[y/n/a/A] ") {
 				screen <- line.String()
 				line.Reset()
 			}

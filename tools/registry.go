@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -30,7 +31,8 @@ type Registry struct {
 	support   func() (string, error) // what confines programs here, or why nothing does
 
 	mu         sync.Mutex
-	approvals  []approval
+	approvals  []Rule       // the session's "a" answers
+	perms      *permissions // the saved "A" answers; nil when saving is off
 	lastSearch time.Time
 	noted      bool // the session was told its commands run unconfined
 }
@@ -63,6 +65,7 @@ func NewRegistry(cfg Config, opts ...Option) *Registry {
 		r.backupDir = filepath.Join(d, "backups")
 	}
 	r.client = &http.Client{Timeout: 20 * time.Second}
+	r.perms = newPermissions(cmp.Or(cfg.Permissions, defaultPermissionsFile()))
 	for _, o := range opts {
 		o(r)
 	}
@@ -203,15 +206,15 @@ func (r *Registry) callAdded(ctx context.Context, env Env, t Tool, args json.Raw
 	}
 	name := t.Name()
 	q := ask{
-		kind:    "tool",
+		kind:    kindCall,
 		verdict: v,
 		subject: name + " " + clip(string(args), 200),
+		tool:    name,
 		verb:    "call",
-		match:   func(s string) bool { return strings.HasPrefix(s, name+" ") },
+		rule:    &Rule{Kind: kindCall, Tool: name, Class: v.Class},
 	}
 	if v.Class >= danger.Dangerous {
-		exact := q.subject
-		q.match = func(s string) bool { return s == exact }
+		q.rule = &Rule{Kind: kindCall, Exact: q.subject, Class: v.Class}
 	}
 	if ok, res := r.approve(ctx, env, q, c); !ok {
 		return res

@@ -33,7 +33,8 @@ func keys(t *testing.T, ks ...rune) (func(context.Context) (rune, error), *int) 
 func testRegistry(t *testing.T, cfg Config, opts ...Option) (*Registry, string) {
 	t.Helper()
 	state := t.TempDir()
-	opts = append([]Option{AuditLog(filepath.Join(state, "audit.jsonl")), BackupDir(filepath.Join(state, "backups"))}, opts...)
+	opts = append([]Option{AuditLog(filepath.Join(state, "audit.jsonl")), BackupDir(filepath.Join(state, "backups")),
+		PermissionsFile(filepath.Join(state, "permissions"))}, opts...)
 	return NewRegistry(cfg, opts...), state
 }
 

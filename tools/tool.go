@@ -36,6 +36,10 @@ type Result struct {
 	// Declined is set when the user answered no at the confirmation: the
 	// same call is not to be asked about again in the turn.
 	Declined bool
+	// TakenOver is set when the user answered e to run the command
+	// themselves: the turn ends here, and their next question shows what
+	// they ran.
+	TakenOver bool
 	// ReadOnly is set for a call judged safe, which only reads: made
 	// again with nothing changed in between, it would answer the same.
 	ReadOnly bool
@@ -61,6 +65,22 @@ type Env struct {
 	// Environ is the session's exported variables (NAME=value): the home
 	// directory and the toolchains' caches the sandbox grants.
 	Environ []string
+	// Question is the question being answered, which a saved rule
+	// remembers.
+	Question string
+	// Edit puts a command on the user's next prompt line, for them to
+	// edit and run as their own (the "e" answer); nil when the shell
+	// cannot, and "e" is not offered for commands.
+	Edit func(command string) error
+	// Preview says in a few words what a command would change (files a
+	// deletion removes, a redirection overwrites…), from the shell's
+	// expansion of it, without running it; "" when it cannot tell. Nil:
+	// no preview.
+	Preview func(ctx context.Context, command string) string
+	// ReadOnly limits the turn to what only reads: a bare `?` diagnoses
+	// without changing anything until the user asks for a fix. Calls of
+	// any other class are refused without asking.
+	ReadOnly bool
 }
 
 // RunFunc runs an approved command line in a subshell of the user's

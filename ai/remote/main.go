@@ -105,7 +105,7 @@ func (s *server) newAgent() {
 		s.mcps = mcp.New(opts...)
 		ts = s.mcps.Set(reg)
 	}
-	s.agent = ai.New(s.cfg.AI, ts, ai.Conversations(conversation.Dir(os.Getenv)))
+	s.agent = ai.New(s.cfg.AI, ts, ai.Conversations(conversation.Dir(os.Getenv)), ai.Permissions(reg.Permissions))
 }
 
 // ask answers one question.

@@ -40,6 +40,7 @@ The assistant:
     ? /status          show provider, model and conversation state
     ? /model NAME      switch the model
     ? /context         what the next question would send (nothing is sent)
+    ? /permissions     what you allowed with a (session) and A (this project); revoke N, clear
     ? /resume [N]      list saved conversations, or continue number N
     ? /export [FILE]   write this conversation as Markdown
   A line typed with a leading space stays out of the history and of what
@@ -49,7 +50,8 @@ The assistant:
   first ? of a session starts it and it lives until the shell exits.
   Ctrl-C cancels a turn. Tools (filesystem, execute_command, web_search, MCP
   servers) ask before doing anything sensitive: y runs once, n refuses,
-  a allows the same kind of call for the session.
+  a allows the same kind of call for the session, A always in this project
+  (saved in $XDG_CONFIG_HOME/qsh/permissions).
 
   Set up a provider with one of:
     ANTHROPIC_API_KEY=…        Anthropic
@@ -66,8 +68,8 @@ Environment (see qsh --config for all of them and their defaults):
                      assistant (true)
   QSH_AI_PROVIDER, QSH_AI_MODEL, QSH_AI_BASE_URL, QSH_AI_API_KEY,
   QSH_AI_TIMEOUT, QSH_AI_TOOL_PROTOCOL, QSH_AI_TOOLS_FS, QSH_AI_TOOLS_EXEC,
-  QSH_AI_TOOLS_WEB, QSH_AI_TOOLS_MCP, QSH_AI_MCP_CONFIG, QSH_AI_TOOLS_CONFIRM,
-  QSH_AI_TOOLS_MAX_ITER, QSH_AI_FS_MAX_SIZE, QSH_AI_FS_WRITE,
+  QSH_AI_TOOLS_WEB, QSH_AI_TOOLS_MCP, QSH_AI_MCP_CONFIG, QSH_AI_PERMISSIONS,
+  QSH_AI_TOOLS_CONFIRM, QSH_AI_TOOLS_MAX_ITER, QSH_AI_FS_MAX_SIZE, QSH_AI_FS_WRITE,
   QSH_AI_EXEC_TIMEOUT, QSH_AI_EXEC_MAX_OUTPUT, QSH_AI_FS_POST_EDIT,
   QSH_AI_EXEC_ALLOWED_ONLY, QSH_AI_DRY_RUN, QSH_AI_WEB_PROVIDER,
   QSH_AI_WEB_BASE_URL, QSH_AI_WEB_MAX_RESULTS, QSH_AI_CONTEXT, QSH_AI_HISTORY,

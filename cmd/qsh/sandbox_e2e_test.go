@@ -298,7 +298,7 @@ func TestSandboxLifted(t *testing.T) {
 		tm.SetTimeout(30 * time.Second)
 		tm.Line("? touch it")
 		if out := tm.WaitFor("run? [y/n/a]"); !strings.Contains(out, "⚠ dangerous  touch ~/allowed-by-user") ||
-			!strings.Contains(out, "unconfined (a: sandboxed)  run?") {
+			!strings.Contains(out, "unconfined (a/A: sandboxed)  run?") {
 			t.Errorf("the confirmation:\n%s", out)
 		}
 		tm.Type("y")

@@ -211,6 +211,8 @@ func TestOddWorkspaces(t *testing.T) {
 		{Workspace{Dir: "/home/alice", Home: "/home/alice"}, "echo x > .ssh/authorized_keys", Dangerous},
 		{Workspace{Dir: "/home/alice", Home: "/home/alice"}, "rm -rf ./*", Blocked},
 		{Workspace{Dir: "/home/alice", Home: "/home/alice"}, "touch notes.txt", Dev},
+		{Workspace{Dir: "/home/alice", Home: "/home/alice"}, "echo x >> .config/qsh/permissions", Dangerous},
+		{Workspace{Dir: "/home/alice", Home: "/home/alice"}, "cp p ~/.config/qsh/permissions", Dangerous},
 		{Workspace{Dir: "/home/alice/dotfiles", Home: "/home/alice"}, "echo x >> .bashrc", Dev},
 		{Workspace{}, "touch x", Dangerous},
 		{Workspace{}, "rm -rf ~", Blocked},

@@ -179,6 +179,8 @@ func (w *walker) writeClass(p string, what string) (Class, string) {
 		return Dangerous, what + ": changes a shell or tool start-up file"
 	case under(p, w.ws.Home+"/.ssh"):
 		return Dangerous, what + ": writes into ~/.ssh"
+	case under(p, w.ws.Home+"/.config/qsh"):
+		return Dangerous, what + ": changes qsh's own configuration (saved permissions, MCP servers)"
 	case under(p, "/etc"):
 		return Dangerous, what + ": writes under /etc"
 	case under(p, "/proc") || under(p, "/sys"):

@@ -1,0 +1,90 @@
+package main
+
+// End-to-end tests of the answers at a confirmation beyond y and n — A
+// (always, in this project), e (the user takes the command over) — of
+// what the line says a command would change, and of the read-only
+// diagnosis of a bare `?`; through the real binaries and the scripted
+// fake model.
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/qsh-shell/qsh/ai/aitest"
+	"github.com/qsh-shell/qsh/shell/shelltest"
+)
+
+// TestApprovalsAlwaysInProject: A on `go vet ./...` saves a rule; a new
+// session in the same project (a subdirectory of its git work tree) runs
+// it without asking; `? /permissions` lists it; once revoked, the next
+// session asks again.
+func TestApprovalsAlwaysInProject(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"go.mod":     "module example.com/m\n\ngo 1.22\n",
+		"main.go":    "package main\n\nfunc main() {}\n",
+		"sub/sub.go": "package sub\n",
+	})
+	os.Mkdir(filepath.Join(dir, ".git"), 0o755)
+	srv := aitest.NewOpenAI(t,
+		execCall("go vet ./..."), aitest.Say("Vetted once.", 2),
+		execCall("go vet ./..."), aitest.Say("Vetted twice.", 2),
+		execCall("go vet ./..."), aitest.Say("Not vetted.", 2))
+	env := aiEnv(t, srv, goEnv()...)
+	rules := filepath.Join(lookupEnv(env, "XDG_CONFIG_HOME"), "qsh", "permissions")
+
+	tm := startIn(t, dir, env)
+	tm.SetTimeout(30 * time.Second) // go vet on two busy cores
+	tm.Line("? vet the code")
+	tm.WaitFor("⚠ dev  go vet ./...")
+	tm.WaitFor("run? [y/n/a/A] ")
+	tm.Type("A")
+	tm.WaitFor("A: always in ")
+	if out := tm.WaitFor(ps1); !strings.Contains(out, "Vetted once.") {
+		t.Errorf("screen:\n%s", out)
+	}
+	b, err := os.ReadFile(rules)
+	if err != nil || !strings.Contains(string(b), `kind=run command="go vet" class=dev`) || !strings.Contains(string(b), `from="vet the code"`) {
+		t.Fatalf("the rules file (%v):\n%s", err, b)
+	}
+	tm.Type(shelltest.CtrlD)
+	tm.WaitExit()
+
+	// A new session, in a subdirectory of the project.
+	tm = startIn(t, filepath.Join(dir, "sub"), env)
+	tm.SetTimeout(30 * time.Second)
+	tm.Line("? vet it again")
+	out := tm.WaitFor(ps1)
+	if !strings.Contains(out, "Vetted twice.") || strings.Contains(out, "run? [") {
+		t.Errorf("the saved rule did not cover the call:\n%s", out)
+	}
+	wantResults(t, srv, "[exit status 0]")
+	tm.Line("? /permissions")
+	out = tm.WaitFor(ps1)
+	if !strings.Contains(out, "  1  run `go vet …` (up to dev)") || !strings.Contains(out, `from "vet the code"`) {
+		t.Errorf("? /permissions:\n%s", out)
+	}
+	tm.Line("? /permissions revoke 1")
+	if out = tm.WaitFor(ps1); !strings.Contains(out, "revoked: run `go vet …`") {
+		t.Errorf("revoke:\n%s", out)
+	}
+	tm.Type(shelltest.CtrlD)
+	tm.WaitExit()
+
+	// Revoked: the next session asks.
+	tm = startIn(t, dir, env)
+	tm.Line("? and once more")
+	tm.WaitFor("⚠ dev  go vet ./...")
+	tm.WaitFor("run? [y/n/a/A] ")
+	tm.Type("n")
+	if out := tm.WaitFor(ps1); !strings.Contains(out, "Not vetted.") {
+		t.Errorf("screen:\n%s", out)
+	}
+	if n := len(srv.Requests()); n != 6 {
+		t.Errorf("%d requests, want 6 (the /permissions lines send none)", n)
+	}
+}
