@@ -63,14 +63,14 @@ func TestMCPEverything(t *testing.T) {
 		t.Errorf("the server started before the first question")
 	}
 	tm.Line("? use the everything server")
-	out := tm.WaitFor("[y/n/a]")
+	out := tm.WaitFor("[y/n/a")
 	for _, want := range []string{"mcp_everything_echo", `"hello from qsh e2e"`, "calls echo on the MCP server everything"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the echo confirmation lacks %q:\n%s", want, out)
 		}
 	}
 	tm.Type("y")
-	out = tm.WaitFor("[y/n/a]")
+	out = tm.WaitFor("[y/n/a")
 	for _, want := range []string{"mcp_everything_get-sum", `"a":2`, `"b":40`} {
 		if !strings.Contains(strings.ReplaceAll(out, " ", ""), strings.ReplaceAll(want, " ", "")) {
 			t.Errorf("the get-sum confirmation lacks %q:\n%s", want, out)

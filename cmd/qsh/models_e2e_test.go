@@ -273,7 +273,7 @@ func TestModelsLooping(t *testing.T) {
 	srv := aitest.NewOllama(t, aitest.Ollama{}, rm, rm, rm, list, list, list, aitest.Say("Done.", 1))
 	tm := startIn(t, dir, ollamaEnv(t, srv, "llama3.2"))
 	tm.Line("? clean the build")
-	tm.WaitFor("run? [y/n/a]")
+	tm.WaitFor("run? [y/n/a")
 	tm.Type("n")
 	out := tm.WaitFor(ps1)
 	if n := strings.Count(out, "run? [y/n"); n != 0 {

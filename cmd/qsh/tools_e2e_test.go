@@ -124,7 +124,7 @@ func TestToolsConfirmYes(t *testing.T) {
 	tm := startIn(t, dir, aiEnv(t, srv))
 	tm.Line("? build hello")
 	tm.WaitFor("⚠ dev  make -s hello")
-	tm.WaitFor("run? [y/n/a]")
+	tm.WaitFor("run? [y/n/a")
 	tm.Type("y")
 	out := tm.WaitFor(ps1)
 	if !strings.Contains(out, "It printed made-hello-7.") {
@@ -147,10 +147,10 @@ func TestToolsConfirmNo(t *testing.T) {
 	tm := startIn(t, dir, aiEnv(t, srv))
 	tm.Line("? clean up")
 	tm.WaitFor("rm somefile")
-	tm.WaitFor("run? [y/n/a]")
+	tm.WaitFor("run? [y/n/a")
 	tm.Type("n")
 	tm.WaitFor("rm otherfile")
-	tm.WaitFor("run? [y/n/a]")
+	tm.WaitFor("run? [y/n/a")
 	// Enter means no.
 	tm.Type(shelltest.Enter)
 	out := tm.WaitFor(ps1)
@@ -198,17 +198,17 @@ func TestToolsConfirmAlways(t *testing.T) {
 	tm.SetTimeout(time.Minute) // go vet on two busy cores
 	tm.Line("? vet it")
 	tm.WaitFor("⚠ dev  go vet ./...")
-	tm.WaitFor("run? [y/n/a]")
+	tm.WaitFor("run? [y/n/a")
 	tm.Type("a")
 	// The second vet runs without a question; go run is asked about.
 	out := tm.WaitFor("⚠ dev  go run .")
-	if strings.Contains(out, "go vet .   (") || strings.Count(out, "run? [y/n/a]") != 0 {
+	if strings.Contains(out, "go vet .   (") || strings.Count(out, "run? [y/n/a") != 0 {
 		t.Errorf("go vet . was asked about after an a for go vet ./...:\n%s", out)
 	}
-	tm.WaitFor("run? [y/n/a]")
+	tm.WaitFor("run? [y/n/a")
 	tm.Type("n")
 	tm.WaitFor("⚠ dev  rm somefile")
-	tm.WaitFor("run? [y/n/a]")
+	tm.WaitFor("run? [y/n/a")
 	tm.Type("n")
 	out = tm.WaitFor(ps1)
 	if !strings.Contains(out, "Vetted twice.") {
@@ -248,7 +248,7 @@ func TestToolsConfirmCtrlC(t *testing.T) {
 	srv := aitest.NewOpenAI(t, execCall("make -s hello"), aitest.Say("Back again.", 2))
 	tm := startIn(t, dir, aiEnv(t, srv))
 	tm.Line("? build hello")
-	tm.WaitFor("run? [y/n/a]")
+	tm.WaitFor("run? [y/n/a")
 	tm.Type(shelltest.CtrlC)
 	tm.WaitFor(ps1)
 	if n := len(srv.Requests()); n != 1 {
@@ -287,10 +287,10 @@ func TestToolsRunTimeGuard(t *testing.T) {
 	enter(tm, "make() { X=rm; $X -rf ./src; }")
 	tm.Line("? build it")
 	tm.WaitFor("⚠ dangerous  X=rm; $X -rf ./src   (`rm -r` on `./src`: deletes a directory tree)")
-	tm.WaitFor("run? [y/n/a]")
+	tm.WaitFor("run? [y/n/a")
 	tm.Type("n")
 	tm.WaitFor("⚠ dev  make")
-	tm.WaitFor("run? [y/n/a]")
+	tm.WaitFor("run? [y/n/a")
 	tm.Type("y")
 	out := tm.WaitFor(ps1)
 	if !strings.Contains(out, "The build was stopped.") {
