@@ -27,7 +27,7 @@ var ownBuiltins = map[string]bool{"umask": true, "kill": true, "history": true, 
 	"ulimit": true, "fc": true, "suspend": true, "caller": true, "fg": true, "bg": true,
 	"printf": true, "cd": true, "pwd": true, "jobs": true, "disown": true, "wait": true, jobMark: true,
 	bgMark: true, bgStartMark: true, bgEndMark: true, pidMark: true, promptMark: true,
-	debugMark: true, statusMark: true, "bind": true,
+	debugMark: true, statusMark: true, bgDebugMark: true, "bind": true,
 	// bash's own, whole (options.go, dirs.go, echo.go, read.go, mapfile.go, getopts.go)
 	"set": true, "shopt": true, "dirs": true, "pushd": true, "popd": true, "echo": true, "read": true,
 	"mapfile": true, "readarray": true, "getopts": true,
@@ -204,6 +204,8 @@ func (s *Shell) builtins(next interp.ExecHandlerFunc) interp.ExecHandlerFunc {
 			return s.debugBuiltin(ctx, hc, args[1:])
 		case statusMark:
 			return statusBuiltin(args[1:])
+		case bgDebugMark:
+			return s.bgDebugBuiltin(ctx, hc, args[1:])
 		case "caller":
 			st = 1
 		case "printf":

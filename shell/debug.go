@@ -31,6 +31,7 @@ const (
 	subshellVar  = "__qsh_subshell" // set in ( … ) while the trap is set: no trap there
 	debuggedMark = "__qsh_debugged" // prefix: the command, its trap run
 	statusMark   = "__qsh_status"   // builtin: exit with the status given
+	bgDebugMark  = "__qsh_bgdebug"  // builtin: the trap of a background statement, in the shell
 )
 
 // debugTrap is the state of the DEBUG trap, read by calls on any
@@ -66,11 +67,17 @@ func (s *Shell) debugTrapCmd() string {
 // the trap is to run before it. ok is false when args are unchanged.
 func (s *Shell) debugCall(hc interp.HandlerContext, args []string) ([]string, bool) {
 	if s.debug.cmd.Load() == nil || strings.HasPrefix(args[0], markPrefix) || strings.HasPrefix(args[0], builtinMark) ||
-		s.debug.running.Load() > 0 || s.debug.depth.Load() > 0 ||
-		inSubstitution(hc) || hc.Env.Get(subshellVar).IsSet() || s.bgToken(hc) != "" {
+		!s.debugHere(hc) || s.bgToken(hc) != "" {
 		return nil, false
 	}
 	return append([]string{debugMark}, args...), true
+}
+
+// debugHere reports whether the trap runs for a command of hc: not in
+// the trap, a function, a substitution or a subshell.
+func (s *Shell) debugHere(hc interp.HandlerContext) bool {
+	return s.debug.running.Load() == 0 && s.debug.depth.Load() == 0 &&
+		!inSubstitution(hc) && !hc.Env.Get(subshellVar).IsSet()
 }
 
 // inSubstitution reports whether the command of hc runs in a command
@@ -81,6 +88,51 @@ func inSubstitution(hc interp.HandlerContext) bool {
 		return true
 	}
 	return hc.Env.Get(noJobVar).IsSet()
+}
+
+// markBackgrounds puts before each background statement of node
+// `__qsh_bgdebug 'TEXT' && __qsh_status 0`: bash runs the trap for `cmd &`
+// in the shell, before the statement starts, where its variables stay
+// (bash-preexec's preexec runs for it); qsh runs the statement on a
+// goroutine of its own. The && list keeps $? and set -e as they were.
+// Only while the trap is set (see [Shell.markCode]).
+func (s *Shell) markBackgrounds(node syntax.Node) {
+	if s.debug.cmd.Load() == nil {
+		return
+	}
+	eachList(node, false, func(list *[]*syntax.Stmt) {
+		var out []*syntax.Stmt
+		for i, st := range *list {
+			if !isBackground(st) || isMarkedBackground(st) {
+				if out != nil {
+					out = append(out, st)
+				}
+				continue
+			}
+			if out == nil {
+				out = append(out, (*list)[:i]...)
+			}
+			var b strings.Builder
+			syntax.NewPrinter(syntax.SingleLine(true)).Print(&b, st.Cmd)
+			out = append(out, parseStmt(bgDebugMark+" "+quote(b.String())+" && "+statusMark+" 0"), st)
+		}
+		if out != nil {
+			*list = out
+		}
+	})
+}
+
+// bgDebugBuiltin is [bgDebugMark]: the trap, with BASH_COMMAND text; its
+// status is $? before it.
+func (s *Shell) bgDebugBuiltin(ctx context.Context, hc interp.HandlerContext, args []string) error {
+	if trap := s.debugTrapCmd(); trap != "" && len(args) == 1 && s.debugHere(hc) && s.bgToken(hc) == "" {
+		st := strconv.Itoa(hc.LastExitStatus)
+		s.debug.running.Add(1)
+		hc.Builtin(ctx, []string{"eval", "BASH_COMMAND=" + quote(args[0])})
+		hc.Builtin(ctx, []string{"eval", withStatus(st, trap)})
+		s.debug.running.Add(-1)
+	}
+	return statusBuiltin([]string{strconv.Itoa(hc.LastExitStatus)})
 }
 
 // markSubshells marks the commands in the subshells of node ( … ) with

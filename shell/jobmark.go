@@ -58,6 +58,7 @@ func (s *Shell) markJobs(f *syntax.File) *syntax.File {
 // counts as no line for the warning about stopped jobs at exit.
 func (s *Shell) markCode(f *syntax.File) *syntax.File {
 	s.markSubshells(f)
+	s.markBackgrounds(f)
 	if s.jobs == nil {
 		s.markPids(f)
 		return f

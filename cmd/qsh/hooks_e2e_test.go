@@ -238,6 +238,10 @@ PS1='D> '
 	tm.Line("false")
 	tm.WaitFor("POST[1]")
 	tm.WaitFor("D> ")
+	// A background statement's trap runs in the shell, before it starts.
+	tm.Line("sleep 0 &")
+	tm.WaitFor("PRE[sleep 0 &|sleep 0]")
+	tm.WaitFor("D> ")
 	tm.Type(shelltest.CtrlD)
 	tm.WaitExit()
 }
