@@ -39,7 +39,7 @@ func (s *Shell) keep() (restore func()) {
 	s.compspecs.mu.Unlock()
 	traps := maps.Clone(s.traps)
 	exitTrap, debug := s.exitTrap, s.debug.cmd.Load()
-	noPromptVars, exitCalled := s.noPromptVars, s.exitCalled
+	noPromptVars, exitCalled := s.noPromptVars, s.exitCalled.Load()
 	var hist []string
 	if s.hist != nil {
 		s.joinHistory(true)
@@ -62,7 +62,8 @@ func (s *Shell) keep() (restore func()) {
 		s.traps = traps
 		s.exitTrap = exitTrap
 		s.debug.cmd.Store(debug)
-		s.noPromptVars, s.exitCalled = noPromptVars, exitCalled
+		s.noPromptVars = noPromptVars
+		s.exitCalled.Store(exitCalled)
 		if s.hist != nil {
 			s.hist.entries = hist
 		}
