@@ -250,6 +250,8 @@ func (a *Agent) Ask(ctx context.Context, req Request) (err error) {
 	if env.Question == "" {
 		env.Question = strings.TrimSpace(req.Text)
 	}
+	// A bare ? diagnoses: nothing changes until the user asks for a fix.
+	env.ReadOnly = env.ReadOnly || strings.TrimSpace(req.Text) == ""
 	if env.Out == req.Stdout {
 		// Through the screen, which then knows where the line ends.
 		env.Out = scr

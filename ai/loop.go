@@ -123,7 +123,11 @@ func (t *turn) refusedTools(err error) bool {
 // in a turn that fitting leaves something out, one line says what.
 func (t *turn) build(specs []chat.Tool) chat.Request {
 	fenced := t.a.fenced()
-	req := chat.Request{Model: t.a.ep.Model, System: system(fenced, specs), Messages: t.msgs, MaxTokens: t.a.cfg.MaxOutput}
+	sys := system(fenced, specs)
+	if t.env.ReadOnly {
+		sys += "\n" + diagnosisPrompt
+	}
+	req := chat.Request{Model: t.a.ep.Model, System: sys, Messages: t.msgs, MaxTokens: t.a.cfg.MaxOutput}
 	if !fenced {
 		req.Tools = specs
 	}
@@ -207,7 +211,11 @@ func (t *turn) toolSpecs() ([]chat.Tool, map[string]bool) {
 		return nil, byName
 	}
 	var specs []chat.Tool
-	for _, tl := range t.a.tools.Tools() {
+	list := t.a.tools.Tools()
+	if t.env.ReadOnly {
+		list = tools.ReadOnly(list)
+	}
+	for _, tl := range list {
 		specs = append(specs, chat.Tool{Name: tl.Name(), Description: tl.Description(), Schema: tl.Schema()})
 		byName[tl.Name()] = true
 	}

@@ -35,6 +35,10 @@ const (
 const systemPrompt = `You are the assistant in qsh, a bash-compatible shell; the user asks with "?" lines. Answer briefly, for a terminal: plain text, commands and code in fenced blocks, no tables or headings. Use the tools when that beats guessing. For a failed command, find the cause in its output and suggest a fix.
 Each question comes with a <context> block: system, cwd, date, and the commands run since the last question, with exit status, duration and output tail. Secrets show as [REDACTED].`
 
+// diagnosisPrompt ends the system prompt of a bare ?, which the registry
+// holds to read-only calls (tools.Env.ReadOnly).
+const diagnosisPrompt = `This question is a diagnosis (a bare "?"): find the cause. Only read-only tools and read-only commands run in it; anything that changes something (a build, a test run, an edit, an install) is refused without asking the user, so do not try. Give the fix as commands the user can run, and say they can ask (for example "? fix it") to have you do it.`
+
 const fencedPrompt = `To call a tool, write a block like this on its own lines, then stop and wait for the result:
 ` + "```tool" + `
 {"name": "TOOL", "args": {ARGUMENTS}, "reason": "why, in a few words"}

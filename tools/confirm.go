@@ -45,6 +45,10 @@ func (r *Registry) approve(ctx context.Context, env Env, q ask, c *call) (bool, 
 	v := q.verdict
 	c.class = v.Class.String()
 	why := reasons(v)
+	if no := readOnlyRefusal(env, q); no != "" {
+		c.decision = decRefused
+		return false, failf("%s", no)
+	}
 	switch Decide(r.cfg.Confirm, v.Class, r.cfg.AllowedOnly) {
 	case Run:
 		c.decision = decRun

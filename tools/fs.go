@@ -63,12 +63,21 @@ type filesystem struct {
 }
 
 func newFilesystem(r *Registry) *filesystem {
+	return &filesystem{r: r, schema: fsSchema(r.cfg.FSWrite), write: func(w io.Writer, b []byte) error {
+		_, err := w.Write(b)
+		return err
+	}}
+}
+
+// fsSchema is the filesystem tool's schema, with or without the
+// operations that write.
+func fsSchema(write bool) json.RawMessage {
 	ops := []string{"read", "list", "exists", "metadata", "search"}
-	if r.cfg.FSWrite {
+	if write {
 		ops = append(ops, "write", "edit")
 	}
 	s := schemaFor[fsParams](map[string][]string{"operation": ops})
-	if !r.cfg.FSWrite {
+	if !write {
 		for _, p := range []string{"content", "old_text", "new_text"} {
 			delete(s.Properties, p)
 		}
@@ -76,10 +85,7 @@ func newFilesystem(r *Registry) *filesystem {
 			return p == "content" || p == "old_text" || p == "new_text"
 		})
 	}
-	return &filesystem{r: r, schema: mustJSON(s), write: func(w io.Writer, b []byte) error {
-		_, err := w.Write(b)
-		return err
-	}}
+	return mustJSON(s)
 }
 
 func (t *filesystem) Name() string            { return "filesystem" }

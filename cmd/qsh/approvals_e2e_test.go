@@ -88,3 +88,30 @@ func TestApprovalsAlwaysInProject(t *testing.T) {
 		t.Errorf("%d requests, want 6 (the /permissions lines send none)", n)
 	}
 }
+
+// TestApprovalsDiagnosisReadOnly: a bare `?` never runs a dev command,
+// even in yolo mode where dev commands run unasked; a safe one runs.
+func TestApprovalsDiagnosisReadOnly(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"Makefile": makefile})
+	srv := aitest.NewOpenAI(t,
+		execCall("ls Makefile"),
+		execCall("make -s hello"),
+		aitest.Say("The last command failed on purpose; run `make -s hello` to build.", 2))
+	tm := startIn(t, dir, aiEnv(t, srv, "QSH_AI_TOOLS_CONFIRM=yolo"))
+	tm.Line("false")
+	tm.WaitFor(ps1)
+	tm.Line("?")
+	out := tm.WaitFor(ps1)
+	if !strings.Contains(out, "failed on purpose") || strings.Contains(out, "run? [") {
+		t.Errorf("screen:\n%s", out)
+	}
+	wantResults(t, srv, "Makefile", "only diagnoses")
+	if exists(filepath.Join(dir, "ran.log")) {
+		t.Error("a bare ? ran make")
+	}
+	if s := string(srv.Requests()[0].Raw); !strings.Contains(s, "This question is a diagnosis") {
+		t.Error("the system prompt does not say the turn is read-only")
+	}
+}

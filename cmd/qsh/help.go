@@ -35,7 +35,7 @@ The assistant:
   A line whose first non-blank character is ? goes to the assistant, in the
   interactive shell and in -c strings (script files are plain shell):
     ? why is this build failing
-    ?                  a bare ? explains the last command's failure
+    ?                  a bare ? explains the last command's failure (read-only)
     ? /reset           start a new conversation
     ? /status          show provider, model and conversation state
     ? /model NAME      switch the model
