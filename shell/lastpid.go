@@ -641,6 +641,32 @@ type bgTable struct {
 
 	funcs     map[string]bool // the shell's functions, see [bgTable.fileFuncs]
 	funcCount int             // how many the shell had then
+
+	// clock is where the waits read the time; nil is the real one.
+	clock *clock
+}
+
+// clock is the time the table's waits (see [lookupWait]) go by: the real
+// one, or a test's, which moves only when the test says.
+type clock struct {
+	now func() time.Time
+	// after is time.After with a way to stop it.
+	after func(d time.Duration) (c <-chan time.Time, stop func())
+}
+
+var realClock = clock{
+	now: time.Now,
+	after: func(d time.Duration) (<-chan time.Time, func()) {
+		t := time.NewTimer(d)
+		return t.C, func() { t.Stop() }
+	},
+}
+
+func (t *bgTable) time() *clock {
+	if t.clock == nil {
+		return &realClock
+	}
+	return t.clock
 }
 
 // bgStmt is a background statement run.
@@ -692,7 +718,7 @@ func (t *bgTable) reserve(want, before int) string {
 	}
 	t.n++
 	tok := "b" + strconv.Itoa(t.n)
-	t.stmts[tok] = &bgStmt{want: want, began: time.Now(), before: before}
+	t.stmts[tok] = &bgStmt{want: want, began: t.time().now(), before: before}
 	t.order = append(t.order, tok)
 	if len(t.order) > maxBgStmts {
 		// Forget the oldest that ended; those running stay.
@@ -966,9 +992,9 @@ func (t *bgTable) pid(ctx context.Context, tok string) int {
 			break
 		}
 		if timeout == nil {
-			ticker := time.NewTicker(lookupWait)
-			defer ticker.Stop()
-			timeout = ticker.C
+			var stop func()
+			timeout, stop = t.time().after(lookupWait)
+			defer stop()
 		}
 		ch := t.changed
 		t.mu.Unlock()
@@ -976,6 +1002,7 @@ func (t *bgTable) pid(ctx context.Context, tok string) int {
 		case <-ch:
 		case <-timeout:
 			waits++
+			timeout = nil
 		case <-ctx.Done():
 		}
 		t.mu.Lock()
@@ -1032,20 +1059,20 @@ func (t *bgTable) settleWhile(ctx context.Context, wait func(now time.Time) time
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for ctx.Err() == nil {
-		now := time.Now()
+		now := t.time().now()
 		until := wait(now)
 		if until.IsZero() {
 			return
 		}
-		timer := time.NewTimer(until.Sub(now))
+		timeout, stop := t.time().after(until.Sub(now))
 		ch := t.changed
 		t.mu.Unlock()
 		select {
 		case <-ch:
-		case <-timer.C:
+		case <-timeout:
 		case <-ctx.Done():
 		}
-		timer.Stop()
+		stop()
 		t.mu.Lock()
 	}
 }

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/qsh-shell/qsh/internal/testtime"
 )
 
 // newBgTable is a table for a test; the Shell's is its zero value.
@@ -347,16 +349,15 @@ func TestBgTableStandIn(t *testing.T) {
 // TestBgTableWaitsForProgram: $! waits for the program to start.
 func TestBgTableWaitsForProgram(t *testing.T) {
 	t.Parallel()
-	tb := newBgTable()
+	tb, clk := newFakeTable()
 	tok := tb.reserve(3, 0)
-	go func() {
-		time.Sleep(50 * time.Millisecond)
-		tb.calling(tok, 3, true)
-		time.Sleep(50 * time.Millisecond)
-		tb.started(tok, 3, 4242)
-	}()
-	if pid := tb.pid(context.Background(), tok); pid != 4242 {
-		t.Fatalf("pid = %d, want 4242", pid)
+	pid := make(chan int, 1)
+	go func() { pid <- tb.pid(context.Background(), tok) }()
+	clk.awaitTimers(t, 1) // $! waits
+	tb.calling(tok, 3, true)
+	tb.started(tok, 3, 4242)
+	if got := returns(t, "pid", func() int { return <-pid }); got != 4242 {
+		t.Fatalf("pid = %d, want 4242", got)
 	}
 }
 
@@ -372,16 +373,7 @@ func TestBgTableTrim(t *testing.T) {
 	}
 }
 
-func waitFor(ok func() bool) bool {
-	deadline := time.Now().Add(5 * time.Second)
-	for !ok() {
-		if time.Now().After(deadline) {
-			return false
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	return true
-}
+func waitFor(ok func() bool) bool { return testtime.Until(30*time.Second, ok) }
 
 func TestMarkTrap(t *testing.T) {
 	t.Parallel()
@@ -408,9 +400,13 @@ func TestMarkTrap(t *testing.T) {
 // signal, as it would have been bash's $!.
 func TestBgTableForward(t *testing.T) {
 	t.Parallel()
-	tb := newBgTable()
+	tb, clk := newFakeTable()
 	tok := tb.reserve(4, 0)
-	standin := tb.pid(context.Background(), tok) // lookupWait passes
+	go func() {
+		clk.awaitTimers(t, 1)
+		clk.advance(lookupWait) // nothing comes: a stand-in
+	}()
+	standin := returns(t, "pid", func() int { return tb.pid(context.Background(), tok) })
 	prog := exec.Command("sleep", "30")
 	if err := prog.Start(); err != nil {
 		t.Skip(err)
@@ -480,42 +476,61 @@ func TestBgTableSettle(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			tb := newBgTable()
+			tb, clk := newFakeTable()
 			old := tb.reserve(0, 0) // began long ago: not waited for
-			tb.stmts[old].began = time.Now().Add(-time.Hour)
+			tb.stmts[old].began = clk.now().Add(-time.Hour)
 			tok := tb.reserve(tt.want, 0)
+			done := make(chan struct{})
 			go func() {
-				time.Sleep(20 * time.Millisecond)
-				tt.do(tb, tok)
+				tb.settle(context.Background())
+				close(done)
 			}()
-			start := time.Now()
-			tb.settle(context.Background())
-			took := time.Since(start)
-			if took < 20*time.Millisecond {
-				t.Fatalf("settle returned after %v, before the statement did anything", took)
+			clk.awaitTimers(t, 1) // settle waits
+			select {
+			case <-done:
+				t.Fatal("settle returned before the statement did anything")
+			default:
 			}
-			if long := took >= lookupWait*9/10; long != tt.long || took > 3*lookupWait {
-				t.Fatalf("settle took %v (lookupWait %v), want long %v", took, lookupWait, tt.long)
+			tt.do(tb, tok)
+			if tt.long {
+				// Woken (do may change nothing), it waits again, until
+				// lookupWait is over.
+				tb.mu.Lock()
+				tb.broadcast()
+				tb.mu.Unlock()
+				ended := func() bool {
+					select {
+					case <-done:
+						return true
+					default:
+						return false
+					}
+				}
+				testtime.Until(30*time.Second, func() bool { return ended() || clk.timersMade() >= 2 })
+				if ended() {
+					t.Fatal("settle returned before lookupWait was over")
+				}
+				clk.advance(lookupWait)
 			}
+			returns(t, "settle", func() bool { <-done; return true })
 			// Settled, or too old now: at once.
-			start = time.Now()
-			tb.settle(context.Background())
-			if took := time.Since(start); took > 10*time.Millisecond {
-				t.Fatalf("settle again took %v", took)
+			made := clk.timersMade()
+			returns(t, "settle again", func() bool { tb.settle(context.Background()); return true })
+			if clk.timersMade() != made {
+				t.Fatal("settle again waited")
 			}
 		})
 	}
 	t.Run("cancelled", func(t *testing.T) {
 		t.Parallel()
-		tb := newBgTable()
+		tb, clk := newFakeTable()
 		tb.reserve(5, 0)
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
-		defer cancel()
-		start := time.Now()
-		tb.settle(ctx)
-		if took := time.Since(start); took > lookupWait/2 {
-			t.Fatalf("a cancelled settle took %v", took)
-		}
+		ctx, cancel := context.WithCancel(context.Background())
+		go func() {
+			clk.awaitTimers(t, 1)
+			cancel()
+		}()
+		returns(t, "a cancelled settle", func() bool { tb.settle(ctx); return true })
 	})
 	t.Run("unused table", func(t *testing.T) {
 		newBgTable().settle(context.Background()) // returns, without a panic
