@@ -19,6 +19,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/qsh-shell/qsh/internal/testtime"
 )
 
 // The test binary plays the outer qsh and a fake inner shell, as the
@@ -98,15 +100,16 @@ func fakeInner() int {
 
 // screen reads what the user's terminal shows, keeping the last MiB.
 type screen struct {
-	t    *testing.T
-	mu   sync.Mutex
-	buf  []byte
-	base int64 // absolute position of buf[0]
-	done chan struct{}
+	t       *testing.T
+	mu      sync.Mutex
+	buf     []byte
+	base    int64         // absolute position of buf[0]
+	changed chan struct{} // closed and replaced at every read
+	done    chan struct{}
 }
 
 func newScreen(t *testing.T, master *os.File) *screen {
-	s := &screen{t: t, done: make(chan struct{})}
+	s := &screen{t: t, changed: make(chan struct{}), done: make(chan struct{})}
 	go func() {
 		defer close(s.done)
 		b := make([]byte, 64<<10)
@@ -118,6 +121,8 @@ func newScreen(t *testing.T, master *os.File) *screen {
 				s.buf = append(s.buf[:0], s.buf[over:]...)
 				s.base += int64(over)
 			}
+			close(s.changed)
+			s.changed = make(chan struct{})
 			s.mu.Unlock()
 			if err != nil {
 				return
@@ -138,10 +143,14 @@ func (s *screen) pos() int64 {
 func (s *screen) waitFor(from int64, re string) ([]string, int64) {
 	s.t.Helper()
 	rx := regexp.MustCompile(re)
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.After(testtime.Scaled(time.Minute))
+	searched := from // what re is looked for in starts after this, less a margin
 	for {
 		s.mu.Lock()
-		start := max(from-s.base, 0)
+		// The patterns are short: look again only at what came since.
+		start := max(from, searched-4096) - s.base
+		start = max(start, 0)
+		searched = s.base + int64(len(s.buf))
 		tail := s.buf[start:]
 		loc := rx.FindSubmatchIndex(tail)
 		var m []string
@@ -156,14 +165,18 @@ func (s *screen) waitFor(from int64, re string) ([]string, int64) {
 		}
 		end := s.base + start + int64(max(0, loc2(loc)))
 		shown := string(s.buf[max(0, len(s.buf)-300):])
+		ch := s.changed
 		s.mu.Unlock()
 		if m != nil {
 			return m, end
 		}
-		if time.Now().After(deadline) {
+		select {
+		case <-ch:
+		case <-s.done:
+			s.t.Fatalf("waiting for %q: the terminal closed; the screen ends with %q", re, shown)
+		case <-deadline:
 			s.t.Fatalf("waiting for %q; the screen ends with %q", re, shown)
 		}
-		time.Sleep(5 * time.Millisecond)
 	}
 }
 
@@ -256,8 +269,8 @@ func (s *session) exit(t *testing.T, within time.Duration) int {
 	go func() { done <- s.cmd.Wait() }()
 	select {
 	case <-done:
-	case <-time.After(within):
-		t.Fatalf("the proxy did not exit within %v", within)
+	case <-time.After(testtime.Scaled(within)):
+		t.Fatalf("the proxy did not exit within %v", testtime.Scaled(within))
 	}
 	return statusOf(s.cmd.ProcessState, nil)
 }
@@ -303,19 +316,16 @@ func TestProxySession(t *testing.T) {
 	// Ctrl-C interrupts the running command, not the shell or the proxy.
 	from := s.typ("echo started; sleep 20; echo not interrupted\r")
 	_, after := s.waitFor(from, `started\r\n`)
-	start := time.Now()
-	for i := 0; ; i++ {
+	// Typed again until it lands: sleep may not have started yet.
+	interrupted := func() bool {
 		s.typ("\x03")
-		if strings.Contains(s.tail(after), mark('D', s.id, 130)) {
-			break
-		}
-		if i == 100 {
-			t.Fatalf("Ctrl-C did not interrupt sleep: %q", s.tail(after))
-		}
-		time.Sleep(50 * time.Millisecond)
+		return strings.Contains(s.tail(after), mark('D', s.id, 130))
+	}
+	if !testtime.Until(time.Minute, interrupted) {
+		t.Fatalf("Ctrl-C did not interrupt sleep: %q", s.tail(after))
 	}
 	s.waitPrompt(after)
-	if time.Since(start) > 10*time.Second || strings.Contains(s.tail(after), "not interrupted") {
+	if strings.Contains(s.tail(after), "not interrupted") {
 		t.Fatalf("sleep was not interrupted: %q", s.tail(after))
 	}
 	if got := s.record(1); len(got) != 1 || got[0].Status != 130 || !strings.HasPrefix(got[0].Text, "started\n") {
@@ -327,12 +337,12 @@ func TestProxySession(t *testing.T) {
 	// orphaned process group) but delivers the signal to a handler.
 	from = s.typ(`trap 'echo got TSTP; exit 5' TSTP; echo waiting; while :; do :; done` + "\r")
 	_, after = s.waitFor(from, `waiting\r\n`)
-	for i := 0; !strings.Contains(s.tail(after), mark('D', s.id, 5)); i++ {
-		if i == 100 {
-			t.Fatalf("Ctrl-Z did not reach the job: %q", s.tail(after))
-		}
+	stopped := func() bool {
 		s.typ("\x1a")
-		time.Sleep(50 * time.Millisecond)
+		return strings.Contains(s.tail(after), mark('D', s.id, 5))
+	}
+	if !testtime.Until(time.Minute, stopped) {
+		t.Fatalf("Ctrl-Z did not reach the job: %q", s.tail(after))
 	}
 	s.waitPrompt(after)
 	if !strings.Contains(s.tail(after), "got TSTP") {
@@ -386,7 +396,7 @@ func TestProxyDrain(t *testing.T) {
 	}
 	from := s.typ("flood-exit\r")
 	start := time.Now()
-	if st := s.exit(t, drainMax+3*time.Second); st != 5 {
+	if st := s.exit(t, drainMax+10*time.Second); st != 5 {
 		t.Errorf("exit status %d, want 5", st)
 	}
 	t.Logf("the proxy ended %v after the shell was asked to exit", time.Since(start))
@@ -408,7 +418,7 @@ func TestProxyTerminalGone(t *testing.T) {
 	t.Parallel()
 	s := startSession(t)
 	s.master.Close()
-	s.exit(t, hangupGrace+3*time.Second)
+	s.exit(t, hangupGrace+10*time.Second)
 }
 
 // TestProxyPager runs less and vi through the proxy: they open, work and
@@ -473,12 +483,9 @@ func TestProxyInProcess(t *testing.T) {
 	if after := termios(t, slave); after != before {
 		t.Errorf("terminal modes after Proxy\n%+v\nwant\n%+v", after, before)
 	}
-	for i := 0; runtime.NumGoroutine() > goroutines; i++ {
-		if i == 100 {
-			buf := make([]byte, 1<<16)
-			t.Fatalf("%d goroutines before Proxy, %d after:\n%s", goroutines, runtime.NumGoroutine(), buf[:runtime.Stack(buf, true)])
-		}
-		time.Sleep(10 * time.Millisecond)
+	if !testtime.Until(30*time.Second, func() bool { return runtime.NumGoroutine() <= goroutines }) {
+		buf := make([]byte, 1<<16)
+		t.Fatalf("%d goroutines before Proxy, %d after:\n%s", goroutines, runtime.NumGoroutine(), buf[:runtime.Stack(buf, true)])
 	}
 
 	// An inner shell that cannot start is an error, and the terminal is

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/qsh-shell/qsh/internal/testtime"
 )
 
 func TestParseMark(t *testing.T) {
@@ -192,7 +194,7 @@ func TestRecorderWaitsForEnd(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 		fmt.Fprint(r, mark('D', "1", 4))
 	}()
-	got := r.outputs(1, 1, 5*time.Second)
+	got := r.outputs(1, 1, testtime.Scaled(30*time.Second))
 	if len(got) != 1 || got[0].Status != 4 || got[0].Text != "one\n" {
 		t.Fatalf("outputs = %+v", got)
 	}
