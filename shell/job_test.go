@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/qsh-shell/qsh/internal/testtime"
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -161,7 +162,7 @@ func TestSubshellHasNoJobControl(t *testing.T) {
 	s.jobs = newJobs(-1, 0, io.Discard, nil)
 	running := &job{text: "sleep 100", bg: true, procs: []*proc{{state: procRunning}}}
 	s.jobs.add(running, 0)
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testtime.Scaled(30*time.Second))
 	defer cancel()
 	var out, errb bytes.Buffer
 	st, err := s.Run(ctx, "wait; echo waited; fg", &out, &errb, nil, nil)

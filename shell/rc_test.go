@@ -8,6 +8,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/qsh-shell/qsh/internal/testtime"
 )
 
 // TestRCInterrupted sends Ctrl-C's signal while ~/.qshrc loops: the file
@@ -28,12 +30,8 @@ func TestRCInterrupted(t *testing.T) {
 	}
 	defer s.stopSignals()
 	go func() {
-		for range 1000 {
-			if _, err := os.Stat(started); err == nil {
-				syscall.Kill(os.Getpid(), syscall.SIGINT)
-				return
-			}
-			time.Sleep(10 * time.Millisecond)
+		if testtime.Until(30*time.Second, func() bool { _, err := os.Stat(started); return err == nil }) {
+			syscall.Kill(os.Getpid(), syscall.SIGINT)
 		}
 	}()
 	s.RC(t.Context())

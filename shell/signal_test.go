@@ -6,6 +6,8 @@ import (
 	"os"
 	"testing"
 	"time"
+
+	"github.com/qsh-shell/qsh/internal/testtime"
 )
 
 func catchingNow(s *Shell) bool {
@@ -34,12 +36,8 @@ func TestCatchSignalsSoon(t *testing.T) {
 
 	s, _ = New(Stdio(nil, &out, &out), Environ([]string{"PATH=" + os.Getenv("PATH")}))
 	stop = s.catchSignalsSoon(time.Millisecond)
-	deadline := time.Now().Add(5 * time.Second)
-	for !catchingNow(s) {
-		if time.Now().After(deadline) {
-			t.Fatal("not catching after the delay")
-		}
-		time.Sleep(time.Millisecond)
+	if !testtime.Until(30*time.Second, func() bool { return catchingNow(s) }) {
+		t.Fatal("not catching after the delay")
 	}
 	stop()
 	if catchingNow(s) {

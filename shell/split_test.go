@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/qsh-shell/qsh/internal/testtime"
 )
 
 func TestQuestion(t *testing.T) {
@@ -105,7 +107,7 @@ func FuzzSplit(f *testing.F) {
 		}()
 		select {
 		case <-done:
-		case <-time.After(2 * time.Second):
+		case <-time.After(testtime.Scaled(10 * time.Second)):
 			t.Fatalf("incomplete(%q) hangs", line)
 		}
 	})
