@@ -11,9 +11,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/qsh-shell/qsh/internal/testtime"
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/qsh-shell/qsh/internal/testtime"
 )
 
 func TestFindJob(t *testing.T) {
