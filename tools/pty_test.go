@@ -12,6 +12,8 @@ import (
 
 	"github.com/creack/pty"
 	"golang.org/x/term"
+
+	"github.com/qsh-shell/qsh/internal/testtime"
 )
 
 // ttyKey reads one key from a terminal in raw mode, the way the shell's
@@ -66,7 +68,7 @@ func TestConfirmThroughPTY(t *testing.T) {
 	}()
 	waitPrompt := func(want string) {
 		t.Helper()
-		timeout := time.After(5 * time.Second)
+		timeout := time.After(testtime.Scaled(30 * time.Second))
 		for {
 			select {
 			case s := <-screen:
@@ -104,7 +106,7 @@ func TestConfirmThroughPTY(t *testing.T) {
 		var res Result
 		select {
 		case res = <-done:
-		case <-time.After(5 * time.Second):
+		case <-time.After(testtime.Scaled(30 * time.Second)):
 			t.Fatalf("%s: no result", s.cmd)
 		}
 		if len(ran) != s.ran || res.Canceled != s.canceled {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -14,6 +15,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/qsh-shell/qsh/internal/testtime"
 	"github.com/qsh-shell/qsh/tools"
 )
 
@@ -33,7 +35,8 @@ func stdio(t *testing.T, name, kind string) ServerConfig {
 
 func newManager(t *testing.T, opts ...Option) *Manager {
 	t.Helper()
-	m := New(append([]Option{Confirm(nil), StartTimeout(5 * time.Second), StopTimeout(200 * time.Millisecond)}, opts...)...)
+	// Starting a server (this test binary, -race) takes a while on busy cores.
+	m := New(append([]Option{Confirm(nil), StartTimeout(testtime.Scaled(30 * time.Second)), StopTimeout(200 * time.Millisecond)}, opts...)...)
 	t.Cleanup(func() { m.Close() })
 	return m
 }
@@ -146,13 +149,16 @@ func TestSameToolTwoServers(t *testing.T) {
 }
 
 func TestFailedServers(t *testing.T) {
-	m := newManager(t, StartTimeout(500*time.Millisecond),
+	// Long enough for the good one to start on busy cores; the mute one
+	// takes it all.
+	startup := testtime.Scaled(3 * time.Second)
+	m := newManager(t, StartTimeout(startup),
 		Servers(stdio(t, "good", "basic"), stdio(t, "dies", "exit"), stdio(t, "mute", "hang"),
 			ServerConfig{Name: "missing", Command: "qsh-no-such-mcp-server"}))
 	start := time.Now()
 	list, warnings := m.Tools(context.Background())
-	if d := time.Since(start); d > 3*time.Second {
-		t.Errorf("Tools took %v with a 500ms start-up timeout", d)
+	if d := time.Since(start); d > startup+testtime.Scaled(10*time.Second) {
+		t.Errorf("Tools took %v with a %v start-up timeout", d, startup)
 	}
 	find(t, list, "mcp_good_echo")
 	for _, tool := range list {
@@ -164,7 +170,7 @@ func TestFailedServers(t *testing.T) {
 		`mcp: server "dies" failed: `,
 		`(it said: boom: GITHUB_TOKEN is not set)`,
 		`mcp: server "missing" failed: command "qsh-no-such-mcp-server" not found in PATH`,
-		`mcp: server "mute" failed: no answer within 500ms`,
+		fmt.Sprintf(`mcp: server "mute" failed: no answer within %v`, startup),
 	}
 	all := strings.Join(warnings, "\n")
 	for _, w := range want {
@@ -193,10 +199,12 @@ func TestFailedServers(t *testing.T) {
 }
 
 func TestCallTimeout(t *testing.T) {
-	m := newManager(t, Servers(stdio(t, "a", "basic")), CallTimeout(300*time.Millisecond))
+	// The echo after must answer within it too, on busy cores.
+	timeout := testtime.Scaled(2 * time.Second)
+	m := newManager(t, Servers(stdio(t, "a", "basic")), CallTimeout(timeout))
 	list, _ := m.Tools(context.Background())
 	res := call(t, find(t, list, "mcp_a_slow"), `{}`)
-	if res.Success || !strings.Contains(res.Error, `the MCP server "a" did not answer within 300ms`) {
+	if res.Success || !strings.Contains(res.Error, fmt.Sprintf(`the MCP server "a" did not answer within %v`, timeout)) {
 		t.Errorf("slow = %+v", res)
 	}
 	// The server is still good for the next call.
@@ -230,13 +238,9 @@ func TestCrashRestarts(t *testing.T) {
 
 func waitFor(t *testing.T, cond func() bool) {
 	t.Helper()
-	for i := 0; i < 100; i++ {
-		if cond() {
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
+	if !testtime.Until(30*time.Second, cond) {
+		t.Fatalf("condition not met within %v", testtime.Scaled(30*time.Second))
 	}
-	t.Fatal("condition not met within 2s")
 }
 
 func TestConfirm(t *testing.T) {

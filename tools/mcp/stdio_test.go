@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/qsh-shell/qsh/internal/testtime"
 )
 
 // alive reports whether pid is a process that has not exited (a zombie
@@ -37,7 +39,7 @@ func TestChildHoldsStdout(t *testing.T) {
 	// The server dies; its child keeps stdout open, yet the call ends.
 	start := time.Now()
 	res := call(t, find(t, list, "mcp_a_crash"), `{}`)
-	if d := time.Since(start); d > 3*time.Second || !strings.Contains(res.Error, "stopped during the call") {
+	if d := time.Since(start); d > testtime.Scaled(20*time.Second) || !strings.Contains(res.Error, "stopped during the call") {
 		t.Errorf("crash after %v = %+v", d, res)
 	}
 	// The next turn starts a new one; Close stops it with its child.
@@ -64,7 +66,7 @@ func TestStubbornServer(t *testing.T) {
 	}
 	start := time.Now()
 	m.Close()
-	if d := time.Since(start); d > 2*time.Second {
+	if d := time.Since(start); d > testtime.Scaled(10*time.Second) {
 		t.Errorf("Close took %v with a 100ms stop timeout", d)
 	}
 	waitFor(t, func() bool { return !alive(pid) })
