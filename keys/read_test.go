@@ -8,6 +8,8 @@ import (
 
 	"github.com/creack/pty"
 	"golang.org/x/term"
+
+	"github.com/qsh-shell/qsh/internal/testtime"
 )
 
 func TestRead(t *testing.T) {
@@ -39,7 +41,7 @@ func TestRead(t *testing.T) {
 	ctx, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	if _, err := Read(ctx, tty); !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > 2*time.Second {
+	if _, err := Read(ctx, tty); !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > testtime.Scaled(10*time.Second) {
 		t.Fatalf("cancelled read: %v after %v", err, time.Since(start))
 	}
 	// Nothing was left reading: the next key goes to the next reader.
