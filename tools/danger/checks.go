@@ -86,14 +86,14 @@ func (w *walker) setsVars(chain string, args []arg, io ioInfo) {
 	ops := scan(&rule{vals: "-p -d -n -N -t -u -a -C -c -O -s"}, args)
 	for _, i := range ops {
 		w.vars[args[i].s] = hole
-		w.subscriptCode(args[i].s, strings.Fields(chain)[0]+" "+args[i].text)
+		w.subscriptCode(args[i].s, firstWord(chain)+" "+args[i].text)
 	}
 	for i, a := range args {
 		if a.s == "-a" && i+1 < len(args) {
 			w.vars[args[i+1].s] = hole
 		}
 	}
-	if len(ops) == 0 && strings.Fields(chain)[0] == "read" {
+	if len(ops) == 0 && firstWord(chain) == "read" {
 		w.vars["REPLY"] = hole
 	}
 }
@@ -119,7 +119,7 @@ func (w *walker) unset(chain string, args []arg, io ioInfo) {
 // second judges the second operand as written: uniq IN OUT, xxd IN OUT.
 func (w *walker) second(chain string, args []arg, io ioInfo) {
 	// uniq IN OUT, xxd IN OUT: the second operand is written.
-	if ops := scan(lookup(strings.Fields(chain)[0]), args); len(ops) >= 2 {
+	if ops := scan(lookup(firstWord(chain)), args); len(ops) >= 2 {
 		w.writeTo(args[ops[1]].s, chain, args[ops[1]].text)
 	}
 }

@@ -9,6 +9,8 @@ import (
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/qsh-shell/qsh/tools/danger/secret"
 )
 
 // Workspace is where a command runs: the project it may change freely and
@@ -116,13 +118,14 @@ type shared struct {
 	called    map[*syntax.Stmt]bool
 	// declared are the function bodies declared anywhere in the string,
 	// with the walker state at their declaration.
-	declared []declared
-	netfd    map[string]bool      // file descriptors opened on /dev/tcp
-	runtime  bool                 // judging a real argv at run time (see Guard)
-	piped    bool                 // at run time: the output goes into a pipe, judged with it before running
-	budget   int                  // statements left to walk
-	level    int                  // statements being walked, one inside the other
-	fetches  map[syntax.Node]bool // substitutions known to fetch or not (see fetching)
+	declared   []declared
+	netfd      map[string]bool      // file descriptors opened on /dev/tcp
+	runtime    bool                 // judging a real argv at run time (see Guard)
+	piped      bool                 // at run time: the output goes into a pipe, judged with it before running
+	budget     int                  // statements left to walk
+	level      int                  // statements being walked, one inside the other
+	fetches    map[syntax.Node]bool // substitutions known to fetch or not (see fetching)
+	fixedPaths []string             // secret.Places.Fixed for the home, made on first use
 	// scripts are the files the string writes, with what it writes into
 	// them (hole when that is not known).
 	scripts map[string]string
@@ -138,6 +141,14 @@ func (s *shared) call(body *syntax.Stmt) {
 	}
 	s.called[body] = true
 	s.calls[body]++
+}
+
+// fixed lists the places secrets are kept for home (see secret.Places).
+func (s *shared) fixed(home string) []string {
+	if s.fixedPaths == nil {
+		s.fixedPaths = (secret.Places{Home: home, Getenv: s.getenv}).Fixed()
+	}
+	return s.fixedPaths
 }
 
 // wrote records that the string writes data into the file p (known says

@@ -35,7 +35,7 @@ func urlHost(s string) (string, bool) {
 }
 
 func (w *walker) fetch(chain string, args []arg, io ioInfo) {
-	name := strings.Fields(chain)[0]
+	name := firstWord(chain)
 	vals := "-o --output -H --header -d --data --data-raw --data-binary --data-urlencode -F --form -u --user -X --request -A --user-agent -e --referer -b --cookie -c --cookie-jar -x --proxy -T --upload-file -m --max-time --connect-timeout -w --write-out -r --range -K --config --retry --resolve --cacert --cert --key --url"
 	if name == "wget" {
 		vals = "-O --output-document -o --output-file -a --append-output -P --directory-prefix -U --user-agent --header --post-data --post-file --body-data --body-file --method -T --timeout -t --tries -i --input-file -e --execute --user --password"
@@ -223,7 +223,7 @@ func (w *walker) rsync(chain string, args []arg, io ioInfo) {
 // ProxyCommand, LocalCommand, KnownHostsCommand, Match exec (ssh_config(5))
 // and scp's -S. -V, -G and -Q only print.
 func (w *walker) ssh(chain string, args []arg, io ioInfo) {
-	name := strings.Fields(chain)[0]
+	name := firstWord(chain)
 	for i := 1; i < len(args); i++ {
 		a := args[i].s
 		if !strings.HasPrefix(a, "-") {

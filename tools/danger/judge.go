@@ -4,8 +4,6 @@ import (
 	"path"
 	"slices"
 	"strings"
-
-	"github.com/qsh-shell/qsh/tools/danger/secret"
 )
 
 // binDirs hold system programs: /usr/bin/rm is judged as rm.
@@ -86,11 +84,11 @@ func (w *walker) operandsOf(name string, args []arg) {
 			continue // written, not read
 		}
 		if strings.HasPrefix(a.s, "-") {
-			if i := strings.IndexByte(a.s, '='); i > 0 {
-				a.s = a.s[i+1:]
-			} else {
-				continue
+			i := strings.IndexByte(a.s, '=')
+			if i < 0 || hasGlob(a.s[i+1:]) {
+				continue // a flag, or a filter such as --include=*.go
 			}
+			a.s = a.s[i+1:]
 		}
 		if i := strings.LastIndexByte(a.s, ':'); i > 0 && i < len(a.s)-1 && !strings.Contains(a.s, "://") && !listers.get()[name] {
 			// git's REV:PATH names a file too.
@@ -122,6 +120,14 @@ func (w *walker) operandsOf(name string, args []arg) {
 	}
 }
 
+// firstWord is the command word of a chain such as "git config".
+func firstWord(chain string) string {
+	if i := strings.IndexByte(chain, ' '); i >= 0 {
+		return chain[:i]
+	}
+	return chain
+}
+
 // readsTree reports whether a command reads whole directory trees it is
 // given: grep -r, rg, cp -r, tar, zip -r, rsync -a, scp -r.
 func readsTree(name string, args []arg) bool {
@@ -145,7 +151,7 @@ func (w *walker) holdsSecrets(dir string) string {
 	if dir == "/proc" || dir == "/" {
 		return "every process's environment"
 	}
-	for _, f := range (secret.Places{Home: w.ws.Home}).Fixed() {
+	for _, f := range w.shared.fixed(w.ws.Home) {
 		if under(f, dir) && f != dir {
 			return "`" + f + "`"
 		}
@@ -363,7 +369,7 @@ func (w *walker) apply(r *rule, chain string, args []arg, io ioInfo) {
 			}
 		}
 	}
-	w.operandsOf(strings.Fields(chain)[0], read)
+	w.operandsOf(firstWord(chain), read)
 	switch r.kind {
 	case kindWrap, kindRun:
 		w.wrapped(r, chain, args, io)
@@ -507,7 +513,7 @@ func (w *walker) wrapped(r *rule, chain string, args []arg, io ioInfo) {
 	for i, a := range args {
 		ss[i] = a.s
 	}
-	if strings.Fields(chain)[0] == "command" {
+	if firstWord(chain) == "command" {
 		for _, a := range ss[1:] {
 			if a == "-v" || a == "-V" {
 				return // only looks the command up

@@ -50,7 +50,7 @@ func everyInterface(addr string) bool {
 // listens judges a command's arguments for a listening address that is
 // every interface.
 func (w *walker) listens(chain string, args []arg) {
-	name := strings.Fields(chain)[0]
+	name := firstWord(chain)
 	if fetchers.get()[name] {
 		return // a client: 0.0.0.0 is this machine
 	}
@@ -106,7 +106,7 @@ var secretFlags = lazy[map[string]bool]{build: func() map[string]bool {
 // traffic through one (--registry, --index-url, --proxy), and flags that
 // make a command print its secrets.
 func (w *walker) elsewhere(chain string, args []arg) {
-	name := strings.Fields(chain)[0]
+	name := firstWord(chain)
 	for i := 1; i < len(args); i++ {
 		flag, v, hasV := strings.Cut(args[i].s, "=")
 		if secretFlags.get()[flag] {

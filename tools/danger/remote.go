@@ -69,7 +69,7 @@ var cloudRead = []string{"list", "ls", "describe", "get", "show", "view", "statu
 var cloudSecret = []string{"secret", "password", "token", "credential", "decrypt", "access-key", "login"}
 
 func (w *walker) cloud(chain string, args []arg, io ioInfo) {
-	name := strings.Fields(chain)[0]
+	name := firstWord(chain)
 	ops := scan(commands.get()[name], args)
 	if len(ops) == 0 {
 		w.res.add(Safe, "`"+name+"`: shows help")
@@ -136,7 +136,7 @@ func (w *walker) cloud(chain string, args []arg, io ioInfo) {
 // jsBin judges yarn, pnpm and bun running a project tool by name (yarn
 // prisma migrate reset) by the tool's own rule.
 func (w *walker) jsBin(chain string, args []arg, io ioInfo) {
-	ops := scan(commands.get()[strings.Fields(chain)[0]], args)
+	ops := scan(commands.get()[firstWord(chain)], args)
 	if len(ops) == 0 {
 		return
 	}

@@ -49,7 +49,7 @@ func (w *walker) globSecret(p string) string {
 // each, and files named as secrets are (.env, server.key …) in dir itself.
 func (w *walker) secretPlaces(dir, base string) []string {
 	var out []string
-	for _, f := range (secret.Places{Home: w.ws.Home}).Fixed() {
+	for _, f := range w.shared.fixed(w.ws.Home) {
 		if !under(f, dir) && !under(dir, f) {
 			continue
 		}

@@ -11,7 +11,7 @@ import (
 // sql judges a database client's command line and what it reads on its
 // input.
 func (w *walker) sql(chain string, args []arg, io ioInfo) {
-	name := strings.Fields(chain)[0]
+	name := firstWord(chain)
 	var code []string
 	var files []arg // -f FILE: statements in a file
 	for i := 1; i < len(args); i++ {
@@ -234,7 +234,7 @@ func (w *walker) sqlFile(chain, f string) {
 	p, ok := w.abs(f)
 	switch {
 	case ok && w.shared.scripts[p] != "" && !hasHole(w.shared.scripts[p]):
-		w.sqlCode(chain, strings.Fields(chain)[0], w.shared.scripts[p])
+		w.sqlCode(chain, firstWord(chain), w.shared.scripts[p])
 	case f == "-" || f == "/dev/stdin":
 		w.res.add(Dangerous, "`"+chain+"`: runs statements from its input")
 	case !ok || !w.inside(p):

@@ -94,29 +94,32 @@ func (pl Places) Fixed() []string {
 // It tests the home-relative ones without building Fixed's list: the
 // classifier asks for every path a command names.
 func (pl Places) fixedUnder(p string) string {
-	in := func(p, f string) bool { return p == f || strings.HasPrefix(p, f+"/") }
-	if pl.Home != "" && pl.Home != "/" {
-		if rel, ok := strings.CutPrefix(p, pl.Home+"/"); ok {
-			for _, h := range homePaths.get() {
-				if in(rel, h) {
-					return path.Join(pl.Home, h)
-				}
+	if pl.Home != "" && pl.Home != "/" && len(p) > len(pl.Home)+1 && p[len(pl.Home)] == '/' && p[:len(pl.Home)] == pl.Home {
+		rel := p[len(pl.Home)+1:]
+		for _, h := range homePaths.get() {
+			if within(rel, h) {
+				return path.Join(pl.Home, h)
 			}
 		}
 	}
 	for _, f := range systemPaths.get() {
-		if in(p, f) {
+		if within(p, f) {
 			return f
 		}
 	}
 	if pl.Getenv != nil {
 		for _, f := range pl.Fixed() {
-			if in(p, f) {
+			if within(p, f) {
 				return f
 			}
 		}
 	}
 	return ""
+}
+
+// within reports whether p is f or lies below it.
+func within(p, f string) bool {
+	return p == f || len(p) > len(f) && p[len(f)] == '/' && p[:len(f)] == f
 }
 
 // anywhereDirs are directory names whose whole content is secret wherever
