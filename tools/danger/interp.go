@@ -327,7 +327,8 @@ func (w *walker) inline(lang, code string) {
 		w.awkCode(code, nil)
 		return
 	}
-	if socketUse.get().MatchString(code) && shellAttach.get().MatchString(code) {
+	if mayContain(code, "sock", "Sock", "/dev/tcp", "net.connect") && socketUse.get().MatchString(code) &&
+		shellAttach.get().MatchString(code) {
 		w.res.add(Blocked, label+": reverse shell (a socket wired to a shell)")
 		return
 	}
@@ -355,11 +356,13 @@ func (w *walker) inline(lang, code string) {
 			}
 		}
 	}
-	if forkCall.get().MatchString(code) && endless.get().MatchString(code) {
+	if mayContain(code, "fork", "spawn", "child_process", "os.exec") && forkCall.get().MatchString(code) &&
+		endless.get().MatchString(code) {
 		w.res.add(Blocked, label+": fork bomb (starts processes in an endless loop)")
 		return
 	}
-	if fetchCode.get().MatchString(code) && runCode.get().MatchString(code) {
+	if mayContain(code, "http", "url", "requests", "fetch", "URI", "LWP", "get(", "got(", "axios") &&
+		fetchCode.get().MatchString(code) && runCode.get().MatchString(code) {
 		w.res.add(Blocked, label+": downloads code and runs it")
 		return
 	}
@@ -393,6 +396,17 @@ func (w *walker) inline(lang, code string) {
 		return
 	}
 	w.res.add(Safe, label+": computes and prints")
+}
+
+// mayContain reports whether code holds one of the words, a cheap test
+// before a costly regular expression that needs one of them.
+func mayContain(code string, words ...string) bool {
+	for _, w := range words {
+		if strings.Contains(code, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // callArg is the first argument at the start of s: up to a comma or

@@ -73,7 +73,12 @@ var outputFlags = lazy[map[string]bool]{build: func() map[string]bool {
 // listers read only names and metadata (a secret file's existence, size
 // or type is no secret); anything else may print or copy what it names.
 var listers = lazy[map[string]bool]{build: func() map[string]bool {
-	return map[string]bool{"ls": true, "stat": true, "du": true, "tree": true, "file": true, "find": true, "cd": true, "test": true, "[": true, "chmod": true, "mkdir": true, "touch": true, "realpath": true, "readlink": true, "basename": true, "dirname": true, "eza": true, "exa": true, "fd": true}
+	return map[string]bool{
+		"ls": true, "stat": true, "du": true, "tree": true, "file": true, "find": true, "cd": true, "test": true,
+		"[": true, "chmod": true, "chown": true, "chgrp": true, "mkdir": true, "touch": true, "realpath": true,
+		"readlink": true, "basename": true, "dirname": true, "eza": true, "exa": true, "fd": true, "rm": true,
+		"rmdir": true, "unlink": true, "lsattr": true, "getfacl": true, "pushd": true,
+	}
 }}
 
 // operandsOf judges the operands of command name as files it may read.

@@ -129,7 +129,7 @@ func network(p string) bool {
 func (w *walker) readFile(p string, ok bool, what string) {
 	if ok {
 		why := w.secretFile(p)
-		if why == "" && hasGlob(p) && !hasHole(p) {
+		if why == "" && hasGlob(p) && !hasHole(p) && !strings.ContainsAny(p, " \t\n'\"();") {
 			why = w.globSecret(p)
 		}
 		if why != "" {

@@ -150,14 +150,15 @@ func (pl Places) Why(p string) string {
 		}
 		return "`" + f + "` holds keys or credentials"
 	}
-	parts := strings.Split(p, "/")
-	for _, d := range parts[:len(parts)-1] {
+	dir, base := path.Split(p)
+	for rest := dir; rest != ""; {
+		var d string
+		d, rest, _ = strings.Cut(rest, "/")
 		if what, ok := anywhereDirs.get()[d]; ok {
 			return "inside " + what + ", which holds keys or credentials"
 		}
 	}
-	base := parts[len(parts)-1]
-	dir := path.Dir(p)
+	dir = path.Clean(dir)
 	switch {
 	case procEnviron(p):
 		return "a process's environment, which holds its secrets"
@@ -226,13 +227,64 @@ func Name(base string) bool {
 	if notSecretName(lower) {
 		return false
 	}
-	for _, pat := range namePatterns.get() {
+	m := nameMatcher.get()
+	if m.exact[lower] {
+		return true
+	}
+	for _, p := range m.prefixes {
+		if strings.HasPrefix(lower, p) {
+			return true
+		}
+	}
+	for _, s := range m.suffixes {
+		if strings.HasSuffix(lower, s) {
+			return true
+		}
+	}
+	for _, c := range m.contains {
+		if strings.Contains(lower, c) {
+			return true
+		}
+	}
+	for _, pat := range m.others {
 		if ok, _ := path.Match(pat, lower); ok {
 			return true
 		}
 	}
 	return false
 }
+
+// matcher is namePatterns sorted by shape, so that Name, which the
+// classifier asks for every path a command names, needs no path.Match for
+// most of them.
+type matcher struct {
+	exact                        map[string]bool
+	prefixes, suffixes, contains []string
+	others                       []string
+}
+
+var nameMatcher = lazy[matcher]{build: func() matcher {
+	m := matcher{exact: map[string]bool{}}
+	for _, p := range namePatterns.get() {
+		star := strings.Count(p, "*")
+		body := strings.Trim(p, "*")
+		switch {
+		case !strings.ContainsAny(p, "*?["):
+			m.exact[p] = true
+		case strings.ContainsAny(body, "*?["):
+			m.others = append(m.others, p)
+		case star == 2 && strings.HasPrefix(p, "*") && strings.HasSuffix(p, "*"):
+			m.contains = append(m.contains, body)
+		case star == 1 && strings.HasSuffix(p, "*"):
+			m.prefixes = append(m.prefixes, body)
+		case star == 1 && strings.HasPrefix(p, "*"):
+			m.suffixes = append(m.suffixes, body)
+		default:
+			m.others = append(m.others, p)
+		}
+	}
+	return m
+}}
 
 // NameExamples are names that [Name] reports, one or more per pattern,
 // for matching a glob such as `.[e]nv` or `*.pem` against what it could
