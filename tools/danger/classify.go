@@ -126,6 +126,10 @@ type shared struct {
 	level      int                  // statements being walked, one inside the other
 	fetches    map[syntax.Node]bool // substitutions known to fetch or not (see fetching)
 	fixedPaths []string             // secret.Places.Fixed for the home, made on first use
+	// noOutput are substitutions whose output could not be computed, and
+	// outputDepth how many are being computed one inside the other.
+	noOutput    map[*syntax.Stmt]bool
+	outputDepth int
 	// scripts are the files the string writes, with what it writes into
 	// them (hole when that is not known).
 	scripts map[string]string

@@ -244,3 +244,21 @@ func TestDeepNesting(t *testing.T) {
 		t.Errorf("rm -rf ~ inside 150 $(…): %v %q, want blocked", v.Class, v.Reasons)
 	}
 }
+
+// TestLinearWalk: the statements walked grow linearly with nesting depth
+// for every shape of BenchmarkNested (a statement walked again at each
+// level made 400 nested $(…) take a second).
+func TestLinearWalk(t *testing.T) {
+	walked := func(src string) int {
+		w := newWalker(testWS, testWS.Dir)
+		start := w.shared.budget
+		w.script(src)
+		return start - w.shared.budget
+	}
+	for _, s := range nestings {
+		small, large := walked(s.make(50)), walked(s.make(150))
+		if large > 4*max(small, 1) {
+			t.Errorf("%s: %d statements walked for 50 levels, %d for 150: not linear", s.name, small, large)
+		}
+	}
+}

@@ -324,6 +324,9 @@ func (w *walker) echoed(stmts []*syntax.Stmt) (string, bool) {
 	q := w.clone()
 	var parts []string
 	for _, word := range c.Args[1:] {
+		if hasSubst(word) {
+			return "", false
+		}
 		for _, f := range q.fields(word) {
 			if hasHole(f.s) {
 				return "", false
@@ -362,6 +365,25 @@ func (w *walker) echoed(stmts []*syntax.Stmt) (string, bool) {
 // a here-string, ls of named files, head, tail and sort of those, in a
 // pipeline ($(echo cm0gLXJmIH4= | base64 -d), $(ls ~/.ssh/id_* | head -1)).
 func (w *walker) substOutput(stmts []*syntax.Stmt) (string, bool) {
+	if len(stmts) == 0 || w.shared.noOutput[stmts[0]] || w.shared.outputDepth > 8 {
+		return "", false
+	}
+	// Substitutions inside substitutions are computed again at each level:
+	// the depth is bounded and a failure is remembered, so that deep
+	// nesting stays linear.
+	w.shared.outputDepth++
+	s, ok := w.computeOutput(stmts)
+	w.shared.outputDepth--
+	if !ok {
+		if w.shared.noOutput == nil {
+			w.shared.noOutput = map[*syntax.Stmt]bool{}
+		}
+		w.shared.noOutput[stmts[0]] = true
+	}
+	return s, ok
+}
+
+func (w *walker) computeOutput(stmts []*syntax.Stmt) (string, bool) {
 	if s, ok := w.echoed(stmts); ok {
 		return s, true
 	}
@@ -395,6 +417,9 @@ func (w *walker) substOutput(stmts []*syntax.Stmt) (string, bool) {
 		}
 		var args []string
 		for _, word := range c.Args {
+			if hasSubst(word) {
+				return "", false
+			}
 			for _, f := range q.fields(word) {
 				if hasHole(f.s) {
 					return "", false
@@ -429,6 +454,21 @@ func (w *walker) substOutput(stmts []*syntax.Stmt) (string, bool) {
 		}
 	}
 	return strings.TrimRight(in.data, "\n"), true
+}
+
+// hasSubst reports a command or process substitution in a word: its
+// output is computed, and its commands judged, elsewhere; computing an
+// output from it again at each level of nesting would be quadratic.
+func hasSubst(word *syntax.Word) bool {
+	found := false
+	syntax.Walk(word, func(n syntax.Node) bool {
+		switch n.(type) {
+		case *syntax.CmdSubst, *syntax.ProcSubst:
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // fetchers are the commands whose output is content from the network.
