@@ -330,6 +330,40 @@ func (w *walker) pipeline(c *syntax.BinaryCmd, io ioInfo) {
 	}
 }
 
+// translate is tr SET1 SET2 on s, with a-z ranges; SET2 is padded with
+// its last character, as tr does.
+func translate(s, set1, set2 string) string {
+	expand := func(set string) []rune {
+		r := []rune(set)
+		var out []rune
+		for i := 0; i < len(r); i++ {
+			if i+2 < len(r) && r[i+1] == '-' && r[i] <= r[i+2] {
+				for c := r[i]; c <= r[i+2]; c++ {
+					out = append(out, c)
+				}
+				i += 2
+				continue
+			}
+			out = append(out, r[i])
+		}
+		return out
+	}
+	from, to := expand(set1), expand(set2)
+	if len(to) == 0 {
+		return s
+	}
+	m := map[rune]rune{}
+	for i, c := range from {
+		m[c] = to[min(i, len(to)-1)]
+	}
+	return strings.Map(func(c rune) rune {
+		if t, ok := m[c]; ok {
+			return t
+		}
+		return c
+	}, s)
+}
+
 // echoTexts are the literal texts echo and printf print in a statement.
 func echoTexts(s *syntax.Stmt) []string {
 	var out []string
@@ -377,6 +411,12 @@ func (w *walker) output(s *syntax.Stmt, name string, args []string, in input) in
 	if fetchers.get()[name] {
 		return input{kind: inDownload}
 	}
+	if len(s.Redirs) > 0 && name != "cat" {
+		// rev <<< '…': the element's own input.
+		q := w.clone()
+		q.res = &result{}
+		in = q.redirects(s.Redirs, in).in
+	}
 	switch name {
 	case "echo", "printf":
 		text := strings.Join(args, " ")
@@ -405,6 +445,20 @@ func (w *walker) output(s *syntax.Stmt, name string, args []string, in input) in
 		}
 	case "tee":
 		return in
+	case "rev":
+		if in.kind == inData {
+			lines := strings.Split(in.data, "\n")
+			for i, l := range lines {
+				r := []rune(l)
+				slices.Reverse(r)
+				lines[i] = string(r)
+			}
+			return input{kind: inData, data: strings.Join(lines, "\n")}
+		}
+	case "tr":
+		if in.kind == inData && len(args) == 2 && !strings.HasPrefix(args[0], "-") {
+			return input{kind: inData, data: translate(in.data, args[0], args[1])}
+		}
 	case "find", "fd", "git", "grep", "rg", "ls", "ag":
 		if dir, ok := w.listsPaths(name, args); ok {
 			if name == "find" {

@@ -64,6 +64,22 @@ func (w *walker) xargs(chain string, args []arg, io ioInfo) {
 	case inTree:
 		fill = io.in.data + "/" + holeTree
 	}
+	if repl != "" && io.in.kind == inData && !hasHole(io.in.data) {
+		// xargs -I{} CMD {} with known input: CMD once per line.
+		for n, line := range strings.Split(strings.TrimRight(io.in.data, "\n"), "\n") {
+			if n == 16 {
+				break
+			}
+			c := append([]arg(nil), inner...)
+			for j := range c {
+				if j > 0 {
+					c[j].s = strings.ReplaceAll(c[j].s, repl, line)
+				}
+			}
+			w.exec(c, ioInfo{})
+		}
+		return
+	}
 	if repl != "" {
 		for j := range inner {
 			if j > 0 {

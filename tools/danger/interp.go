@@ -143,6 +143,9 @@ func (w *walker) interp(r *rule, chain string, args []arg, ops []int, io ioInfo)
 			w.stdinCode(r, name, lang, io)
 			return
 		case a == "-i" && r.kind == kindShell:
+		case a == "/dev/stdin" || a == "/dev/fd/0" || a == "/proc/self/fd/0":
+			w.stdinCode(r, name, lang, io)
+			return
 		case !strings.HasPrefix(a, "-"):
 			w.runFile(a, args[i].text, lang)
 			if !w.local(args[i:], io) {
@@ -262,7 +265,8 @@ const homeItem = `os\.path\.expanduser\(\s*["']~/?["']\s*\)|(?:pathlib\.)?Path\.
 	`(?:require\(\s*["']os["']\s*\)|os)\.homedir\(\)|process\.env\.HOME|process\.env\[["']HOME["']\]|` +
 	`os\.environ\[["']HOME["']\]|os\.environ\.get\(["']HOME["']\)|os\.getenv\(["']HOME["']\)|` +
 	`ENV\[["']HOME["']\]|\$ENV\{HOME\}|Dir\.home|Deno\.env\.get\(["']HOME["']\)|getenv\(["']HOME["']\)|` +
-	`expanduser\(["']~["']\)|Deno\.homeDir\(\)|os\.UserHomeDir\(\)`
+	`expanduser\(["']~["']\)|Deno\.homeDir\(\)|os\.UserHomeDir\(\)|glob\(\s*["']~["']\s*\)|` +
+	`File\.expand_path\(\s*["']~["']\s*\)`
 
 var (
 	// forkCall starts processes; endless is a loop without end. Both

@@ -125,6 +125,24 @@ func (w *walker) operandsOf(name string, args []arg) {
 	}
 }
 
+// progs judges the command lines given to flags that run them.
+func (w *walker) progs(flags string, args []arg) {
+	for i := 1; i < len(args); i++ {
+		name, v, hasV := strings.Cut(args[i].s, "=")
+		if !slices.Contains(strings.Fields(flags), name) {
+			continue
+		}
+		if !hasV {
+			if i+1 >= len(args) {
+				return
+			}
+			i++
+			v = args[i].s
+		}
+		w.literal1(v)
+	}
+}
+
 // firstWord is the command word of a chain such as "git config".
 func firstWord(chain string) string {
 	if i := strings.IndexByte(chain, ' '); i >= 0 {
@@ -362,6 +380,9 @@ func (w *walker) apply(r *rule, chain string, args []arg, io ioInfo) {
 		}
 	}
 	w.res.add(class, why)
+	if r.progs != "" {
+		w.progs(r.progs, args)
+	}
 	w.listens(chain, args)
 	w.elsewhere(chain, args)
 	written := w.writes(r.write, chain, args, ops)

@@ -35,9 +35,12 @@ func (w *walker) redis(chain string, args []arg, io ioInfo) {
 
 func (w *walker) npx(chain string, args []arg, io ioInfo) {
 	ops := scan(&rule{vals: "-p --package -c --call"}, args)
-	for _, a := range args[1:] {
+	for i, a := range args[1:] {
 		if a.s == "-c" || a.s == "--call" {
 			w.res.add(Dangerous, "`npx -c`: runs shell code")
+			if i+2 < len(args) {
+				w.nested(args[i+2].s, input{})
+			}
 			return
 		}
 	}
@@ -48,6 +51,11 @@ func (w *walker) npx(chain string, args []arg, io ioInfo) {
 	name := args[ops[0]].s
 	if i := strings.LastIndexByte(name, '@'); i > 0 {
 		name = name[:i]
+	}
+	if name == "rimraf" || name == "del-cli" || name == "trash-cli" {
+		// rm -rf by another name.
+		rm := append([]arg{{s: "rm", text: name}, {s: "-rf", text: name}}, args[ops[0]+1:]...)
+		w.exec(rm, io)
 	}
 	if r := lookup(name); r != nil && npxTools.get()[name] {
 		// A tool the table knows: its own rule judges its arguments

@@ -61,6 +61,10 @@ type rule struct {
 	suffixes bool
 	// noscope: an approval never covers this command by name alone.
 	noscope bool
+	// progs are flags whose value is a command line the program runs
+	// (zip -TT, sort --compress-program): judged for what is worse than
+	// dangerous.
+	progs string
 	// local: the rule also applies to the project's own copy of the
 	// program (./gradlew, bin/rails, python manage.py, php artisan).
 	local bool
@@ -242,6 +246,7 @@ func gitRules() map[string]*rule {
 				raise("-i --interactive", Dangerous, "interactive rebase needs an editor"),
 				raise("--exec -x", Dangerous, "runs commands for each commit"),
 			},
+			progs: "-x --exec",
 		},
 		"cherry-pick": dev("applies commits"),
 		"revert":      dev("reverts a commit"),
@@ -433,6 +438,9 @@ func globalRemove() *rule {
 	}
 }
 
+// destroyNames are script and target names that say they destroy data.
+const destroyNames = "*drop* *reset* *destroy* *purge* *wipe* *truncate* *nuke* *teardown* *flush*"
+
 // runIn is a subcommand that runs a command in the project's environment.
 func runIn(what string) *rule {
 	return &rule{class: Dev, why: "runs a command with " + what, kind: kindRun, noscope: true}
@@ -592,6 +600,7 @@ func jsRules() map[string]*rule {
 			why:   "runs a project script",
 			ops: []flag{
 				raise("deploy* publish* release*", Dangerous, "runs a deploy or release script"),
+				raise(destroyNames, Dangerous, "runs a script whose name says it destroys data"),
 			},
 		},
 		"run-script": {
@@ -599,6 +608,7 @@ func jsRules() map[string]*rule {
 			why:   "runs a project script",
 			ops: []flag{
 				raise("deploy* publish* release*", Dangerous, "runs a deploy or release script"),
+				raise(destroyNames, Dangerous, "runs a script whose name says it destroys data"),
 			},
 		},
 		"start":     dev("starts the project"),
@@ -606,7 +616,7 @@ func jsRules() map[string]*rule {
 		"dev":       dev("starts the project's dev server"),
 		"lint":      dev("lints the project"),
 		"exec":      dangerous("runs a package's program"),
-		"dlx":       dangerous("downloads and runs a package"),
+		"dlx":       {class: Dangerous, why: "downloads and runs a package", check: (*walker).npx},
 		"x":         dangerous("downloads and runs a package"),
 		"publish":   dangerous("publishes a package"),
 		"unpublish": dangerous("removes a published package"),
@@ -1148,10 +1158,19 @@ func terraformRules() map[string]*rule {
 
 func helmRules() map[string]*rule {
 	return map[string]*rule{
-		"list":       dev(remoteRead),
-		"ls":         dev(remoteRead),
-		"status":     dev(remoteRead),
-		"get":        dev(remoteRead),
+		"list":   dev(remoteRead),
+		"ls":     dev(remoteRead),
+		"status": dev(remoteRead),
+		"get": {
+			class: Dev,
+			why:   remoteRead,
+			sub: map[string]*rule{
+				"values":   dangerous("prints a release's values, which often hold secrets"),
+				"manifest": dangerous("prints a release's manifests, Secrets among them"),
+				"all":      dangerous("prints a release's values and manifests, which hold secrets"),
+			},
+			open: true,
+		},
 		"history":    dev(remoteRead),
 		"template":   dev("renders charts"),
 		"lint":       dev("lints a chart"),
@@ -1459,6 +1478,7 @@ func commandTable() map[string]*rule {
 				raise("-o --output", Dev, "writes its output to a file"),
 				raise("--compress-program", Dangerous, "runs a program of its choice"),
 			},
+			progs: "--compress-program",
 			check: (*walker).sortOut,
 		},
 		"uniq": {
@@ -1908,6 +1928,7 @@ func commandTable() map[string]*rule {
 			why:   "packs files",
 			write: writeFirst,
 			flags: []flag{raise("-TT --unzip-command", Dangerous, "runs a program of its choice")},
+			progs: "-TT --unzip-command",
 		},
 		"gzip": {
 			class: Dev,
@@ -1989,6 +2010,7 @@ func commandTable() map[string]*rule {
 			ops: []flag{
 				raise("install uninstall", Dangerous, "installs outside the workspace"),
 				raise("deploy* publish* release* upload* push*", Dangerous, "publishes or deploys"),
+				raise(destroyNames, Dangerous, "runs a target whose name says it destroys data"),
 			},
 		},
 		"gmake": {
@@ -2022,6 +2044,7 @@ func commandTable() map[string]*rule {
 			why:   "runs a project recipe",
 			ops: []flag{
 				raise("deploy* publish* release* install", Dangerous, "publishes, deploys or installs"),
+				raise(destroyNames, Dangerous, "runs a recipe whose name says it destroys data"),
 			},
 		},
 		"task": {
@@ -2029,6 +2052,7 @@ func commandTable() map[string]*rule {
 			why:   "runs a project task",
 			ops: []flag{
 				raise("deploy* publish* release* install", Dangerous, "publishes, deploys or installs"),
+				raise(destroyNames, Dangerous, "runs a recipe whose name says it destroys data"),
 			},
 		},
 		"mvn": {
@@ -2267,6 +2291,7 @@ func commandTable() map[string]*rule {
 			open:  true,
 			ops: []flag{
 				raise("deploy* publish* release*", Dangerous, "runs a deploy or release script"),
+				raise(destroyNames, Dangerous, "runs a script whose name says it destroys data"),
 			},
 		},
 		"bun": {class: Dev, why: "runs a project script", sub: jsRules(), open: true, check: (*walker).jsBin},
@@ -3125,24 +3150,41 @@ func commandTable() map[string]*rule {
 		"chroot":              dangerous("runs in another root"),
 		"nsenter":             dangerous("enters namespaces"),
 		"unshare":             dangerous("runs in new namespaces"),
-		"strace":              dangerous("traces a process"),
-		"gdb":                 dangerous("debugs a process"),
-		"ltrace":              dangerous("traces a process"),
-		"perf":                dangerous("profiles the system"),
-		"xdg-open":            dangerous("opens a program"),
-		"open":                dangerous("opens a program"),
-		"code":                dangerous("opens an editor"),
-		"pbcopy":              dangerous("writes the clipboard"),
-		"xclip":               dangerous("uses the clipboard"),
-		"pbpaste":             safe("reads the clipboard"),
-		"wall":                dangerous("messages every user"),
-		"write":               dangerous("messages a user"),
-		"mail":                dangerous("sends mail"),
-		"sendmail":            dangerous("sends mail"),
-		"screen":              dangerous("starts a terminal multiplexer"),
+		"strace": {
+			class:   Dangerous,
+			why:     "traces a process",
+			kind:    kindWrap,
+			vals:    "-o -e -p -s -u -E -P -I -a -b -X -O -S --output --trace --signal --user --env",
+			noscope: true,
+		},
+		"ltrace": {
+			class:   Dangerous,
+			why:     "traces a process",
+			kind:    kindWrap,
+			vals:    "-o -e -p -s -u -n -a -A -D -F -l -w --output --library",
+			noscope: true,
+		},
+		"gdb":      {class: Dangerous, why: "debugs a process", check: (*walker).gdb},
+		"entr":     {class: Dev, why: "runs a command when files change", check: (*walker).entr, noscope: true},
+		"script":   {class: Dev, why: "records a terminal session", check: (*walker).scriptCmd},
+		"expect":   {class: Dangerous, why: "drives interactive programs", check: (*walker).expect},
+		"ed":       {class: Dev, why: "edits files", check: (*walker).ed},
+		"perf":     dangerous("profiles the system"),
+		"xdg-open": dangerous("opens a program"),
+		"open":     dangerous("opens a program"),
+		"code":     dangerous("opens an editor"),
+		"pbcopy":   dangerous("writes the clipboard"),
+		"xclip":    dangerous("uses the clipboard"),
+		"pbpaste":  safe("reads the clipboard"),
+		"wall":     dangerous("messages every user"),
+		"write":    dangerous("messages a user"),
+		"mail":     dangerous("sends mail"),
+		"sendmail": dangerous("sends mail"),
+		"screen":   {class: Dangerous, why: "starts a terminal multiplexer", check: (*walker).screen},
 		"tmux": {
 			class: Dangerous,
 			why:   "controls terminal sessions",
+			check: (*walker).tmux,
 			sub: map[string]*rule{
 				"ls":            safe("lists sessions"),
 				"list-sessions": safe("lists sessions"),

@@ -160,6 +160,11 @@ func (w *walker) fields(word *syntax.Word) []arg {
 		if err != nil {
 			return []arg{{s: hole, text: text}}
 		}
+		if (s == "~" || strings.HasPrefix(s, "~/")) && strings.Contains(text, "{") {
+			// {rm,-rf,~}: bash expands the tilde of a word brace expansion
+			// made.
+			s = w.ws.Home + s[1:]
+		}
 		out = append(out, arg{s: s, text: text})
 	}
 	return out

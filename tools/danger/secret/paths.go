@@ -25,6 +25,9 @@ var homePaths = lazy[[]string]{build: func() []string {
 		".cargo/credentials.toml", ".gem/credentials", ".composer/auth.json", ".config/composer/auth.json",
 		".m2/settings-security.xml", ".pulumi/credentials.json", ".config/rclone/rclone.conf",
 		".local/share/keyrings", ".config/op", ".fly/config.yml", ".config/helm/repositories.yaml",
+		// Browsers' saved passwords and cookies.
+		".config/google-chrome", ".config/chromium", ".config/BraveSoftware", ".mozilla/firefox",
+		"Library/Application Support/Google/Chrome", "Library/Keychains",
 	}
 }}
 
@@ -127,7 +130,7 @@ func within(p, f string) bool {
 var anywhereDirs = lazy[map[string]string]{build: func() map[string]string {
 	return map[string]string{
 		".ssh": ".ssh/", ".gnupg": ".gnupg/", ".aws": ".aws/", ".azure": ".azure/",
-		".password-store": ".password-store/",
+		".password-store": ".password-store/", "secrets": "a secrets directory", ".secrets": "a secrets directory",
 	}
 }}
 
@@ -194,6 +197,9 @@ var namePatterns = lazy[[]string]{build: func() []string {
 		"id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "id_ecdsa_sk", "id_ed25519_sk", "*_rsa", "*_ed25519",
 		".netrc", "_netrc", ".pgpass", ".git-credentials", ".npmrc", ".pypirc", ".my.cnf", ".vault-token",
 		"master.key", ".htpasswd", "service-account*.json", "*serviceaccount*.json",
+		// Shell and client histories: commands typed with tokens in them.
+		".bash_history", ".zsh_history", ".python_history", ".psql_history", ".mysql_history",
+		".node_repl_history", ".sqlite_history", ".rediscli_history",
 	}
 }}
 
@@ -300,6 +306,6 @@ var nameExamples = lazy[[]string]{build: func() []string {
 		"credentials", "credentials.json", "aws-credentials", "secrets.json", "secrets.yaml", "secrets.yml",
 		"secrets.toml", "secret.yaml", "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", ".netrc", "_netrc",
 		".pgpass", ".git-credentials", ".npmrc", ".pypirc", ".my.cnf", ".vault-token", "master.key",
-		".htpasswd", "service-account.json",
+		".htpasswd", "service-account.json", ".bash_history", ".zsh_history",
 	}
 }}

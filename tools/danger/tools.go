@@ -1,0 +1,166 @@
+package danger
+
+import (
+	"strings"
+)
+
+// Checks for programs that run the commands they are given: debuggers,
+// multiplexers, watchers, session recorders, line editors.
+
+// gdb judges gdb -ex 'shell CMD' (and !CMD) and a program it runs with
+// --args.
+func (w *walker) gdb(chain string, args []arg, io ioInfo) {
+	for i := 1; i < len(args); i++ {
+		a := args[i].s
+		name, v, hasV := strings.Cut(a, "=")
+		switch name {
+		case "-ex", "--eval-command", "-iex", "--init-eval-command":
+			if !hasV && i+1 < len(args) {
+				i++
+				v = args[i].s
+			}
+			v = strings.TrimSpace(v)
+			if cmd, ok := strings.CutPrefix(v, "shell "); ok {
+				w.nested(cmd, input{})
+			} else if cmd, ok := strings.CutPrefix(v, "!"); ok {
+				w.nested(cmd, input{})
+			}
+		case "--args":
+			if i+1 < len(args) {
+				w.exec(args[i+1:], io)
+			}
+			return
+		}
+	}
+}
+
+// entr judges the command entr runs when files change: -s makes it a
+// shell string.
+func (w *walker) entr(chain string, args []arg, io ioInfo) {
+	shell := false
+	for i := 1; i < len(args); i++ {
+		a := args[i].s
+		if strings.HasPrefix(a, "-") {
+			shell = shell || strings.Contains(a, "s")
+			continue
+		}
+		if shell {
+			w.nested(a, input{})
+		} else {
+			w.exec(args[i:], ioInfo{})
+		}
+		return
+	}
+}
+
+// scriptCmd judges script -c CMD and the typescript file it writes.
+func (w *walker) scriptCmd(chain string, args []arg, io ioInfo) {
+	for i := 1; i < len(args); i++ {
+		name, v, hasV := strings.Cut(args[i].s, "=")
+		switch {
+		case name == "-c" || name == "--command" || !hasV && letters(strings.TrimPrefix(name, "-")) &&
+			strings.HasPrefix(name, "-") && !strings.HasPrefix(name, "--") && strings.HasSuffix(name, "c"):
+			if !hasV && i+1 < len(args) {
+				i++
+				v = args[i].s
+			}
+			w.nested(v, input{})
+		case !strings.HasPrefix(args[i].s, "-"):
+			w.writeTo(args[i].s, chain, args[i].text)
+		}
+	}
+}
+
+// expect judges the programs an expect script spawns and execs.
+func (w *walker) expect(chain string, args []arg, io ioInfo) {
+	for i := 1; i+1 < len(args); i++ {
+		if args[i].s != "-c" {
+			continue
+		}
+		for line := range strings.FieldsFuncSeq(args[i+1].s, func(r rune) bool { return r == ';' || r == '\n' }) {
+			f := strings.TrimSpace(line)
+			if cmd, ok := strings.CutPrefix(f, "spawn "); ok {
+				w.literal1(cmd)
+			} else if cmd, ok := strings.CutPrefix(f, "exec "); ok {
+				w.literal1(cmd)
+			}
+		}
+	}
+}
+
+// ed judges the commands ed reads on its input: !cmd runs a shell
+// command, w writes a file, r !cmd reads a command's output.
+func (w *walker) ed(chain string, args []arg, io ioInfo) {
+	for _, a := range args[1:] {
+		if !strings.HasPrefix(a.s, "-") {
+			w.writeTo(a.s, chain, a.text)
+		}
+	}
+	if io.in.kind != inData {
+		w.res.add(Dangerous, "`"+chain+"`: runs editor commands that cannot be seen, which can run programs")
+		return
+	}
+	for line := range strings.SplitSeq(io.in.data, "\n") {
+		l := strings.TrimLeft(strings.TrimSpace(line), "0123456789,.$;'/ ")
+		switch {
+		case strings.HasPrefix(l, "!"):
+			w.res.add(Dangerous, "`"+chain+"`: runs a shell command")
+			w.nested(l[1:], input{})
+		case strings.HasPrefix(l, "r !") || strings.HasPrefix(l, "e !") || strings.HasPrefix(l, "w !"):
+			w.res.add(Dangerous, "`"+chain+"`: runs a shell command")
+			w.nested(l[3:], input{})
+		case len(l) > 2 && (l[0] == 'w' || l[0] == 'W') && l[1] == ' ':
+			w.writeTo(strings.TrimSpace(l[2:]), chain+" w", l[2:])
+		}
+	}
+}
+
+// screen judges the command screen starts in a new window.
+func (w *walker) screen(chain string, args []arg, io ioInfo) {
+	r := &rule{vals: "-S -c -e -h -L -Logfile -p -s -t -T -X"}
+	ss := make([]string, len(args))
+	for i, a := range args {
+		ss[i] = a.s
+	}
+	for _, a := range ss[1:] {
+		if a == "-X" || a == "-ls" || a == "-list" || a == "-r" || a == "-x" {
+			return // sends to, lists or attaches existing sessions
+		}
+	}
+	if i := unwrapIndex(r, ss); i > 0 {
+		w.exec(args[i:], ioInfo{})
+	}
+}
+
+// tmux judges the shell commands tmux runs: new-session, new-window,
+// split-window, respawn-pane take one; run-shell runs one; send-keys
+// types one.
+func (w *walker) tmux(chain string, args []arg, io ioInfo) {
+	ops := scan(&rule{vals: "-L -S -f -c"}, args)
+	if len(ops) == 0 {
+		return
+	}
+	sub := args[ops[0]].s
+	rest := args[ops[0]:]
+	vals := "-s -n -c -t -x -y -F -e -f -l -p -P -b -w -h -T"
+	switch sub {
+	case "new", "new-session", "new-window", "neww", "split-window", "splitw", "respawn-pane", "respawnp",
+		"respawn-window", "respawnw", "run-shell", "run", "send-keys", "send", "display-popup", "popup":
+	default:
+		return
+	}
+	cmdOps := scan(&rule{vals: vals}, rest)
+	var parts []string
+	for _, i := range cmdOps {
+		parts = append(parts, rest[i].s)
+	}
+	if len(parts) == 0 {
+		return
+	}
+	cmd := strings.Join(parts, " ")
+	if sub == "send-keys" || sub == "send" {
+		w.literal1(strings.TrimSuffix(strings.TrimSuffix(cmd, " Enter"), " C-m"))
+		return
+	}
+	w.nested(cmd, input{})
+}
