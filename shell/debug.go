@@ -32,6 +32,7 @@ const (
 	debuggedMark = "__qsh_debugged" // prefix: the command, its trap run
 	statusMark   = "__qsh_status"   // builtin: exit with the status given
 	bgDebugMark  = "__qsh_bgdebug"  // builtin: the trap of a background statement, in the shell
+	cmdTextVar   = "__qsh_cmdtext"  // a command's text, for BASH_COMMAND
 )
 
 // debugTrap is the state of the DEBUG trap, read by calls on any
@@ -129,11 +130,46 @@ func (s *Shell) bgDebugBuiltin(ctx context.Context, hc interp.HandlerContext, ar
 		st := strconv.Itoa(hc.LastExitStatus)
 		s.debug.running.Add(1)
 		hc.Builtin(ctx, []string{"eval", "BASH_COMMAND=" + quote(args[0])})
-		hc.Builtin(ctx, []string{"eval", withStatus(st, trap)})
+		hc.Builtin(ctx, []string{"eval", s.beforeRedirs(hc, withStatus(st, trap))})
 		s.debug.running.Add(-1)
 	}
 	return statusBuiltin([]string{strconv.Itoa(hc.LastExitStatus)})
 }
+
+// markCommandText gives each simple command of node that may run the
+// trap its text as written, in [cmdTextVar] as a prefix assignment, for
+// $BASH_COMMAND: the call handler sees the command expanded only. Only
+// while the trap is set (see [Shell.markCode]).
+func (s *Shell) markCommandText(node syntax.Node) {
+	if s.debug.cmd.Load() == nil {
+		return
+	}
+	p := syntax.NewPrinter(syntax.SingleLine(true))
+	syntax.Walk(node, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.CmdSubst, *syntax.ProcSubst, *syntax.FuncDecl:
+			return false
+		case *syntax.Stmt:
+			call, ok := n.Cmd.(*syntax.CallExpr)
+			if !ok || len(call.Args) == 0 || strings.HasPrefix(call.Args[0].Lit(), markPrefix) {
+				return true
+			}
+			st := *n
+			st.Background, st.Disown, st.Negated, st.Comments = false, false, false, nil
+			var b strings.Builder
+			if p.Print(&b, &st) != nil {
+				return true
+			}
+			as := &syntax.Assign{Name: &syntax.Lit{Value: cmdTextVar},
+				Value: &syntax.Word{Parts: []syntax.WordPart{&syntax.SglQuoted{Value: ansiC.Replace(b.String()), Dollar: true}}}}
+			call.Assigns = append([]*syntax.Assign{as}, call.Assigns...)
+		}
+		return true
+	})
+}
+
+// ansiC escapes text for $'…'.
+var ansiC = strings.NewReplacer(`\`, `\\`, `'`, `\'`, "\n", `\n`)
 
 // markSubshells marks the commands in the subshells of node ( … ) with
 // [subshellVar], as a prefix assignment that functions called there see
@@ -161,9 +197,13 @@ func (s *Shell) markSubshells(node syntax.Node) {
 func (s *Shell) debugBuiltin(ctx context.Context, hc interp.HandlerContext, args []string) error {
 	st := strconv.Itoa(hc.LastExitStatus)
 	if trap := s.debugTrapCmd(); trap != "" {
+		text := strings.Join(args, " ")
+		if vr := hc.Env.Get(cmdTextVar); vr.IsSet() {
+			text = vr.String()
+		}
 		s.debug.running.Add(1)
-		hc.Builtin(ctx, []string{"eval", "BASH_COMMAND=" + quote(strings.Join(args, " "))})
-		hc.Builtin(ctx, []string{"eval", withStatus(st, trap)})
+		hc.Builtin(ctx, []string{"eval", "BASH_COMMAND=" + quote(text)})
+		hc.Builtin(ctx, []string{"eval", s.beforeRedirs(hc, withStatus(st, trap))})
 		s.debug.running.Add(-1)
 	}
 	quoted := make([]string, len(args))
@@ -175,6 +215,21 @@ func (s *Shell) debugBuiltin(ctx context.Context, hc interp.HandlerContext, args
 		defer s.debug.depth.Add(-1)
 	}
 	return hc.Builtin(ctx, []string{"eval", withStatus(st, debuggedMark+" "+strings.Join(quoted, " "))})
+}
+
+// beforeRedirs is src with the shell's own output: bash runs the trap
+// before the command's redirections, so that `make >log` gets no
+// terminal title a preexec function prints; interp has applied them when
+// the call handler runs. The shell's output is its process's (interp
+// redirects no process fds).
+func (s *Shell) beforeRedirs(hc interp.HandlerContext, src string) string {
+	if hc.Stdout != s.stdout {
+		src = "{\n" + src + "\n} >/dev/stdout"
+	}
+	if hc.Stderr != s.stderr {
+		src = "{\n" + src + "\n} 2>/dev/stderr"
+	}
+	return src
 }
 
 // withStatus is src run with $? st: in both branches of an if whose

@@ -57,8 +57,9 @@ func (s *Shell) markJobs(f *syntax.File) *syntax.File {
 // lines (PROMPT_COMMAND, a prompt's expansions, a key's command), which
 // counts as no line for the warning about stopped jobs at exit.
 func (s *Shell) markCode(f *syntax.File) *syntax.File {
-	s.markSubshells(f)
 	s.markBackgrounds(f)
+	s.markCommandText(f)
+	s.markSubshells(f)
 	if s.jobs == nil {
 		s.markPids(f)
 		return f

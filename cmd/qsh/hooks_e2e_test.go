@@ -238,6 +238,11 @@ PS1='D> '
 	tm.Line("false")
 	tm.WaitFor("POST[1]")
 	tm.WaitFor("D> ")
+	// $BASH_COMMAND is the command as written; the trap runs before the
+	// command's redirections, as bash's.
+	tm.Line(`echo "$HOME" > /dev/null`)
+	tm.WaitFor(`PRE[echo "$HOME" > /dev/null|echo "$HOME" >/dev/null]`)
+	tm.WaitFor("D> ")
 	// A background statement's trap runs in the shell, before it starts.
 	tm.Line("sleep 0 &")
 	tm.WaitFor("PRE[sleep 0 &|sleep 0]")
