@@ -8,7 +8,6 @@ import (
 	"strings"
 	"syscall"
 
-	"golang.org/x/sys/unix"
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
 
@@ -41,6 +40,10 @@ var ownBuiltins = map[string]bool{"umask": true, "kill": true, "history": true, 
 // export, $cmd a=1) they run through eval.
 var declBuiltins = map[string]bool{"declare": true, "typeset": true, "local": true, "export": true, "readonly": true}
 
+// usageFlags are the flags of builtins interp runs that do not know --:
+// qsh drops the --, and fails as bash does on a flag they lack (x: none).
+var usageFlags = map[string]string{"eval": "x", "source": "x", ".": "x", "exec": "acl"}
+
 // call sees every simple command after expansion.
 func (s *Shell) call(ctx context.Context, args []string) ([]string, error) {
 	hc := interp.HandlerCtx(ctx)
@@ -59,6 +62,18 @@ func (s *Shell) call(ctx context.Context, args []string) ([]string, error) {
 	if (name == "builtin" || name == "command") && !s.isFuncAt(hc, name) {
 		args = s.unwrapMeta(hc, args)
 		name = args[0]
+	}
+	if name == trappedMark && len(args) > 1 {
+		args, name = args[1:], args[1] // its traps have run
+	} else if out, ok := s.trapCall(hc, args); ok {
+		return out, nil
+	}
+	if usageFlags[name] != "" && len(args) > 1 && !s.isFuncAt(hc, name) {
+		if a := args[1]; a == "--" {
+			args = append([]string{name}, args[2:]...)
+		} else if len(a) > 1 && a[0] == '-' && strings.Trim(a[1:], usageFlags[name]) != "" {
+			return mark([]string{"usage", name, a}), nil
+		}
 	}
 	if out, ok := s.followCall(hc, args); ok {
 		return out, nil
@@ -226,6 +241,13 @@ func (s *Shell) builtins(next interp.ExecHandlerFunc) interp.ExecHandlerFunc {
 			st = s.cd(ctx, hc, b, args[1:])
 		case "pwd":
 			st = s.pwd(hc, b, args[1:])
+		case "usage":
+			b.name = args[1]
+			st = b.fail(2, "%s: invalid option", args[2])
+		case sigTrapMark:
+			return s.sigTrapBuiltin(ctx, hc, args[1:])
+		case returnMark:
+			return s.returnBuiltin(ctx, hc, args[1:])
 		case "echo":
 			st = s.echoBuiltin(hc, b, args[1:])
 		case "read":
@@ -379,27 +401,6 @@ func parseUmask(s string, old int) (int, error) {
 	return 0o777 &^ allowed, nil
 }
 
-// signalNum reads a signal as a name (`TERM`, `SIGTERM`, any case) or a
-// number.
-func signalNum(s string) (syscall.Signal, bool) {
-	if n, err := strconv.Atoi(s); err == nil {
-		if n >= 0 && n < 65 {
-			return syscall.Signal(n), true
-		}
-		return 0, false
-	}
-	name := strings.ToUpper(s)
-	if !strings.HasPrefix(name, "SIG") {
-		name = "SIG" + name
-	}
-	sig := unix.SignalNum(name)
-	return sig, sig != 0
-}
-
-func signalName(sig syscall.Signal) string {
-	return strings.TrimPrefix(unix.SignalName(sig), "SIG")
-}
-
 func (s *Shell) kill(ctx context.Context, b builtinIO, args []string) int {
 	sig := syscall.SIGTERM
 	if len(args) == 0 {
@@ -442,10 +443,14 @@ func (s *Shell) kill(ctx context.Context, b builtinIO, args []string) int {
 			st = b.fail(1, "%s: arguments must be process or job IDs", a)
 			continue
 		}
+		if s.selfSignal(pid, sig) {
+			continue
+		}
 		if err := syscall.Kill(pid, sig); err != nil {
 			st = b.fail(1, "(%d) - %s", pid, errText(err))
 			continue
 		}
+		s.awaitSelfSignal(ctx, pid, sig)
 		s.bgs.signalled(pid, sig)
 	}
 	return st
@@ -454,140 +459,6 @@ func (s *Shell) kill(ctx context.Context, b builtinIO, args []string) int {
 func errText(err error) string {
 	s := err.Error()
 	return strings.ToUpper(s[:1]) + s[1:]
-}
-
-func (b builtinIO) listSignals(args []string) int {
-	if len(args) == 0 {
-		var line []string
-		for n := 1; n < 32; n++ {
-			line = append(line, fmt.Sprintf("%2d) SIG%-8s", n, signalName(syscall.Signal(n))))
-			if len(line) == 5 || n == 31 {
-				fmt.Fprintln(b.out, strings.TrimRight(strings.Join(line, " "), " "))
-				line = nil
-			}
-		}
-		return 0
-	}
-	st := 0
-	for _, a := range args {
-		if n, err := strconv.Atoi(a); err == nil {
-			if n > 128 {
-				n -= 128
-			}
-			if name := signalName(syscall.Signal(n)); n > 0 && n < 65 && name != "" {
-				fmt.Fprintln(b.out, name)
-				continue
-			}
-			st = b.fail(1, "%s: invalid signal specification", a)
-			continue
-		}
-		sig, ok := signalNum(a)
-		if !ok {
-			st = b.fail(1, "%s: invalid signal specification", a)
-			continue
-		}
-		fmt.Fprintln(b.out, int(sig))
-	}
-	return st
-}
-
-// trap keeps EXIT itself (interp would run it after every command line),
-// hands ERR to interp, and accepts the other signals so that profiles which
-// set them do not fail; their commands are not run.
-func (s *Shell) trap(ctx context.Context, hc interp.HandlerContext, b builtinIO, args []string) int {
-	if len(args) > 0 && (args[0] == "-l") {
-		return b.listSignals(nil)
-	}
-	if len(args) > 1 && args[0] == "-p" {
-		return s.printTraps(b, args[1:])
-	}
-	if len(args) > 0 && (args[0] == "-p" || args[0] == "--") {
-		if args[0] == "-p" && len(args) == 1 {
-			args = nil
-		} else {
-			args = args[1:]
-		}
-	}
-	if len(args) == 0 {
-		if s.exitTrap != "" {
-			fmt.Fprintf(b.out, "trap -- %s EXIT\n", quote(unmarkTrap(s.exitTrap)))
-		}
-		if cmd := s.debugTrapCmd(); cmd != "" {
-			fmt.Fprintf(b.out, "trap -- %s DEBUG\n", quote(cmd))
-		}
-		for sig, cmd := range s.traps {
-			fmt.Fprintf(b.out, "trap -- %s %s\n", quote(cmd), sig)
-		}
-		hc.Builtin(ctx, []string{"trap"})
-		return 0
-	}
-	cmd, sigs := "-", args
-	if len(args) > 1 {
-		cmd, sigs = args[0], args[1:]
-	} else if _, err := strconv.Atoi(args[0]); err != nil {
-		if _, ok := signalNum(args[0]); !ok && args[0] != "EXIT" && args[0] != "ERR" && args[0] != "DEBUG" {
-			// `trap cmd` with no signal: bash says so.
-			return b.fail(2, "usage: trap [-lp] [[arg] signal_spec ...]")
-		}
-	}
-	st := 0
-	for _, sig := range sigs {
-		name := strings.ToUpper(strings.TrimPrefix(strings.ToUpper(sig), "SIG"))
-		switch {
-		case name == "EXIT" || name == "0":
-			if cmd == "-" {
-				cmd = ""
-			}
-			s.exitTrap = markTrap(cmd)
-		case name == "ERR":
-			hc.Builtin(ctx, []string{"trap", cmd, "ERR"})
-		case name == "DEBUG":
-			if s.setDebugTrap(b, cmd) != 0 {
-				st = 1
-			}
-		default:
-			n, ok := signalNum(name)
-			if !ok {
-				st = b.fail(1, "%s: invalid signal specification", sig)
-				continue
-			}
-			if cmd == "-" {
-				delete(s.traps, signalName(n))
-			} else {
-				s.traps[signalName(n)] = cmd
-			}
-		}
-	}
-	return st
-}
-
-// printTraps is `trap -p SIG…`: the traps of those signals, as trap
-// takes them back.
-func (s *Shell) printTraps(b builtinIO, sigs []string) int {
-	st := 0
-	for _, sig := range sigs {
-		name := strings.TrimPrefix(strings.ToUpper(sig), "SIG")
-		var cmd string
-		switch name {
-		case "EXIT", "0":
-			name, cmd = "EXIT", unmarkTrap(s.exitTrap)
-		case "DEBUG":
-			cmd = s.debugTrapCmd()
-		case "ERR", "RETURN":
-		default:
-			n, ok := signalNum(name)
-			if !ok {
-				st = b.fail(1, "%s: invalid signal specification", sig)
-				continue
-			}
-			name = signalName(n)
-			cmd = s.traps[name]
-		}
-		if cmd != "" {
-			fmt.Fprintf(b.out, "trap -- %s %s\n", quote(cmd), name)
-		}
-	}
-	return st
 }
 
 func quote(s string) string {

@@ -37,7 +37,7 @@ func (s *Shell) keep() (restore func()) {
 	s.compspecs.mu.Lock()
 	names, specs := slices.Clone(s.compspecs.names), maps.Clone(s.compspecs.specs)
 	s.compspecs.mu.Unlock()
-	traps := maps.Clone(s.traps)
+	restoreTraps := s.keepTraps()
 	exitTrap, debug := s.exitTrap, s.debug.cmd.Load()
 	noPromptVars, exitCalled := s.noPromptVars, s.exitCalled.Load()
 	var hist []string
@@ -59,7 +59,7 @@ func (s *Shell) keep() (restore func()) {
 		s.compspecs.mu.Lock()
 		s.compspecs.names, s.compspecs.specs = names, specs
 		s.compspecs.mu.Unlock()
-		s.traps = traps
+		restoreTraps()
 		s.exitTrap = exitTrap
 		s.debug.cmd.Store(debug)
 		s.noPromptVars = noPromptVars

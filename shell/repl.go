@@ -106,6 +106,7 @@ func (s *Shell) REPL(ctx context.Context) int {
 		s.hook("PS0", func() { s.ps0(ctx, st) })
 		start := time.Now()
 		st = s.runLine(ctx, entry)
+		s.runPendingTraps(ctx)
 		took = time.Since(start)
 		tty.settle(st)
 		if s.exited() && !s.holdExit() {

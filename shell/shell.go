@@ -78,7 +78,7 @@ type Shell struct {
 
 	exitTrap string // interp runs EXIT traps after every File; qsh runs it once
 	debug    debugTrap
-	traps    map[string]string
+	sigtraps sigTraps // trap.go
 
 	// fg counts foreground programs that a Ctrl-C the shell gets is for:
 	// those in the shell's own process group (no job control: -c strings,
@@ -179,7 +179,6 @@ func New(opts ...Option) (*Shell, error) {
 		stdout: os.Stdout,
 		stderr: os.Stderr,
 		name:   "qsh",
-		traps:  map[string]string{},
 	}
 	for _, o := range opts {
 		o(s)
@@ -377,6 +376,7 @@ func (s *Shell) exited() bool { return s.exitNow }
 
 // finish runs the EXIT trap, if any, and returns the shell's exit status.
 func (s *Shell) finish(ctx context.Context, st int) int {
+	s.runPendingTraps(ctx)
 	trap := s.exitTrap
 	if trap == "" {
 		return st
@@ -388,7 +388,9 @@ func (s *Shell) finish(ctx context.Context, st int) int {
 		return st
 	}
 	s.setStatus(ctx, st)
-	s.runFile(ctx, f)
+	if tst := s.runFile(ctx, f); s.exitCalled.Load() {
+		return tst // exit in the trap sets the shell's status, as in bash
+	}
 	return st
 }
 

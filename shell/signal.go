@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"os/signal"
+	"slices"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -85,17 +86,20 @@ func (s *Shell) catchSignals() {
 	}
 	sigs := make(chan os.Signal, 8)
 	s.sigs = sigs
+	caught := []os.Signal{syscall.SIGINT}
 	if s.interactive {
-		signal.Notify(sigs, syscall.SIGINT, syscall.SIGQUIT, syscall.SIGTERM,
-			syscall.SIGTSTP, syscall.SIGTTIN, syscall.SIGTTOU)
-	} else {
-		signal.Notify(sigs, syscall.SIGINT)
+		caught = append(caught, syscall.SIGQUIT, syscall.SIGTERM, syscall.SIGTSTP, syscall.SIGTTIN, syscall.SIGTTOU)
+	}
+	// A signal `trap ''` ignores stays ignored, in programs too.
+	caught = slices.DeleteFunc(caught, func(sig os.Signal) bool { return s.sigIgnored(sig.(syscall.Signal)) })
+	if len(caught) > 0 { // none would mean all
+		signal.Notify(sigs, caught...)
 	}
 	done := make(chan struct{})
 	sync := make(chan chan struct{})
 	handle := func(sig os.Signal) {
 		switch {
-		case sig == syscall.SIGINT && s.fg.Load() == 0:
+		case sig == syscall.SIGINT && s.fg.Load() == 0 && !s.sigTrapped(syscall.SIGINT):
 			s.interrupt()
 		case sig == syscall.SIGHUP:
 			s.hungUp()
