@@ -147,8 +147,9 @@ func (s *Shell) catchSignals() {
 }
 
 // sigMarker is the signal [Shell.settleSignals] sends itself: numbered
-// above SIGINT (as on every Unix), and caught only meanwhile.
-const sigMarker = syscall.SIGUSR2
+// above SIGINT (as on every Unix), and caught only meanwhile. It is one
+// that scripts do not trap (see signals_linux.go): a trap on it would run
+// after every program.
 
 // settleSignals handles the signals the shell got while a foreground
 // program in its own process group ran, before the program stops being
