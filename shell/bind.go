@@ -14,8 +14,8 @@ import (
 // bindBuiltin is bash's `bind`: it binds keys to readline functions,
 // macros and shell commands (-x) in the session's [keymap], and lists
 // them. What qsh's editor cannot do is said in one line and skipped,
-// never fatal: vi keymaps are accepted and unused (qsh edits as emacs),
-// readline variables (`set …`) are accepted.
+// never fatal: vi keymaps are kept and unused (qsh edits as emacs), as
+// are readline variables (`set …`).
 func (s *Shell) bindBuiltin(hc interp.HandlerContext, b builtinIO, args []string) int {
 	var (
 		keymapName          string
@@ -64,25 +64,27 @@ func (s *Shell) bindBuiltin(hc interp.HandlerContext, b builtinIO, args []string
 			}
 		}
 	}
-	prefix, used, err := keymapPrefix(keymapName)
+	m, prefix, defaults, err := s.keymapOf(keymapName)
 	if err != nil {
 		return b.fail(1, "%v", err)
 	}
 	switch list {
 	case 'l':
-		for _, f := range rlFuncs {
-			fmt.Fprintln(b.out, f.name)
+		for _, name := range bashFuncs {
+			fmt.Fprintln(b.out, name)
 		}
 	case 'p', 'P':
-		s.listFuncs(b.out, list == 'P')
+		listFuncs(b.out, effective(m, defaults), list == 'P')
 	case 's', 'S':
-		s.listBound(b.out, list == 'S', func(k binding) string { return k.macro })
+		listBound(b.out, effective(m, defaults), list == 'S', func(k binding) string { return k.macro })
 	case 'X':
-		s.listBound(b.out, false, func(k binding) string { return k.cmd })
+		listBound(b.out, effective(m, defaults), false, func(k binding) string { return k.cmd })
+	case 'v', 'V':
+		s.listRlVars(b.out, list == 'V')
 	}
 	for _, fn := range query {
-		keys := s.keysOf(fn)
-		if _, ok := findFunc(fn); !ok {
+		keys := keysOf(effective(m, defaults), fn)
+		if !isBashFunc(fn) {
 			st = b.fail(1, "`%s': unknown function name", fn)
 		} else if len(keys) == 0 {
 			fmt.Fprintf(b.out, "%s is not bound to any keys.\n", fn)
@@ -92,9 +94,9 @@ func (s *Shell) bindBuiltin(hc interp.HandlerContext, b builtinIO, args []string
 		}
 	}
 	for _, fn := range unbindFn {
-		for _, k := range s.keys.bindings() {
-			if k.fn == fn && used {
-				s.keys.set(binding{seq: k.seq})
+		for _, k := range m.bindings() {
+			if k.fn == fn {
+				m.set(binding{seq: k.seq})
 			}
 		}
 	}
@@ -104,9 +106,7 @@ func (s *Shell) bindBuiltin(hc interp.HandlerContext, b builtinIO, args []string
 			st = b.fail(1, "%v", err)
 			continue
 		}
-		if used {
-			s.keys.set(binding{seq: prefix + seq})
-		}
+		m.set(binding{seq: prefix + seq})
 	}
 	for _, name := range files {
 		data, err := os.ReadFile(name)
@@ -119,42 +119,60 @@ func (s *Shell) bindBuiltin(hc interp.HandlerContext, b builtinIO, args []string
 			if line == "" || line[0] == '#' || line[0] == '$' { // $if, $include…: not followed
 				continue
 			}
-			if s.bindLine(b, line, prefix, used, false) != 0 {
+			if s.bindLine(b, m, line, prefix, defaults, false) != 0 {
 				st = 1
 			}
 		}
 	}
 	for _, a := range args {
-		if s.bindLine(b, a, prefix, used, exec) != 0 {
+		if s.bindLine(b, m, a, prefix, defaults, exec) != 0 {
 			st = 1
 		}
 	}
 	return st
 }
 
-// keymapPrefix is what bind -m names: the bytes its sequences start with
-// in qsh's one keymap, and whether qsh uses it (vi keymaps are not).
-func keymapPrefix(name string) (prefix string, used bool, err error) {
+// keymapOf is the keymap bind -m names and the bytes its sequences
+// start with there; defaults is set for qsh's own, whose keys the
+// editor has. vi keymaps are kept for bind to list, and not used: qsh
+// edits as emacs does.
+func (s *Shell) keymapOf(name string) (m *keymap, prefix string, defaults bool, err error) {
 	switch name {
 	case "", "emacs", "emacs-standard":
-		return "", true, nil
+		return &s.keys, "", true, nil
 	case "emacs-meta":
-		return "\x1b", true, nil
+		return &s.keys, "\x1b", true, nil
 	case "emacs-ctlx":
-		return "\x18", true, nil
+		return &s.keys, "\x18", true, nil
 	case "vi", "vi-move", "vi-command", "vi-insert":
-		return "", false, nil
+		if name != "vi-insert" {
+			name = "vi-command"
+		}
+		if s.viKeys == nil {
+			s.viKeys = map[string]*keymap{}
+		}
+		if s.viKeys[name] == nil {
+			s.viKeys[name] = new(keymap)
+		}
+		return s.viKeys[name], "", false, nil
 	}
-	return "", false, fmt.Errorf("`%s': invalid keymap name", name)
+	return nil, "", false, fmt.Errorf("`%s': invalid keymap name", name)
 }
 
 // bindLine makes the binding of one inputrc line: `"keyseq": function`,
 // `"keyseq": "macro"`, `Control-x: function`, or with exec,
 // `"keyseq": shell-command`. `set NAME VALUE` is accepted.
-func (s *Shell) bindLine(b builtinIO, line, prefix string, used, exec bool) int {
+func (s *Shell) bindLine(b builtinIO, m *keymap, line, prefix string, used, exec bool) int {
 	line = strings.TrimLeft(line, " \t")
-	if name, _, ok := strings.Cut(line, " "); ok && name == "set" {
-		return 0 // a readline variable: qsh's editor has its own settings
+	if name, rest, ok := strings.Cut(line, " "); ok && name == "set" {
+		// A readline variable: kept for bind -v; qsh's editor has its
+		// own settings.
+		name, value, _ := strings.Cut(strings.TrimSpace(rest), " ")
+		if s.rlVars == nil {
+			s.rlVars = map[string]string{}
+		}
+		s.rlVars[name] = strings.TrimSpace(value)
+		return 0
 	}
 	var key, rest string
 	if strings.HasPrefix(line, `"`) {
@@ -184,9 +202,6 @@ func (s *Shell) bindLine(b builtinIO, line, prefix string, used, exec bool) int 
 		return b.fail(1, "%s: missing colon separator", line)
 	}
 	rest = strings.TrimSpace(rest[1:])
-	if !used {
-		return 0 // a vi keymap's: qsh has none
-	}
 	k := binding{seq: prefix + key}
 	switch {
 	case exec:
@@ -209,16 +224,45 @@ func (s *Shell) bindLine(b builtinIO, line, prefix string, used, exec bool) int 
 		k.macro = macro
 	default:
 		fn, _, _ := strings.Cut(rest, " ")
-		f, ok := findFunc(fn)
-		if !ok {
-			return b.fail(1, "%s: unknown function name (qsh's are listed by bind -l)", fn)
+		if fn == "magic-space" { // history expansion, which qsh does not do, then a space
+			fn = "self-insert"
 		}
-		k.fn = f.name
+		if _, ok := findFunc(fn); !ok {
+			if !isBashFunc(fn) {
+				return b.fail(1, "%s: unknown function name (bind -l lists them)", fn)
+			}
+			if used {
+				b.fail(0, "%s: qsh's line editor does not do it; \"%s\" is left as it was", fn, keyseqString(k.seq))
+				return 0
+			}
+		}
+		k.fn = fn
 	}
-	if !s.keys.set(k) {
+	if !m.set(k) {
 		return b.fail(1, "too many key bindings")
 	}
 	return 0
+}
+
+func isBashFunc(name string) bool {
+	_, ok := slices.BinarySearch(bashFuncs, name)
+	return ok
+}
+
+// listRlVars is bind -v, or -V when readable: the readline variables, as
+// bash has them unless `bind 'set …'` changed one.
+func (s *Shell) listRlVars(w io.Writer, readable bool) {
+	for _, v := range rlVars {
+		value := v[1]
+		if set, ok := s.rlVars[v[0]]; ok {
+			value = set
+		}
+		if readable {
+			fmt.Fprintf(w, "%s is set to `%s'\n", v[0], value)
+		} else {
+			fmt.Fprintf(w, "set %s %s\n", v[0], value)
+		}
+	}
 }
 
 // closingQuote is the index of the quote q that closes a string
@@ -235,14 +279,16 @@ func closingQuote(s string, from int, q byte) int {
 	return -1
 }
 
-// effective is every key the editor has, the session's bindings over
-// its own keys, sorted by sequence.
-func (s *Shell) effective() []binding {
+// effective is every key of keymap m, its bindings over the editor's own
+// keys when defaults, sorted by sequence.
+func effective(m *keymap, defaults bool) []binding {
 	var out []binding
-	bound := s.keys.bindings()
-	for _, k := range emacsKeys {
-		if !slices.ContainsFunc(bound, func(b binding) bool { return b.seq == k.seq }) {
-			out = append(out, binding{seq: k.seq, fn: k.fn})
+	bound := m.bindings()
+	if defaults {
+		for _, k := range emacsKeys {
+			if !slices.ContainsFunc(bound, func(b binding) bool { return b.seq == k.seq }) {
+				out = append(out, binding{seq: k.seq, fn: k.fn})
+			}
 		}
 	}
 	out = append(out, bound...)
@@ -250,39 +296,39 @@ func (s *Shell) effective() []binding {
 	return out
 }
 
-// keysOf is the keys bound to function fn, as bind writes them.
-func (s *Shell) keysOf(fn string) []string {
-	var keys []string
-	for _, k := range s.effective() {
+// keysOf is the keys of keys bound to function fn, as bind writes them.
+func keysOf(keys []binding, fn string) []string {
+	var out []string
+	for _, k := range keys {
 		if k.fn == fn {
-			keys = append(keys, `"`+keyseqString(k.seq)+`"`)
+			out = append(out, `"`+keyseqString(k.seq)+`"`)
 		}
 	}
-	return keys
+	return out
 }
 
 // listFuncs is bind -p, or -P when readable.
-func (s *Shell) listFuncs(w io.Writer, readable bool) {
-	for _, f := range rlFuncs {
-		keys := s.keysOf(f.name)
+func listFuncs(w io.Writer, keys []binding, readable bool) {
+	for _, fn := range bashFuncs {
+		bound := keysOf(keys, fn)
 		switch {
-		case readable && len(keys) == 0:
-			fmt.Fprintf(w, "%s is not bound to any keys\n", f.name)
+		case readable && len(bound) == 0:
+			fmt.Fprintf(w, "%s is not bound to any keys\n", fn)
 		case readable:
-			fmt.Fprintf(w, "%s can be found on %s.\n", f.name, strings.Join(keys, ", "))
-		case len(keys) == 0:
-			fmt.Fprintf(w, "# %s (not bound)\n", f.name)
+			fmt.Fprintf(w, "%s can be found on %s.\n", fn, strings.Join(bound, ", "))
+		case len(bound) == 0:
+			fmt.Fprintf(w, "# %s (not bound)\n", fn)
 		default:
-			for _, k := range keys {
-				fmt.Fprintf(w, "%s: %s\n", k, f.name)
+			for _, k := range bound {
+				fmt.Fprintf(w, "%s: %s\n", k, fn)
 			}
 		}
 	}
 }
 
 // listBound is bind -s, -S and -X: the macros or commands what gives.
-func (s *Shell) listBound(w io.Writer, readable bool, what func(binding) string) {
-	for _, k := range s.effective() {
+func listBound(w io.Writer, keys []binding, readable bool, what func(binding) string) {
+	for _, k := range keys {
 		v := what(k)
 		if v == "" {
 			continue

@@ -2,6 +2,7 @@ package shell
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -62,14 +63,16 @@ func TestBindBuiltin(t *testing.T) {
 	s, _, out := newTestShell(t, []string{
 		`bind -x '"\C-t": fzf-file-widget'`,
 		`bind -m emacs-standard -x '"\C-r": "__fzf_history__"'`,
-		`bind '"\C-x\C-e": kill-line' '"\eu": "echo hi\C-m"' 'Control-o: history-search-backward'`,
+		`bind '"\C-x\C-e": kill-line' '"\eu": "echo hi\C-m"' 'Control-o: history-search-backward' 'Space: magic-space'`,
 		`bind -m vi-insert '"\C-z": emacs-editing-mode'; bind 'set completion-ignore-case on'; echo quiet:$?`,
 		`bind -X; bind -s`,
 		`bind -q kill-line; bind -P | grep history-search-backward`,
 		`bind '"\C-y": nosuch'; echo st:$?`,
 		`bind -m nosuch '"\C-y": yank'; echo st:$?`,
+		`bind '"\C-y": vi-subst'; echo st:$?; bind -q vi-subst; echo st:$?`,
 		`bind -r '\C-x\C-e'; bind -q kill-line`,
-		`bind -p | grep -c .`,
+		`bind -m vi-insert -p | grep -v 'not bound'; bind -v | grep completion-ignore-case`,
+		`bind -V | grep blink-matching-paren`,
 	})
 	s.REPL(context.Background())
 	want := "quiet:0\n" +
@@ -77,12 +80,37 @@ func TestBindBuiltin(t *testing.T) {
 		`"\eu": "echo hi\C-m"` + "\n" +
 		`kill-line can be invoked via "\C-k", "\C-x\C-e".` + "\n" +
 		`history-search-backward can be found on "\C-o".` + "\n" +
-		"qsh: bind: nosuch: unknown function name (qsh's are listed by bind -l)\nst:1\n" +
+		"qsh: bind: nosuch: unknown function name (bind -l lists them)\nst:1\n" +
 		"qsh: bind: `nosuch': invalid keymap name\nst:1\n" +
-		`kill-line can be invoked via "\C-k".` + "\n"
-	got := out.String()
-	if !strings.HasPrefix(got, want) {
-		t.Errorf("output:\n%s\nwant it to start:\n%s", got, want)
+		`qsh: bind: vi-subst: qsh's line editor does not do it; "\C-y" is left as it was` + "\nst:0\n" +
+		"vi-subst is not bound to any keys.\nst:1\n" +
+		`kill-line can be invoked via "\C-k".` + "\n" +
+		`"\C-z": emacs-editing-mode` + "\n" +
+		"set completion-ignore-case on\n" +
+		"blink-matching-paren is set to `off'\n"
+	if got := out.String(); got != want {
+		t.Errorf("output:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// TestFuncNames: the functions qsh does are bash's, under bash's names.
+func TestFuncNames(t *testing.T) {
+	t.Parallel()
+	if !slices.IsSorted(bashFuncs) {
+		t.Error("bashFuncs is not sorted")
+	}
+	if !slices.IsSortedFunc(rlFuncs, func(a, b rlFunc) int { return strings.Compare(a.name, b.name) }) {
+		t.Error("rlFuncs is not sorted")
+	}
+	for _, f := range rlFuncs {
+		if !isBashFunc(f.name) {
+			t.Errorf("%s is no bash readline function", f.name)
+		}
+	}
+	for _, k := range emacsKeys {
+		if _, ok := findFunc(k.fn); !ok {
+			t.Errorf("the editor's key %q runs %s, which qsh does not know", k.seq, k.fn)
+		}
 	}
 }
 

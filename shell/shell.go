@@ -66,8 +66,12 @@ type Shell struct {
 	status int
 	// inKeyCommand is set while a key's command (bind -x) runs.
 	inKeyCommand bool
-	// keys are the key bindings `bind` made (see keymap.go).
-	keys keymap
+	// keys are the key bindings `bind` made (see keymap.go); viKeys
+	// those of vi keymaps, listed and unused; rlVars readline's
+	// variables `bind 'set …'` set.
+	keys   keymap
+	viKeys map[string]*keymap
+	rlVars map[string]string
 	// prompted and promptOut are the expanded prompt, see
 	// [Shell.expandPrompt].
 	prompted  bool
