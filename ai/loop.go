@@ -44,6 +44,9 @@ type turn struct {
 	earlier map[string]*earlier
 	// loop, when set, is the call the model kept making: the turn ends.
 	loop string
+	// handed is set when the user took a command over (e at the
+	// confirmation): the turn ends, and the prompt is theirs.
+	handed bool
 }
 
 func (t *turn) run() error {
@@ -92,6 +95,9 @@ func (t *turn) run() error {
 		}
 		if t.loop != "" {
 			return t.looping()
+		}
+		if t.handed {
+			return nil
 		}
 		if err := t.ctx.Err(); err != nil {
 			return err
@@ -364,6 +370,9 @@ func (t *turn) call(c chat.Call, known map[string]bool) chat.Message {
 	if t.loop != "" {
 		return answer("not run: the turn was stopped", true)
 	}
+	if t.handed {
+		return answer("not run: the user took a command over and the turn ended", true)
+	}
 	t.calls++
 	if t.calls > t.a.maxCalls {
 		return answer(fmt.Sprintf("not run: at most %d tool calls per question; answer with what you have", t.a.maxCalls), true)
@@ -424,6 +433,11 @@ func (t *turn) result(res tools.Result) chat.Message {
 	if (t.ctx.Err() != nil || t.canceled) && !res.Success {
 		t.scr.ToolEnd(false, "cancelled", len(res.Output), d)
 		return answer("cancelled by the user: "+res.Error+"\n"+res.Output, true)
+	}
+	if res.TakenOver {
+		t.handed = true
+		t.scr.ToolEnd(true, "yours to edit on the prompt line", 0, d)
+		return answer(res.Output, false)
 	}
 	text := res.Output
 	if res.Truncated {

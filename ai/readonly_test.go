@@ -67,3 +67,30 @@ func mustMarshal(v any) []byte {
 	}
 	return b
 }
+
+// TestTakenOver checks that a call the user took over (e at the
+// confirmation) ends the turn: no further request, the calls after it
+// not made, and the model told both with the next question.
+func TestTakenOver(t *testing.T) {
+	t.Parallel()
+	srv := aitest.NewOpenAI(t,
+		aitest.Reply{Calls: []aitest.Call{{Name: "take", Args: `{}`}, {Name: "echo", Args: `{"text":"x"}`}}},
+		aitest.Say("ok", 1))
+	take := &fakeTool{name: "take", run: func(context.Context, json.RawMessage) tools.Result {
+		return tools.Result{Success: true, TakenOver: true, Output: "the user took the command over"}
+	}}
+	set := newSet(take, echo())
+	a := New(providers[0].cfg(srv.URL), set, noWait)
+	out, err := ask(t, a, "do it")
+	if err != nil || len(srv.Requests()) != 1 || len(set.calls) != 1 {
+		t.Fatalf("err %v, %d requests, calls %q", err, len(srv.Requests()), set.calls)
+	}
+	if !strings.Contains(out, "yours to edit on the prompt line") {
+		t.Errorf("screen: %q", out)
+	}
+	ask(t, a, "next")
+	s := sent(srv.Requests()[1])
+	if !strings.Contains(s, "the user took the command over") || !strings.Contains(s, "not run: the user took a command over") {
+		t.Errorf("the next request:\n%s", s)
+	}
+}

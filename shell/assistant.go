@@ -5,6 +5,7 @@ import (
 	"io"
 	"time"
 
+	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
 )
 
@@ -36,6 +37,14 @@ type Question struct {
 	// they stay out (QSH_AI_HISTORY=off). Call it from the goroutine that
 	// called the AskFunc.
 	Remember func(command string)
+	// Edit puts a command on the user's next prompt line, for them to
+	// edit and run as their own (the "e" answer at a confirmation); nil
+	// when there is no prompt to come (-c). Call it from the goroutine
+	// that called the AskFunc.
+	Edit func(command string)
+	// Vars is the session's variables, for expanding a command without
+	// running it (the effect a confirmation shows); read-only.
+	Vars expand.Environ
 }
 
 // Command is what one command line at the prompt did.

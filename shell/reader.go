@@ -35,6 +35,10 @@ type LineReader interface {
 	// ReadLine shows prompt and returns the line typed, without its
 	// newline; io.EOF for Ctrl-D on an empty line, ErrInterrupt for Ctrl-C.
 	ReadLine(prompt string) (string, error)
+	// Prefill makes the next ReadLine start with line on it, the cursor
+	// at its end, for the user to edit (the assistant's command they took
+	// over).
+	Prefill(line string)
 	// AddHistory makes entry the most recent one for recall.
 	AddHistory(entry string)
 	// ClearHistory forgets all entries.
@@ -90,6 +94,8 @@ type lineEditor struct {
 	aside func()
 	// cooked is the terminal's state before readline made it raw.
 	cooked *term.State
+	// prefill is the text the next line starts with.
+	prefill string
 }
 
 func newLineEditor(stdin *os.File, stdout io.Writer, complete readline.AutoCompleter, size int, hooks editorHooks) (*lineEditor, error) {
@@ -145,6 +151,10 @@ func (e *lineEditor) ReadLine(prompt string) (string, error) {
 		}
 		io.WriteString(e.out, on)
 		e.in.bracketed = true
+	}
+	if e.prefill != "" {
+		e.rl.SetDefault(e.prefill)
+		e.prefill = ""
 	}
 	line, err := e.rl.ReadLine()
 	e.in.keys = nil
@@ -269,6 +279,8 @@ func (e *lineEditor) listen(line []rune, pos int, key rune) ([]rune, int, bool) 
 	e.n = len(rs)
 	return rs, len(rs), true
 }
+
+func (e *lineEditor) Prefill(line string) { e.prefill = line }
 
 func (e *lineEditor) AddHistory(entry string) {
 	e.hist.add(entry)

@@ -66,6 +66,10 @@ func (s *Shell) REPL(ctx context.Context) int {
 			// reason; capture needs only the command marks.) So do the
 			// terminal titles PS1 sets.
 			io.WriteString(s.stdout, titles+s.capture.PromptStart())
+			if s.handed != "" {
+				s.lines.Prefill(s.handed)
+				s.handed = ""
+			}
 		}
 		s.status = st
 		line, err := s.readLine(p)
@@ -295,6 +299,10 @@ func (s *Shell) askLine(ctx context.Context, text string) int {
 	if s.switchVar("QSH_AI_HISTORY", s.cfg.AIHistory) {
 		q.Remember = func(command string) { s.remember(command) }
 	}
+	if s.lines != nil {
+		q.Edit = func(command string) { s.handed = command }
+	}
+	q.Vars = s.variables()
 	err := s.ask(ctx, q)
 	switch {
 	case err == nil:

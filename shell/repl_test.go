@@ -16,6 +16,7 @@ type scripted struct {
 	lines   []string
 	prompts []string
 	history []string
+	prefill string // the next line starts with it: the scripted line is typed after
 }
 
 func (r *scripted) ReadLine(prompt string) (string, error) {
@@ -28,9 +29,11 @@ func (r *scripted) ReadLine(prompt string) (string, error) {
 	if line == "^C" {
 		return "", ErrInterrupt
 	}
+	line, r.prefill = r.prefill+line, ""
 	return line, nil
 }
 
+func (r *scripted) Prefill(line string) { r.prefill = line }
 func (r *scripted) AddHistory(e string) { r.history = append(r.history, e) }
 func (r *scripted) ClearHistory()       { r.history = nil }
 func (r *scripted) Close() error        { return nil }
@@ -205,5 +208,30 @@ func TestQuestionsAreNotCommands(t *testing.T) {
 	}
 	if !slices.Equal(lines, []string{"false", "echo two"}) {
 		t.Errorf("the record of the third question holds %q", lines)
+	}
+}
+
+// TestHandedLine checks that a command the assistant hands over (the "e"
+// answer) starts the next prompt line, and that the line as the user
+// finished it runs and goes into the history as theirs.
+func TestHandedLine(t *testing.T) {
+	ask := func(ctx context.Context, q Question) error {
+		if q.Edit == nil {
+			t.Error("no Edit in an interactive shell")
+			return nil
+		}
+		if q.Vars == nil || q.Vars.Get("x").String() != "1" {
+			t.Errorf("Vars: %v", q.Vars)
+		}
+		q.Edit("echo handed")
+		return nil
+	}
+	s, r, out := newTestShell(t, []string{"x=1", "? do it", " and-typed", "echo next"}, Ask(ask))
+	s.REPL(context.Background())
+	if !strings.Contains(out.String(), "handed and-typed\nnext\n") {
+		t.Errorf("output:\n%s", out)
+	}
+	if want := []string{"x=1", "? do it", "echo handed and-typed", "echo next"}; !slices.Equal(r.history, want) {
+		t.Errorf("history %q, want %q", r.history, want)
 	}
 }

@@ -37,6 +37,7 @@ type Shell struct {
 	version     string
 	ask         AskFunc
 	lines       LineReader // nil: readline on the terminal
+	handed      string     // a command the assistant handed over, for the next prompt line
 	terminal    bool       // stdin and stdout are a terminal
 	aliases     map[string]string
 	compspecs   compspecs // what `complete` registered (compspec.go)
@@ -246,6 +247,41 @@ func (s *Shell) Var(name string) string {
 		return vr.String()
 	}
 	return s.runner.Env.Get(name).String()
+}
+
+// variables is a copy of the session's variables as they are now.
+func (s *Shell) variables() expand.Environ {
+	return snapshot{vars: maps.Clone(s.runner.Vars), env: s.runner.Env}
+}
+
+// snapshot is the session's variables at one moment: the changes the
+// session made over the environment it started with.
+type snapshot struct {
+	vars map[string]expand.Variable
+	env  expand.Environ
+}
+
+func (e snapshot) Get(name string) expand.Variable {
+	if vr, ok := e.vars[name]; ok {
+		return vr
+	}
+	return e.env.Get(name)
+}
+
+func (e snapshot) Each(f func(name string, vr expand.Variable) bool) {
+	stop := false
+	e.env.Each(func(name string, vr expand.Variable) bool {
+		if _, ok := e.vars[name]; ok {
+			return true
+		}
+		stop = !f(name, vr)
+		return !stop
+	})
+	for name, vr := range e.vars {
+		if stop || !f(name, vr) {
+			return
+		}
+	}
 }
 
 // Environ is the session's exported variables as NAME=value, what the

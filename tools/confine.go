@@ -28,10 +28,10 @@ func (r *Registry) confining() bool {
 
 // confined reports whether a call of class runs confined once decided:
 // always where the sandbox works, except a dangerous call the user
-// approved with y after seeing why it is dangerous. Neither yolo nor an
-// "a" answer lifts the sandbox.
+// approved with y after seeing why it is dangerous, or made their own
+// with e. Neither yolo nor an "a" answer lifts the sandbox.
 func (r *Registry) confined(class danger.Class, decision string) bool {
-	return r.confining() && !(class >= danger.Dangerous && decision == decApproved)
+	return r.confining() && !(class >= danger.Dangerous && (decision == decApproved || decision == decEdited))
 }
 
 // where is what the confirmation line says of how a call of class runs if

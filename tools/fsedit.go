@@ -108,9 +108,20 @@ func (t *filesystem) change(ctx context.Context, env Env, pl place, op string, o
 		return Result{Success: true, Output: fmt.Sprintf("dry run (QSH_AI_DRY_RUN): would %s %s, %d bytes:\n%s", op, pl.show(), len(updated), clip(diff, maxDiffShown))}
 	}
 	q := t.changeAsk(env, op, pl, updated, existed, diff, pol)
+	if editor := t.r.editorFor(env); editor != "" {
+		q.edit = func(ctx context.Context) Result {
+			return t.editChange(ctx, env, editor, q, pl, op, old, existed, updated, pol, c)
+		}
+	}
 	if ok, res := t.r.approve(ctx, env, q, c); !ok {
 		return res
 	}
+	return t.commit(ctx, env, q, pl, op, old, existed, updated, diff, pol, c)
+}
+
+// commit writes an approved change: the previous version backed up, the
+// new one written atomically, then the post-edit command.
+func (t *filesystem) commit(ctx context.Context, env Env, q ask, pl place, op string, old []byte, existed bool, updated, diff string, pol *sandbox.Policy, c *call) Result {
 	if why := t.r.refusal(pol, q.verdict.Class, c, pl.abs, true); why != "" {
 		return failf("%s %s: not written: %s; the user can make the change themselves", op, pl.show(), why)
 	}

@@ -29,6 +29,7 @@ type Registry struct {
 	now       func() time.Time
 	sleep     func(context.Context, time.Duration) error
 	support   func() (string, error) // what confines programs here, or why nothing does
+	editor    EditorFunc             // runs the user's editor for "e" at a write
 
 	mu         sync.Mutex
 	approvals  []Rule       // the session's "a" answers
@@ -59,7 +60,7 @@ func Clock(now func() time.Time, sleep func(context.Context, time.Duration) erro
 
 // NewRegistry returns the built-in tools that cfg enables, ready to call.
 func NewRegistry(cfg Config, opts ...Option) *Registry {
-	r := &Registry{cfg: cfg.normalize(), now: time.Now, sleep: sleepCtx, support: sandbox.Support}
+	r := &Registry{cfg: cfg.normalize(), now: time.Now, sleep: sleepCtx, support: sandbox.Support, editor: runEditor}
 	if d := stateDir(); d != "" {
 		r.auditPath = filepath.Join(d, "audit.jsonl")
 		r.backupDir = filepath.Join(d, "backups")

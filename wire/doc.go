@@ -17,6 +17,12 @@
 //	qsh → assistant   exit    how it ended (id; what the sandbox refused)
 //	assistant → qsh   done    the turn is over
 //
+// And at a confirmation:
+//
+//	assistant → qsh   preview what would this command change? (id)
+//	qsh → assistant   preview the answer in a few words, from expanding it without running it (id)
+//	assistant → qsh   edit    the user took the command over: put it on the next prompt line
+//
 // qsh sends cancel (no id) when the user presses Ctrl-C and the turn must
 // end; the assistant sends cancel with an id when it no longer wants a run
 // (its timeout). The assistant exits when the channel closes.

@@ -19,6 +19,11 @@ const (
 	Exit   = "exit"
 	Done   = "done"
 	Cancel = "cancel"
+	// Edit (assistant → qsh): put Command on the user's next prompt line.
+	Edit = "edit"
+	// Preview (assistant → qsh, with an id and Command): what would the
+	// command change? qsh answers with a preview of the same id and Text.
+	Preview = "preview"
 )
 
 // Message is one line of the channel. Type says which fields are used.
@@ -35,6 +40,8 @@ type Message struct {
 	Keys     bool      `json:"keys,omitempty"`     // stdin is a terminal to read confirmation keys from
 	// NoContext: the record is not sent (QSH_AI_CONTEXT=off).
 	NoContext bool `json:"nocontext,omitempty"`
+	// Editable: a prompt follows the turn, which an edit message fills.
+	Editable bool `json:"editable,omitempty"`
 
 	// run
 	Command   string          `json:"command,omitempty"`

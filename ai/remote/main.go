@@ -117,7 +117,10 @@ func (s *server) ask(ctx context.Context, m wire.Message) error {
 	for i, c := range m.Record {
 		rec[i] = ai.Command(c)
 	}
-	env := tools.Env{Run: s.run}
+	env := tools.Env{Run: s.run, Preview: s.preview}
+	if m.Editable {
+		env.Edit = s.edit
+	}
 	if m.Keys && s.stdin != nil {
 		in := s.stdin
 		env.ReadKey = func(ctx context.Context) (rune, error) { return keys.Read(ctx, in) }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"sync"
+	"time"
 
 	"github.com/qsh-shell/qsh/ai"
 	"github.com/qsh-shell/qsh/tools/guarded"
@@ -92,7 +93,7 @@ func (s *server) read(asks chan<- wire.Message) {
 				s.early = true // Ctrl-C as the question was sent
 			}
 			s.mu.Unlock()
-		case wire.Output, wire.Exit:
+		case wire.Output, wire.Exit, wire.Preview:
 			s.mu.Lock()
 			ch := s.runs[m.ID]
 			s.mu.Unlock()
@@ -110,6 +111,44 @@ func (s *server) cancelTurn() {
 		s.cancel()
 	}
 	s.mu.Unlock()
+}
+
+// previewWait bounds the wait for qsh's preview of a command: the
+// question is not held up for it.
+const previewWait = time.Second
+
+// preview asks qsh what command would change (see package effect); ""
+// when it cannot tell in time.
+func (s *server) preview(ctx context.Context, command string) string {
+	s.mu.Lock()
+	s.nextID++
+	id := s.nextID
+	ch := make(chan wire.Message, 1)
+	s.runs[id] = ch
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		delete(s.runs, id)
+		s.mu.Unlock()
+	}()
+	if err := s.conn.Send(wire.Message{Type: wire.Preview, ID: id, Command: command}); err != nil {
+		return ""
+	}
+	t := time.NewTimer(previewWait)
+	defer t.Stop()
+	select {
+	case m := <-ch:
+		return m.Text
+	case <-t.C:
+	case <-ctx.Done():
+	case <-s.closed:
+	}
+	return ""
+}
+
+// edit puts command on the user's next prompt line.
+func (s *server) edit(command string) error {
+	return s.conn.Send(wire.Message{Type: wire.Edit, Command: command})
 }
 
 // run is the tools' RunFunc: it asks qsh to run the command and copies

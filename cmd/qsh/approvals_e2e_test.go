@@ -115,3 +115,43 @@ func TestApprovalsDiagnosisReadOnly(t *testing.T) {
 		t.Error("the system prompt does not say the turn is read-only")
 	}
 }
+
+// TestApprovalsEditTakesOver: e puts the proposed command on the prompt
+// line; the user appends to it and runs it as their own: the file exists,
+// Up recalls the line as run, and the next question sees it in the
+// record, with the model told the user took the command over.
+func TestApprovalsEditTakesOver(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	srv := aitest.NewOpenAI(t, execCall("touch made-by-edit.txt"), aitest.Say("I see you ran it.", 2))
+	tm := startIn(t, dir, aiEnv(t, srv))
+	tm.Line("? make the file")
+	tm.WaitFor("⚠ dev  touch made-by-edit.txt")
+	tm.WaitFor("run? [y/n/a/A/e] ")
+	tm.Type("e")
+	tm.WaitFor(ps1 + "touch made-by-edit.txt")
+	if exists(filepath.Join(dir, "made-by-edit.txt")) {
+		t.Fatal("the command ran before the user ran it")
+	}
+	tm.Line(" && echo appended-by-user")
+	tm.WaitFor("appended-by-user\n")
+	tm.WaitFor(ps1)
+	if !exists(filepath.Join(dir, "made-by-edit.txt")) {
+		t.Error("the user's line did not run")
+	}
+	if n := len(srv.Requests()); n != 1 {
+		t.Errorf("the turn went on after e: %d requests", n)
+	}
+	tm.Type(shelltest.Up)
+	tm.WaitFor("touch made-by-edit.txt && echo appended-by-user")
+	tm.Type(shelltest.CtrlU)
+	tm.Line("? what did I run")
+	tm.WaitFor("I see you ran it.")
+	tm.WaitFor(ps1)
+	s := string(srv.Requests()[1].Raw)
+	for _, want := range []string{`$ touch made-by-edit.txt \u0026\u0026 echo appended-by-user` /* JSON */, "the user took the command over"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the next question lacks %q:\n%s", want, s)
+		}
+	}
+}

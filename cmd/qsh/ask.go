@@ -160,7 +160,7 @@ func (a *assistant) ask(ctx context.Context, q shell.Question) error {
 		rec[i] = wire.Command(c)
 	}
 	err := a.conn.Send(wire.Message{Type: wire.Ask, Text: q.Text, Dir: q.Dir, Record: rec, NoContext: q.NoContext,
-		Environ: q.Environ, Terminal: q.Terminal, Keys: q.ReadKey != nil})
+		Environ: q.Environ, Terminal: q.Terminal, Keys: q.ReadKey != nil, Editable: q.Edit != nil})
 	if err != nil {
 		return a.died()
 	}
@@ -224,6 +224,17 @@ func (a *assistant) ask(ctx context.Context, q shell.Question) error {
 					c()
 				}
 				mu.Unlock()
+			case wire.Edit:
+				if q.Edit != nil {
+					q.Edit(m.Command)
+				}
+			case wire.Preview:
+				// Off this loop: it reads the file system.
+				wg.Add(1)
+				go func(m wire.Message) {
+					defer wg.Done()
+					a.conn.Send(wire.Message{Type: wire.Preview, ID: m.ID, Text: preview(ctx, m.Command, q)})
+				}(m)
 			case wire.Done:
 				switch {
 				case m.Canceled:

@@ -51,7 +51,8 @@ The assistant:
   Ctrl-C cancels a turn. Tools (filesystem, execute_command, web_search, MCP
   servers) ask before doing anything sensitive: y runs once, n refuses,
   a allows the same kind of call for the session, A always in this project
-  (saved in $XDG_CONFIG_HOME/qsh/permissions).
+  (saved in $XDG_CONFIG_HOME/qsh/permissions), e puts the command on your
+  prompt line (or a file's new content in $VISUAL/$EDITOR) to edit yourself.
 
   Set up a provider with one of:
     ANTHROPIC_API_KEY=…        Anthropic
