@@ -103,4 +103,3 @@ func exists(p string) bool {
 	_, err := os.Stat(p)
 	return err == nil
 }
-
