@@ -41,7 +41,7 @@ func TestApprovalsAlwaysInProject(t *testing.T) {
 	tm.SetTimeout(30 * time.Second) // go vet on two busy cores
 	tm.Line("? vet the code")
 	tm.WaitFor("⚠ dev  go vet ./...")
-	tm.WaitFor("run? [y/n/a/A] ")
+	tm.WaitFor("run? [y/n/a/A/e] ")
 	tm.Type("A")
 	tm.WaitFor("A: always in ")
 	if out := tm.WaitFor(ps1); !strings.Contains(out, "Vetted once.") {
@@ -79,7 +79,7 @@ func TestApprovalsAlwaysInProject(t *testing.T) {
 	tm = startIn(t, dir, env)
 	tm.Line("? and once more")
 	tm.WaitFor("⚠ dev  go vet ./...")
-	tm.WaitFor("run? [y/n/a/A] ")
+	tm.WaitFor("run? [y/n/a/A/e] ")
 	tm.Type("n")
 	if out := tm.WaitFor(ps1); !strings.Contains(out, "Not vetted.") {
 		t.Errorf("screen:\n%s", out)
