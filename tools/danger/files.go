@@ -38,6 +38,10 @@ func (w *walker) rm(chain string, args []arg, io ioInfo) {
 	}
 	for _, t := range targets {
 		p, ok := w.abs(t.s)
+		if ok && recursive && strings.HasSuffix(t.s, "/") {
+			// rm -rf link/ deletes what the link points at.
+			p = w.throughLinks(p)
+		}
 		on := verb + " on `" + t.text + "`"
 		rec := recursive
 		if base, found := strings.CutSuffix(p, "/"+holeTree); found {
@@ -398,8 +402,15 @@ func (w *walker) gitApply(chain string, args []arg, io ioInfo) {
 	}
 }
 
-// gitClone judges the directory git clone writes.
+// gitClone judges the directory git clone writes and the config -c sets
+// in the new repository.
 func (w *walker) gitClone(chain string, args []arg, io ioInfo) {
+	for i := 1; i+1 < len(args); i++ {
+		if args[i].s == "-c" || args[i].s == "--config" {
+			key, v, _ := strings.Cut(args[i+1].s, "=")
+			w.gitConfigPair(key, v, chain+" -c "+key)
+		}
+	}
 	if ops := scan(commands.get()["git"].sub["clone"], args); len(ops) >= 2 {
 		d := args[ops[1]]
 		w.writeTo(d.s, chain, d.text)

@@ -125,6 +125,16 @@ func (w *walker) interp(r *rule, chain string, args []arg, ops []int, io ioInfo)
 				w.res.add(Dangerous, "`php -S "+args[i+1].text+"`: serves files to the network")
 			}
 			return
+		case lang == "node" && (a == "-r" || a == "--require" || a == "--import" || a == "--loader" ||
+			a == "--experimental-loader" || strings.HasPrefix(a, "--require=") || strings.HasPrefix(a, "--import=") ||
+			strings.HasPrefix(a, "--loader=") || strings.HasPrefix(a, "--experimental-loader=")):
+			// Code node loads before the script: judged as NODE_OPTIONS is.
+			opt := a
+			if !strings.Contains(a, "=") && i+1 < len(args) {
+				i++
+				opt = a + " " + args[i].s
+			}
+			w.codeOptions("NODE_OPTIONS", opt, "`node "+opt+"`")
 		case (a == "--test" || a == "--run" || a == "--watch") && name == "node":
 			w.res.add(Dev, "`node "+a+"`: runs the project's tests or scripts")
 			return
@@ -507,6 +517,14 @@ func (w *walker) deno(chain string, args []arg, io ioInfo) {
 		a := args[i].s
 		name, _, _ := strings.Cut(a, "=")
 		switch {
+		case name == "--allow-write" && strings.Contains(a, "="):
+			for _, d := range strings.Split(strings.SplitN(a, "=", 2)[1], ",") {
+				if p, ok := w.abs(d); !ok || !(w.inside(p) || p == w.ws.Dir) {
+					w.res.add(Dangerous, "`"+chain+" "+a+"`: lets the code write outside the workspace")
+					break
+				}
+			}
+			broad = true
 		case a == "-A" || name == "--allow-all" || name == "--allow-run" || name == "--allow-write" ||
 			name == "--allow-ffi" || name == "--allow-sys" || name == "--allow-env":
 			broad = true
@@ -514,6 +532,9 @@ func (w *walker) deno(chain string, args []arg, io ioInfo) {
 			w.inline("deno", a)
 			return
 		case !strings.HasPrefix(a, "-"):
+			if !strings.Contains(a, ":") {
+				w.runFile(a, args[i].text, "node")
+			}
 			if strings.Contains(a, "://") || strings.HasPrefix(a, "jsr:") || strings.HasPrefix(a, "npm:") {
 				if broad {
 					w.res.add(Blocked, "`"+chain+" "+args[i].text+"`: downloads code and runs it with every permission")

@@ -134,3 +134,39 @@ func (w *walker) elsewhere(chain string, args []arg) {
 		}
 	}
 }
+
+// pkgSource judges where an install takes packages from: a URL, a
+// repository (git+https://, github:user/repo) or a path outside the
+// workspace is code the registry did not vet, and its install scripts
+// run.
+func (w *walker) pkgSource(chain string, args []arg, io ioInfo) {
+	for _, i := range scan(&rule{vals: "-r --requirement -c --constraint -e --editable --registry " +
+		"--index-url -i --extra-index-url -f --find-links --prefix --target -t --root"}, args) {
+		w.pkgSpec(chain, args[i])
+	}
+	for i := 1; i+1 < len(args); i++ {
+		if args[i].s == "-e" || args[i].s == "--editable" {
+			w.pkgSpec(chain, args[i+1])
+		}
+	}
+}
+
+func (w *walker) pkgSpec(chain string, a arg) {
+	spec := a.s
+	_, after, named := strings.Cut(spec, "@") // name@https://…, name@file:…
+	if named && strings.Contains(after, ":") {
+		spec = strings.TrimSpace(after)
+	}
+	switch {
+	case strings.Contains(spec, "://") || strings.HasPrefix(spec, "git+") || strings.HasPrefix(spec, "github:") ||
+		strings.HasPrefix(spec, "gitlab:") || strings.HasPrefix(spec, "bitbucket:") || strings.HasPrefix(spec, "git@"):
+		if host, ok := urlHost(strings.TrimPrefix(spec, "git+")); !ok || !localHost(host) {
+			w.res.add(Dangerous, "`"+chain+" "+a.text+"`: installs code from a URL or repository, and runs its scripts")
+		}
+	case strings.HasPrefix(spec, "file:") || strings.HasPrefix(spec, ".") || strings.HasPrefix(spec, "/") ||
+		strings.HasPrefix(spec, "~"):
+		if p, ok := w.abs(strings.TrimPrefix(spec, "file:")); !ok || !(w.inside(p) || p == w.ws.Dir) {
+			w.res.add(Dangerous, "`"+chain+" "+a.text+"`: installs code from outside the workspace")
+		}
+	}
+}

@@ -130,6 +130,7 @@ func gitRules() map[string]*rule {
 		"grep": {
 			class: Safe,
 			why:   "searches tracked files",
+			progs: "-O --open-files-in-pager",
 			flags: []flag{raise("-O --open-files-in-pager", Dangerous, "runs a pager program")},
 		},
 		"cat-file":     safe("shows an object"),
@@ -277,6 +278,7 @@ func gitRules() map[string]*rule {
 		"clone": {
 			class: Dev,
 			why:   "fetches a repository",
+			progs: "-u --upload-pack",
 			vals: "-b --branch -o --origin --depth -c --config --reference --template -j --jobs -u --upload-pack " +
 				"--separate-git-dir --shallow-since --shallow-exclude --filter --server-option",
 			check: (*walker).gitClone,
@@ -425,7 +427,7 @@ func gitRules() map[string]*rule {
 		"credential":  dangerous("handles credentials"),
 		"hash-object": safe("hashes a file"),
 		"mergetool":   dangerous("runs a merge tool"),
-		"difftool":    dangerous("runs a diff tool"),
+		"difftool":    {class: Dangerous, why: "runs a diff tool", progs: "-x --extcmd"},
 	}
 }
 
@@ -440,6 +442,15 @@ func globalRemove() *rule {
 
 // destroyNames are script and target names that say they destroy data.
 const destroyNames = "*drop* *reset* *destroy* *purge* *wipe* *truncate* *nuke* *teardown* *flush*"
+
+// bunRules are jsRules with bun run, which runs files too (bun run x.ts).
+func bunRules() map[string]*rule {
+	r := jsRules()
+	run := *r["run"]
+	run.check = (*walker).script1
+	r["run"] = &run
+	return r
+}
 
 // runIn is a subcommand that runs a command in the project's environment.
 func runIn(what string) *rule {
@@ -491,6 +502,8 @@ func remoteRule(why string) *rule {
 		class: Dev,
 		why:   why,
 		ops:   []flag{raise("ext::* fd::*", Dangerous, "a transport that runs a command")},
+		flags: []flag{raise("--upload-pack -u", Dangerous, "runs a program of its choice")},
+		progs: "--upload-pack -u",
 	}
 }
 
@@ -562,16 +575,19 @@ func jsRules() map[string]*rule {
 			class: Dev,
 			why:   "installs dependencies into the project",
 			flags: []flag{raise("-g --global --location=global", Dangerous, "installs globally")},
+			check: (*walker).pkgSource,
 		},
 		"i": {
 			class: Dev,
 			why:   "installs dependencies into the project",
 			flags: []flag{raise("-g --global", Dangerous, "installs globally")},
+			check: (*walker).pkgSource,
 		},
 		"add": {
 			class: Dev,
 			why:   "adds a dependency",
 			flags: []flag{raise("-g --global", Dangerous, "installs globally")},
+			check: (*walker).pkgSource,
 		},
 		"ci": dev("installs dependencies into the project"),
 		"uninstall": {
@@ -809,6 +825,7 @@ func pipRules() map[string]*rule {
 				raise("--break-system-packages", Dangerous, "installs into the system Python"),
 				raise("--target -t --prefix --root", Dangerous, "installs to another location"),
 			},
+			check: (*walker).pkgSource,
 		},
 		"uninstall": dev("removes packages from the environment"),
 		"download":  dev("downloads packages"),
@@ -2024,6 +2041,7 @@ func commandTable() map[string]*rule {
 		"cmake": {
 			class: Dev,
 			why:   buildWhy,
+			check: (*walker).cmake,
 			flags: []flag{raise("--install", Dangerous, "installs outside the workspace")},
 			ops:   []flag{raise("install", Dangerous, "installs outside the workspace")},
 		},
@@ -2121,8 +2139,8 @@ func commandTable() map[string]*rule {
 		"gunicorn": dev("runs the project's server"),
 		"air":      dev("runs the project with live reload"),
 		"nodemon":  dev("runs the project with live reload"),
-		"ts-node":  dev("runs the project's code"),
-		"tsx":      dev("runs the project's code"),
+		"ts-node":  {class: Dev, why: "runs the project's code", check: (*walker).script1},
+		"tsx":      {class: Dev, why: "runs the project's code", check: (*walker).script1},
 		"next":     dev(buildWhy),
 		"nuxt":     dev(buildWhy),
 		"ng":       dev(buildWhy),
@@ -2294,7 +2312,7 @@ func commandTable() map[string]*rule {
 				raise(destroyNames, Dangerous, "runs a script whose name says it destroys data"),
 			},
 		},
-		"bun": {class: Dev, why: "runs a project script", sub: jsRules(), open: true, check: (*walker).jsBin},
+		"bun": {class: Dev, why: "runs a project script", sub: bunRules(), open: true, check: (*walker).jsBin},
 		"npx": {class: Safe, why: "runs a package", check: (*walker).npx, noscope: true},
 		"pip": {class: Dangerous, why: "unknown pip command", sub: pipRules(), suffixes: true},
 		"uv": {
@@ -2489,6 +2507,7 @@ func commandTable() map[string]*rule {
 		"mix": {
 			class: Dev,
 			why:   buildWhy,
+			flags: []flag{raise("-e --eval", Dangerous, "runs Elixir code that cannot be seen into")},
 			ops: []flag{
 				raise("ecto.drop ecto.reset ecto.rollback", Dangerous, "drops, resets or rolls back the database"),
 				raise("hex.publish", Dangerous, "publishes a package"),
@@ -3147,9 +3166,17 @@ func commandTable() map[string]*rule {
 		"lsattr":              safe("shows file attributes"),
 		"setfacl":             dangerous("changes permissions"),
 		"getfacl":             safe("shows permissions"),
-		"chroot":              dangerous("runs in another root"),
-		"nsenter":             dangerous("enters namespaces"),
-		"unshare":             dangerous("runs in new namespaces"),
+		"chroot": {class: Dangerous, why: "runs in another root", kind: kindWrap, skip: 1, vals: "--userspec --groups",
+			noscope: true},
+		"nsenter": {class: Dangerous, why: "enters namespaces", kind: kindWrap, vals: "-t --target -S -G -w -r",
+			noscope: true},
+		"unshare":  {class: Dangerous, why: "runs in new namespaces", kind: kindWrap, noscope: true},
+		"taskset":  {class: Safe, why: "runs a command on given CPUs", kind: kindWrap, skip: 1, noscope: true},
+		"prlimit":  {class: Safe, why: "runs a command with limits", kind: kindWrap, vals: "-p --pid", noscope: true},
+		"firejail": {class: Dev, why: "runs a command in a sandbox", kind: kindWrap, noscope: true},
+		"runuser": {class: Dangerous, why: "runs as another user", kind: kindWrap, vals: "-u -g -G --user --group",
+			noscope: true, check: (*walker).su},
+		"sg": {class: Dangerous, why: "runs as another group", check: (*walker).su, noscope: true},
 		"strace": {
 			class:   Dangerous,
 			why:     "traces a process",

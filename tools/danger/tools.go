@@ -1,6 +1,7 @@
 package danger
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -163,4 +164,67 @@ func (w *walker) tmux(chain string, args []arg, io ioInfo) {
 		return
 	}
 	w.nested(cmd, input{})
+}
+
+// cmake judges cmake -E, which runs a portable command (rm -rf,
+// remove_directory, copy, env CMD, chdir DIR CMD), and -P, which runs a
+// cmake script.
+func (w *walker) cmake(chain string, args []arg, io ioInfo) {
+	for i := 1; i < len(args); i++ {
+		switch args[i].s {
+		case "-P":
+			if i+1 < len(args) {
+				w.runFile(args[i+1].s, args[i+1].text, "cmake")
+			}
+			return
+		case "-E":
+			if i+1 >= len(args) {
+				return
+			}
+			rest := args[i+1:]
+			switch rest[0].s {
+			case "rm", "remove", "remove_directory", "rmdir":
+				rm := []arg{{s: "rm", text: "cmake -E " + rest[0].s}, {s: "-rf", text: rest[0].s}}
+				if rest[0].s == "remove" || rest[0].s == "rm" {
+					rm = rm[:1]
+					if slices.ContainsFunc(rest, func(a arg) bool { return a.s == "-r" || a.s == "-rf" || a.s == "-fr" }) {
+						rm = append(rm, arg{s: "-rf", text: "-r"})
+					}
+				}
+				for _, a := range rest[1:] {
+					if !strings.HasPrefix(a.s, "-") {
+						rm = append(rm, a)
+					}
+				}
+				w.exec(rm, ioInfo{})
+			case "env":
+				for j, a := range rest[1:] {
+					if !strings.Contains(a.s, "=") && !strings.HasPrefix(a.s, "-") {
+						w.exec(rest[j+1:], ioInfo{})
+						return
+					}
+				}
+			case "chdir":
+				if len(rest) > 2 {
+					w.exec(rest[2:], ioInfo{})
+				}
+			case "time":
+				if len(rest) > 1 {
+					w.exec(rest[1:], ioInfo{})
+				}
+			case "copy", "copy_directory", "copy_if_different", "rename", "create_symlink", "touch",
+				"make_directory", "tar":
+				w.writeTo(rest[len(rest)-1].s, "cmake -E "+rest[0].s, rest[len(rest)-1].text)
+			}
+			return
+		}
+	}
+}
+
+// script1 judges a runner whose first operand is the script it runs
+// (tsx, ts-node): one outside the workspace is not the project's.
+func (w *walker) script1(chain string, args []arg, io ioInfo) {
+	if ops := scan(&rule{vals: "-r --require --import --tsconfig -P --project"}, args); len(ops) > 0 {
+		w.runFile(args[ops[0]].s, args[ops[0]].text, "node")
+	}
 }
