@@ -253,11 +253,32 @@ func Name(base string) bool {
 		}
 	}
 	for _, pat := range m.others {
-		if ok, _ := path.Match(pat, lower); ok {
+		if starMatch(pat, lower) {
 			return true
 		}
 	}
 	return false
+}
+
+// starMatch matches s against a pattern whose only special character is
+// *, which matches any text.
+func starMatch(pattern, s string) bool {
+	parts := strings.Split(pattern, "*")
+	if !strings.HasPrefix(s, parts[0]) {
+		return false
+	}
+	s = s[len(parts[0]):]
+	for i, p := range parts[1:] {
+		if i == len(parts)-2 {
+			return strings.HasSuffix(s, p)
+		}
+		j := strings.Index(s, p)
+		if j < 0 {
+			return false
+		}
+		s = s[j+len(p):]
+	}
+	return true
 }
 
 // matcher is namePatterns sorted by shape, so that Name, which the
@@ -277,7 +298,9 @@ var nameMatcher = lazy[matcher]{build: func() matcher {
 		switch {
 		case !strings.ContainsAny(p, "*?["):
 			m.exact[p] = true
-		case strings.ContainsAny(body, "*?["):
+		case strings.ContainsAny(p, "?["):
+			panic("secret: name patterns use only *: " + p)
+		case strings.Contains(body, "*"):
 			m.others = append(m.others, p)
 		case star == 2 && strings.HasPrefix(p, "*") && strings.HasSuffix(p, "*"):
 			m.contains = append(m.contains, body)
