@@ -11,6 +11,7 @@ type Data struct {
 	User      string // login name
 	Host      string // full host name; \h and the default prompt cut it at the first dot
 	Dir       string // current directory, absolute
+	DirTrim   int    // PROMPT_DIRTRIM: \w keeps this many trailing directories, 0 all
 	Home      string // $HOME, for abbreviating Dir with ~
 	SSH       bool   // the session came in over SSH (SSH_CONNECTION or SSH_TTY set)
 	Root      bool   // effective user is root: \$ shows #

@@ -153,7 +153,7 @@ func escape(s string, d Data) (string, int) {
 	case 'H':
 		return d.Host, 1
 	case 'w':
-		return TildeDir(d.Dir, d.Home), 1
+		return trimDir(TildeDir(d.Dir, d.Home), d.DirTrim), 1
 	case 'W':
 		return baseDir(d.Dir, d.Home), 1
 	case '$':
@@ -221,6 +221,23 @@ func sgrOnly(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// trimDir keeps the last n directories of dir (~ stays), as bash's \w
+// does with PROMPT_DIRTRIM: /usr/share/doc/x with 2 is .../doc/x.
+func trimDir(dir string, n int) string {
+	prefix, rest := "", dir
+	if strings.HasPrefix(dir, "~/") {
+		prefix, rest = "~/", dir[2:]
+	}
+	if n <= 0 || strings.Count(rest, "/") <= n {
+		return dir
+	}
+	i := len(rest)
+	for range n {
+		i = strings.LastIndexByte(rest[:i], '/')
+	}
+	return prefix + "..." + rest[i:]
 }
 
 func baseDir(dir, home string) string {

@@ -241,6 +241,24 @@ func TestColourCostsNoWidth(t *testing.T) {
 	}
 }
 
+func TestDirTrim(t *testing.T) {
+	t.Parallel()
+	// As bash 5.2 shows them with PROMPT_DIRTRIM=2.
+	tests := []struct{ dir, want string }{
+		{"/usr/share/doc/fzf/examples", ".../fzf/examples"},
+		{"/home/ann/a/b/c", "~/a/b/c"},
+		{"/home/ann/a/b/c/d", "~/.../c/d"},
+		{"/usr/share", "/usr/share"},
+		{"/home/ann", "~"},
+	}
+	for _, tt := range tests {
+		d := Data{Dir: tt.dir, Home: "/home/ann", DirTrim: 2}
+		if got := show(`\w`, d); got != tt.want {
+			t.Errorf("\\w in %s = %q, want %q", tt.dir, got, tt.want)
+		}
+	}
+}
+
 func TestDecode(t *testing.T) {
 	t.Parallel()
 	d := Data{User: "ann", Host: "box", Dir: "/tmp/$(rm -rf x)`y`", Home: "/home/ann"}

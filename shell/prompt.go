@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/ergochat/readline"
@@ -39,6 +40,7 @@ func (s *Shell) promptData(status int, took time.Duration) prompt.Data {
 		User:      user,
 		Host:      host,
 		Dir:       dir,
+		DirTrim:   atoi(s.Var("PROMPT_DIRTRIM")),
 		Home:      s.Var("HOME"),
 		SSH:       s.Var("SSH_CONNECTION") != "" || s.Var("SSH_TTY") != "",
 		Root:      os.Geteuid() == 0,
@@ -50,6 +52,12 @@ func (s *Shell) promptData(status int, took time.Duration) prompt.Data {
 		Shell:     "qsh",
 		Version:   s.version,
 	}
+}
+
+// atoi is s as a number, 0 when it is none.
+func atoi(s string) int {
+	n, _ := strconv.Atoi(s)
+	return n
 }
 
 // expandPS expands a prompt string as bash does: backslash escapes, then
