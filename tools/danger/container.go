@@ -83,7 +83,8 @@ func (w *walker) dockerRun(chain string, args []arg, io ioInfo) {
 				i++
 			}
 			continue
-		case (a == "-p" || a == "--publish") && (strings.HasPrefix(next, "0.0.0.0:") || strings.HasPrefix(next, "[::]:")):
+		case (a == "-p" || a == "--publish") &&
+			(strings.HasPrefix(next, "0.0.0.0:") || strings.HasPrefix(next, "[::]:")):
 			w.res.add(Dangerous, "`"+chain+" -p "+next+"`: publishes a port on every network interface")
 			i++
 			continue

@@ -102,7 +102,8 @@ func (w *walker) exCommand(chain, line, text string) {
 		// A range: %, ., $, numbers, 'marks, /patterns/ and commas.
 		c = strings.TrimLeft(c, "%.$0123456789,;'<>+- ")
 		name := c
-		if i := strings.IndexFunc(c, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') }); i >= 0 {
+		notLetter := func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') }
+		if i := strings.IndexFunc(c, notLetter); i >= 0 {
 			name = c[:i]
 		}
 		rest := strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(c, name), "!"))
@@ -181,7 +182,8 @@ func (w *walker) emacs(chain string, args []arg, io ioInfo) {
 				w.lispStrings(v.s)
 			}
 		case "-load", "l", "-script", "script", "x":
-			if v, ok := val(); ok && (strings.Contains(v.s, "/") || strings.HasSuffix(v.s, ".el") || name == "-script" || name == "script") {
+			if v, ok := val(); ok && (strings.Contains(v.s, "/") || strings.HasSuffix(v.s, ".el") ||
+				name == "-script" || name == "script") {
 				w.runFile(v.s, v.text, "emacs-lisp")
 			}
 		case "-funcall", "f":
@@ -195,8 +197,8 @@ func (w *walker) emacs(chain string, args []arg, io ioInfo) {
 // lispStrings judges the shell commands of Lisp's shell-command and the
 // like, when given as literal strings.
 func (w *walker) lispStrings(code string) {
-	for _, f := range []string{"shell-command", "shell-command-to-string", "async-shell-command", "call-process-shell-command",
-		"start-process-shell-command"} {
+	for _, f := range []string{"shell-command", "shell-command-to-string", "async-shell-command",
+		"call-process-shell-command", "start-process-shell-command"} {
 		for rest := code; ; {
 			i := strings.Index(rest, "("+f)
 			if i < 0 {

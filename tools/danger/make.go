@@ -63,7 +63,8 @@ func (w *walker) make(chain string, args []arg, io ioInfo) {
 		}
 		if name, val, ok := strings.Cut(a, "="); ok && !strings.HasPrefix(a, "-") && name != "" {
 			if strings.Contains(val, "$(") || strings.Contains(val, "${") || strings.Contains(val, "`") {
-				w.res.add(Dangerous, "`"+chain+" "+args[i].text+"`: a value with make functions, which can run commands")
+				w.res.add(Dangerous, "`"+chain+" "+args[i].text+"`: a value with make functions, which can run "+
+					"commands")
 				w.makeText(name + " = " + val)
 			}
 			w.hijack(name, val, args[i].text)
@@ -106,7 +107,8 @@ func (w *walker) makeText(text string) {
 		recipe, ok := "", false
 		if strings.HasPrefix(line, "\t") {
 			recipe, ok = line[1:], true
-		} else if c := strings.Index(line, ":"); c > 0 && !strings.HasPrefix(line[c:], ":=") && !strings.HasPrefix(line[c:], "::=") {
+		} else if c := strings.Index(line, ":"); c > 0 && !strings.HasPrefix(line[c:], ":=") &&
+			!strings.HasPrefix(line[c:], "::=") {
 			// target: prerequisites ; recipe
 			if s := strings.Index(line[c:], ";"); s >= 0 {
 				recipe, ok = line[c+s+1:], true

@@ -28,7 +28,8 @@ func (w *walker) sql(chain string, args []arg, io ioInfo) {
 			if v, ok := next(); ok {
 				code = append(code, v.s)
 			}
-		case strings.HasPrefix(a, "--command=") || strings.HasPrefix(a, "--execute=") || strings.HasPrefix(a, "--eval="):
+		case strings.HasPrefix(a, "--command=") || strings.HasPrefix(a, "--execute=") ||
+			strings.HasPrefix(a, "--eval="):
 			_, v, _ := strings.Cut(a, "=")
 			code = append(code, v)
 		case name == "psql" && (a == "-f" || a == "--file"), name == "mongosh" && a == "--file":

@@ -187,7 +187,8 @@ func (w *walker) cmake(chain string, args []arg, io ioInfo) {
 				rm := []arg{{s: "rm", text: "cmake -E " + rest[0].s}, {s: "-rf", text: rest[0].s}}
 				if rest[0].s == "remove" || rest[0].s == "rm" {
 					rm = rm[:1]
-					if slices.ContainsFunc(rest, func(a arg) bool { return a.s == "-r" || a.s == "-rf" || a.s == "-fr" }) {
+					recursive := func(a arg) bool { return a.s == "-r" || a.s == "-rf" || a.s == "-fr" }
+					if slices.ContainsFunc(rest, recursive) {
 						rm = append(rm, arg{s: "-rf", text: "-r"})
 					}
 				}

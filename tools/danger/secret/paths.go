@@ -97,8 +97,9 @@ func (pl Places) Fixed() []string {
 // It tests the home-relative ones without building Fixed's list: the
 // classifier asks for every path a command names.
 func (pl Places) fixedUnder(p string) string {
-	if pl.Home != "" && pl.Home != "/" && len(p) > len(pl.Home)+1 && p[len(pl.Home)] == '/' && p[:len(pl.Home)] == pl.Home {
-		rel := p[len(pl.Home)+1:]
+	h := pl.Home
+	if h != "" && h != "/" && len(p) > len(h)+1 && p[len(h)] == '/' && p[:len(h)] == h {
+		rel := p[len(h)+1:]
 		for _, h := range homePaths.get() {
 			if within(rel, h) {
 				return path.Join(pl.Home, h)
