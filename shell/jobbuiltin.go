@@ -71,6 +71,22 @@ func (t *jobs) find(spec string, bare bool) (*job, error) {
 	return findJob(t.list, cur, prev, spec, bare)
 }
 
+// count is how many jobs the table lists, for the prompt's \j.
+func (t *jobs) count() int {
+	if t == nil {
+		return 0
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	n := 0
+	for _, j := range t.list {
+		if j != nil {
+			n++
+		}
+	}
+	return n
+}
+
 // ran counts a command line run, for [jobs.holdExit].
 func (t *jobs) ran() {
 	t.mu.Lock()

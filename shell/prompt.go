@@ -46,6 +46,7 @@ func (s *Shell) promptData(status int, took time.Duration) prompt.Data {
 		Root:      os.Geteuid() == 0,
 		GitBranch: prompt.GitBranch(dir),
 		Status:    status,
+		Jobs:      s.jobs.count(),
 		Duration:  took,
 		Color:     prompt.ColorEnabled(s.Var, s.terminal),
 		Now:       time.Now(),
