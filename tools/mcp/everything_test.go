@@ -55,7 +55,7 @@ func TestEverything(t *testing.T) {
 		t.Errorf("echo = %+v", res)
 	}
 	prompt := out.String()
-	for _, want := range []string{"mcp_everything_echo", `"hello from qsh"`, "calls echo on the MCP server everything", "[y/n/a]"} {
+	for _, want := range []string{"mcp_everything_echo", `"hello from qsh"`, "calls echo on the MCP server everything", "call? [y/n/a/A]"} {
 		if !strings.Contains(prompt, want) {
 			t.Errorf("the confirmation %q lacks %q", prompt, want)
 		}
