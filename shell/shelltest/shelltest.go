@@ -33,6 +33,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -174,6 +175,7 @@ func Start(t testing.TB, bin string, opts ...Option) *Term {
 	}
 	cmd.Env = c.env
 	cmd.Dir = c.dir
+	defaultSignals.Do(catchIgnored)
 	f, tty, err := pty.Open()
 	if err == nil {
 		err = pty.Setsize(f, &pty.Winsize{Rows: c.rows, Cols: c.cols})
@@ -223,6 +225,23 @@ func Start(t testing.TB, bin string, opts ...Option) *Term {
 		f.Close()
 	})
 	return tm
+}
+
+// defaultSignals makes the terminal's signals default in the programs the
+// tests start, as a login gives them, once.
+var defaultSignals sync.Once
+
+// catchIgnored catches the terminal's signals that this process ignores:
+// a program inherits an ignored signal, and the tests ran under nohup, or
+// as a background job of a script (SIGINT and SIGQUIT ignored), would find
+// a shell that cannot be hung up or interrupted. A caught signal is
+// default again in a program once it starts.
+func catchIgnored() {
+	for _, sig := range []os.Signal{syscall.SIGHUP, syscall.SIGINT, syscall.SIGQUIT} {
+		if signal.Ignored(sig) {
+			signal.Notify(make(chan os.Signal, 1), sig)
+		}
+	}
 }
 
 // endMarker is written to the terminal once the program has exited: when
