@@ -29,7 +29,7 @@ var ownBuiltins = map[string]bool{"umask": true, "kill": true, "history": true, 
 	debugMark: true, statusMark: true, bgDebugMark: true, "bind": true,
 	// bash's own, whole (options.go, dirs.go, echo.go, read.go, mapfile.go, getopts.go)
 	"set": true, "shopt": true, "dirs": true, "pushd": true, "popd": true, "echo": true, "read": true,
-	"mapfile": true, "readarray": true, "getopts": true,
+	"mapfile": true, "readarray": true, "getopts": true, "test": true, "[": true,
 	// programmable completion (compspec.go, compgen.go) and package
 	// rewrite's pattern (its status builtin is statusMark)
 	"complete": true, "compgen": true, "compopt": true, rewrite.PatternBuiltin: true,
@@ -254,6 +254,8 @@ func (s *Shell) builtins(next interp.ExecHandlerFunc) interp.ExecHandlerFunc {
 			st = s.readBuiltin(ctx, hc, b, args[1:])
 		case "getopts":
 			st = s.getoptsBuiltin(ctx, hc, b, args[1:])
+		case "test", "[":
+			st = s.testBuiltin(hc, b, args[1:])
 		case "mapfile", "readarray":
 			st = s.mapfileBuiltin(ctx, hc, b, args[1:])
 		case "dirs":
@@ -315,6 +317,9 @@ func (b builtinIO) umask(args []string) int {
 			fmt.Fprintf(b.out, "%04o\n", old)
 		}
 		return 0
+	}
+	if strings.TrimSpace(args[0]) == "" {
+		return b.fail(1, "%s: invalid symbolic mode operator", args[0])
 	}
 	mask, err := parseUmask(args[0], old)
 	if err != nil {

@@ -480,9 +480,14 @@ func (s *Shell) shoptBuiltin(ctx context.Context, hc interp.HandlerContext, b bu
 }
 
 // noclobber is the open handler's part of set -C: a redirection with > does
-// not overwrite an existing regular file.
+// not overwrite an existing regular file. It also creates files as bash
+// does, readable and writable by all that the umask allows (interp asks
+// for 0644).
 func (s *Shell) noclobber(next interp.OpenHandlerFunc) interp.OpenHandlerFunc {
 	return func(ctx context.Context, path string, flag int, perm os.FileMode) (io.ReadWriteCloser, error) {
+		if flag&os.O_CREATE != 0 && perm == 0o644 {
+			perm = 0o666
+		}
 		if flag&os.O_TRUNC != 0 && s.opt(interp.HandlerCtx(ctx).Env, "noclobber") {
 			abs := path
 			if !filepath.IsAbs(abs) {
