@@ -17,7 +17,7 @@ type runKey struct{}
 func inRun(ctx context.Context) bool { return ctx.Value(runKey{}) != nil }
 
 // keep saves what the session keeps outside its interpreter's variables —
-// key bindings, completion specs, traps, the umask, resource limits, history, prompt and
+// key bindings and readline variables, completion specs, traps, the umask, resource limits, history, prompt and
 // exit flags — and returns a func that puts it back. bash runs a subshell
 // in a process of its own, so what a subshell changes stays there; qsh's
 // subshells share the process and the Shell, so the assistant's subshell
@@ -30,10 +30,12 @@ func (s *Shell) keep() (restore func()) {
 	for i, u := range ulimits {
 		unix.Getrlimit(u.res, &limits[i])
 	}
-	s.keys.mu.Lock()
-	keys := slices.Clone(s.keys.list)
-	first := s.keys.first
-	s.keys.mu.Unlock()
+	keys := s.keys.clone()
+	viKeys := maps.Clone(s.viKeys)
+	for name, m := range viKeys {
+		viKeys[name] = m.clone()
+	}
+	rlVars := maps.Clone(s.rlVars)
 	s.compspecs.mu.Lock()
 	names, specs := slices.Clone(s.compspecs.names), maps.Clone(s.compspecs.specs)
 	s.compspecs.mu.Unlock()
@@ -54,8 +56,9 @@ func (s *Shell) keep() (restore func()) {
 			}
 		}
 		s.keys.mu.Lock()
-		s.keys.list, s.keys.first = keys, first
+		s.keys.list, s.keys.first = keys.list, keys.first
 		s.keys.mu.Unlock()
+		s.viKeys, s.rlVars = viKeys, rlVars
 		s.compspecs.mu.Lock()
 		s.compspecs.names, s.compspecs.specs = names, specs
 		s.compspecs.mu.Unlock()
@@ -86,4 +89,11 @@ func bindReadsFile(args []string) bool {
 		}
 	}
 	return false
+}
+
+// clone returns a copy of m's bindings.
+func (m *keymap) clone() *keymap {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return &keymap{list: slices.Clone(m.list), first: m.first}
 }

@@ -26,7 +26,7 @@ func TestRunLeavesSessionState(t *testing.T) {
 	before := map[string]string{}
 	checks := map[string]string{
 		"umask":    "umask",
-		"bind":     `bind -S; bind -X`,
+		"bind":     `bind -S; bind -X; bind -v; bind -m vi -p`,
 		"history":  "history",
 		"trap":     "trap -p",
 		"shopt":    "shopt -p promptvars",
@@ -41,6 +41,8 @@ func TestRunLeavesSessionState(t *testing.T) {
 		"umask 000",
 		`bind '"\C-m": kill-line'`,
 		`bind -x '"\C-t": echo hi'`,
+		"bind 'set bell-style none'",
+		`bind -m vi '"\C-w": kill-line'`,
 		"history -c",
 		`trap "" INT; trap "echo bye" EXIT TERM`,
 		"shopt -u promptvars",
