@@ -130,3 +130,31 @@ func TestAlwaysScope(t *testing.T) {
 		t.Errorf("without a rule: %q", out)
 	}
 }
+
+// TestPromptEffect checks that the line says what a command would change,
+// asked of the shell only when the user is asked.
+func TestPromptEffect(t *testing.T) {
+	r, _ := testRegistry(t, DefaultConfig())
+	var asked []string
+	preview := func(_ context.Context, cmd string) string {
+		asked = append(asked, cmd)
+		return "deletes 3 files, 2.9 kB in build/"
+	}
+	out := new(bytes.Buffer)
+	rk, _ := keys(t, 'n')
+	q := devAsk("rm -r build")
+	r.approve(context.Background(), Env{Out: out, ReadKey: rk, Preview: preview}, q, &call{})
+	if !strings.Contains(out.String(), "(runs the Go toolchain in this project)  → deletes 3 files, 2.9 kB in build/  run? [y/n/a/A] n\n") {
+		t.Errorf("prompt %q", out)
+	}
+	safe := devAsk("ls")
+	safe.verdict.Class = danger.Safe
+	read := devAsk("list /x")
+	read.kind = kindRead
+	rk, _ = keys(t, 'n')
+	r.approve(context.Background(), Env{Out: out, Preview: preview}, safe, &call{})
+	r.approve(context.Background(), Env{Out: out, ReadKey: rk, Preview: preview}, read, &call{})
+	if len(asked) != 1 {
+		t.Errorf("previews asked for %q", asked)
+	}
+}

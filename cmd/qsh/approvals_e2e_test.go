@@ -155,3 +155,31 @@ func TestApprovalsEditTakesOver(t *testing.T) {
 		}
 	}
 }
+
+// TestApprovalsShowEffect: the confirmation of `rm -r build` says what it
+// deletes, counted from the file system before anyone answers; a
+// variable of the session names the directory.
+func TestApprovalsShowEffect(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"build/a.o": "aaaa", "build/b.o": "bbbb", "build/c.o": "cccc"})
+	srv := aitest.NewOpenAI(t, execCall("rm -r build"), execCall(`rm -r "$OUT"`), aitest.Say("Kept.", 2))
+	tm := startIn(t, dir, aiEnv(t, srv))
+	tm.Line("OUT=build")
+	tm.WaitFor(ps1)
+	tm.Line("? clean the build")
+	out := tm.WaitFor("run? [")
+	if !strings.Contains(out, "→ deletes 3 files, 12 B in build/") {
+		t.Errorf("the confirmation:\n%s", out)
+	}
+	tm.Type("n")
+	out = tm.WaitFor("run? [")
+	if !strings.Contains(out, "→ deletes 3 files, 12 B in build/") {
+		t.Errorf("the confirmation of rm -r \"$OUT\":\n%s", out)
+	}
+	tm.Type("n")
+	tm.WaitFor("Kept.")
+	if !exists(filepath.Join(dir, "build", "a.o")) {
+		t.Error("build was deleted")
+	}
+}
