@@ -101,6 +101,7 @@ func (r diffResult) String() string {
 // environment both shells get alike.
 func runDiffCase(t *testing.T, dir, shell, code string) diffResult {
 	t.Helper()
+	shelltest.DefaultSignals() // both shells start as from a login, whatever ran the tests
 	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {
 		if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil {

@@ -175,7 +175,7 @@ func Start(t testing.TB, bin string, opts ...Option) *Term {
 	}
 	cmd.Env = c.env
 	cmd.Dir = c.dir
-	defaultSignals.Do(catchIgnored)
+	DefaultSignals()
 	f, tty, err := pty.Open()
 	if err == nil {
 		err = pty.Setsize(f, &pty.Winsize{Rows: c.rows, Cols: c.cols})
@@ -227,15 +227,17 @@ func Start(t testing.TB, bin string, opts ...Option) *Term {
 	return tm
 }
 
-// defaultSignals makes the terminal's signals default in the programs the
-// tests start, as a login gives them, once.
+// DefaultSignals makes SIGHUP, SIGINT and SIGQUIT default in the programs
+// this process starts from now on, as a login gives them; [Start] calls it.
+// A program inherits an ignored signal, and tests run under nohup, or as a
+// background job of a script (SIGINT and SIGQUIT ignored), would find a
+// shell that cannot be hung up or interrupted, or a trap that bash says
+// is ignored. It catches those this process ignores: a caught signal is
+// default again in a program once it starts.
+func DefaultSignals() { defaultSignals.Do(catchIgnored) }
+
 var defaultSignals sync.Once
 
-// catchIgnored catches the terminal's signals that this process ignores:
-// a program inherits an ignored signal, and the tests ran under nohup, or
-// as a background job of a script (SIGINT and SIGQUIT ignored), would find
-// a shell that cannot be hung up or interrupted. A caught signal is
-// default again in a program once it starts.
 func catchIgnored() {
 	for _, sig := range []os.Signal{syscall.SIGHUP, syscall.SIGINT, syscall.SIGQUIT} {
 		if signal.Ignored(sig) {
