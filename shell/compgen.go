@@ -82,6 +82,9 @@ func (s *Shell) generate(ctx context.Context, hc interp.HandlerContext, spec com
 		}
 	}
 	if spec.Func != "" {
+		if c.line == nil {
+			fmt.Fprintf(hc.Stderr, "qsh: compgen: warning: -F option may not work as you expect\n")
+		}
 		reply, fok := s.runCompFunc(ctx, hc, spec.Func, c)
 		ok = ok && fok
 		matches = append(matches, reply...)
@@ -120,8 +123,10 @@ func (s *Shell) actionNames(ctx context.Context, hc interp.HandlerContext, a com
 		return s.varNames(hc, word, func(vr expand.Variable) bool {
 			return vr.Kind == expand.Indexed || vr.Kind == expand.Associative
 		})
-	case completions.Builtin, completions.Enabled, completions.HelpTopic:
+	case completions.Builtin, completions.Enabled:
 		return prefixed(builtinNames, word)
+	case completions.HelpTopic:
+		return prefixed(helpTopics, word)
 	case completions.Export:
 		return s.varNames(hc, word, func(vr expand.Variable) bool { return vr.Exported && vr.IsSet() })
 	case completions.Function:
@@ -449,6 +454,16 @@ func (b builtinIO) usage(err error) int {
 	return 2
 }
 
+// helpTopics are the topics bash's help knows: the builtins and the
+// compound commands.
+var helpTopics = []string{"%", "(( ... ))", ".", ":", "[", "[[ ... ]]", "alias", "bg", "bind", "break",
+	"builtin", "caller", "case", "cd", "command", "compgen", "complete", "compopt", "continue", "coproc",
+	"declare", "dirs", "disown", "echo", "enable", "eval", "exec", "exit", "export", "false", "fc", "fg",
+	"for", "for ((", "function", "getopts", "hash", "help", "history", "if", "jobs", "kill", "let", "local",
+	"logout", "mapfile", "popd", "printf", "pushd", "pwd", "read", "readarray", "readonly", "return",
+	"select", "set", "shift", "shopt", "source", "suspend", "test", "time", "times", "trap", "true", "type",
+	"typeset", "ulimit", "umask", "unalias", "unset", "until", "variables", "wait", "while", "{ ... }"}
+
 // optionNames are the names of the options of set -o (set) or shopt.
 func optionNames(set bool) []string {
 	var names []string
@@ -470,6 +485,8 @@ func signalNames() []string {
 		}
 	}
 	if rtmin, rtmax := 34, 64; runtime.GOOS == "linux" {
+		// glibc keeps 32 and 33 for itself; bash lists them so.
+		names = append(names, "SIGJUNK(32)", "SIGJUNK(33)")
 		for n := rtmin; n <= rtmax; n++ {
 			switch {
 			case n == rtmin:

@@ -66,19 +66,18 @@ func (t *compspecs) list() []string {
 	return slices.Clone(t.names)
 }
 
-// specNames are the names a's -D, -E and -I stand for, then its operands.
+// specNames are the names of a's operands: the one of -D, -E or -I (only
+// one counts, in that order, as in bash), else the names given.
 func specNames(a completions.Args) []string {
-	var names []string
-	if a.Default {
-		names = append(names, defaultSpec)
+	switch {
+	case a.Default:
+		return []string{defaultSpec}
+	case a.Empty:
+		return []string{emptySpec}
+	case a.Initial:
+		return []string{initialSpec}
 	}
-	if a.Empty {
-		names = append(names, emptySpec)
-	}
-	if a.Initial {
-		names = append(names, initialSpec)
-	}
-	return append(names, a.Names...)
+	return a.Names
 }
 
 // shownName is how bash shows the name of a compspec.
@@ -150,7 +149,7 @@ func (s *Shell) compopt(ctx context.Context, b builtinIO, args []string) int {
 	names := specNames(a)
 	if len(names) == 0 {
 		c, ok := ctx.Value(compCallKey{}).(*compCall)
-		if !ok {
+		if !ok || c.line == nil { // compgen -F's function is no completion
 			return b.fail(1, "not currently executing completion function")
 		}
 		if on == 0 && off == 0 {

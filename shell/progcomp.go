@@ -116,6 +116,9 @@ func (s *Shell) progcomp(ctx context.Context, hc interp.HandlerContext) int {
 		req.found = true
 		req.matches, _ = s.generate(ctx, hc, sp, c)
 		req.opts = c.opts
+		if sp.Actions&(completions.File|completions.Directory) != 0 {
+			req.opts |= completions.FileNames // as readline treats them in bash
+		}
 		if !c.retry || w.CWord == 0 {
 			break
 		}

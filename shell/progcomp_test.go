@@ -79,3 +79,65 @@ func BenchmarkTabBashCompletion(b *testing.B) {
 		}
 	})
 }
+
+// TestTab: what Tab offers with a compspec. The expectations are bash
+// 5.2's, read on a pty (what one Tab put on the line).
+func TestTab(t *testing.T) {
+	setup := `cd "$DIR"; mkdir d1; touch 'sp ace' 'x$y' plain
+complete -f cmdf
+complete -W "install inst" cmdw
+complete -o nospace -W "install" cmdn
+complete -W "sp\ ace" cmdq
+complete -d cmdd
+f() { :; }
+complete -o default -F f cmdD
+g() { COMPREPLY=("sp ace"); }
+complete -o filenames -F g cmdF
+h() { seen="<$1|$2|$3> <$COMP_CWORD|$COMP_LINE|$COMP_POINT|${COMP_WORDS[*]}|$COMP_TYPE|$COMP_KEY>"; }
+complete -F h cmdh
+`
+	tests := []struct {
+		line  string
+		cands []string
+		ok    bool
+	}{
+		{"cmdf sp", []string{`sp\ ace `}, true},
+		{"cmdf d", []string{"d1/"}, true},
+		{`cmdf "sp`, []string{`sp ace" `}, true},
+		{`cmdf 'sp`, []string{`sp ace' `}, true},
+		{"cmdf x", []string{`x\$y `}, true},
+		{"cmdw in", []string{"inst ", "install "}, true},
+		{"cmdn in", []string{"install"}, true},
+		{"cmdq sp", []string{"sp ace "}, true},
+		{"cmdd sp", nil, true},
+		{"cmdD zz", nil, false}, // qsh's own completion answers
+		{"cmdF sp", []string{`sp\ ace `}, true},
+		{"nocompspec x", nil, false},
+	}
+	dir := t.TempDir()
+	s, out := tabShell(t, "DIR="+singleQuote(dir)+"\n"+setup)
+	for _, tt := range tests {
+		cands, _, ok := s.tabComplete(tt.line, len(tt.line), false)
+		if !slices.Equal(cands, tt.cands) || ok != tt.ok {
+			t.Errorf("%s<Tab>: %q %v, want %q %v", tt.line, cands, ok, tt.cands, tt.ok)
+		}
+	}
+	// The function's arguments and COMP_ variables, with the cursor
+	// inside the line (COMPREPLY's matches come sorted, readline's order).
+	for cursor, want := range map[int]string{
+		11: "<cmdh|b|=> <3|cmdh a=b c|8|cmdh a = b c|9|9>", // x; cmdh a=b| c
+		12: "<cmdh||b> <4|cmdh a=b c|9|cmdh a = b c|9|9>",  // x; cmdh a=b |c
+	} {
+		s.tabComplete("x; cmdh a=b c", cursor, false)
+		if got := s.Var("seen"); got != want {
+			t.Errorf("cmdh, cursor at %d: %q, want %q", cursor, got, want)
+		}
+	}
+	s.tabComplete("cmdh ", 5, true)
+	if got := s.Var("seen"); got != "<cmdh||cmdh> <1|cmdh |5|cmdh |63|9>" {
+		t.Errorf("cmdh, second Tab: %q", got)
+	}
+	if out.Len() > 0 {
+		t.Errorf("output: %q", out)
+	}
+}

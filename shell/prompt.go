@@ -137,12 +137,13 @@ func (s *Shell) completer() readline.AutoCompleter {
 	}}
 }
 
-// builtinNames are the builtins Tab offers.
+// builtinNames are the builtins, bash's all: what Tab and compgen -b
+// offer.
 var builtinNames = []string{
-	".", ":", "[", "alias", "break", "builtin", "cd", "command", "continue",
-	"declare", "dirs", "echo", "eval", "exec", "exit", "export", "false",
-	"getopts", "hash", "help", "history", "kill", "let", "local", "mapfile",
-	"popd", "printf", "pushd", "pwd", "read", "readarray", "readonly",
-	"return", "set", "shift", "shopt", "source", "test", "times", "trap",
-	"true", "type", "typeset", "umask", "unalias", "unset", "wait",
+	".", ":", "[", "alias", "bg", "bind", "break", "builtin", "caller", "cd", "command", "compgen",
+	"complete", "compopt", "continue", "declare", "dirs", "disown", "echo", "enable", "eval", "exec",
+	"exit", "export", "false", "fc", "fg", "getopts", "hash", "help", "history", "jobs", "kill", "let",
+	"local", "logout", "mapfile", "popd", "printf", "pushd", "pwd", "read", "readarray", "readonly",
+	"return", "set", "shift", "shopt", "source", "suspend", "test", "times", "trap", "true", "type",
+	"typeset", "ulimit", "umask", "unalias", "unset", "wait",
 }

@@ -205,7 +205,6 @@ func (s *Shell) noteUnset(hc interp.HandlerContext, f *frame, args []string) {
 	}
 }
 
-
 // callInFrame is the callMark builtin: it calls the function args[0] in a new
 // frame, then files the values of the caller's locals it unset, for the
 // caller to pass up when it returns, and passes up its own.
