@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -32,7 +33,7 @@ var ownBuiltins = map[string]bool{"umask": true, "kill": true, "history": true, 
 	"mapfile": true, "readarray": true, "getopts": true, "test": true, "[": true,
 	// programmable completion (compspec.go, compgen.go) and package
 	// rewrite's pattern (its status builtin is statusMark)
-	"complete": true, "compgen": true, "compopt": true, rewrite.PatternBuiltin: true,
+	"complete": true, "compgen": true, "compopt": true, rewrite.PatternBuiltin: true, rewrite.ReplBuiltin: true,
 }
 
 // declBuiltins are bash's declaration builtins. interp has them only as
@@ -237,6 +238,8 @@ func (s *Shell) builtins(next interp.ExecHandlerFunc) interp.ExecHandlerFunc {
 			st = s.progcomp(ctx, hc)
 		case rewrite.PatternBuiltin:
 			st = patternBuiltin(b, args[1:])
+		case rewrite.ReplBuiltin:
+			return replBuiltin(ctx, hc, args[1:])
 		case "cd":
 			st = s.cd(ctx, hc, b, args[1:])
 		case "pwd":
@@ -517,19 +520,111 @@ func patternBuiltin(b builtinIO, args []string) int {
 		return 2
 	}
 	word := args[0]
-	var pat strings.Builder
-	for i := 1; i+1 < len(args); i += 2 {
-		if args[i] == "l" {
-			pat.WriteString(extglob.QuoteMeta(args[i+1]))
-		} else {
-			pat.WriteString(args[i+1])
-		}
-	}
 	switch {
-	case extglob.Match(pat.String(), word):
+	case extglob.Match(piecesPattern(args[1:]), word):
 		fmt.Fprint(b.out, "*")
 	case word == "":
 		fmt.Fprint(b.out, "?")
 	}
 	return 0
+}
+
+// piecesPattern is the pattern of package rewrite's pieces: pattern text
+// after "p", literal text after "l".
+func piecesPattern(pieces []string) string {
+	var pat strings.Builder
+	for i := 0; i+1 < len(pieces); i += 2 {
+		if pieces[i] == "l" {
+			pat.WriteString(extglob.QuoteMeta(pieces[i+1]))
+		} else {
+			pat.WriteString(pieces[i+1])
+		}
+	}
+	return pat.String()
+}
+
+// replBuiltin computes a substitution rewritten by package rewrite: args
+// are the array to set, the mode, the replacement, the pattern's pieces,
+// "--", then the values (see [substitute]).
+func replBuiltin(ctx context.Context, hc interp.HandlerContext, args []string) error {
+	if len(args) < 3 {
+		return interp.ExitStatus(2)
+	}
+	name, mode, rep := args[0], args[1], args[2]
+	sep := slices.Index(args, "--")
+	if sep < 3 {
+		return interp.ExitStatus(2)
+	}
+	pat, err := extglob.Compile(piecesPattern(args[3:sep]))
+	var src strings.Builder
+	src.WriteString("declare -a " + name + "=(")
+	for _, v := range args[sep+1:] {
+		if err == nil {
+			v = substitute(pat, v, mode, rep)
+		}
+		src.WriteString(" " + singleQuote(v))
+	}
+	src.WriteString(" )")
+	return hc.Builtin(ctx, []string{"eval", src.String()})
+}
+
+// substitute is bash's ${v/pat/rep} and the like, by mode: "#" and "%"
+// replace the longest prefix or suffix pat matches, "#s" and "%s" the
+// shortest, "/" the first match (leftmost, longest) and "//" every one.
+func substitute(pat *extglob.Pattern, v, mode, rep string) string {
+	switch mode {
+	case "#", "#s":
+		for k := range len(v) + 1 {
+			if mode == "#" {
+				k = len(v) - k
+			}
+			if pat.Match(v[:k]) {
+				return rep + v[k:]
+			}
+		}
+	case "%", "%s":
+		for j := range len(v) + 1 {
+			if mode == "%s" {
+				j = len(v) - j
+			}
+			if pat.Match(v[j:]) {
+				return v[:j] + rep
+			}
+		}
+	case "/", "//":
+		var b strings.Builder
+		i := 0
+		for i <= len(v) {
+			end := -1
+			for j := len(v); j >= i; j-- {
+				if pat.Match(v[i:j]) {
+					end = j
+					break
+				}
+			}
+			if end < 0 || end == i && i == len(v) && b.Len() > 0 {
+				if i < len(v) {
+					b.WriteByte(v[i])
+				}
+				i++
+				continue
+			}
+			b.WriteString(rep)
+			if end == i { // an empty match: keep the character after it
+				if i < len(v) {
+					b.WriteByte(v[i])
+				}
+				end++
+			}
+			i = end
+			if mode == "/" {
+				if i < len(v) {
+					b.WriteString(v[i:])
+				}
+				return b.String()
+			}
+		}
+		return b.String()
+	}
+	return v
 }

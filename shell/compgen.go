@@ -330,11 +330,10 @@ func evalVar(ctx context.Context, hc interp.HandlerContext, code, name string) (
 	return vr, err
 }
 
-// values are the elements of an array, or a string's value.
+// values are the elements of an array, or a string's value. (interp
+// leaves an array made by a[i]=x marked unset: its elements count.)
 func values(vr expand.Variable) []string {
 	switch {
-	case !vr.IsSet():
-		return nil
 	case vr.Kind == expand.Indexed:
 		return vr.List
 	case vr.Kind == expand.Associative:
@@ -345,6 +344,8 @@ func values(vr expand.Variable) []string {
 				}
 			}
 		})
+	case !vr.IsSet():
+		return nil
 	}
 	return []string{vr.String()}
 }

@@ -31,10 +31,27 @@ func (s *Shell) setBashVersion(ctx context.Context) {
 	for _, v := range []string{major, minor, patch, "1", "qsh", machType()} {
 		elems = append(elems, &syntax.ArrayElem{Value: lit(v)})
 	}
-	s.runner.Run(ctx, &syntax.CallExpr{Assigns: []*syntax.Assign{
+	assigns := []*syntax.Assign{
 		{Name: &syntax.Lit{Value: "BASH_VERSION"}, Value: lit(bashVersion + "(1)-qsh")},
 		{Name: &syntax.Lit{Value: "BASH_VERSINFO"}, Array: &syntax.ArrayExpr{Elems: elems}},
-	}})
+	}
+	// What bash sets besides, unless the environment has it: the
+	// machine (completion scripts ask `[[ $OSTYPE == *linux* ]]`), and
+	// the word breaks, which they change (git's adds a colon when there
+	// is none: without the rest, it would be just that).
+	arch, _, _ := strings.Cut(machType(), "-")
+	ostype := runtime.GOOS + "-gnu"
+	if runtime.GOOS == "darwin" {
+		ostype = "darwin"
+	}
+	for _, v := range []struct{ name, value string }{{"OSTYPE", ostype}, {"HOSTTYPE", arch},
+		{"MACHTYPE", machType()}, {"COMP_WORDBREAKS", " \t\n\"'@><=;|&(:"}} {
+		if _, ok := s.runner.Vars[v.name]; !ok && !s.runner.Env.Get(v.name).IsSet() {
+			assigns = append(assigns, &syntax.Assign{Name: &syntax.Lit{Value: v.name},
+				Value: &syntax.Word{Parts: []syntax.WordPart{&syntax.SglQuoted{Dollar: true, Value: v.value}}}})
+		}
+	}
+	s.runner.Run(ctx, &syntax.CallExpr{Assigns: assigns})
 }
 
 // Identify makes an interactive shell look like an interactive bash to

@@ -67,8 +67,19 @@ func (s *Shell) tabComplete(line string, cursor int, again bool) (cands []string
 }
 
 // runTab runs req's progcomp builtin in the interpreter, with no standard
-// input (the line editor has the terminal), and keeps $? as it was.
+// input (the line editor has the terminal), and keeps $? as it was. A
+// panic in interp (it has some for code bash runs, see docs) costs one
+// line, not the shell, and the interpreter is put back as it was before:
+// a panic in a function would leave it in the function's scope.
 func (s *Shell) runTab(req *tabRequest) {
+	saved := *s.runner
+	defer func() {
+		if r := recover(); r != nil {
+			*s.runner = saved
+			req.found = false
+			s.errorf("completion: %v", r)
+		}
+	}()
 	ctx := context.WithValue(context.Background(), tabKey{}, req)
 	interp.StdIO(nil, s.stdout, s.stderr)(s.runner)
 	defer interp.StdIO(s.stdin, s.stdout, s.stderr)(s.runner)

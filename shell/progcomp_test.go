@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/qsh-shell/qsh/shell/rewrite"
@@ -18,6 +19,7 @@ func tabShell(t testing.TB, setup string) (*Shell, *bytes.Buffer) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	s.Identify(context.Background())
 	s.RunString(context.Background(), setup)
 	return s, &out
 }
@@ -139,5 +141,22 @@ complete -F h cmdh
 	}
 	if out.Len() > 0 {
 		t.Errorf("output: %q", out)
+	}
+}
+
+// A panic inside interp during Tab costs a line; the shell goes on, in
+// its own scope.
+func TestTabPanic(t *testing.T) {
+	s, out := tabShell(t, `f() { local v=in; declare -A m=([k]=1); echo "${m[a-b]}"; }; complete -F f cmd; v=top`)
+	if _, _, ok := s.tabComplete("cmd x", 5, false); ok {
+		t.Errorf("a Tab that panicked answered")
+	}
+	if !strings.Contains(out.String(), "completion:") {
+		t.Errorf("output %q", out)
+	}
+	out.Reset()
+	s.RunString(context.Background(), "echo v=$v; local x=1")
+	if got := out.String(); !strings.HasPrefix(got, "v=top\n") || !strings.Contains(got, "local") {
+		t.Errorf("after the panic: %q", got)
 	}
 }

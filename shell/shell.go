@@ -348,7 +348,7 @@ func foundWhenRun(err error) bool {
 	for _, m := range []string{"cannot combine multiple parameter expansion operators",
 		"not a valid parameter expansion operator", "invalid nested parameter expansion",
 		"invalid parameter name", "invalid @ expansion operator", "invalid func name",
-		"invalid var name", "`:` must be followed by an expression"} {
+		"invalid var name", "`:` must be followed by an expression", "are a zsh feature"} {
 		if strings.Contains(msg, m) {
 			return true
 		}

@@ -2,6 +2,7 @@ package shell
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -82,11 +83,24 @@ func markSourced(rwc io.ReadWriteCloser, path string, dashI bool) io.ReadWriteCl
 // back unchanged when it does not parse (interp reports the error then).
 func markText(src, name string, dashI bool) string {
 	pids, dash, fix := mayMark(src), dashI && mayHaveDash(src), rewrite.MayNeed(src)
-	if !pids && !dash && !fix {
+	// zsh's ${(flags)…}, in branches for zsh (see [badSubstitution]).
+	zsh := strings.Contains(src, "${(")
+	if !pids && !dash && !fix && !zsh {
 		return src
 	}
 	f, err := syntax.NewParser().Parse(strings.NewReader(src), name)
-	if err != nil {
+	for try := 0; err != nil && try < 10; try++ {
+		// A substitution bash finds bad only when it runs it (git's
+		// completion has zsh's ${(M)…} in a branch bash never takes) fails
+		// the whole file for interp's parser.
+		fixed, ok := badSubstitution(src, err)
+		if !ok {
+			return src
+		}
+		src = fixed
+		f, err = syntax.NewParser().Parse(strings.NewReader(src), name)
+	}
+	if err != nil || !pids && !dash && !fix {
 		return src
 	}
 	var edits []edit
@@ -103,6 +117,46 @@ func markText(src, name string, dashI bool) string {
 	}
 	out, _ := applyEdits(src, name, edits)
 	return out
+}
+
+// badSubstitution replaces the ${…} that err, a parse error of src, is
+// about, when bash would find it bad only when it runs it, with one that
+// fails when run: ${__qsh_bad?bad substitution}. ok is false for another
+// error.
+func badSubstitution(src string, err error) (string, bool) {
+	var pos syntax.Pos
+	var perr syntax.ParseError
+	var lerr syntax.LangError
+	switch {
+	case errors.As(err, &perr):
+		pos = perr.Pos
+	case errors.As(err, &lerr):
+		pos = lerr.Pos
+	}
+	if !foundWhenRun(err) || !pos.IsValid() {
+		return src, false
+	}
+	start := strings.LastIndex(src[:min(int(pos.Offset())+2, len(src))], "${")
+	if start < 0 {
+		return src, false
+	}
+	depth, end := 0, -1
+	for i := start + 1; i < len(src) && end < 0; i++ {
+		switch src[i] {
+		case '{':
+			depth++
+		case '}':
+			if depth--; depth == 0 {
+				end = i + 1
+			}
+		case '\n':
+			return src, false
+		}
+	}
+	if end < 0 {
+		return src, false
+	}
+	return src[:start] + "${__qsh_bad?bad substitution}" + src[end:], true
 }
 
 // markedFile reads the text of a file read already, then the error that

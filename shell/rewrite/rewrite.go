@@ -17,6 +17,20 @@
 //     the word and the pattern's pieces, each "p" (pattern text) or "l"
 //     (literal, from quotes); qsh's builtin matches them (package extglob)
 //     and prints * or a pattern that cannot match the word.
+//   - `declare -A m=([-x]=1 [a-b]=2)`: interp's parser reads a key as
+//     arithmetic, which interp cannot take for an associative array (it
+//     panics). The keys of a declaration with -A are quoted: ['-x'].
+//   - `${a+"${a[@]}"}` (and :+), the idiom for an array that may be unset
+//     under set -u: interp splits the quoted word and drops its empty
+//     elements. It becomes `"${a[@]}"`, the same fields (for :+, unless the
+//     first element is empty).
+//   - `${x/#pat/rep}` and `${x/%pat/rep}` (for arrays too, `${a[@]/#/-F}`):
+//     interp takes the # or % for part of the pattern; and a replacement or
+//     removal (${x##*/?(:)}) whose pattern has an extended group: interp
+//     matches those without extglob. The statement is put
+//     in braces after a builtin that computes the values, `{ __qsh_repl
+//     __qsh_rN MODE REP PIECE… -- VALUE…; STATEMENT; }`, and the expansion
+//     becomes `${__qsh_rN[@]}` (or [*], or the scalar).
 //   - `f() { …; } && cmd` defines f and runs cmd in bash; interp's parser
 //     makes `{ …; } && cmd` the body of f. The definition is put in braces:
 //     `{ f() { …; }; } && cmd`.
@@ -26,6 +40,7 @@
 package rewrite
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -36,6 +51,7 @@ import (
 const (
 	StatusBuiltin  = "__qsh_status" // __qsh_status N: returns N
 	PatternBuiltin = "__qsh_pat"    // see the package documentation
+	ReplBuiltin    = "__qsh_repl"   // see the package documentation
 	loopVar        = "__qsh_ls"
 )
 
@@ -60,12 +76,35 @@ func Text(src, name string) (string, bool) {
 // makes changes of its own from the same parse.
 func Edits(f *syntax.File, src string) []Edit {
 	var edits []Edit
+	var stack []syntax.Node // the nodes from f to the one walked
+	repls := 0
+	ext := extPatternVars(f)
 	syntax.Walk(f, func(n syntax.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		var parent syntax.Node
+		if len(stack) > 0 {
+			parent = stack[len(stack)-1]
+		}
+		stack = append(stack, n)
 		switch n := n.(type) {
+		case *syntax.ParamExp:
+			_, quoted := parent.(*syntax.DblQuoted)
+			if !quoted {
+				edits = append(edits, arrayAltEdits(n)...)
+			}
+			if e := replEdits(src, n, stack, ext, repls+1); e != nil {
+				repls++
+				edits = append(edits, e...)
+			}
 		case *syntax.ForClause:
 			edits = append(edits, loopEdits(src, n)...)
 		case *syntax.FuncDecl:
 			edits = append(edits, funcEdits(n)...)
+		case *syntax.DeclClause:
+			edits = append(edits, keyEdits(src, n)...)
 		case *syntax.TestClause:
 			walkTest(n.X, func(b *syntax.BinaryTest) {
 				x, okX := b.X.(*syntax.Word)
@@ -86,10 +125,181 @@ func Edits(f *syntax.File, src string) []Edit {
 	return edits
 }
 
+// replEdits are the edits of a substitution with a pattern interp cannot
+// take: an anchored replacement ${x/#pat/rep} or ${x/%pat/rep}, or a
+// replacement or removal (#, ##, %, %%) whose pattern has an extended
+// group, which interp matches without extglob; stack holds the nodes down
+// to it and n is the number of its variable.
+func replEdits(src string, pe *syntax.ParamExp, stack []syntax.Node, ext map[string]bool, n int) []Edit {
+	if pe.Param == nil || pe.Excl || pe.Length {
+		return nil
+	}
+	var mode, rep string
+	var parts []syntax.WordPart
+	switch {
+	case pe.Repl != nil && pe.Repl.Orig != nil && len(pe.Repl.Orig.Parts) > 0:
+		r := pe.Repl
+		parts = slices.Clone(r.Orig.Parts)
+		mode = "/"
+		if r.All {
+			mode = "//"
+		} else if first, ok := parts[0].(*syntax.Lit); ok && first.Value != "" && (first.Value[0] == '#' || first.Value[0] == '%') {
+			mode = first.Value[:1]
+			if rest := first.Value[1:]; rest != "" {
+				parts[0] = &syntax.Lit{Value: rest}
+			} else {
+				parts = parts[1:]
+			}
+		}
+		if mode != "#" && mode != "%" && !hasExtGlob(parts, ext) {
+			return nil
+		}
+		rep = "''"
+		if r.With != nil {
+			w, ok := quotedWord(r.With)
+			if !ok {
+				return nil
+			}
+			rep = w
+		}
+	case pe.Exp != nil && pe.Exp.Word != nil && hasExtGlob(pe.Exp.Word.Parts, ext):
+		switch pe.Exp.Op {
+		case syntax.RemSmallPrefix:
+			mode = "#s"
+		case syntax.RemLargePrefix:
+			mode = "#"
+		case syntax.RemSmallSuffix:
+			mode = "%s"
+		case syntax.RemLargeSuffix:
+			mode = "%"
+		default:
+			return nil
+		}
+		parts, rep = pe.Exp.Word.Parts, "''"
+	default:
+		return nil
+	}
+	var st *syntax.Stmt
+	for i := len(stack) - 1; i >= 0 && st == nil; i-- {
+		st, _ = stack[i].(*syntax.Stmt)
+	}
+	if st == nil || st.Background || st.Coprocess || st.Disown {
+		return nil
+	}
+	name := pe.Param.Value
+	values, ref := `"${`+name+`}"`, ""
+	idx, _ := pe.Index.(*syntax.Word)
+	switch {
+	case pe.Index == nil && (name == "@" || name == "*"):
+		ref = "[" + name + "]"
+	case idx != nil && (idx.Lit() == "@" || idx.Lit() == "*"):
+		values, ref = `"${`+name+`[@]}"`, "["+idx.Lit()+"]"
+	case pe.Index != nil:
+		values = `"${` + name + "[" + src[int(pe.Index.Pos().Offset()):int(pe.Index.End().Offset())] + `]}"`
+	}
+	v := fmt.Sprintf("%s%d", replVar, n)
+	args := []string{ReplBuiltin, v, singleQuote(mode), rep}
+	for _, part := range parts {
+		pieces, ok := patternPieces(part)
+		if !ok {
+			return nil
+		}
+		args = append(args, pieces...)
+	}
+	args = append(args, "--", values)
+	start, end := int(st.Pos().Offset()), stmtEnd(st)
+	return []Edit{
+		{Off: start, End: start, Text: "{ " + strings.Join(args, " ") + " 2>/dev/null; "},
+		{Off: int(pe.Pos().Offset()), End: int(pe.End().Offset()), Text: "${" + v + ref + "}"},
+		{Off: end, End: end, Text: "; }"},
+	}
+}
+
+// hasExtGlob reports whether a pattern has an extended group: inside a
+// parameter expansion, interp's parser keeps it in the literal text. A
+// variable of ext, unquoted, counts as one (see [extPatternVars]).
+func hasExtGlob(parts []syntax.WordPart, ext map[string]bool) bool {
+	return slices.ContainsFunc(parts, func(p syntax.WordPart) bool {
+		switch p := p.(type) {
+		case *syntax.ExtGlob:
+			return true
+		case *syntax.Lit:
+			return hasExtOp(p.Value)
+		case *syntax.ParamExp:
+			return p.Param != nil && ext[p.Param.Value]
+		}
+		return false
+	})
+}
+
+func hasExtOp(s string) bool {
+	for _, op := range []string{"?(", "*(", "+(", "@(", "!("} {
+		if strings.Contains(s, op) {
+			return true
+		}
+	}
+	return false
+}
+
+// extPatternVars are the variables f sets to text with an extended group:
+// a pattern taken from one (${cur##$redir}) is one interp cannot match.
+func extPatternVars(f *syntax.File) map[string]bool {
+	var ext map[string]bool
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if as, ok := n.(*syntax.Assign); ok && as.Name != nil && as.Value != nil && hasExtOp(printed(as.Value)) {
+			if ext == nil {
+				ext = map[string]bool{}
+			}
+			ext[as.Name.Value] = true
+		}
+		return true
+	})
+	return ext
+}
+
+// stmtEnd is where st's text ends, before its ; or &.
+func stmtEnd(st *syntax.Stmt) int {
+	end := st.Pos()
+	if st.Cmd != nil {
+		end = st.Cmd.End()
+	}
+	for _, r := range st.Redirs {
+		if r.End().After(end) {
+			end = r.End()
+		}
+	}
+	return int(end.Offset())
+}
+
+// replVar names the arrays of anchored replacements.
+const replVar = "__qsh_r"
+
+// arrayAltEdits replace ${a+"${a[@]}"} with "${a[@]}".
+func arrayAltEdits(pe *syntax.ParamExp) []Edit {
+	if pe.Param == nil || pe.Exp == nil || pe.Index != nil || pe.Excl || pe.Length ||
+		pe.Exp.Op != syntax.AlternateUnset && pe.Exp.Op != syntax.AlternateUnsetOrNull ||
+		pe.Exp.Word == nil || len(pe.Exp.Word.Parts) != 1 {
+		return nil
+	}
+	dq, ok := pe.Exp.Word.Parts[0].(*syntax.DblQuoted)
+	if !ok || len(dq.Parts) != 1 {
+		return nil
+	}
+	in, ok := dq.Parts[0].(*syntax.ParamExp)
+	if !ok || in.Param == nil || in.Param.Value != pe.Param.Value || in.Exp != nil || in.Slice != nil ||
+		in.Repl != nil || in.Excl || in.Length {
+		return nil
+	}
+	if w, ok := in.Index.(*syntax.Word); !ok || w.Lit() != "@" {
+		return nil
+	}
+	return []Edit{{Off: int(pe.Pos().Offset()), End: int(pe.End().Offset()), Text: `"${` + pe.Param.Value + `[@]}"`}}
+}
+
 // MayNeed is a quick look for what a rewrite is about: most programs need
 // no second parse.
 func MayNeed(src string) bool {
-	return strings.Contains(src, "((") && strings.Contains(src, "for") ||
+	return strings.Contains(src, "/#") || strings.Contains(src, "/%") || strings.Contains(src, `+"${`) || strings.Contains(src, "-A") && strings.Contains(src, "=([") || strings.Contains(src, "((") && strings.Contains(src, "for") ||
 		braceThenList(src) ||
 		strings.Contains(src, "(") && strings.ContainsAny(src, "!$`") &&
 			(strings.Contains(src, "!(") || strings.Contains(src, "@(") || strings.Contains(src, "+(") ||
@@ -156,6 +366,39 @@ func loopEdits(src string, fc *syntax.ForClause) []Edit {
 	}
 }
 
+// keyEdits quote the keys of an associative array declared with its
+// elements that interp's parser took for arithmetic.
+func keyEdits(src string, d *syntax.DeclClause) []Edit {
+	assoc := false
+	for _, as := range d.Args {
+		if as.Naked && as.Name == nil && as.Value != nil {
+			if flags := as.Value.Lit(); strings.HasPrefix(flags, "-") && strings.Contains(flags, "A") {
+				assoc = true
+			}
+		}
+	}
+	if !assoc {
+		return nil
+	}
+	var edits []Edit
+	for _, as := range d.Args {
+		if as.Array == nil {
+			continue
+		}
+		for _, el := range as.Array.Elems {
+			if el.Index == nil {
+				continue
+			}
+			if _, ok := el.Index.(*syntax.Word); ok {
+				continue
+			}
+			off, end := int(el.Index.Pos().Offset()), int(el.Index.End().Offset())
+			edits = append(edits, Edit{Off: off, End: end, Text: singleQuote(src[off:end])})
+		}
+	}
+	return edits
+}
+
 // funcEdits are the edits of a function definition whose body the parser
 // took with the list or pipeline after it.
 func funcEdits(fd *syntax.FuncDecl) []Edit {
@@ -170,7 +413,7 @@ func funcEdits(fd *syntax.FuncDecl) []Edit {
 	if x == fd.Body {
 		return nil
 	}
-	start, end := int(fd.Pos().Offset()), int(x.End().Offset())
+	start, end := int(fd.Pos().Offset()), stmtEnd(x)
 	return []Edit{{Off: start, End: start, Text: "{ "}, {Off: end, End: end, Text: "; }"}}
 }
 
@@ -219,7 +462,8 @@ func patternEdits(word, pattern *syntax.Word) []Edit {
 // expansion or a quote inside, or a !(…).
 func needsMatcher(pattern *syntax.Word) bool {
 	for _, part := range pattern.Parts {
-		if g, ok := part.(*syntax.ExtGlob); ok && (g.Op == syntax.GlobExcept || strings.ContainsAny(g.Pattern.Value, "$`'\"")) {
+		if g, ok := part.(*syntax.ExtGlob); ok && (g.Op == syntax.GlobExcept ||
+			strings.Contains(g.Pattern.Value, "!(") || strings.ContainsAny(g.Pattern.Value, "$`'\"")) {
 			return true
 		}
 	}
