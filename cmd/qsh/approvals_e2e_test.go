@@ -183,3 +183,26 @@ func TestApprovalsShowEffect(t *testing.T) {
 		t.Error("build was deleted")
 	}
 }
+
+// TestApprovalsEditWrite: e at a file write opens the proposed content in
+// $EDITOR on the terminal (here a script that adds a line, as a person
+// would) and writes what was saved.
+func TestApprovalsEditWrite(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	editor := filepath.Join(t.TempDir(), "editor")
+	writeFiles(t, filepath.Dir(editor), map[string]string{"editor": "#!/bin/sh\necho 'and a line of mine' >> \"$1\"\necho editor-ran-on-the-terminal >/dev/tty\n"})
+	os.Chmod(editor, 0o755)
+	srv := aitest.NewOpenAI(t, call("filesystem", map[string]any{"operation": "write", "path": "notes.txt", "content": "proposed\n"}), aitest.Say("Saved.", 2))
+	tm := startIn(t, dir, aiEnv(t, srv, "EDITOR="+editor))
+	tm.Line("? write my notes")
+	tm.WaitFor("write? [y/n/a/A/e] ")
+	tm.Type("e")
+	tm.WaitFor("editor-ran-on-the-terminal")
+	tm.WaitFor("Saved.")
+	tm.WaitFor(ps1)
+	if b, _ := os.ReadFile(filepath.Join(dir, "notes.txt")); string(b) != "proposed\nand a line of mine\n" {
+		t.Errorf("notes.txt is %q", b)
+	}
+	wantResults(t, srv, "The user edited your content")
+}
