@@ -492,32 +492,3 @@ func (s *Shell) reportHistory() {
 		s.hist.warn = nil
 	}
 }
-
-// historyBuiltin is `history`: list (all, or the last N) or clear.
-func (s *Shell) historyBuiltin(b builtinIO, args []string) int {
-	s.joinHistory(true)
-	h := s.hist
-	n := len(h.entries)
-	for _, a := range args {
-		switch {
-		case a == "-c":
-			h.entries = nil
-			if s.lines != nil {
-				s.lines.ClearHistory()
-			}
-			return 0
-		case a == "--":
-		default:
-			var k int
-			if _, err := fmt.Sscan(a, &k); err != nil || k < 0 {
-				return b.fail(2, "%s: numeric argument required", a)
-			}
-			n = min(k, n)
-		}
-	}
-	start := len(h.entries) - n
-	for i, e := range h.entries[start:] {
-		fmt.Fprintf(b.out, "%5d  %s\n", start+i+1, e)
-	}
-	return 0
-}

@@ -204,6 +204,11 @@ func (s *Shell) opt(env expand.Environ, name string) bool {
 	return false
 }
 
+// optNow is opt between command lines, for the REPL.
+func (s *Shell) optNow(name string) bool {
+	return s.opt(expand.ListEnviron(optsVar+"="+s.Var(optsVar)), name)
+}
+
 // optChange is one option to turn on or off.
 type optChange struct {
 	opt *shellOpt

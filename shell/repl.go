@@ -170,6 +170,9 @@ func (s *Shell) loadHistory() {
 // HISTIGNORE keep it out (see [histRules]), and reports whether the line
 // is private: kept out of the session record too.
 func (s *Shell) remember(entry string) (private bool) {
+	if !s.optNow("history") { // set +o history
+		return false
+	}
 	s.joinHistory(true)
 	r := s.histRules()
 	prev, hasPrev := "", len(s.hist.entries) > 0

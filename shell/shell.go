@@ -81,9 +81,10 @@ type Shell struct {
 	// [Shell.refuseOpt]); under mu.
 	refused map[string]bool
 
-	exitTrap string // interp runs EXIT traps after every File; qsh runs it once
-	debug    debugTrap
-	sigtraps sigTraps // trap.go
+	exitTrap  string // interp runs EXIT traps after every File; qsh runs it once
+	debug     debugTrap
+	sigtraps  sigTraps  // trap.go
+	histFiles histFiles // histbuiltin.go
 
 	// fg counts foreground programs that a Ctrl-C the shell gets is for:
 	// those in the shell's own process group (no job control: -c strings,

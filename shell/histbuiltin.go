@@ -1,0 +1,262 @@
+package shell
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"mvdan.cc/sh/v3/interp"
+)
+
+// history, as bash's: list (all or the last N), -c, -d offset or range,
+// -s, -p, and -a -n -r -w on a file of one command a line — the file
+// named, else $HISTFILE, else (in an interactive qsh) the session's own.
+// HISTSIZE bounds the list when it is read.
+
+const historyUsage = "history: usage: history [-c] [-d offset] [n] or history -anrw [filename] or history -ps arg [arg...]"
+
+// histFiles is what history -a and -n know of the files they use: how
+// many of the session's entries -a wrote, and how many lines the last -r
+// or -n read (of whatever file: bash keeps one count).
+type histFiles struct {
+	appended int
+	read     int
+}
+
+func (s *Shell) historyBuiltin(hc interp.HandlerContext, b builtinIO, args []string) int {
+	s.joinHistory(true)
+	h := s.hist
+	var flag byte
+	var del string
+	for len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' && !isDigits(args[0][1:]) {
+		a := args[0]
+		args = args[1:]
+		if a == "--" {
+			break
+		}
+		for i := 1; i < len(a); i++ {
+			switch c := a[i]; c {
+			case 'c':
+				s.clearHistory()
+			case 'd':
+				if i+1 < len(a) {
+					del = a[i+1:]
+				} else if len(args) > 0 {
+					del, args = args[0], args[1:]
+				} else {
+					b.fail(2, "-d: option requires an argument")
+					fmt.Fprintln(b.err, historyUsage)
+					return 2
+				}
+				i = len(a)
+			case 'a', 'n', 'r', 'w', 'p', 's':
+				flag = c
+			default:
+				b.fail(2, "-%c: invalid option", c)
+				fmt.Fprintln(b.err, historyUsage)
+				return 2
+			}
+		}
+	}
+	if del != "" {
+		return s.deleteHistory(b, del)
+	}
+	switch flag {
+	case 'p':
+		for _, a := range args {
+			fmt.Fprintln(b.out, a)
+		}
+		return 0
+	case 's':
+		if len(args) > 0 {
+			s.addHistory(strings.Join(args, " "))
+		}
+		return 0
+	case 'a', 'n', 'r', 'w':
+		return s.historyFileOp(hc, b, flag, args)
+	}
+	s.boundHistory(hc)
+	n := len(h.entries)
+	if len(args) > 1 {
+		return b.fail(1, "too many arguments")
+	}
+	if len(args) == 1 {
+		k, err := strconv.Atoi(args[0])
+		if err != nil || k < 0 {
+			return b.fail(1, "%s: numeric argument required", args[0])
+		}
+		n = min(k, n)
+	}
+	start := len(h.entries) - n
+	var sb strings.Builder
+	for i, e := range h.entries[start:] {
+		fmt.Fprintf(&sb, "%5d  %s\n", start+i+1, e)
+	}
+	b.out.Write([]byte(sb.String()))
+	return 0
+}
+
+func (s *Shell) clearHistory() {
+	s.hist.entries = nil
+	s.histFiles.appended = 0
+	if s.lines != nil {
+		s.lines.ClearHistory()
+	}
+}
+
+// addHistory adds an entry to the list, and to the line editor's recall.
+func (s *Shell) addHistory(e string) {
+	s.hist.entries = append(s.hist.entries, e)
+	if s.lines != nil {
+		s.lines.AddHistory(e)
+	}
+}
+
+// boundHistory keeps the list within HISTSIZE, when it is set.
+func (s *Shell) boundHistory(hc interp.HandlerContext) {
+	v := hc.Env.Get("HISTSIZE")
+	if !v.IsSet() {
+		return
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(v.String()))
+	if err != nil || n < 0 || n >= len(s.hist.entries) {
+		return
+	}
+	h := s.hist
+	h.entries = append(h.entries[:0:0], h.entries[len(h.entries)-n:]...)
+	s.histFiles.appended = min(s.histFiles.appended, len(h.entries))
+}
+
+// deleteHistory is -d: an offset (negative from the end) or a range.
+func (s *Shell) deleteHistory(b builtinIO, spec string) int {
+	h := s.hist
+	n := len(h.entries)
+	pos := func(x string) (int, bool) {
+		i, err := strconv.Atoi(x)
+		if err != nil {
+			return 0, false
+		}
+		if i < 0 {
+			i = n + i + 1
+		}
+		return i, i >= 1 && i <= n
+	}
+	from, to := spec, spec
+	if i := strings.Index(spec[1:], "-"); i >= 0 {
+		from, to = spec[:i+1], spec[i+2:]
+	}
+	a, ok1 := pos(from)
+	z, ok2 := pos(to)
+	if !ok1 || !ok2 || a > z {
+		return b.fail(1, "%s: history position out of range", spec)
+	}
+	h.entries = append(h.entries[:a-1:a-1], h.entries[z:]...)
+	if s.lines != nil {
+		s.lines.ClearHistory()
+		for _, e := range h.entries {
+			s.lines.AddHistory(e)
+		}
+	}
+	return 0
+}
+
+// historyFileOp is -a, -n, -r and -w.
+func (s *Shell) historyFileOp(hc interp.HandlerContext, b builtinIO, flag byte, args []string) int {
+	path := ""
+	if len(args) > 0 {
+		path = args[0]
+	} else if v := hc.Env.Get("HISTFILE"); v.IsSet() && v.String() != "" {
+		path = v.String()
+	} else if s.interactive {
+		path, _ = historyFile(s.cfg, func(k string) string { return hc.Env.Get(k).String() })
+	}
+	if path != "" && !filepath.IsAbs(path) {
+		path = filepath.Join(hc.Dir, path)
+	}
+	own := path != "" && path == s.hist.path
+	h := s.hist
+	switch flag {
+	case 'r', 'n':
+		if path == "" {
+			return 1
+		}
+		lines, err := readHistoryLines(path, own)
+		if err != nil {
+			return b.fail(1, "%s: %s", path, errno(err))
+		}
+		from := 0
+		if flag == 'n' {
+			from = min(s.histFiles.read, len(lines))
+		}
+		for _, e := range lines[from:] {
+			s.addHistory(e)
+		}
+		s.histFiles.read = len(lines)
+		s.boundHistory(hc)
+	case 'a', 'w':
+		if path == "" {
+			return 0
+		}
+		entries := h.entries
+		mode := os.O_WRONLY | os.O_CREATE | os.O_TRUNC
+		if flag == 'a' {
+			entries = entries[min(s.histFiles.appended, len(entries)):]
+			mode = os.O_WRONLY | os.O_CREATE | os.O_APPEND
+		}
+		if err := writeHistoryLines(path, mode, entries, own); err != nil {
+			return b.fail(1, "%s: %s", path, errno(err))
+		}
+		s.histFiles.appended = len(h.entries)
+	}
+	return 0
+}
+
+// readHistoryLines reads a history file: one entry a line, in qsh's own
+// encoding if it is the session's file.
+func readHistoryLines(path string, own bool) ([]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.IsDir() {
+		return nil, errors.New("Is a directory")
+	}
+	var lines []string
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, maxHistoryLine)
+	for sc.Scan() {
+		line := sc.Text()
+		if own {
+			if e, ok := decodeEntry(line); ok {
+				lines = append(lines, e)
+			}
+			continue
+		}
+		lines = append(lines, line)
+	}
+	return lines, sc.Err()
+}
+
+func writeHistoryLines(path string, mode int, entries []string, own bool) error {
+	f, err := os.OpenFile(path, mode, 0o600)
+	if err != nil {
+		return err
+	}
+	var sb strings.Builder
+	for _, e := range entries {
+		if own {
+			e = encodeEntry(e)
+		}
+		sb.WriteString(e + "\n")
+	}
+	_, err = f.WriteString(sb.String())
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
