@@ -80,6 +80,8 @@ func TestSandbox(t *testing.T) {
 		{command: `echo evil >> ~/.bashrc`, status: 1, denied: "sandbox: write to ~/.bashrc denied"},
 		{command: `read -r line < ~/.ssh/id_rsa; echo "$line"`, denied: "sandbox: access to ~/.ssh/id_rsa denied (it holds secrets)"},
 		{command: `echo "$(< ~/.ssh/id_rsa)"`, denied: "sandbox: access to ~/.ssh/id_rsa denied (it holds secrets)"},
+		// .. after a link is taken where the link leads, as the kernel does.
+		{command: `ln -s ~/.ssh s && echo evil >> s/../.bashrc`, status: 1, denied: "sandbox: write to ~/.bashrc denied"},
 		{command: `sh -c 'echo evil >> ~/.bashrc'`, status: 2},
 		{command: `cat ~/.ssh/id_rsa`, status: 1},
 		{command: `sh -c 'touch ~/pwned'`, unguarded: true, status: 1},

@@ -220,7 +220,8 @@ func TestAllows(t *testing.T) {
 
 func TestResolve(t *testing.T) {
 	root := tree(t, "ws/", "home/.bashrc", "ws/rc -> ROOT/home/.bashrc", "ws/new -> ROOT/home/new",
-		"ws/rel -> ../home/newer", "ws/homedir -> ROOT/home", "ws/loop -> ROOT/ws/loop")
+		"ws/rel -> ../home/newer", "ws/homedir -> ROOT/home", "ws/loop -> ROOT/ws/loop",
+		"home/.config/", "ws/cfg -> ROOT/home/.config", "ws/up -> cfg/../newest")
 	ws := filepath.Join(root, "ws")
 	for _, tc := range []struct{ in, want string }{
 		{"a.txt", "ws/a.txt"},
@@ -230,6 +231,13 @@ func TestResolve(t *testing.T) {
 		{"homedir/x/y", "home/x/y"},  // a link in the middle
 		{"../ws/./sub/../b", "ws/b"}, // cleaned
 		{"loop", "ws/loop"},          // gives up, as the kernel does
+		// .. after a link goes up from where the link leads, as in the
+		// kernel, not back to the link's directory.
+		{"cfg/../.bashrc", "home/.bashrc"},
+		{"cfg/../x/y", "home/x/y"},
+		{"cfg/..", "home"},
+		{"up", "home/newest"}, // and in a link's target
+		{"./cfg/./../.bashrc/", "home/.bashrc"},
 		{root + "/home/.bashrc", "home/.bashrc"},
 	} {
 		if got := Resolve(ws, tc.in); got != filepath.Join(root, tc.want) {

@@ -134,34 +134,47 @@ func Under(path, root string) bool {
 // leads nowhere yet) cannot lead around the policy.
 func Resolve(dir, path string) string {
 	if !filepath.IsAbs(path) {
-		path = filepath.Join(dir, path)
+		// Not filepath.Join, which cleans: "link/.." is where the link
+		// leads, up one, and only resolving tells where that is.
+		path = dir + "/" + path
 	}
-	return resolve(filepath.Clean(path), 0)
+	return resolve(path, 0)
 }
 
 // maxLinks bounds the links followed, as the kernel's ELOOP does.
 const maxLinks = 40
 
+// resolve resolves the absolute path, which may hold "." and "..": each is
+// taken after the links before it, as the kernel walks a path.
 func resolve(path string, links int) string {
 	if r, err := filepath.EvalSymlinks(path); err == nil || links > maxLinks {
 		if err != nil {
-			return path
+			return filepath.Clean(path)
 		}
 		return r
 	}
-	parent := filepath.Dir(path)
-	if parent == path {
-		return path
+	i := strings.LastIndexByte(path, '/')
+	parent, base := path[:i], path[i+1:]
+	if parent == "" {
+		parent = "/"
 	}
-	p := filepath.Join(resolve(parent, links), filepath.Base(path))
+	switch {
+	case strings.Trim(path, "/") == "":
+		return "/"
+	case base == "" || base == ".":
+		return resolve(parent, links)
+	case base == "..":
+		return filepath.Dir(resolve(parent, links))
+	}
+	p := filepath.Join(resolve(parent, links), base)
 	// A link to something that does not exist yet: where a write would
 	// create it.
 	if fi, err := os.Lstat(p); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
 		if t, err := os.Readlink(p); err == nil {
 			if !filepath.IsAbs(t) {
-				t = filepath.Join(filepath.Dir(p), t)
+				t = filepath.Dir(p) + "/" + t
 			}
-			return resolve(filepath.Clean(t), links+1)
+			return resolve(t, links+1)
 		}
 	}
 	return p
