@@ -3,11 +3,16 @@ package guarded
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+
+	"github.com/creack/pty"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
@@ -108,4 +113,58 @@ func TestSandbox(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(ws, "out.txt")); string(b) != "built\n" {
 		t.Errorf("out.txt = %q", b)
 	}
+}
+
+// TestSandboxNoTerminal checks that a confined program cannot reach the
+// terminal of the shell that runs it: through /dev/tty, TIOCSTI would type
+// commands into the user's shell. The test runs itself again in a session
+// whose controlling terminal is a pseudo-terminal, as qsh's is.
+func TestSandboxNoTerminal(t *testing.T) {
+	if sandbox.ABI() < 1 {
+		t.Skip("Landlock is not available on this kernel")
+	}
+	if os.Getenv("QSH_TEST_CTTY") == "1" {
+		noTerminalChild()
+		return
+	}
+	ptm, tty, err := pty.Open()
+	if err != nil {
+		t.Skipf("no pseudo-terminal: %v", err)
+	}
+	defer ptm.Close()
+	defer tty.Close()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestSandboxNoTerminal$")
+	cmd.Env = append(os.Environ(), "QSH_TEST_CTTY=1")
+	cmd.Stdin = tty
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
+	out, _ := cmd.CombinedOutput()
+	switch s := string(out); {
+	case strings.Contains(s, "NO-CTTY-IN-TEST"):
+		t.Skip("the test process got no controlling terminal")
+	case !strings.Contains(s, "CONFINED-RAN"):
+		t.Fatalf("the confined run did not run:\n%.2000s", s)
+	case strings.Contains(s, "TTY-OPENED"):
+		t.Fatalf("a confined program opened the user's terminal:\n%.2000s", s)
+	}
+}
+
+// noTerminalChild is TestSandboxNoTerminal's run with a terminal: it
+// prints what the confined program reached.
+func noTerminalChild() {
+	if f, err := os.OpenFile("/dev/tty", os.O_RDWR, 0); err != nil {
+		fmt.Println("NO-CTTY-IN-TEST", err)
+		return
+	} else {
+		f.Close()
+	}
+	ws, _ := os.MkdirTemp("", "qsh-ctty-")
+	defer os.RemoveAll(ws)
+	ws, _ = filepath.EvalSymlinks(ws)
+	env := []string{"HOME=" + ws, "PATH=" + os.Getenv("PATH"), "TMPDIR=" + ws}
+	p, _ := sandbox.Compute(sandbox.Workspace, true, sandbox.Place{Dir: ws, Home: ws, Environ: env})
+	var out bytes.Buffer
+	Local(shellIn(ws, env))(context.Background(), Request{Workspace: danger.Workspace{Dir: ws, Home: ws},
+		Approved: danger.Dangerous, Sandbox: &p,
+		Command: `sh -c 'echo CONFINED-RAN; if : >/dev/tty; then echo TTY-OPENED; fi'`}, &out)
+	fmt.Println(out.String())
 }

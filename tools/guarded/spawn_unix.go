@@ -42,6 +42,14 @@ func spawn(next interp.ExecHandlerFunc, extraEnv []string, conf *sandbox.Confine
 			// A script without #! is run by the confined start itself.
 			prog, argv, files = conf.Wrap(path, args)
 		}
+		attr := &syscall.SysProcAttr{Setpgid: true}
+		if conf != nil {
+			// A session of its own, which has no terminal: a confined
+			// program must not reach the user's through /dev/tty, where
+			// TIOCSTI would type commands the user's shell then runs
+			// unconfined. Its process group is the session's.
+			attr = &syscall.SysProcAttr{Setsid: true}
+		}
 		cmd := &exec.Cmd{
 			Path:        prog,
 			Args:        argv,
@@ -50,7 +58,7 @@ func spawn(next interp.ExecHandlerFunc, extraEnv []string, conf *sandbox.Confine
 			Dir:         hc.Dir,
 			Stdout:      hc.Stdout,
 			Stderr:      hc.Stderr,
-			SysProcAttr: &syscall.SysProcAttr{Setpgid: true},
+			SysProcAttr: attr,
 			// A background child that keeps the output pipe open must not
 			// hold the call up once the program itself has exited.
 			WaitDelay: killGrace,
