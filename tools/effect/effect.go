@@ -15,6 +15,7 @@ package effect
 import (
 	"context"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -85,8 +86,31 @@ func (p *previewer) config() *expand.Config {
 			return notRun{}
 		},
 		ProcSubst: func(*syntax.ProcSubst) (string, error) { return "", notRun{} },
-		ReadDir2:  os.ReadDir,
+		// A glob over a big tree stops at the budget, its command left out.
+		ReadDir2: func(dir string) ([]fs.DirEntry, error) {
+			if err := p.ctx.Err(); err != nil {
+				return nil, err
+			}
+			return os.ReadDir(dir)
+		},
 	}
+}
+
+// maxFields bounds the words a command expands to: brace expansion can
+// make billions ({1..1000000000}, {a,b}{a,b}…), which are not made.
+const maxFields = 4096
+
+// fields expands words as the shell would, or fails: a substitution, an
+// error, more than maxFields words, or the budget spent.
+func (p *previewer) fields(words []*syntax.Word) ([]string, bool) {
+	var out []string
+	for f, err := range expand.FieldsSeq(p.config(), words...) {
+		if err != nil || len(out) >= maxFields || len(out)%256 == 255 && p.ctx.Err() != nil {
+			return nil, false
+		}
+		out = append(out, f)
+	}
+	return out, true
 }
 
 // notRun is the error of a substitution: a type, not a variable, so
@@ -160,8 +184,8 @@ func (p *previewer) call(c *syntax.CallExpr) {
 		}
 		return
 	}
-	args, err := expand.Fields(cfg, c.Args...)
-	if err != nil || len(args) == 0 || slices.ContainsFunc(args, unknown) {
+	args, ok := p.fields(c.Args)
+	if !ok || len(args) == 0 || slices.ContainsFunc(args, unknown) {
 		return
 	}
 	args = unwrap(args)

@@ -116,6 +116,9 @@ func TestPreviewFiles(t *testing.T) {
 		{"ls -la", ""},
 		{"go test ./...", ""},
 		{"rm -r 'unterminated", ""},
+		{"rm -r build{1..1000000000}", ""},
+		{"rm -r {a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}", ""},
+		{"rm -r bui{l,x}d", "deletes 3 files, 2.9 kB in build/; buixd is not there"},
 	} {
 		got := preview(context.Background(), tc.cmd, dir, env, roomy)
 		if got != tc.want {
@@ -258,4 +261,28 @@ func BenchmarkPreview(b *testing.B) {
 			}
 		})
 	}
+}
+
+// FuzzPreview checks that no command line makes the preview panic (it runs
+// in the shell's process) or say more than one line.
+func FuzzPreview(f *testing.F) {
+	dir := f.TempDir()
+	tree(f, dir, map[string]string{"build/a.o": "x", "a.txt": "hello", "sub/": ""})
+	for _, s := range []string{"rm -rf build", "rm -r $X/*", "find . -name '*.o' -delete", "cp a.txt sub", "echo > a.txt",
+		"X=$(ls); rm $X", "cd sub && mv ../a.txt .", "git clean -fdx", "git push -f origin +main:x", "tee -a a b", "rm -- -r",
+		"cd; rm x", "for f in *; do rm $f; done", "find -delete -maxdepth", "${x:=build}; rm -r $x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, cmd string) {
+		done := make(chan string, 1)
+		go func() { done <- preview(context.Background(), cmd, dir, vars("HOME="+dir), 20*time.Millisecond) }()
+		select {
+		case got := <-done:
+			if strings.Contains(got, "\n") || len([]rune(got)) > maxLine {
+				t.Errorf("%q: %q", cmd, got)
+			}
+		case <-time.After(2 * time.Second):
+			t.Fatalf("%q: no preview after 2 s", cmd)
+		}
+	})
 }
