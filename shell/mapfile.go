@@ -85,7 +85,7 @@ func (s *Shell) mapfileBuiltin(ctx context.Context, hc interp.HandlerContext, b 
 	if !validName(name) {
 		return b.fail(1, "`%s': not a valid identifier", name)
 	}
-	in, err := readSource(hc, fd)
+	in, err := readSource(ctx, hc, fd)
 	if err != nil {
 		return b.fail(1, "%d: invalid file descriptor: %s", fd, errno(err))
 	}

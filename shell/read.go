@@ -116,7 +116,7 @@ func (s *Shell) readBuiltin(ctx context.Context, hc interp.HandlerContext, b bui
 			return b.fail(1, "`%s': not a valid identifier", n)
 		}
 	}
-	in, err := readSource(hc, o.fd)
+	in, err := readSource(ctx, hc, o.fd)
 	if err != nil {
 		return b.fail(1, "%d: invalid file descriptor: %s", o.fd, errno(err))
 	}
@@ -157,11 +157,16 @@ func (s *Shell) readBuiltin(ctx context.Context, hc interp.HandlerContext, b bui
 }
 
 // readSource is the file read reads: stdin, or the descriptor of -u.
-func readSource(hc interp.HandlerContext, fd int) (*os.File, error) {
+// In the assistant's subshell only stdin: the shell's other descriptors
+// are the user's terminal and qsh's own files, not the run's.
+func readSource(ctx context.Context, hc interp.HandlerContext, fd int) (*os.File, error) {
 	if fd == 0 {
 		if f, ok := hc.Stdin.(*os.File); ok && f != nil {
 			return f, nil
 		}
+		return nil, unix.EBADF
+	}
+	if inRun(ctx) {
 		return nil, unix.EBADF
 	}
 	if _, err := unix.FcntlInt(uintptr(fd), unix.F_GETFD, 0); err != nil {

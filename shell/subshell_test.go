@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -104,5 +105,32 @@ func TestRunOpenGuard(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "f")); err == nil {
 		t.Fatal("the open guard did not stop the write")
+	}
+}
+
+// TestRunReadsNoShellDescriptor checks that read -u and mapfile -u in the
+// assistant's subshell reach no descriptor of the shell's process: those
+// are the user's terminal and qsh's own files, not the run's, whose only
+// input is its closed stdin; and a descriptor read through os.NewFile is
+// closed when the garbage collector finds the file.
+func TestRunReadsNoShellDescriptor(t *testing.T) {
+	s, _, _ := newTestShell(t, nil)
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	io.WriteString(w, "SHELL-FD-LINE\nSHELL-FD-LINE\n")
+	fd := strconv.Itoa(int(r.Fd()))
+	for _, cmd := range []string{"read -r -u " + fd + " x; echo \"[$x]\"", "mapfile -n 1 -u " + fd + " a; echo \"[${a[*]}]\""} {
+		var out, errb bytes.Buffer
+		s.Run(context.Background(), cmd, &out, &errb, nil, nil)
+		if strings.Contains(out.String(), "SHELL-FD") {
+			t.Errorf("%s: read the shell's descriptor: %q", cmd, out.String())
+		}
+		if !strings.Contains(errb.String(), "invalid file descriptor") {
+			t.Errorf("%s: stderr %q, want an invalid file descriptor", cmd, errb.String())
+		}
 	}
 }
