@@ -174,7 +174,7 @@ func (s *Shell) builtins(next interp.ExecHandlerFunc) interp.ExecHandlerFunc {
 		case "kill":
 			st = s.kill(ctx, b, args[1:])
 		case "history":
-			st = s.historyBuiltin(hc, b, args[1:])
+			st = s.historyBuiltin(hc, b, args[1:], inRun(ctx))
 		case "trap":
 			st = s.trap(ctx, hc, b, args[1:])
 		case "command":

@@ -27,9 +27,16 @@ type histFiles struct {
 	read     int
 }
 
-func (s *Shell) historyBuiltin(hc interp.HandlerContext, b builtinIO, args []string) int {
+func (s *Shell) historyBuiltin(hc interp.HandlerContext, b builtinIO, args []string, run bool) int {
 	s.joinHistory(true)
 	h := s.hist
+	// In the assistant's subshell (run), the list comes back after the run
+	// (see [Shell.keep]); the line editor's recall, which Up brings back,
+	// is left alone.
+	lines := s.lines
+	if run {
+		lines = nil
+	}
 	var flag byte
 	var del string
 	for len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' && !isDigits(args[0][1:]) {
@@ -41,7 +48,7 @@ func (s *Shell) historyBuiltin(hc interp.HandlerContext, b builtinIO, args []str
 		for i := 1; i < len(a); i++ {
 			switch c := a[i]; c {
 			case 'c':
-				s.clearHistory()
+				s.clearHistory(lines)
 			case 'd':
 				if i+1 < len(a) {
 					del = a[i+1:]
@@ -63,7 +70,7 @@ func (s *Shell) historyBuiltin(hc interp.HandlerContext, b builtinIO, args []str
 		}
 	}
 	if del != "" {
-		return s.deleteHistory(b, del)
+		return s.deleteHistory(b, del, lines)
 	}
 	switch flag {
 	case 'p':
@@ -73,10 +80,15 @@ func (s *Shell) historyBuiltin(hc interp.HandlerContext, b builtinIO, args []str
 		return 0
 	case 's':
 		if len(args) > 0 {
-			s.addHistory(strings.Join(args, " "))
+			s.addHistory(strings.Join(args, " "), lines)
 		}
 		return 0
 	case 'a', 'n', 'r', 'w':
+		if run {
+			// The file would be opened past the open handler the sandbox
+			// and the guard watch.
+			return b.fail(1, "-%c: the assistant's commands read and write no history files", flag)
+		}
 		return s.historyFileOp(hc, b, flag, args)
 	}
 	s.boundHistory(hc)
@@ -100,19 +112,20 @@ func (s *Shell) historyBuiltin(hc interp.HandlerContext, b builtinIO, args []str
 	return 0
 }
 
-func (s *Shell) clearHistory() {
+func (s *Shell) clearHistory(lines LineReader) {
 	s.hist.entries = nil
 	s.histFiles.appended = 0
-	if s.lines != nil {
-		s.lines.ClearHistory()
+	if lines != nil {
+		lines.ClearHistory()
 	}
 }
 
-// addHistory adds an entry to the list, and to the line editor's recall.
-func (s *Shell) addHistory(e string) {
+// addHistory adds an entry to the list, and to the recall of lines, the
+// line editor, when not nil.
+func (s *Shell) addHistory(e string, lines LineReader) {
 	s.hist.entries = append(s.hist.entries, e)
-	if s.lines != nil {
-		s.lines.AddHistory(e)
+	if lines != nil {
+		lines.AddHistory(e)
 	}
 }
 
@@ -132,7 +145,7 @@ func (s *Shell) boundHistory(hc interp.HandlerContext) {
 }
 
 // deleteHistory is -d: an offset (negative from the end) or a range.
-func (s *Shell) deleteHistory(b builtinIO, spec string) int {
+func (s *Shell) deleteHistory(b builtinIO, spec string, lines LineReader) int {
 	h := s.hist
 	n := len(h.entries)
 	pos := func(x string) (int, bool) {
@@ -155,10 +168,10 @@ func (s *Shell) deleteHistory(b builtinIO, spec string) int {
 		return b.fail(1, "%s: history position out of range", spec)
 	}
 	h.entries = append(h.entries[:a-1:a-1], h.entries[z:]...)
-	if s.lines != nil {
-		s.lines.ClearHistory()
+	if lines != nil {
+		lines.ClearHistory()
 		for _, e := range h.entries {
-			s.lines.AddHistory(e)
+			lines.AddHistory(e)
 		}
 	}
 	return 0
@@ -193,7 +206,7 @@ func (s *Shell) historyFileOp(hc interp.HandlerContext, b builtinIO, flag byte, 
 			from = min(s.histFiles.read, len(lines))
 		}
 		for _, e := range lines[from:] {
-			s.addHistory(e)
+			s.addHistory(e, s.lines)
 		}
 		s.histFiles.read = len(lines)
 		s.boundHistory(hc)

