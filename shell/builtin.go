@@ -98,8 +98,8 @@ func (s *Shell) call(ctx context.Context, args []string) ([]string, error) {
 		s.exitCalled.Store(err == nil)
 	case name == "eval" && !s.isFuncAt(hc, name):
 		return s.markEval(args), nil
-	case name == "alias" || name == "unalias":
-		s.shadowAlias(name, args[1:])
+	case (name == "alias" || name == "unalias") && !s.isFuncAt(hc, name):
+		return mark(args), nil
 	case (name == "source" || name == ".") && len(args) > 1 && !s.isFuncAt(hc, name):
 		s.sources.expect(args[1])
 	case ownBuiltins[name] && !s.isFuncAt(hc, name):
@@ -136,26 +136,6 @@ func (s *Shell) isFuncAt(hc interp.HandlerContext, name string) bool {
 		return s.bgs.isFunc(tok, name)
 	}
 	return s.isFunc(name)
-}
-
-// shadowAlias keeps a copy of the alias table for `command -v` and
-// `type -a`, which interp does not expose.
-func (s *Shell) shadowAlias(name string, args []string) {
-	if s.aliases == nil {
-		s.aliases = map[string]string{}
-	}
-	for _, a := range args {
-		if name == "unalias" {
-			if a == "-a" {
-				clear(s.aliases)
-			}
-			delete(s.aliases, a)
-			continue
-		}
-		if k, v, ok := strings.Cut(a, "="); ok {
-			s.aliases[k] = v
-		}
-	}
 }
 
 // builtins runs the builtins [Shell.call] marked.
@@ -251,6 +231,10 @@ func (s *Shell) builtins(next interp.ExecHandlerFunc) interp.ExecHandlerFunc {
 			return s.sigTrapBuiltin(ctx, hc, args[1:])
 		case returnMark:
 			return s.returnBuiltin(ctx, hc, args[1:])
+		case "alias":
+			st = s.aliasBuiltin(ctx, hc, b, args[1:])
+		case "unalias":
+			st = s.unaliasBuiltin(ctx, hc, b, args[1:])
 		case "echo":
 			st = s.echoBuiltin(hc, b, args[1:])
 		case "read":

@@ -40,6 +40,7 @@ func (s *Shell) keep() (restore func()) {
 	names, specs := slices.Clone(s.compspecs.names), maps.Clone(s.compspecs.specs)
 	s.compspecs.mu.Unlock()
 	restoreTraps := s.keepTraps()
+	aliases := maps.Clone(s.aliases)
 	exitTrap, debug := s.exitTrap, s.debug.cmd.Load()
 	noPromptVars, exitCalled := s.noPromptVars, s.exitCalled.Load()
 	histFiles := s.histFiles
@@ -64,6 +65,7 @@ func (s *Shell) keep() (restore func()) {
 		s.compspecs.names, s.compspecs.specs = names, specs
 		s.compspecs.mu.Unlock()
 		restoreTraps()
+		s.aliases = aliases
 		s.exitTrap = exitTrap
 		s.debug.cmd.Store(debug)
 		s.noPromptVars = noPromptVars

@@ -208,7 +208,7 @@ func (s *Shell) runLine(ctx context.Context, line string) int {
 	ran := false // $? is already st
 	if text, ok := question(line); ok {
 		st = s.askLine(fctx, text)
-	} else if f, pst := s.parse(fixed(line+"\n"), s.name); pst == 0 {
+	} else if f, pst := s.parse(fixed(s.expandAliases(line)+"\n"), s.name); pst == 0 {
 		ran = true
 		if s.identified {
 			markDash(f)
