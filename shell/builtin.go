@@ -178,7 +178,12 @@ func (s *Shell) builtins(next interp.ExecHandlerFunc) interp.ExecHandlerFunc {
 		case "jobs":
 			st = s.jobsBuiltin(ctx, b, args[1:])
 		case "disown":
-			st = s.disownBuiltin(b, args[1:])
+			// The jobs are the user's: the assistant's programs start none
+			// (see tools/guarded). As in bash's subshell, whose table is
+			// a copy, the session's stays as it is.
+			if !inRun(ctx) {
+				st = s.disownBuiltin(b, args[1:])
+			}
 		case "wait":
 			return s.waitBuiltin(ctx, hc, args[1:])
 		case bgMark, bgStartMark, bgEndMark, pidMark:

@@ -3,6 +3,7 @@ package shell
 import (
 	"bytes"
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -135,5 +136,23 @@ func TestRunHistory(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(rc); string(b) != "# rc\n" {
 		t.Errorf("the assistant's subshell wrote %s: %q", rc, b)
+	}
+}
+
+// TestRunDisown checks that disown in the assistant's subshell, which
+// the classifier takes for safe, leaves the user's jobs in the session's
+// table, as bash's subshell disowns from a copy.
+func TestRunDisown(t *testing.T) {
+	s, _, _ := newTestShell(t, nil)
+	s.jobs = newJobs(-1, 0, io.Discard, nil)
+	s.jobs.add(&job{text: "sleep 30", bg: true, procs: []*proc{{state: procRunning}}}, 0)
+	for _, cmd := range []string{"disown -a", "disown %1", "disown"} {
+		var out bytes.Buffer
+		if st, _ := s.Run(context.Background(), cmd, &out, &out, nil, nil); st != 0 {
+			t.Errorf("%s: status %d: %s", cmd, st, out.String())
+		}
+	}
+	if len(s.jobs.list) != 1 {
+		t.Errorf("the assistant's subshell disowned the user's job: %v", s.jobs.list)
 	}
 }
