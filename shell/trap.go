@@ -79,6 +79,11 @@ func (t *sigTraps) take() []string {
 
 // setSigTrap gives sig a trap ("" ignores it), or resets it (reset).
 func (s *Shell) setSigTrap(sig syscall.Signal, cmd string, reset bool) {
+	// sigMu first, as catchSignals takes them: it asks the traps while it
+	// holds sigMu, and a trap set meanwhile deadlocked with it (the catch
+	// timer of a script fired as it ran `trap - USR1`).
+	s.sigMu.Lock()
+	defer s.sigMu.Unlock()
 	t := &s.sigtraps
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -153,10 +158,8 @@ func (s *Shell) keepTraps() (restore func()) {
 }
 
 // recatch has the shell catch sig again if it caught it before a trap
-// changed its handling (see [Shell.catchSignals]).
+// changed its handling (see [Shell.catchSignals]); sigMu is held.
 func (s *Shell) recatch(sig syscall.Signal) {
-	s.sigMu.Lock()
-	defer s.sigMu.Unlock()
 	if s.sigs == nil || s.catching == nil {
 		return
 	}
