@@ -2,6 +2,9 @@ package shell
 
 import (
 	"context"
+	"os"
+
+	"golang.org/x/sys/unix"
 
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
@@ -55,7 +58,10 @@ func (s *Shell) tabComplete(line string, cursor int, again bool) (cands []string
 		req.ctype = 63
 	}
 	req.words = completions.Split(line, cursor, breaks)
-	s.runTab(req)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	defer s.interruptible(cancel)()
+	s.runTab(ctx, req)
 	if !req.found {
 		return nil, 0, false
 	}
@@ -66,12 +72,59 @@ func (s *Shell) tabComplete(line string, cursor int, again bool) (cands []string
 	return cands, replace, true
 }
 
+// interruptible lets Ctrl-C call cancel while a completion runs, as it
+// stops a command line: the line editor reads no keys meanwhile, so the
+// terminal makes the Ctrl-C a SIGINT again for that time (the editor has
+// it raw). It returns what puts things back.
+func (s *Shell) interruptible(cancel context.CancelFunc) (restore func()) {
+	s.mu.Lock()
+	prev := s.cancel
+	s.cancel = cancel
+	s.mu.Unlock()
+	signals := func() {}
+	if f, ok := s.stdin.(*os.File); ok && s.terminal {
+		signals = terminalSignals(f)
+	}
+	return func() {
+		signals()
+		s.mu.Lock()
+		s.cancel = prev
+		s.mu.Unlock()
+	}
+}
+
+// terminalSignals turns the terminal's signal keys on and returns what
+// turns them back off.
+func terminalSignals(f *os.File) func() {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return func() {}
+	}
+	var old *unix.Termios
+	rc.Control(func(fd uintptr) {
+		t, err := unix.IoctlGetTermios(int(fd), ioctlGetTermios)
+		if err != nil || t.Lflag&unix.ISIG != 0 {
+			return
+		}
+		old = t
+		on := *t
+		on.Lflag |= unix.ISIG
+		unix.IoctlSetTermios(int(fd), ioctlSetTermios, &on)
+	})
+	if old == nil {
+		return func() {}
+	}
+	return func() {
+		rc.Control(func(fd uintptr) { unix.IoctlSetTermios(int(fd), ioctlSetTermios, old) })
+	}
+}
+
 // runTab runs req's progcomp builtin in the interpreter, with no standard
 // input (the line editor has the terminal), and keeps $? as it was. A
 // panic in interp (it has some for code bash runs, see docs) costs one
 // line, not the shell, and the interpreter is put back as it was before:
 // a panic in a function would leave it in the function's scope.
-func (s *Shell) runTab(req *tabRequest) {
+func (s *Shell) runTab(ctx context.Context, req *tabRequest) {
 	saved := *s.runner
 	defer func() {
 		if r := recover(); r != nil {
@@ -80,12 +133,15 @@ func (s *Shell) runTab(req *tabRequest) {
 			s.errorf("completion: %v", r)
 		}
 	}()
-	ctx := context.WithValue(context.Background(), tabKey{}, req)
+	ctx = context.WithValue(ctx, tabKey{}, req)
 	interp.StdIO(nil, s.stdout, s.stderr)(s.runner)
 	defer interp.StdIO(s.stdin, s.stdout, s.stderr)(s.runner)
 	call := &syntax.CallExpr{Args: []*syntax.Word{{Parts: []syntax.WordPart{&syntax.Lit{Value: progcompMark}}}}}
 	s.runner.Run(ctx, call)
-	s.setStatus(ctx, req.status)
+	if ctx.Err() != nil {
+		req.found, req.matches = true, nil // stopped: nothing to offer
+	}
+	s.setStatus(context.WithoutCancel(ctx), req.status)
 }
 
 // progcomp is the builtin that answers a Tab: it finds the compspec for

@@ -45,3 +45,21 @@ func TestCompleteBashCompletion(t *testing.T) {
 	tm.Type(shelltest.CtrlU)
 	exit(t, tm)
 }
+
+// Ctrl-C stops a completion that does not end, and the line stays.
+func TestCompleteCtrlC(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	rc := `slowcmd() { echo "kept $*"; }
+slow() { echo completion-started >&2; sleep 60; }
+complete -F slow slowcmd
+`
+	os.WriteFile(filepath.Join(home, ".qshrc"), []byte(rc), 0o644)
+	tm := startShell(t, home)
+	tm.Type("slowcmd a", shelltest.Tab)
+	tm.WaitFor("completion-started")
+	tm.Type(shelltest.CtrlC, " b", shelltest.Enter)
+	tm.WaitFor("kept a b")
+	tm.WaitFor(ps1)
+	exit(t, tm)
+}
