@@ -138,7 +138,7 @@ func markDashText(src, name string) string {
 	if err != nil {
 		return src
 	}
-	out, _ := applyEdits(src, name, dashEdits(f))
+	out, _ := applyEdits(src, name, dashEdits(f), true)
 	return out
 }
 

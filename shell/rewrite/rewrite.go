@@ -78,7 +78,15 @@ func Edits(f *syntax.File, src string) []Edit {
 	var edits []Edit
 	var stack []syntax.Node // the nodes from f to the one walked
 	repls := 0
-	ext := extPatternVars(f)
+	// Substitutions whose pattern takes a variable wait for the walk to
+	// have seen the file's assignments: a variable set to text with an
+	// extended group makes a pattern interp cannot match.
+	type pending struct {
+		pe    *syntax.ParamExp
+		stack []syntax.Node
+	}
+	var later []pending
+	var ext map[string]bool
 	syntax.Walk(f, func(n syntax.Node) bool {
 		if n == nil {
 			stack = stack[:len(stack)-1]
@@ -95,14 +103,23 @@ func Edits(f *syntax.File, src string) []Edit {
 			if !quoted {
 				edits = append(edits, arrayAltEdits(n)...)
 			}
-			if e := replEdits(src, n, stack, ext, repls+1); e != nil {
+			if e := replEdits(src, n, stack, nil, repls+1); e != nil {
 				repls++
 				edits = append(edits, e...)
+			} else if patternVars(n) {
+				later = append(later, pending{n, slices.Clone(stack)})
+			}
+		case *syntax.Assign:
+			if n.Name != nil && n.Value != nil && hasExtOp(literalText(n.Value)) {
+				if ext == nil {
+					ext = map[string]bool{}
+				}
+				ext[n.Name.Value] = true
 			}
 		case *syntax.ForClause:
 			edits = append(edits, loopEdits(src, n)...)
 		case *syntax.FuncDecl:
-			edits = append(edits, funcEdits(n)...)
+			edits = append(edits, funcEdits(src, n)...)
 		case *syntax.DeclClause:
 			edits = append(edits, keyEdits(src, n)...)
 		case *syntax.TestClause:
@@ -122,7 +139,26 @@ func Edits(f *syntax.File, src string) []Edit {
 		}
 		return true
 	})
+	for _, p := range later {
+		if e := replEdits(src, p.pe, p.stack, ext, repls+1); e != nil {
+			repls++
+			edits = append(edits, e...)
+		}
+	}
 	return edits
+}
+
+// patternVars reports whether a substitution's pattern takes an unquoted
+// variable.
+func patternVars(pe *syntax.ParamExp) bool {
+	var w *syntax.Word
+	switch {
+	case pe.Repl != nil:
+		w = pe.Repl.Orig
+	case pe.Exp != nil:
+		w = pe.Exp.Word
+	}
+	return w != nil && slices.ContainsFunc(w.Parts, func(p syntax.WordPart) bool { _, ok := p.(*syntax.ParamExp); return ok })
 }
 
 // replEdits are the edits of a substitution with a pattern interp cannot
@@ -217,7 +253,8 @@ func replEdits(src string, pe *syntax.ParamExp, stack []syntax.Node, ext map[str
 
 // hasExtGlob reports whether a pattern has an extended group: inside a
 // parameter expansion, interp's parser keeps it in the literal text. A
-// variable of ext, unquoted, counts as one (see [extPatternVars]).
+// variable of ext, unquoted, counts as one: a variable the file sets to
+// text with an extended group (${cur##$redir}).
 func hasExtGlob(parts []syntax.WordPart, ext map[string]bool) bool {
 	return slices.ContainsFunc(parts, func(p syntax.WordPart) bool {
 		switch p := p.(type) {
@@ -232,6 +269,27 @@ func hasExtGlob(parts []syntax.WordPart, ext map[string]bool) bool {
 	})
 }
 
+// literalText is the literal text of a word: its quoted and unquoted
+// literal parts, expansions left out.
+func literalText(w *syntax.Word) string {
+	var b strings.Builder
+	for _, part := range w.Parts {
+		switch p := part.(type) {
+		case *syntax.Lit:
+			b.WriteString(p.Value)
+		case *syntax.SglQuoted:
+			b.WriteString(p.Value)
+		case *syntax.DblQuoted:
+			for _, q := range p.Parts {
+				if l, ok := q.(*syntax.Lit); ok {
+					b.WriteString(l.Value)
+				}
+			}
+		}
+	}
+	return b.String()
+}
+
 func hasExtOp(s string) bool {
 	for _, op := range []string{"?(", "*(", "+(", "@(", "!("} {
 		if strings.Contains(s, op) {
@@ -241,31 +299,21 @@ func hasExtOp(s string) bool {
 	return false
 }
 
-// extPatternVars are the variables f sets to text with an extended group:
-// a pattern taken from one (${cur##$redir}) is one interp cannot match.
-func extPatternVars(f *syntax.File) map[string]bool {
-	var ext map[string]bool
-	syntax.Walk(f, func(n syntax.Node) bool {
-		if as, ok := n.(*syntax.Assign); ok && as.Name != nil && as.Value != nil && hasExtOp(printed(as.Value)) {
-			if ext == nil {
-				ext = map[string]bool{}
-			}
-			ext[as.Name.Value] = true
-		}
-		return true
-	})
-	return ext
-}
 
-// stmtEnd is where st's text ends, before its ; or &.
+// stmtEnd is where st's text ends on its line, before its ; or &
+// (and a here-document's body).
 func stmtEnd(st *syntax.Stmt) int {
 	end := st.Pos()
 	if st.Cmd != nil {
 		end = st.Cmd.End()
 	}
 	for _, r := range st.Redirs {
-		if r.End().After(end) {
-			end = r.End()
+		e := r.End()
+		if r.Hdoc != nil { // the body comes on the lines after
+			e = r.Word.End()
+		}
+		if e.After(end) {
+			end = e
 		}
 	}
 	return int(end.Offset())
@@ -401,7 +449,11 @@ func keyEdits(src string, d *syntax.DeclClause) []Edit {
 
 // funcEdits are the edits of a function definition whose body the parser
 // took with the list or pipeline after it.
-func funcEdits(fd *syntax.FuncDecl) []Edit {
+func funcEdits(src string, fd *syntax.FuncDecl) []Edit {
+	if at := src[fd.Pos().Offset():]; fd.Name == nil || fd.Name.Value == "" ||
+		!strings.HasPrefix(at, fd.Name.Value) && !strings.HasPrefix(at, "function") {
+		return nil // not bash's (the parser takes zsh's forms too)
+	}
 	x := fd.Body
 	for {
 		b, ok := x.Cmd.(*syntax.BinaryCmd)

@@ -99,3 +99,38 @@ func TestOriginal(t *testing.T) {
 		t.Errorf("Unwrap: %s", printed(st))
 	}
 }
+
+// What Text writes parses, whenever what it got did: the shell runs it
+// without parsing it twice.
+func FuzzText(f *testing.F) {
+	for _, src := range []string{
+		"for ((i = 0; i < 3; i++)); do false; done >out &",
+		`[[ ${a[i]} != -!(-*)[hvo] && -n $b ]]`,
+		"case $p in --help | -!(-*)[hvo]) x ;; esac",
+		"f() { :; } && echo one",
+		"local -A m=([-x]=1 [a-b]=2)",
+		`COMPREPLY=("${COMPREPLY[@]/#/$prefix}"); echo ${a%.@(gz|xz)} | cat`,
+		`x=$(echo ${a+"${a[@]}"}) y=${b##*/?(:)}`,
+		"if [[ $x == +($y) ]]; then for ((;;)); do break; done; fi",
+		`while [[ ${x/#a/b} ]]; do :; done; cat <<EOF
+${y/%z/w}
+EOF`,
+	} {
+		f.Add(src)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		if _, err := syntax.NewParser().Parse(strings.NewReader(src), ""); err != nil {
+			return
+		}
+		out, changed := Text(src, "")
+		if !changed {
+			return
+		}
+		if _, err := syntax.NewParser().Parse(strings.NewReader(out), ""); err != nil {
+			t.Errorf("Text(%q) = %q, which does not parse: %v", src, out, err)
+		}
+		if strings.Count(out, "\n") != strings.Count(src, "\n") {
+			t.Errorf("Text(%q) = %q moved lines", src, out)
+		}
+	})
+}
