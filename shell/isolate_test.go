@@ -6,9 +6,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
+
+	"golang.org/x/sys/unix"
 )
 
 // The assistant's subshell (Shell.Run) must leave the session as it was:
@@ -154,5 +157,35 @@ func TestRunDisown(t *testing.T) {
 	}
 	if len(s.jobs.list) != 1 {
 		t.Errorf("the assistant's subshell disowned the user's job: %v", s.jobs.list)
+	}
+}
+
+// read -u N reads the shell's descriptor N through a copy: the *os.File
+// closes what it holds when the collector finds it unused.
+func TestReadFDStaysOpen(t *testing.T) {
+	s, _, out := newTestShell(t, nil)
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	const fd = 57
+	if err := unix.Dup2(int(r.Fd()), fd); err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(fd)
+	w.WriteString("one\ntwo\n")
+	ctx := context.Background()
+	s.RunString(ctx, "read -u 57 x; echo got $x")
+	for range 3 {
+		runtime.GC()
+	}
+	if _, err := unix.FcntlInt(fd, unix.F_GETFD, 0); err != nil {
+		t.Fatalf("descriptor %d after read -u and a collection: %v", fd, err)
+	}
+	s.RunString(ctx, "mapfile -u 57 -n 1 a; echo got ${a[0]}")
+	if got := out.String(); !strings.Contains(got, "got one\n") || !strings.Contains(got, "got two\n") {
+		t.Errorf("output %q", got)
 	}
 }

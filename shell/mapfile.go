@@ -85,10 +85,11 @@ func (s *Shell) mapfileBuiltin(ctx context.Context, hc interp.HandlerContext, b 
 	if !validName(name) {
 		return b.fail(1, "`%s': not a valid identifier", name)
 	}
-	in, err := readSource(ctx, hc, fd)
+	in, done, err := readSource(ctx, hc, fd)
 	if err != nil {
 		return b.fail(1, "%d: invalid file descriptor: %s", fd, errno(err))
 	}
+	defer done()
 	// Without a count it takes all the input: it may read ahead.
 	r := byteReader{ctx: ctx, f: in, greedy: count == 0}
 	defer r.finish()

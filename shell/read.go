@@ -116,10 +116,11 @@ func (s *Shell) readBuiltin(ctx context.Context, hc interp.HandlerContext, b bui
 			return b.fail(1, "`%s': not a valid identifier", n)
 		}
 	}
-	in, err := readSource(ctx, hc, o.fd)
+	in, done, err := readSource(ctx, hc, o.fd)
 	if err != nil {
 		return b.fail(1, "%d: invalid file descriptor: %s", o.fd, errno(err))
 	}
+	defer done()
 	tty := isTerminalFile(in)
 	if o.prompt != "" && tty {
 		io.WriteString(hc.Stderr, o.prompt)
@@ -156,23 +157,28 @@ func (s *Shell) readBuiltin(ctx context.Context, hc interp.HandlerContext, b bui
 	return status
 }
 
-// readSource is the file read reads: stdin, or the descriptor of -u.
-// In the assistant's subshell only stdin: the shell's other descriptors
-// are the user's terminal and qsh's own files, not the run's.
-func readSource(ctx context.Context, hc interp.HandlerContext, fd int) (*os.File, error) {
+// readSource is the file read reads: stdin, or the descriptor of -u,
+// and what to call when done with it. In the assistant's subshell only
+// stdin: the shell's other descriptors are the user's terminal and qsh's
+// own files, not the run's.
+func readSource(ctx context.Context, hc interp.HandlerContext, fd int) (*os.File, func(), error) {
 	if fd == 0 {
 		if f, ok := hc.Stdin.(*os.File); ok && f != nil {
-			return f, nil
+			return f, func() {}, nil
 		}
-		return nil, unix.EBADF
+		return nil, nil, unix.EBADF
 	}
 	if inRun(ctx) {
-		return nil, unix.EBADF
+		return nil, nil, unix.EBADF
 	}
-	if _, err := unix.FcntlInt(uintptr(fd), unix.F_GETFD, 0); err != nil {
-		return nil, err
+	// A copy: the *os.File closes what it holds when it is collected, and
+	// fd is the shell's, not this read's.
+	dup, err := unix.FcntlInt(uintptr(fd), unix.F_DUPFD_CLOEXEC, 0)
+	if err != nil {
+		return nil, nil, err
 	}
-	return os.NewFile(uintptr(fd), "fd"), nil
+	f := os.NewFile(uintptr(dup), "fd")
+	return f, func() { f.Close() }, nil
 }
 
 // readChar is one character read, and whether a backslash escaped it.
