@@ -16,7 +16,7 @@ import (
 
 // quietBuiltins succeed and do nothing in qsh.
 var quietBuiltins = map[string]bool{
-	"enable": true, "hash": true,
+	"enable": true,
 }
 
 // compatCall rewrites a call to a bash builtin or option qsh does not have

@@ -53,7 +53,12 @@ const killDelay = 2 * time.Second
 func (s *Shell) execProgram(next interp.ExecHandlerFunc) interp.ExecHandlerFunc {
 	return func(ctx context.Context, args []string) error {
 		hc := interp.HandlerCtx(ctx)
-		path, err := interp.LookPathDir(hc.Dir, hc.Env, args[0])
+		path, hashed, err := s.lookPath(hc, args[0])
+		if err == nil && hashed && hashedGone(path) {
+			// bash runs what it remembered, and fails as exec does.
+			fmt.Fprintf(hc.Stderr, "%s%s: No such file or directory\n", s.errPrefix(hc), path)
+			return interp.ExitStatus(127)
+		}
 		if err != nil {
 			s.bgFailed(hc)
 			if strings.Contains(args[0], "/") {

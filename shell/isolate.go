@@ -41,6 +41,7 @@ func (s *Shell) keep() (restore func()) {
 	s.compspecs.mu.Unlock()
 	restoreTraps := s.keepTraps()
 	aliases := maps.Clone(s.aliases)
+	restoreHash := s.hash.keep()
 	exitTrap, debug := s.exitTrap, s.debug.cmd.Load()
 	noPromptVars, exitCalled := s.noPromptVars, s.exitCalled.Load()
 	histFiles := s.histFiles
@@ -66,6 +67,7 @@ func (s *Shell) keep() (restore func()) {
 		s.compspecs.mu.Unlock()
 		restoreTraps()
 		s.aliases = aliases
+		restoreHash()
 		s.exitTrap = exitTrap
 		s.debug.cmd.Store(debug)
 		s.noPromptVars = noPromptVars

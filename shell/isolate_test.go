@@ -38,6 +38,7 @@ func TestRunLeavesSessionState(t *testing.T) {
 		"shopt":    "shopt -p promptvars",
 		"complete": "complete -p",
 		"alias":    "alias",
+		"hash":     "hash -l",
 		"ulimit":   "ulimit -n; ulimit -Hn",
 	}
 	for name, line := range checks {
@@ -54,6 +55,7 @@ func TestRunLeavesSessionState(t *testing.T) {
 		"shopt -u promptvars",
 		"complete -W 'a b' ls",
 		"alias ll='rm -rf x'",
+		"hash -p /bin/rm ls",
 		"ulimit -Sn 17",
 		"ulimit -Hn 100",
 		"ulimit -n 100",

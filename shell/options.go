@@ -50,7 +50,7 @@ var shellOpts = []shellOpt{
 	{name: "errexit", flag: 'e', set: true, how: optInterp},
 	{name: "errtrace", flag: 'E', set: true, how: optKept},
 	{name: "functrace", flag: 'T', set: true, how: optKept},
-	{name: "hashall", flag: 'h', set: true, on: true, how: optKept},
+	{name: "hashall", flag: 'h', set: true, on: true, how: optQsh},
 	{name: "histexpand", flag: 'H', set: true, how: optFixed},
 	{name: "history", set: true, how: optQsh},
 	{name: "ignoreeof", set: true, how: optQsh},

@@ -85,6 +85,7 @@ type Shell struct {
 	debug     debugTrap
 	sigtraps  sigTraps  // trap.go
 	histFiles histFiles // histbuiltin.go
+	hash      hashTable // hash.go
 
 	// fg counts foreground programs that a Ctrl-C the shell gets is for:
 	// those in the shell's own process group (no job control: -c strings,
