@@ -507,7 +507,7 @@ func patternEdits(word, pattern *syntax.Word) []Edit {
 		args = append(args, pieces...)
 	}
 	return []Edit{{Off: int(pattern.Pos().Offset()), End: int(pattern.End().Offset()),
-		Text: "$(" + strings.Join(args, " ") + ")"}}
+		Text: "$(" + strings.Join(args, " ") + " 2>/dev/null)"}}
 }
 
 // needsMatcher reports whether pattern has an extended group with an
