@@ -137,11 +137,18 @@ type Args struct {
 	Names                   []string // the operands
 }
 
-// Usages are the builtins' usage lines.
-var Usages = map[string]string{
-	"complete": "complete [-abcdefgjksuv] [-pr] [-DEI] [-o option] [-A action] [-G globpat] [-W wordlist] [-F function] [-C command] [-X filterpat] [-P prefix] [-S suffix] [name ...]",
-	"compgen":  "compgen [-abcdefgjksuv] [-o option] [-A action] [-G globpat] [-W wordlist] [-F function] [-C command] [-X filterpat] [-P prefix] [-S suffix] [word]",
-	"compopt":  "compopt [-o|+o option] [-DEI] [name ...]",
+// Usage is a completion builtin's usage line. (A switch, not a map: a
+// map would be built at start-up.)
+func Usage(builtin string) string {
+	switch builtin {
+	case "complete":
+		return "complete [-abcdefgjksuv] [-pr] [-DEI] [-o option] [-A action] [-G globpat] [-W wordlist] [-F function] [-C command] [-X filterpat] [-P prefix] [-S suffix] [name ...]"
+	case "compgen":
+		return "compgen [-abcdefgjksuv] [-o option] [-A action] [-G globpat] [-W wordlist] [-F function] [-C command] [-X filterpat] [-P prefix] [-S suffix] [word]"
+	case "compopt":
+		return "compopt [-o|+o option] [-DEI] [name ...]"
+	}
+	return ""
 }
 
 // UsageError is a command line the builtin rejects: it prints Msg, and

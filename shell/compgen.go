@@ -450,7 +450,7 @@ func (b builtinIO) usage(err error) int {
 	}
 	b.fail(2, "%s", ue.Msg)
 	if ue.Usage {
-		fmt.Fprintf(b.err, "%s: usage: %s\n", b.name, completions.Usages[b.name])
+		fmt.Fprintf(b.err, "%s: usage: %s\n", b.name, completions.Usage(b.name))
 	}
 	return 2
 }

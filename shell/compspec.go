@@ -129,7 +129,7 @@ func (s *Shell) complete(b builtinIO, args []string) int {
 		}
 		return st
 	case len(names) == 0:
-		fmt.Fprintf(b.err, "%s%s: usage: %s\n", b.where, b.name, completions.Usages["complete"])
+		fmt.Fprintf(b.err, "%s%s: usage: %s\n", b.where, b.name, completions.Usage("complete"))
 		return 2
 	}
 	for _, n := range names {
