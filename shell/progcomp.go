@@ -44,9 +44,10 @@ const progcompMark = builtinMark + "progcomp"
 // offset cursor; again is set for the Tab that lists the candidates (bash's
 // COMP_TYPE 63): a second Tab on the same line. ok is false when no compspec applies, or when it found
 // nothing and asks for the default completions (-o default or
-// bashdefault): qsh's own completion answers then.
+// bashdefault), or `shopt -u progcomp` turned it off: qsh's own
+// completion answers then.
 func (s *Shell) tabComplete(line string, cursor int, again bool) (cands []string, replace int, ok bool) {
-	if len(s.compspecs.list()) == 0 {
+	if len(s.compspecs.list()) == 0 || !s.optNow("progcomp") {
 		return nil, 0, false
 	}
 	breaks := completions.DefaultWordBreaks

@@ -116,6 +116,7 @@ complete -F h cmdh
 		{"cmdF sp", []string{`sp\ ace `}, true},
 		{"nocompspec x", nil, false},
 	}
+
 	dir := t.TempDir()
 	s, out := tabShell(t, "DIR="+singleQuote(dir)+"\n"+setup)
 	for _, tt := range tests {
@@ -141,6 +142,10 @@ complete -F h cmdh
 	}
 	if out.Len() > 0 {
 		t.Errorf("output: %q", out)
+	}
+	s.RunString(context.Background(), "shopt -u progcomp")
+	if _, _, ok := s.tabComplete("cmdf sp", 7, false); ok {
+		t.Errorf("Tab with progcomp off used a compspec")
 	}
 }
 
