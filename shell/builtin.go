@@ -30,7 +30,7 @@ var ownBuiltins = map[string]bool{"umask": true, "kill": true, "history": true, 
 	debugMark: true, statusMark: true, bgDebugMark: true, "bind": true,
 	// bash's own, whole (options.go, dirs.go, echo.go, read.go, mapfile.go, getopts.go)
 	"set": true, "shopt": true, "dirs": true, "pushd": true, "popd": true, "echo": true, "read": true,
-	"mapfile": true, "readarray": true, "getopts": true, "test": true, "[": true, "hash": true,
+	"mapfile": true, "readarray": true, "getopts": true, "test": true, "[": true, "hash": true, "times": true,
 	// programmable completion (compspec.go, compgen.go) and package
 	// rewrite's pattern (its status builtin is statusMark)
 	"complete": true, "compgen": true, "compopt": true, rewrite.PatternBuiltin: true, rewrite.ReplBuiltin: true,
@@ -238,6 +238,8 @@ func (s *Shell) builtins(next interp.ExecHandlerFunc) interp.ExecHandlerFunc {
 			return s.returnBuiltin(ctx, hc, args[1:])
 		case "hash":
 			st = s.hashBuiltin(hc, b, args[1:])
+		case "times":
+			st = timesBuiltin(b)
 		case "alias":
 			st = s.aliasBuiltin(ctx, hc, b, args[1:])
 		case "unalias":
