@@ -5,21 +5,17 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-# The MCP end-to-end tests drive a real MCP server nobody here wrote.
-npm_prefix=${QSH_TEST_NPM_PREFIX:-${XDG_CACHE_HOME:-$HOME/.cache}/qsh-test/npm}
-if ! [ -f "$npm_prefix/node_modules/@modelcontextprotocol/server-everything/package.json" ]; then
-	echo "test.sh: installing @modelcontextprotocol/server-everything into $npm_prefix"
-	npm install --silent --no-audit --no-fund --prefix "$npm_prefix" \
-		@modelcontextprotocol/server-everything@2026.8.31
-fi
-export QSH_TEST_NPM_PREFIX=$npm_prefix
-
 # The hooks tests drive the tools whose lines people paste into their rc
 # file (cmd/qsh/hooks_e2e_test.go); git brings git-sh-prompt, fzf its
 # key-bindings.bash. The assistant's and the sandbox's tests run make.
 missing=()
 for program in direnv zoxide fzf git make; do
 	command -v "$program" >/dev/null || missing+=("$program")
+done
+# The end-to-end tests run python3, vim, less and ps/pgrep on a terminal,
+# and node for the MCP server below: program:package.
+for pair in python3:python3 vim:vim less:less pgrep:procps node:nodejs npm:npm; do
+	command -v "${pair%%:*}" >/dev/null || missing+=("${pair#*:}")
 done
 # Tab through bash-completion (cmd/qsh/complete_e2e_test.go, shell's Tab
 # tests and benchmarks): a library, not a program.
@@ -34,7 +30,17 @@ if [ ${#missing[@]} -gt 0 ]; then
 	fi
 fi
 
+# The MCP end-to-end tests drive a real MCP server nobody here wrote.
+npm_prefix=${QSH_TEST_NPM_PREFIX:-${XDG_CACHE_HOME:-$HOME/.cache}/qsh-test/npm}
+if command -v npm >/dev/null && ! [ -f "$npm_prefix/node_modules/@modelcontextprotocol/server-everything/package.json" ]; then
+	echo "test.sh: installing @modelcontextprotocol/server-everything into $npm_prefix"
+	npm install --silent --no-audit --no-fund --prefix "$npm_prefix" \
+		@modelcontextprotocol/server-everything@2026.8.31
+fi
+export QSH_TEST_NPM_PREFIX=$npm_prefix
+
 go vet ./...
 GOOS=darwin go vet ./... # qsh targets macOS too; CI runs on Linux
 go test -race -count=1 ./...
 .ci/conformance.sh
+echo "test.sh: all passed in ${SECONDS}s"
