@@ -24,42 +24,49 @@ import (
 // Shell is one qsh session: an interpreter whose variables, functions,
 // aliases, options and cwd persist from one command to the next.
 type Shell struct {
+	// The session: how the shell was started and where it reads and
+	// writes.
 	cfg         Config
-	bgs         bgTable // the background statements $! knows (lastpid.go)
 	stdin       io.Reader
 	stdout      io.Writer
 	stderr      io.Writer
-	name        string   // $0
-	params      []string // $1…
-	environ     []string
+	terminal    bool // stdin and stdout are a terminal
 	interactive bool
 	login       bool
 	version     string
-	ask         AskFunc
-	lines       LineReader // nil: readline on the terminal
-	handed      string     // a command the assistant handed over, for the next prompt line
-	terminal    bool       // stdin and stdout are a terminal
-	aliases     map[string]string
-	compspecs   compspecs // what `complete` registered (compspec.go)
-	frames      frames    // function calls followed in completion functions (upvars.go)
+	name        string   // $0
+	params      []string // $1…
+	environ     []string
 
-	runner *interp.Runner
-	hist   *history
+	// The interpreter and what qsh keeps beside it.
+	runner  *interp.Runner
+	dir     string // the process's cwd as last set by the shell
+	aliases map[string]string
 	// sources are the files being sourced, for error messages.
-	sources sources
-	record  []recorded
-	// private is set while a private line runs (see [histRules]).
-	private bool
-	rules   rulesCache
-	// capture records what each command printed; nil when off.
-	capture *capture.Client
-
+	sources  sources
+	exitTrap string // interp runs EXIT traps after every File; qsh runs it once
+	debug    debugTrap
+	sigtraps sigTraps        // trap.go
+	hash     hashTable       // hash.go
+	refused  map[string]bool // the options qsh said it cannot set (see [Shell.refuseOpt]); under mu
 	// identified is set once the shell passes for an interactive bash
 	// (see [Shell.Identify]).
 	identified bool
+	exitNow    bool // the last command line asked the shell to exit
+	// exitCalled is set when the exit builtin runs: in background
+	// statements too, on their goroutines, hence atomic.
+	exitCalled atomic.Bool
+
+	// Reading lines: the line editor, the prompt, keys and completion.
+	lines  LineReader // nil: readline on the terminal
+	handed string     // a command the assistant handed over, for the next prompt line
 	// noPromptVars is `shopt -u promptvars`: PS1 and PS2 get their
 	// backslash escapes but no expansions.
 	noPromptVars bool
+	// prompted and promptOut are the expanded prompt, see
+	// [Shell.expandPrompt].
+	prompted  bool
+	promptOut string
 	// winSize is the terminal's size as COLUMNS and LINES last said it.
 	winSize [2]int
 	// status is the last command line's, for what runs while the next
@@ -70,23 +77,29 @@ type Shell struct {
 	// keys are the key bindings `bind` made (see keymap.go); viKeys
 	// those of vi keymaps, listed and unused; rlVars readline's
 	// variables `bind 'set …'` set.
-	keys   keymap
-	viKeys map[string]*keymap
-	rlVars map[string]string
-	// prompted and promptOut are the expanded prompt, see
-	// [Shell.expandPrompt].
-	prompted  bool
-	promptOut string
-	// refused are the options qsh said it cannot set (see
-	// [Shell.refuseOpt]); under mu.
-	refused map[string]bool
+	keys      keymap
+	viKeys    map[string]*keymap
+	rlVars    map[string]string
+	compspecs compspecs // what `complete` registered (compspec.go)
+	frames    frames    // function calls followed in completion functions (upvars.go)
 
-	exitTrap  string // interp runs EXIT traps after every File; qsh runs it once
-	debug     debugTrap
-	sigtraps  sigTraps  // trap.go
+	// History and the session record.
+	hist      *history
 	histFiles histFiles // histbuiltin.go
-	hash      hashTable // hash.go
+	record    []recorded
+	// private is set while a private line runs (see [histRules]).
+	private bool
+	rules   rulesCache
+	// capture records what each command printed; nil when off.
+	capture *capture.Client
 
+	// The assistant.
+	ask AskFunc
+
+	// Jobs, background statements and signals.
+	bgs bgTable // the background statements $! knows (lastpid.go)
+	// jobs is the job table; nil without job control (see job.go).
+	jobs *jobs
 	// fg counts foreground programs that a Ctrl-C the shell gets is for:
 	// those in the shell's own process group (no job control: -c strings,
 	// substitutions), which get it too, and jobs fg resumed. A job the
@@ -94,10 +107,7 @@ type Shell struct {
 	fg     atomic.Int32
 	mu     sync.Mutex
 	cancel context.CancelFunc // cancels the command line being run
-
-	// jobs is the job table; nil without job control (see job.go).
-	jobs *jobs
-	sigs chan<- os.Signal // where the terminal's signals are caught
+	sigs   chan<- os.Signal   // where the terminal's signals are caught
 	// sigMu guards catching and caught: a non-interactive shell begins
 	// catching from a timer or from the program it starts, whichever is
 	// first (see [Shell.catchSignalsSoon]).
@@ -111,12 +121,6 @@ type Shell struct {
 	// caught is set once catching has stopped for good: a late timer
 	// must not begin it again.
 	caught bool
-
-	dir     string // the process's cwd as last set by the shell
-	exitNow bool   // the last command line asked the shell to exit
-	// exitCalled is set when the exit builtin runs: in background
-	// statements too, on their goroutines, hence atomic.
-	exitCalled atomic.Bool
 }
 
 // Option configures a [Shell] made by [New].
