@@ -299,7 +299,6 @@ func hasExtOp(s string) bool {
 	return false
 }
 
-
 // stmtEnd is where st's text ends on its line, before its ; or &
 // (and a here-document's body).
 func stmtEnd(st *syntax.Stmt) int {
