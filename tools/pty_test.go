@@ -18,13 +18,17 @@ import (
 
 // ttyKey reads one key from a terminal in raw mode, the way the shell's
 // ReadKey does: Ctrl-C arrives as the byte 0x03, not as a signal.
-func ttyKey(tty *os.File) func(context.Context) (rune, error) {
+// Each time the terminal is raw, it says so on raw, if not nil.
+func ttyKey(tty *os.File, raw chan<- struct{}) func(context.Context) (rune, error) {
 	return func(ctx context.Context) (rune, error) {
 		old, err := term.MakeRaw(int(tty.Fd()))
 		if err != nil {
 			return 0, err
 		}
 		defer term.Restore(int(tty.Fd()), old)
+		if raw != nil {
+			raw <- struct{}{}
+		}
 		got := make(chan rune, 1)
 		go func() {
 			b := make([]byte, 1)
@@ -84,7 +88,8 @@ func TestConfirmThroughPTY(t *testing.T) {
 	dir := t.TempDir()
 	r, _ := testRegistry(t, DefaultConfig())
 	var ran []string
-	env := Env{Dir: dir, Out: tty, Terminal: true, ReadKey: ttyKey(tty), Run: recordRun(&ran)}
+	raw := make(chan struct{}, 1)
+	env := Env{Dir: dir, Out: tty, Terminal: true, ReadKey: ttyKey(tty, raw), Run: recordRun(&ran)}
 	type step struct {
 		cmd, key string
 		ran      int
@@ -101,6 +106,14 @@ func TestConfirmThroughPTY(t *testing.T) {
 		go func() { done <- execCall(r, env, s.cmd, 0) }()
 		if s.key != "" {
 			waitPrompt("⚠ dev  " + s.cmd)
+			// Typed once the key is read in raw mode: before, the
+			// terminal's own line discipline took Ctrl-C for a signal
+			// and the key was lost (2 runs in 10).
+			select {
+			case <-raw:
+			case <-time.After(testtime.Scaled(30 * time.Second)):
+				t.Fatalf("%s: no key was read", s.cmd)
+			}
 			ptmx.WriteString(s.key)
 		}
 		var res Result
