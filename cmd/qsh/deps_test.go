@@ -116,3 +116,26 @@ func TestArchitectureListsEveryPackage(t *testing.T) {
 		}
 	}
 }
+
+// TestReadmeIsAGuide keeps README.md a user's guide (issue 17): short, with
+// nothing that points outside the repository, and the one test command.
+// Mechanisms go to docs/ARCHITECTURE.md, the assistant's details to
+// docs/ASSISTANT.md, bash's differences to docs/COMPATIBILITY.md.
+func TestReadmeIsAGuide(t *testing.T) {
+	t.Parallel()
+	data, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(data)
+	const budget = 1900
+	if n := len(strings.Fields(readme)); n > budget {
+		t.Errorf("README.md has %d words, more than %d: move details to docs/ and link them", n, budget)
+	}
+	if strings.Contains(readme, "](../") || strings.Contains(readme, "../shared") {
+		t.Errorf("README.md points outside the repository")
+	}
+	if !strings.Contains(readme, "./test.sh") {
+		t.Errorf("README.md lacks the test command, ./test.sh")
+	}
+}
