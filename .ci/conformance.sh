@@ -82,8 +82,12 @@ fi
 
 # run NAME SHELL: one shspec run; its own per-file report goes to a log, as
 # run.py exits non-zero whenever any case fails, which is expected here.
+# A case gets 30 s, not shspec's 5, scaled as the Go tests' timeouts are
+# (QSH_TEST_TIMEOUT_SCALE): on a busy machine a case qsh passes timed out,
+# and qsh fell below gosh. None takes a second on a quiet one.
+case_timeout=$(awk -v s="${QSH_TEST_TIMEOUT_SCALE:-1}" 'BEGIN { print 30 * s }')
 run() {
-	(cd "$shspec" && python3 run.py --shell "$2" --json "$out/$1.json" "${specs[@]}") >"$out/$1.log" 2>&1 || true
+	(cd "$shspec" && python3 run.py --shell "$2" --timeout "$case_timeout" --json "$out/$1.json" "${specs[@]}") >"$out/$1.log" 2>&1 || true
 	if [[ ! -s $out/$1.json ]]; then
 		echo "conformance.sh: shspec produced no results for $1:" >&2
 		cat "$out/$1.log" >&2
