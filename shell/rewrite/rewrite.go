@@ -25,9 +25,11 @@
 //     elements. It becomes `"${a[@]}"`, the same fields (for :+, unless the
 //     first element is empty).
 //   - `${x/#pat/rep}` and `${x/%pat/rep}` (for arrays too, `${a[@]/#/-F}`):
-//     interp takes the # or % for part of the pattern; and a replacement or
+//     interp takes the # or % for part of the pattern; a replacement or
 //     removal (${x##*/?(:)}) whose pattern has an extended group: interp
-//     matches those without extglob. The statement is put
+//     matches those without extglob; and one whose pattern has a quoted part
+//     that is or may be a pattern character (${line#*"$match"}): interp
+//     matches it as pattern text. The statement is put
 //     in braces after a builtin that computes the values, `{ __qsh_repl
 //     __qsh_rN MODE REP PIECE… -- VALUE…; STATEMENT; }`, and the expansion
 //     becomes `${__qsh_rN[@]}` (or [*], or the scalar).
@@ -187,7 +189,7 @@ func replEdits(src string, pe *syntax.ParamExp, stack []syntax.Node, ext map[str
 				parts = parts[1:]
 			}
 		}
-		if mode != "#" && mode != "%" && !hasExtGlob(parts, ext) {
+		if mode != "#" && mode != "%" && !hasExtGlob(parts, ext) && !quotedGlob(parts) {
 			return nil
 		}
 		rep = "''"
@@ -198,7 +200,7 @@ func replEdits(src string, pe *syntax.ParamExp, stack []syntax.Node, ext map[str
 			}
 			rep = w
 		}
-	case pe.Exp != nil && pe.Exp.Word != nil && hasExtGlob(pe.Exp.Word.Parts, ext):
+	case pe.Exp != nil && pe.Exp.Word != nil && (hasExtGlob(pe.Exp.Word.Parts, ext) || quotedGlob(pe.Exp.Word.Parts)):
 		switch pe.Exp.Op {
 		case syntax.RemSmallPrefix:
 			mode = "#s"
@@ -264,6 +266,25 @@ func hasExtGlob(parts []syntax.WordPart, ext map[string]bool) bool {
 			return hasExtOp(p.Value)
 		case *syntax.ParamExp:
 			return p.Param != nil && ext[p.Param.Value]
+		}
+		return false
+	})
+}
+
+// quotedGlob reports whether a pattern has a quoted part that is, or may
+// be, a pattern character: interp expands the pattern of ${x#…} and
+// ${x/…/…} with the quotes removed and then matches, so that
+// ${line#*"$match"} takes the [ of "[-v]" for a bracket expression.
+func quotedGlob(parts []syntax.WordPart) bool {
+	return slices.ContainsFunc(parts, func(p syntax.WordPart) bool {
+		switch p := p.(type) {
+		case *syntax.SglQuoted:
+			return strings.ContainsAny(p.Value, `*?[\`)
+		case *syntax.DblQuoted:
+			return slices.ContainsFunc(p.Parts, func(q syntax.WordPart) bool {
+				l, ok := q.(*syntax.Lit)
+				return !ok || strings.ContainsAny(l.Value, `*?[\`)
+			})
 		}
 		return false
 	})
@@ -346,7 +367,7 @@ func arrayAltEdits(pe *syntax.ParamExp) []Edit {
 // MayNeed is a quick look for what a rewrite is about: most programs need
 // no second parse.
 func MayNeed(src string) bool {
-	return strings.Contains(src, "/#") || strings.Contains(src, "/%") || strings.Contains(src, `+"${`) || strings.Contains(src, "-A") && strings.Contains(src, "=([") || strings.Contains(src, "((") && strings.Contains(src, "for") ||
+	return quotedPattern(src) || strings.Contains(src, "/#") || strings.Contains(src, "/%") || strings.Contains(src, `+"${`) || strings.Contains(src, "-A") && strings.Contains(src, "=([") || strings.Contains(src, "((") && strings.Contains(src, "for") ||
 		braceThenList(src) ||
 		strings.Contains(src, "(") && strings.ContainsAny(src, "!$`") &&
 			(strings.Contains(src, "!(") || strings.Contains(src, "@(") || strings.Contains(src, "+(") ||
@@ -366,6 +387,27 @@ func braceThenList(src string) bool {
 			break
 		}
 		i += 1 + j
+	}
+	return false
+}
+
+// quotedPattern reports whether a ${…} may have a pattern with quotes:
+// a #, % or / and a quote before the next }.
+func quotedPattern(src string) bool {
+	for i := strings.Index(src, "${"); i >= 0; {
+		rest := src[i+2:]
+		end := strings.IndexByte(rest, '}')
+		if end < 0 {
+			return false
+		}
+		if in := rest[:end]; strings.ContainsAny(in, "#%/") && strings.ContainsAny(in, `"'`) {
+			return true
+		}
+		j := strings.Index(rest, "${")
+		if j < 0 {
+			return false
+		}
+		i += 2 + j
 	}
 	return false
 }

@@ -43,6 +43,8 @@ func TestText(t *testing.T) {
 			`{ __qsh_repl __qsh_r1 '#' '' p '*/?(:)' -- "${a[@]}" 2>/dev/null; a=(${__qsh_r1[@]}); }; { __qsh_repl __qsh_r2 '%s' '' p '.@(gz|xz)' -- "${b}" 2>/dev/null; { __qsh_repl __qsh_r3 '//' 'y' p '+(x)' -- "${c}" 2>/dev/null; echo ${__qsh_r2} ${__qsh_r3} ${d#x}; }; }`},
 		{`local r="@(a|b)" s=x; c=${c##$r} d=${d%$s}`,
 			`local r="@(a|b)" s=x; { __qsh_repl __qsh_r1 '#' '' p "$r" -- "${c}" 2>/dev/null; c=${__qsh_r1} d=${d%$s}; }`},
+		{`line=${line#*"$match"} y=${y%"abc"} z=${z#'[x]'}`,
+			`{ __qsh_repl __qsh_r1 '#s' '' p '*' l "$match" -- "${line}" 2>/dev/null; { __qsh_repl __qsh_r2 '#s' '' l '[x]' -- "${z}" 2>/dev/null; line=${__qsh_r1} y=${y%"abc"} z=${__qsh_r2}; }; }`},
 		{"local -A m=([-x]=1 [a-b]=2 [c]=3 ['q']=4)", "local -A m=(['-x']=1 ['a-b']=2 [c]=3 ['q']=4)"},
 		{"declare -a m=([i-1]=1)", "declare -a m=([i-1]=1)"},
 		{"_c()\n{\n  x\n} &&\n    complete -D -F _c\n", "{ _c()\n{\n  x\n}; } &&\n    complete -D -F _c\n"},
