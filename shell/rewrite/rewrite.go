@@ -121,6 +121,13 @@ func Edits(f *syntax.File, src string) []Edit {
 		case *syntax.ForClause:
 			edits = append(edits, loopEdits(src, n)...)
 		case *syntax.FuncDecl:
+			if !bashFunc(src, n) {
+				// zsh's anonymous and multi-name forms, which the parser
+				// takes: bash rejects them, so nothing inside is ours to
+				// mend, and a mended body may stop parsing at all.
+				stack = stack[:len(stack)-1]
+				return false
+			}
 			edits = append(edits, funcEdits(src, n)...)
 		case *syntax.DeclClause:
 			edits = append(edits, keyEdits(src, n)...)
@@ -491,10 +498,6 @@ func keyEdits(src string, d *syntax.DeclClause) []Edit {
 // funcEdits are the edits of a function definition whose body the parser
 // took with the list or pipeline after it.
 func funcEdits(src string, fd *syntax.FuncDecl) []Edit {
-	if at := src[fd.Pos().Offset():]; fd.Name == nil || fd.Name.Value == "" ||
-		!strings.HasPrefix(at, fd.Name.Value) && !strings.HasPrefix(at, "function") {
-		return nil // not bash's (the parser takes zsh's forms too)
-	}
 	x := fd.Body
 	for {
 		b, ok := x.Cmd.(*syntax.BinaryCmd)
@@ -508,6 +511,13 @@ func funcEdits(src string, fd *syntax.FuncDecl) []Edit {
 	}
 	start, end := int(fd.Pos().Offset()), stmtEnd(x)
 	return []Edit{{Off: start, End: start, Text: "{ "}, {Off: end, End: end, Text: "; }"}}
+}
+
+// bashFunc reports whether fd is written in one of bash's forms.
+func bashFunc(src string, fd *syntax.FuncDecl) bool {
+	at := src[fd.Pos().Offset():]
+	return fd.Name != nil && fd.Name.Value != "" && len(fd.Names) == 0 &&
+		(strings.HasPrefix(at, fd.Name.Value) || strings.HasPrefix(at, "function"))
 }
 
 // walkTest calls f with each pattern match (==, =, !=) of a [[ ]] test.
