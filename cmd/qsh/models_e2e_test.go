@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/qsh-shell/qsh/ai/aitest"
+	"github.com/qsh-shell/qsh/internal/testtime"
 	"github.com/qsh-shell/qsh/shell/shelltest"
 )
 
@@ -315,10 +316,18 @@ func TestModelsLooping(t *testing.T) {
 // the frame, and the spinner went back over the frame alone).
 func TestModelsSpinnerCtrlC(t *testing.T) {
 	t.Parallel()
-	srv := aitest.NewOllama(t, aitest.Ollama{}, aitest.Reply{Hang: true}, aitest.Say("Back.", 1))
+	// The spinner shows before the request leaves: a Ctrl-C that beat it
+	// to the server would leave the hanging reply to the next question.
+	taken := make(chan struct{})
+	srv := aitest.NewOllama(t, aitest.Ollama{}, aitest.Reply{Hang: true, Taken: taken}, aitest.Say("Back.", 1))
 	tm := startAI(t, qshBinary(t), ollamaEnv(t, srv, "llama3.2"))
 	tm.Line("? think hard")
 	tm.WaitMatch("[" + spinnerFrames + "]")
+	select {
+	case <-taken:
+	case <-time.After(testtime.Scaled(30 * time.Second)):
+		t.Fatal("the question never reached the model server")
+	}
 	tm.Type(shelltest.CtrlC)
 	tm.WaitFor(ps1)
 	raw := tm.Raw()
