@@ -38,6 +38,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -158,8 +159,8 @@ func Keep(n int) Option { return func(c *config) { c.keep = max(n, 4<<10) } }
 // Size sets the terminal size.
 func Size(rows, cols uint16) Option { return func(c *config) { c.rows, c.cols = rows, cols } }
 
-// Start runs bin on a new pseudo-terminal. The program is killed when the
-// test ends.
+// Start runs bin on a new pseudo-terminal. The program, and every process
+// it started, is killed when the test ends.
 func Start(t testing.TB, bin string, opts ...Option) *Term {
 	t.Helper()
 	c := config{
@@ -173,7 +174,10 @@ func Start(t testing.TB, bin string, opts ...Option) *Term {
 	if c.argv0 != "" {
 		cmd.Args[0] = c.argv0
 	}
-	cmd.Env = c.env
+	// Every process the program starts inherits the tag, so the test's
+	// end can find them all, orphans included.
+	tag := fmt.Sprintf("SHELLTEST_TERM=%d.%d", os.Getpid(), terms.Add(1))
+	cmd.Env = append(c.env, tag)
 	cmd.Dir = c.dir
 	DefaultSignals()
 	f, tty, err := pty.Open()
@@ -221,11 +225,15 @@ func Start(t testing.TB, bin string, opts ...Option) *Term {
 			cmd.Process.Kill()
 			<-tm.exited
 		}
+		endDescendants(tag, tm.timeout)
 		tty.Close()
 		f.Close()
 	})
 	return tm
 }
+
+// terms counts the programs started, to tag each.
+var terms atomic.Int64
 
 // DefaultSignals makes SIGHUP, SIGINT and SIGQUIT default in the programs
 // this process starts from now on, as a login gives them; [Start] calls it.
