@@ -16,7 +16,7 @@ import (
 func endDescendants(tag string, within time.Duration) {
 	deadline := time.Now().Add(within)
 	for {
-		left := tagged([]byte(tag))
+		left := tagged([]byte(tag + "\x00")) // not a prefix of another tag
 		if len(left) == 0 || time.Now().After(deadline) {
 			return
 		}
