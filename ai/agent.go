@@ -58,6 +58,10 @@ type Request struct {
 	// NoContext is set when the shell sends no session record
 	// (QSH_AI_CONTEXT=off).
 	NoContext bool
+	// Private is set for a question on a private line: it goes to the
+	// model and stays in the conversation for follow-ups, but its turn is
+	// never saved to disk nor exported.
+	Private bool
 }
 
 // Agent is the assistant of one shell session: it keeps the conversation
@@ -264,7 +268,9 @@ func (a *Agent) Ask(ctx context.Context, req Request) (err error) {
 	kept := trim(a.msgs, maxHistory)
 	a.learnWindow(ctx)
 	t := &turn{a: a, ctx: ctx, scr: scr, env: env, red: red, msgs: append(kept[:len(kept):len(kept)], question), first: len(kept)}
-	t.save = a.saver(question, req.Dir, red, scr)
+	if !req.Private {
+		t.save = a.saver(question, req.Dir, red, scr)
+	}
 	err = t.run()
 	if t.usage != (tally{}) && scr.term {
 		scr.Line(a.cfg.describe(t.usage))
@@ -274,6 +280,11 @@ func (a *Agent) Ask(ctx context.Context, req Request) (err error) {
 		// sends it once, with its context.
 		a.since = since
 		return err
+	}
+	if req.Private {
+		for i := len(kept); i < len(t.msgs); i++ {
+			t.msgs[i].Private = true
+		}
 	}
 	a.msgs = t.msgs
 	return err

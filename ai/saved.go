@@ -188,6 +188,18 @@ func (a *Agent) export(req Request, arg string) error {
 	if len(a.msgs) == 0 {
 		return errors.New("/export: no conversation yet: ask something first, or continue one with ? /resume")
 	}
+	red := a.redactor(req.Environ)
+	var msgs []chat.Message
+	for _, m := range a.msgs {
+		if m.Private {
+			continue // a private question's turn leaves no file behind
+		}
+		m.Text = red.Redact(m.Text)
+		msgs = append(msgs, m)
+	}
+	if len(msgs) == 0 {
+		return errors.New("/export: nothing to export: this conversation's questions were all private")
+	}
 	path := arg
 	if path == "" {
 		path = "qsh-conversation-" + a.now().Format("20060102-150405") + ".md"
@@ -203,12 +215,6 @@ func (a *Agent) export(req Request, arg string) error {
 	h := a.saved.header
 	if h.Started.IsZero() {
 		h = conversation.Header{Dir: req.Dir, Provider: string(a.ep.Provider), Model: a.ep.Model}
-	}
-	red := a.redactor(req.Environ)
-	msgs := make([]chat.Message, len(a.msgs))
-	for i, m := range a.msgs {
-		m.Text = red.Redact(m.Text)
-		msgs[i] = m
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".qsh-export-*")
 	if err != nil {

@@ -3,6 +3,7 @@ package ai
 import (
 	"bytes"
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -117,6 +118,56 @@ func TestNotSaved(t *testing.T) {
 	}
 	if _, err := ask(t, a, "/resume"); err == nil || !strings.Contains(err.Error(), "not saved") {
 		t.Errorf("/resume: %v", err)
+	}
+}
+
+// TestPrivateNotSaved checks that a private question's turn is sent and
+// followed up, but never written: not as the start of a file, not within
+// one, not in an export.
+func TestPrivateNotSaved(t *testing.T) {
+	t.Parallel()
+	dir, work := t.TempDir(), t.TempDir()
+	srv := aitest.NewOpenAI(t, aitest.Say("hush-answer", 1), aitest.Say("public answer", 1),
+		aitest.Say("hush-again", 1), aitest.Say("last", 1))
+	cfg := providers[0].cfg(srv.URL)
+	cfg.KeepConversations = 10
+	a := New(cfg, nil, noWait, Conversations(dir))
+	askAs := func(text string, private bool) string {
+		t.Helper()
+		var out bytes.Buffer
+		if err := a.Ask(context.Background(), Request{Text: text, Dir: work, Stdout: &out, Private: private}); err != nil {
+			t.Fatalf("%s: %v", text, err)
+		}
+		return out.String()
+	}
+	askAs("hush-first", true)
+	if files, _ := os.ReadDir(dir); len(files) != 0 {
+		t.Errorf("a private first question started a file")
+	}
+	if err := a.Ask(context.Background(), Request{Text: "/export x.md", Dir: work, Stdout: io.Discard}); err == nil ||
+		!strings.Contains(err.Error(), "private") {
+		t.Errorf("/export of a private conversation: %v", err)
+	}
+	askAs("public question", false)
+	askAs("hush-second", true)
+	askAs("public follow-up", false)
+	if last := sent(srv.Requests()[3]); !strings.Contains(last, "hush-first") || !strings.Contains(last, "hush-again") {
+		t.Errorf("the follow-up lacks the private turns: %s", last)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	if len(files) != 1 {
+		t.Fatalf("files %q", files)
+	}
+	if _, msgs, err := conversation.ReadFile(files[0]); err != nil || len(msgs) != 4 {
+		t.Errorf("saved %d messages, %v; want the 4 public ones", len(msgs), err)
+	}
+	if out := askAs("/export x.md", false); !strings.Contains(out, "(4 messages)") {
+		t.Errorf("/export: %s", out)
+	}
+	for _, f := range append(files, filepath.Join(work, "x.md")) {
+		if data, _ := os.ReadFile(f); bytes.Contains(data, []byte("hush")) {
+			t.Errorf("%s keeps a private turn:\n%s", f, data)
+		}
 	}
 }
 

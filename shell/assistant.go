@@ -45,6 +45,10 @@ type Question struct {
 	// Vars is the session's variables, for expanding a command without
 	// running it (the effect a confirmation shows); read-only.
 	Vars expand.Environ
+	// Private is set for a private line (a leading blank, HISTIGNORE):
+	// the question goes to the model, but nothing of its turn may be
+	// written to disk. Remember is then nil.
+	Private bool
 }
 
 // Command is what one command line at the prompt did.

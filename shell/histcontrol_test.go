@@ -130,6 +130,43 @@ func TestPrivateLine(t *testing.T) {
 	}
 }
 
+// TestPrivateQuestion checks that a question on a private line says so
+// (nothing of its turn may be saved), keeps the commands the assistant ran
+// out of the history, and that a command the user takes over from it
+// starts with a blank, so it stays private too; `set +o history` keeps a
+// leading blank private.
+func TestPrivateQuestion(t *testing.T) {
+	var asked []Question
+	ask := func(ctx context.Context, q Question) error {
+		asked = append(asked, q)
+		if q.Text == "hush one" {
+			q.Edit("true hushed")
+		}
+		return nil
+	}
+	s, r, _ := newTestShell(t, []string{"? public", " ? hush one", "", "set +o history", " ? hush two",
+		"set -o history", "? public again"}, Ask(ask))
+	s.REPL(context.Background())
+	if len(asked) != 4 {
+		t.Fatalf("asked %d questions", len(asked))
+	}
+	for i, want := range []bool{false, true, true, false} {
+		if q := asked[i]; q.Private != want || (q.Remember == nil) != want {
+			t.Errorf("question %q: private %v, remember %v", q.Text, q.Private, q.Remember != nil)
+		}
+	}
+	for _, e := range r.history {
+		if strings.Contains(e, "hush") {
+			t.Errorf("history %q", r.history)
+		}
+	}
+	for _, c := range asked[3].Record {
+		if strings.Contains(c.Line, "hush") {
+			t.Errorf("record has %q", c.Line)
+		}
+	}
+}
+
 // TestContextOff checks that QSH_AI_CONTEXT=off sends no record.
 func TestContextOff(t *testing.T) {
 	var asked []Question

@@ -170,8 +170,8 @@ func (s *Shell) loadHistory() {
 // HISTIGNORE keep it out (see [histRules]), and reports whether the line
 // is private: kept out of the session record too.
 func (s *Shell) remember(entry string) (private bool) {
-	if !s.optNow("history") { // set +o history
-		return false
+	if !s.optNow("history") { // set +o history: no history, still private
+		return s.histRules().private(entry)
 	}
 	s.joinHistory(true)
 	r := s.histRules()
@@ -299,11 +299,18 @@ func (s *Shell) askLine(ctx context.Context, text string) int {
 	} else {
 		q.NoContext = true
 	}
-	if s.switchVar("QSH_AI_HISTORY", s.cfg.AIHistory) {
+	// A private question's commands stay out of the history as it does,
+	// and one the user takes over starts with a blank, to stay private too.
+	q.Private = s.private
+	if s.switchVar("QSH_AI_HISTORY", s.cfg.AIHistory) && !q.Private {
 		q.Remember = func(command string) { s.remember(command) }
 	}
 	if s.lines != nil {
-		q.Edit = func(command string) { s.handed = command }
+		lead := ""
+		if q.Private && s.histRules().ignoreSpace {
+			lead = " "
+		}
+		q.Edit = func(command string) { s.handed = lead + command }
 	}
 	q.Vars = s.variables()
 	err := s.ask(ctx, q)

@@ -42,6 +42,8 @@ type Message struct {
 	NoContext bool `json:"nocontext,omitempty"`
 	// Editable: a prompt follows the turn, which an edit message fills.
 	Editable bool `json:"editable,omitempty"`
+	// Private: a private line's question; nothing of its turn is saved.
+	Private bool `json:"private,omitempty"`
 
 	// run
 	Command   string          `json:"command,omitempty"`

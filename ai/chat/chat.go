@@ -26,6 +26,9 @@ type Message struct {
 	CallID string
 	// IsError marks a RoleTool message whose call failed.
 	IsError bool
+	// Private marks a message of a private question's turn: sent to the
+	// model, never saved or exported.
+	Private bool
 }
 
 // Call is one tool call the model asked for.

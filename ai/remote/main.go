@@ -138,6 +138,7 @@ func (s *server) ask(ctx context.Context, m wire.Message) error {
 		Environ:   m.Environ,
 		Env:       env,
 		NoContext: m.NoContext,
+		Private:   m.Private,
 	})
 	return err
 }

@@ -160,7 +160,7 @@ func (a *assistant) ask(ctx context.Context, q shell.Question) error {
 		rec[i] = wire.Command(c)
 	}
 	err := a.conn.Send(wire.Message{Type: wire.Ask, Text: q.Text, Dir: q.Dir, Record: rec, NoContext: q.NoContext,
-		Environ: q.Environ, Terminal: q.Terminal, Keys: q.ReadKey != nil, Editable: q.Edit != nil})
+		Environ: q.Environ, Terminal: q.Terminal, Keys: q.ReadKey != nil, Editable: q.Edit != nil, Private: q.Private})
 	if err != nil {
 		return a.died()
 	}

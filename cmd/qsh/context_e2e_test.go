@@ -5,6 +5,10 @@ package main
 // conversations and the assistant's commands in the history.
 
 import (
+	"encoding/json"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -162,5 +166,59 @@ func TestAssistantSeesRC(t *testing.T) {
 	tm.Line("? hi")
 	if out := tm.WaitFor(ps1); !strings.Contains(out, "1,000 in · 10 out tokens · $0.0020") {
 		t.Errorf("the price set in ~/.qshrc is not used:\n%s", out)
+	}
+}
+
+// TestPrivateQuestionLeavesNoTrace checks that a question typed with a
+// leading blank goes to the model, and its follow-ups see it, but that
+// nothing of its turn is written to disk: not the history, not the saved
+// conversation, so neither `? /resume` nor `? /export` brings it back.
+func TestPrivateQuestionLeavesNoTrace(t *testing.T) {
+	t.Parallel()
+	srv := aitest.NewOpenAI(t, aitest.Say("Public answer.", 1),
+		execCall("echo hush-ran-$((20+2))"), aitest.Say("Hush-answer.", 1),
+		aitest.Say("After answer.", 1), aitest.Say("Resumed answer.", 1))
+	env := aiEnv(t, srv)
+	home := lookupEnv(env, "HOME")
+	tm := startAI(t, qshBinary(t), env)
+	enter(tm, "? the public question")
+	tm.Mark()
+	tm.Line(" ? the hush-question")
+	if out := tm.WaitFor(ps1); !strings.Contains(out, "hush-ran-22") || !strings.Contains(out, "Hush-answer.") {
+		t.Fatalf("the private question was not answered:\n%s", out)
+	}
+	enter(tm, "? and after")
+	reqs := srv.Requests()
+	if len(reqs) != 4 || !strings.Contains(string(reqs[3].Raw), "the hush-question") {
+		t.Fatalf("the follow-up does not continue the private turn (%d requests)", len(reqs))
+	}
+	tm.Mark()
+	tm.Line("? /export " + filepath.Join(home, "talk.md"))
+	if out := tm.WaitFor(ps1); !strings.Contains(out, "(4 messages)") {
+		t.Errorf("/export:\n%s", out)
+	}
+	tm.Mark()
+	if out := enter(tm, "history"); strings.Contains(out, "hush") {
+		t.Errorf("history:\n%s", out)
+	}
+	exit(t, tm)
+	// The audit log is the record of what the assistant did to the
+	// machine, and keeps the calls of private questions too.
+	filepath.WalkDir(home, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || d.Name() == "audit.jsonl" {
+			return err
+		}
+		if b, err := os.ReadFile(p); err == nil && strings.Contains(strings.ToLower(string(b)), "hush") {
+			t.Errorf("%s keeps the private turn:\n%s", p, clip(string(b)))
+		}
+		return nil
+	})
+
+	tm = startAI(t, qshBinary(t), env)
+	enter(tm, "? /resume 1")
+	enter(tm, "? resumed")
+	msgs, _ := json.Marshal(srv.Requests()[4].Body["messages"])
+	if s := string(msgs); strings.Contains(s, "hush") || !strings.Contains(s, "the public question") {
+		t.Errorf("the resumed conversation: %s", tail(s, 1500))
 	}
 }
