@@ -2,6 +2,7 @@ package keys
 
 import (
 	"context"
+	"io"
 	"os"
 	"time"
 	"unicode/utf8"
@@ -12,7 +13,8 @@ import (
 
 // Read reads one key from the terminal in raw mode, polling so that a
 // cancelled context never leaves a read behind that would eat the user's
-// next key. Ctrl-C gives context.Canceled.
+// next key. Ctrl-C gives context.Canceled; a Ctrl-D typed before the
+// terminal was made raw gives io.EOF.
 func Read(ctx context.Context, in *os.File) (rune, error) {
 	fd := int(in.Fd())
 	old, err := term.MakeRaw(fd)
@@ -34,8 +36,17 @@ func Read(ctx context.Context, in *os.File) (rune, error) {
 			return 0, err
 		}
 		var b [1]byte
-		if _, err := unix.Read(fd, b[:]); err != nil {
+		got, err := unix.Read(fd, b[:])
+		if err != nil {
 			return 0, err
+		}
+		if got == 0 { // hung up (macOS; Linux says EIO)
+			return 0, io.EOF
+		}
+		if b[0] == 0 {
+			// A Ctrl-D typed while the terminal was still cooked: the
+			// line discipline keeps it as a NUL (so is Ctrl-Space).
+			return 0, io.EOF
 		}
 		buf = append(buf, b[0])
 		if !utf8.FullRune(buf) {

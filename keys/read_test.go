@@ -3,6 +3,7 @@ package keys
 import (
 	"context"
 	"errors"
+	"io"
 	"testing"
 	"time"
 
@@ -48,5 +49,21 @@ func TestRead(t *testing.T) {
 	ptmx.Write([]byte("n"))
 	if r, err := Read(context.Background(), tty); r != 'n' || err != nil {
 		t.Fatalf("Read after cancel = %q, %v", r, err)
+	}
+}
+
+// TestReadEarlyCtrlD checks that a Ctrl-D typed while the terminal was
+// still cooked, which the line discipline turns into an end of input,
+// reads as io.EOF, not as a key.
+func TestReadEarlyCtrlD(t *testing.T) {
+	ptmx, tty, err := pty.Open()
+	if err != nil {
+		t.Skip("no pseudo-terminal:", err)
+	}
+	defer ptmx.Close()
+	defer tty.Close()
+	ptmx.Write([]byte{4})
+	if r, err := Read(context.Background(), tty); !errors.Is(err, io.EOF) {
+		t.Fatalf("Read = %q, %v; want io.EOF", r, err)
 	}
 }

@@ -35,6 +35,7 @@ type ask struct {
 // Keys with a meaning at the prompt.
 const (
 	keyCtrlC = 0x03
+	keyCtrlD = 0x04
 	keyEsc   = 0x1b
 )
 
@@ -73,7 +74,8 @@ func (r *Registry) approve(ctx context.Context, env Env, q ask, c *call) (bool, 
 	}
 	if env.ReadKey == nil {
 		c.decision = decRefused
-		return false, failf("not run: %s is %s (%s) and needs the user's confirmation, but there is no terminal to ask on. Tell the user what you wanted to do instead.", q.subject, v.Class, why)
+		// The reason first: the user's tool line shows only the start.
+		return false, failf("not run: there is no terminal to ask on (stdin is not one), and %s is %s (%s), which needs the user's confirmation. Tell the user what you wanted to do instead.", q.subject, v.Class, why)
 	}
 	keys := r.keys(q)
 	effect := ""
@@ -81,6 +83,7 @@ func (r *Registry) approve(ctx context.Context, env Env, q ask, c *call) (bool, 
 		effect = env.Preview(ctx, q.subject)
 	}
 	r.prompt(out, env.Terminal, q, keys, effect, r.where(v.Class, q.rule != nil && q.sandboxed))
+	wrong := false // a key that is not an answer came already
 	for {
 		k, err := env.ReadKey(ctx)
 		if err != nil && !errors.Is(err, io.EOF) || k == keyCtrlC {
@@ -89,14 +92,24 @@ func (r *Registry) approve(ctx context.Context, env Env, q ask, c *call) (bool, 
 			c.canceled = true
 			return false, Result{Error: ErrCanceled.Error(), Canceled: true}
 		}
-		if err != nil || k == '\r' || k == '\n' || k == keyEsc {
+		if err != nil || k == '\r' || k == '\n' || k == keyEsc || k == keyCtrlD {
 			k = 'n'
 		}
 		if k == 'Y' || k == 'N' {
 			k += 'a' - 'A'
 		}
 		if !strings.ContainsRune(keys, k) {
-			continue // not an answer: keep waiting for one
+			// Asked again once, with the keys that are answers; a
+			// second wrong key is no, so that a stray paste or a
+			// hung-up terminal never waits for ever, nor says yes.
+			if wrong {
+				fmt.Fprintf(out, "n (%s is not an answer either)\n", keyName(k))
+				k = 'n'
+			} else {
+				wrong = true
+				fmt.Fprintf(out, "\n%s\n%s", paint(env.Terminal, "2", r.hint(q, env, keys, k)), r.question(env.Terminal, q, keys))
+				continue
+			}
 		}
 		switch k {
 		case 'n':
@@ -170,12 +183,7 @@ func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 //
 // effect, when known, is what the command would change (see package effect).
 func (r *Registry) prompt(w io.Writer, term bool, q ask, keys, effect, where string) {
-	paint := func(code, s string) string {
-		if !term {
-			return s
-		}
-		return "\x1b[" + code + "m" + s + "\x1b[0m"
-	}
+	paint := func(code, s string) string { return paint(term, code, s) }
 	colour := "33" // dev: yellow
 	switch {
 	case q.verdict.Class >= danger.Dangerous:
@@ -197,7 +205,7 @@ func (r *Registry) prompt(w io.Writer, term bool, q ask, keys, effect, where str
 		}
 		head += "  " + paint(style, where)
 	}
-	question := paint("1", q.verb+"?") + " [" + strings.Join(strings.Split(keys, ""), "/") + "] "
+	question := r.question(term, q, keys)
 	if q.body == "" {
 		fmt.Fprintf(w, "%s  %s", head, question)
 		return
@@ -218,6 +226,96 @@ func (r *Registry) prompt(w io.Writer, term bool, q ask, keys, effect, where str
 		fmt.Fprintln(w, line)
 	}
 	fmt.Fprint(w, question)
+}
+
+// question is the end of the prompt: the verb and the keys.
+func (r *Registry) question(term bool, q ask, keys string) string {
+	return paint(term, "1", q.verb+"?") + " [" + strings.Join(strings.Split(keys, ""), "/") + "] "
+}
+
+// paint wraps s in an SGR code on a terminal.
+func paint(term bool, code, s string) string {
+	if !term {
+		return s
+	}
+	return "\x1b[" + code + "m" + s + "\x1b[0m"
+}
+
+// hint is the line after a key that is not an answer: why, when it is an
+// answer elsewhere, and the keys that are.
+func (r *Registry) hint(q ask, env Env, keys string, k rune) string {
+	var b strings.Builder
+	if why := r.notOffered(q, env, k); why != "" {
+		fmt.Fprintf(&b, "%c is not offered here: %s. ", k, why)
+	} else {
+		fmt.Fprintf(&b, "%s is not an answer. ", keyName(k))
+	}
+	b.WriteString("Press ")
+	for i, key := range keys {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(keyMeaning(q, key))
+	}
+	b.WriteString("; Enter, Esc or Ctrl-D for no, Ctrl-C to stop the answer.")
+	return b.String()
+}
+
+// keyMeaning says what key does at q's prompt.
+func keyMeaning(q ask, key rune) string {
+	switch key {
+	case 'y':
+		return "y to " + q.verb
+	case 'n':
+		return "n not to"
+	case 'a':
+		return "a to allow alike for this session"
+	case 'A':
+		return "A always in this project"
+	case 'e':
+		if q.kind == kindRun {
+			return "e to edit it on your prompt"
+		}
+		return "e to edit it in your editor"
+	}
+	return string(key)
+}
+
+// notOffered says why k, an answer at some prompts, is not one at q's;
+// "" when k is no answer anywhere.
+func (r *Registry) notOffered(q ask, env Env, k rune) string {
+	switch k {
+	case 'e':
+		switch {
+		case q.kind == kindCall:
+			return "an MCP tool's call is not a command you could run yourself"
+		case q.kind == kindRun:
+			return "there is no prompt to come to put the command on"
+		case q.kind == kindWrite:
+			return "no editor: set VISUAL or EDITOR"
+		}
+		return "there is nothing to edit"
+	case 'a', 'A':
+		switch {
+		case q.rule == nil:
+			return "this call is approved one at a time"
+		case q.rule.savable() && r.perms == nil:
+			return "there is no permissions file"
+		}
+		return "this call may be allowed for this session only"
+	}
+	return ""
+}
+
+// keyName shows a key pressed: control keys as ^X.
+func keyName(k rune) string {
+	switch {
+	case k < 0x20:
+		return "^" + string(k+'@')
+	case k == 0x7f:
+		return "^?"
+	}
+	return string(k)
 }
 
 func reasons(v danger.Verdict) string {

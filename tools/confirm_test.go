@@ -68,7 +68,10 @@ func TestConfirmKeys(t *testing.T) {
 		{name: "n", keys: []rune{'n'}, decision: decDeclined, err: "the user declined"},
 		{name: "Enter", keys: []rune{'\r'}, decision: decDeclined, err: "the user declined"},
 		{name: "Esc", keys: []rune{0x1b}, decision: decDeclined, err: "the user declined"},
-		{name: "other keys wait", keys: []rune{'x', ' ', 'y'}, ok: true, decision: decApproved},
+		{name: "a wrong key asks again", keys: []rune{'x', 'y'}, ok: true, decision: decApproved},
+		{name: "a second wrong key is no", keys: []rune{'x', ' '}, decision: decDeclined, err: "the user declined"},
+		{name: "a key not offered is wrong", keys: []rune{'e', 'e'}, decision: decDeclined, err: "the user declined"},
+		{name: "Ctrl-D", keys: []rune{0x04}, decision: decDeclined, err: "the user declined"},
 		{name: "a", keys: []rune{'a'}, ok: true, decision: decAlways},
 		{name: "Ctrl-C key", keys: []rune{0x03}, decision: decCanceled, err: ErrCanceled.Error()},
 		{name: "Ctrl-C context", readKey: canceled, decision: decCanceled, err: ErrCanceled.Error()},
@@ -128,6 +131,38 @@ func TestAlwaysScope(t *testing.T) {
 	noRule.rule = nil
 	if ok, _ := r.approve(ctx, Env{Out: out, ReadKey: rk}, noRule, &call{}); !ok || !strings.Contains(out.String(), "run? [y/n] y\n") {
 		t.Errorf("without a rule: %q", out)
+	}
+}
+
+// TestWrongKeyHint checks the line a key that is not an answer gets: why
+// it is not offered when it is an answer elsewhere, and the keys that are,
+// then the question again.
+func TestWrongKeyHint(t *testing.T) {
+	mcp := ask{kind: kindCall, verdict: danger.Verdict{Class: danger.Dev}, subject: "fetch {}", tool: "fetch", verb: "call",
+		rule: &Rule{Kind: kindCall, Tool: "fetch", Class: danger.Dev}}
+	unconfined := devAsk("make")
+	unconfined.rule = nil
+	for _, tc := range []struct {
+		name string
+		q    ask
+		keys []rune
+		want string
+	}{
+		{"unknown", devAsk("go vet"), []rune{'x', 'y'}, "run? [y/n/a/A] \nx is not an answer. Press y to run, n not to, " +
+			"a to allow alike for this session, A always in this project; Enter, Esc or Ctrl-D for no, Ctrl-C to stop the answer.\nrun? [y/n/a/A] y\n"},
+		{"control key", devAsk("go vet"), []rune{0x01, 'n'}, "run? [y/n/a/A] \n^A is not an answer. "},
+		{"e at an MCP call", mcp, []rune{'e', 'n'}, "call? [y/n/a/A] \ne is not offered here: an MCP tool's call is not a command you could run yourself. Press y to call, "},
+		{"e with no prompt to come", devAsk("go vet"), []rune{'e', 'n'}, "e is not offered here: there is no prompt to come"},
+		{"a unconfined", unconfined, []rune{'a', 'n'}, "run? [y/n] \na is not offered here: this call is approved one at a time. Press y to run, n not to; "},
+		{"second wrong key", devAsk("go vet"), []rune{'x', 'z'}, "run? [y/n/a/A] n (z is not an answer either)\n"},
+	} {
+		r, _ := testRegistry(t, DefaultConfig())
+		out := new(bytes.Buffer)
+		rk, _ := keys(t, tc.keys...)
+		r.approve(context.Background(), Env{Out: out, ReadKey: rk}, tc.q, &call{})
+		if !strings.Contains(out.String(), tc.want) {
+			t.Errorf("%s: %q\nlacks %q", tc.name, out, tc.want)
+		}
 	}
 }
 

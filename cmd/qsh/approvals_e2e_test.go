@@ -206,3 +206,50 @@ func TestApprovalsEditWrite(t *testing.T) {
 	}
 	wantResults(t, srv, "The user edited your content")
 }
+
+// TestApprovalsUnknownKey: a key that is not an answer asks again with
+// the keys that are; a second one is no, never yes; Ctrl-D is no.
+func TestApprovalsUnknownKey(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	srv := aitest.NewOpenAI(t, execCall("touch typo.txt"), execCall("touch ctrl-d.txt"), aitest.Say("Neither made.", 1))
+	tm := startIn(t, dir, aiEnv(t, srv))
+	tm.Line("? make them")
+	tm.WaitFor("run? [y/n/a/A/e] ")
+	tm.Mark()
+	tm.Type("x")
+	out := tm.WaitFor("run? [y/n/a/A/e] ")
+	if !strings.Contains(out, "x is not an answer") || !strings.Contains(out, "y to run") || !strings.Contains(out, "Ctrl-D") {
+		t.Errorf("no hint after an unknown key:\n%s", out)
+	}
+	tm.Type("j")
+	tm.WaitFor("touch ctrl-d.txt")
+	tm.WaitFor("run? [y/n/a/A/e] ")
+	tm.Type(shelltest.CtrlD)
+	tm.WaitFor("Neither made.")
+	tm.WaitFor(ps1)
+	wantResults(t, srv, "the user declined: touch typo.txt", "the user declined: touch ctrl-d.txt")
+	for _, f := range []string{"typo.txt", "ctrl-d.txt"} {
+		if exists(filepath.Join(dir, f)) {
+			t.Errorf("%s was made without a yes", f)
+		}
+	}
+}
+
+// TestApprovalsStdinNotTerminal: with stdin not a terminal, nobody is
+// asked, nothing runs, and the user sees why as well as the model.
+func TestApprovalsStdinNotTerminal(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	srv := aitest.NewOpenAI(t, execCall("touch piped.txt"), aitest.Say("Run it yourself.", 1))
+	tm := startIn(t, dir, append(aiEnv(t, srv), "QSH="+qshBinary(t)))
+	tm.Mark()
+	tm.Line(`OPENAI_API_KEY=sk-e2e-test-key-000 "$QSH" -c '? make it' </dev/null`)
+	if out := tm.WaitFor(ps1); !strings.Contains(out, "no terminal to ask on") || !strings.Contains(out, "Run it yourself.") {
+		t.Errorf("the user is not told why nothing ran:\n%s", out)
+	}
+	wantResults(t, srv, "there is no terminal to ask on")
+	if exists(filepath.Join(dir, "piped.txt")) {
+		t.Error("piped.txt was made with nobody to ask")
+	}
+}
