@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/creack/pty"
+	"golang.org/x/sys/unix"
 	"golang.org/x/term"
 
 	"github.com/qsh-shell/qsh/internal/testtime"
@@ -63,6 +64,17 @@ func TestReadEarlyCtrlD(t *testing.T) {
 	defer ptmx.Close()
 	defer tty.Close()
 	ptmx.Write([]byte{4})
+	// The line discipline takes input on a worker: wait until it has
+	// made the end of input readable, as it has by the time a person's
+	// key press meets the raw mode.
+	fds := []unix.PollFd{{Fd: int32(tty.Fd()), Events: unix.POLLIN}}
+	n, err := unix.Poll(fds, int(testtime.Scaled(10*time.Second).Milliseconds()))
+	for err == unix.EINTR {
+		n, err = unix.Poll(fds, int(testtime.Scaled(10*time.Second).Milliseconds()))
+	}
+	if n != 1 {
+		t.Fatalf("the Ctrl-D never became readable: %v", err)
+	}
 	if r, err := Read(context.Background(), tty); !errors.Is(err, io.EOF) {
 		t.Fatalf("Read = %q, %v; want io.EOF", r, err)
 	}
