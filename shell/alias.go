@@ -116,25 +116,39 @@ func aliasWords(value string) bool {
 }
 
 // expandAliases expands, in a line typed at the prompt, the aliases
-// interp cannot hold (see [aliasWords]) where a command's name is one:
-// the line's text gets the alias's in place of the name, as bash's reader
-// does, each alias once. The line is unchanged if it has none.
+// interp cannot hold (see [aliasWords]) where a command's name is one.
 func (s *Shell) expandAliases(line string) string {
 	if len(s.aliases) == 0 || !s.optNow("expand_aliases") {
 		return line
 	}
-	done := map[string]bool{}
-	for range 16 {
-		f, err := syntax.NewParser().Parse(strings.NewReader(line), "")
+	line, _ = ExpandAliases(line, func(name string) (string, bool) {
+		v, ok := s.aliases[name]
+		return v, ok && !aliasWords(v)
+	})
+	return line
+}
+
+// ExpandAliases is line with each command name that is an alias (alias
+// gives its value) replaced by the alias's text, as bash's reader does:
+// the text is expanded in turn, but for the aliases it comes from. names
+// are the aliases expanded, in the order met. The line is unchanged if it
+// has none, or does not parse.
+func ExpandAliases(line string, alias func(name string) (string, bool)) (expanded string, names []string) {
+	met := map[string]bool{}
+	var expand func(text string, active map[string]bool) string
+	expand = func(text string, active map[string]bool) string {
+		if len(active) > 16 {
+			return text
+		}
+		f, err := syntax.NewParser().Parse(strings.NewReader(text), "")
 		if err != nil {
-			return line
+			return text
 		}
 		type spot struct {
-			from, to uint
-			value    string
+			from, to    uint
+			name, value string
 		}
 		var spots []spot
-		now := map[string]bool{}
 		syntax.Walk(f, func(n syntax.Node) bool {
 			call, ok := n.(*syntax.CallExpr)
 			if !ok || len(call.Args) == 0 || len(call.Assigns) > 0 {
@@ -142,23 +156,28 @@ func (s *Shell) expandAliases(line string) string {
 			}
 			w := call.Args[0]
 			lit, ok := w.Parts[0].(*syntax.Lit)
-			if !ok || len(w.Parts) != 1 || done[lit.Value] {
+			if !ok || len(w.Parts) != 1 || active[lit.Value] {
 				return true
 			}
-			if v, ok := s.aliases[lit.Value]; ok && !aliasWords(v) {
-				spots = append(spots, spot{w.Pos().Offset(), w.End().Offset(), v})
-				now[lit.Value] = true
+			if v, ok := alias(lit.Value); ok {
+				spots = append(spots, spot{w.Pos().Offset(), w.End().Offset(), lit.Value, v})
 			}
 			return true
 		})
-		if len(spots) == 0 {
-			return line
+		slices.SortFunc(spots, func(a, b spot) int { return int(a.from) - int(b.from) })
+		for i, sp := range spots {
+			if !met[sp.name] {
+				met[sp.name] = true
+				names = append(names, sp.name)
+			}
+			inner := maps.Clone(active)
+			inner[sp.name] = true // an alias is not expanded in its own text
+			spots[i].value = expand(sp.value, inner)
 		}
-		maps.Copy(done, now) // an alias is not expanded in its own text
-		slices.SortFunc(spots, func(a, b spot) int { return int(b.from) - int(a.from) })
-		for _, sp := range spots {
-			line = line[:sp.from] + sp.value + line[sp.to:]
+		for i := len(spots) - 1; i >= 0; i-- {
+			text = text[:spots[i].from] + spots[i].value + text[spots[i].to:]
 		}
+		return text
 	}
-	return line
+	return expand(line, map[string]bool{}), names
 }

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -46,6 +47,28 @@ func TestExpandAliases(t *testing.T) {
 	} {
 		if got := s.expandAliases(tt.in); got != tt.want {
 			t.Errorf("expandAliases(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestExpandAliasesNames checks the names ExpandAliases reports, for the
+// confirmation line: each alias once, in order, nested ones too.
+func TestExpandAliasesNames(t *testing.T) {
+	aliases := map[string]string{"ll": "ls -l", "la": "ll -a", "ls": "ls --color", "both": "ll; la"}
+	lookup := func(name string) (string, bool) { v, ok := aliases[name]; return v, ok }
+	for _, tt := range []struct {
+		in, want string
+		names    []string
+	}{
+		{"la x", "ls --color -l -a x", []string{"la", "ll", "ls"}},
+		{"both", "ls --color -l; ls --color -l -a", []string{"both", "ll", "ls", "la"}},
+		{"ls", "ls --color", []string{"ls"}},
+		{`\ll`, `\ll`, nil},
+		{"make", "make", nil},
+	} {
+		got, names := ExpandAliases(tt.in, lookup)
+		if got != tt.want || !slices.Equal(names, tt.names) {
+			t.Errorf("ExpandAliases(%q) = %q %q, want %q %q", tt.in, got, names, tt.want, tt.names)
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // AskFunc answers one `?` line. The shell declares it so that it never
@@ -45,6 +46,12 @@ type Question struct {
 	// Vars is the session's variables, for expanding a command without
 	// running it (the effect a confirmation shows); read-only.
 	Vars expand.Environ
+	// Aliases and Functions are the session's aliases (name → value; nil
+	// when expand_aliases is off) and functions, which the assistant's
+	// commands run as the prompt's would (the confirmation says so);
+	// read-only.
+	Aliases   map[string]string
+	Functions map[string]*syntax.Stmt
 	// Private is set for a private line (a leading blank, HISTIGNORE):
 	// the question goes to the model, but nothing of its turn may be
 	// written to disk. Remember is then nil.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/url"
 	"os"
 	"slices"
@@ -313,6 +314,10 @@ func (s *Shell) askLine(ctx context.Context, text string) int {
 		q.Edit = func(command string) { s.handed = lead + command }
 	}
 	q.Vars = s.variables()
+	if s.optNow("expand_aliases") {
+		q.Aliases = maps.Clone(s.aliases)
+	}
+	q.Functions = maps.Clone(s.runner.Funcs)
 	err := s.ask(ctx, q)
 	switch {
 	case err == nil:

@@ -18,7 +18,8 @@ import (
 func (s *Shell) Run(ctx context.Context, command string, stdout, stderr io.Writer,
 	exec func(next interp.ExecHandlerFunc) interp.ExecHandlerFunc,
 	open func(next interp.OpenHandlerFunc) interp.OpenHandlerFunc) (int, error) {
-	f, err := syntax.NewParser().Parse(strings.NewReader(command), "")
+	// The aliases interp cannot hold expand as they do at the prompt.
+	f, err := syntax.NewParser().Parse(strings.NewReader(s.expandAliases(command)), "")
 	if err != nil {
 		io.WriteString(stderr, syntaxError(err, "qsh")+"\n")
 		return 2, nil

@@ -253,3 +253,37 @@ func TestApprovalsStdinNotTerminal(t *testing.T) {
 		t.Error("piped.txt was made with nobody to ask")
 	}
 }
+
+// TestApprovalsPreviewNames: the confirmation says when the command's name
+// is the user's alias (with what it stands for, and what that would
+// change) or function, as the command runs in the user's shell; an alias
+// of several commands runs as it does at the prompt.
+func TestApprovalsPreviewNames(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"build/a.o": "aaaa", "build/b.o": "bbbb", "build/c.o": "cccc"})
+	srv := aitest.NewOpenAI(t, execCall("cleanb"), execCall("deploy prod"), execCall("both"), aitest.Say("Done.", 1))
+	tm := startIn(t, dir, aiEnv(t, srv))
+	enter(tm, "alias cleanb='rm -r build'")
+	enter(tm, `deploy() { echo "deployed $1"; }`)
+	enter(tm, "alias both='echo first-$((1)); echo second-$((2))'")
+	tm.Line("? tidy up and ship")
+	if out := tm.WaitFor("run? ["); !strings.Contains(out, "→ runs your alias cleanb (rm -r build); deletes 3 files, 12 B in build/") {
+		t.Errorf("the confirmation of the alias:\n%s", out)
+	}
+	tm.Type("n")
+	if out := tm.WaitFor("run? ["); !strings.Contains(out, "→ runs your function deploy") {
+		t.Errorf("the confirmation of the function:\n%s", out)
+	}
+	tm.Type("n")
+	if out := tm.WaitFor("run? ["); !strings.Contains(out, "→ runs your alias both (echo first-$((1)); echo second-$((2)))") {
+		t.Errorf("the confirmation of the alias of two commands:\n%s", out)
+	}
+	tm.Type("y")
+	tm.WaitFor("Done.")
+	tm.WaitFor(ps1)
+	wantResults(t, srv, "the user declined: cleanb", "the user declined: deploy prod", "first-1\nsecond-2")
+	if !exists(filepath.Join(dir, "build", "a.o")) {
+		t.Error("build was deleted")
+	}
+}

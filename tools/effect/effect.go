@@ -35,19 +35,25 @@ const maxLine = 160
 
 // Preview says what command would change if it ran in dir with the
 // session's variables vars (nil: none); "" when it would change nothing
-// it can tell, or the command does not parse.
-func Preview(ctx context.Context, command, dir string, vars expand.Environ) string {
-	return preview(ctx, command, dir, vars, Budget)
+// it can tell, or the command does not parse. isFunc reports whether a
+// name is one of the session's functions (nil: none), which a command of
+// that name runs instead of a program: the preview says so, and guesses
+// nothing of what it does.
+func Preview(ctx context.Context, command, dir string, vars expand.Environ, isFunc func(name string) bool) string {
+	return preview(ctx, command, dir, vars, isFunc, Budget)
 }
 
-func preview(ctx context.Context, command, dir string, vars expand.Environ, budget time.Duration) string {
+func preview(ctx context.Context, command, dir string, vars expand.Environ, isFunc func(string) bool, budget time.Duration) string {
 	f, err := syntax.NewParser().Parse(strings.NewReader(command), "")
 	if err != nil {
 		return ""
 	}
 	ctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
-	p := &previewer{ctx: ctx, dir: dir, vars: &overlay{base: vars, set: map[string]expand.Variable{}}}
+	if isFunc == nil {
+		isFunc = func(string) bool { return false }
+	}
+	p := &previewer{ctx: ctx, dir: dir, vars: &overlay{base: vars, set: map[string]expand.Variable{}}, isFunc: isFunc}
 	for _, st := range f.Stmts {
 		p.stmt(st)
 	}
@@ -60,6 +66,8 @@ type previewer struct {
 	dir   string // where the next command runs: cd moves it
 	vars  *overlay
 	parts []string
+	// isFunc reports whether a command name is the session's function.
+	isFunc func(name string) bool
 }
 
 func (p *previewer) add(s string) {
@@ -186,6 +194,11 @@ func (p *previewer) call(c *syntax.CallExpr) {
 	}
 	args, ok := p.fields(c.Args)
 	if !ok || len(args) == 0 || slices.ContainsFunc(args, unknown) {
+		return
+	}
+	if p.isFunc(args[0]) {
+		// Even one named rm: what it does is the user's.
+		p.add("runs your function " + args[0])
 		return
 	}
 	args = unwrap(args)

@@ -58,7 +58,8 @@ func TestPreviewFiles(t *testing.T) {
 		"src/gen_pb.go":  "package x // generated",
 		"src/sub/gen.go": "package x // generated too",
 	})
-	env := vars("HOME=/nonexistent", "B=build", "SPACED=my dir")
+	env := vars("HOME=/nonexistent", "B=build", "SPACED=my dir", "F=deploy")
+	isFunc := func(name string) bool { return name == "deploy" }
 	for _, tc := range []struct {
 		cmd  string
 		want string
@@ -119,11 +120,28 @@ func TestPreviewFiles(t *testing.T) {
 		{"rm -r build{1..1000000000}", ""},
 		{"rm -r {a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}", ""},
 		{"rm -r bui{l,x}d", "deletes 3 files, 2.9 kB in build/; buixd is not there"},
+		// The session's functions run instead of programs.
+		{"deploy prod", "runs your function deploy"},
+		{"deploy && rm -r build", "runs your function deploy; deletes 3 files, 2.9 kB in build/"},
+		{`\deploy; "$F" x`, "runs your function deploy"},
+		{"sudo deploy", ""},
+		{"command deploy", ""},
 	} {
-		got := preview(context.Background(), tc.cmd, dir, env, roomy)
+		got := preview(context.Background(), tc.cmd, dir, env, isFunc, roomy)
 		if got != tc.want {
 			t.Errorf("%s\n got %q\nwant %q", tc.cmd, got, tc.want)
 		}
+	}
+}
+
+// TestPreviewShadowed checks that a function named like a command whose
+// effect the preview knows is the function: what it does is the user's.
+func TestPreviewShadowed(t *testing.T) {
+	dir := t.TempDir()
+	tree(t, dir, map[string]string{"build/a.o": "a"})
+	isFunc := func(name string) bool { return name == "rm" }
+	if got := preview(context.Background(), "rm -r build", dir, nil, isFunc, roomy); got != "runs your function rm" {
+		t.Errorf("got %q", got)
 	}
 }
 
@@ -144,7 +162,7 @@ func TestPreviewBudget(t *testing.T) {
 		tree(t, dir, map[string]string{fmt.Sprintf("big/d%d/f%d", i%50, i): "x"})
 	}
 	start := time.Now()
-	got := preview(context.Background(), "rm -rf big", dir, nil, time.Nanosecond)
+	got := preview(context.Background(), "rm -rf big", dir, nil, nil, time.Nanosecond)
 	if !strings.HasPrefix(got, "deletes at least ") && got != "deletes an uncounted number of files in big/" {
 		t.Errorf("got %q", got)
 	}
@@ -152,7 +170,7 @@ func TestPreviewBudget(t *testing.T) {
 		t.Errorf("took %v", d)
 	}
 	// With time enough, all of it.
-	if got := preview(context.Background(), "rm -rf big", dir, nil, roomy); got != "deletes 2000 files and 50 directories, 2.0 kB in big/" {
+	if got := preview(context.Background(), "rm -rf big", dir, nil, nil, roomy); got != "deletes 2000 files and 50 directories, 2.0 kB in big/" {
 		t.Errorf("with time enough: %q", got)
 	}
 }
@@ -232,14 +250,14 @@ func TestPreviewGit(t *testing.T) {
 		{"git stash clear", `^drops 1 stash: stash@\{0\}…$`},
 		{"git status", `^$`},
 	} {
-		got := preview(context.Background(), tc.cmd, dir, nil, roomy)
+		got := preview(context.Background(), tc.cmd, dir, nil, nil, roomy)
 		if !regexp.MustCompile(tc.want).MatchString(got) {
 			t.Errorf("%s\n got %q\nwant %s", tc.cmd, got, tc.want)
 		}
 	}
 	// The side commit on no other ref: deleting the branch loses it.
 	git("update-ref", "-d", "refs/remotes/origin/main")
-	if got := preview(context.Background(), "git branch -D side", dir, nil, roomy); !regexp.MustCompile(`^deletes the branch side and 1 commit \([0-9a-f]{7} on the side only\) on no other branch$`).MatchString(got) {
+	if got := preview(context.Background(), "git branch -D side", dir, nil, nil, roomy); !regexp.MustCompile(`^deletes the branch side and 1 commit \([0-9a-f]{7} on the side only\) on no other branch$`).MatchString(got) {
 		t.Errorf("git branch -D side: %q", got)
 	}
 }
@@ -257,7 +275,7 @@ func BenchmarkPreview(b *testing.B) {
 	for _, cmd := range []string{"rm -rf build", "git push --force origin main", "git reset --hard HEAD~1", "go test ./..."} {
 		b.Run(strings.Fields(cmd)[0]+"_"+strings.Fields(cmd)[1], func(b *testing.B) {
 			for b.Loop() {
-				Preview(context.Background(), cmd, dir, nil)
+				Preview(context.Background(), cmd, dir, nil, nil)
 			}
 		})
 	}
@@ -275,7 +293,7 @@ func FuzzPreview(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, cmd string) {
 		done := make(chan string, 1)
-		go func() { done <- preview(context.Background(), cmd, dir, vars("HOME="+dir), 20*time.Millisecond) }()
+		go func() { done <- preview(context.Background(), cmd, dir, vars("HOME="+dir), nil, 20*time.Millisecond) }()
 		select {
 		case got := <-done:
 			if strings.Contains(got, "\n") || len([]rune(got)) > maxLine {
