@@ -18,8 +18,42 @@ import (
 // prints it.
 func funcDefinition(name string, body *syntax.Stmt) string {
 	var fp funcPrinter
-	fp.funcDecl(name, body, "")
+	fp.funcDecl(name, withoutMarkVars(body), "")
 	return unmarkTrap(strings.TrimSuffix(fp.buf.String(), "\n"))
+}
+
+// withoutMarkVars is body without the prefix assignments qsh gives the
+// commands in substitutions and subshells (`__qsh_nojob=1 cmd`), on a copy:
+// the parser makes one from the printed body, and interp's is not ours to
+// edit.
+func withoutMarkVars(body *syntax.Stmt) *syntax.Stmt {
+	marked := false
+	syntax.Walk(body, func(n syntax.Node) bool {
+		if call, ok := n.(*syntax.CallExpr); ok && slices.ContainsFunc(call.Assigns, isMarkAssign) {
+			marked = true
+		}
+		return !marked
+	})
+	if !marked {
+		return body
+	}
+	var buf bytes.Buffer
+	syntax.NewPrinter().Print(&buf, body)
+	f, err := syntax.NewParser().Parse(&buf, "")
+	if err != nil || len(f.Stmts) != 1 {
+		return body
+	}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if call, ok := n.(*syntax.CallExpr); ok {
+			call.Assigns = slices.DeleteFunc(call.Assigns, isMarkAssign)
+		}
+		return true
+	})
+	return f.Stmts[0]
+}
+
+func isMarkAssign(a *syntax.Assign) bool {
+	return a.Name != nil && strings.HasPrefix(a.Name.Value, markPrefix)
 }
 
 // unmarked is stmts as written: without the statements qsh adds for jobs
