@@ -253,6 +253,10 @@ func (a *Agent) Ask(ctx context.Context, req Request) (err error) {
 	}
 	if env.Question == "" {
 		env.Question = strings.TrimSpace(req.Text)
+		if req.Private {
+			// A rule made with A saves it with the rule.
+			env.Question = "(a private question)"
+		}
 	}
 	// A bare ? diagnoses: nothing changes until the user asks for a fix.
 	env.ReadOnly = env.ReadOnly || strings.TrimSpace(req.Text) == ""

@@ -127,11 +127,12 @@ func TestNotSaved(t *testing.T) {
 func TestPrivateNotSaved(t *testing.T) {
 	t.Parallel()
 	dir, work := t.TempDir(), t.TempDir()
-	srv := aitest.NewOpenAI(t, aitest.Say("hush-answer", 1), aitest.Say("public answer", 1),
+	srv := aitest.NewOpenAI(t, aitest.Use("echo", `{"text": "x"}`, 1), aitest.Say("hush-answer", 1), aitest.Say("public answer", 1),
 		aitest.Say("hush-again", 1), aitest.Say("last", 1))
 	cfg := providers[0].cfg(srv.URL)
 	cfg.KeepConversations = 10
-	a := New(cfg, nil, noWait, Conversations(dir))
+	set := newSet(echo())
+	a := New(cfg, set, noWait, Conversations(dir))
 	askAs := func(text string, private bool) string {
 		t.Helper()
 		var out bytes.Buffer
@@ -141,6 +142,10 @@ func TestPrivateNotSaved(t *testing.T) {
 		return out.String()
 	}
 	askAs("hush-first", true)
+	// The tools get no text of it: a rule made with A saves the question.
+	if len(set.envs) != 1 || strings.Contains(set.envs[0].Question, "hush") {
+		t.Errorf("the tool calls of a private question: %+v", set.envs)
+	}
 	if files, _ := os.ReadDir(dir); len(files) != 0 {
 		t.Errorf("a private first question started a file")
 	}
@@ -151,7 +156,7 @@ func TestPrivateNotSaved(t *testing.T) {
 	askAs("public question", false)
 	askAs("hush-second", true)
 	askAs("public follow-up", false)
-	if last := sent(srv.Requests()[3]); !strings.Contains(last, "hush-first") || !strings.Contains(last, "hush-again") {
+	if last := sent(srv.Requests()[4]); !strings.Contains(last, "hush-first") || !strings.Contains(last, "hush-again") {
 		t.Errorf("the follow-up lacks the private turns: %s", last)
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))

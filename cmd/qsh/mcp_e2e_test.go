@@ -69,6 +69,12 @@ func TestMCPEverything(t *testing.T) {
 			t.Errorf("the echo confirmation lacks %q:\n%s", want, out)
 		}
 	}
+	// e is no answer at an MCP call: not offered, and the hint says why.
+	tm.Mark()
+	tm.Type("e")
+	if out := tm.WaitFor("call? [y/n/a/A] "); !strings.Contains(out, "e is not offered here: an MCP tool's call is not a command") {
+		t.Errorf("no hint after e at an MCP call:\n%s", out)
+	}
 	tm.Type("y")
 	out = tm.WaitFor("[y/n/a")
 	for _, want := range []string{"mcp_everything_get-sum", `"a":2`, `"b":40`} {
