@@ -75,7 +75,7 @@ func (r *Registry) approve(ctx context.Context, env Env, q ask, c *call) (bool, 
 	if env.ReadKey == nil {
 		c.decision = decRefused
 		// The reason first: the user's tool line shows only the start.
-		return false, failf("not run: there is no terminal to ask on (stdin is not one), and %s is %s (%s), which needs the user's confirmation. Tell the user what you wanted to do instead.", q.subject, v.Class, why)
+		return false, failf("not run: there is no terminal to ask on, and %s is %s (%s), which needs the user's confirmation. Tell the user what you wanted to do instead.", q.subject, v.Class, why)
 	}
 	keys := r.keys(q)
 	effect := ""
