@@ -473,6 +473,13 @@ func quote(s string) string {
 // declCall runs a declaration builtin reached as a command, its arguments
 // (expanded already) quoted for eval.
 func (s *Shell) declCall(ctx context.Context, hc interp.HandlerContext, name string, args []string) error {
+	if namesOnly, names, ok := funcsArgs(args); ok && (name == "declare" || name == "typeset") {
+		b := builtinIO{name: name, out: hc.Stdout, err: hc.Stderr, where: s.errPrefix(hc)}
+		if st := s.declareFuncs(hc, b, namesOnly, names); st != 0 {
+			return interp.ExitStatus(st)
+		}
+		return nil
+	}
 	src := name
 	for _, a := range args {
 		src += " " + singleQuote(a)

@@ -33,6 +33,8 @@
 //     in braces after a builtin that computes the values, `{ __qsh_repl
 //     __qsh_rN MODE REP PIECE… -- VALUE…; STATEMENT; }`, and the expansion
 //     becomes `${__qsh_rN[@]}` (or [*], or the scalar).
+//   - `declare -f`/`-F` (typeset too), which interp runs itself and
+//     without -F: `builtin declare -F f`, which the shell answers.
 //   - `f() { …; } && cmd` defines f and runs cmd in bash; interp's parser
 //     makes `{ …; } && cmd` the body of f. The definition is put in braces:
 //     `{ f() { …; }; } && cmd`.
@@ -131,6 +133,7 @@ func Edits(f *syntax.File, src string) []Edit {
 			edits = append(edits, funcEdits(src, n)...)
 		case *syntax.DeclClause:
 			edits = append(edits, keyEdits(src, n)...)
+			edits = append(edits, funcsEdits(n)...)
 		case *syntax.TestClause:
 			walkTest(n.X, func(b *syntax.BinaryTest) {
 				x, okX := b.X.(*syntax.Word)
@@ -374,7 +377,7 @@ func arrayAltEdits(pe *syntax.ParamExp) []Edit {
 // MayNeed is a quick look for what a rewrite is about: most programs need
 // no second parse.
 func MayNeed(src string) bool {
-	return quotedPattern(src) || strings.Contains(src, "/#") || strings.Contains(src, "/%") || strings.Contains(src, `+"${`) || strings.Contains(src, "-A") && strings.Contains(src, "=([") || strings.Contains(src, "((") && strings.Contains(src, "for") ||
+	return quotedPattern(src) || funcsFlag(src) || strings.Contains(src, "/#") || strings.Contains(src, "/%") || strings.Contains(src, `+"${`) || strings.Contains(src, "-A") && strings.Contains(src, "=([") || strings.Contains(src, "((") && strings.Contains(src, "for") ||
 		braceThenList(src) ||
 		strings.Contains(src, "(") && strings.ContainsAny(src, "!$`") &&
 			(strings.Contains(src, "!(") || strings.Contains(src, "@(") || strings.Contains(src, "+(") ||
@@ -493,6 +496,58 @@ func keyEdits(src string, d *syntax.DeclClause) []Edit {
 		}
 	}
 	return edits
+}
+
+// funcsEdits make `declare -f`/`-F` (typeset too) a command, `builtin
+// declare -F f`, which the shell answers: interp runs declarations itself
+// and knows no -F.
+func funcsEdits(d *syntax.DeclClause) []Edit {
+	if v := d.Variant.Value; v != "declare" && v != "typeset" {
+		return nil
+	}
+	flags := false
+	for i, as := range d.Args {
+		if !as.Naked || as.Array != nil || as.Index != nil {
+			return nil
+		}
+		lit := ""
+		if as.Value != nil {
+			lit = as.Value.Lit()
+		}
+		if !strings.HasPrefix(lit, "-") || lit == "-" || lit == "--" {
+			break
+		}
+		if strings.Trim(lit[1:], "fF") != "" || i > 0 && !flags {
+			return nil
+		}
+		flags = true
+	}
+	if !flags {
+		return nil
+	}
+	off := int(d.Variant.Pos().Offset())
+	return []Edit{{Off: off, End: off, Text: "builtin "}}
+}
+
+// funcsFlag reports whether src may hold a declaration [funcsEdits] changes.
+func funcsFlag(src string) bool {
+	for _, kw := range []string{"declare -", "typeset -"} {
+		for rest := src; ; {
+			i := strings.Index(rest, kw)
+			if i < 0 {
+				break
+			}
+			rest = rest[i+len(kw):]
+			flag := rest
+			if j := strings.IndexAny(rest, " \t\n;&|)"); j >= 0 {
+				flag = rest[:j]
+			}
+			if strings.ContainsAny(flag, "fF") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // funcEdits are the edits of a function definition whose body the parser

@@ -1,0 +1,65 @@
+package shell
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"mvdan.cc/sh/v3/interp"
+)
+
+// funcsArgs reads `declare -f`/`declare -F` (typeset too), which qsh
+// answers itself: interp knows no -F and prints functions its own way.
+// ok is false for any other flag, which leaves the declaration to interp.
+func funcsArgs(args []string) (namesOnly bool, names []string, ok bool) {
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") && len(args[0]) > 1 {
+		if args[0] == "--" {
+			args = args[1:]
+			break
+		}
+		for _, c := range args[0][1:] {
+			switch c {
+			case 'f':
+				ok = true
+			case 'F':
+				ok, namesOnly = true, true
+			default:
+				return false, nil, false
+			}
+		}
+		args = args[1:]
+	}
+	return namesOnly, args, ok
+}
+
+// declareFuncs prints the functions named, or all of them in name order,
+// as bash does: their definitions, or with namesOnly (-F) their names
+// (alone when named, else as `declare -f NAME`). A name that is no
+// function prints nothing and makes the status 1.
+func (s *Shell) declareFuncs(hc interp.HandlerContext, b builtinIO, namesOnly bool, names []string) int {
+	all := len(names) == 0
+	if all {
+		for name := range s.runner.Funcs {
+			names = append(names, name)
+		}
+		slices.Sort(names)
+	}
+	st := 0
+	for _, name := range names {
+		if !s.isFuncAt(hc, name) {
+			st = 1
+			continue
+		}
+		switch {
+		case namesOnly && all:
+			fmt.Fprintf(b.out, "declare -f %s\n", name)
+		case namesOnly:
+			fmt.Fprintln(b.out, name)
+		default:
+			if text := s.funcText(hc, name); text != "" {
+				fmt.Fprintln(b.out, text)
+			}
+		}
+	}
+	return st
+}
