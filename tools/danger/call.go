@@ -9,6 +9,7 @@ import (
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/qsh-shell/qsh/tools/danger/lazy"
 	"github.com/qsh-shell/qsh/tools/danger/secret"
 )
 
@@ -155,7 +156,7 @@ func variantText(v string) string {
 }
 
 // hijackVars change which code later commands run.
-var hijackVars = lazy[map[string]bool]{build: func() map[string]bool {
+var hijackVars = lazy.Value[map[string]bool]{Build: func() map[string]bool {
 	return map[string]bool{
 		"PATH": true, "LD_PRELOAD": true, "LD_LIBRARY_PATH": true, "LD_AUDIT": true,
 		"DYLD_INSERT_LIBRARIES": true, "DYLD_LIBRARY_PATH": true, "BASH_ENV": true, "ENV": true,
@@ -167,7 +168,7 @@ var hijackVars = lazy[map[string]bool]{build: func() map[string]bool {
 }}
 
 // programVars hold a command line that something runs later.
-var programVars = lazy[map[string]bool]{build: func() map[string]bool {
+var programVars = lazy.Value[map[string]bool]{Build: func() map[string]bool {
 	return map[string]bool{
 		"PROMPT_COMMAND": true, "GIT_SSH_COMMAND": true, "GIT_EXTERNAL_DIFF": true, "GIT_PROXY_COMMAND": true,
 		"PAGER": true, "GIT_PAGER": true, "EDITOR": true, "VISUAL": true, "GIT_EDITOR": true, "GIT_ASKPASS": true, "SSH_ASKPASS": true,
@@ -176,7 +177,7 @@ var programVars = lazy[map[string]bool]{build: func() map[string]bool {
 }}
 
 // harmlessPrograms are values of PAGER, EDITOR … that run nothing new.
-var harmlessPrograms = lazy[map[string]bool]{build: func() map[string]bool {
+var harmlessPrograms = lazy.Value[map[string]bool]{Build: func() map[string]bool {
 	return map[string]bool{"": true, "cat": true, "true": true, ":": true, "less": true, "more": true, "vi": true, "vim": true, "nano": true, "false": true}
 }}
 
@@ -185,17 +186,17 @@ func (w *walker) hijack(name, val, text string) bool {
 	if strings.HasPrefix(name, "GIT_") && w.gitEnv(name, val, text) || w.codeVar(name, val, text) {
 		return true
 	}
-	if !hijackVars.get()[name] && !strings.HasPrefix(name, "BASH_FUNC_") {
+	if !hijackVars.Get()[name] && !strings.HasPrefix(name, "BASH_FUNC_") {
 		return false
 	}
 	switch name {
 	case "PAGER", "GIT_PAGER", "EDITOR", "VISUAL", "GIT_EDITOR", "SHELL", "BROWSER", "PS4", "MANPAGER":
-		if harmlessPrograms.get()[val] {
+		if harmlessPrograms.Get()[val] {
 			return false
 		}
 	}
 	w.res.add(Dangerous, "`"+text+"`: changes which programs later commands run")
-	if programVars.get()[name] {
+	if programVars.Get()[name] {
 		w.literal1(strings.TrimLeft(val, "|"))
 	}
 	return true
@@ -408,7 +409,7 @@ func (w *walker) output(s *syntax.Stmt, name string, args []string, in input) in
 		}
 		return input{kind: inUnknown, parts: echoTexts(s)}
 	}
-	if fetchers.get()[name] {
+	if fetchers.Get()[name] {
 		return input{kind: inDownload}
 	}
 	if len(s.Redirs) > 0 && name != "cat" {

@@ -59,7 +59,7 @@ func (w *walker) outflag(chain string, args []arg, io ioInfo) {
 // mv judges moving away a system or home directory as its deletion.
 func (w *walker) mv(chain string, args []arg, io ioInfo) {
 	w.copies(chain, args, io)
-	ops := scan(commands.get()["mv"], args)
+	ops := scan(commands.Get()["mv"], args)
 	for _, i := range ops[:max(len(ops)-1, 0)] {
 		if p, ok := w.abs(args[i].s); ok {
 			if why := w.catastrophic(p); why != "" {
@@ -128,7 +128,7 @@ func (w *walker) second(chain string, args []arg, io ioInfo) {
 func (w *walker) hyperfine(chain string, args []arg, io ioInfo) {
 	// Each operand (and --prepare, --cleanup) is shell code.
 	for i, a := range args[1:] {
-		if !strings.HasPrefix(a.s, "-") && !takesValue(commands.get()["hyperfine"].vals, args[i].s) {
+		if !strings.HasPrefix(a.s, "-") && !takesValue(commands.Get()["hyperfine"].vals, args[i].s) {
 			w.nested(a.s, input{})
 		}
 		if (a.s == "-p" || a.s == "--prepare" || a.s == "-c" || a.s == "--cleanup") && i+2 < len(args) {
@@ -154,7 +154,7 @@ func (w *walker) gitRm(chain string, args []arg, io ioInfo) {
 func (w *walker) ln(chain string, args []arg, io ioInfo) {
 	// Remember links made here: a later write through one lands on
 	// its target.
-	ops := scan(commands.get()["ln"], args)
+	ops := scan(commands.Get()["ln"], args)
 	if len(ops) == 2 {
 		target, link := args[ops[0]].s, args[ops[1]].s
 		lp, ok1 := w.abs(link)

@@ -10,6 +10,7 @@ import (
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/qsh-shell/qsh/tools/danger/lazy"
 	"github.com/qsh-shell/qsh/tools/danger/secret"
 )
 
@@ -68,13 +69,13 @@ func (r *result) verdict() Verdict {
 	}
 	reasons := make([]string, len(r.reasons))
 	for i, s := range r.reasons {
-		reasons[i] = holeText.get().Replace(s)
+		reasons[i] = holeText.Get().Replace(s)
 	}
 	return Verdict{Class: r.class, Reasons: reasons}
 }
 
 // holeText shows the parts of a value not known before running.
-var holeText = lazy[*strings.Replacer]{build: func() *strings.Replacer {
+var holeText = lazy.Value[*strings.Replacer]{Build: func() *strings.Replacer {
 	return strings.NewReplacer(hole, "…", string(holeDL), "…", holeEntry, "{}", holeTree, "{}")
 }}
 
@@ -186,7 +187,7 @@ func newWalker(ws Workspace, cwd string) *walker {
 	}
 	ws.Dir = cleanAbs(ws.Dir)
 	ws.Home = cleanAbs(ws.Home)
-	if ws.Dir == "/" || systemDirs.get()[ws.Dir] {
+	if ws.Dir == "/" || systemDirs.Get()[ws.Dir] {
 		// Not a project: everything would count as inside it.
 		ws.Dir = ""
 	}

@@ -2,6 +2,8 @@ package danger
 
 import (
 	"strings"
+
+	"github.com/qsh-shell/qsh/tools/danger/lazy"
 )
 
 // Environment variables that make programs load code or send traffic
@@ -10,7 +12,7 @@ import (
 
 // codePathVars hold lists of directories (or files) that interpreters
 // load code from.
-var codePathVars = lazy[map[string]bool]{build: func() map[string]bool {
+var codePathVars = lazy.Value[map[string]bool]{Build: func() map[string]bool {
 	return map[string]bool{
 		"PYTHONPATH": true, "PYTHONHOME": true, "PYTHONSTARTUP": true, "PYTHONUSERBASE": true,
 		"NODE_PATH": true, "RUBYLIB": true, "PERL5LIB": true, "PERLLIB": true, "LUA_PATH": true,
@@ -20,7 +22,7 @@ var codePathVars = lazy[map[string]bool]{build: func() map[string]bool {
 }}
 
 // proxyVars send a program's traffic through another machine.
-var proxyVars = lazy[map[string]bool]{build: func() map[string]bool {
+var proxyVars = lazy.Value[map[string]bool]{Build: func() map[string]bool {
 	return map[string]bool{
 		"http_proxy": true, "https_proxy": true, "HTTP_PROXY": true, "HTTPS_PROXY": true, "ALL_PROXY": true,
 		"all_proxy": true, "ftp_proxy": true, "FTP_PROXY": true, "npm_config_proxy": true,
@@ -35,7 +37,7 @@ var proxyVars = lazy[map[string]bool]{build: func() map[string]bool {
 func (w *walker) codeVar(name, val, text string) bool {
 	on := "`" + text + "`"
 	switch {
-	case codePathVars.get()[name]:
+	case codePathVars.Get()[name]:
 		for _, p := range strings.Split(val, ":") {
 			if p == "" {
 				continue
@@ -47,7 +49,7 @@ func (w *walker) codeVar(name, val, text string) bool {
 		}
 		w.res.add(Dev, on+": loads the project's own code")
 		return true
-	case proxyVars.get()[name]:
+	case proxyVars.Get()[name]:
 		if host, ok := urlHost(val); ok && localHost(host) || val == "" || val == "direct" || val == "off" ||
 			name == "GOPROXY" && (val == "https://proxy.golang.org,direct" || val == "https://proxy.golang.org") {
 			return true

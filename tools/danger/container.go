@@ -118,7 +118,7 @@ func (w *walker) dockerRun(chain string, args []arg, io ioInfo) {
 			}
 			return
 		default:
-			if takesValue(commands.get()["docker"].sub["run"].vals, a) {
+			if takesValue(commands.Get()["docker"].sub["run"].vals, a) {
 				i++
 			}
 			continue

@@ -205,7 +205,7 @@ func (w *walker) lispStrings(code string) {
 				break
 			}
 			rest = rest[i+len(f)+1:]
-			if m := strLit.get().FindStringSubmatch(rest); m != nil {
+			if m := strLit.Get().FindStringSubmatch(rest); m != nil {
 				w.nested(m[1]+m[2], input{})
 			}
 		}

@@ -3,6 +3,8 @@ package danger
 import (
 	"path"
 	"strings"
+
+	"github.com/qsh-shell/qsh/tools/danger/lazy"
 )
 
 // Checks for commands that delete, change or unpack files.
@@ -74,7 +76,7 @@ func (w *walker) rm(chain string, args []arg, io ioInfo) {
 			} else {
 				w.res.add(Dangerous, on+": deletes outside the workspace")
 			}
-		case buildDirs.get()[base] || hasGlob(base) && buildDirs.get()[path.Base(path.Dir(p))] || buildDirUnder(p, w.ws.Dir):
+		case buildDirs.Get()[base] || hasGlob(base) && buildDirs.Get()[path.Base(path.Dir(p))] || buildDirUnder(p, w.ws.Dir):
 			w.res.add(Dev, on+": removes regenerable build output")
 		case hasGlob(base):
 			w.res.add(Dangerous, on+": deletes files in bulk")
@@ -94,7 +96,7 @@ func buildDirUnder(p, ws string) bool {
 	rel := strings.TrimPrefix(p, ws+"/")
 	parts := strings.Split(rel, "/")
 	for _, part := range parts[:len(parts)-1] {
-		if buildDirs.get()[part] {
+		if buildDirs.Get()[part] {
 			return true
 		}
 	}
@@ -133,7 +135,7 @@ func (w *walker) chmod(chain string, args []arg, io ioInfo) {
 			if why := w.catastrophic(strings.TrimSuffix(strings.TrimSuffix(p, "/"+holeEntry), "/"+holeTree)); why != "" {
 				w.res.add(Dangerous, on+": changes system or home files")
 			}
-		case recursive && (p == "/" || systemDirs.get()[p] || path.Dir(p) == "/" && hasGlob(path.Base(p))):
+		case recursive && (p == "/" || systemDirs.Get()[p] || path.Dir(p) == "/" && hasGlob(path.Base(p))):
 			w.res.add(Blocked, on+": changes the whole system recursively")
 		case w.inside(p) || p == w.ws.Dir:
 			switch {
@@ -176,7 +178,7 @@ func (w *walker) dd(chain string, args []arg, io ioInfo) {
 		}
 		if v, ok := strings.CutPrefix(a.s, "if="); ok {
 			p, ok := w.abs(v)
-			if ok && strings.HasPrefix(p, "/dev/") && rawDevice.get().MatchString(p) {
+			if ok && strings.HasPrefix(p, "/dev/") && rawDevice.Get().MatchString(p) {
 				w.res.add(Dangerous, "`dd "+a.text+"`: reads a raw disk")
 			}
 			w.readFile(p, ok, "`dd "+a.text+"`")
@@ -237,7 +239,7 @@ func (w *walker) tar(chain string, args []arg, io ioInfo) {
 			switch {
 			case strings.HasPrefix(a, "--checkpoint-action") && !strings.HasPrefix(v, "exec"):
 				// dot, bell, echo, ttyout, sleep, totals: no program.
-			case (a == "-I" || strings.HasPrefix(a, "--use-compress-program")) && compressors.get()[prog]:
+			case (a == "-I" || strings.HasPrefix(a, "--use-compress-program")) && compressors.Get()[prog]:
 			default:
 				w.res.add(Dangerous, "`tar "+args[i].text+"`: runs a program")
 				w.literal1(strings.TrimPrefix(v, "exec="))
@@ -296,7 +298,7 @@ func (w *walker) tar(chain string, args []arg, io ioInfo) {
 }
 
 // compressors are the programs tar -I commonly names; they only filter.
-var compressors = lazy[map[string]bool]{build: func() map[string]bool {
+var compressors = lazy.Value[map[string]bool]{Build: func() map[string]bool {
 	return map[string]bool{
 		"gzip": true, "pigz": true, "bzip2": true, "pbzip2": true, "lbzip2": true, "xz": true, "pixz": true,
 		"zstd": true, "pzstd": true, "lz4": true, "lzip": true, "lzma": true, "lzop": true, "brotli": true,
@@ -350,7 +352,7 @@ func (w *walker) inplace(chain string, args []arg, io ioInfo) {
 // patch judges the files patch writes: a file operand, -o, and the
 // directory -d patches in.
 func (w *walker) patch(chain string, args []arg, io ioInfo) {
-	r := commands.get()["patch"]
+	r := commands.Get()["patch"]
 	for i := 1; i < len(args); i++ {
 		a := args[i].s
 		name, v, hasV := strings.Cut(a, "=")
@@ -411,7 +413,7 @@ func (w *walker) gitClone(chain string, args []arg, io ioInfo) {
 			w.gitConfigPair(key, v, chain+" -c "+key)
 		}
 	}
-	if ops := scan(commands.get()["git"].sub["clone"], args); len(ops) >= 2 {
+	if ops := scan(commands.Get()["git"].sub["clone"], args); len(ops) >= 2 {
 		d := args[ops[1]]
 		w.writeTo(d.s, chain, d.text)
 	}

@@ -3,6 +3,7 @@ package danger
 import (
 	"strings"
 
+	"github.com/qsh-shell/qsh/tools/danger/lazy"
 	"github.com/qsh-shell/qsh/tools/danger/secret"
 )
 
@@ -97,7 +98,7 @@ func (w *walker) xargs(chain string, args []arg, io ioInfo) {
 }
 
 // findActions are find predicates that run a command up to `;` or `+`.
-var findActions = lazy[map[string]bool]{build: func() map[string]bool {
+var findActions = lazy.Value[map[string]bool]{Build: func() map[string]bool {
 	return map[string]bool{"-exec": true, "-execdir": true, "-ok": true, "-okdir": true}
 }}
 
@@ -125,7 +126,7 @@ func (w *walker) find(chain string, args []arg, io ioInfo) {
 	for ; i < len(args); i++ {
 		a := args[i].s
 		switch {
-		case findActions.get()[a]:
+		case findActions.Get()[a]:
 			var inner []arg
 			j := i + 1
 			for ; j < len(args) && args[j].s != ";" && args[j].s != "+"; j++ {

@@ -3,6 +3,8 @@ package danger
 import (
 	"path"
 	"strings"
+
+	"github.com/qsh-shell/qsh/tools/danger/lazy"
 )
 
 // Checks for web frameworks' commands whose arguments are code or
@@ -10,13 +12,13 @@ import (
 
 // ormWrites are calls of Django's and Rails' ORMs that change or delete
 // rows, and raw statements.
-var ormWrites = lazyRegexp{expr: `(?i)\.delete\s*\(|\.update\s*\(|delete_all|destroy_all|update_all|\.destroy\b|` +
+var ormWrites = lazy.Regexp{Expr: `(?i)\.delete\s*\(|\.update\s*\(|delete_all|destroy_all|update_all|\.destroy\b|` +
 	`\.save\s*\(|\.create\s*\(|bulk_|execute\s*\(|\braw\s*\(|drop_table|truncate|\bdrop\b|flush`}
 
 // ormCode judges code run inside the project with its database open.
 func (w *walker) ormCode(chain, lang, code string) {
 	w.res.add(Dev, "`"+chain+"`: runs "+lang+" in the project")
-	if ormWrites.get().MatchString(code) {
+	if ormWrites.Get().MatchString(code) {
 		w.res.add(Dangerous, "`"+chain+"`: the code changes or deletes the database's rows")
 	}
 	w.inline(lang, code)

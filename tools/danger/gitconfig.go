@@ -20,7 +20,7 @@ func (w *walker) gitConfigRuns(key, value string) string {
 	k := strings.ToLower(key)
 	first, _, _ := strings.Cut(k, ".")
 	last := k[strings.LastIndexByte(k, '.')+1:]
-	quiet := value == "" || !hasHole(value) && harmlessPrograms.get()[strings.Fields(value + " x")[0]] &&
+	quiet := value == "" || !hasHole(value) && harmlessPrograms.Get()[strings.Fields(value + " x")[0]] &&
 		!strings.ContainsAny(value, ";|&$`<>()")
 	boolean := func() bool {
 		switch strings.ToLower(value) {

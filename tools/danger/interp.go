@@ -4,6 +4,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/qsh-shell/qsh/tools/danger/lazy"
 	"github.com/qsh-shell/qsh/tools/danger/secret"
 )
 
@@ -225,7 +226,7 @@ func (w *walker) stdinCode(r *rule, name, lang string, io ioInfo) {
 }
 
 // pyModules maps `python -m X` to the command it amounts to.
-var pyModules = lazy[map[string]string]{build: func() map[string]string {
+var pyModules = lazy.Value[map[string]string]{Build: func() map[string]string {
 	return map[string]string{
 		"pytest": "pytest", "pip": "pip", "unittest": "pytest", "black": "black", "mypy": "mypy", "ruff": "ruff",
 		"isort": "isort", "flake8": "flake8", "pylint": "pylint", "coverage": "coverage", "tox": "tox",
@@ -235,10 +236,10 @@ var pyModules = lazy[map[string]string]{build: func() map[string]string {
 
 // pySafe are modules that only print; pyDev build or run project code.
 var (
-	pySafe = lazy[map[string]bool]{build: func() map[string]bool {
+	pySafe = lazy.Value[map[string]bool]{Build: func() map[string]bool {
 		return map[string]bool{"json.tool": true, "pydoc": true, "timeit": true, "site": true, "sysconfig": true, "platform": true, "tabnanny": true, "py_compile": false, "this": true, "calendar": true, "tokenize": true, "ast": true, "dis": true}
 	}}
-	pyDev = lazy[map[string]bool]{build: func() map[string]bool {
+	pyDev = lazy.Value[map[string]bool]{Build: func() map[string]bool {
 		return map[string]bool{"venv": true, "build": true, "py_compile": true, "compileall": true, "cProfile": true, "pdb": false, "doctest": true, "pytest_benchmark": true, "maturin": true, "nox": true, "grpc_tools.protoc": true, "pre_commit": true}
 	}}
 )
@@ -246,12 +247,12 @@ var (
 func (w *walker) pyModule(args []arg, io ioInfo) {
 	mod := args[0].s
 	switch {
-	case pyModules.get()[mod] != "":
-		inner := append([]arg{{s: pyModules.get()[mod], text: "python -m " + mod}}, args[1:]...)
+	case pyModules.Get()[mod] != "":
+		inner := append([]arg{{s: pyModules.Get()[mod], text: "python -m " + mod}}, args[1:]...)
 		w.run(inner, io)
-	case pySafe.get()[mod]:
+	case pySafe.Get()[mod]:
 		w.res.add(Safe, "`python -m "+mod+"`: only prints")
-	case pyDev.get()[mod]:
+	case pyDev.Get()[mod]:
 		w.res.add(Dev, "`python -m "+mod+"`: builds or runs project code")
 	case mod == "http.server" || mod == "SimpleHTTPServer":
 		for _, a := range args {
@@ -281,42 +282,42 @@ const homeItem = `os\.path\.expanduser\(\s*["']~/?["']\s*\)|(?:pathlib\.)?Path\.
 var (
 	// forkCall starts processes; endless is a loop without end. Both
 	// together are a fork bomb.
-	forkCall = lazyRegexp{expr: `\bfork\b|pcntl_fork|child_process|\bspawn|Process\.spawn|posix_spawn|os\.exec`}
-	endless  = lazyRegexp{expr: `while\s*\(?\s*(1|true|True|fork|!0)\b|\bwhile\s*\(\s*\)|for\s*\(\s*;\s*;\s*\)|` +
+	forkCall = lazy.Regexp{Expr: `\bfork\b|pcntl_fork|child_process|\bspawn|Process\.spawn|posix_spawn|os\.exec`}
+	endless  = lazy.Regexp{Expr: `while\s*\(?\s*(1|true|True|fork|!0)\b|\bwhile\s*\(\s*\)|for\s*\(\s*;\s*;\s*\)|` +
 		`\bloop\s*(\{|do\b)|iter\s*\(\s*int\s*,|itertools\.count|\buntil\s+(0|false)\b|\b1\s+while\b|` +
 		`setInterval|\brepeat\b[\s\S]*\buntil\s+false|while\s+true\s+do`}
 	// fetchCode downloads; runCode runs what it is given as code.
-	fetchCode = lazyRegexp{expr: `urlopen|urllib|requests\.|httpx|http\.client|https?\.(get|request)|\bfetch\s*\(|` +
+	fetchCode = lazy.Regexp{Expr: `urlopen|urllib|requests\.|httpx|http\.client|https?\.(get|request)|\bfetch\s*\(|` +
 		`open-uri|URI\.open|Net::HTTP|LWP|HTTP::Tiny|\bget\s*\(\s*["']https?:|["']https?://|curl_exec|` +
 		`socket\.http|axios|\bgot\s*\(`}
-	runCode = lazyRegexp{expr: `\bexec\s*\(|\beval\b|Function\s*\(|instance_eval|class_eval|\bload(string)?\s*\(|` +
+	runCode = lazy.Regexp{Expr: `\bexec\s*\(|\beval\b|Function\s*\(|instance_eval|class_eval|\bload(string)?\s*\(|` +
 		`compile\s*\(|runIn\w*Context|import\s*\(|system\s*\(|\bsystem\s+["'$]|popen|subprocess|child_process|` +
 		`execSync|\bsh\b|\bbash\b|import_module|__import__\(\s*\w`}
 	// reverseShell: a socket wired to a shell or process.
-	socketUse   = lazyRegexp{expr: `(?i)socket|fsockopen|TCPSocket|net\.connect|new\s+net\.Socket|/dev/tcp/|IO::Socket`}
-	shellAttach = lazyRegexp{expr: `(?i)/bin/(ba|z|da)?sh|subprocess|pty\.spawn|dup2|\bexec\s*[\(\s"']|spawn\(|popen|proc_open|system\(|sh -i|cmd\.exe`}
+	socketUse   = lazy.Regexp{Expr: `(?i)socket|fsockopen|TCPSocket|net\.connect|new\s+net\.Socket|/dev/tcp/|IO::Socket`}
+	shellAttach = lazy.Regexp{Expr: `(?i)/bin/(ba|z|da)?sh|subprocess|pty\.spawn|dup2|\bexec\s*[\(\s"']|spawn\(|popen|proc_open|system\(|sh -i|cmd\.exe`}
 	// shellCall extracts the command string of system("…") and friends.
-	shellCall = lazyRegexp{expr: `(?:os\.system|os\.popen|subprocess\.\w+|commands\.getoutput|system|exec|execSync|spawnSync|shell_exec|passthru|popen|\bqx|IO\.popen|%x|Runtime\.getRuntime\(\)\.exec)\s*\(?\s*(?:\[\s*)?(?:r|b|f)?("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|` + "`[^`]*`" + `)`}
+	shellCall = lazy.Regexp{Expr: `(?:os\.system|os\.popen|subprocess\.\w+|commands\.getoutput|system|exec|execSync|spawnSync|shell_exec|passthru|popen|\bqx|IO\.popen|%x|Runtime\.getRuntime\(\)\.exec)\s*\(?\s*(?:\[\s*)?(?:r|b|f)?("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|` + "`[^`]*`" + `)`}
 	// argvCall extracts list-form calls: subprocess.run(["rm", "-rf", "/"]).
-	argvCall = lazyRegexp{expr: `\[\s*((?:(?:"[^"]*"|'[^']*'|` + homeItem + `)\s*,?\s*)+)\]`}
+	argvCall = lazy.Regexp{Expr: `\[\s*((?:(?:"[^"]*"|'[^']*'|` + homeItem + `)\s*,?\s*)+)\]`}
 	// listCall extracts list-form calls without brackets: perl's
 	// system "rm", "-rf", $ENV{HOME}; ruby's system("rm", "-rf", Dir.home).
-	listCall = lazyRegexp{expr: `(?:\bsystem|\bexec|\bspawn|execFileSync|spawnSync|execFile|pcntl_exec)\s*\(?\s*` +
+	listCall = lazy.Regexp{Expr: `(?:\bsystem|\bexec|\bspawn|execFileSync|spawnSync|execFile|pcntl_exec)\s*\(?\s*` +
 		`((?:(?:"[^"]*"|'[^']*')\s*,\s*)+(?:"[^"]*"|'[^']*'|` + homeItem + `))`}
 	// argvItem is one item of such a list.
-	argvItem  = lazyRegexp{expr: `"([^"]*)"|'([^']*)'|(` + homeItem + `)`}
-	backticks = lazyRegexp{expr: "`([^`]*)`"}
-	strLit    = lazyRegexp{expr: `"([^"\\]*)"|'([^'\\]*)'`}
+	argvItem  = lazy.Regexp{Expr: `"([^"]*)"|'([^']*)'|(` + homeItem + `)`}
+	backticks = lazy.Regexp{Expr: "`([^`]*)`"}
+	strLit    = lazy.Regexp{Expr: `"([^"\\]*)"|'([^'\\]*)'`}
 	// deleteCall finds recursive deletions; the argument is judged as a path.
-	deleteCall = lazyRegexp{expr: `(?:rmtree|rmSync|rmdirSync|Deno\.removeSync|Deno\.remove|os\.RemoveAll|remove_dir_all|rm_rf|rm_r|remove_tree|rimraf|fs\.rm|fs\.promises\.rm|FileUtils\.rm\w*|File::Path|deltree|\.rmdir|unlinkSync)\s*\(?\s*(.)`}
+	deleteCall = lazy.Regexp{Expr: `(?:rmtree|rmSync|rmdirSync|Deno\.removeSync|Deno\.remove|os\.RemoveAll|remove_dir_all|rm_rf|rm_r|remove_tree|rimraf|fs\.rm|fs\.promises\.rm|FileUtils\.rm\w*|File::Path|deltree|\.rmdir|unlinkSync)\s*\(?\s*(.)`}
 	// homeExpr are ways code names the home directory.
-	homeExpr = lazyRegexp{expr: homeItem + `|["']~["']`}
+	homeExpr = lazy.Regexp{Expr: homeItem + `|["']~["']`}
 	// writesCode are calls that write, delete, run programs or reach the network.
-	writesCode = lazyRegexp{expr: `\bfork\b|pcntl_|open\s*\([^)]*["'][wax+]|\.write\w*\s*\(|write_text|write_bytes|unlink|remove\s*\(|rmdir|rmtree|rename|os\.replace|shutil\.|chmod|chown|mkdir|makedirs|writeFile|appendFile|copyFile|fs\.\w*(rm|write|unlink|rename|mkdir|copy|append|chmod)|\bsystem\b|subprocess|popen|\bexec\s*\(|execSync|spawn|child_process|\beval\s*\(|Function\(|__import__|importlib|compile\(|ctypes|urllib|requests\.|http\.client|urlopen|fetch\(|https?\.(get|request)|socket|smtplib|ftplib|paramiko|LWP|HTTP::|Net::|IO::Socket|` + "`" + `|\bqx|%x|File\.(write|delete|open)|FileUtils|IO\.popen|file_put_contents|fopen|shell_exec|passthru|proc_open|curl_|os\.execute|io\.popen|os\.remove|os\.rename|io\.open|kill\s*\(|os\.kill|signal|truncate|pickle|marshal|setattr|globals\(\)|__builtins__|getattr|vars\(|require\s*\(\s*['"](fs|child_process|http|https|net|os)['"]|from\s+os\s+import|import\s+(os|sys|shutil|subprocess|socket|pathlib|glob|tempfile)\b.*\b(remove|unlink|rmtree|system|run|call|Popen|write|rename|mkdir|chmod|connect)|\bunlink\b|\bopen\s*\(\s*\w+\s*,\s*["']?[>+|]`}
+	writesCode = lazy.Regexp{Expr: `\bfork\b|pcntl_|open\s*\([^)]*["'][wax+]|\.write\w*\s*\(|write_text|write_bytes|unlink|remove\s*\(|rmdir|rmtree|rename|os\.replace|shutil\.|chmod|chown|mkdir|makedirs|writeFile|appendFile|copyFile|fs\.\w*(rm|write|unlink|rename|mkdir|copy|append|chmod)|\bsystem\b|subprocess|popen|\bexec\s*\(|execSync|spawn|child_process|\beval\s*\(|Function\(|__import__|importlib|compile\(|ctypes|urllib|requests\.|http\.client|urlopen|fetch\(|https?\.(get|request)|socket|smtplib|ftplib|paramiko|LWP|HTTP::|Net::|IO::Socket|` + "`" + `|\bqx|%x|File\.(write|delete|open)|FileUtils|IO\.popen|file_put_contents|fopen|shell_exec|passthru|proc_open|curl_|os\.execute|io\.popen|os\.remove|os\.rename|io\.open|kill\s*\(|os\.kill|signal|truncate|pickle|marshal|setattr|globals\(\)|__builtins__|getattr|vars\(|require\s*\(\s*['"](fs|child_process|http|https|net|os)['"]|from\s+os\s+import|import\s+(os|sys|shutil|subprocess|socket|pathlib|glob|tempfile)\b.*\b(remove|unlink|rmtree|system|run|call|Popen|write|rename|mkdir|chmod|connect)|\bunlink\b|\bopen\s*\(\s*\w+\s*,\s*["']?[>+|]`}
 	// envDump prints the whole environment.
-	envDump      = lazyRegexp{expr: `os\.environ\s*(\)|$|\.items|\.keys|\.values|\.copy)|dict\(os\.environ\)|process\.env\s*(\)|$|,|;)|\bENV\.to_h|\bENV\s*(\)|$|\.each|\.keys|\.inspect)|%ENV|getenv\(\)|environ\b[^\[.]|\$_ENV|\$_SERVER`}
-	runsCommands = lazyRegexp{expr: `system|subprocess|popen|\bexec|spawn|child_process|shell_exec|passthru|proc_open|os\.execute|` + "`"}
-	envName      = lazyRegexp{expr: `(?:os\.environ\[|os\.getenv\(|os\.environ\.get\(|process\.env\.|process\.env\[|ENV\[|\$ENV\{|getenv\()\s*["']?(\w+)`}
+	envDump      = lazy.Regexp{Expr: `os\.environ\s*(\)|$|\.items|\.keys|\.values|\.copy)|dict\(os\.environ\)|process\.env\s*(\)|$|,|;)|\bENV\.to_h|\bENV\s*(\)|$|\.each|\.keys|\.inspect)|%ENV|getenv\(\)|environ\b[^\[.]|\$_ENV|\$_SERVER`}
+	runsCommands = lazy.Regexp{Expr: `system|subprocess|popen|\bexec|spawn|child_process|shell_exec|passthru|proc_open|os\.execute|` + "`"}
+	envName      = lazy.Regexp{Expr: `(?:os\.environ\[|os\.getenv\(|os\.environ\.get\(|process\.env\.|process\.env\[|ENV\[|\$ENV\{|getenv\()\s*["']?(\w+)`}
 )
 
 // inline judges code given to an interpreter on the command line.
@@ -341,24 +342,24 @@ func (w *walker) inline(lang, code string) {
 		w.awkCode(code, nil)
 		return
 	}
-	if mayContain(code, "sock", "Sock", "/dev/tcp", "net.connect") && socketUse.get().MatchString(code) &&
-		shellAttach.get().MatchString(code) {
+	if mayContain(code, "sock", "Sock", "/dev/tcp", "net.connect") && socketUse.Get().MatchString(code) &&
+		shellAttach.Get().MatchString(code) {
 		w.res.add(Blocked, label+": reverse shell (a socket wired to a shell)")
 		return
 	}
 	if lang != "python" && lang != "node" && lang != "nodejs" {
-		for _, m := range backticks.get().FindAllStringSubmatch(code, -1) {
+		for _, m := range backticks.Get().FindAllStringSubmatch(code, -1) {
 			w.nested(m[1], input{})
 		}
 	}
-	for _, m := range shellCall.get().FindAllStringSubmatch(code, -1) {
+	for _, m := range shellCall.Get().FindAllStringSubmatch(code, -1) {
 		s := m[1]
 		w.nested(unquoteCode(s), input{})
 	}
-	for _, re := range []*lazyRegexp{&argvCall, &listCall} {
-		for _, m := range re.get().FindAllStringSubmatch(code, -1) {
+	for _, re := range []*lazy.Regexp{&argvCall, &listCall} {
+		for _, m := range re.Get().FindAllStringSubmatch(code, -1) {
 			var argv []arg
-			for _, l := range argvItem.get().FindAllStringSubmatch(m[1], -1) {
+			for _, l := range argvItem.Get().FindAllStringSubmatch(m[1], -1) {
 				v := l[1] + l[2]
 				if l[3] != "" {
 					v = w.ws.Home
@@ -370,17 +371,17 @@ func (w *walker) inline(lang, code string) {
 			}
 		}
 	}
-	if mayContain(code, "fork", "spawn", "child_process", "os.exec") && forkCall.get().MatchString(code) &&
-		endless.get().MatchString(code) {
+	if mayContain(code, "fork", "spawn", "child_process", "os.exec") && forkCall.Get().MatchString(code) &&
+		endless.Get().MatchString(code) {
 		w.res.add(Blocked, label+": fork bomb (starts processes in an endless loop)")
 		return
 	}
 	if mayContain(code, "http", "url", "requests", "fetch", "URI", "LWP", "get(", "got(", "axios") &&
-		fetchCode.get().MatchString(code) && runCode.get().MatchString(code) {
+		fetchCode.Get().MatchString(code) && runCode.Get().MatchString(code) {
 		w.res.add(Blocked, label+": downloads code and runs it")
 		return
 	}
-	for _, m := range deleteCall.get().FindAllStringSubmatchIndex(code, -1) {
+	for _, m := range deleteCall.Get().FindAllStringSubmatchIndex(code, -1) {
 		target := strings.TrimSpace(callArg(code[m[2]:]))
 		p := w.codePath(target)
 		if p == "" {
@@ -394,17 +395,17 @@ func (w *walker) inline(lang, code string) {
 		}
 	}
 	w.codeReads(label, code)
-	if envDump.get().MatchString(code) {
+	if envDump.Get().MatchString(code) {
 		w.res.add(Dangerous, label+": prints environment variables, which may include secrets")
 	}
-	for _, m := range envName.get().FindAllStringSubmatch(code, -1) {
+	for _, m := range envName.Get().FindAllStringSubmatch(code, -1) {
 		if secret.Var(m[1]) {
 			w.res.add(Dangerous, label+": reads the secret `"+m[1]+"`")
 		}
 	}
-	if writesCode.get().MatchString(code) {
+	if writesCode.Get().MatchString(code) {
 		w.res.add(Dangerous, label+": code can write, delete, run programs or reach the network")
-		if runsCommands.get().MatchString(code) {
+		if runsCommands.Get().MatchString(code) {
 			w.literals(code)
 		}
 		return
@@ -454,7 +455,7 @@ func callArg(s string) string {
 // literals judges each string literal of code that runs commands as if it
 // were a command: the value may reach system() through a variable.
 func (w *walker) literals(code string) {
-	for _, m := range strLit.get().FindAllStringSubmatch(code, 64) {
+	for _, m := range strLit.Get().FindAllStringSubmatch(code, 64) {
 		if s := m[1] + m[2]; strings.Contains(s, " ") {
 			w.literal1(s)
 		}
@@ -483,7 +484,7 @@ func unquoteCode(s string) string {
 
 // codePath turns the argument of a deletion call into a path, or "".
 func (w *walker) codePath(expr string) string {
-	e := homeExpr.get().ReplaceAllString(expr, `"`+w.ws.Home+`"`)
+	e := homeExpr.Get().ReplaceAllString(expr, `"`+w.ws.Home+`"`)
 	e = strings.ReplaceAll(e, `" + "`, "")
 	e = strings.ReplaceAll(e, `' + '`, "")
 	e = strings.ReplaceAll(e, `" + '`, "")
@@ -493,7 +494,7 @@ func (w *walker) codePath(expr string) string {
 		e = strings.TrimPrefix(e, p)
 	}
 	e = strings.TrimPrefix(e, "r")
-	m := strLit.get().FindStringSubmatch(e)
+	m := strLit.Get().FindStringSubmatch(e)
 	if m == nil || !strings.HasPrefix(e, m[0]) {
 		return ""
 	}
@@ -549,13 +550,13 @@ func (w *walker) deno(chain string, args []arg, io ioInfo) {
 
 // homeJoin is the home directory joined to a literal: process.env.HOME +
 // "/.npmrc", os.path.join(os.path.expanduser("~"), ".netrc").
-var homeJoin = lazyRegexp{expr: `(?:` + homeItem + `)\s*(?:\+|,)\s*["']([^"']+)["']`}
+var homeJoin = lazy.Regexp{Expr: `(?:` + homeItem + `)\s*(?:\+|,)\s*["']([^"']+)["']`}
 
 // codeReads judges the files code names by literal paths: reading a
 // secret file is dangerous whatever reads it.
 func (w *walker) codeReads(label, code string) {
 	var paths []string
-	for _, m := range strLit.get().FindAllStringSubmatch(code, 64) {
+	for _, m := range strLit.Get().FindAllStringSubmatch(code, 64) {
 		v := m[1] + m[2]
 		switch {
 		case strings.HasPrefix(v, "~/"):
@@ -564,7 +565,7 @@ func (w *walker) codeReads(label, code string) {
 			paths = append(paths, v)
 		}
 	}
-	for _, m := range homeJoin.get().FindAllStringSubmatch(code, 16) {
+	for _, m := range homeJoin.Get().FindAllStringSubmatch(code, 16) {
 		paths = append(paths, w.ws.Home+"/"+strings.TrimPrefix(m[1], "/"))
 	}
 	for _, v := range paths {

@@ -4,10 +4,12 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/qsh-shell/qsh/tools/danger/lazy"
 )
 
 // binDirs hold system programs: /usr/bin/rm is judged as rm.
-var binDirs = lazy[map[string]bool]{build: func() map[string]bool {
+var binDirs = lazy.Value[map[string]bool]{Build: func() map[string]bool {
 	return map[string]bool{
 		"/bin": true, "/usr/bin": true, "/sbin": true, "/usr/sbin": true, "/usr/local/bin": true,
 		"/usr/local/sbin": true, "/opt/homebrew/bin": true, "/usr/libexec": true,
@@ -17,16 +19,16 @@ var binDirs = lazy[map[string]bool]{build: func() map[string]bool {
 // lookup finds the rule for a command name: exact, then without a
 // version or type suffix (python3.12, pip3, mkfs.ext4).
 func lookup(name string) *rule {
-	if r, ok := commands.get()[name]; ok {
+	if r, ok := commands.Get()[name]; ok {
 		return r
 	}
 	if i := strings.IndexByte(name, '.'); i > 0 {
-		if r, ok := commands.get()[name[:i]]; ok && r.suffixes {
+		if r, ok := commands.Get()[name[:i]]; ok && r.suffixes {
 			return r
 		}
 	}
 	if t := strings.TrimRight(name, "0123456789.-"); t != name && t != "" {
-		if r, ok := commands.get()[t]; ok && r.suffixes {
+		if r, ok := commands.Get()[t]; ok && r.suffixes {
 			return r
 		}
 	}
@@ -37,7 +39,7 @@ func lookup(name string) *rule {
 func (w *walker) run(args []arg, io ioInfo) {
 	name := args[0].s
 	if strings.Contains(name, "/") {
-		if !binDirs.get()[path.Dir(path.Clean(name))] {
+		if !binDirs.Get()[path.Dir(path.Clean(name))] {
 			w.runFile(args[0].s, args[0].text, "sh")
 			if !w.local(args, io) {
 				w.operands(args[1:])
@@ -66,13 +68,13 @@ func (w *walker) operands(args []arg) {
 }
 
 // outputFlags name the file a command writes; their value is not read.
-var outputFlags = lazy[map[string]bool]{build: func() map[string]bool {
+var outputFlags = lazy.Value[map[string]bool]{Build: func() map[string]bool {
 	return map[string]bool{"-o": true, "-out": true, "--output": true, "-keyout": true, "--out": true, "--output-file": true, "-O": true, "--output-document": true}
 }}
 
 // listers read only names and metadata (a secret file's existence, size
 // or type is no secret); anything else may print or copy what it names.
-var listers = lazy[map[string]bool]{build: func() map[string]bool {
+var listers = lazy.Value[map[string]bool]{Build: func() map[string]bool {
 	return map[string]bool{
 		"ls": true, "stat": true, "du": true, "tree": true, "file": true, "find": true, "cd": true, "test": true,
 		"[": true, "chmod": true, "chown": true, "chgrp": true, "mkdir": true, "touch": true, "realpath": true,
@@ -85,7 +87,7 @@ var listers = lazy[map[string]bool]{build: func() map[string]bool {
 func (w *walker) operandsOf(name string, args []arg) {
 	tree := readsTree(name, args)
 	for i, a := range args {
-		if i > 0 && outputFlags.get()[args[i-1].s] {
+		if i > 0 && outputFlags.Get()[args[i-1].s] {
 			continue // written, not read
 		}
 		if strings.HasPrefix(a.s, "-") {
@@ -95,13 +97,13 @@ func (w *walker) operandsOf(name string, args []arg) {
 			}
 			a.s = a.s[i+1:]
 		}
-		if i := strings.LastIndexByte(a.s, ':'); i > 0 && i < len(a.s)-1 && !strings.Contains(a.s, "://") && !listers.get()[name] {
+		if i := strings.LastIndexByte(a.s, ':'); i > 0 && i < len(a.s)-1 && !strings.Contains(a.s, "://") && !listers.Get()[name] {
 			// git's REV:PATH names a file too.
 			if p, ok := w.abs(a.s[i+1:]); ok {
 				w.readFile(p, true, "`"+a.text+"`")
 			}
 		}
-		if listers.get()[name] {
+		if listers.Get()[name] {
 			continue
 		}
 		p, ok := w.abs(a.s)
@@ -553,7 +555,7 @@ func (w *walker) wrapped(r *rule, chain string, args []arg, io ioInfo) {
 		case "sudo", "doas":
 			for _, a := range ss[1:] {
 				if a == "-s" || a == "-i" || a == "--shell" || a == "--login" {
-					w.stdinCode(commands.get()["bash"], chain, "bash", io)
+					w.stdinCode(commands.Get()["bash"], chain, "bash", io)
 					return
 				}
 			}

@@ -2,6 +2,8 @@ package danger
 
 import (
 	"strings"
+
+	"github.com/qsh-shell/qsh/tools/danger/lazy"
 )
 
 // Network exposure: a server told to listen on every interface (0.0.0.0,
@@ -51,7 +53,7 @@ func everyInterface(addr string) bool {
 // every interface.
 func (w *walker) listens(chain string, args []arg) {
 	name := firstWord(chain)
-	if fetchers.get()[name] {
+	if fetchers.Get()[name] {
 		return // a client: 0.0.0.0 is this machine
 	}
 	for i := 1; i < len(args); i++ {
@@ -85,7 +87,7 @@ func (w *walker) listens(chain string, args []arg) {
 
 // sourceFlags name where a command fetches packages from, or the proxy it
 // sends traffic through.
-var sourceFlags = lazy[map[string]bool]{build: func() map[string]bool {
+var sourceFlags = lazy.Value[map[string]bool]{Build: func() map[string]bool {
 	return map[string]bool{
 		"--registry": true, "--index-url": true, "--extra-index-url": true, "--index": true,
 		"--default-index": true, "--find-links": true, "--proxy": true, "--https-proxy": true,
@@ -94,7 +96,7 @@ var sourceFlags = lazy[map[string]bool]{build: func() map[string]bool {
 }}
 
 // secretFlags make a command print secrets it would otherwise hide.
-var secretFlags = lazy[map[string]bool]{build: func() map[string]bool {
+var secretFlags = lazy.Value[map[string]bool]{Build: func() map[string]bool {
 	return map[string]bool{
 		"--show-secrets": true, "--show-secret": true, "--show-token": true, "--reveal": true,
 		"--with-decryption": true, "--decrypt": true, "--show-sensitive": true, "--unmask": true,
@@ -109,12 +111,12 @@ func (w *walker) elsewhere(chain string, args []arg) {
 	name := firstWord(chain)
 	for i := 1; i < len(args); i++ {
 		flag, v, hasV := strings.Cut(args[i].s, "=")
-		if secretFlags.get()[flag] {
+		if secretFlags.Get()[flag] {
 			w.res.add(Dangerous, "`"+chain+" "+flag+"`: prints secrets")
 			continue
 		}
 		pip := strings.HasPrefix(name, "pip") || name == "uv"
-		if !sourceFlags.get()[flag] && !(pip && (flag == "-i" || flag == "-f")) {
+		if !sourceFlags.Get()[flag] && !(pip && (flag == "-i" || flag == "-f")) {
 			continue
 		}
 		if !hasV {

@@ -4,6 +4,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/qsh-shell/qsh/tools/danger/lazy"
 	"github.com/qsh-shell/qsh/tools/danger/secret"
 )
 
@@ -56,7 +57,7 @@ func (w *walker) inside(p string) bool {
 
 // systemDirs are the top-level directories whose recursive deletion
 // wrecks the machine.
-var systemDirs = lazy[map[string]bool]{build: func() map[string]bool {
+var systemDirs = lazy.Value[map[string]bool]{Build: func() map[string]bool {
 	return map[string]bool{
 		"/bin": true, "/boot": true, "/dev": true, "/etc": true, "/home": true, "/lib": true,
 		"/lib32": true, "/lib64": true, "/libx32": true, "/media": true, "/mnt": true, "/opt": true,
@@ -68,12 +69,12 @@ var systemDirs = lazy[map[string]bool]{build: func() map[string]bool {
 }}
 
 // homeParents hold other users' home directories.
-var homeParents = lazy[map[string]bool]{build: func() map[string]bool {
+var homeParents = lazy.Value[map[string]bool]{Build: func() map[string]bool {
 	return map[string]bool{"/home": true, "/Users": true}
 }}
 
 // buildDirs are regenerable directories that dev work deletes routinely.
-var buildDirs = lazy[map[string]bool]{build: func() map[string]bool {
+var buildDirs = lazy.Value[map[string]bool]{Build: func() map[string]bool {
 	return map[string]bool{
 		"build": true, "dist": true, "out": true, "target": true, "node_modules": true,
 		"__pycache__": true, ".pytest_cache": true, ".mypy_cache": true, ".next": true,
@@ -88,7 +89,7 @@ func hasGlob(s string) bool {
 	return strings.ContainsAny(s, "*?["+holeEntry) || strings.Contains(s, "!(") || strings.Contains(s, "@(") || strings.Contains(s, "+(")
 }
 
-var bracketExpr = lazyRegexp{expr: `\[[^]]*\]`}
+var bracketExpr = lazy.Regexp{Expr: `\[[^]]*\]`}
 
 // allGlob reports whether a name pattern matches (nearly) every entry:
 // `*`, `.*`, `.[!.]*`, `?*`.
@@ -96,7 +97,7 @@ func allGlob(base string) bool {
 	if base == holeEntry || strings.HasPrefix(base, "!(") {
 		return true // any entry a command finds, or all but some: !(keep)
 	}
-	b := bracketExpr.get().ReplaceAllString(base, "")
+	b := bracketExpr.Get().ReplaceAllString(base, "")
 	return strings.Contains(b, "*") && strings.Trim(b, "*?.") == ""
 }
 
@@ -115,11 +116,11 @@ func (w *walker) catastrophic(p string) string {
 		return "deletes the home directory"
 	case dir == home && allGlob(base):
 		return "deletes everything in the home directory"
-	case homeParents.get()[dir] || p == "/root":
+	case homeParents.Get()[dir] || p == "/root":
 		return "deletes a home directory"
-	case systemDirs.get()[p]:
+	case systemDirs.Get()[p]:
 		return "deletes the system directory `" + p + "`"
-	case systemDirs.get()[dir] && allGlob(base):
+	case systemDirs.Get()[dir] && allGlob(base):
 		return "deletes everything in `" + dir + "`"
 	case w.ws.Dir == home && w.cwd == home && p == home:
 		return "deletes the home directory"
@@ -128,10 +129,10 @@ func (w *walker) catastrophic(p string) string {
 }
 
 // rawDevice matches block devices: writing to one destroys a disk.
-var rawDevice = lazyRegexp{expr: `^/dev/(sd[a-z]+[0-9]*|nvme[0-9]+n[0-9]+(p[0-9]+)?|hd[a-z][0-9]*|vd[a-z]+[0-9]*|xvd[a-z]+[0-9]*|mmcblk[0-9]+(p[0-9]+)?|r?disk[0-9]+(s[0-9]+)?|md[0-9]+|dm-[0-9]+|loop[0-9]+|sr[0-9]+|mapper/.+|disk/.+|root)$`}
+var rawDevice = lazy.Regexp{Expr: `^/dev/(sd[a-z]+[0-9]*|nvme[0-9]+n[0-9]+(p[0-9]+)?|hd[a-z][0-9]*|vd[a-z]+[0-9]*|xvd[a-z]+[0-9]*|mmcblk[0-9]+(p[0-9]+)?|r?disk[0-9]+(s[0-9]+)?|md[0-9]+|dm-[0-9]+|loop[0-9]+|sr[0-9]+|mapper/.+|disk/.+|root)$`}
 
 // harmlessDevices swallow or show output and nothing else.
-var harmlessDevices = lazy[map[string]bool]{build: func() map[string]bool {
+var harmlessDevices = lazy.Value[map[string]bool]{Build: func() map[string]bool {
 	return map[string]bool{
 		"/dev/null": true, "/dev/stdout": true, "/dev/stderr": true, "/dev/tty": true,
 		"/dev/zero": true, "/dev/stdin": true, "/dev/full": true,
@@ -139,7 +140,7 @@ var harmlessDevices = lazy[map[string]bool]{build: func() map[string]bool {
 }}
 
 // rcFiles run at shell start-up: writing one changes every later shell.
-var rcFiles = lazy[map[string]bool]{build: func() map[string]bool {
+var rcFiles = lazy.Value[map[string]bool]{Build: func() map[string]bool {
 	return map[string]bool{
 		".bashrc": true, ".bash_profile": true, ".bash_login": true, ".bash_logout": true,
 		".profile": true, ".zshrc": true, ".zprofile": true, ".zshenv": true, ".zlogin": true,
@@ -160,9 +161,9 @@ func (w *walker) writeClass(p string, what string) (Class, string) {
 		p = t
 	}
 	switch {
-	case harmlessDevices.get()[p] || strings.HasPrefix(p, "/dev/fd/") || strings.HasPrefix(p, "/dev/pts/"):
+	case harmlessDevices.Get()[p] || strings.HasPrefix(p, "/dev/fd/") || strings.HasPrefix(p, "/dev/pts/"):
 		return Safe, what + ": writes to a terminal or /dev/null"
-	case strings.HasPrefix(p, "/dev/") && rawDevice.get().MatchString(p):
+	case strings.HasPrefix(p, "/dev/") && rawDevice.Get().MatchString(p):
 		return Blocked, what + ": writes to the raw disk `" + p + "`"
 	case strings.HasPrefix(p, "/dev/tcp/") || strings.HasPrefix(p, "/dev/udp/"):
 		return Dangerous, what + ": opens a network connection"
@@ -175,7 +176,7 @@ func (w *walker) writeClass(p string, what string) (Class, string) {
 	// These stay dangerous even when the workspace is the home directory.
 	base := path.Base(p)
 	switch {
-	case rcFiles.get()[base] && (path.Dir(p) == w.ws.Home || under(p, "/etc") || under(p, w.ws.Home+"/.config")):
+	case rcFiles.Get()[base] && (path.Dir(p) == w.ws.Home || under(p, "/etc") || under(p, w.ws.Home+"/.config")):
 		return Dangerous, what + ": changes a shell or tool start-up file"
 	case under(p, w.ws.Home+"/.ssh"):
 		return Dangerous, what + ": writes into ~/.ssh"

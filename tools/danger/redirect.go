@@ -136,7 +136,7 @@ func (w *walker) readFile(p string, ok bool, what string) {
 			w.res.add(Dangerous, what+": reads a file that may hold secrets ("+why+")")
 		}
 	}
-	if ok && strings.HasPrefix(p, "/dev/") && rawDevice.get().MatchString(p) {
+	if ok && strings.HasPrefix(p, "/dev/") && rawDevice.Get().MatchString(p) {
 		w.res.add(Dangerous, what+": reads a raw disk")
 	}
 }

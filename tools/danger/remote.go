@@ -57,13 +57,13 @@ func (w *walker) npx(chain string, args []arg, io ioInfo) {
 		rm := append([]arg{{s: "rm", text: name}, {s: "-rf", text: name}}, args[ops[0]+1:]...)
 		w.exec(rm, io)
 	}
-	if r := lookup(name); r != nil && npxTools.get()[name] {
+	if r := lookup(name); r != nil && npxTools.Get()[name] {
 		// A tool the table knows: its own rule judges its arguments
 		// (npx prisma migrate reset).
 		w.exec(args[ops[0]:], io)
 		return
 	}
-	if npxTools.get()[name] {
+	if npxTools.Get()[name] {
 		w.res.add(Dev, "`npx "+name+"`: runs a project tool")
 		return
 	}
@@ -78,7 +78,7 @@ var cloudSecret = []string{"secret", "password", "token", "credential", "decrypt
 
 func (w *walker) cloud(chain string, args []arg, io ioInfo) {
 	name := firstWord(chain)
-	ops := scan(commands.get()[name], args)
+	ops := scan(commands.Get()[name], args)
 	if len(ops) == 0 {
 		w.res.add(Safe, "`"+name+"`: shows help")
 		return
@@ -144,12 +144,12 @@ func (w *walker) cloud(chain string, args []arg, io ioInfo) {
 // jsBin judges yarn, pnpm and bun running a project tool by name (yarn
 // prisma migrate reset) by the tool's own rule.
 func (w *walker) jsBin(chain string, args []arg, io ioInfo) {
-	ops := scan(commands.get()[firstWord(chain)], args)
+	ops := scan(commands.Get()[firstWord(chain)], args)
 	if len(ops) == 0 {
 		return
 	}
 	name := args[ops[0]].s
-	if r := lookup(name); r != nil && npxTools.get()[name] {
+	if r := lookup(name); r != nil && npxTools.Get()[name] {
 		w.exec(args[ops[0]:], io)
 	}
 }

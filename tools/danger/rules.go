@@ -1,5 +1,7 @@
 package danger
 
+import "github.com/qsh-shell/qsh/tools/danger/lazy"
+
 // This file is the classifier's knowledge: which forms of which commands
 // are read-only, dev work or dangerous. Extend it here; the code in
 // judge.go and checks.go reads it.
@@ -716,7 +718,7 @@ func jsRules() map[string]*rule {
 
 // npxTools are the recognised project tools npx may run; anything else
 // may be downloaded and run.
-var npxTools = lazy[map[string]bool]{build: func() map[string]bool {
+var npxTools = lazy.Value[map[string]bool]{Build: func() map[string]bool {
 	return map[string]bool{
 		"tsc":           true,
 		"eslint":        true,
@@ -1430,11 +1432,11 @@ func compiler() *rule {
 }
 
 // commands is the table: every command the classifier recognises. It is
-// built on first use (see lazy); init only names its builder, which the
+// built on first use (see package lazy); init only names its builder, which the
 // checks the table refers to lead back to.
-var commands lazy[map[string]*rule]
+var commands lazy.Value[map[string]*rule]
 
-func init() { commands.build = commandTable }
+func init() { commands.Build = commandTable }
 
 func commandTable() map[string]*rule {
 	return map[string]*rule{

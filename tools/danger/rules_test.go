@@ -36,7 +36,7 @@ func TestRulesReviewable(t *testing.T) {
 			walk(name+" (bare)", r.bare)
 		}
 	}
-	for name, r := range commands.get() {
+	for name, r := range commands.Get() {
 		walk(name, r)
 	}
 }

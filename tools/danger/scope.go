@@ -86,7 +86,7 @@ func chainOf(text string) ([]string, bool) {
 		return nil, false
 	}
 	for _, a := range c.Assigns {
-		if a.Name == nil || hijackVars.get()[a.Name.Value] || a.Array != nil || a.Value != nil && literalText(a.Value) == "" && len(a.Value.Parts) > 0 {
+		if a.Name == nil || hijackVars.Get()[a.Name.Value] || a.Array != nil || a.Value != nil && literalText(a.Value) == "" && len(a.Value.Parts) > 0 {
 			return nil, false
 		}
 	}

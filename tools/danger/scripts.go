@@ -86,7 +86,7 @@ func (w *walker) crontab(chain string, args []arg, io ioInfo) {
 // content of a source this string wrote, or a here-string given as
 // /dev/stdin (install -m 755 /dev/stdin run.sh <<< '…').
 func (w *walker) copies(chain string, args []arg, io ioInfo) {
-	ops := scan(commands.get()[firstWord(chain)], args)
+	ops := scan(commands.Get()[firstWord(chain)], args)
 	if len(ops) != 2 {
 		return
 	}

@@ -60,7 +60,7 @@ func (w *walker) source(chain string, args []arg, io ioInfo) {
 	}
 	switch args[1].s {
 	case "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0":
-		w.stdinCode(commands.get()["bash"], chain, "bash", io)
+		w.stdinCode(commands.Get()["bash"], chain, "bash", io)
 		return
 	}
 	w.runFile(args[1].s, args[1].text, "source")
@@ -80,7 +80,7 @@ func (w *walker) su(chain string, args []arg, io ioInfo) {
 		}
 	}
 	if io.in.kind != inNone {
-		w.stdinCode(commands.get()["bash"], "su", "bash", io)
+		w.stdinCode(commands.Get()["bash"], "su", "bash", io)
 	}
 }
 
@@ -95,7 +95,7 @@ func (w *walker) env(chain string, args []arg, io ioInfo) {
 			return
 		}
 	}
-	i := unwrapIndex(commands.get()["env"], ss)
+	i := unwrapIndex(commands.Get()["env"], ss)
 	for _, a := range args[1:] {
 		if name, val, ok := strings.Cut(a.s, "="); ok && !strings.HasPrefix(a.s, "-") {
 			w.hijack(name, val, a.text)

@@ -203,19 +203,19 @@ func (w *walker) sqlCommand(chain, name, line string) {
 		// COPY … FROM/TO PROGRAM 'cmd', \copy … program 'cmd'.
 		i := strings.Index(lower, " program ")
 		w.res.add(Dangerous, on+": runs a shell command")
-		if m := strLit.get().FindStringSubmatch(line[i:]); m != nil {
+		if m := strLit.Get().FindStringSubmatch(line[i:]); m != nil {
 			w.nested(m[1]+m[2], input{})
 		}
 	case strings.Contains(lower, "into outfile") || strings.Contains(lower, "into dumpfile") ||
 		strings.Contains(lower, "vacuum into") || strings.HasPrefix(lower, "attach"):
-		if m := strLit.get().FindStringSubmatch(line); m != nil {
+		if m := strLit.Get().FindStringSubmatch(line); m != nil {
 			w.sqlOut(chain, m[1]+m[2])
 		} else {
 			w.res.add(Dangerous, on+": writes a file")
 		}
 	case strings.Contains(lower, "load_file(") || strings.Contains(lower, "load data") ||
 		strings.Contains(lower, "pg_read_file(") || strings.Contains(lower, "readfile("):
-		if m := strLit.get().FindStringSubmatch(line[strings.IndexAny(lower, "(l"):]); m != nil {
+		if m := strLit.Get().FindStringSubmatch(line[strings.IndexAny(lower, "(l"):]); m != nil {
 			p, ok := w.abs(m[1] + m[2])
 			w.readFile(p, ok, on)
 		}

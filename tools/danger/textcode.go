@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/qsh-shell/qsh/tools/danger/lazy"
 	"github.com/qsh-shell/qsh/tools/danger/secret"
 )
 
@@ -63,15 +64,15 @@ func (w *walker) awk(chain string, args []arg, io ioInfo) {
 var (
 	// awkLiteral is an awk string; awkOut a print's redirection to a
 	// string, awkCmdIn a command piped into getline, awkFileIn getline's file.
-	awkOut    = lazyRegexp{expr: `(>>?|\|&?)\s*"((?:[^"\\]|\\.)*)"`}
-	awkCmdIn  = lazyRegexp{expr: `"((?:[^"\\]|\\.)*)"\s*\|&?\s*getline`}
-	awkFileIn = lazyRegexp{expr: `getline\b[^<;}]*<\s*"((?:[^"\\]|\\.)*)"`}
-	awkSystem = lazyRegexp{expr: `system\s*\(\s*"((?:[^"\\]|\\.)*)"\s*\)`}
+	awkOut    = lazy.Regexp{Expr: `(>>?|\|&?)\s*"((?:[^"\\]|\\.)*)"`}
+	awkCmdIn  = lazy.Regexp{Expr: `"((?:[^"\\]|\\.)*)"\s*\|&?\s*getline`}
+	awkFileIn = lazy.Regexp{Expr: `getline\b[^<;}]*<\s*"((?:[^"\\]|\\.)*)"`}
+	awkSystem = lazy.Regexp{Expr: `system\s*\(\s*"((?:[^"\\]|\\.)*)"\s*\)`}
 	// awkRuns are uses that run commands or write files.
-	awkRuns = lazyRegexp{expr: `system\s*\(|\|\s*getline|\|&|print[f]?\b[^;}]*[^>=!<(]>{1,2}\s*[^=\s]|` +
+	awkRuns = lazy.Regexp{Expr: `system\s*\(|\|\s*getline|\|&|print[f]?\b[^;}]*[^>=!<(]>{1,2}\s*[^=\s]|` +
 		`print[f]?\b[^;}]*\|\s*[^|\s]|/inet/|\bfflush\s*\(\s*"`}
 	// awkEnv prints every variable.
-	awkEnv = lazyRegexp{expr: `for\s*\(\s*\w+\s+in\s+ENVIRON|print[f]?\s+ENVIRON\s*[;}]`}
+	awkEnv = lazy.Regexp{Expr: `for\s*\(\s*\w+\s+in\s+ENVIRON|print[f]?\s+ENVIRON\s*[;}]`}
 )
 
 // awkCode judges an awk program. values are the strings -v and NAME=value
@@ -89,25 +90,25 @@ func (w *walker) awkCode(code string, values []string) {
 		return
 	}
 	unq := func(s string) string { return strings.ReplaceAll(strings.ReplaceAll(s, `\"`, `"`), `\\`, `\`) }
-	for _, m := range awkSystem.get().FindAllStringSubmatch(code, -1) {
+	for _, m := range awkSystem.Get().FindAllStringSubmatch(code, -1) {
 		w.nested(unq(m[1]), input{})
 	}
-	for _, m := range awkCmdIn.get().FindAllStringSubmatch(code, -1) {
+	for _, m := range awkCmdIn.Get().FindAllStringSubmatch(code, -1) {
 		w.nested(unq(m[1]), input{})
 	}
-	for _, m := range awkFileIn.get().FindAllStringSubmatch(code, -1) {
+	for _, m := range awkFileIn.Get().FindAllStringSubmatch(code, -1) {
 		p, ok := w.abs(unq(m[1]))
 		w.readFile(p, ok, "`awk getline < \""+m[1]+"\"`")
 	}
-	for _, m := range envName.get().FindAllStringSubmatch(strings.ReplaceAll(code, "ENVIRON[", "ENV["), -1) {
+	for _, m := range envName.Get().FindAllStringSubmatch(strings.ReplaceAll(code, "ENVIRON[", "ENV["), -1) {
 		if secret.Var(m[1]) {
 			w.res.add(Dangerous, "`awk`: reads the secret `"+m[1]+"`")
 		}
 	}
-	if awkEnv.get().MatchString(code) {
+	if awkEnv.Get().MatchString(code) {
 		w.res.add(Dangerous, "`awk`: prints every environment variable, which may include secrets")
 	}
-	if !awkRuns.get().MatchString(code) {
+	if !awkRuns.Get().MatchString(code) {
 		w.res.add(Safe, "`awk`: the program only prints")
 		return
 	}
@@ -115,7 +116,7 @@ func (w *walker) awkCode(code string, values []string) {
 	// (a pipe, system(), a file named by an expression) runs commands or
 	// writes where the classifier cannot see.
 	rest := code
-	for _, m := range awkOut.get().FindAllStringSubmatchIndex(code, -1) {
+	for _, m := range awkOut.Get().FindAllStringSubmatchIndex(code, -1) {
 		op, target := code[m[2]:m[3]], unq(code[m[4]:m[5]])
 		if op == ">" || op == ">>" {
 			w.writeTo(target, "awk "+op, `"`+target+`"`)
@@ -124,8 +125,8 @@ func (w *walker) awkCode(code string, values []string) {
 			w.nested(target, input{})
 		}
 	}
-	rest = awkOut.get().ReplaceAllString(rest, "")
-	if awkRuns.get().MatchString(rest) {
+	rest = awkOut.Get().ReplaceAllString(rest, "")
+	if awkRuns.Get().MatchString(rest) {
 		w.res.add(Dangerous, "`awk`: the program runs commands or writes files")
 		for _, v := range values {
 			w.literal1(v)

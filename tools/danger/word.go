@@ -10,6 +10,7 @@ import (
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/qsh-shell/qsh/tools/danger/lazy"
 	"github.com/qsh-shell/qsh/tools/danger/secret"
 )
 
@@ -272,7 +273,7 @@ func (s *shared) fetching(node syntax.Node, stmts []*syntax.Stmt) bool {
 		syntax.Walk(st, func(n syntax.Node) bool {
 			switch n := n.(type) {
 			case *syntax.CallExpr:
-				if len(n.Args) > 0 && fetchers.get()[commandBase(n.Args[0].Lit())] {
+				if len(n.Args) > 0 && fetchers.Get()[commandBase(n.Args[0].Lit())] {
 					found = true
 				}
 			case *syntax.CmdSubst:
@@ -477,7 +478,7 @@ func hasSubst(word *syntax.Word) bool {
 }
 
 // fetchers are the commands whose output is content from the network.
-var fetchers = lazy[map[string]bool]{build: func() map[string]bool {
+var fetchers = lazy.Value[map[string]bool]{Build: func() map[string]bool {
 	return map[string]bool{
 		"curl": true, "wget": true, "fetch": true, "http": true, "https": true,
 		"xh": true, "aria2c": true, "lwp-request": true, "GET": true,

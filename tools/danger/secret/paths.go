@@ -3,6 +3,8 @@ package secret
 import (
 	"path"
 	"strings"
+
+	"github.com/qsh-shell/qsh/tools/danger/lazy"
 )
 
 // Places is where one user keeps secrets: the home directory, the system's
@@ -16,7 +18,7 @@ type Places struct {
 
 // homePaths hold secrets under the home directory; a directory counts
 // with everything under it.
-var homePaths = lazy[[]string]{build: func() []string {
+var homePaths = lazy.Value[[]string]{Build: func() []string {
 	return []string{
 		".ssh", ".gnupg", ".aws", ".azure", ".config/gcloud", ".kube", ".docker/config.json",
 		".netrc", "_netrc", ".git-credentials", ".config/git/credentials", ".config/gh", ".config/hub",
@@ -32,7 +34,7 @@ var homePaths = lazy[[]string]{build: func() []string {
 }}
 
 // systemPaths hold secrets of the machine, for any user.
-var systemPaths = lazy[[]string]{build: func() []string {
+var systemPaths = lazy.Value[[]string]{Build: func() []string {
 	return []string{
 		"/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-", "/etc/master.passwd",
 		"/etc/sudoers", "/etc/sudoers.d", "/etc/ssl/private", "/etc/ssh/ssh_host_rsa_key",
@@ -44,7 +46,7 @@ var systemPaths = lazy[[]string]{build: func() []string {
 
 // envPaths are the variables that move a secret file or directory, each
 // with the home-relative place it has when the variable is unset.
-var envPaths = lazy[map[string]string]{build: func() map[string]string {
+var envPaths = lazy.Value[map[string]string]{Build: func() map[string]string {
 	return map[string]string{
 		"KUBECONFIG": ".kube/config", "AWS_SHARED_CREDENTIALS_FILE": ".aws/credentials",
 		"AWS_CONFIG_FILE": ".aws/config", "GOOGLE_APPLICATION_CREDENTIALS": ".config/gcloud",
@@ -59,7 +61,7 @@ var envPaths = lazy[map[string]string]{build: func() map[string]string {
 // variable name points at by default (KUBECONFIG → .kube/config), or "".
 // A command that reads "$KUBECONFIG" reads a secret whatever its value.
 func VarFile(name string) string {
-	return envPaths.get()[name]
+	return envPaths.Get()[name]
 }
 
 // Fixed lists the absolute paths of files and directories that hold
@@ -69,13 +71,13 @@ func VarFile(name string) string {
 func (pl Places) Fixed() []string {
 	var out []string
 	if pl.Home != "" {
-		for _, p := range homePaths.get() {
+		for _, p := range homePaths.Get() {
 			out = append(out, path.Join(pl.Home, p))
 		}
 	}
-	out = append(out, systemPaths.get()...)
+	out = append(out, systemPaths.Get()...)
 	if pl.Getenv != nil {
-		for name := range envPaths.get() {
+		for name := range envPaths.Get() {
 			v := pl.Getenv(name)
 			if v == "" {
 				continue
@@ -100,13 +102,13 @@ func (pl Places) fixedUnder(p string) string {
 	h := pl.Home
 	if h != "" && h != "/" && len(p) > len(h)+1 && p[len(h)] == '/' && p[:len(h)] == h {
 		rel := p[len(h)+1:]
-		for _, h := range homePaths.get() {
+		for _, h := range homePaths.Get() {
 			if within(rel, h) {
 				return path.Join(pl.Home, h)
 			}
 		}
 	}
-	for _, f := range systemPaths.get() {
+	for _, f := range systemPaths.Get() {
 		if within(p, f) {
 			return f
 		}
@@ -128,7 +130,7 @@ func within(p, f string) bool {
 
 // anywhereDirs are directory names whose whole content is secret wherever
 // they are: another user's ~/.ssh is as secret as one's own.
-var anywhereDirs = lazy[map[string]string]{build: func() map[string]string {
+var anywhereDirs = lazy.Value[map[string]string]{Build: func() map[string]string {
 	return map[string]string{
 		".ssh": ".ssh/", ".gnupg": ".gnupg/", ".aws": ".aws/", ".azure": ".azure/",
 		".password-store": ".password-store/", "secrets": "a secrets directory", ".secrets": "a secrets directory",
@@ -158,7 +160,7 @@ func (pl Places) Why(p string) string {
 	for rest := dir; rest != ""; {
 		var d string
 		d, rest, _ = strings.Cut(rest, "/")
-		if what, ok := anywhereDirs.get()[d]; ok {
+		if what, ok := anywhereDirs.Get()[d]; ok {
 			return "inside " + what + ", which holds keys or credentials"
 		}
 	}
@@ -166,7 +168,7 @@ func (pl Places) Why(p string) string {
 	switch {
 	case procEnviron(p):
 		return "a process's environment, which holds its secrets"
-	case anywhereDirs.get()[base] != "":
+	case anywhereDirs.Get()[base] != "":
 		return base + "/ holds keys or credentials"
 	case base == "config" && path.Base(dir) == ".kube", base == "config.json" && path.Base(dir) == ".docker",
 		base == "hosts.yml" && strings.HasSuffix(dir, "/gh"), base == "credentials" && path.Base(dir) == ".aws":
@@ -190,7 +192,7 @@ func procEnviron(p string) bool {
 
 // namePatterns are base names (path.Match patterns, lower case) of files
 // that hold secrets wherever they are.
-var namePatterns = lazy[[]string]{build: func() []string {
+var namePatterns = lazy.Value[[]string]{Build: func() []string {
 	return []string{
 		".env", ".env.*", "*.env", ".envrc", ".flaskenv",
 		"*.pem", "*.key", "*.p12", "*.pfx", "*.jks", "*.keystore", "*.kdbx", "*.ovpn",
@@ -234,7 +236,7 @@ func Name(base string) bool {
 	if notSecretName(lower) {
 		return false
 	}
-	m := nameMatcher.get()
+	m := nameMatcher.Get()
 	if m.exact[lower] {
 		return true
 	}
@@ -291,9 +293,9 @@ type matcher struct {
 	others                       []string
 }
 
-var nameMatcher = lazy[matcher]{build: func() matcher {
+var nameMatcher = lazy.Value[matcher]{Build: func() matcher {
 	m := matcher{exact: map[string]bool{}}
-	for _, p := range namePatterns.get() {
+	for _, p := range namePatterns.Get() {
 		star := strings.Count(p, "*")
 		body := strings.Trim(p, "*")
 		switch {
@@ -320,10 +322,10 @@ var nameMatcher = lazy[matcher]{build: func() matcher {
 // for matching a glob such as `.[e]nv` or `*.pem` against what it could
 // name without reading a directory.
 func NameExamples() []string {
-	return nameExamples.get()
+	return nameExamples.Get()
 }
 
-var nameExamples = lazy[[]string]{build: func() []string {
+var nameExamples = lazy.Value[[]string]{Build: func() []string {
 	return []string{
 		".env", ".env.local", ".env.production", "prod.env", ".envrc", ".flaskenv", "server.pem", "server.key",
 		"cert.p12", "cert.pfx", "release.jks", "release.keystore", "vault.kdbx", "client.ovpn",

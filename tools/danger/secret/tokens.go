@@ -2,6 +2,8 @@ package secret
 
 import (
 	"strings"
+
+	"github.com/qsh-shell/qsh/tools/danger/lazy"
 )
 
 // Redacted replaces a secret value wherever one is removed.
@@ -9,33 +11,33 @@ const Redacted = "[REDACTED]"
 
 // tokenPatterns match values that are secrets whatever their context: API
 // keys with well-known prefixes, private keys, bearer tokens, JWTs.
-var tokenPatterns = [...]lazyRegexp{
-	{expr: `-----BEGIN [A-Z ]*PRIVATE KEY( BLOCK)?-----[\s\S]*?(-----END [A-Z ]*PRIVATE KEY( BLOCK)?-----|$)`},
-	{expr: `\b(sk|pk|rk)-(ant-|proj-|live-|test-)?[A-Za-z0-9_\-]{16,}`},
-	{expr: `\b(sk|rk|pk)_(live|test)_[A-Za-z0-9]{16,}`},
-	{expr: `\bgh[pousr]_[A-Za-z0-9]{20,}`},
-	{expr: `\bgithub_pat_[A-Za-z0-9_]{20,}`},
-	{expr: `\bglpat-[A-Za-z0-9_\-]{16,}`},
-	{expr: `\bxox[abposr]-[A-Za-z0-9\-]{10,}`},
-	{expr: `\b(AKIA|ASIA)[A-Z0-9]{16}\b`},
-	{expr: `\bAIza[0-9A-Za-z_\-]{30,}`},
-	{expr: `\bya29\.[0-9A-Za-z_\-]{20,}`},
-	{expr: `\bhf_[A-Za-z0-9]{30,}`},
-	{expr: `\bnpm_[A-Za-z0-9]{30,}`},
-	{expr: `\bpypi-[A-Za-z0-9_\-]{40,}`},
-	{expr: `\bdop_v1_[a-f0-9]{40,}`},
-	{expr: `\bhvs\.[A-Za-z0-9_\-]{20,}`},
-	{expr: `https://hooks\.slack\.com/services/[A-Za-z0-9/]+`},
-	{expr: `(?i)\b(bearer|token)\s+[A-Za-z0-9._~+/\-]{16,}=*`},
-	{expr: `\beyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`},
+var tokenPatterns = [...]lazy.Regexp{
+	{Expr: `-----BEGIN [A-Z ]*PRIVATE KEY( BLOCK)?-----[\s\S]*?(-----END [A-Z ]*PRIVATE KEY( BLOCK)?-----|$)`},
+	{Expr: `\b(sk|pk|rk)-(ant-|proj-|live-|test-)?[A-Za-z0-9_\-]{16,}`},
+	{Expr: `\b(sk|rk|pk)_(live|test)_[A-Za-z0-9]{16,}`},
+	{Expr: `\bgh[pousr]_[A-Za-z0-9]{20,}`},
+	{Expr: `\bgithub_pat_[A-Za-z0-9_]{20,}`},
+	{Expr: `\bglpat-[A-Za-z0-9_\-]{16,}`},
+	{Expr: `\bxox[abposr]-[A-Za-z0-9\-]{10,}`},
+	{Expr: `\b(AKIA|ASIA)[A-Z0-9]{16}\b`},
+	{Expr: `\bAIza[0-9A-Za-z_\-]{30,}`},
+	{Expr: `\bya29\.[0-9A-Za-z_\-]{20,}`},
+	{Expr: `\bhf_[A-Za-z0-9]{30,}`},
+	{Expr: `\bnpm_[A-Za-z0-9]{30,}`},
+	{Expr: `\bpypi-[A-Za-z0-9_\-]{40,}`},
+	{Expr: `\bdop_v1_[a-f0-9]{40,}`},
+	{Expr: `\bhvs\.[A-Za-z0-9_\-]{20,}`},
+	{Expr: `https://hooks\.slack\.com/services/[A-Za-z0-9/]+`},
+	{Expr: `(?i)\b(bearer|token)\s+[A-Za-z0-9._~+/\-]{16,}=*`},
+	{Expr: `\beyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`},
 }
 
 // assignment matches NAME=value and NAME: value; Var decides whether the
 // name says the value is secret.
-var assignment = lazyRegexp{expr: `\b([A-Za-z_][A-Za-z0-9_.\-]*)(\s*[=:]\s*)("[^"]*"|'[^']*'|[^\s"';&|,}]+)`}
+var assignment = lazy.Regexp{Expr: `\b([A-Za-z_][A-Za-z0-9_.\-]*)(\s*[=:]\s*)("[^"]*"|'[^']*'|[^\s"';&|,}]+)`}
 
 // credentialURL matches the password in scheme://user:password@host.
-var credentialURL = lazyRegexp{expr: `(://[^/\s:@]+:)[^/\s@]+@`}
+var credentialURL = lazy.Regexp{Expr: `(://[^/\s:@]+:)[^/\s@]+@`}
 
 // Redact returns s with every value that looks like a secret replaced by
 // [Redacted]: tokens of known shapes, private keys, the values of
@@ -46,9 +48,9 @@ func Redact(s string) string {
 		return s
 	}
 	for i := range tokenPatterns {
-		s = tokenPatterns[i].get().ReplaceAllString(s, Redacted)
+		s = tokenPatterns[i].Get().ReplaceAllString(s, Redacted)
 	}
-	re := assignment.get()
+	re := assignment.Get()
 	s = re.ReplaceAllStringFunc(s, func(m string) string {
 		sub := re.FindStringSubmatch(m)
 		if !assignedSecret(sub[1], strings.TrimSpace(sub[2]) == ":") || sub[3] == Redacted {
@@ -56,7 +58,7 @@ func Redact(s string) string {
 		}
 		return sub[1] + sub[2] + Redacted
 	})
-	return credentialURL.get().ReplaceAllString(s, "${1}"+Redacted+"@")
+	return credentialURL.Get().ReplaceAllString(s, "${1}"+Redacted+"@")
 }
 
 // assignedSecret reports whether the name of NAME=value or NAME: value in

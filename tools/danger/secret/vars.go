@@ -3,6 +3,8 @@ package secret
 import (
 	"strings"
 	"unicode"
+
+	"github.com/qsh-shell/qsh/tools/danger/lazy"
 )
 
 // Var reports whether an environment variable's name says its value is a
@@ -12,7 +14,7 @@ import (
 // merely contain AUTH or PAT, stay readable.
 func Var(name string) bool {
 	up := strings.ToUpper(name)
-	if notSecretVars.get()[up] {
+	if notSecretVars.Get()[up] {
 		return false
 	}
 	if up == "DATABASE_URL" || strings.HasSuffix(up, "_DATABASE_URL") || strings.Contains(up, "CONN_STR") ||
@@ -49,7 +51,7 @@ func secretWord(w string) bool {
 }
 
 // notSecretVars are names whose words look secret but whose values are not.
-var notSecretVars = lazy[map[string]bool]{build: func() map[string]bool {
+var notSecretVars = lazy.Value[map[string]bool]{Build: func() map[string]bool {
 	return map[string]bool{
 		"PWD": true, "OLDPWD": true, "SSH_AUTH_SOCK": true, "SSH_AGENT_PID": true, "GPG_AGENT_INFO": true,
 		"KEYMAP": true, "XDG_SESSION_TYPE": true, "XDG_SESSION_ID": true, "XDG_SESSION_CLASS": true,
