@@ -79,3 +79,34 @@ func TestReadEarlyCtrlD(t *testing.T) {
 		t.Fatalf("Read = %q, %v; want io.EOF", r, err)
 	}
 }
+
+// TestReadSequence checks that a key sending an escape sequence (an
+// arrow, Alt with a letter) reads as one Unknown key, none of its bytes
+// left for the next read, where "[A" would be two keys (A: always); and
+// that Esc alone is still Esc.
+func TestReadSequence(t *testing.T) {
+	ptmx, tty, err := pty.Open()
+	if err != nil {
+		t.Skip("no pseudo-terminal:", err)
+	}
+	defer ptmx.Close()
+	defer tty.Close()
+	if _, err := term.MakeRaw(int(tty.Fd())); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, seq := range []string{"\x1b[A", "\x1bOP", "\x1by", "\x1b[1;5C"} {
+		ptmx.Write([]byte(seq))
+		if r, err := Read(ctx, tty); r != Unknown || err != nil {
+			t.Errorf("%q: Read = %q, %v; want Unknown", seq, r, err)
+		}
+		ptmx.Write([]byte("n"))
+		if r, err := Read(ctx, tty); r != 'n' || err != nil {
+			t.Fatalf("after %q: Read = %q, %v; want 'n'", seq, r, err)
+		}
+	}
+	ptmx.Write([]byte{0x1b})
+	if r, err := Read(ctx, tty); r != 0x1b || err != nil {
+		t.Errorf("Esc: Read = %q, %v", r, err)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/qsh-shell/qsh/tools/danger"
 )
@@ -310,6 +311,8 @@ func (r *Registry) notOffered(q ask, env Env, k rune) string {
 // keyName shows a key pressed: control keys as ^X.
 func keyName(k rune) string {
 	switch {
+	case k == utf8.RuneError: // keys.Unknown: an arrow, a function key
+		return "that key"
 	case k < 0x20:
 		return "^" + string(k+'@')
 	case k == 0x7f:

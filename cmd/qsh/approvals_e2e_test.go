@@ -207,8 +207,10 @@ func TestApprovalsEditWrite(t *testing.T) {
 	wantResults(t, srv, "The user edited your content")
 }
 
-// TestApprovalsUnknownKey: a key that is not an answer asks again with
-// the keys that are; a second one is no, never yes; Ctrl-D is no.
+// TestApprovalsUnknownKey: a key that is not an answer (here an arrow,
+// whose bytes must not reach the next question: "[A" would be A, always)
+// asks again with the keys that are; a second one is no, never yes;
+// Ctrl-D is no.
 func TestApprovalsUnknownKey(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -217,9 +219,9 @@ func TestApprovalsUnknownKey(t *testing.T) {
 	tm.Line("? make them")
 	tm.WaitFor("run? [y/n/a/A/e] ")
 	tm.Mark()
-	tm.Type("x")
+	tm.Type(shelltest.Up)
 	out := tm.WaitFor("run? [y/n/a/A/e] ")
-	if !strings.Contains(out, "x is not an answer") || !strings.Contains(out, "y to run") || !strings.Contains(out, "Ctrl-D") {
+	if !strings.Contains(out, "that key is not an answer") || !strings.Contains(out, "y to run") || !strings.Contains(out, "Ctrl-D") {
 		t.Errorf("no hint after an unknown key:\n%s", out)
 	}
 	tm.Type("j")
