@@ -407,6 +407,7 @@ func (w *walker) inline(lang, code string) {
 		w.res.add(Dangerous, label+": code can write, delete, run programs or reach the network")
 		if runsCommands.Get().MatchString(code) {
 			w.literals(code)
+			w.joined(code)
 		}
 		return
 	}
@@ -460,6 +461,41 @@ func (w *walker) literals(code string) {
 			w.literal1(s)
 		}
 	}
+}
+
+// joined judges the strings code builds from literal pieces: "r"+"m -rf ~",
+// "r"."m", "".join(["r","m"," -rf ~"]), ["rm","-rf","/"].join(" "). A run is
+// literals with only joining punctuation between them; it is judged joined
+// with nothing and with spaces between the pieces (a separator given to
+// join is one of the pieces, so both readings cover it closely enough).
+func (w *walker) joined(code string) {
+	var run []string
+	judge := func() {
+		if len(run) > 1 {
+			w.literal1(strings.Join(run, ""))
+			w.literal1(strings.Join(run, " "))
+		}
+		run = run[:0]
+	}
+	end := -1
+	for _, m := range strLit.Get().FindAllStringSubmatchIndex(code, 64) {
+		if end >= 0 && !joinGap(code[end:m[0]]) {
+			judge()
+		}
+		if m[2] >= 0 {
+			run = append(run, code[m[2]:m[3]])
+		} else {
+			run = append(run, code[m[4]:m[5]])
+		}
+		end = m[1]
+	}
+	judge()
+}
+
+// joinGap reports whether what stands between two literals only joins
+// them: concatenation operators, list punctuation and a call of join.
+func joinGap(gap string) bool {
+	return strings.Trim(strings.ReplaceAll(gap, "join", ""), " \t+.,[]()") == ""
 }
 
 // literal1 judges s as shell code when it parses, keeping only what is
