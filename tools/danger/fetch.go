@@ -59,14 +59,14 @@ func (w *walker) fetch(chain string, args []arg, io ioInfo) {
 		switch {
 		case a == "--url":
 			urls = append(urls, args[min(i+1, len(args)-1)])
-		case name == "curl" && (a == "-o" || a == "--output"), name == "wget" && (a == "-O" || a == "--output-document"):
+		case name == "curl" && a == "--output", name == "wget" && a == "--output-document":
 			out = next()
+		case name == "curl" && strings.HasPrefix(a, "--output="):
+			out = strings.TrimPrefix(a, "--output=")
 		case name == "wget" && strings.HasPrefix(a, "--output-document="):
 			out = strings.TrimPrefix(a, "--output-document=")
-		case name == "wget" && takesValue("-O", a):
-			out = next()
-		case name == "wget" && strings.HasPrefix(a, "-O") && !strings.HasPrefix(a, "--"):
-			out = a[2:]
+		case name == "curl" && clusterHas(a, 'o'), name == "wget" && clusterHas(a, 'O'):
+			out = clusterValue(a, map[string]byte{"curl": 'o', "wget": 'O'}[name], next())
 		case name == "curl" && (a == "-O" || a == "--remote-name" || a == "--remote-name-all" || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && letters(a[1:]) && strings.Contains(a, "O")):
 			remoteName = true
 		case name == "curl" && curlElsewhere(a):
@@ -261,4 +261,23 @@ func (w *walker) ssh(chain string, args []arg, io ioInfo) {
 			}
 		}
 	}
+}
+
+// clusterHas reports whether a is a cluster of short flags holding the
+// flag c, its value joined or not: -o, -so, -sSLo, -ofile, -qOfile.
+func clusterHas(a string, c byte) bool {
+	if len(a) < 2 || a[0] != '-' || a[1] == '-' {
+		return false
+	}
+	i := strings.IndexByte(a[1:], c)
+	return i == 0 || i > 0 && letters(a[1:1+i])
+}
+
+// clusterValue is the value such a cluster gives c: the rest of the word
+// after it, or else the next word.
+func clusterValue(a string, c byte, next string) string {
+	if v := a[strings.IndexByte(a[1:], c)+2:]; v != "" {
+		return v
+	}
+	return next
 }
