@@ -119,6 +119,10 @@ func (w *walker) chmod(chain string, args []arg, io ioInfo) {
 	if len(ops) < 2 {
 		return
 	}
+	if strings.HasPrefix(chain, "chmod") && setID(ops[0].s) {
+		w.res.add(Dangerous, "`"+chain+" "+ops[0].text+"`: sets the setuid or setgid bit "+
+			"(the program runs with its owner's rights)")
+	}
 	for _, t := range ops[1:] {
 		p, ok := w.abs(t.s)
 		on := "`" + chain + " " + ops[0].text + " " + t.text + "`"
@@ -150,6 +154,20 @@ func (w *walker) chmod(chain string, args []arg, io ioInfo) {
 			w.res.add(Dangerous, on+": changes files outside the workspace")
 		}
 	}
+}
+
+// setID reports a chmod mode that sets the setuid or setgid bit: octal
+// 4755, 2755, 6755, or u+s, g+s, +s, u=rwxs.
+func setID(mode string) bool {
+	if isNumber(mode) {
+		return len(mode) >= 4 && (mode[len(mode)-4]-'0')&6 != 0
+	}
+	for clause := range strings.SplitSeq(mode, ",") {
+		if i := strings.IndexAny(clause, "+="); i >= 0 && strings.Contains(clause[i+1:], "s") {
+			return true
+		}
+	}
+	return false
 }
 
 // worldWritable reports a chmod mode that lets every user write: octal
