@@ -237,6 +237,11 @@ func (w *walker) decl(c *syntax.DeclClause) {
 					// assignment, its subscript evaluated.
 					name, val, hasVal := strings.Cut(f.s, "=")
 					w.subscriptCode(name, variant+" "+f.text)
+					if hasVal && strings.HasPrefix(val, "(") {
+						// declare 'a=([$(cmd)]=1)': bash expands the
+						// quoted compound assignment, subscripts and values.
+						w.arithCode(val, variant+" "+f.text)
+					}
 					if integer(flags) {
 						if w.ints == nil {
 							w.ints = map[string]bool{}

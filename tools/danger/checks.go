@@ -93,6 +93,19 @@ func (w *walker) setsVars(chain string, args []arg, io ioInfo) {
 			w.vars[args[i+1].s] = hole
 		}
 	}
+	// mapfile -C CALLBACK: bash runs the callback, with an index and a
+	// line after it, every -c lines.
+	for i, a := range args {
+		cb, ok := strings.CutPrefix(a.s, "-C")
+		if !ok || firstWord(chain) == "read" {
+			continue
+		}
+		if cb == "" && i+1 < len(args) {
+			cb = args[i+1].s
+		}
+		w.res.add(Dangerous, "`"+firstWord(chain)+" -C`: runs a callback as lines are read")
+		w.nested(cb+" 0 line", input{})
+	}
 	if len(ops) == 0 && firstWord(chain) == "read" {
 		w.vars["REPLY"] = hole
 	}
