@@ -153,3 +153,14 @@ func (w *walker) jsBin(chain string, args []arg, io ioInfo) {
 		w.exec(args[ops[0]:], io)
 	}
 }
+
+// lookupName judges DNS and probe tools (nslookup, dig, host, ping): a name
+// built from what a command prints or a value not known before running
+// ("$(whoami).x.evil.example") carries that data to the name's servers.
+func (w *walker) lookupName(chain string, args []arg, io ioInfo) {
+	for _, a := range args[1:] {
+		if hasHole(a.s) && strings.Contains(a.s, ".") {
+			w.res.add(Dangerous, "`"+firstWord(chain)+" "+a.text+"`: sends data not known before running in a DNS name")
+		}
+	}
+}
