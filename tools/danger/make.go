@@ -2,6 +2,8 @@ package danger
 
 import (
 	"strings"
+
+	"github.com/qsh-shell/qsh/tools/danger/lazy"
 )
 
 // make judges what make(1) is told on its command line besides the
@@ -68,8 +70,41 @@ func (w *walker) make(chain string, args []arg, io ioInfo) {
 				w.makeText(name + " = " + val)
 			}
 			w.hijack(name, val, args[i].text)
+			w.makeProgram(chain, name, val, args[i].text)
 		}
 	}
+}
+
+// makePrograms are the variables make's implicit rules and conventions
+// run as programs (make(1), "Variables Used by Implicit Rules").
+var makePrograms = lazy.Value[map[string]bool]{Build: func() map[string]bool {
+	m := map[string]bool{}
+	for _, v := range strings.Fields("AR AS CC CXX CPP FC M2C PC CO GET LEX YACC LINT MAKEINFO TEX TEXI2DVI " +
+		"WEAVE CWEAVE TANGLE CTANGLE RM LD MAKE INSTALL RANLIB STRIP OBJCOPY NM GO CARGO PYTHON PERL") {
+		m[v] = true
+	}
+	return m
+}}
+
+// makeProgram judges make VAR=value where VAR names a program make runs:
+// a command line or a program outside the workspace is run in every
+// recipe that uses it (make 'CC=sh -c "curl …" --').
+func (w *walker) makeProgram(chain, name, val, text string) {
+	if !makePrograms.Get()[name] {
+		return
+	}
+	words := strings.Fields(val)
+	if len(words) > 1 && (words[0] == "ccache" || words[0] == "sccache" || words[0] == "distcc") {
+		words = words[1:]
+	}
+	if len(words) == 1 && !strings.ContainsAny(val, ";|&$`<>()") {
+		p, ok := w.abs(words[0])
+		if !strings.Contains(words[0], "/") || ok && w.inside(p) {
+			return
+		}
+	}
+	w.res.add(Dangerous, "`"+chain+" "+text+"`: make runs the value as a program in its recipes")
+	w.literal1(val + " x.c")
 }
 
 // defaultMakefile judges the makefile make reads when none is named, if
