@@ -456,8 +456,13 @@ func bunRules() map[string]*rule {
 
 // runIn is a subcommand that runs a command in the project's environment.
 func runIn(what string) *rule {
-	return &rule{class: Dev, why: "runs a command with " + what, kind: kindRun, noscope: true}
+	return &rule{class: Dev, why: "runs a command with " + what, kind: kindRun, noscope: true, vals: runnerVals}
 }
+
+// runnerVals are the project runners' options that take a value (uv run
+// --with PKG python …): the value is not the command run.
+const runnerVals = "--with --with-editable --with-requirements --python -p --package --extra --group " +
+	"--env-file --directory --project --index --default-index --from --gemfile"
 
 // railsTasks are the Rails and rake tasks that drop, reset or empty a
 // database, print secrets or open a session.
