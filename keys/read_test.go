@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"os"
 	"testing"
 	"time"
 
@@ -108,5 +109,43 @@ func TestReadSequence(t *testing.T) {
 	ptmx.Write([]byte{0x1b})
 	if r, err := Read(ctx, tty); r != 0x1b || err != nil {
 		t.Errorf("Esc: Read = %q, %v", r, err)
+	}
+}
+
+// TestDiscard checks that keys typed before a question was shown are
+// dropped, cooked or raw, and the next one is read.
+func TestDiscard(t *testing.T) {
+	ptmx, tty, err := pty.Open()
+	if err != nil {
+		t.Skip("no pseudo-terminal:", err)
+	}
+	defer ptmx.Close()
+	defer tty.Close()
+	ptmx.Write([]byte("yy")) // cooked: no line yet
+	waitReadable(t, tty, func() { term.MakeRaw(int(tty.Fd())) })
+	Discard(tty)
+	ptmx.Write([]byte("n"))
+	if r, err := Read(context.Background(), tty); r != 'n' || err != nil {
+		t.Fatalf("Read after Discard = %q, %v; want 'n'", r, err)
+	}
+}
+
+// waitReadable waits until tty has input, after raw (which makes a cooked
+// line readable); the line discipline takes input on a worker.
+func waitReadable(t *testing.T, tty *os.File, raw func()) {
+	t.Helper()
+	old, err := term.GetState(int(tty.Fd()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw()
+	defer term.Restore(int(tty.Fd()), old)
+	fds := []unix.PollFd{{Fd: int32(tty.Fd()), Events: unix.POLLIN}}
+	n, err := unix.Poll(fds, int(testtime.Scaled(10*time.Second).Milliseconds()))
+	for err == unix.EINTR {
+		n, err = unix.Poll(fds, int(testtime.Scaled(10*time.Second).Milliseconds()))
+	}
+	if n != 1 {
+		t.Fatalf("the keys never became readable: %v", err)
 	}
 }

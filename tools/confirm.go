@@ -83,6 +83,9 @@ func (r *Registry) approve(ctx context.Context, env Env, q ask, c *call) (bool, 
 	if q.kind == kindRun && env.Preview != nil {
 		effect = env.Preview(ctx, q.subject)
 	}
+	if env.Discard != nil {
+		env.Discard() // a y typed twice must not answer this question
+	}
 	r.prompt(out, env.Terminal, q, keys, effect, r.where(v.Class, q.rule != nil && q.sandboxed))
 	wrong := false // a key that is not an answer came already
 	for {

@@ -195,3 +195,22 @@ func TestPromptEffect(t *testing.T) {
 		t.Errorf("previews asked for %q", asked)
 	}
 }
+
+// TestDiscardBeforeAsking checks that the keys typed ahead are dropped
+// before each question is shown, and only when someone is asked.
+func TestDiscardBeforeAsking(t *testing.T) {
+	r, _ := testRegistry(t, DefaultConfig())
+	out := new(bytes.Buffer)
+	var at []int // how much was shown when keys were dropped
+	rk, _ := keys(t, 'y')
+	env := Env{Out: out, ReadKey: rk, Discard: func() { at = append(at, out.Len()) }}
+	if ok, _ := r.approve(context.Background(), env, devAsk("go vet"), &call{}); !ok {
+		t.Fatal("not approved")
+	}
+	safe := devAsk("ls")
+	safe.verdict.Class = danger.Safe
+	r.approve(context.Background(), env, safe, &call{})
+	if len(at) != 1 || at[0] != 0 {
+		t.Errorf("keys dropped at %v, want once, before the question", at)
+	}
+}

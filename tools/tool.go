@@ -60,6 +60,9 @@ type Env struct {
 	// ReadKey reads one key press; nil when there is nobody to ask, and then
 	// the answer to every confirmation is no.
 	ReadKey func(ctx context.Context) (rune, error)
+	// Discard drops the keys typed before a question is shown, so that
+	// only keys pressed once it is answer it; nil: none to drop.
+	Discard func()
 	// Run runs a command in a subshell of the user's interpreter.
 	Run RunFunc
 	// Environ is the session's exported variables (NAME=value): the home

@@ -124,6 +124,7 @@ func (s *server) ask(ctx context.Context, m wire.Message) error {
 	if m.Keys && s.stdin != nil {
 		in := s.stdin
 		env.ReadKey = func(ctx context.Context) (rune, error) { return keys.Read(ctx, in) }
+		env.Discard = func() { keys.Discard(in) }
 	}
 	var out io.Writer = io.Discard
 	if s.stdout != nil {

@@ -289,3 +289,24 @@ func TestApprovalsPreviewNames(t *testing.T) {
 		t.Error("build was deleted")
 	}
 }
+
+// TestApprovalsTypeAhead: a y pressed twice answers the question shown,
+// not the next one, which nobody has read yet.
+func TestApprovalsTypeAhead(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	srv := aitest.NewOpenAI(t, execCall("touch first.txt"), execCall("touch second.txt"), aitest.Say("Asked twice.", 1))
+	tm := startIn(t, dir, aiEnv(t, srv))
+	tm.Line("? make two files")
+	tm.WaitFor("touch first.txt")
+	tm.WaitFor("run? [y/n/a/A/e] ")
+	tm.Type("yy")
+	tm.WaitFor("touch second.txt")
+	tm.WaitFor("run? [y/n/a/A/e] ")
+	tm.Type("n")
+	tm.WaitFor("Asked twice.")
+	tm.WaitFor(ps1)
+	if !exists(filepath.Join(dir, "first.txt")) || exists(filepath.Join(dir, "second.txt")) {
+		t.Errorf("first.txt %v, second.txt %v: want only the first", exists(filepath.Join(dir, "first.txt")), exists(filepath.Join(dir, "second.txt")))
+	}
+}
