@@ -1944,7 +1944,10 @@ func commandTable() map[string]*rule {
 		"unzip": {
 			class: Dev,
 			why:   "unpacks files",
-			flags: []flag{set("-l -v -t -Z", Safe, "lists an archive")},
+			flags: []flag{
+				set("-l -v -t -Z", Safe, "lists an archive"),
+				raise("-:", Dangerous, "keeps ../ in member names: files can land outside the target directory"),
+			},
 			check: (*walker).unzip,
 		},
 		"zip": {
@@ -2319,7 +2322,10 @@ func commandTable() map[string]*rule {
 				raise(destroyNames, Dangerous, "runs a script whose name says it destroys data"),
 			},
 		},
-		"bun": {class: Dev, why: "runs a project script", sub: bunRules(), open: true, check: (*walker).jsBin},
+		"bun": {
+			class: Dev, why: "runs a project script", sub: bunRules(), open: true, check: (*walker).jsBin,
+			flags: []flag{raise("-e --eval -p --print", Dangerous, "runs JavaScript given on the command line")},
+		},
 		"npx": {class: Safe, why: "runs a package", check: (*walker).npx, noscope: true},
 		"pip": {class: Dangerous, why: "unknown pip command", sub: pipRules(), suffixes: true},
 		"uv": {
