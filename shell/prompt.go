@@ -3,6 +3,7 @@ package shell
 import (
 	"context"
 	"os"
+	"os/user"
 	"slices"
 	"strconv"
 	"time"
@@ -28,16 +29,25 @@ func (s *Shell) promptString(ctx context.Context, status int, took time.Duration
 	return prompt.Render(d), ""
 }
 
+// lookupUserName is the name of the user the shell runs as, as bash's \u
+// shows it: the password database's, whatever USER says (su without -
+// keeps the old one); USER or LOGNAME only when the database has no entry.
+func (s *Shell) lookupUserName() string {
+	if u, err := user.LookupId(strconv.Itoa(os.Getuid())); err == nil {
+		return u.Username
+	}
+	if name := s.Var("USER"); name != "" {
+		return name
+	}
+	return s.Var("LOGNAME")
+}
+
 // promptData is what the prompt may show.
 func (s *Shell) promptData(status int, took time.Duration) prompt.Data {
 	host, _ := os.Hostname()
-	user := s.Var("USER")
-	if user == "" {
-		user = s.Var("LOGNAME")
-	}
 	dir := s.Dir()
 	return prompt.Data{
-		User:      user,
+		User:      s.userName(),
 		Host:      host,
 		Dir:       dir,
 		DirTrim:   atoi(s.Var("PROMPT_DIRTRIM")),

@@ -67,6 +67,9 @@ type Shell struct {
 	// [Shell.expandPrompt].
 	prompted  bool
 	promptOut string
+	// userName is \u's: the name of the user the shell runs as, looked
+	// up once, when a prompt first asks.
+	userName func() string
 	// winSize is the terminal's size as COLUMNS and LINES last said it.
 	winSize [2]int
 	// status is the last command line's, for what runs while the next
@@ -191,6 +194,7 @@ func New(opts ...Option) (*Shell, error) {
 		stderr: os.Stderr,
 		name:   "qsh",
 	}
+	s.userName = sync.OnceValue(s.lookupUserName)
 	for _, o := range opts {
 		o(s)
 	}
