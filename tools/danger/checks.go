@@ -279,3 +279,17 @@ func isNumber(s string) bool {
 	}
 	return true
 }
+
+// flock judges flock -c COMMAND: the lock's holder runs COMMAND as shell
+// code (flock(1)); flock FILE COMMAND… is judged as a wrapper.
+func (w *walker) flock(chain string, args []arg, io ioInfo) {
+	for i := 1; i < len(args); i++ {
+		a := args[i].s
+		if v, ok := strings.CutPrefix(a, "--command="); ok {
+			w.nested(v, input{})
+		} else if (a == "-c" || a == "--command") && i+1 < len(args) {
+			w.nested(args[i+1].s, input{})
+			i++
+		}
+	}
+}

@@ -1736,6 +1736,7 @@ func commandTable() map[string]*rule {
 		"chronic":    {class: Safe, why: "runs a command quietly", kind: kindWrap, noscope: true},
 		"caffeinate": {class: Safe, why: "runs a command", kind: kindWrap, vals: "-t -w", noscope: true},
 		"busybox":    {class: Safe, why: "runs a busybox applet", kind: kindWrap, noscope: true},
+		"toybox":     {class: Safe, why: "runs a toybox applet", kind: kindWrap, noscope: true},
 		"watch": {
 			class:   Safe,
 			why:     "runs a command repeatedly",
@@ -1758,7 +1759,17 @@ func commandTable() map[string]*rule {
 			why:     "runs a command under a lock",
 			kind:    kindWrap,
 			skip:    1,
-			vals:    "-w -E -c",
+			vals:    "-w -E -c --command",
+			check:   (*walker).flock,
+			noscope: true,
+		},
+		"chrt": {
+			class:   Dev,
+			why:     "runs a command with a scheduling policy",
+			kind:    kindWrap,
+			skip:    1,
+			vals:    "-T -P -D --sched-runtime --sched-period --sched-deadline",
+			flags:   []flag{raise("-p --pid", Dangerous, "changes the scheduling of a running process")},
 			noscope: true,
 		},
 		"xargs": {
