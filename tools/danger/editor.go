@@ -138,6 +138,9 @@ func (w *walker) exCommand(chain, line, text string) {
 			// Edits of the text in the buffer; written by :w.
 		default:
 			w.res.add(Dangerous, on+": editor commands that can run programs")
+			// call system("…"): the strings are judged as commands, for
+			// what is worse than dangerous.
+			w.literals(c)
 		}
 	}
 }
