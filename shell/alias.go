@@ -151,7 +151,7 @@ func ExpandAliases(line string, alias func(name string) (string, bool)) (expande
 		var spots []spot
 		syntax.Walk(f, func(n syntax.Node) bool {
 			call, ok := n.(*syntax.CallExpr)
-			if !ok || len(call.Args) == 0 || len(call.Assigns) > 0 {
+			if !ok || len(call.Args) == 0 {
 				return true
 			}
 			w := call.Args[0]

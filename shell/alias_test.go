@@ -43,7 +43,7 @@ func TestExpandAliases(t *testing.T) {
 		{"w", "w"}, // interp's
 		{"r", "r; x"},
 		{"if true; then u; fi", "if true; then a && b; fi"},
-		{"X=1 u", "X=1 u"},
+		{"X=1 u", "X=1 a && b"}, // as bash: X applies to a only
 	} {
 		if got := s.expandAliases(tt.in); got != tt.want {
 			t.Errorf("expandAliases(%q) = %q, want %q", tt.in, got, tt.want)
