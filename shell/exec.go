@@ -320,7 +320,7 @@ func pathError(dir, name string) error {
 }
 
 // environ lists the exported variables of env as KEY=value, without the
-// marks' (`__qsh_…`: see jobmark.go and lastpid.go), which set -a would
+// marks' (`__qsh_…`: see jobmark.go and bgtable.go), which set -a would
 // export.
 func environ(env expand.Environ) []string {
 	var list []string

@@ -57,7 +57,7 @@ func isMarkAssign(a *syntax.Assign) bool {
 }
 
 // unmarked is stmts as written: without the statements qsh adds for jobs
-// and $! (see jobmark.go, lastpid.go), a marked background statement as
+// and $! (see jobmark.go, bgtable.go), a marked background statement as
 // the statement it wraps, a loop as it was before package rewrite.
 func unmarked(stmts []*syntax.Stmt) []*syntax.Stmt {
 	var out []*syntax.Stmt

@@ -318,7 +318,7 @@ func (s *Shell) disownBuiltin(b builtinIO, args []string) int {
 }
 
 // waitBuiltin is wait: for job specs, for process IDs ($! and the
-// programs of background statements, see lastpid.go; with job control,
+// programs of background statements, see bgtable.go; with job control,
 // any job's), for every job, then (for the background statements that
 // ran no program, and for interp's `g` pids) interp's own wait. Unlike
 // interp's, Ctrl-C interrupts it: the jobs go on.

@@ -15,7 +15,7 @@ import (
 var updateMarks = flag.Bool("update", false, "write testdata/marks' expected rewritings from what the shell does now")
 
 // TestMarksGolden pins how the shell rewrites a program before interp
-// runs it, for background statements, $! and jobs (see lastpid.go and
+// runs it, for background statements, $! and jobs (see bgtable.go and
 // jobmark.go): each testdata/marks/NAME.txtar has a program (in) and what
 // it becomes as a command line typed with job control (line), in a -c
 // string or script (script), as an eval string (eval) and as a sourced

@@ -100,7 +100,7 @@ type Shell struct {
 	ask AskFunc
 
 	// Jobs, background statements and signals.
-	bgs bgTable // the background statements $! knows (lastpid.go)
+	bgs bgTable // the background statements $! knows (bgtable.go)
 	// jobs is the job table; nil without job control (see job.go).
 	jobs *jobs
 	// fg counts foreground programs that a Ctrl-C the shell gets is for:
