@@ -13,6 +13,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/qsh-shell/qsh/shell/extglob"
+	"github.com/qsh-shell/qsh/shell/marks"
 	"github.com/qsh-shell/qsh/shell/rewrite"
 )
 
@@ -25,8 +26,8 @@ const builtinMark = "qsh\x00"
 // ownBuiltins are the builtins interp lacks or gets wrong for profiles.
 var ownBuiltins = map[string]bool{"umask": true, "kill": true, "history": true, "trap": true,
 	"ulimit": true, "fc": true, "suspend": true, "caller": true, "fg": true, "bg": true,
-	"printf": true, "cd": true, "pwd": true, "jobs": true, "disown": true, "wait": true, jobMark: true,
-	bgMark: true, bgStartMark: true, bgEndMark: true, pidMark: true, promptMark: true,
+	"printf": true, "cd": true, "pwd": true, "jobs": true, "disown": true, "wait": true, marks.JobMark: true,
+	marks.BgMark: true, marks.BgStartMark: true, marks.BgEndMark: true, marks.PidMark: true, promptMark: true,
 	debugMark: true, statusMark: true, bgDebugMark: true, "bind": true,
 	// bash's own, whole (options.go, dirs.go, echo.go, read.go, mapfile.go, getopts.go)
 	"set": true, "shopt": true, "dirs": true, "pushd": true, "popd": true, "echo": true, "read": true,
@@ -80,7 +81,7 @@ func (s *Shell) call(ctx context.Context, args []string) ([]string, error) {
 		return out, nil
 	}
 	switch {
-	case strings.HasPrefix(name, markPrefix) && ownBuiltins[name]:
+	case strings.HasPrefix(name, marks.Prefix) && ownBuiltins[name]:
 		// qsh's marks, with no look at the functions: they run in
 		// background statements too, whose goroutines must not read
 		// the main shell's table of functions while it defines some.
@@ -186,9 +187,9 @@ func (s *Shell) builtins(next interp.ExecHandlerFunc) interp.ExecHandlerFunc {
 			}
 		case "wait":
 			return s.waitBuiltin(ctx, hc, args[1:])
-		case bgMark, bgStartMark, bgEndMark, pidMark:
+		case marks.BgMark, marks.BgStartMark, marks.BgEndMark, marks.PidMark:
 			return s.pidBuiltin(ctx, hc, append([]string{name}, args[1:]...))
-		case jobMark:
+		case marks.JobMark:
 			return s.jobMarkBuiltin(ctx, hc, args[1:])
 		case promptMark:
 			s.promptBuiltin(args[1:])

@@ -17,6 +17,7 @@ import (
 	"mvdan.cc/sh/v3/pattern"
 
 	"github.com/qsh-shell/qsh/completions"
+	"github.com/qsh-shell/qsh/shell/marks"
 )
 
 // Programmable completion, as bash's: compspecs generate candidates from
@@ -185,7 +186,7 @@ func sortedKeys[V any](m map[string]V) []string {
 func (s *Shell) varNames(hc interp.HandlerContext, prefix string, keep func(expand.Variable) bool) []string {
 	var names []string
 	for name := range hc.Env.Each {
-		if strings.HasPrefix(name, prefix) && !strings.HasPrefix(name, markPrefix) {
+		if strings.HasPrefix(name, prefix) && !strings.HasPrefix(name, marks.Prefix) {
 			names = append(names, name)
 		}
 	}
@@ -358,12 +359,12 @@ func (s *Shell) wordList(ctx context.Context, hc interp.HandlerContext, list str
 		ifs = vr.String()
 	}
 	var src strings.Builder
-	src.WriteString(markPrefix + "f=$-; set -f; " + markPrefix + "w=(")
+	src.WriteString(marks.Prefix + "f=$-; set -f; " + marks.Prefix + "w=(")
 	for _, w := range completions.SplitWordList(list, ifs) {
 		src.WriteString(" " + completions.WordSource(w))
 	}
-	src.WriteString(" ); [[ $" + markPrefix + "f == *f* ]] || set +f; unset -v " + markPrefix + "f")
-	vr, err := evalVar(ctx, hc, src.String(), markPrefix+"w")
+	src.WriteString(" ); [[ $" + marks.Prefix + "f == *f* ]] || set +f; unset -v " + marks.Prefix + "f")
+	vr, err := evalVar(ctx, hc, src.String(), marks.Prefix+"w")
 	if err != nil {
 		return nil, false
 	}
@@ -412,8 +413,8 @@ func (s *Shell) runCompCommand(ctx context.Context, hc interp.HandlerContext, cm
 	if c.line != nil {
 		env = fmt.Sprintf("COMP_LINE=%s COMP_POINT=%d COMP_TYPE=%d COMP_KEY=9", singleQuote(c.line.Line), c.line.Point, c.ctype)
 	}
-	src := fmt.Sprintf("%so=$(export %s; %s %s %s %s)", markPrefix, env, cmd, singleQuote(c.cmd), singleQuote(c.text), singleQuote(c.prev))
-	vr, _ := evalVar(ctx, hc, src, markPrefix+"o")
+	src := fmt.Sprintf("%so=$(export %s; %s %s %s %s)", marks.Prefix, env, cmd, singleQuote(c.cmd), singleQuote(c.text), singleQuote(c.prev))
+	vr, _ := evalVar(ctx, hc, src, marks.Prefix+"o")
 	out := vr.String()
 	if out == "" {
 		return nil

@@ -8,6 +8,8 @@ import (
 
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/qsh-shell/qsh/shell/marks"
 )
 
 // The DEBUG trap, as bash runs it: before each simple command of the
@@ -67,7 +69,7 @@ func (s *Shell) debugTrapCmd() string {
 // debugCall is for [Shell.call]: the command becomes [debugMark] when
 // the trap is to run before it. ok is false when args are unchanged.
 func (s *Shell) debugCall(hc interp.HandlerContext, args []string) ([]string, bool) {
-	if s.debug.cmd.Load() == nil || strings.HasPrefix(args[0], markPrefix) || strings.HasPrefix(args[0], builtinMark) ||
+	if s.debug.cmd.Load() == nil || strings.HasPrefix(args[0], marks.Prefix) || strings.HasPrefix(args[0], builtinMark) ||
 		!s.debugHere(hc) || s.bgToken(hc) != "" {
 		return nil, false
 	}
@@ -83,12 +85,12 @@ func (s *Shell) debugHere(hc interp.HandlerContext) bool {
 
 // inSubstitution reports whether the command of hc runs in a command
 // substitution: its output goes to the substitution's buffer, or the
-// line's marks say so (see [noJobVar]; interactive shells only).
+// line's marks say so (see [marks.NoJobVar]; interactive shells only).
 func inSubstitution(hc interp.HandlerContext) bool {
 	if _, ok := hc.Stdout.(*strings.Builder); ok {
 		return true
 	}
-	return hc.Env.Get(noJobVar).IsSet()
+	return hc.Env.Get(marks.NoJobVar).IsSet()
 }
 
 // markBackgrounds puts before each background statement of node
@@ -101,10 +103,10 @@ func (s *Shell) markBackgrounds(node syntax.Node) {
 	if s.debug.cmd.Load() == nil {
 		return
 	}
-	eachList(node, false, func(list *[]*syntax.Stmt) {
+	marks.EachList(node, false, func(list *[]*syntax.Stmt) {
 		var out []*syntax.Stmt
 		for i, st := range *list {
-			if !isBackground(st) || isMarkedBackground(st) {
+			if !marks.IsBackground(st) || marks.IsMarkedBackground(st) {
 				if out != nil {
 					out = append(out, st)
 				}
@@ -115,7 +117,7 @@ func (s *Shell) markBackgrounds(node syntax.Node) {
 			}
 			var b strings.Builder
 			syntax.NewPrinter(syntax.SingleLine(true)).Print(&b, st.Cmd)
-			out = append(out, parseStmt(bgDebugMark+" "+quote(b.String())+" && "+statusMark+" 0"), st)
+			out = append(out, marks.ParseStmt(bgDebugMark+" "+quote(b.String())+" && "+statusMark+" 0"), st)
 		}
 		if out != nil {
 			*list = out
@@ -151,7 +153,7 @@ func (s *Shell) markCommandText(node syntax.Node) {
 			return false
 		case *syntax.Stmt:
 			call, ok := n.Cmd.(*syntax.CallExpr)
-			if !ok || len(call.Args) == 0 || strings.HasPrefix(call.Args[0].Lit(), markPrefix) {
+			if !ok || len(call.Args) == 0 || strings.HasPrefix(call.Args[0].Lit(), marks.Prefix) {
 				return true
 			}
 			st := *n
@@ -185,7 +187,7 @@ func (s *Shell) markSubshells(node syntax.Node) {
 		}
 		syntax.Walk(n, func(n syntax.Node) bool {
 			if call, ok := n.(*syntax.CallExpr); ok {
-				prefix(call, subshellVar)
+				marks.PrefixVar(call, subshellVar)
 			}
 			return true
 		})

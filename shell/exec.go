@@ -16,6 +16,8 @@ import (
 	"golang.org/x/term"
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
+
+	"github.com/qsh-shell/qsh/shell/marks"
 )
 
 // guardKey is the context key of a caller's exec middleware; see [guard].
@@ -90,7 +92,7 @@ func (s *Shell) execProgram(next interp.ExecHandlerFunc) interp.ExecHandlerFunc 
 		if fg {
 			s.replace(ctx, path, args, env, hc.Dir, stdin, hc.Stdout, hc.Stderr)
 		}
-		if s.jobs != nil && fg && !hc.Env.Get(noJobVar).IsSet() && plainFiles(stdin, hc.Stdout, hc.Stderr) {
+		if s.jobs != nil && fg && !hc.Env.Get(marks.NoJobVar).IsSet() && plainFiles(stdin, hc.Stdout, hc.Stderr) {
 			return s.runJob(ctx, hc, args, newCmd, &stdin)
 		}
 		if fg {
@@ -182,7 +184,7 @@ func plainFiles(files ...any) bool {
 // newCmd makes the command with *stdin.
 func (s *Shell) runJob(ctx context.Context, hc interp.HandlerContext, args []string,
 	newCmd func() *exec.Cmd, stdin *io.Reader) error {
-	token := hc.Env.Get(jobVar).String()
+	token := hc.Env.Get(marks.JobVar).String()
 	line, _ := ctx.Value(lineKey{}).(*lineState)
 	// A program that starts once its line is over is in the background,
 	// marked or not.
@@ -206,7 +208,7 @@ func (s *Shell) runJob(ctx context.Context, hc interp.HandlerContext, args []str
 			}
 		}
 	}
-	resume := hc.Env.Get(mixedVar).IsSet()
+	resume := hc.Env.Get(marks.MixedVar).IsSet()
 	j, p, err := s.jobs.start(newCmd, startProgram, args, hc.Pos.Offset(), token, bg, resume, line)
 	if err != nil {
 		s.bgFailed(hc)
@@ -320,12 +322,12 @@ func pathError(dir, name string) error {
 }
 
 // environ lists the exported variables of env as KEY=value, without the
-// marks' (`__qsh_…`: see jobmark.go and bgtable.go), which set -a would
+// marks' (`__qsh_…`: see package marks), which set -a would
 // export.
 func environ(env expand.Environ) []string {
 	var list []string
 	for name, vr := range env.Each {
-		if vr.Exported && vr.IsSet() && vr.Kind == expand.String && !strings.HasPrefix(name, markPrefix) {
+		if vr.Exported && vr.IsSet() && vr.Kind == expand.String && !strings.HasPrefix(name, marks.Prefix) {
 			list = append(list, name+"="+vr.Str)
 		}
 	}

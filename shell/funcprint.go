@@ -7,6 +7,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/qsh-shell/qsh/shell/marks"
 	"github.com/qsh-shell/qsh/shell/rewrite"
 )
 
@@ -19,7 +20,7 @@ import (
 func funcDefinition(name string, body *syntax.Stmt) string {
 	var fp funcPrinter
 	fp.funcDecl(name, withoutMarkVars(body), "")
-	return unmarkTrap(strings.TrimSuffix(fp.buf.String(), "\n"))
+	return marks.Untrap(strings.TrimSuffix(fp.buf.String(), "\n"))
 }
 
 // withoutMarkVars is body without the prefix assignments qsh gives the
@@ -53,26 +54,26 @@ func withoutMarkVars(body *syntax.Stmt) *syntax.Stmt {
 }
 
 func isMarkAssign(a *syntax.Assign) bool {
-	return a.Name != nil && strings.HasPrefix(a.Name.Value, markPrefix)
+	return a.Name != nil && strings.HasPrefix(a.Name.Value, marks.Prefix)
 }
 
 // unmarked is stmts as written: without the statements qsh adds for jobs
-// and $! (see jobmark.go, bgtable.go), a marked background statement as
+// and $! (see package marks), a marked background statement as
 // the statement it wraps, a loop as it was before package rewrite.
 func unmarked(stmts []*syntax.Stmt) []*syntax.Stmt {
 	var out []*syntax.Stmt
 	for _, st := range stmts {
 		st = rewrite.Unwrap(st)
 		if d, ok := st.Cmd.(*syntax.DeclClause); ok && slices.ContainsFunc(d.Args, func(a *syntax.Assign) bool {
-			return a.Name != nil && strings.HasPrefix(a.Name.Value, markPrefix)
+			return a.Name != nil && strings.HasPrefix(a.Name.Value, marks.Prefix)
 		}) {
 			continue
 		}
-		if isMarkedBackground(st) {
+		if marks.IsMarkedBackground(st) {
 			b := st.Cmd.(*syntax.Block)
 			inner := unmarked(b.Stmts[2:])
 			if n := len(inner); n > 0 {
-				if call, ok := inner[n-1].Cmd.(*syntax.CallExpr); ok && len(call.Args) > 0 && call.Args[0].Lit() == bgEndMark {
+				if call, ok := inner[n-1].Cmd.(*syntax.CallExpr); ok && len(call.Args) > 0 && call.Args[0].Lit() == marks.BgEndMark {
 					inner = inner[:n-1]
 				}
 			}

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/qsh-shell/qsh/shell/marks"
 )
 
 // What an interactive qsh tells the scripts it sources about itself, so
@@ -138,17 +140,17 @@ func markDashText(src, name string) string {
 	if err != nil {
 		return src
 	}
-	out, _ := applyEdits(src, name, dashEdits(f), true)
+	out, _ := marks.Apply(src, name, dashEdits(f), true)
 	return out
 }
 
 // dashEdits are the edits that mark the $- of f (see [markText]).
-func dashEdits(f *syntax.File) []edit {
-	var edits []edit
+func dashEdits(f *syntax.File) []marks.Edit {
+	var edits []marks.Edit
 	syntax.Walk(f, func(n syntax.Node) bool {
 		if pe, ok := n.(*syntax.ParamExp); ok && isPlainDash(pe) {
 			end := int(pe.End().Offset())
-			edits = append(edits, edit{off: end, end: end, text: "i"})
+			edits = append(edits, marks.Edit{Off: end, End: end, Text: "i"})
 		}
 		return true
 	})

@@ -8,6 +8,8 @@ import (
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
+
+	"github.com/qsh-shell/qsh/shell/marks"
 )
 
 // How bash shows values again as shell input: `set` and `alias` quote a
@@ -91,7 +93,7 @@ func (s *Shell) listVars(hc interp.HandlerContext, b builtinIO) int {
 	for name, vr := range hc.Env.Each {
 		// interp leaves an array made element by element unset.
 		set := vr.IsSet() || len(vr.List) > 0 || len(vr.Map) > 0
-		if set && !strings.HasPrefix(name, markPrefix) {
+		if set && !strings.HasPrefix(name, marks.Prefix) {
 			vars[name] = vr
 		}
 	}

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/qsh-shell/qsh/shell/marks"
 )
 
 // RunString runs a `-c` string and returns the shell's exit status. Lines
@@ -57,7 +59,7 @@ func (s *Shell) runString(ctx context.Context, src string) int {
 		if pst != 0 {
 			return pst
 		}
-		s.markPids(f)
+		marks.File(f, nil) // $! only: no job control here
 		st = s.runFile(ctx, f)
 		if s.exited() || ctx.Err() != nil {
 			break
@@ -99,7 +101,7 @@ func (s *Shell) runScript(ctx context.Context, r io.Reader, name string) int {
 func (s *Shell) runSource(ctx context.Context, src, name string) int {
 	f, err := syntax.NewParser().Parse(strings.NewReader(src), name)
 	if err == nil {
-		s.markPids(f)
+		marks.File(f, nil) // $! only: no job control here
 		if oneshot(f) {
 			ctx = context.WithValue(ctx, lastKey{}, true)
 		}
@@ -108,7 +110,7 @@ func (s *Shell) runSource(ctx context.Context, src, name string) int {
 	lines := strings.SplitAfter(src, "\n")
 	bad := errLine(err, 1)
 	if f := s.completeLines(lines, bad-1, name); f != nil {
-		s.markPids(f)
+		marks.File(f, nil) // $! only: no job control here
 		st := s.runFile(ctx, f)
 		if s.exited() || ctx.Err() != nil {
 			return st
@@ -133,7 +135,7 @@ func (s *Shell) runSource(ctx context.Context, src, name string) int {
 	if len(f.Stmts) == 0 {
 		return 1
 	}
-	s.markPids(f)
+	marks.File(f, nil) // $! only: no job control here
 	return s.runFile(ctx, f)
 }
 

@@ -12,6 +12,7 @@ import (
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/qsh-shell/qsh/shell/marks"
 	"github.com/qsh-shell/qsh/shell/rewrite"
 )
 
@@ -77,12 +78,12 @@ func markSourced(rwc io.ReadWriteCloser, path string, dashI bool) io.ReadWriteCl
 
 // markText is a program's text with, in place (each line keeps its
 // number, so that messages still say file:line), its background
-// statements and $! marked (see [markPidsText]), its $- if dashI (see
+// statements and $! marked (see [marks.Text]), its $- if dashI (see
 // [markDashText]) and what package rewrite changes for interp: all from
 // one parse, and none when a quick look finds none of them. The text comes
 // back unchanged when it does not parse (interp reports the error then).
 func markText(src, name string, dashI bool) string {
-	pids, dash, fix := mayMark(src), dashI && mayHaveDash(src), rewrite.MayNeed(src)
+	pids, dash, fix := marks.MayNeed(src), dashI && mayHaveDash(src), rewrite.MayNeed(src)
 	// zsh's ${(flags)…}, in branches for zsh (see [badSubstitution]).
 	zsh := strings.Contains(src, "${(")
 	if !pids && !dash && !fix && !zsh {
@@ -103,9 +104,9 @@ func markText(src, name string, dashI bool) string {
 	if err != nil || !pids && !dash && !fix {
 		return src
 	}
-	var edits []edit
+	var edits []marks.Edit
 	if pids {
-		edits = append(edits, pidEdits(f, src)...)
+		edits = append(edits, marks.Text(f, src)...)
 	}
 	// Parsing the result again checks the marks of background statements;
 	// a $- mark is a letter, and package rewrite's text parses, as its fuzz
@@ -116,10 +117,10 @@ func markText(src, name string, dashI bool) string {
 	}
 	if fix {
 		for _, e := range rewrite.Edits(f, src) {
-			edits = append(edits, edit{off: e.Off, end: e.End, text: e.Text})
+			edits = append(edits, marks.Edit{Off: e.Off, End: e.End, Text: e.Text})
 		}
 	}
-	out, _ := applyEdits(src, name, edits, check)
+	out, _ := marks.Apply(src, name, edits, check)
 	return out
 }
 

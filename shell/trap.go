@@ -16,6 +16,8 @@ import (
 
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/qsh-shell/qsh/shell/marks"
 )
 
 // trap, as bash's. EXIT is qsh's (interp would run it after every command
@@ -192,7 +194,7 @@ func (s *Shell) sigTrapped(sig syscall.Signal) bool {
 // unchanged.
 func (s *Shell) trapCall(hc interp.HandlerContext, args []string) ([]string, bool) {
 	name := args[0]
-	if strings.HasPrefix(name, markPrefix) || strings.HasPrefix(name, builtinMark) {
+	if strings.HasPrefix(name, marks.Prefix) || strings.HasPrefix(name, builtinMark) {
 		return nil, false
 	}
 	if s.sigtraps.pending.Load() && s.bgToken(hc) == "" && !inSubstitution(hc) {
@@ -312,7 +314,7 @@ func (s *Shell) trap(ctx context.Context, hc interp.HandlerContext, b builtinIO,
 			if reset {
 				s.exitTrap = ""
 			} else {
-				s.exitTrap = markTrap(cmd)
+				s.exitTrap = marks.Trap(cmd)
 			}
 		case "ERR":
 			s.sigtraps.mu.Lock()
@@ -351,7 +353,7 @@ func (s *Shell) printTraps(b builtinIO, specs []string) int {
 	get := func(name string, sig syscall.Signal) entry {
 		switch name {
 		case "EXIT":
-			return entry{name, unmarkTrap(s.exitTrap), s.exitTrap != ""}
+			return entry{name, marks.Untrap(s.exitTrap), s.exitTrap != ""}
 		case "DEBUG":
 			c := s.debugTrapCmd()
 			return entry{name, c, c != ""}

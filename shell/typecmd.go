@@ -8,6 +8,8 @@ import (
 
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/qsh-shell/qsh/shell/marks"
 )
 
 // type and command -v/-V, as bash's: what a name runs, in the order the
@@ -32,7 +34,7 @@ func (s *Shell) lookup(hc interp.HandlerContext, name string, all, noFuncs bool)
 	if !noFuncs && s.isFuncAt(hc, name) {
 		kinds = append(kinds, kind{"function", s.funcText(hc, name)})
 	}
-	if interp.IsBuiltin(name) || ownBuiltins[name] && !strings.HasPrefix(name, markPrefix) {
+	if interp.IsBuiltin(name) || ownBuiltins[name] && !strings.HasPrefix(name, marks.Prefix) {
 		kinds = append(kinds, kind{what: "builtin"})
 	}
 	for _, p := range pathFiles(hc, name, all) {
@@ -271,7 +273,7 @@ func (s *Shell) commandCall(hc interp.HandlerContext, args []string) ([]string, 
 	}
 	name := rest[0]
 	switch {
-	case ownBuiltins[name] && !strings.HasPrefix(name, markPrefix), declBuiltins[name]:
+	case ownBuiltins[name] && !strings.HasPrefix(name, marks.Prefix), declBuiltins[name]:
 		return mark(rest), nil
 	case usePath && !interp.IsBuiltin(name) && !strings.Contains(name, "/"):
 		for dir := range strings.SplitSeq(defaultPath, ":") {

@@ -10,6 +10,8 @@ import (
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/qsh-shell/qsh/shell/marks"
 )
 
 // bash-completion passes values up the call stack with the "upvars" idiom:
@@ -34,7 +36,7 @@ import (
 // are left alone, since what they declare cannot be known.
 
 // frameVar names the frame of the function call in progress.
-const frameVar = markPrefix + "fr"
+const frameVar = marks.Prefix + "fr"
 
 // callMark is the name of the builtin that calls a function in a frame.
 const callMark = builtinMark + "call"
@@ -145,7 +147,7 @@ func (s *Shell) callFrom(ctx context.Context, hc interp.HandlerContext, fn, args
 }
 
 // statusVar holds a completion function's status for a moment.
-const statusVar = markPrefix + "rc"
+const statusVar = marks.Prefix + "rc"
 
 // followCall is the call handler's part: under a completion function
 // (frameVar is set), a function call goes through callMark, and an unset
