@@ -107,7 +107,7 @@ func (r *Registry) approve(ctx context.Context, env Env, q ask, c *call) (bool, 
 			// second wrong key is no, so that a stray paste or a
 			// hung-up terminal never waits for ever, nor says yes.
 			if wrong {
-				fmt.Fprintf(out, "n (%s is not an answer either)\n", keyName(k))
+				fmt.Fprintf(out, "%s is not an answer either: ", keyName(k))
 				k = 'n'
 			} else {
 				wrong = true
@@ -252,16 +252,12 @@ func (r *Registry) hint(q ask, env Env, keys string, k rune) string {
 	if why := r.notOffered(q, env, k); why != "" {
 		fmt.Fprintf(&b, "%c is not offered here: %s. ", k, why)
 	} else {
-		fmt.Fprintf(&b, "%s is not an answer. ", keyName(k))
+		fmt.Fprintf(&b, "%s is not an answer: ", keyName(k))
 	}
-	b.WriteString("Press ")
-	for i, key := range keys {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(keyMeaning(q, key))
+	for _, key := range keys {
+		b.WriteString(keyMeaning(q, key) + " · ")
 	}
-	b.WriteString("; Enter, Esc or Ctrl-D for no, Ctrl-C to stop the answer.")
+	b.WriteString("Enter/Esc/Ctrl-D no · Ctrl-C stop")
 	return b.String()
 }
 
@@ -269,18 +265,18 @@ func (r *Registry) hint(q ask, env Env, keys string, k rune) string {
 func keyMeaning(q ask, key rune) string {
 	switch key {
 	case 'y':
-		return "y to " + q.verb
+		return "y " + q.verb
 	case 'n':
-		return "n not to"
+		return "n don't"
 	case 'a':
-		return "a to allow alike for this session"
+		return "a allow alike this session"
 	case 'A':
 		return "A always in this project"
 	case 'e':
 		if q.kind == kindRun {
-			return "e to edit it on your prompt"
+			return "e edit on your prompt"
 		}
-		return "e to edit it in your editor"
+		return "e edit in your editor"
 	}
 	return string(key)
 }

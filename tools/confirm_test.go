@@ -149,14 +149,14 @@ func TestWrongKeyHint(t *testing.T) {
 		keys []rune
 		want string
 	}{
-		{"unknown", devAsk("go vet"), []rune{'x', 'y'}, "run? [y/n/a/A] \nx is not an answer. Press y to run, n not to, " +
-			"a to allow alike for this session, A always in this project; Enter, Esc or Ctrl-D for no, Ctrl-C to stop the answer.\nrun? [y/n/a/A] y\n"},
-		{"control key", devAsk("go vet"), []rune{0x01, 'n'}, "run? [y/n/a/A] \n^A is not an answer. "},
-		{"arrow", devAsk("go vet"), []rune{utf8.RuneError, 'n'}, "run? [y/n/a/A] \nthat key is not an answer. "},
-		{"e at an MCP call", mcp, []rune{'e', 'n'}, "call? [y/n/a/A] \ne is not offered here: an MCP tool's call is not a command you could run yourself. Press y to call, "},
+		{"unknown", devAsk("go vet"), []rune{'x', 'y'}, "run? [y/n/a/A] \nx is not an answer: y run · n don't · " +
+			"a allow alike this session · A always in this project · Enter/Esc/Ctrl-D no · Ctrl-C stop\nrun? [y/n/a/A] y\n"},
+		{"control key", devAsk("go vet"), []rune{0x01, 'n'}, "run? [y/n/a/A] \n^A is not an answer: "},
+		{"arrow", devAsk("go vet"), []rune{utf8.RuneError, 'n'}, "run? [y/n/a/A] \nthat key is not an answer: "},
+		{"e at an MCP call", mcp, []rune{'e', 'n'}, "call? [y/n/a/A] \ne is not offered here: an MCP tool's call is not a command you could run yourself. y call · "},
 		{"e with no prompt to come", devAsk("go vet"), []rune{'e', 'n'}, "e is not offered here: there is no prompt to come"},
-		{"a unconfined", unconfined, []rune{'a', 'n'}, "run? [y/n] \na is not offered here: this call is approved one at a time. Press y to run, n not to; "},
-		{"second wrong key", devAsk("go vet"), []rune{'x', 'z'}, "run? [y/n/a/A] n (z is not an answer either)\n"},
+		{"a unconfined", unconfined, []rune{'a', 'n'}, "run? [y/n] \na is not offered here: this call is approved one at a time. y run · n don't · Enter"},
+		{"second wrong key", devAsk("go vet"), []rune{'x', 'z'}, "\nrun? [y/n/a/A] z is not an answer either: n\n"},
 	} {
 		r, _ := testRegistry(t, DefaultConfig())
 		out := new(bytes.Buffer)

@@ -221,7 +221,7 @@ func TestApprovalsUnknownKey(t *testing.T) {
 	tm.Mark()
 	tm.Type(shelltest.Up)
 	out := tm.WaitFor("run? [y/n/a/A/e] ")
-	if !strings.Contains(out, "that key is not an answer") || !strings.Contains(out, "y to run") || !strings.Contains(out, "Ctrl-D") {
+	if !strings.Contains(out, "that key is not an answer") || !strings.Contains(out, "y run · n don't") || !strings.Contains(out, "Ctrl-D") {
 		t.Errorf("no hint after an unknown key:\n%s", out)
 	}
 	tm.Type("j")
