@@ -98,7 +98,7 @@ func (s *Shell) call(ctx context.Context, args []string) ([]string, error) {
 		_, err := interp.LookPathDir(hc.Dir, hc.Env, args[1])
 		s.exitCalled.Store(err == nil)
 	case name == "eval" && !s.isFuncAt(hc, name):
-		return s.markEval(args), nil
+		return s.markEval(hc, args), nil
 	case (name == "alias" || name == "unalias") && !s.isFuncAt(hc, name):
 		return mark(args), nil
 	case (name == "source" || name == ".") && len(args) > 1 && !s.isFuncAt(hc, name):

@@ -13,7 +13,6 @@ import (
 
 	"golang.org/x/sys/unix"
 	"golang.org/x/term"
-	"mvdan.cc/sh/v3/syntax"
 )
 
 // An interactive shell on a terminal does job control, like bash with
@@ -167,7 +166,6 @@ type jobs struct {
 	term    *job                    // the job the terminal was given to
 	pending map[string]*reservation // background statements that have not started a program
 	fresh   []string                // background statements run by the last line
-	marked  map[*syntax.Stmt]bool   // function bodies marked, see [Shell.markJobs]
 	tokens  int
 	gen     int // bumped to make background waits give up (an interrupted wait)
 	waiting int // wait builtins running
@@ -180,7 +178,7 @@ type jobs struct {
 func newJobs(tty, pgid int, notice io.Writer, sigs chan<- os.Signal) *jobs {
 	return &jobs{tty: tty, pgid: pgid, notice: notice, sigs: sigs,
 		changes: changes{changed: make(chan struct{})}, pending: map[string]*reservation{},
-		marked: map[*syntax.Stmt]bool{}}
+	}
 }
 
 // wait releases t.mu until the next change; t.mu is held.

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -229,27 +230,46 @@ func TestJobStatusLast(t *testing.T) {
 	}
 }
 
-// TestMarkJobsFuncs: the substitutions of functions defined before the
-// line (in the rc file, say) are marked too.
+// TestMarkJobsFuncs: the substitutions and mixed pipelines of a function
+// are marked when it is defined, by an eval string or a sourced file (the
+// rc file, say), not afterwards in interp's table, which is read-only.
 func TestMarkJobsFuncs(t *testing.T) {
 	s, _, _ := newTestShell(t, nil)
 	s.jobs = newJobs(-1, 0, io.Discard, nil)
-	fn, err := syntax.NewParser().Parse(strings.NewReader("pick() { vim $(find . | fzf); }"), "")
+	file := filepath.Join(t.TempDir(), "funcs.sh")
+	if err := os.WriteFile(file, []byte("sourced() { vim $(find . | fzf); while :; do :; done | less; }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	prog, err := syntax.NewParser().Parse(strings.NewReader("eval 'evald() { vim $(find . | fzf); }'; source "+file), "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.runner.Run(context.Background(), fn); err != nil {
+	if err := s.runner.Run(context.Background(), prog); err != nil {
 		t.Fatal(err)
 	}
-	line, err := syntax.NewParser().Parse(strings.NewReader("pick"), "")
+	print := func(name string) string {
+		var b strings.Builder
+		syntax.NewPrinter().Print(&b, s.runner.Funcs[name])
+		return b.String()
+	}
+	const want = "vim $(__qsh_nojob=1 find . | __qsh_nojob=1 fzf)"
+	for _, name := range []string{"evald", "sourced"} {
+		if got := print(name); !strings.Contains(got, want) {
+			t.Errorf("%s is:\n%s\nwant it to contain %q", name, got, want)
+		}
+	}
+	if got := print("sourced"); !strings.Contains(got, "__qsh_mixed=1 less") {
+		t.Errorf("sourced is:\n%s\nwant its loop's pipeline mixed", got)
+	}
+	// A line that calls them leaves interp's table alone.
+	before := print("sourced")
+	line, err := syntax.NewParser().Parse(strings.NewReader("sourced; evald"), "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	s.markJobs(line)
-	var b strings.Builder
-	syntax.NewPrinter().Print(&b, s.runner.Funcs["pick"])
-	if want := "vim $(__qsh_nojob=1 find . | __qsh_nojob=1 fzf)"; !strings.Contains(b.String(), want) {
-		t.Fatalf("pick is:\n%s\nwant it to contain %q", b.String(), want)
+	if after := print("sourced"); after != before {
+		t.Errorf("a command line changed a function:\n%s\nwas\n%s", after, before)
 	}
 }
 
@@ -258,10 +278,6 @@ func TestMarkJobsFuncs(t *testing.T) {
 // aliases.
 func TestPrograms(t *testing.T) {
 	s, _, _ := newTestShell(t, nil)
-	if s.programs() != nil {
-		t.Fatal("programs without job control")
-	}
-	s.jobs = newJobs(-1, 0, io.Discard, nil)
 	fn, err := syntax.NewParser().Parse(strings.NewReader("myfunc() { cat; }; alias ll='ls -l'"), "")
 	if err != nil {
 		t.Fatal(err)
@@ -269,7 +285,7 @@ func TestPrograms(t *testing.T) {
 	if err := s.runner.Run(context.Background(), fn); err != nil {
 		t.Fatal(err)
 	}
-	programs := s.programs()
+	programs := s.programs("")
 	for name, want := range map[string]bool{"ls": true, "less": true, "echo": false, "history": false, "myfunc": false, "ll": false} {
 		if got := programs(name); got != want {
 			t.Errorf("programs(%q) = %v, want %v", name, got, want)

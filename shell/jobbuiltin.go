@@ -104,17 +104,35 @@ func (s *Shell) jobControl(ctx context.Context) *jobs {
 	return s.jobs
 }
 
+// jobTerminal is the terminal job control would use, and the shell's
+// process group, which must be its foreground; ok is false when there is
+// none.
+func (s *Shell) jobTerminal() (tty, pgid int, ok bool) {
+	in, ok := s.stdin.(*os.File)
+	if !ok || !s.terminal || !s.interactive {
+		return 0, 0, false
+	}
+	tty = int(in.Fd())
+	pgid = unix.Getpgrp()
+	if fg, err := unix.IoctlGetInt(tty, unix.TIOCGPGRP); err != nil || fg != pgid {
+		return 0, 0, false
+	}
+	return tty, pgid, true
+}
+
+// jobsAhead reports whether job control is yet to start: the REPL will
+// start it (see [Shell.programsAt]).
+func (s *Shell) jobsAhead() bool {
+	_, _, ok := s.jobTerminal()
+	return s.jobs == nil && ok
+}
+
 // startJobs turns job control on for an interactive session on a
 // terminal whose foreground the shell is in; otherwise programs run in
 // the shell's process group as before.
 func (s *Shell) startJobs() {
-	in, ok := s.stdin.(*os.File)
-	if !ok || !s.terminal || !s.interactive {
-		return
-	}
-	tty := int(in.Fd())
-	pgid := unix.Getpgrp()
-	if fg, err := unix.IoctlGetInt(tty, unix.TIOCGPGRP); err != nil || fg != pgid {
+	tty, pgid, ok := s.jobTerminal()
+	if !ok {
 		return
 	}
 	s.jobs = newJobs(tty, pgid, s.stderr, s.sigs)

@@ -28,41 +28,54 @@ func (s *Shell) markCode(f *syntax.File) *syntax.File {
 	s.markBackgrounds(f)
 	s.markCommandText(f)
 	s.markSubshells(f)
-	marks.File(f, s.programs())
-	if s.jobs == nil {
-		return f
+	var programs marks.Programs
+	if s.jobs != nil {
+		programs = s.programs("")
 	}
-	// Functions defined elsewhere (the rc file, a sourced file): their
-	// substitutions and $! too, once, before the line can call them.
-	for _, body := range s.runner.Funcs {
-		if !s.jobs.marked[body] {
-			s.jobs.marked[body] = true
-			marks.FuncBody(body, s.programs())
-		}
-	}
+	marks.File(f, programs)
 	return f
 }
 
-// programs is what marks asks to tell a program's name from the shell's
-// own commands; nil without job control, which needs no more than $!.
-func (s *Shell) programs() marks.Programs {
-	if s.jobs == nil {
+// programsAt is what marks asks, for code that the command of hc is about
+// to run (an eval string, a sourced file), to tell a program's name from
+// the shell's own commands; nil without job control, which needs no more
+// than $!. The rc files and profiles run before the REPL starts job
+// control, and the functions they define are marked for it all the same:
+// they are marked when defined, not after (interp's table of functions
+// is its own, documented read-only).
+func (s *Shell) programsAt(hc interp.HandlerContext) marks.Programs {
+	if s.jobs == nil && !s.jobsAhead() {
 		return nil
 	}
+	return s.programs(s.bgToken(hc))
+}
+
+// programs is [Shell.programsAt] for a command in background statement
+// tok, or in the shell's own goroutine if tok is "".
+func (s *Shell) programs(tok string) marks.Programs {
 	return func(name string) bool {
+		if interp.IsBuiltin(name) || ownBuiltins[name] {
+			return false
+		}
+		if tok != "" {
+			// The aliases and functions are the shell's, being
+			// written meanwhile: the statement has its own list
+			// of functions, and aliases are not expanded there.
+			return !s.bgs.isFunc(tok, name)
+		}
 		_, alias := s.aliases[name]
-		return !alias && !interp.IsBuiltin(name) && !ownBuiltins[name] && !s.isFunc(name)
+		return !alias && !s.isFunc(name)
 	}
 }
 
 // markEval marks an `eval` string (see package marks); the arguments come
 // back unchanged when it needs no mark.
-func (s *Shell) markEval(args []string) []string {
+func (s *Shell) markEval(hc interp.HandlerContext, args []string) []string {
 	src := strings.Join(args[1:], " ")
 	if out, ok := rewrite.Text(src, ""); ok {
 		src, args = out, []string{args[0], out}
 	}
-	if src, ok := marks.Eval(src, s.programs()); ok {
+	if src, ok := marks.Eval(src, s.programsAt(hc)); ok {
 		args = []string{args[0], src}
 	}
 	if s.identified {

@@ -203,6 +203,7 @@ func New(opts ...Option) (*Shell, error) {
 	}
 	s.hist = newHistory(s.cfg.HistSize)
 	s.terminal = isTerminal(s.stdin) && isTerminal(s.stdout)
+	s.sources.programs = s.programsAt
 	var err error
 	s.runner, err = interp.New(
 		interp.Dir(s.startDir()),

@@ -31,6 +31,9 @@ type sources struct {
 	files []string
 	// dashI is set once the shell has an i in $- (see [Shell.Identify]).
 	dashI bool
+	// programs is the shell's [Shell.programsAt]: the functions a file
+	// defines are marked for job control as it is read.
+	programs func(hc interp.HandlerContext) marks.Programs
 }
 
 // expect notes that the next file opened for reading is name, sourced.
@@ -64,15 +67,19 @@ func (f *sources) open(next interp.OpenHandlerFunc) interp.OpenHandlerFunc {
 			return rwc, err
 		}
 		f.files = append(f.files, name)
-		return &sourced{ReadWriteCloser: markSourced(rwc, path, f.dashI), pop: f.pop}, nil
+		var programs marks.Programs
+		if f.programs != nil {
+			programs = f.programs(interp.HandlerCtx(ctx))
+		}
+		return &sourced{ReadWriteCloser: markSourced(rwc, path, f.dashI, programs), pop: f.pop}, nil
 	}
 }
 
 // markSourced is a sourced file as interp must run it (see [markText]):
 // interp reads and parses it itself.
-func markSourced(rwc io.ReadWriteCloser, path string, dashI bool) io.ReadWriteCloser {
+func markSourced(rwc io.ReadWriteCloser, path string, dashI bool, programs marks.Programs) io.ReadWriteCloser {
 	src, err := io.ReadAll(rwc)
-	text := markText(string(src), path, dashI)
+	text := markText(string(src), path, dashI, programs)
 	return &markedFile{ReadWriteCloser: rwc, r: strings.NewReader(text), err: err}
 }
 
@@ -80,13 +87,16 @@ func markSourced(rwc io.ReadWriteCloser, path string, dashI bool) io.ReadWriteCl
 // number, so that messages still say file:line), its background
 // statements and $! marked (see [marks.Text]), its $- if dashI (see
 // [markDashText]) and what package rewrite changes for interp: all from
-// one parse, and none when a quick look finds none of them. The text comes
-// back unchanged when it does not parse (interp reports the error then).
-func markText(src, name string, dashI bool) string {
+// one parse, and none when a quick look finds none of them. With programs
+// (job control), the functions it defines are marked for it too (see
+// [marks.FuncText]). The text comes back unchanged when it does not parse
+// (interp reports the error then).
+func markText(src, name string, dashI bool, programs marks.Programs) string {
 	pids, dash, fix := marks.MayNeed(src), dashI && mayHaveDash(src), rewrite.MayNeed(src)
+	funcs := programs != nil && mayDefineFuncs(src)
 	// zsh's ${(flags)…}, in branches for zsh (see [badSubstitution]).
 	zsh := strings.Contains(src, "${(")
-	if !pids && !dash && !fix && !zsh {
+	if !pids && !dash && !fix && !funcs && !zsh {
 		return src
 	}
 	f, err := syntax.NewParser().Parse(strings.NewReader(src), name)
@@ -101,7 +111,7 @@ func markText(src, name string, dashI bool) string {
 		src = fixed
 		f, err = syntax.NewParser().Parse(strings.NewReader(src), name)
 	}
-	if err != nil || !pids && !dash && !fix {
+	if err != nil || !pids && !dash && !fix && !funcs {
 		return src
 	}
 	var edits []marks.Edit
@@ -120,8 +130,26 @@ func markText(src, name string, dashI bool) string {
 			edits = append(edits, marks.Edit{Off: e.Off, End: e.End, Text: e.Text})
 		}
 	}
+	if funcs {
+		// An assignment before a simple command keeps the text whole:
+		// no check. Those inside another edit (a ${!…}, a loop package
+		// rewrite replaces) are left out rather than lose every mark.
+		others := edits
+		for _, e := range marks.FuncText(f, programs) {
+			if !marks.Inside(e, others) {
+				edits = append(edits, e)
+			}
+		}
+	}
 	out, _ := marks.Apply(src, name, edits, check)
 	return out
+}
+
+// mayDefineFuncs reports whether src may define a function with a
+// substitution or a pipeline in it, which job control marks (see
+// [marks.FuncText]).
+func mayDefineFuncs(src string) bool {
+	return (strings.Contains(src, "()") || strings.Contains(src, "function")) && strings.ContainsAny(src, "|`$<>")
 }
 
 // badSubstitution replaces the ${…} that err, a parse error of src, is

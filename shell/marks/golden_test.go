@@ -18,7 +18,8 @@ var update = flag.Bool("update", false, "write testdata/golden's expected rewrit
 // background statements, $! and jobs: each testdata/golden/NAME.txtar has
 // a program (in) and what it becomes as a command line typed with job
 // control (line), in a -c string or script (script), as an eval string
-// with job control (eval) and as a sourced file, marked in place (source).
+// with job control (eval) and as a sourced file with job control, marked
+// in place (source).
 // A change of the marks shows here whole; when it is meant,
 // `go test ./shell/marks -run TestGolden -args -update` writes the new
 // expectations, to be read in the diff.
@@ -100,12 +101,21 @@ func rewritings(t *testing.T, src string) map[string]string {
 	out["eval"] = "eval " + eval + "\n"
 
 	out["source"] = src
-	if MayNeed(src) {
-		f, err := syntax.NewParser().Parse(strings.NewReader(src), "file.sh")
-		if err != nil {
-			t.Fatal(err)
-		}
-		out["source"], _ = Apply(src, "file.sh", Text(f, src), true)
+	f, err := syntax.NewParser().Parse(strings.NewReader(src), "file.sh")
+	if err != nil {
+		t.Fatal(err)
 	}
+	var edits []Edit
+	if MayNeed(src) {
+		edits = Text(f, src)
+	}
+	check := len(edits) > 0
+	others := edits
+	for _, e := range FuncText(f, programs) {
+		if !Inside(e, others) {
+			edits = append(edits, e)
+		}
+	}
+	out["source"], _ = Apply(src, "file.sh", edits, check)
 	return out
 }

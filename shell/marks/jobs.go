@@ -33,10 +33,16 @@ const MixedVar = "__qsh_mixed"
 // which leaves $? and `set -e` alone, and which a function called there
 // sees too.
 func markNoJobs(node syntax.Node) bool {
+	return noJobCalls(node, func(call *syntax.CallExpr) { PrefixVar(call, NoJobVar) })
+}
+
+// noJobCalls calls mark with each simple command in the substitutions of
+// node, and reports whether there were any substitutions.
+func noJobCalls(node syntax.Node, mark func(*syntax.CallExpr)) bool {
 	any := false
 	markCalls := func(n syntax.Node) bool {
 		if call, ok := n.(*syntax.CallExpr); ok {
-			PrefixVar(call, NoJobVar)
+			mark(call)
 		}
 		return true
 	}
@@ -59,7 +65,14 @@ func markNoJobs(node syntax.Node) bool {
 // not stop them (see the shell's jobs.resumeForeground). Each simple command in it
 // gets [MixedVar] as a prefix assignment, seen by the functions it calls
 // too.
-func markMixed(node syntax.Node, programs Programs) {
+func markMixed(node syntax.Node, programs Programs) bool {
+	return mixedCalls(node, programs, func(call *syntax.CallExpr) { PrefixVar(call, MixedVar) })
+}
+
+// mixedCalls calls mark with each simple command in the pipelines of node
+// that the shell runs part of, and reports whether there were any.
+func mixedCalls(node syntax.Node, programs Programs, mark func(*syntax.CallExpr)) bool {
+	any := false
 	syntax.Walk(node, func(n syntax.Node) bool {
 		bc, ok := n.(*syntax.BinaryCmd)
 		if !ok || bc.Op != syntax.Pipe && bc.Op != syntax.PipeAll {
@@ -68,24 +81,73 @@ func markMixed(node syntax.Node, programs Programs) {
 		if externalMembers(bc, programs) {
 			return true
 		}
+		any = true
 		syntax.Walk(bc, func(n syntax.Node) bool {
 			if call, ok := n.(*syntax.CallExpr); ok {
-				PrefixVar(call, MixedVar)
+				mark(call)
 			}
 			return true
 		})
 		return false
 	})
+	return any
+}
+
+// eachFunc calls mark with the body of each function node defines.
+func eachFunc(node syntax.Node, mark func(body *syntax.Stmt)) {
+	syntax.Walk(node, func(n syntax.Node) bool {
+		if fd, ok := n.(*syntax.FuncDecl); ok {
+			mark(fd.Body)
+		}
+		return true
+	})
+}
+
+// funcEdits are the edits that mark, in place, the bodies of the functions
+// f (parsed from a sourced file) defines for job control. Only those: the
+// file's own commands run as the file is read, and such a function was
+// marked, in the shell's table, only by the next command line before.
+func funcEdits(f *syntax.File, programs Programs) []Edit {
+	var edits []Edit
+	done := map[*syntax.CallExpr]map[string]bool{}
+	add := func(name string) func(*syntax.CallExpr) {
+		return func(call *syntax.CallExpr) {
+			if len(call.Args) == 0 || hasAssign(call, name) || done[call][name] {
+				return
+			}
+			if done[call] == nil {
+				done[call] = map[string]bool{}
+			}
+			done[call][name] = true
+			off := int(call.Pos().Offset())
+			edits = append(edits, Edit{Off: off, End: off, Text: name + "=1 "})
+		}
+	}
+	var bodies []*syntax.Stmt
+	eachFunc(f, func(body *syntax.Stmt) { bodies = append(bodies, body) })
+	// The text File makes: `__qsh_nojob=1 __qsh_mixed=1 cmd` (insertions
+	// at one offset keep their order).
+	for _, body := range bodies {
+		noJobCalls(body, add(NoJobVar))
+	}
+	for _, body := range bodies {
+		mixedCalls(body, programs, add(MixedVar))
+	}
+	return edits
 }
 
 // PrefixVar gives call the prefix assignment name=1, once.
 func PrefixVar(call *syntax.CallExpr, name string) {
-	if len(call.Args) == 0 || slices.ContainsFunc(call.Assigns, func(as *syntax.Assign) bool { return as.Name.Value == name }) {
+	if len(call.Args) == 0 || hasAssign(call, name) {
 		return
 	}
 	as := &syntax.Assign{Name: &syntax.Lit{Value: name},
 		Value: &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: "1"}}}}
 	call.Assigns = append([]*syntax.Assign{as}, call.Assigns...)
+}
+
+func hasAssign(call *syntax.CallExpr, name string) bool {
+	return slices.ContainsFunc(call.Assigns, func(as *syntax.Assign) bool { return as.Name != nil && as.Name.Value == name })
 }
 
 // externalMembers reports whether every member of pipeline bc is a

@@ -6,6 +6,7 @@
 package marks
 
 import (
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -33,19 +34,13 @@ func File(f *syntax.File, programs Programs) bool {
 	return markPids(f, false) || bg || noJobs
 }
 
-// FuncBody marks the body of a function defined elsewhere (the rc file, a
-// sourced file) for job control.
-func FuncBody(body *syntax.Stmt, programs Programs) {
-	markMixed(body, programs)
-	markNoJobs(body)
-	markPids(body, false)
-}
-
 // Eval is [File] for an eval string, which interp parses itself: the
-// string comes back marked, and ok is false when it needed no mark.
+// string comes back marked, and ok is false when it needed no mark. Its
+// pipelines are not marked as mixed (see [MixedVar]) but for those of the
+// functions it defines, marked here once and for all.
 func Eval(src string, programs Programs) (out string, ok bool) {
 	if programs != nil {
-		if s, ok2 := markJobsEval(src); ok2 {
+		if s, ok2 := markJobsEval(src, programs); ok2 {
 			src, ok = s, true
 		}
 	}
@@ -55,17 +50,20 @@ func Eval(src string, programs Programs) (out string, ok bool) {
 	return src, ok
 }
 
-// markJobsEval marks the jobs and no-job substitutions of an eval string.
-func markJobsEval(src string) (string, bool) {
-	if !strings.ContainsAny(src, "&$`<>") {
+// markJobsEval marks the jobs and no-job substitutions of an eval string,
+// and the mixed pipelines of the functions it defines.
+func markJobsEval(src string, programs Programs) (string, bool) {
+	if !strings.ContainsAny(src, "&$`<>|") {
 		return src, false
 	}
 	f, err := syntax.NewParser().Parse(strings.NewReader(src), "")
 	if err != nil {
 		return src, false
 	}
+	mixed := false
+	eachFunc(f, func(body *syntax.Stmt) { mixed = markMixed(body, programs) || mixed })
 	noJobs := markNoJobs(f)
-	if !markBackground(f) && !noJobs {
+	if !markBackground(f) && !noJobs && !mixed {
 		return src, false
 	}
 	var b strings.Builder
@@ -80,3 +78,17 @@ func markJobsEval(src string) (string, bool) {
 // parses such a file itself, and each line keeps its number (see
 // [Apply]). Call it only when [MayNeed] says src may need one.
 func Text(f *syntax.File, src string) []Edit { return pidEdits(f, src) }
+
+// FuncText is the edits that mark, for job control, the bodies of the
+// functions that f, a sourced file's program, defines: as [File] marks
+// those of a command line, when it defines them (see [NoJobVar],
+// [MixedVar]). The shell calls it when it has, or is about to have, job
+// control. They are insertions, which may fall inside another edit of
+// the same text: leave those out (see [Inside]).
+func FuncText(f *syntax.File, programs Programs) []Edit { return funcEdits(f, programs) }
+
+// Inside reports whether e, an insertion, falls inside one of edits, so
+// that [Apply] would find them overlapping.
+func Inside(e Edit, edits []Edit) bool {
+	return slices.ContainsFunc(edits, func(o Edit) bool { return o.Off < e.Off && e.Off < o.End })
+}

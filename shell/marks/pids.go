@@ -54,12 +54,12 @@ import (
 //     A made-up number would be simpler but could name someone else's
 //     process, and ps would not know it.
 //
-// Marked: -c strings, scripts, command lines, eval strings, functions
-// defined before a line, EXIT traps, and files run with source or `.`
-// (the rc files and profiles too), which interp reads and parses itself:
-// the open handler gives it their text marked in place, each line where
-// it was, so that messages still say file:line (see [markPidsText]; only
-// the columns after a mark move).
+// Marked: -c strings, scripts, command lines, eval strings, EXIT traps,
+// and files run with source or `.` (the rc files and profiles too), which
+// interp reads and parses itself: the open handler gives it their text
+// marked in place, each line where it was, so that messages still say
+// file:line (see [markPidsText]; only the columns after a mark move). A
+// function is marked with the code that defines it.
 
 const (
 	BgVar       = "__qsh_bg"      // the token of the statement, in its subshell
