@@ -36,31 +36,9 @@ type bgTable struct {
 	funcs     map[string]bool // the shell's functions, see [bgTable.fileFuncs]
 	funcCount int             // how many the shell had then
 
-	// clock is where the waits read the time; nil is the real one.
+	// clock is where the waits read the time: the shell's (see
+	// [Shell.New]), or a test's.
 	clock *clock
-}
-
-// clock is the time the table's waits (see [lookupWait]) go by: the real
-// one, or a test's, which moves only when the test says.
-type clock struct {
-	now func() time.Time
-	// after is time.After with a way to stop it.
-	after func(d time.Duration) (c <-chan time.Time, stop func())
-}
-
-var realClock = clock{
-	now: time.Now,
-	after: func(d time.Duration) (<-chan time.Time, func()) {
-		t := time.NewTimer(d)
-		return t.C, func() { t.Stop() }
-	},
-}
-
-func (t *bgTable) time() *clock {
-	if t.clock == nil {
-		return &realClock
-	}
-	return t.clock
 }
 
 // bgStmt is a background statement run.
@@ -112,7 +90,7 @@ func (t *bgTable) reserve(want, before int) string {
 	}
 	t.n++
 	tok := "b" + strconv.Itoa(t.n)
-	t.stmts[tok] = &bgStmt{want: want, began: t.time().now(), before: before}
+	t.stmts[tok] = &bgStmt{want: want, began: t.clock.now(), before: before}
 	t.order = append(t.order, tok)
 	if len(t.order) > maxBgStmts {
 		// Forget the oldest that ended; those running stay.
@@ -387,7 +365,7 @@ func (t *bgTable) pid(ctx context.Context, tok string) int {
 		}
 		if timeout == nil {
 			var stop func()
-			timeout, stop = t.time().after(lookupWait)
+			timeout, stop = t.clock.after(lookupWait)
 			defer stop()
 		}
 		ch := t.changed
@@ -453,12 +431,12 @@ func (t *bgTable) settleWhile(ctx context.Context, wait func(now time.Time) time
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for ctx.Err() == nil {
-		now := t.time().now()
+		now := t.clock.now()
 		until := wait(now)
 		if until.IsZero() {
 			return
 		}
-		timeout, stop := t.time().after(until.Sub(now))
+		timeout, stop := t.clock.after(until.Sub(now))
 		ch := t.changed
 		t.mu.Unlock()
 		select {

@@ -11,8 +11,9 @@ import (
 	"github.com/qsh-shell/qsh/shell/marks"
 )
 
-// newBgTable is a table for a test; the Shell's is its zero value.
-func newBgTable() *bgTable { return &bgTable{} }
+// newBgTable is a table for a test that does not wait: its clock stands
+// still.
+func newBgTable() *bgTable { tb, _ := newFakeTable(); return tb }
 
 // TestBgTablePid: which process $! is, given what the statement did.
 func TestBgTablePid(t *testing.T) {

@@ -149,7 +149,7 @@ func TestRunHistory(t *testing.T) {
 // table, as bash's subshell disowns from a copy.
 func TestRunDisown(t *testing.T) {
 	s, _, _ := newTestShell(t, nil)
-	s.jobs = newJobs(-1, 0, io.Discard, nil)
+	s.jobs = newJobs(-1, 0, io.Discard, nil, realClock())
 	s.jobs.add(&job{text: "sleep 30", bg: true, procs: []*proc{{state: procRunning}}}, 0)
 	for _, cmd := range []string{"disown -a", "disown %1", "disown"} {
 		var out bytes.Buffer

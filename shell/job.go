@@ -158,6 +158,8 @@ type jobs struct {
 	// sigs is the shell's channel for the terminal's signals (darwin
 	// must register it again after ignoring SIGTTOU).
 	sigs chan<- os.Signal
+	// clock is what report's wait goes by (the shell's, see [clock]).
+	clock *clock
 
 	changes
 	list    []*job                  // listed jobs, by id
@@ -175,8 +177,8 @@ type jobs struct {
 	warned, warnedBefore bool
 }
 
-func newJobs(tty, pgid int, notice io.Writer, sigs chan<- os.Signal) *jobs {
-	return &jobs{tty: tty, pgid: pgid, notice: notice, sigs: sigs,
+func newJobs(tty, pgid int, notice io.Writer, sigs chan<- os.Signal, clock *clock) *jobs {
+	return &jobs{tty: tty, pgid: pgid, notice: notice, sigs: sigs, clock: clock,
 		changes: changes{changed: make(chan struct{})}, pending: map[string]*reservation{},
 	}
 }
@@ -651,13 +653,20 @@ func (t *jobs) report() {
 			t.reclaim(j)
 		}
 	}
-	for range 20 {
-		if !slices.ContainsFunc(t.fresh, func(tok string) bool { _, ok := t.pending[tok]; return ok }) {
-			break
+	pending := func(tok string) bool { _, ok := t.pending[tok]; return ok }
+	if slices.ContainsFunc(t.fresh, pending) {
+		timeout, stop := t.clock.after(reportWait)
+		for late := false; !late && slices.ContainsFunc(t.fresh, pending); {
+			ch := t.changed
+			t.mu.Unlock()
+			select {
+			case <-ch:
+			case <-timeout:
+				late = true
+			}
+			t.mu.Lock()
 		}
-		t.mu.Unlock()
-		sleepBriefly()
-		t.mu.Lock()
+		stop()
 	}
 	for _, tok := range t.fresh {
 		if r := t.pending[tok]; r != nil {

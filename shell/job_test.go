@@ -130,7 +130,7 @@ func TestShellWords(t *testing.T) {
 // the user's jobs nor take one into its foreground.
 func TestSubshellHasNoJobControl(t *testing.T) {
 	s, _, _ := newTestShell(t, nil)
-	s.jobs = newJobs(-1, 0, io.Discard, nil)
+	s.jobs = newJobs(-1, 0, io.Discard, nil, realClock())
 	running := &job{text: "sleep 100", bg: true, procs: []*proc{{state: procRunning}}}
 	s.jobs.add(running, 0)
 	ctx, cancel := context.WithTimeout(context.Background(), testtime.Scaled(30*time.Second))
@@ -146,7 +146,7 @@ func TestSubshellHasNoJobControl(t *testing.T) {
 // program starts (its last process reaped, not yet marked done): the
 // program starts a group of its own instead of failing.
 func TestStartNewGroup(t *testing.T) {
-	tj := newJobs(-1, 0, io.Discard, nil)
+	tj := newJobs(-1, 0, io.Discard, nil, realClock())
 	old := &job{id: 1, pgid: 1 << 22, token: "j1", bg: true, procs: []*proc{{pid: 1 << 22, state: procRunning}}}
 	tj.list = append(tj.list, old)
 	var pgids []int
@@ -180,7 +180,7 @@ func TestStartNewGroup(t *testing.T) {
 // as bash's does, and the job is still reported.
 func TestFgTerminated(t *testing.T) {
 	s, _, _ := newTestShell(t, nil)
-	s.jobs = newJobs(-1, 0, io.Discard, nil)
+	s.jobs = newJobs(-1, 0, io.Discard, nil, realClock())
 	s.jobs.add(&job{text: "sleep 0.1", bg: true, pgid: 1 << 22, procs: []*proc{{state: procDone}}}, 0)
 	var out, errb bytes.Buffer
 	ctx := context.WithValue(context.Background(), fgKey{}, true)
@@ -197,7 +197,7 @@ func TestFgTerminated(t *testing.T) {
 // it drops a job that is done.
 func TestJobsMarks(t *testing.T) {
 	s, _, _ := newTestShell(t, nil)
-	s.jobs = newJobs(-1, 0, io.Discard, nil)
+	s.jobs = newJobs(-1, 0, io.Discard, nil, realClock())
 	running := &job{text: "sleep 30", bg: true, procs: []*proc{{state: procRunning}}}
 	done := &job{text: "sleep 1", bg: true, procs: []*proc{{state: procDone}}}
 	s.jobs.add(done, 0)
@@ -235,7 +235,7 @@ func TestJobStatusLast(t *testing.T) {
 // rc file, say), not afterwards in interp's table, which is read-only.
 func TestMarkJobsFuncs(t *testing.T) {
 	s, _, _ := newTestShell(t, nil)
-	s.jobs = newJobs(-1, 0, io.Discard, nil)
+	s.jobs = newJobs(-1, 0, io.Discard, nil, realClock())
 	file := filepath.Join(t.TempDir(), "funcs.sh")
 	if err := os.WriteFile(file, []byte("sourced() { vim $(find . | fzf); while :; do :; done | less; }\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -290,5 +290,36 @@ func TestPrograms(t *testing.T) {
 		if got := programs(name); got != want {
 			t.Errorf("programs(%q) = %v, want %v", name, got, want)
 		}
+	}
+}
+
+// TestReportWaits: before the prompt, a report waits for the background
+// statements of the line to start their programs, reportWait at most, by
+// the shell's clock: it returns when the program starts, or when the
+// clock says the time is up (the statement then gets no `[n] pid`).
+func TestReportWaits(t *testing.T) {
+	t.Parallel()
+	clk := newFakeClock()
+	tj := newJobs(-1, 0, io.Discard, nil, clk.clock())
+	started := tj.reserve("sleep 1")
+	late := tj.reserve("sleep 2")
+	done := make(chan struct{})
+	go func() { tj.report(); close(done) }()
+	clk.awaitTimers(t, 1)
+	tj.mu.Lock()
+	delete(tj.pending, started) // as start does for its program
+	tj.broadcast()
+	tj.mu.Unlock()
+	select {
+	case <-done:
+		t.Fatal("the report did not wait for the second statement")
+	default:
+	}
+	clk.advance(reportWait)
+	returns(t, "report", func() struct{} { <-done; return struct{}{} })
+	tj.mu.Lock()
+	defer tj.mu.Unlock()
+	if r := tj.pending[late]; r == nil || r.id != 0 {
+		t.Fatalf("the late statement's reservation is %+v, want no id", r)
 	}
 }

@@ -135,7 +135,7 @@ func (s *Shell) startJobs() {
 	if !ok {
 		return
 	}
-	s.jobs = newJobs(tty, pgid, s.stderr, s.sigs)
+	s.jobs = newJobs(tty, pgid, s.stderr, s.sigs, s.bgs.clock)
 	if s.sigs != nil {
 		signal.Notify(s.sigs, syscall.SIGHUP) // see [Shell.hungUp]
 	}
@@ -572,9 +572,10 @@ func (s *Shell) suspendBuiltin(b builtinIO, args []string) int {
 	return 0
 }
 
-// sleepBriefly is how long a report waits between looks at a background
-// statement that has not started its program yet.
-func sleepBriefly() { time.Sleep(5 * time.Millisecond) }
+// reportWait is how long a report waits for the background statements of
+// the last line to start their programs, so that their `[n] pid` notices
+// come before the prompt.
+const reportWait = 100 * time.Millisecond
 
 // letterOptions splits a builtin's arguments into its one-letter options
 // (from allowed, bundled or not, up to "--" or the first operand) and the

@@ -195,6 +195,7 @@ func New(opts ...Option) (*Shell, error) {
 		name:   "qsh",
 	}
 	s.userName = sync.OnceValue(s.lookupUserName)
+	s.bgs.clock = realClock() // a test's option may replace it
 	for _, o := range opts {
 		o(s)
 	}
