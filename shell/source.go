@@ -85,18 +85,17 @@ func markSourced(rwc io.ReadWriteCloser, path string, dashI bool, programs marks
 
 // markText is a program's text with, in place (each line keeps its
 // number, so that messages still say file:line), its background
-// statements and $! marked (see [marks.Text]), its $- if dashI (see
+// statements and $! marked (see [marks.Source]), its $- if dashI (see
 // [markDashText]) and what package rewrite changes for interp: all from
 // one parse, and none when a quick look finds none of them. With programs
 // (job control), the functions it defines are marked for it too (see
-// [marks.FuncText]). The text comes back unchanged when it does not parse
+// [marks.Source]). The text comes back unchanged when it does not parse
 // (interp reports the error then).
 func markText(src, name string, dashI bool, programs marks.Programs) string {
-	pids, dash, fix := marks.MayNeed(src), dashI && mayHaveDash(src), rewrite.MayNeed(src)
-	funcs := programs != nil && mayDefineFuncs(src)
+	marked, dash, fix := marks.MayNeed(src, programs), dashI && mayHaveDash(src), rewrite.MayNeed(src)
 	// zsh's ${(flags)…}, in branches for zsh (see [badSubstitution]).
 	zsh := strings.Contains(src, "${(")
-	if !pids && !dash && !fix && !funcs && !zsh {
+	if !marked && !dash && !fix && !zsh {
 		return src
 	}
 	f, err := syntax.NewParser().Parse(strings.NewReader(src), name)
@@ -111,17 +110,17 @@ func markText(src, name string, dashI bool, programs marks.Programs) string {
 		src = fixed
 		f, err = syntax.NewParser().Parse(strings.NewReader(src), name)
 	}
-	if err != nil || !pids && !dash && !fix && !funcs {
+	if err != nil || !marked && !dash && !fix {
 		return src
 	}
 	var edits []marks.Edit
-	if pids {
-		edits = append(edits, marks.Text(f, src)...)
+	check := false
+	if marked {
+		edits, check = marks.Source(f, src, programs)
 	}
-	// Parsing the result again checks the marks of background statements;
-	// a $- mark is a letter, and package rewrite's text parses, as its fuzz
-	// test checks: bash-completion's 2,300 lines would take a third parse.
-	check := len(edits) > 0
+	// A $- mark is a letter, and package rewrite's text parses, as its
+	// fuzz test checks: no parse again for them (bash-completion's 2,300
+	// lines would take a third).
 	if dash {
 		edits = append(edits, dashEdits(f)...)
 	}
@@ -130,26 +129,8 @@ func markText(src, name string, dashI bool, programs marks.Programs) string {
 			edits = append(edits, marks.Edit{Off: e.Off, End: e.End, Text: e.Text})
 		}
 	}
-	if funcs {
-		// An assignment before a simple command keeps the text whole:
-		// no check. Those inside another edit (a ${!…}, a loop package
-		// rewrite replaces) are left out rather than lose every mark.
-		others := edits
-		for _, e := range marks.FuncText(f, programs) {
-			if !marks.Inside(e, others) {
-				edits = append(edits, e)
-			}
-		}
-	}
 	out, _ := marks.Apply(src, name, edits, check)
 	return out
-}
-
-// mayDefineFuncs reports whether src may define a function with a
-// substitution or a pipeline in it, which job control marks (see
-// [marks.FuncText]).
-func mayDefineFuncs(src string) bool {
-	return (strings.Contains(src, "()") || strings.Contains(src, "function")) && strings.ContainsAny(src, "|`$<>")
 }
 
 // badSubstitution replaces the ${…} that err, a parse error of src, is

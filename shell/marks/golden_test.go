@@ -101,21 +101,13 @@ func rewritings(t *testing.T, src string) map[string]string {
 	out["eval"] = "eval " + eval + "\n"
 
 	out["source"] = src
-	f, err := syntax.NewParser().Parse(strings.NewReader(src), "file.sh")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var edits []Edit
-	if MayNeed(src) {
-		edits = Text(f, src)
-	}
-	check := len(edits) > 0
-	others := edits
-	for _, e := range FuncText(f, programs) {
-		if !Inside(e, others) {
-			edits = append(edits, e)
+	if MayNeed(src, programs) {
+		f, err := syntax.NewParser().Parse(strings.NewReader(src), "file.sh")
+		if err != nil {
+			t.Fatal(err)
 		}
+		edits, check := Source(f, src, programs)
+		out["source"], _ = Apply(src, "file.sh", edits, check)
 	}
-	out["source"], _ = Apply(src, "file.sh", edits, check)
 	return out
 }

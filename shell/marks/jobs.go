@@ -120,7 +120,7 @@ func funcEdits(f *syntax.File, programs Programs) []Edit {
 			}
 			done[call][name] = true
 			off := int(call.Pos().Offset())
-			edits = append(edits, Edit{Off: off, End: off, Text: name + "=1 "})
+			edits = append(edits, Edit{Off: off, End: off, Text: name + "=1 ", optional: true})
 		}
 	}
 	var bodies []*syntax.Stmt

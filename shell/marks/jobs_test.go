@@ -128,27 +128,18 @@ func TestMarkNoJobsStatus(t *testing.T) {
 	}
 }
 
-// TestFuncTextInside: a function's mark that falls inside another edit
+// TestSourceInside: a function's mark that falls inside another edit
 // (here $!'s, which replaces the whole ${!…}) is left out, and the rest
 // of the text is marked still.
-func TestFuncTextInside(t *testing.T) {
+func TestSourceInside(t *testing.T) {
 	src := "f() { echo ${!:-$(date)}; x=$(date); }\n"
 	f, err := syntax.NewParser().Parse(strings.NewReader(src), "f.sh")
 	if err != nil {
 		t.Fatal(err)
 	}
-	edits := Text(f, src)
-	others := edits
-	left := 0
-	for _, e := range FuncText(f, func(string) bool { return true }) {
-		if Inside(e, others) {
-			left++
-			continue
-		}
-		edits = append(edits, e)
-	}
-	out, ok := Apply(src, "f.sh", edits, true)
-	if !ok || left != 1 || !strings.Contains(out, "x=$(__qsh_nojob=1 date)") || strings.Contains(out, "${!") {
-		t.Fatalf("left out %d, marked %v:\n%s", left, ok, out)
+	edits, check := Source(f, src, func(string) bool { return true })
+	out, ok := Apply(src, "f.sh", edits, check)
+	if !ok || !strings.Contains(out, "x=$(__qsh_nojob=1 date)") || strings.Contains(out, "${!") {
+		t.Fatalf("marked %v:\n%s", ok, out)
 	}
 }

@@ -3,10 +3,15 @@
 // program runs in ($!, see pids.go) and which job (jobs.go). It is syntax
 // only; the shell's builtins named here (__qsh_bg, __qsh_job…) do the
 // rest at run time.
+//
+// One entry point for each form in which interp gets code: [File] for a
+// program the shell parsed, [Eval] for an eval string, [Source] (then
+// [Apply]) for a sourced file's text, which interp parses itself, and
+// [Trap] for an EXIT trap's. A function is marked with the code that
+// defines it: interp's table of functions is read-only.
 package marks
 
 import (
-	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -73,22 +78,34 @@ func markJobsEval(src string, programs Programs) (string, bool) {
 	return b.String(), true
 }
 
-// Text is the edits that mark the background statements and $! of f,
-// parsed from src, a sourced file's text, in place: interp reads and
-// parses such a file itself, and each line keeps its number (see
-// [Apply]). Call it only when [MayNeed] says src may need one.
-func Text(f *syntax.File, src string) []Edit { return pidEdits(f, src) }
+// MayNeed reports whether src, a sourced file's text, may need a mark
+// (see [Source]): it has a `&` that is not part of &&, >&, <&, &> or |&,
+// or a $!, or with job control (programs) a function with a substitution
+// or a pipeline. A quick look, so that most files are not parsed twice.
+func MayNeed(src string, programs Programs) bool {
+	return mayMark(src) || programs != nil && mayDefineFuncs(src)
+}
 
-// FuncText is the edits that mark, for job control, the bodies of the
-// functions that f, a sourced file's program, defines: as [File] marks
-// those of a command line, when it defines them (see [NoJobVar],
-// [MixedVar]). The shell calls it when it has, or is about to have, job
-// control. They are insertions, which may fall inside another edit of
-// the same text: leave those out (see [Inside]).
-func FuncText(f *syntax.File, programs Programs) []Edit { return funcEdits(f, programs) }
+func mayDefineFuncs(src string) bool {
+	return (strings.Contains(src, "()") || strings.Contains(src, "function")) && strings.ContainsAny(src, "|`$<>")
+}
 
-// Inside reports whether e, an insertion, falls inside one of edits, so
-// that [Apply] would find them overlapping.
-func Inside(e Edit, edits []Edit) bool {
-	return slices.ContainsFunc(edits, func(o Edit) bool { return o.Off < e.Off && e.Off < o.End })
+// Source is the edits that mark f, parsed from src, a sourced file's
+// text, in place: interp reads and parses such a file itself, and each
+// line keeps its number (see [Apply]). Its background statements and $!
+// are marked, and with job control (programs) the bodies of the
+// functions it defines, as [File] marks those of a command line (its
+// other commands are left as they are). check says whether Apply should
+// parse the text again: the marks of background statements are checked
+// so; a function's marks are assignments before simple commands, which
+// keep any text whole.
+func Source(f *syntax.File, src string, programs Programs) (edits []Edit, check bool) {
+	if mayMark(src) {
+		edits = pidEdits(f, src)
+	}
+	check = len(edits) > 0
+	if programs != nil {
+		edits = append(edits, funcEdits(f, programs)...)
+	}
+	return edits, check
 }

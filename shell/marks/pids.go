@@ -453,7 +453,7 @@ func markPidsEval(src string) (string, bool) {
 // after a mark move. The text comes back unchanged when it has neither,
 // or does not parse (interp reports the error then).
 func markPidsText(src, name string) (string, bool) {
-	if !MayNeed(src) {
+	if !mayMark(src) {
 		return src, false
 	}
 	f, err := syntax.NewParser().Parse(strings.NewReader(src), name)
@@ -468,6 +468,11 @@ type Edit struct {
 	Off, End int    // src[Off:End] becomes Text
 	Text     string // with a place to fill in, for a statement's start
 	want     int    // that place as parsed: the program's offset+1
+	// optional is set for an insertion that [Apply] leaves out when it
+	// falls inside another edit (a function's mark inside a ${!…} or a
+	// loop package rewrite replaces), rather than leave the text
+	// unmarked.
+	optional bool
 }
 
 // placeholder is where an Edit's text gets the place it wants.
@@ -538,11 +543,17 @@ func Apply(src, name string, edits []Edit, check bool) (string, bool) {
 		}
 		return (a.End - a.Off) - (b.End - b.Off)
 	})
-	for i := 1; i < len(edits); i++ {
-		if edits[i].Off < edits[i-1].End {
+	kept := edits[:0:0]
+	for _, e := range edits {
+		if n := len(kept); n > 0 && e.Off < kept[n-1].End {
+			if e.optional {
+				continue
+			}
 			return src, false // overlapping: a statement inside ${!…}
 		}
+		kept = append(kept, e)
 	}
+	edits = kept
 	// The place is where the program is in the new Text: later by what
 	// was inserted before it. A place has a fixed width for that.
 	const width = 10
@@ -592,11 +603,11 @@ func Apply(src, name string, edits []Edit, check bool) (string, bool) {
 	return out, true
 }
 
-// MayNeed reports whether src may have a background statement or a $!,
+// mayMark reports whether src may have a background statement or a $!,
 // so that a file without (most have && or 2>&1 alone) is not parsed
 // twice: a `&` that is not part of &&, >&, <&, &> or |&, or a `$!` or
 // `${!`.
-func MayNeed(src string) bool {
+func mayMark(src string) bool {
 	for i := 0; i < len(src); i++ {
 		switch src[i] {
 		case '&':

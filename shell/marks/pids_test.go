@@ -132,8 +132,8 @@ func TestMayMark(t *testing.T) {
 		{"a&&", false},
 	}
 	for _, tt := range tests {
-		if got := MayNeed(tt.src); got != tt.want {
-			t.Errorf("MayNeed(%q) = %v, want %v", tt.src, got, tt.want)
+		if got := mayMark(tt.src); got != tt.want {
+			t.Errorf("mayMark(%q) = %v, want %v", tt.src, got, tt.want)
 		}
 	}
 }
