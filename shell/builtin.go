@@ -556,6 +556,13 @@ func replBuiltin(ctx context.Context, hc interp.HandlerContext, args []string) e
 	if sep < 3 {
 		return interp.ExitStatus(2)
 	}
+	if mode == "keys" && sep+1 < len(args) {
+		keys := `("${!` + args[sep+1] + `[@]}")`
+		if !hc.Env.Get(args[sep+1]).Declared() {
+			keys = "()" // interp fails on the keys of an unset array
+		}
+		return hc.Builtin(ctx, []string{"eval", "declare -a " + name + "=" + keys})
+	}
 	pat, err := extglob.Compile(piecesPattern(args[3:sep]))
 	var src strings.Builder
 	src.WriteString("declare -a " + name + "=(")

@@ -179,8 +179,11 @@ func patternVars(pe *syntax.ParamExp) bool {
 // group, which interp matches without extglob; stack holds the nodes down
 // to it and n is the number of its variable.
 func replEdits(src string, pe *syntax.ParamExp, stack []syntax.Node, ext map[string]bool, n int) []Edit {
-	if pe.Param == nil || pe.Excl || pe.Length {
+	if pe.Param == nil || pe.Length {
 		return nil
+	}
+	if pe.Excl {
+		return keysEdits(src, pe, stack, n)
 	}
 	var mode, rep string
 	var parts []syntax.WordPart
@@ -227,13 +230,6 @@ func replEdits(src string, pe *syntax.ParamExp, stack []syntax.Node, ext map[str
 	default:
 		return nil
 	}
-	var st *syntax.Stmt
-	for i := len(stack) - 1; i >= 0 && st == nil; i-- {
-		st, _ = stack[i].(*syntax.Stmt)
-	}
-	if st == nil || st.Background || st.Coprocess || st.Disown {
-		return nil
-	}
 	name := pe.Param.Value
 	values, ref := `"${`+name+`}"`, ""
 	idx, _ := pe.Index.(*syntax.Word)
@@ -255,10 +251,40 @@ func replEdits(src string, pe *syntax.ParamExp, stack []syntax.Node, ext map[str
 		args = append(args, pieces...)
 	}
 	args = append(args, "--", values)
+	return computed(pe, stack, args, "${"+v+ref+"}")
+}
+
+// keysEdits have the builtin compute `${!a[@]}` (and [*]), the keys of an
+// array: interp fails on an unset one ("invalid indirect expansion", which
+// ends a script), where bash expands to nothing — as in the idiom for
+// arrays that may be unset, `${a[@]+"${!a[@]}"}`, since interp expands
+// the word after + either way.
+func keysEdits(src string, pe *syntax.ParamExp, stack []syntax.Node, n int) []Edit {
+	idx, _ := pe.Index.(*syntax.Word)
+	if pe.Names != 0 || idx == nil || idx.Lit() != "@" && idx.Lit() != "*" || pe.Exp != nil || pe.Repl != nil ||
+		pe.Slice != nil || !syntax.ValidName(pe.Param.Value) {
+		return nil
+	}
+	v := fmt.Sprintf("%s%d", replVar, n)
+	args := []string{ReplBuiltin, v, "keys", "''", "--", pe.Param.Value}
+	return computed(pe, stack, args, "${"+v+"["+idx.Lit()+"]}")
+}
+
+// computed puts the statement around pe (the last of stack) in braces after
+// the builtin call args, which computes the values pe stands for into an
+// array, and makes pe ref, the expansion of that array.
+func computed(pe *syntax.ParamExp, stack []syntax.Node, args []string, ref string) []Edit {
+	var st *syntax.Stmt
+	for i := len(stack) - 1; i >= 0 && st == nil; i-- {
+		st, _ = stack[i].(*syntax.Stmt)
+	}
+	if st == nil || st.Background || st.Coprocess || st.Disown {
+		return nil
+	}
 	start, end := int(st.Pos().Offset()), stmtEnd(st)
 	return []Edit{
 		{Off: start, End: start, Text: "{ " + strings.Join(args, " ") + " 2>/dev/null; "},
-		{Off: int(pe.Pos().Offset()), End: int(pe.End().Offset()), Text: "${" + v + ref + "}"},
+		{Off: int(pe.Pos().Offset()), End: int(pe.End().Offset()), Text: ref},
 		{Off: end, End: end, Text: "; }"},
 	}
 }
@@ -377,7 +403,7 @@ func arrayAltEdits(pe *syntax.ParamExp) []Edit {
 // MayNeed is a quick look for what a rewrite is about: most programs need
 // no second parse.
 func MayNeed(src string) bool {
-	return quotedPattern(src) || funcsFlag(src) || strings.Contains(src, "/#") || strings.Contains(src, "/%") || strings.Contains(src, `+"${`) || strings.Contains(src, "-A") && strings.Contains(src, "=([") || strings.Contains(src, "((") && strings.Contains(src, "for") ||
+	return quotedPattern(src) || funcsFlag(src) || strings.Contains(src, "${!") || strings.Contains(src, "/#") || strings.Contains(src, "/%") || strings.Contains(src, `+"${`) || strings.Contains(src, "-A") && strings.Contains(src, "=([") || strings.Contains(src, "((") && strings.Contains(src, "for") ||
 		braceThenList(src) ||
 		strings.Contains(src, "(") && strings.ContainsAny(src, "!$`") &&
 			(strings.Contains(src, "!(") || strings.Contains(src, "@(") || strings.Contains(src, "+(") ||

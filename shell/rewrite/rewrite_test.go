@@ -29,6 +29,9 @@ func TestText(t *testing.T) {
 			`{ declare __qsh_ls=0; for ((i=0; i<2; i++)); do declare __qsh_ls=0; [[ $i == $(__qsh_pat "$i" p '!(' p '1' p ')' 2>/dev/null) ]]; declare __qsh_ls=$?; done; __qsh_status "$__qsh_ls" 2>/dev/null && declare __qsh_ls=0; }`},
 		{"if (( x", "if (( x"}, // does not parse: unchanged
 		{"f() { :; } && echo one", "{ f() { :; }; } && echo one"},
+		{`for i in ${a[@]+"${!a[@]}"}; do :; done`,
+			`{ __qsh_repl __qsh_r1 keys '' -- a 2>/dev/null; for i in ${a[@]+"${__qsh_r1[@]}"}; do :; done; }`},
+		{`echo "${!m[*]}" ${!p*} ${!x}`, `{ __qsh_repl __qsh_r1 keys '' -- m 2>/dev/null; echo "${__qsh_r1[*]}" ${!p*} ${!x}; }`},
 		{"declare -F f >/dev/null && typeset -f -F g", "builtin declare -F f >/dev/null && builtin typeset -f -F g"},
 		{`declare -F "$1"; declare -f`, `builtin declare -F "$1"; builtin declare -f`},
 		{"declare -fx f; declare -a f=(1); local -f f; declare f=1", "declare -fx f; declare -a f=(1); local -f f; declare f=1"},
@@ -114,6 +117,7 @@ func FuzzText(f *testing.F) {
 		"case $p in --help | -!(-*)[hvo]) x ;; esac",
 		"f() { :; } && echo one",
 		"declare -F f; typeset -fF",
+		`for i in ${a[@]+"${!a[@]}"}; do echo "${!b[*]}"; done`,
 		"local -A m=([-x]=1 [a-b]=2)",
 		`COMPREPLY=("${COMPREPLY[@]/#/$prefix}"); echo ${a%.@(gz|xz)} | cat`,
 		`x=$(echo ${a+"${a[@]}"}) y=${b##*/?(:)}`,
