@@ -137,6 +137,8 @@ type shared struct {
 	// getenv reads the environment of the commands being judged, for the
 	// files it moves ($KUBECONFIG); nil when judging text alone.
 	getenv func(string) string
+	// remotes are git remotes the string adds or points elsewhere.
+	remotes map[string]bool
 }
 
 // call records that a function body runs (and is running).

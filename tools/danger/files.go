@@ -436,3 +436,51 @@ func (w *walker) gitClone(chain string, args []arg, io ioInfo) {
 		w.writeTo(d.s, chain, d.text)
 	}
 }
+
+// gitRemoteSet records the remote git remote add or set-url names, for a
+// push later in the string.
+func (w *walker) gitRemoteSet(chain string, args []arg, io ioInfo) {
+	if ops := scan(&rule{vals: "-t -m --track --master"}, args); len(ops) > 0 {
+		if w.shared.remotes == nil {
+			w.shared.remotes = map[string]bool{}
+		}
+		w.shared.remotes[args[ops[0]].s] = true
+	}
+}
+
+// gitPush judges where git push sends the repository: a URL given on the
+// line (or with --repo), or a remote the string added or pointed elsewhere,
+// is a host nobody chose before the string; the repository's code and
+// history go there.
+func (w *walker) gitPush(chain string, args []arg, io ioInfo) {
+	repo := ""
+	for i := 1; i < len(args); i++ {
+		if v, ok := strings.CutPrefix(args[i].s, "--repo="); ok {
+			repo = v
+		} else if args[i].s == "--repo" && i+1 < len(args) {
+			repo = args[i+1].s
+		}
+	}
+	if ops := scan(commands.Get()["git"].sub["push"], args); len(ops) > 0 && repo == "" {
+		repo = args[ops[0]].s
+	}
+	switch {
+	case repo == "" && w.shared.remotes["origin"]:
+		w.res.add(Dangerous, "`"+chain+"`: pushes to a remote this command line changed")
+	case repo == "":
+	case w.shared.remotes[repo]:
+		w.res.add(Dangerous, "`"+chain+" "+repo+"`: pushes to a remote this command line added or changed")
+	case gitURL(repo):
+		w.res.add(Dangerous, "`"+chain+" "+repo+"`: pushes to a URL given on the command line")
+	}
+}
+
+// gitURL reports whether a git repository argument is a URL (scheme://,
+// or scp-like host:path) rather than a remote's name.
+func gitURL(s string) bool {
+	if strings.Contains(s, "://") {
+		return true
+	}
+	host, _, ok := strings.Cut(s, ":")
+	return ok && host != "" && !strings.Contains(host, "/")
+}

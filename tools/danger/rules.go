@@ -300,6 +300,7 @@ func gitRules() map[string]*rule {
 			class: Dev,
 			why:   "pushes the branch",
 			vals:  "-o --push-option --repo --receive-pack --exec",
+			check: (*walker).gitPush,
 			flags: []flag{
 				raise(
 					"-f --force --force-with-lease --force-if-includes",
@@ -330,11 +331,11 @@ func gitRules() map[string]*rule {
 			sub: map[string]*rule{
 				"show":     dev("queries a remote"),
 				"get-url":  safe("shows a remote's URL"),
-				"add":      remoteRule("adds a remote"),
+				"add":      remoteSet("adds a remote"),
 				"remove":   dev("removes a remote"),
 				"rm":       dev("removes a remote"),
 				"rename":   dev("renames a remote"),
-				"set-url":  remoteRule("changes a remote's URL"),
+				"set-url":  remoteSet("changes a remote's URL"),
 				"prune":    dev("prunes stale refs"),
 				"update":   dev("fetches remotes"),
 				"set-head": dev("sets the remote HEAD"),
@@ -512,6 +513,15 @@ func remoteRule(why string) *rule {
 		flags: []flag{raise("--upload-pack -u", Dangerous, "runs a program of its choice")},
 		progs: "--upload-pack -u",
 	}
+}
+
+// remoteSet is git remote add and set-url: a later push to the remote
+// goes where the string chose.
+func remoteSet(why string) *rule {
+	r := remoteRule(why)
+	r.vals = "-t -m --track --master"
+	r.check = (*walker).gitRemoteSet
+	return r
 }
 
 // goExec are go flags that run a program of the caller's choice.
