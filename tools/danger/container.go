@@ -79,8 +79,25 @@ func (w *walker) dockerRun(chain string, args []arg, io ioInfo) {
 		switch {
 		case hostPowers(a, next):
 			w.res.add(Dangerous, "`"+chain+" "+a+"`: gives the container power over the host")
+			dev := inline
 			if !hasInline && name != "--privileged" && strings.HasPrefix(name, "--") {
+				dev = next
 				i++
+			}
+			// A device given to the container is the host's device inside
+			// it, as a mount is: dd of=/dev/sda there writes the host disk.
+			switch name {
+			case "--privileged":
+				b.mounts = append(b.mounts, mount{host: "/dev", container: "/dev"})
+			case "--device":
+				host, inside, _ := strings.Cut(dev, ":")
+				inside, _, _ = strings.Cut(inside, ":")
+				if inside == "" {
+					inside = host
+				}
+				if strings.HasPrefix(host, "/") && strings.HasPrefix(inside, "/") {
+					b.mounts = append(b.mounts, mount{host: path.Clean(host), container: path.Clean(inside)})
+				}
 			}
 			continue
 		case (a == "-p" || a == "--publish") &&
