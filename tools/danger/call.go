@@ -51,6 +51,9 @@ func (w *walker) call(c *syntax.CallExpr, io ioInfo) {
 	if len(args) > 0 {
 		w.exec(args, io)
 	}
+	if alt := w.defaultArgs(c.Args); len(alt) > 0 {
+		w.clone().exec(alt, io)
+	}
 }
 
 // exec judges running one expanded command line: a function of this

@@ -1,0 +1,75 @@
+package danger
+
+import (
+	"slices"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// A variable not known before running may be unset, so ${x:-word} may be
+// word: the default (and alternate, and assigned) words are among the
+// values a command line can take, and are judged too.
+
+// defaultArgs expands the words with each ${x:-word}, ${x-word},
+// ${x:=word} and ${x:+word} of a variable not known before running taken
+// as its word; nil when there is none.
+func (w *walker) defaultArgs(words []*syntax.Word) []arg {
+	var alt []*syntax.Word
+	for i, word := range words {
+		if d, ok := w.withDefaults(word.Parts); ok {
+			if alt == nil {
+				alt = slices.Clone(words)
+			}
+			alt[i] = &syntax.Word{Parts: d}
+		}
+	}
+	if alt == nil {
+		return nil
+	}
+	var args []arg
+	for _, word := range alt {
+		args = append(args, w.fields(word)...)
+	}
+	return args
+}
+
+// withDefaults is parts with the default words put in (see defaultArgs),
+// and whether anything changed.
+func (w *walker) withDefaults(parts []syntax.WordPart) ([]syntax.WordPart, bool) {
+	var out []syntax.WordPart
+	changed := false
+	for _, p := range parts {
+		switch p := p.(type) {
+		case *syntax.DblQuoted:
+			if inner, ok := w.withDefaults(p.Parts); ok {
+				out = append(out, &syntax.DblQuoted{Left: p.Left, Right: p.Right, Dollar: p.Dollar, Parts: inner})
+				changed = true
+				continue
+			}
+		case *syntax.ParamExp:
+			if w.unknownDefault(p) {
+				if p.Exp.Word != nil {
+					out = append(out, p.Exp.Word.Parts...)
+				}
+				changed = true
+				continue
+			}
+		}
+		out = append(out, p)
+	}
+	return out, changed
+}
+
+// unknownDefault reports whether p is ${x:-word} or the like with x not
+// known before running.
+func (w *walker) unknownDefault(p *syntax.ParamExp) bool {
+	if p.Exp == nil || p.Excl || p.Index != nil || p.Param == nil {
+		return false
+	}
+	switch p.Exp.Op {
+	case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AlternateUnset,
+		syntax.AlternateUnsetOrNull, syntax.AssignUnset, syntax.AssignUnsetOrNull:
+		return (env{w}).Get(p.Param.Value).Str == hole
+	}
+	return false
+}
