@@ -111,6 +111,12 @@ func (w *walker) exCommand(chain, line, text string) {
 		case strings.HasPrefix(c, "!"):
 			w.res.add(Dangerous, on+": runs a shell command")
 			w.nested(c[1:], input{})
+		case name == "exe" || name == "execute":
+			// The strings joined ("!r" . "m -rf ~") are an Ex command line.
+			w.res.add(Dangerous, on+": runs an Ex command built from an expression")
+			for _, run := range literalRuns(rest) {
+				w.exCommand(chain, strings.Join(run, ""), text)
+			}
 		case name == "r" || name == "read":
 			if cmd, ok := strings.CutPrefix(rest, "!"); ok {
 				w.res.add(Dangerous, on+": runs a shell command")

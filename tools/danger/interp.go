@@ -469,18 +469,23 @@ func (w *walker) literals(code string) {
 // with nothing and with spaces between the pieces (a separator given to
 // join is one of the pieces, so both readings cover it closely enough).
 func (w *walker) joined(code string) {
-	var run []string
-	judge := func() {
+	for _, run := range literalRuns(code) {
 		if len(run) > 1 {
 			w.literal1(strings.Join(run, ""))
 			w.literal1(strings.Join(run, " "))
 		}
-		run = run[:0]
 	}
+}
+
+// literalRuns are the runs of string literals of code with only joining
+// punctuation between them (see joined).
+func literalRuns(code string) [][]string {
+	var runs [][]string
+	var run []string
 	end := -1
 	for _, m := range strLit.Get().FindAllStringSubmatchIndex(code, 64) {
 		if end >= 0 && !joinGap(code[end:m[0]]) {
-			judge()
+			runs, run = append(runs, run), nil
 		}
 		if m[2] >= 0 {
 			run = append(run, code[m[2]:m[3]])
@@ -489,7 +494,10 @@ func (w *walker) joined(code string) {
 		}
 		end = m[1]
 	}
-	judge()
+	if run != nil {
+		runs = append(runs, run)
+	}
+	return runs
 }
 
 // joinGap reports whether what stands between two literals only joins
