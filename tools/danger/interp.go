@@ -304,6 +304,10 @@ var (
 	// system "rm", "-rf", $ENV{HOME}; ruby's system("rm", "-rf", Dir.home).
 	listCall = lazy.Regexp{Expr: `(?:\bsystem|\bexec|\bspawn|execFileSync|spawnSync|execFile|pcntl_exec)\s*\(?\s*` +
 		`((?:(?:"[^"]*"|'[^']*')\s*,\s*)+(?:"[^"]*"|'[^']*'|` + homeItem + `))`}
+	// progArgv extracts a program named apart from its argument list:
+	// spawnSync("rm", ["-rf", dir]), new Deno.Command("rm", {args: [...]}).
+	progArgv = lazy.Regexp{Expr: `(?:spawnSync|spawn|execFileSync|execFile|Command)\s*\(\s*("[^"]*"|'[^']*')\s*,\s*` +
+		`(?:\{\s*args\s*:\s*)?\[\s*((?:(?:"[^"]*"|'[^']*'|` + homeItem + `)\s*,?\s*)+)\]`}
 	// argvItem is one item of such a list.
 	argvItem  = lazy.Regexp{Expr: `"([^"]*)"|'([^']*)'|(` + homeItem + `)`}
 	backticks = lazy.Regexp{Expr: "`([^`]*)`"}
@@ -326,7 +330,7 @@ func (w *walker) inline(lang, code string) {
 	switch lang {
 	case "python", "pypy":
 		label = "`" + lang + " -c`"
-	case "node", "nodejs", "perl", "ruby", "lua", "Rscript":
+	case "node", "nodejs", "bun", "perl", "ruby", "lua", "Rscript":
 		label = "`" + lang + " -e`"
 	case "php":
 		label = "`php -r`"
@@ -356,9 +360,13 @@ func (w *walker) inline(lang, code string) {
 		s := m[1]
 		w.nested(unquoteCode(s), input{})
 	}
-	for _, re := range []*lazy.Regexp{&argvCall, &listCall} {
+	for _, re := range []*lazy.Regexp{&argvCall, &listCall, &progArgv} {
 		for _, m := range re.Get().FindAllStringSubmatch(code, -1) {
 			var argv []arg
+			if re == &progArgv {
+				prog := unquoteCode(m[1])
+				argv, m[1] = []arg{{s: prog, text: prog}}, m[2]
+			}
 			for _, l := range argvItem.Get().FindAllStringSubmatch(m[1], -1) {
 				v := l[1] + l[2]
 				if l[3] != "" {

@@ -141,6 +141,25 @@ func (w *walker) cloud(chain string, args []arg, io ioInfo) {
 	w.res.add(Dangerous, "`"+text+"`: may change cloud resources")
 }
 
+// bun judges bun's -e/--eval/-p/--print code as node's, and a project
+// tool run by name (see jsBin).
+func (w *walker) bun(chain string, args []arg, io ioInfo) {
+	for i := 1; i < len(args) && strings.HasPrefix(args[i].s, "-"); i++ {
+		name, v, ok := strings.Cut(args[i].s, "=")
+		switch name {
+		case "-e", "--eval", "-p", "--print":
+			if !ok && i+1 < len(args) {
+				v, ok = args[i+1].s, true
+			}
+			if ok {
+				w.inline("bun", v)
+				return
+			}
+		}
+	}
+	w.jsBin(chain, args, io)
+}
+
 // jsBin judges yarn, pnpm and bun running a project tool by name (yarn
 // prisma migrate reset) by the tool's own rule.
 func (w *walker) jsBin(chain string, args []arg, io ioInfo) {

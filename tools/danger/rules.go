@@ -2344,8 +2344,8 @@ func commandTable() map[string]*rule {
 			},
 		},
 		"bun": {
-			class: Dev, why: "runs a project script", sub: bunRules(), open: true, check: (*walker).jsBin,
-			flags: []flag{raise("-e --eval -p --print", Dangerous, "runs JavaScript given on the command line")},
+			class: Dev, why: "runs a project script", sub: bunRules(), open: true, check: (*walker).bun,
+			vals: "-e --eval -p --print",
 		},
 		"npx": {class: Safe, why: "runs a package", check: (*walker).npx, noscope: true},
 		"pip": {class: Dangerous, why: "unknown pip command", sub: pipRules(), suffixes: true},
