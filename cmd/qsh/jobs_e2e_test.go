@@ -267,6 +267,23 @@ func TestJobsDoneNotice(t *testing.T) {
 	exit(t, tm)
 }
 
+// TestJobsNoneInSubshell checks the idiom for starting a program detached
+// and unannounced, `(cmd &)` (autojump's prompt hook): as in bash, whose
+// subshell has no job control, no job number when it starts, no notice
+// when it ends.
+func TestJobsNoneInSubshell(t *testing.T) {
+	t.Parallel()
+	tm := startJobShell(t, "")
+	tm.Mark()
+	out := enter(tm, "(sh -c 'echo x > done' &)")
+	out += enter(tm, "until [ -s done ]; do sleep 0.05; done; echo waited")
+	out += enter(tm, "echo next")
+	if strings.Contains(out, "[1]") || strings.Contains(out, "Done") {
+		t.Errorf("a background program of a subshell was a job:\n%s", out)
+	}
+	exit(t, tm)
+}
+
 func TestJobsPipeline(t *testing.T) {
 	t.Parallel()
 	captureModes(t, func(t *testing.T, env ...string) {

@@ -186,19 +186,40 @@ func externalMembers(bc *syntax.BinaryCmd, programs Programs) bool {
 // started (the shell's jobMarkBuiltin). declare, as for $!'s marks, so
 // that set -x shows none of it. Then $! is marked as well, see
 // [markPids].
+//
+// A background statement inside a subshell, `(cmd &)`, is no job, as in
+// bash, where the subshell has no job control: the idiom for starting a
+// program detached and unannounced (autojump's prompt hook). Its commands
+// are marked as those of substitutions are.
 func markBackground(node syntax.Node) bool {
 	any := false
+	inSubshell := map[*syntax.Stmt]bool{}
+	syntax.Walk(node, func(n syntax.Node) bool {
+		sub, ok := n.(*syntax.Subshell)
+		if !ok {
+			return true
+		}
+		EachList(sub, false, func(list *[]*syntax.Stmt) {
+			for _, st := range *list {
+				if !IsBackground(st) {
+					continue
+				}
+				inSubshell[st] = true
+			}
+		})
+		return false
+	})
 	mark := func(list *[]*syntax.Stmt) {
 		if !slices.ContainsFunc(*list, IsBackground) {
 			return
 		}
-		any = true
 		var out []*syntax.Stmt
 		for _, st := range *list {
 			// Not twice: a function printed by declare -f has its
 			// marks, and runs again by eval.
 			marked := len(out) > 0 && isJobReserve(out[len(out)-1])
-			if IsBackground(st) && !marked {
+			if IsBackground(st) && !marked && !inSubshell[st] {
+				any = true
 				out = append(out, reserveStmt(stmtText(st)), st, unsetStmt())
 				continue
 			}
@@ -208,6 +229,16 @@ func markBackground(node syntax.Node) bool {
 	}
 	// No job control in substitutions: see [NoJobVar].
 	EachList(node, false, mark)
+	// After the jobs' texts are taken, which show none of it.
+	for st := range inSubshell {
+		any = true
+		syntax.Walk(st, func(n syntax.Node) bool {
+			if call, ok := n.(*syntax.CallExpr); ok {
+				PrefixVar(call, NoJobVar)
+			}
+			return true
+		})
+	}
 	return any
 }
 

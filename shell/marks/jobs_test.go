@@ -20,6 +20,9 @@ func TestMarkBackground(t *testing.T) {
 		{"for i in 1 2; do sleep $i & done", "for i in 1 2; do\n\t" + res("sleep $i") + "\n\tsleep $i &\n\t" + unset + "\ndone"},
 		{"a | b &", res("a | b") + "\na | b &\n" + unset},
 		{"{ a; b; } &", res("{ a; b; }") + "\n{\n\ta\n\tb\n} &\n" + unset},
+		// In a subshell, no job: bash's subshell has no job control.
+		{"(autojump --add x >/dev/null &)", "(__qsh_nojob=1 autojump --add x >/dev/null &)"},
+		{"(a & b) &", res("(a & b)") + "\n(\n\t__qsh_nojob=1 a &\n\tb\n) &\n" + unset},
 	}
 	for _, tt := range tests {
 		f, err := syntax.NewParser().Parse(strings.NewReader(tt.src), "")
