@@ -33,6 +33,8 @@
 //     in braces after a builtin that computes the values, `{ __qsh_repl
 //     __qsh_rN MODE REP PIECE… -- VALUE…; STATEMENT; }`, and the expansion
 //     becomes `${__qsh_rN[@]}` (or [*], or the scalar).
+//   - `local -i n=EXPR` (declare, typeset): interp refuses the integer
+//     attribute. It becomes `local n=$((EXPR))`.
 //   - `declare -f`/`-F` (typeset too), which interp runs itself and
 //     without -F: `builtin declare -F f`, which the shell answers.
 //   - `f() { …; } && cmd` defines f and runs cmd in bash; interp's parser
@@ -134,6 +136,7 @@ func Edits(f *syntax.File, src string) []Edit {
 		case *syntax.DeclClause:
 			edits = append(edits, keyEdits(src, n)...)
 			edits = append(edits, funcsEdits(n)...)
+			edits = append(edits, intEdits(src, n)...)
 		case *syntax.TestClause:
 			walkTest(n.X, func(b *syntax.BinaryTest) {
 				x, okX := b.X.(*syntax.Word)
@@ -403,7 +406,7 @@ func arrayAltEdits(pe *syntax.ParamExp) []Edit {
 // MayNeed is a quick look for what a rewrite is about: most programs need
 // no second parse.
 func MayNeed(src string) bool {
-	return quotedPattern(src) || funcsFlag(src) || strings.Contains(src, "${!") || strings.Contains(src, "/#") || strings.Contains(src, "/%") || strings.Contains(src, `+"${`) || strings.Contains(src, "-A") && strings.Contains(src, "=([") || strings.Contains(src, "((") && strings.Contains(src, "for") ||
+	return quotedPattern(src) || declFlag(src, "fFi") || strings.Contains(src, "${!") || strings.Contains(src, "/#") || strings.Contains(src, "/%") || strings.Contains(src, `+"${`) || strings.Contains(src, "-A") && strings.Contains(src, "=([") || strings.Contains(src, "((") && strings.Contains(src, "for") ||
 		braceThenList(src) ||
 		strings.Contains(src, "(") && strings.ContainsAny(src, "!$`") &&
 			(strings.Contains(src, "!(") || strings.Contains(src, "@(") || strings.Contains(src, "+(") ||
@@ -555,9 +558,10 @@ func funcsEdits(d *syntax.DeclClause) []Edit {
 	return []Edit{{Off: off, End: off, Text: "builtin "}}
 }
 
-// funcsFlag reports whether src may hold a declaration [funcsEdits] changes.
-func funcsFlag(src string) bool {
-	for _, kw := range []string{"declare -", "typeset -"} {
+// declFlag reports whether src may hold a declaration with a flag word
+// holding one of letters, as [funcsEdits] and [intEdits] change.
+func declFlag(src, letters string) bool {
+	for _, kw := range []string{"declare -", "typeset -", "local -"} {
 		for rest := src; ; {
 			i := strings.Index(rest, kw)
 			if i < 0 {
@@ -568,12 +572,55 @@ func funcsFlag(src string) bool {
 			if j := strings.IndexAny(rest, " \t\n;&|)"); j >= 0 {
 				flag = rest[:j]
 			}
-			if strings.ContainsAny(flag, "fF") {
+			if strings.ContainsAny(flag, letters) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// intEdits take the integer attribute out of a declaration, which interp
+// refuses ("invalid option"), leaving its variables undeclared and a
+// function's locals global: `local -i n=EXPR` becomes `local n=$((EXPR))`.
+// The value given is computed as bash does; later assignments to the
+// variable are not (docs/COMPATIBILITY.md).
+func intEdits(src string, d *syntax.DeclClause) []Edit {
+	if v := d.Variant.Value; v != "declare" && v != "typeset" && v != "local" {
+		return nil
+	}
+	var edits []Edit
+	names := false
+	for _, as := range d.Args {
+		if as.Naked && as.Name == nil && as.Value != nil {
+			lit := as.Value.Lit()
+			if !strings.HasPrefix(lit, "-") || lit == "-" || lit == "--" || !strings.Contains(lit, "i") {
+				if lit == "" || !strings.HasPrefix(lit, "-") {
+					names = true
+				}
+				continue
+			}
+			if strings.ContainsAny(lit, "fF") {
+				return nil // functions: no values to compute
+			}
+			off, end := int(as.Value.Pos().Offset()), int(as.Value.End().Offset())
+			rest := strings.ReplaceAll(lit, "i", "")
+			if rest == "-" {
+				rest = "" // a word of spaces
+			}
+			edits = append(edits, Edit{Off: off, End: end, Text: rest})
+			continue
+		}
+		names = true
+		if as.Name != nil && as.Value != nil && as.Array == nil && as.Index == nil && !as.Append && !as.Naked {
+			off, end := int(as.Value.Pos().Offset()), int(as.Value.End().Offset())
+			edits = append(edits, Edit{Off: off, End: end, Text: "$((" + src[off:end] + "))"})
+		}
+	}
+	if !names || !slices.ContainsFunc(edits, func(e Edit) bool { return !strings.HasPrefix(e.Text, "$((") }) {
+		return nil // `declare -i` alone lists the integer variables
+	}
+	return edits
 }
 
 // funcEdits are the edits of a function definition whose body the parser

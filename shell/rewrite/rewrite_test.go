@@ -29,6 +29,8 @@ func TestText(t *testing.T) {
 			`{ declare __qsh_ls=0; for ((i=0; i<2; i++)); do declare __qsh_ls=0; [[ $i == $(__qsh_pat "$i" p '!(' p '1' p ')' 2>/dev/null) ]]; declare __qsh_ls=$?; done; __qsh_status "$__qsh_ls" 2>/dev/null && declare __qsh_ls=0; }`},
 		{"if (( x", "if (( x"}, // does not parse: unchanged
 		{"f() { :; } && echo one", "{ f() { :; }; } && echo one"},
+		{`f() { local -i n="$?" m=2*x k; declare -ri r=4; }`, `f() { local  n=$(("$?")) m=$((2*x)) k; declare -r r=$((4)); }`},
+		{"declare -i; local -ia a=(1 2); typeset -il x+=1", "declare -i; local -a a=(1 2); typeset -l x+=1"},
 		{`for i in ${a[@]+"${!a[@]}"}; do :; done`,
 			`{ __qsh_repl __qsh_r1 keys '' -- a 2>/dev/null; for i in ${a[@]+"${__qsh_r1[@]}"}; do :; done; }`},
 		{`echo "${!m[*]}" ${!p*} ${!x}`, `{ __qsh_repl __qsh_r1 keys '' -- m 2>/dev/null; echo "${__qsh_r1[*]}" ${!p*} ${!x}; }`},
@@ -117,6 +119,7 @@ func FuzzText(f *testing.F) {
 		"case $p in --help | -!(-*)[hvo]) x ;; esac",
 		"f() { :; } && echo one",
 		"declare -F f; typeset -fF",
+		"local -i n=$? m; declare -ir x=1+2",
 		`for i in ${a[@]+"${!a[@]}"}; do echo "${!b[*]}"; done`,
 		"local -A m=([-x]=1 [a-b]=2)",
 		`COMPREPLY=("${COMPREPLY[@]/#/$prefix}"); echo ${a%.@(gz|xz)} | cat`,
