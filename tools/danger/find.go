@@ -1,6 +1,7 @@
 package danger
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/qsh-shell/qsh/tools/danger/lazy"
@@ -230,6 +231,62 @@ func (w *walker) fd(chain string, args []arg, io ioInfo) {
 			inner = append(inner, arg{s: "./" + holeEntry, text: "{}"})
 			w.exec(inner, ioInfo{})
 			return
+		}
+	}
+}
+
+// parallelVals are GNU parallel's options that take a value.
+const parallelVals = "-j --jobs -S --sshlogin --sshloginfile -I --replace -N -n --max-args -d --delimiter " +
+	"-a --arg-file --tmpdir --joblog --results --res -E --eof --colsep -C --timeout --delay --retries " +
+	"--halt --tag-string --workdir --wd --memfree --load --nice -L --max-lines -s --max-chars " +
+	"--basefile --bf --return --transfer-file --tf --env --limit"
+
+// parallel judges GNU parallel: it runs its command (the words before
+// ::: joined) through a shell once per input value, the value put in
+// place of {} (and {.} {/} {//} {/.}) or appended; with no command the
+// values are the command lines. Without ::: the input comes from stdin,
+// as for xargs.
+func (w *walker) parallel(chain string, args []arg, io ioInfo) {
+	sep := slices.IndexFunc(args, func(a arg) bool { return strings.HasPrefix(a.s, ":::") })
+	if sep < 0 {
+		w.xargs(chain, args, io)
+		return
+	}
+	ss := make([]string, sep)
+	for i, a := range args[:sep] {
+		ss[i] = a.s
+	}
+	var cmd []string
+	repl := "{}"
+	if i := unwrapIndex(&rule{vals: parallelVals}, ss); i > 0 {
+		cmd = ss[i:]
+	}
+	for j, a := range ss {
+		if (a == "-I" || a == "--replace") && j+1 < len(ss) {
+			repl = ss[j+1]
+		}
+	}
+	code := strings.Join(cmd, " ")
+	n := 0
+	for _, a := range args[sep:] {
+		if strings.HasPrefix(a.s, ":::") {
+			continue
+		}
+		if n++; n > 16 {
+			break
+		}
+		q := quoteArgs([]string{a.s})
+		switch {
+		case code == "":
+			w.nested(a.s, input{})
+		case strings.Contains(code, "{"):
+			line := code
+			for _, r := range []string{repl, "{.}", "{/}", "{//}", "{/.}"} {
+				line = strings.ReplaceAll(line, r, q)
+			}
+			w.nested(line, input{})
+		default:
+			w.nested(code+" "+q, input{})
 		}
 	}
 }

@@ -1791,7 +1791,7 @@ func commandTable() map[string]*rule {
 		"parallel": {
 			class:   Safe,
 			why:     "runs commands in parallel",
-			check:   (*walker).xargs,
+			check:   (*walker).parallel,
 			noscope: true,
 		},
 		"find": {class: Safe, why: "lists files", check: (*walker).find, noscope: true},
