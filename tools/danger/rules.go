@@ -421,6 +421,7 @@ func gitRules() map[string]*rule {
 			why:   "writes an archive",
 			check: (*walker).outflag,
 			flags: []flag{raise("--remote --exec", Dangerous, "runs a program or reaches a remote")},
+			progs: "--exec",
 		},
 		"bundle":      dev("writes a bundle"),
 		"maintenance": dev("runs maintenance tasks"),
@@ -512,6 +513,19 @@ func remoteRule(why string) *rule {
 		ops:   []flag{raise("ext::* fd::*", Dangerous, "a transport that runs a command")},
 		flags: []flag{raise("--upload-pack -u", Dangerous, "runs a program of its choice")},
 		progs: "--upload-pack -u",
+	}
+}
+
+// perfRun is perf record, stat and trace, which run the command given
+// after their options.
+func perfRun() *rule {
+	return &rule{
+		class: Dangerous,
+		why:   "profiles a command",
+		kind:  kindWrap,
+		vals: "-e --event -o --output -p --pid -t --tid -F --freq -c --count -C --cpu -m --mmap-pages " +
+			"-u --uid -G --cgroup --call-graph -r --repeat -x --field-separator -I --interval-print",
+		noscope: true,
 	}
 }
 
@@ -2013,8 +2027,8 @@ func commandTable() map[string]*rule {
 			sub: map[string]*rule{
 				"l": safe("lists an archive"),
 				"t": safe("tests an archive"),
-				"x": dev("unpacks files"),
-				"e": dev("unpacks files"),
+				"x": {class: Dev, why: "unpacks files", check: (*walker).sevenZipOut},
+				"e": {class: Dev, why: "unpacks files", check: (*walker).sevenZipOut},
 				"a": dev("packs files"),
 			},
 		},
@@ -2169,7 +2183,7 @@ func commandTable() map[string]*rule {
 		"uvicorn":  dev("runs the project's server"),
 		"gunicorn": dev("runs the project's server"),
 		"air":      dev("runs the project with live reload"),
-		"nodemon":  dev("runs the project with live reload"),
+		"nodemon":  {class: Dev, why: "runs the project with live reload", check: (*walker).nodemon},
 		"ts-node":  {class: Dev, why: "runs the project's code", check: (*walker).script1},
 		"tsx":      {class: Dev, why: "runs the project's code", check: (*walker).script1},
 		"next":     dev(buildWhy),
@@ -3225,12 +3239,45 @@ func commandTable() map[string]*rule {
 			vals:    "-o -e -p -s -u -n -a -A -D -F -l -w --output --library",
 			noscope: true,
 		},
-		"gdb":      {class: Dangerous, why: "debugs a process", check: (*walker).gdb},
-		"entr":     {class: Dev, why: "runs a command when files change", check: (*walker).entr, noscope: true},
-		"script":   {class: Dev, why: "records a terminal session", check: (*walker).scriptCmd},
-		"expect":   {class: Dangerous, why: "drives interactive programs", check: (*walker).expect},
-		"ed":       {class: Dev, why: "edits files", check: (*walker).ed},
-		"perf":     dangerous("profiles the system"),
+		"gdb":    {class: Dangerous, why: "debugs a process", check: (*walker).gdb},
+		"entr":   {class: Dev, why: "runs a command when files change", check: (*walker).entr, noscope: true},
+		"script": {class: Dev, why: "records a terminal session", check: (*walker).scriptCmd},
+		"expect": {class: Dangerous, why: "drives interactive programs", check: (*walker).expect},
+		"ed":     {class: Dev, why: "edits files", check: (*walker).ed},
+		"perf": {
+			class: Dangerous,
+			why:   "profiles the system",
+			sub: map[string]*rule{
+				"record": perfRun(),
+				"stat":   perfRun(),
+				"trace":  perfRun(),
+			},
+			open: true,
+		},
+		"dbus-launch": {
+			class:   Safe,
+			why:     "runs a command with a session bus",
+			kind:    kindWrap,
+			vals:    "--config-file",
+			noscope: true,
+		},
+		"xvfb-run": {
+			class:   Safe,
+			why:     "runs a command on a virtual display",
+			kind:    kindWrap,
+			vals:    "-n --server-num -s --server-args -f --auth-file -e --error-file -p --xauth-protocol -w --wait",
+			noscope: true,
+		},
+		"watchexec": {
+			class: Dev,
+			why:   "runs a command when files change",
+			kind:  kindWrap,
+			joins: true,
+			vals: "-e --exts -w --watch -W --watch-non-recursive -i --ignore -f --filter -d --debounce " +
+				"-s --signal --shell -E --env --stop-signal --stop-timeout --project-origin --workdir " +
+				"--filter-file --ignore-file --emit-events-to --on-busy-update --delay-run --poll --log-file",
+			noscope: true,
+		},
 		"xdg-open": dangerous("opens a program"),
 		"open":     dangerous("opens a program"),
 		"code":     dangerous("opens an editor"),

@@ -229,3 +229,26 @@ func (w *walker) script1(chain string, args []arg, io ioInfo) {
 		w.runFile(args[ops[0]].s, args[ops[0]].text, "node")
 	}
 }
+
+// nodemon judges the command line nodemon's -x/--exec runs in place of
+// node.
+func (w *walker) nodemon(chain string, args []arg, io ioInfo) {
+	for i := 1; i < len(args); i++ {
+		switch name, v, ok := strings.Cut(args[i].s, "="); {
+		case name == "--exec" && ok:
+			w.nested(v, input{})
+		case (name == "-x" || name == "--exec") && i+1 < len(args):
+			i++
+			w.nested(args[i].s, input{})
+		}
+	}
+}
+
+// sevenZipOut judges 7z's -oDIR, the directory it unpacks into.
+func (w *walker) sevenZipOut(chain string, args []arg, io ioInfo) {
+	for _, a := range args[1:] {
+		if d, ok := strings.CutPrefix(a.s, "-o"); ok && d != "" {
+			w.writeTo(d, chain+" -o", a.text)
+		}
+	}
+}
