@@ -278,6 +278,10 @@ func TestJobsNoneInSubshell(t *testing.T) {
 	out := enter(tm, "(sh -c 'echo x > done' &)")
 	out += enter(tm, "until [ -s done ]; do sleep 0.05; done; echo waited")
 	out += enter(tm, "echo next")
+	// A function of a sourced file, as autojump's hook is, marked apart.
+	out += enter(tm, `echo "hook() { (sh -c 'echo y > done2' >/dev/null &) &>/dev/null; }" > hook.sh; . ./hook.sh; hook`)
+	out += enter(tm, "until [ -s done2 ]; do sleep 0.05; done; echo waited")
+	out += enter(tm, "echo next")
 	if strings.Contains(out, "[1]") || strings.Contains(out, "Done") {
 		t.Errorf("a background program of a subshell was a job:\n%s", out)
 	}

@@ -130,6 +130,10 @@ func funcEdits(f *syntax.File, programs Programs) []Edit {
 	for _, body := range bodies {
 		noJobCalls(body, add(NoJobVar))
 	}
+	// The file's own too: `(cmd &)` is no job wherever it is.
+	for _, st := range subshellBackgrounds(f) {
+		eachCall(st, add(NoJobVar))
+	}
 	for _, body := range bodies {
 		mixedCalls(body, programs, add(MixedVar))
 	}
@@ -194,21 +198,9 @@ func externalMembers(bc *syntax.BinaryCmd, programs Programs) bool {
 func markBackground(node syntax.Node) bool {
 	any := false
 	inSubshell := map[*syntax.Stmt]bool{}
-	syntax.Walk(node, func(n syntax.Node) bool {
-		sub, ok := n.(*syntax.Subshell)
-		if !ok {
-			return true
-		}
-		EachList(sub, false, func(list *[]*syntax.Stmt) {
-			for _, st := range *list {
-				if !IsBackground(st) {
-					continue
-				}
-				inSubshell[st] = true
-			}
-		})
-		return false
-	})
+	for _, st := range subshellBackgrounds(node) {
+		inSubshell[st] = true
+	}
 	mark := func(list *[]*syntax.Stmt) {
 		if !slices.ContainsFunc(*list, IsBackground) {
 			return
@@ -232,14 +224,40 @@ func markBackground(node syntax.Node) bool {
 	// After the jobs' texts are taken, which show none of it.
 	for st := range inSubshell {
 		any = true
-		syntax.Walk(st, func(n syntax.Node) bool {
-			if call, ok := n.(*syntax.CallExpr); ok {
-				PrefixVar(call, NoJobVar)
-			}
-			return true
-		})
+		eachCall(st, func(call *syntax.CallExpr) { PrefixVar(call, NoJobVar) })
 	}
 	return any
+}
+
+// subshellBackgrounds are the background statements inside the subshells
+// of node, which are no jobs (see [markBackground]).
+func subshellBackgrounds(node syntax.Node) []*syntax.Stmt {
+	var sts []*syntax.Stmt
+	syntax.Walk(node, func(n syntax.Node) bool {
+		sub, ok := n.(*syntax.Subshell)
+		if !ok {
+			return true
+		}
+		EachList(sub, false, func(list *[]*syntax.Stmt) {
+			for _, st := range *list {
+				if IsBackground(st) {
+					sts = append(sts, st)
+				}
+			}
+		})
+		return false
+	})
+	return sts
+}
+
+// eachCall calls f with each simple command in node.
+func eachCall(node syntax.Node, f func(*syntax.CallExpr)) {
+	syntax.Walk(node, func(n syntax.Node) bool {
+		if call, ok := n.(*syntax.CallExpr); ok {
+			f(call)
+		}
+		return true
+	})
 }
 
 func IsBackground(st *syntax.Stmt) bool {
