@@ -167,6 +167,9 @@ var hijackVars = lazy.Value[map[string]bool]{Build: func() map[string]bool {
 		"GIT_EXTERNAL_DIFF": true, "GIT_PROXY_COMMAND": true, "GIT_ASKPASS": true, "SSH_ASKPASS": true,
 		"PAGER": true, "GIT_PAGER": true, "EDITOR": true, "VISUAL": true, "GIT_EDITOR": true,
 		"SHELL": true, "BROWSER": true, "PS4": true, "LESSOPEN": true, "LESSCLOSE": true, "MANPAGER": true,
+		"GIT_SEQUENCE_EDITOR": true, "SUDO_EDITOR": true, "SUDO_ASKPASS": true, "KUBE_EDITOR": true,
+		"GH_EDITOR": true, "GH_PAGER": true, "GH_BROWSER": true, "SYSTEMD_PAGER": true, "SYSTEMD_EDITOR": true,
+		"BAT_PAGER": true, "DELTA_PAGER": true, "FCEDIT": true, "RSYNC_RSH": true, "RSYNC_CONNECT_PROG": true,
 	}
 }}
 
@@ -176,6 +179,9 @@ var programVars = lazy.Value[map[string]bool]{Build: func() map[string]bool {
 		"PROMPT_COMMAND": true, "GIT_SSH_COMMAND": true, "GIT_EXTERNAL_DIFF": true, "GIT_PROXY_COMMAND": true,
 		"PAGER": true, "GIT_PAGER": true, "EDITOR": true, "VISUAL": true, "GIT_EDITOR": true, "GIT_ASKPASS": true, "SSH_ASKPASS": true,
 		"LESSOPEN": true, "LESSCLOSE": true, "MANPAGER": true,
+		"GIT_SEQUENCE_EDITOR": true, "SUDO_EDITOR": true, "SUDO_ASKPASS": true, "KUBE_EDITOR": true,
+		"GH_EDITOR": true, "GH_PAGER": true, "GH_BROWSER": true, "SYSTEMD_PAGER": true, "SYSTEMD_EDITOR": true,
+		"BAT_PAGER": true, "DELTA_PAGER": true, "FCEDIT": true, "RSYNC_RSH": true, "RSYNC_CONNECT_PROG": true,
 	}
 }}
 
@@ -193,7 +199,9 @@ func (w *walker) hijack(name, val, text string) bool {
 		return false
 	}
 	switch name {
-	case "PAGER", "GIT_PAGER", "EDITOR", "VISUAL", "GIT_EDITOR", "SHELL", "BROWSER", "PS4", "MANPAGER":
+	case "PAGER", "GIT_PAGER", "EDITOR", "VISUAL", "GIT_EDITOR", "SHELL", "BROWSER", "PS4", "MANPAGER",
+		"GIT_SEQUENCE_EDITOR", "SUDO_EDITOR", "KUBE_EDITOR", "GH_EDITOR", "GH_PAGER", "SYSTEMD_PAGER",
+		"SYSTEMD_EDITOR", "BAT_PAGER", "DELTA_PAGER", "FCEDIT":
 		if harmlessPrograms.Get()[val] {
 			return false
 		}
