@@ -425,6 +425,7 @@ func (w *walker) gitApply(chain string, args []arg, io ioInfo) {
 // gitClone judges the directory git clone writes and the config -c sets
 // in the new repository.
 func (w *walker) gitClone(chain string, args []arg, io ioInfo) {
+	w.gitExt(chain, args, io)
 	for i := 1; i+1 < len(args); i++ {
 		if args[i].s == "-c" || args[i].s == "--config" {
 			key, v, _ := strings.Cut(args[i+1].s, "=")
@@ -440,6 +441,7 @@ func (w *walker) gitClone(chain string, args []arg, io ioInfo) {
 // gitRemoteSet records the remote git remote add or set-url names, for a
 // push later in the string.
 func (w *walker) gitRemoteSet(chain string, args []arg, io ioInfo) {
+	w.gitExt(chain, args, io)
 	if ops := scan(&rule{vals: "-t -m --track --master"}, args); len(ops) > 0 {
 		if w.shared.remotes == nil {
 			w.shared.remotes = map[string]bool{}
@@ -453,6 +455,7 @@ func (w *walker) gitRemoteSet(chain string, args []arg, io ioInfo) {
 // is a host nobody chose before the string; the repository's code and
 // history go there.
 func (w *walker) gitPush(chain string, args []arg, io ioInfo) {
+	w.gitExt(chain, args, io)
 	repo := ""
 	for i := 1; i < len(args); i++ {
 		if v, ok := strings.CutPrefix(args[i].s, "--repo="); ok {

@@ -59,7 +59,9 @@ func (w *walker) gitConfigRuns(key, value string) string {
 			(last == "cmd" || last == "path") ||
 		first == "trailer" && (last == "command" || last == "cmd") || first == "sendemail" ||
 		first == "remote" && (last == "uploadpack" || last == "receivepack") || first == "instaweb" ||
-		first == "submodule" && last == "update" && strings.HasPrefix(value, "!"):
+		first == "submodule" && last == "update" && strings.HasPrefix(value, "!") ||
+		// Any other key naming a command (difftool.x.cmd, diff.x.command …).
+		strings.Count(k, ".") >= 2 && (last == "cmd" || last == "command"):
 		return "sets a program git runs"
 	case k == "include.path" || first == "includeif":
 		return "includes config from another file, which may run programs"
@@ -253,5 +255,69 @@ func (w *walker) gitConfig(chain string, args []arg, io ioInfo) {
 		w.gitConfigPair(ops[0], ops[1], chain+" "+ops[0])
 	} else if len(ops) == 1 && verb == "set" {
 		w.gitConfigPair(ops[0], hole, chain+" "+ops[0])
+	}
+}
+
+// extCommand is the command line of a git ext:: URL (git-remote-ext(1)):
+// words split at spaces, "% " a space inside a word, "%%" a percent sign;
+// %s, %S, %G and %V are left as they are.
+func extCommand(url string) string {
+	var words []string
+	var b strings.Builder
+	for i := 0; i < len(url); i++ {
+		switch c := url[i]; {
+		case c == '%' && i+1 < len(url) && (url[i+1] == ' ' || url[i+1] == '%'):
+			i++
+			b.WriteByte(url[i])
+		case c == ' ':
+			words = append(words, b.String())
+			b.Reset()
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return quoteArgs(append(words, b.String()))
+}
+
+// gitExt judges the commands of ext:: URLs among git's operands.
+func (w *walker) gitExt(chain string, args []arg, io ioInfo) {
+	for _, a := range args[1:] {
+		if u, ok := strings.CutPrefix(a.s, "ext::"); ok {
+			w.literal1(extCommand(u))
+		}
+	}
+}
+
+// gitClean judges git clean -f by the work tree it cleans: in the home
+// directory or / it deletes nearly everything there.
+func (w *walker) gitClean(chain string, args []arg, io ioInfo) {
+	force := false
+	for _, a := range args[1:] {
+		force = force || a.s == "--force" || len(a.s) > 1 && a.s[0] == '-' && a.s[1] != '-' &&
+			strings.Contains(a.s, "f")
+	}
+	if !force {
+		return
+	}
+	dir := w.cwd
+	for i := 1; i < len(w.last); i++ {
+		a := w.last[i].s
+		if v, ok := strings.CutPrefix(a, "--work-tree="); ok {
+			dir = v
+		} else if (a == "--work-tree" || a == "-C") && i+1 < len(w.last) && strings.HasPrefix(w.last[i+1].s, "/") {
+			dir = w.last[i+1].s
+		}
+	}
+	if p, ok := w.abs(dir); ok && dir != "" {
+		if why := w.catastrophic(p); why != "" {
+			w.res.add(Blocked, "`"+chain+"` in `"+p+"`: "+why)
+		}
+	}
+}
+
+// gitWorktreeAdd judges the directory git worktree add writes.
+func (w *walker) gitWorktreeAdd(chain string, args []arg, io ioInfo) {
+	if ops := scan(&rule{vals: "-b -B --reason"}, args); len(ops) > 0 {
+		w.writeTo(args[ops[0]].s, chain, args[ops[0]].text)
 	}
 }

@@ -265,6 +265,7 @@ func gitRules() map[string]*rule {
 			class: Dangerous,
 			why:   "deletes untracked files",
 			flags: []flag{set("-n --dry-run", Safe, "lists what would be deleted")},
+			check: (*walker).gitClean,
 		},
 		"rm": {
 			class: Dev,
@@ -295,6 +296,7 @@ func gitRules() map[string]*rule {
 			why:   "fetches and merges from a remote",
 			flags: []flag{raise("-f --force", Dangerous, "overwrites local refs")},
 			ops:   remoteRule("").ops,
+			check: (*walker).gitExt,
 		},
 		"push": {
 			class: Dev,
@@ -365,6 +367,12 @@ func gitRules() map[string]*rule {
 			why:   "manages worktrees",
 			sub: map[string]*rule{
 				"list": safe("lists worktrees"),
+				"add": {
+					class: Dev,
+					why:   "adds a worktree",
+					vals:  "-b -B --reason",
+					check: (*walker).gitWorktreeAdd,
+				},
 				"remove": {
 					class: Dev,
 					why:   "removes a worktree",
@@ -381,7 +389,7 @@ func gitRules() map[string]*rule {
 			},
 			open: true,
 		},
-		"am": dev("applies patches"),
+		"am": {class: Dev, why: "applies patches", check: (*walker).gitApply},
 		"apply": {
 			class: Dev,
 			why:   "applies a patch",
@@ -410,12 +418,19 @@ func gitRules() map[string]*rule {
 				raise("--prune=now --prune=all", Dangerous, "deletes unreachable commits for good"),
 			},
 		},
-		"prune":         dangerous("deletes unreachable objects"),
-		"filter-branch": dangerous("rewrites history"),
-		"filter-repo":   dangerous("rewrites history"),
-		"replace":       dangerous("replaces objects"),
-		"update-ref":    dangerous("moves a ref directly"),
-		"symbolic-ref":  safe("shows a symbolic ref"),
+		"prune": dangerous("deletes unreachable objects"),
+		"filter-branch": {
+			class: Dangerous,
+			why:   "rewrites history",
+			progs: "--env-filter --tree-filter --index-filter --parent-filter --msg-filter --commit-filter " +
+				"--tag-name-filter",
+		},
+		"send-pack":    {class: Dangerous, why: "pushes objects", progs: "--receive-pack --exec"},
+		"fetch-pack":   {class: Dev, why: "fetches objects", progs: "--upload-pack --exec"},
+		"filter-repo":  dangerous("rewrites history"),
+		"replace":      dangerous("replaces objects"),
+		"update-ref":   dangerous("moves a ref directly"),
+		"symbolic-ref": safe("shows a symbolic ref"),
 		"archive": {
 			class: Dev,
 			why:   "writes an archive",
@@ -427,7 +442,7 @@ func gitRules() map[string]*rule {
 		"maintenance": dev("runs maintenance tasks"),
 		"send-email":  dangerous("sends email"),
 		"daemon":      dangerous("serves the repository on the network"),
-		"instaweb":    dangerous("starts a web server"),
+		"instaweb":    {class: Dangerous, why: "starts a web server", progs: "--httpd -d --browser -b"},
 		"credential":  dangerous("handles credentials"),
 		"hash-object": safe("hashes a file"),
 		"mergetool":   dangerous("runs a merge tool"),
@@ -513,6 +528,7 @@ func remoteRule(why string) *rule {
 		ops:   []flag{raise("ext::* fd::*", Dangerous, "a transport that runs a command")},
 		flags: []flag{raise("--upload-pack -u", Dangerous, "runs a program of its choice")},
 		progs: "--upload-pack -u",
+		check: (*walker).gitExt,
 	}
 }
 
