@@ -232,7 +232,7 @@ func TestJobStatusLast(t *testing.T) {
 
 // TestMarkJobsFuncs: the substitutions and mixed pipelines of a function
 // are marked when it is defined, by an eval string or a sourced file (the
-// rc file, say), not afterwards in interp's table, which is read-only.
+// rc file, say), not afterwards in interp's table (Runner.Funcs).
 func TestMarkJobsFuncs(t *testing.T) {
 	s, _, _ := newTestShell(t, nil)
 	s.jobs = newJobs(-1, 0, io.Discard, nil, realClock())

@@ -42,7 +42,8 @@ func (s *Shell) markCode(f *syntax.File) *syntax.File {
 // than $!. The rc files and profiles run before the REPL starts job
 // control, and the functions they define are marked for it all the same:
 // they are marked when defined, not after (interp's table of functions
-// is its own, documented read-only).
+// is its own: Runner.Funcs, which mvdan.cc/sh v3.14 marks for removal in
+// v4).
 func (s *Shell) programsAt(hc interp.HandlerContext) marks.Programs {
 	if s.jobs == nil && !s.jobsAhead() {
 		return nil

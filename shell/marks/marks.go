@@ -8,7 +8,8 @@
 // program the shell parsed, [Eval] for an eval string, [Source] (then
 // [Apply]) for a sourced file's text, which interp parses itself, and
 // [Trap] for an EXIT trap's. A function is marked with the code that
-// defines it: interp's table of functions is read-only.
+// defines it, not later in interp's table of functions (Runner.Funcs, its
+// own state, which mvdan.cc/sh marks for removal in v4).
 package marks
 
 import (

@@ -164,19 +164,21 @@ func wrapBackground(st *syntax.Stmt, first bool) []*syntax.Stmt {
 	wrapped := &syntax.Stmt{Position: st.Position, Comments: st.Comments,
 		Background: st.Background, Disown: st.Disown,
 		Cmd: &syntax.Block{Stmts: []*syntax.Stmt{
-			ParseStmt(startBg[0]), ParseStmt(startBg[1]), &inner, ParseStmt(endBg[0])}}}
+			ParseStmt(bgSetToken), ParseStmt(bgStartCall), &inner, ParseStmt(bgEndCall)}}}
 	return []*syntax.Stmt{
 		ParseStmt(reserveBg(strconv.Itoa(want))),
 		wrapped,
-		ParseStmt(endBg[1]),
+		ParseStmt(bgSetLast),
 	}
 }
 
-// The marks of a background statement: the first line of the comment at
-// the top of this file, the block's start, its end and the last line.
-var (
-	startBg = [2]string{"declare -g " + BgVar + "=$" + nextBgVar, BgStartMark + " 2>/dev/null && : 2>/dev/null"}
-	endBg   = [2]string{BgEndMark + " 2>/dev/null", "declare -g " + LastBgVar + "=$" + nextBgVar}
+// The marks of a background statement (see the top of this file): the
+// block's first two statements, its last, and the line after it.
+const (
+	bgSetToken  = "declare -g " + BgVar + "=$" + nextBgVar
+	bgStartCall = BgStartMark + " 2>/dev/null && : 2>/dev/null"
+	bgEndCall   = BgEndMark + " 2>/dev/null"
+	bgSetLast   = "declare -g " + LastBgVar + "=$" + nextBgVar
 )
 
 func reserveBg(place string) string {
@@ -515,7 +517,7 @@ func pidEdits(f *syntax.File, src string) []Edit {
 			}
 			start := int(st.Pos().Offset())
 			edits = append(edits, Edit{Off: start, End: start, want: programPlace(st),
-				Text: reserveBg(placeholder) + "; { " + startBg[0] + "; " + startBg[1] + "; "})
+				Text: reserveBg(placeholder) + "; { " + bgSetToken + "; " + bgStartCall + "; "})
 			// No `;` before a newline (a here-document may follow), the
 			// end of a case item, or a subshell's end.
 			sep := ";"
@@ -523,7 +525,7 @@ func pidEdits(f *syntax.File, src string) []Edit {
 			if rest == "" || rest[0] == '\n' || rest[0] == ')' || strings.HasPrefix(rest, ";;") || strings.HasPrefix(rest, ";&") {
 				sep = ""
 			}
-			edits = append(edits, Edit{Off: semi, End: semi + 1, Text: "; " + endBg[0] + "; } & " + endBg[1] + sep})
+			edits = append(edits, Edit{Off: semi, End: semi + 1, Text: "; " + bgEndCall + "; } & " + bgSetLast + sep})
 		}
 	})
 	return edits
