@@ -7,9 +7,9 @@ cd "$(dirname "$0")"
 
 # The hooks tests drive the tools whose lines people paste into their rc
 # file (cmd/qsh/hooks_e2e_test.go); git brings git-sh-prompt, fzf its
-# key-bindings.bash. The assistant's and the sandbox's tests run make.
+# key-bindings.bash, autojump its prompt hook. The assistant's and the sandbox's tests run make.
 missing=()
-for program in direnv zoxide fzf git make; do
+for program in direnv zoxide fzf git make autojump; do
 	command -v "$program" >/dev/null || missing+=("$program")
 done
 # The end-to-end tests run python3, vim, less and ps/pgrep on a terminal,
@@ -20,6 +20,8 @@ done
 # Tab through bash-completion (cmd/qsh/complete_e2e_test.go, shell's Tab
 # tests and benchmarks): a library, not a program.
 [ -f /usr/share/bash-completion/bash_completion ] || missing+=(bash-completion)
+# liquidprompt, a whole prompt framework in bash (hooks_e2e_test.go).
+[ -f /usr/share/liquidprompt/liquidprompt ] || missing+=(liquidprompt)
 if [ ${#missing[@]} -gt 0 ]; then
 	if [ "$(id -u)" = 0 ]; then
 		echo "test.sh: installing ${missing[*]}"

@@ -304,3 +304,43 @@ PS1='[$(__git_ps1 "%s")] \$ '
 	tm.Type(shelltest.CtrlD)
 	tm.WaitExit()
 }
+
+// TestHooksLiquidpromptAutojump: two whole frameworks from Debian's
+// packages in the rc file, as their READMEs say. liquidprompt (3,700
+// lines of bash: local -i, ${!a[@]} of arrays that may be unset,
+// PROMPT_COMMAND) draws its prompt with no error; autojump's prompt hook,
+// `(autojump --add "$(pwd)" &)`, learns each directory without a job
+// notice, and j jumps.
+func TestHooksLiquidpromptAutojump(t *testing.T) {
+	t.Parallel()
+	needs(t, "autojump")
+	const lp, aj = "/usr/share/liquidprompt/liquidprompt", "/usr/share/autojump/autojump.bash"
+	for _, f := range []string{lp, aj} {
+		if _, err := os.Stat(f); err != nil {
+			t.Skipf("%s is not installed (test.sh installs liquidprompt and autojump)", f)
+		}
+	}
+	home := t.TempDir()
+	target := filepath.Join(home, "src", "deep-target")
+	os.MkdirAll(target, 0o755)
+	tm := startRC(t, home, home, "[[ $- = *i* ]] && source "+lp+"\n. "+aj+"\n",
+		"PATH="+os.Getenv("PATH"), "XDG_DATA_HOME="+home+"/data")
+	first := tm.WaitFor(":~]")
+	if strings.Contains(first, "invalid") || strings.Contains(first, "qsh:") {
+		t.Errorf("sourcing liquidprompt printed errors:\n%s", shelltest.Tail(first))
+	}
+	tm.Mark()
+	tm.Line("cd src/deep-target")
+	tm.WaitFor(":~/src/deep-target]")
+	tm.Line(`until grep -rqs deep-target "$XDG_DATA_HOME"; do sleep 0.05; done; cd /`)
+	tm.WaitFor(":/]")
+	tm.Line("j deep")
+	tm.WaitFor(":~/src/deep-target]")
+	tm.Line("pwd")
+	tm.WaitFor(target)
+	if out := tm.Output(); strings.Contains(out, "Done") || strings.Contains(out, "[1]") {
+		t.Errorf("autojump's hook printed job notices:\n%s", shelltest.Tail(out))
+	}
+	tm.Line("exit")
+	tm.WaitExit()
+}

@@ -35,6 +35,7 @@
 //     becomes `${__qsh_rN[@]}` (or [*], or the scalar).
 //   - `local -i n=EXPR` (declare, typeset): interp refuses the integer
 //     attribute. It becomes `local n=$((EXPR))`.
+//   - `declare +x NAME`, refused by interp: the +x is dropped.
 //   - `declare -f`/`-F` (typeset too), which interp runs itself and
 //     without -F: `builtin declare -F f`, which the shell answers.
 //   - `f() { …; } && cmd` defines f and runs cmd in bash; interp's parser
@@ -137,6 +138,7 @@ func Edits(f *syntax.File, src string) []Edit {
 			edits = append(edits, keyEdits(src, n)...)
 			edits = append(edits, funcsEdits(n)...)
 			edits = append(edits, intEdits(src, n)...)
+			edits = append(edits, unexportEdits(n)...)
 		case *syntax.TestClause:
 			walkTest(n.X, func(b *syntax.BinaryTest) {
 				x, okX := b.X.(*syntax.Word)
@@ -406,7 +408,7 @@ func arrayAltEdits(pe *syntax.ParamExp) []Edit {
 // MayNeed is a quick look for what a rewrite is about: most programs need
 // no second parse.
 func MayNeed(src string) bool {
-	return quotedPattern(src) || declFlag(src, "fFi") || strings.Contains(src, "${!") || strings.Contains(src, "/#") || strings.Contains(src, "/%") || strings.Contains(src, `+"${`) || strings.Contains(src, "-A") && strings.Contains(src, "=([") || strings.Contains(src, "((") && strings.Contains(src, "for") ||
+	return quotedPattern(src) || declFlag(src, "fFi") || strings.Contains(src, " +x") || strings.Contains(src, "${!") || strings.Contains(src, "/#") || strings.Contains(src, "/%") || strings.Contains(src, `+"${`) || strings.Contains(src, "-A") && strings.Contains(src, "=([") || strings.Contains(src, "((") && strings.Contains(src, "for") ||
 		braceThenList(src) ||
 		strings.Contains(src, "(") && strings.ContainsAny(src, "!$`") &&
 			(strings.Contains(src, "!(") || strings.Contains(src, "@(") || strings.Contains(src, "+(") ||
@@ -578,6 +580,23 @@ func declFlag(src, letters string) bool {
 		}
 	}
 	return false
+}
+
+// unexportEdits drop the `+x` of a declaration, which interp refuses
+// ("invalid option"), leaving the rest undone: `declare -g +x PROMPT_COMMAND`
+// (liquidprompt) declares it. Like `export -n`, which interp takes, it
+// leaves an exported variable exported (docs/COMPATIBILITY.md).
+func unexportEdits(d *syntax.DeclClause) []Edit {
+	if v := d.Variant.Value; v != "declare" && v != "typeset" && v != "local" {
+		return nil
+	}
+	var edits []Edit
+	for _, as := range d.Args {
+		if as.Naked && as.Name == nil && as.Value != nil && as.Value.Lit() == "+x" {
+			edits = append(edits, Edit{Off: int(as.Value.Pos().Offset()), End: int(as.Value.End().Offset())})
+		}
+	}
+	return edits
 }
 
 // intEdits take the integer attribute out of a declaration, which interp
