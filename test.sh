@@ -7,7 +7,8 @@ cd "$(dirname "$0")"
 
 # The hooks tests drive the tools whose lines people paste into their rc
 # file (cmd/qsh/hooks_e2e_test.go); git brings git-sh-prompt, fzf its
-# key-bindings.bash, autojump its prompt hook. The assistant's and the sandbox's tests run make.
+# key-bindings.bash, autojump its prompt hook. The assistant's and the
+# sandbox's tests run make.
 missing=()
 for program in direnv zoxide fzf git make autojump; do
 	command -v "$program" >/dev/null || missing+=("$program")
