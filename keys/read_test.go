@@ -15,18 +15,27 @@ import (
 	"github.com/qsh-shell/qsh/internal/testtime"
 )
 
-func TestRead(t *testing.T) {
+// openPTY opens a pseudo-terminal, its slave raw if asked, closed when
+// the test ends.
+func openPTY(t *testing.T, raw bool) (ptmx, tty *os.File) {
+	t.Helper()
 	ptmx, tty, err := pty.Open()
 	if err != nil {
 		t.Skip("no pseudo-terminal:", err)
 	}
-	defer ptmx.Close()
-	defer tty.Close()
+	t.Cleanup(func() { ptmx.Close(); tty.Close() })
+	if raw {
+		if _, err := term.MakeRaw(int(tty.Fd())); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return ptmx, tty
+}
+
+func TestRead(t *testing.T) {
 	// Raw from the start: in cooked mode the line discipline would take
 	// the Ctrl-C written below as a signal before Read sees it.
-	if _, err := term.MakeRaw(int(tty.Fd())); err != nil {
-		t.Fatal(err)
-	}
+	ptmx, tty := openPTY(t, true)
 	ctx := context.Background()
 
 	ptmx.Write([]byte("y"))
@@ -58,12 +67,7 @@ func TestRead(t *testing.T) {
 // still cooked, which the line discipline turns into an end of input,
 // reads as io.EOF, not as a key.
 func TestReadEarlyCtrlD(t *testing.T) {
-	ptmx, tty, err := pty.Open()
-	if err != nil {
-		t.Skip("no pseudo-terminal:", err)
-	}
-	defer ptmx.Close()
-	defer tty.Close()
+	ptmx, tty := openPTY(t, false)
 	ptmx.Write([]byte{4})
 	// The line discipline takes input on a worker: wait until it has
 	// made the end of input readable, as it has by the time a person's
@@ -86,15 +90,7 @@ func TestReadEarlyCtrlD(t *testing.T) {
 // left for the next read, where "[A" would be two keys (A: always); and
 // that Esc alone is still Esc.
 func TestReadSequence(t *testing.T) {
-	ptmx, tty, err := pty.Open()
-	if err != nil {
-		t.Skip("no pseudo-terminal:", err)
-	}
-	defer ptmx.Close()
-	defer tty.Close()
-	if _, err := term.MakeRaw(int(tty.Fd())); err != nil {
-		t.Fatal(err)
-	}
+	ptmx, tty := openPTY(t, true)
 	ctx := context.Background()
 	for _, seq := range []string{"\x1b[A", "\x1bOP", "\x1by", "\x1b[1;5C"} {
 		ptmx.Write([]byte(seq))
@@ -115,12 +111,7 @@ func TestReadSequence(t *testing.T) {
 // TestDiscard checks that keys typed before a question was shown are
 // dropped, cooked or raw, and the next one is read.
 func TestDiscard(t *testing.T) {
-	ptmx, tty, err := pty.Open()
-	if err != nil {
-		t.Skip("no pseudo-terminal:", err)
-	}
-	defer ptmx.Close()
-	defer tty.Close()
+	ptmx, tty := openPTY(t, false)
 	ptmx.Write([]byte("yy")) // cooked: no line yet
 	waitReadable(t, tty, func() { term.MakeRaw(int(tty.Fd())) })
 	Discard(tty)
