@@ -1,6 +1,7 @@
 package danger
 
 import (
+	"path"
 	"strings"
 
 	"github.com/qsh-shell/qsh/tools/danger/lazy"
@@ -55,6 +56,21 @@ func (w *walker) codeVar(name, val, text string) bool {
 			return true
 		}
 		w.res.add(Dangerous, on+": sends traffic through another server, or fetches packages from one")
+		return true
+	case buildProgramVar(name):
+		w.buildProgram(val, on)
+		return true
+	case name == "GOFLAGS":
+		// Space-separated -flag=value entries (go help environment).
+		for _, f := range strings.Fields(val) {
+			opt, v, _ := strings.Cut(strings.TrimPrefix(f, "-"), "=")
+			if opt == "-toolexec" || opt == "toolexec" || opt == "-exec" || opt == "exec" || opt == "vettool" ||
+				opt == "-vettool" {
+				w.buildProgram(v, on)
+				return true
+			}
+		}
+		w.res.add(Dev, on+": changes options of the go command")
 		return true
 	case name == "NODE_OPTIONS" || name == "JAVA_TOOL_OPTIONS" || name == "_JAVA_OPTIONS" ||
 		name == "JDK_JAVA_OPTIONS" || name == "RUBYOPT" || name == "PERL5OPT":
@@ -132,3 +148,46 @@ func (w *walker) codeOptions(name, val, on string) {
 	}
 	w.res.add(Dev, on+": changes options of the programs it runs")
 }
+
+// buildProgramVar reports whether name is an environment variable naming
+// a program a build runs: make takes CC and the like from the environment,
+// cargo its rustc wrapper and each target's runner and linker.
+func buildProgramVar(name string) bool {
+	switch name {
+	case "CC", "CXX", "CPP", "LD", "AR", "AS", "FC", "RUSTC", "RUSTDOC", "RUSTC_WRAPPER",
+		"RUSTC_WORKSPACE_WRAPPER", "CARGO_BUILD_RUSTC", "CARGO_BUILD_RUSTC_WRAPPER":
+		return true
+	}
+	return strings.HasPrefix(name, "CARGO_TARGET_") &&
+		(strings.HasSuffix(name, "_RUNNER") || strings.HasSuffix(name, "_LINKER"))
+}
+
+// buildProgram judges a program a build is told to run (CC=clang,
+// RUSTC_WRAPPER=sccache): a known compiler or a program of the project
+// is development; anything else runs as a command, judged as one.
+func (w *walker) buildProgram(val, on string) {
+	first := strings.Fields(val + " x")[0]
+	base := path.Base(first)
+	plain := !hasHole(val) && !strings.ContainsAny(val, ";|&$`<>()")
+	if plain && (compilers.Get()[base] || strings.HasSuffix(base, "-gcc") || strings.HasSuffix(base, "-g++") ||
+		strings.HasSuffix(base, "-clang") || strings.HasSuffix(base, "-ld") || strings.HasSuffix(base, "-ar")) {
+		w.res.add(Dev, on+": chooses the compiler")
+		return
+	}
+	if p, ok := w.abs(first); plain && ok && strings.Contains(first, "/") && w.inside(p) {
+		w.res.add(Dev, on+": runs a program of the project in the build")
+		return
+	}
+	w.res.add(Dangerous, on+": sets a program the build runs")
+	w.literal1(val)
+}
+
+// compilers are programs CC, RUSTC_WRAPPER and the like commonly name.
+var compilers = lazy.Value[map[string]bool]{Build: func() map[string]bool {
+	m := map[string]bool{}
+	for _, c := range strings.Fields("cc c++ gcc g++ clang clang++ cpp ld ar as ld.lld lld mold gold ld.gold " +
+		"llvm-ar gcc-ar tcc zig musl-gcc gfortran rustc rustdoc sccache ccache distcc icecc") {
+		m[c] = true
+	}
+	return m
+}}

@@ -252,3 +252,32 @@ func (w *walker) sevenZipOut(chain string, args []arg, io ioInfo) {
 		}
 	}
 }
+
+// cargoConfig judges cargo's --config KEY=VALUE where the key names a
+// program cargo runs: a target's runner or linker, the rustc wrapper.
+func (w *walker) cargoConfig(chain string, args []arg, io ioInfo) {
+	for i := 1; i < len(args); i++ {
+		kv, ok := strings.CutPrefix(args[i].s, "--config=")
+		if !ok && args[i].s == "--config" && i+1 < len(args) {
+			i++
+			kv, ok = args[i].s, true
+		}
+		key, v, isKV := strings.Cut(kv, "=")
+		if !ok || !isKV {
+			continue
+		}
+		key = strings.ToLower(strings.TrimSpace(key))
+		if strings.HasSuffix(key, "runner") || strings.HasSuffix(key, "linker") || strings.HasSuffix(key, "rustc") ||
+			strings.HasSuffix(key, "rustc-wrapper") || strings.HasSuffix(key, "rustdoc") {
+			w.buildProgram(strings.Trim(strings.TrimSpace(v), `"'[]`), "`"+chain+" --config "+key+"`")
+		}
+	}
+}
+
+// npmInit judges npm init <initializer>, which is npm exec
+// create-<initializer>: a package from the registry, run.
+func (w *walker) npmInit(chain string, args []arg, io ioInfo) {
+	if ops := scan(&rule{vals: "-w --workspace --scope"}, args); len(ops) > 0 {
+		w.res.add(Dangerous, "`"+chain+" "+args[ops[0]].text+"`: downloads and runs a project generator")
+	}
+}
