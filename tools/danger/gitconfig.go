@@ -1,6 +1,8 @@
 package danger
 
 import (
+	"os"
+	"path"
 	"strconv"
 	"strings"
 
@@ -315,9 +317,19 @@ func (w *walker) gitClean(chain string, args []arg, io ioInfo) {
 	}
 }
 
-// gitWorktreeAdd judges the directory git worktree add writes.
+// gitWorktreeAdd judges the directory git worktree add writes: next to
+// the project (../wt) is where worktrees usually go; elsewhere it is a
+// write like any other.
 func (w *walker) gitWorktreeAdd(chain string, args []arg, io ioInfo) {
-	if ops := scan(&rule{vals: "-b -B --reason"}, args); len(ops) > 0 {
-		w.writeTo(args[ops[0]].s, chain, args[ops[0]].text)
+	ops := scan(&rule{vals: "-b -B --reason"}, args)
+	if len(ops) == 0 {
+		return
 	}
+	d := args[ops[0]]
+	if p, ok := w.abs(d.s); ok && w.ws.Dir != "" && path.Dir(p) == path.Dir(w.ws.Dir) {
+		if _, err := os.Lstat(p); err != nil {
+			return // a new sibling of the project
+		}
+	}
+	w.writeTo(d.s, chain, d.text)
 }
