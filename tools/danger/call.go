@@ -45,9 +45,13 @@ func (w *walker) call(c *syntax.CallExpr, io ioInfo) {
 		return
 	}
 	var args []arg
+	if name := c.Args[0].Lit(); name == "test" || name == "[" {
+		w.testOnly = true
+	}
 	for _, word := range c.Args {
 		args = append(args, w.fields(word)...)
 	}
+	w.testOnly = false
 	if len(args) > 0 {
 		w.exec(args, io)
 	}
@@ -278,6 +282,9 @@ func (w *walker) decl(c *syntax.DeclClause) {
 		}
 		if nameref(flags) && a.Value != nil && secret.Var(w.literal(a.Value)) {
 			w.res.add(Dangerous, "`"+variant+" -n "+a.Name.Value+"`: names the secret `"+w.literal(a.Value)+"`")
+		}
+		if a.Naked && slices.Contains(flags, "-p") {
+			continue // declare -p NAME prints it, judged below
 		}
 		w.assign(a, variant)
 	}

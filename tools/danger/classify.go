@@ -100,14 +100,17 @@ type walker struct {
 	// envFiltered is set for `env` whose output goes through a grep that
 	// keeps only named, non-secret variables.
 	envFiltered bool
-	iterating   bool              // inside a loop walked once per known item
-	aliases     map[string]string // defined earlier in the string
-	ints        map[string]bool   // variables declared integer: assigning evaluates arithmetic
-	res         *result
-	src         string         // the text being walked, for reasons
-	cfg         *expand.Config // made on first use; each clone has its own
-	last        []arg          // the last command line run, wrappers removed
-	box         *box           // inside a container: how its paths map to the host
+	iterating   bool // inside a loop walked once per known item
+	// testOnly is set while expanding the operands of test, [ and [[:
+	// a secret there decides only the exit status, it is not printed.
+	testOnly bool
+	aliases  map[string]string // defined earlier in the string
+	ints     map[string]bool   // variables declared integer: assigning evaluates arithmetic
+	res      *result
+	src      string         // the text being walked, for reasons
+	cfg      *expand.Config // made on first use; each clone has its own
+	last     []arg          // the last command line run, wrappers removed
+	box      *box           // inside a container: how its paths map to the host
 }
 
 // shared is the state every nested walker of one Classify call sees.
@@ -464,7 +467,9 @@ func (w *walker) command(cmd syntax.Command, io ioInfo) {
 		w.substs(c.X)
 		w.arithVars(c.X, "(( … ))")
 	case *syntax.TestClause:
+		w.testOnly = true
 		w.substs(c.X)
+		w.testOnly = false
 		w.testArith(c.X)
 	case *syntax.LetClause:
 		for _, x := range c.Exprs {

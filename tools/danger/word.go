@@ -235,10 +235,13 @@ func (w *walker) substs(node syntax.Node) {
 	syntax.Walk(node, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.CmdSubst:
-			w.clone().stmts(n.Stmts, input{})
+			c := w.clone()
+			c.testOnly = false
+			c.stmts(n.Stmts, input{})
 			return false
 		case *syntax.ProcSubst:
 			c := w.clone()
+			c.testOnly = false
 			if n.Op == syntax.CmdOut {
 				c.stmts(n.Stmts, input{kind: inUnknown})
 			} else {
@@ -249,7 +252,7 @@ func (w *walker) substs(node syntax.Node) {
 			w.arithVars(n.X, "$(( … ))")
 		case *syntax.ParamExp:
 			w.paramCode(n)
-			if n.Param != nil && secret.Var(n.Param.Value) {
+			if n.Param != nil && secret.Var(n.Param.Value) && !w.testOnly && !n.Length && !alternate(n) {
 				w.res.add(Dangerous, "`$"+n.Param.Value+"` may expose a secret")
 			}
 			if n.Excl && n.Param != nil && (n.Names != 0) {
@@ -490,4 +493,10 @@ func commandBase(name string) string {
 		return name[i+1:]
 	}
 	return name
+}
+
+// alternate reports ${X:+word} and ${X+word}: the value of X is not
+// printed, only whether it is set (the word itself is walked as usual).
+func alternate(n *syntax.ParamExp) bool {
+	return n.Exp != nil && (n.Exp.Op == syntax.AlternateUnset || n.Exp.Op == syntax.AlternateUnsetOrNull)
 }
