@@ -89,7 +89,7 @@ func (w *walker) xargs(chain string, args []arg, io ioInfo) {
 			}
 		}
 	} else if io.in.kind == inData && !hasHole(io.in.data) {
-		for _, f := range strings.FieldsFunc(io.in.data, func(r rune) bool { return r == 0 || r == ' ' || r == '\t' || r == '\n' }) {
+		for _, f := range xargsItems(io.in.data, own) {
 			inner = append(inner, arg{s: f, text: f})
 		}
 	} else {
@@ -289,4 +289,75 @@ func (w *walker) parallel(chain string, args []arg, io ioInfo) {
 			w.nested(code+" "+q, input{})
 		}
 	}
+}
+
+// xargsItems splits xargs's input as xargs(1) does: at NULs with -0, at
+// the delimiter with -d, else at blanks and newlines, with quotes and
+// backslashes honoured. own are xargs's own arguments.
+func xargsItems(data string, own []string) []string {
+	for j, a := range own {
+		d := ""
+		switch {
+		case a == "-0" || a == "--null":
+			d = "\x00"
+		case (a == "-d" || a == "--delimiter") && j+1 < len(own):
+			d = own[j+1]
+		case strings.HasPrefix(a, "--delimiter="):
+			d = strings.TrimPrefix(a, "--delimiter=")
+		case strings.HasPrefix(a, "-d") && len(a) > 2:
+			d = a[2:]
+		default:
+			continue
+		}
+		switch d {
+		case "":
+			continue
+		case `\n`:
+			d = "\n"
+		case `\t`:
+			d = "\t"
+		case `\0`:
+			d = "\x00"
+		}
+		var items []string
+		for _, f := range strings.Split(data, d[:1]) {
+			if f != "" {
+				items = append(items, f)
+			}
+		}
+		return items
+	}
+	var items []string
+	var b strings.Builder
+	in, quote := false, byte(0)
+	for i := 0; i < len(data); i++ {
+		c := data[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			} else {
+				b.WriteByte(c)
+			}
+		case c == '\'' || c == '"':
+			quote, in = c, true
+		case c == '\\' && i+1 < len(data):
+			i++
+			b.WriteByte(data[i])
+			in = true
+		case c == ' ' || c == '\t' || c == '\n' || c == 0:
+			if in {
+				items = append(items, b.String())
+				b.Reset()
+				in = false
+			}
+		default:
+			b.WriteByte(c)
+			in = true
+		}
+	}
+	if in {
+		items = append(items, b.String())
+	}
+	return items
 }
