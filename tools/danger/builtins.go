@@ -1,8 +1,10 @@
 package danger
 
 import (
+	"slices"
 	"strings"
 
+	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/qsh-shell/qsh/tools/danger/secret"
@@ -121,7 +123,23 @@ func (w *walker) paramCode(n *syntax.ParamExp) {
 func (w *walker) printfVar(chain string, args []arg, io ioInfo) {
 	for i := 1; i+1 < len(args); i++ {
 		if args[i].s == "-v" {
-			w.subscriptCode(args[i+1].s, "printf -v "+args[i+1].text)
+			name := args[i+1].s
+			w.subscriptCode(name, "printf -v "+args[i+1].text)
+			// printf -v NAME FORMAT ARGS…: NAME holds what printf would
+			// print, when that is known.
+			val := hole
+			if rest := args[i+2:]; len(rest) > 0 && !slices.ContainsFunc(rest, func(a arg) bool { return hasHole(a.s) }) {
+				ss := make([]string, len(rest))
+				for j, a := range rest {
+					ss[j] = a.s
+				}
+				if out, _, err := expand.Format(w.config(), ss[0], ss[1:]); err == nil {
+					val = out
+				}
+			}
+			if validName(name) {
+				w.vars[name] = val
+			}
 			return
 		}
 		if !strings.HasPrefix(args[i].s, "-") {

@@ -109,6 +109,50 @@ func (w *walker) setsVars(chain string, args []arg, io ioInfo) {
 	if len(ops) == 0 && firstWord(chain) == "read" {
 		w.vars["REPLY"] = hole
 	}
+	if firstWord(chain) == "read" {
+		w.readKnown(args, ops, io)
+	}
+}
+
+// readKnown sets the variables of read NAME… from input known before
+// running (a here-string, echo … |): the first line, split at blanks, the
+// last name taking the rest. Only plain read (-r, -s) is followed.
+func (w *walker) readKnown(args []arg, ops []int, io ioInfo) {
+	if io.in.kind != inData || hasHole(io.in.data) {
+		return
+	}
+	for _, a := range args[1:] {
+		if strings.HasPrefix(a.s, "-") && strings.Trim(a.s, "-rs") != "" {
+			return
+		}
+	}
+	line, _, _ := strings.Cut(io.in.data, "\n")
+	names := []string{"REPLY"}
+	if len(ops) > 0 {
+		names = nil
+		for _, i := range ops {
+			names = append(names, args[i].s)
+		}
+	} else {
+		w.vars["REPLY"] = line
+		return
+	}
+	rest := strings.TrimLeft(line, " \t")
+	for i, name := range names {
+		if !validName(name) {
+			return
+		}
+		if i == len(names)-1 {
+			w.vars[name] = strings.TrimRight(rest, " \t")
+			break
+		}
+		field, after := rest, ""
+		if j := strings.IndexAny(rest, " \t"); j >= 0 {
+			field, after = rest[:j], rest[j+1:]
+		}
+		w.vars[name] = field
+		rest = strings.TrimLeft(after, " \t")
+	}
 }
 
 // unset forgets variables and functions.
@@ -292,4 +336,14 @@ func (w *walker) flock(chain string, args []arg, io ioInfo) {
 			i++
 		}
 	}
+}
+
+// validName reports whether s is a shell variable name.
+func validName(s string) bool {
+	for i, r := range s {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return s != ""
 }
