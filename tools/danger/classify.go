@@ -3,6 +3,7 @@ package danger
 import (
 	"errors"
 	"maps"
+	"path"
 	"strconv"
 	"strings"
 	"sync"
@@ -177,6 +178,26 @@ func (s *shared) wrote(p, data string, known, append bool) {
 		s.scripts[p] = data
 	}
 }
+
+// wroteFile records what the string writes into the file p; a shell's
+// start-up file runs it at the next shell, so known content is judged
+// as code there, for what is worse than dangerous.
+func (w *walker) wroteFile(p, data string, known, append bool) {
+	w.shared.wrote(p, data, known, append)
+	if known && startupFiles.Get()[path.Base(p)] && data != "" {
+		w.literal1(data)
+	}
+}
+
+// startupFiles are the files shells run when they start or end.
+var startupFiles = lazy.Value[map[string]bool]{Build: func() map[string]bool {
+	m := map[string]bool{}
+	for _, f := range strings.Fields(".bashrc .bash_profile .bash_login .bash_logout .profile .zshrc .zprofile " +
+		".zshenv .zlogin .zlogout .kshrc .mkshrc .qshrc .qsh_profile .xprofile .xinitrc .xsessionrc config.fish") {
+		m[f] = true
+	}
+	return m
+}}
 
 // download records a file fetched from the network.
 func (s *shared) download(p string) {
@@ -418,7 +439,7 @@ func (w *walker) wroteOutput(s *syntax.Stmt, io ioInfo) {
 		}
 	}
 	for i, p := range io.out {
-		w.shared.wrote(p, data, known, io.app[i])
+		w.wroteFile(p, data, known, io.app[i])
 	}
 }
 

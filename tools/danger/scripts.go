@@ -18,7 +18,7 @@ func (w *walker) tee(chain string, args []arg, io ioInfo) {
 	}
 	for _, i := range scan(&rule{}, args) {
 		if p, ok := w.abs(args[i].s); ok {
-			w.shared.wrote(p, io.in.data, io.in.kind == inData, appends)
+			w.wroteFile(p, io.in.data, io.in.kind == inData, appends)
 		}
 	}
 }
