@@ -146,7 +146,11 @@ func (w *walker) find(chain string, args []arg, io ioInfo) {
 			}
 		case a == "-name" || a == "-iname" || a == "-path" || a == "-ipath" || a == "-regex" || a == "-iregex" ||
 			a == "-newer" || a == "-mtime" || a == "-mmin" || a == "-user" || a == "-size" || a == "-empty" || a == "-wholename":
-			filtered = true
+			// A pattern that matches every name (-name '*', -regex '.*')
+			// filters nothing.
+			if i+1 >= len(args) || !matchesAll(a, args[i+1].s) {
+				filtered = true
+			}
 		}
 	}
 }
@@ -360,4 +364,16 @@ func xargsItems(data string, own []string) []string {
 		items = append(items, b.String())
 	}
 	return items
+}
+
+// matchesAll reports whether find's test a with pattern v is true of
+// every file: -name '*', -path '*', -regex '.*'.
+func matchesAll(a, v string) bool {
+	switch a {
+	case "-name", "-iname", "-path", "-ipath", "-wholename":
+		return v != "" && strings.Trim(v, "*") == ""
+	case "-regex", "-iregex":
+		return v == ".*"
+	}
+	return false
 }
