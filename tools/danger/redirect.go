@@ -87,6 +87,10 @@ func (w *walker) redirects(rs []*syntax.Redirect, in input) ioInfo {
 			target := w.literal(r.Word)
 			if w.shared.netfd[target] {
 				io.net = true
+				if r.Op == syntax.DplIn && (fd == "" || fd == "0") {
+					// <&3 with 3 on /dev/tcp: the input comes from the network.
+					io.in = input{kind: inDownload}
+				}
 				continue
 			}
 			if _, err := strconv.Atoi(target); err == nil || target == "-" {
