@@ -68,6 +68,8 @@ func hostPowers(a, next string) bool {
 func (w *walker) dockerRun(chain string, args []arg, io ioInfo) {
 	b := &box{}
 	workdir := "/"
+	// With -i the container's command reads this command's input.
+	stdin := input{}
 	for i := 1; i < len(args); i++ {
 		a := args[i].s
 		next := ""
@@ -116,6 +118,9 @@ func (w *walker) dockerRun(chain string, args []arg, io ioInfo) {
 					"reaches the model")
 			}
 			continue
+		case a == "-i" || a == "--interactive" || a == "-it" || a == "-ti":
+			stdin = io.in
+			continue
 		case a == "-w" || a == "--workdir" || name == "--workdir":
 			workdir = inline
 			if !hasInline {
@@ -131,7 +136,7 @@ func (w *walker) dockerRun(chain string, args []arg, io ioInfo) {
 		case !strings.HasPrefix(a, "-"):
 			// The image; the rest is the command the container runs.
 			if i+1 < len(args) {
-				w.inContainer(chain, b, workdir, args[i+1:])
+				w.inContainer(chain, b, workdir, args[i+1:], stdin)
 			}
 			return
 		default:
@@ -188,7 +193,7 @@ func (w *walker) dockerMount(chain string, b *box, val string) {
 
 // inContainer judges the command a container runs: only what it does to
 // the host's mounted files counts (rm -rf /src with the workspace at /src).
-func (w *walker) inContainer(chain string, b *box, workdir string, inner []arg) {
+func (w *walker) inContainer(chain string, b *box, workdir string, inner []arg, in input) {
 	if len(b.mounts) == 0 {
 		return
 	}
@@ -196,7 +201,7 @@ func (w *walker) inContainer(chain string, b *box, workdir string, inner []arg) 
 	c.res = &result{}
 	c.box = b
 	c.cwd = path.Clean("/" + workdir)
-	c.exec(inner, ioInfo{})
+	c.exec(inner, ioInfo{in: in})
 	switch {
 	case c.res.class == Blocked:
 		for _, r := range c.res.reasons {

@@ -1,6 +1,7 @@
 package danger
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -55,6 +56,14 @@ func (w *walker) lessCommand(chain, cmd, text string) {
 // output), :source runs a script; what the classifier does not know is
 // taken for the worst (:call system(), :lua …).
 func (w *walker) vim(chain string, args []arg, io ioInfo) {
+	if io.in.kind == inData && slices.ContainsFunc(args[1:], func(a arg) bool {
+		return a.s == "-e" || a.s == "-es" || a.s == "-E" || a.s == "-Es" || a.s == "-s" && firstWord(chain) == "ex"
+	}) {
+		// Ex mode reads its commands from the input.
+		for _, line := range strings.Split(io.in.data, "\n") {
+			w.exCommand(chain, line, line)
+		}
+	}
 	for i := 1; i < len(args); i++ {
 		a := args[i].s
 		next := func() (arg, bool) {

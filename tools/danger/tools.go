@@ -11,6 +11,12 @@ import (
 // gdb judges gdb -ex 'shell CMD' (and !CMD) and a program it runs with
 // --args.
 func (w *walker) gdb(chain string, args []arg, io ioInfo) {
+	if io.in.kind == inData {
+		// gdb reads commands from its input.
+		for _, line := range strings.Split(io.in.data, "\n") {
+			w.gdbCommand(line)
+		}
+	}
 	for i := 1; i < len(args); i++ {
 		a := args[i].s
 		name, v, hasV := strings.Cut(a, "=")
@@ -20,12 +26,7 @@ func (w *walker) gdb(chain string, args []arg, io ioInfo) {
 				i++
 				v = args[i].s
 			}
-			v = strings.TrimSpace(v)
-			if cmd, ok := strings.CutPrefix(v, "shell "); ok {
-				w.nested(cmd, input{})
-			} else if cmd, ok := strings.CutPrefix(v, "!"); ok {
-				w.nested(cmd, input{})
-			}
+			w.gdbCommand(v)
 		case "--args":
 			if i+1 < len(args) {
 				w.exec(args[i+1:], io)
@@ -56,6 +57,13 @@ func (w *walker) entr(chain string, args []arg, io ioInfo) {
 
 // scriptCmd judges script -c CMD and the typescript file it writes.
 func (w *walker) scriptCmd(chain string, args []arg, io ioInfo) {
+	command := false
+	defer func() {
+		if !command && io.in.kind != inNone {
+			// Without -c, script runs a shell that reads its input.
+			w.stdinCode(commands.Get()["bash"], chain, "bash", io)
+		}
+	}()
 	for i := 1; i < len(args); i++ {
 		name, v, hasV := strings.Cut(args[i].s, "=")
 		switch {
@@ -66,6 +74,7 @@ func (w *walker) scriptCmd(chain string, args []arg, io ioInfo) {
 				v = args[i].s
 			}
 			w.nested(v, input{})
+			command = true
 		case !strings.HasPrefix(args[i].s, "-"):
 			w.writeTo(args[i].s, chain, args[i].text)
 		}
@@ -279,5 +288,15 @@ func (w *walker) cargoConfig(chain string, args []arg, io ioInfo) {
 func (w *walker) npmInit(chain string, args []arg, io ioInfo) {
 	if ops := scan(&rule{vals: "-w --workspace --scope"}, args); len(ops) > 0 {
 		w.res.add(Dangerous, "`"+chain+" "+args[ops[0]].text+"`: downloads and runs a project generator")
+	}
+}
+
+// gdbCommand judges one gdb command: shell CMD and !CMD run a command.
+func (w *walker) gdbCommand(v string) {
+	v = strings.TrimSpace(v)
+	if cmd, ok := strings.CutPrefix(v, "shell "); ok {
+		w.nested(cmd, input{})
+	} else if cmd, ok := strings.CutPrefix(v, "!"); ok {
+		w.nested(cmd, input{})
 	}
 }
