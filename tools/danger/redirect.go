@@ -79,6 +79,12 @@ func (w *walker) redirects(rs []*syntax.Redirect, in input) ioInfo {
 			}
 			c, why := w.writeClass(pathOrEmpty(p, ok), "`"+r.Op.String()+" "+w.text(r.Word)+"`")
 			w.res.add(c, why)
+			if d, changed := w.withDefaults(r.Word.Parts); changed {
+				// > ${F:-/dev/sda}: the default word is one of the targets.
+				if p, ok := w.abs(w.literal(&syntax.Word{Parts: d})); ok {
+					w.res.add(w.writeClass(p, "`"+r.Op.String()+" "+w.text(r.Word)+"`"))
+				}
+			}
 			if ok && fd != "2" {
 				io.out = append(io.out, p)
 				io.app = append(io.app, r.Op == syntax.AppOut || r.Op == syntax.AppAll)
