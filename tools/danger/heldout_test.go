@@ -14,7 +14,7 @@ import (
 // (go test -v -run HeldOut) and fails only if a blocked command is let
 // through, which the bar forbids outright.
 func TestHeldOut(t *testing.T) {
-	for _, name := range []string{"heldout.tsv", "heldout2.tsv", "heldout3.tsv", "heldout4.tsv", "heldout5.tsv"} {
+	for _, name := range []string{"heldout.tsv", "heldout2.tsv", "heldout3.tsv", "heldout4.tsv", "heldout5.tsv", "heldout6.tsv"} {
 		t.Run(name, func(t *testing.T) { heldOut(t, "testdata/"+name) })
 	}
 }
