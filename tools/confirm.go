@@ -112,6 +112,9 @@ func (r *Registry) approve(ctx context.Context, env Env, q ask, c *call) (bool, 
 			} else {
 				wrong = true
 				fmt.Fprintf(out, "\n%s\n%s", paint(env.Terminal, "2", r.hint(q, env, keys, k)), r.question(env.Terminal, q, keys))
+				if env.Discard != nil {
+					env.Discard() // the rest of a paste ("xy") must not answer the question asked again
+				}
 				continue
 			}
 		}

@@ -213,4 +213,14 @@ func TestDiscardBeforeAsking(t *testing.T) {
 	if len(at) != 1 || at[0] != 0 {
 		t.Errorf("keys dropped at %v, want once, before the question", at)
 	}
+	// A wrong key asks again: what was typed with it is dropped too, so
+	// that a paste of "xy" does not say yes.
+	at = nil
+	out.Reset()
+	rk, _ = keys(t, 'x', 'y')
+	env.ReadKey = rk
+	r.approve(context.Background(), env, devAsk("go vet"), &call{})
+	if len(at) != 2 || at[1] <= at[0] {
+		t.Errorf("keys dropped at %v, want before the question and again after the hint", at)
+	}
 }
