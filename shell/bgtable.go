@@ -156,6 +156,18 @@ func (t *bgTable) isFunc(tok, name string) bool {
 	return st != nil && st.funcs[name]
 }
 
+// funcNames are the names of the functions defined when statement tok
+// began, in order.
+func (t *bgTable) funcNames(tok string) []string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	st := t.stmts[tok]
+	if st == nil {
+		return nil
+	}
+	return sortedKeys(st.funcs)
+}
+
 // before is the $? that statement tok starts with.
 func (t *bgTable) before(tok string) int {
 	t.mu.Lock()

@@ -197,10 +197,11 @@ func (s *Shell) varNames(hc interp.HandlerContext, prefix string, keep func(expa
 }
 
 // funcNames are the shell's functions, sorted. A background statement
-// does not read the main shell's table, which the shell may be changing.
+// does not read the main shell's table, which the shell may be changing,
+// but the names filed when it began.
 func (s *Shell) funcNames(hc interp.HandlerContext) []string {
-	if s.bgToken(hc) != "" {
-		return nil
+	if tok := s.bgToken(hc); tok != "" {
+		return s.bgs.funcNames(tok)
 	}
 	return sortedKeys(s.runner.Funcs)
 }

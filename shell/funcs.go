@@ -1,11 +1,12 @@
 package shell
 
 import (
+	"context"
 	"fmt"
-	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/interp"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // funcsArgs reads `declare -f`/`declare -F` (typeset too), which qsh
@@ -36,17 +37,20 @@ func funcsArgs(args []string) (namesOnly bool, names []string, ok bool) {
 // as bash does: their definitions, or with namesOnly (-F) their names
 // (alone when named, else as `declare -f NAME`). A name that is no
 // function prints nothing and makes the status 1.
-func (s *Shell) declareFuncs(hc interp.HandlerContext, b builtinIO, namesOnly bool, names []string) int {
+//
+// Whether a name is a function is asked of the interpreter running the
+// command, so a subshell's own functions count; the definition is printed
+// from the shell's table when it has it (in bash's layout), else as interp
+// prints it.
+func (s *Shell) declareFuncs(ctx context.Context, hc interp.HandlerContext, b builtinIO, namesOnly bool, names []string) int {
 	all := len(names) == 0
 	if all {
-		for name := range s.runner.Funcs {
-			names = append(names, name)
-		}
-		slices.Sort(names)
+		names = s.funcNames(hc)
 	}
 	st := 0
 	for _, name := range names {
-		if !s.isFuncAt(hc, name) {
+		if !syntax.ValidName(name) && !validFuncName(name) ||
+			hc.Builtin(ctx, []string{"eval", "declare -f " + singleQuote(name) + " >/dev/null 2>&1"}) != nil {
 			st = 1
 			continue
 		}
@@ -58,8 +62,16 @@ func (s *Shell) declareFuncs(hc interp.HandlerContext, b builtinIO, namesOnly bo
 		default:
 			if text := s.funcText(hc, name); text != "" {
 				fmt.Fprintln(b.out, text)
+			} else if hc.Builtin(ctx, []string{"eval", "declare -f " + singleQuote(name)}) != nil {
+				st = 1
 			}
 		}
 	}
 	return st
+}
+
+// validFuncName reports whether name can name a function: bash takes more
+// than variable names (a-b, x.y), but no blanks, quotes or shell syntax.
+func validFuncName(name string) bool {
+	return name != "" && !strings.ContainsAny(name, " \t\n'\"\\$`;&|<>()")
 }

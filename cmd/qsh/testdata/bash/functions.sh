@@ -36,3 +36,12 @@ f() { :; }
 declare -f -F f
 builtin declare -F f
 eval 'typeset -F f'
+
+### a subshell's own functions, and one it unset
+f() { :; }
+( g() { :; }; declare -F g; unset -f f; declare -F f; echo "st:$?" )
+declare -F f g; echo "st:$?"
+
+### in a background statement
+h() { :; }
+{ declare -F; declare -F h; } & wait
