@@ -408,11 +408,18 @@ func arrayAltEdits(pe *syntax.ParamExp) []Edit {
 // MayNeed is a quick look for what a rewrite is about: most programs need
 // no second parse.
 func MayNeed(src string) bool {
-	return quotedPattern(src) || declFlag(src, "fFi") || strings.Contains(src, " +x") || strings.Contains(src, "${!") || strings.Contains(src, "/#") || strings.Contains(src, "/%") || strings.Contains(src, `+"${`) || strings.Contains(src, "-A") && strings.Contains(src, "=([") || strings.Contains(src, "((") && strings.Contains(src, "for") ||
+	has := func(sub string) bool { return strings.Contains(src, sub) }
+	return quotedPattern(src) ||
+		declFlag(src, "fFi") ||
+		has(" +x") && (has("declare") || has("typeset") || has("local")) ||
+		has("${!") ||
+		has("/#") || has("/%") ||
+		has(`+"${`) ||
+		has("-A") && has("=([") ||
+		has("((") && has("for") ||
 		braceThenList(src) ||
-		strings.Contains(src, "(") && strings.ContainsAny(src, "!$`") &&
-			(strings.Contains(src, "!(") || strings.Contains(src, "@(") || strings.Contains(src, "+(") ||
-				strings.Contains(src, "*(") || strings.Contains(src, "?("))
+		has("(") && strings.ContainsAny(src, "!$`") &&
+			(has("!(") || has("@(") || has("+(") || has("*(") || has("?("))
 }
 
 // braceThenList reports whether a } is followed by &&, || or |, or by a
@@ -582,6 +589,37 @@ func declFlag(src, letters string) bool {
 	return false
 }
 
+// arithText is word as arithmetic text: a quoted literal without its
+// quotes, which bash evaluates and interp would take for a string (0).
+func arithText(src string, w *syntax.Word) string {
+	if len(w.Parts) == 1 {
+		switch p := w.Parts[0].(type) {
+		case *syntax.SglQuoted:
+			if !p.Dollar {
+				return p.Value
+			}
+		case *syntax.DblQuoted:
+			if lit, ok := literal(p.Parts); ok {
+				return lit
+			}
+		}
+	}
+	return src[int(w.Pos().Offset()):int(w.End().Offset())]
+}
+
+// literal is the text of parts when all are literal.
+func literal(parts []syntax.WordPart) (string, bool) {
+	var b strings.Builder
+	for _, p := range parts {
+		lit, ok := p.(*syntax.Lit)
+		if !ok {
+			return "", false
+		}
+		b.WriteString(lit.Value)
+	}
+	return b.String(), true
+}
+
 // unexportEdits drop the `+x` of a declaration, which interp refuses
 // ("invalid option"), leaving the rest undone: `declare -g +x PROMPT_COMMAND`
 // (liquidprompt) declares it. Like `export -n`, which interp takes, it
@@ -631,9 +669,15 @@ func intEdits(src string, d *syntax.DeclClause) []Edit {
 			continue
 		}
 		names = true
-		if as.Name != nil && as.Value != nil && as.Array == nil && as.Index == nil && !as.Append && !as.Naked {
+		if as.Name != nil && as.Value != nil && as.Array == nil && as.Index == nil && !as.Naked {
 			off, end := int(as.Value.Pos().Offset()), int(as.Value.End().Offset())
-			edits = append(edits, Edit{Off: off, End: end, Text: "$((" + src[off:end] + "))"})
+			expr := arithText(src, as.Value)
+			if as.Append { // n+=EXPR adds
+				off, expr = int(as.Pos().Offset()), as.Name.Value+"+("+expr+")"
+				edits = append(edits, Edit{Off: off, End: end, Text: as.Name.Value + "=$((" + expr + "))"})
+				continue
+			}
+			edits = append(edits, Edit{Off: off, End: end, Text: "$((" + expr + "))"})
 		}
 	}
 	if !names || !slices.ContainsFunc(edits, func(e Edit) bool { return !strings.HasPrefix(e.Text, "$((") }) {

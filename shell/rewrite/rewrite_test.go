@@ -30,7 +30,8 @@ func TestText(t *testing.T) {
 		{"if (( x", "if (( x"}, // does not parse: unchanged
 		{"f() { :; } && echo one", "{ f() { :; }; } && echo one"},
 		{`f() { local -i n="$?" m=2*x k; declare -ri r=4; }`, `f() { local  n=$(("$?")) m=$((2*x)) k; declare -r r=$((4)); }`},
-		{"declare -i; local -ia a=(1 2); typeset -il x+=1", "declare -i; local -a a=(1 2); typeset -l x+=1"},
+		{"declare -i; local -ia a=(1 2); typeset -il x+=1", "declare -i; local -a a=(1 2); typeset -l x=$((x+(1)))"},
+		{`declare -i y="2*3" z='1+2' w="$v"`, `declare  y=$((2*3)) z=$((1+2)) w=$(("$v"))`},
 		{"declare -g +x PROMPT_COMMAND; export -n X", "declare -g  PROMPT_COMMAND; export -n X"},
 		{`for i in ${a[@]+"${!a[@]}"}; do :; done`,
 			`{ __qsh_repl __qsh_r1 keys '' -- a 2>/dev/null; for i in ${a[@]+"${__qsh_r1[@]}"}; do :; done; }`},

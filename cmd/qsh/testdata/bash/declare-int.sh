@@ -17,3 +17,8 @@ echo "$n"
 ### with other attributes
 g() { local -ir r=7 x=r+1; echo "$r $x"; declare -ix e=5; env | grep '^e='; }
 g
+
+### quoted values and +=
+declare -i y="2*3"; echo "$y"
+declare -i x='1+2'; echo "$x"
+x=5; declare -i x+=1; echo "$x"
