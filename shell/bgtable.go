@@ -24,7 +24,8 @@ import (
 // and the exec handler read and change.
 
 // bgTable follows the background statements that were marked. Its zero
-// value is ready, so that nothing of it runs at start-up.
+// value but for the clock (New gives it the real one) is ready, so that
+// nothing of it runs at start-up.
 type bgTable struct {
 	active atomic.Bool // a statement was marked: commands look for tokens
 

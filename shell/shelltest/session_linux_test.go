@@ -19,8 +19,9 @@ func TestTaggedIsExact(t *testing.T) {
 		return cmd.Process.Pid
 	}
 	one, twelve := start("SHELLTEST_TERM=test.1"), start("SHELLTEST_TERM=test.12")
+	other := start("X_SHELLTEST_TERM=test.1")
 	got := tagged([]byte("SHELLTEST_TERM=test.1\x00"))
-	if !slices.Contains(got, one) || slices.Contains(got, twelve) {
-		t.Errorf("tagged found %v; want %d and not %d", got, one, twelve)
+	if !slices.Contains(got, one) || slices.Contains(got, twelve) || slices.Contains(got, other) {
+		t.Errorf("tagged found %v; want %d and neither %d nor %d", got, one, twelve, other)
 	}
 }

@@ -225,7 +225,9 @@ func Start(t testing.TB, bin string, opts ...Option) *Term {
 			cmd.Process.Kill()
 			<-tm.exited
 		}
-		endDescendants(tag, tm.timeout)
+		if left := endDescendants(tag, tm.timeout); len(left) > 0 {
+			t.Logf("shelltest: processes %v outlived the test", left)
+		}
 		tty.Close()
 		f.Close()
 	})
