@@ -476,7 +476,7 @@ func quote(s string) string {
 func (s *Shell) declCall(ctx context.Context, hc interp.HandlerContext, name string, args []string) error {
 	if namesOnly, names, ok := funcsArgs(args); ok && (name == "declare" || name == "typeset") {
 		b := builtinIO{name: name, out: hc.Stdout, err: hc.Stderr, where: s.errPrefix(hc)}
-		if st := s.declareFuncs(hc, b, namesOnly, names); st != 0 {
+		if st := s.declareFuncs(ctx, hc, b, namesOnly, names); st != 0 {
 			return interp.ExitStatus(st)
 		}
 		return nil
