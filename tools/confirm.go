@@ -111,10 +111,12 @@ func (r *Registry) approve(ctx context.Context, env Env, q ask, c *call) (bool, 
 				k = 'n'
 			} else {
 				wrong = true
-				fmt.Fprintf(out, "\n%s\n%s", paint(env.Terminal, "2", r.hint(q, env, keys, k)), r.question(env.Terminal, q, keys))
 				if env.Discard != nil {
-					env.Discard() // the rest of a paste ("xy") must not answer the question asked again
+					// The rest of a paste ("xy") must not answer the
+					// question asked again; what comes after it shows does.
+					env.Discard()
 				}
+				fmt.Fprintf(out, "\n%s\n%s", paint(env.Terminal, "2", r.hint(q, env, keys, k)), r.question(env.Terminal, q, keys))
 				continue
 			}
 		}
