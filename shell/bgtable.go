@@ -571,7 +571,7 @@ func (t *bgTable) find(pid int) *bgStmt {
 func (t *bgTable) await(ctx context.Context, st *bgStmt) (status int, ok bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if !t.awaitLocked(ctx, st.over) {
+	if !t.awaitLocked(ctx, nil, st.over) {
 		return 130, false
 	}
 	st.reported = true
@@ -589,7 +589,7 @@ func (t *bgTable) awaitNext(ctx context.Context, among func(*bgStmt) bool) (stat
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	var next *bgStmt
-	ok = t.awaitLocked(ctx, func() bool {
+	ok = t.awaitLocked(ctx, nil, func() bool {
 		next = nil
 		running := false
 		for _, tok := range t.order {

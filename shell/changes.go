@@ -3,6 +3,7 @@ package shell
 import (
 	"context"
 	"sync"
+	"time"
 )
 
 // changes is a mutex with a way to wait for a condition on what it
@@ -20,13 +21,17 @@ func (c *changes) broadcast() {
 }
 
 // awaitLocked waits, with mu held, until done says so, rechecking at every
-// change; it reports false when ctx was cancelled first.
-func (c *changes) awaitLocked(ctx context.Context, done func() bool) bool {
+// change; it reports false when ctx was cancelled or timeout fired first
+// (a nil timeout never does).
+func (c *changes) awaitLocked(ctx context.Context, timeout <-chan time.Time, done func() bool) bool {
 	for !done() {
 		ch := c.changed
 		c.mu.Unlock()
 		select {
 		case <-ch:
+		case <-timeout:
+			c.mu.Lock()
+			return false
 		case <-ctx.Done():
 			c.mu.Lock()
 			return false

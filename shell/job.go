@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -656,16 +657,7 @@ func (t *jobs) report() {
 	pending := func(tok string) bool { _, ok := t.pending[tok]; return ok }
 	if slices.ContainsFunc(t.fresh, pending) {
 		timeout, stop := t.clock.after(reportWait)
-		for late := false; !late && slices.ContainsFunc(t.fresh, pending); {
-			ch := t.changed
-			t.mu.Unlock()
-			select {
-			case <-ch:
-			case <-timeout:
-				late = true
-			}
-			t.mu.Lock()
-		}
+		t.awaitLocked(context.Background(), timeout, func() bool { return !slices.ContainsFunc(t.fresh, pending) })
 		stop()
 	}
 	for _, tok := range t.fresh {

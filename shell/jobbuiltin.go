@@ -509,7 +509,7 @@ func (t *jobs) byPid(pid int) *job {
 func (t *jobs) await(ctx context.Context, done func() bool) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.awaitLocked(ctx, done)
+	return t.awaitLocked(ctx, nil, done)
 }
 
 // killJob sends sig to a job's process group; a stopped job also gets
