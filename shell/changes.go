@@ -12,6 +12,9 @@ import (
 type changes struct {
 	mu      sync.Mutex
 	changed chan struct{} // closed and replaced at every change
+	// waits counts the times awaitLocked let go of mu to wait: a test
+	// sees by it that a waiter rechecked and is blocked again.
+	waits int
 }
 
 // broadcast wakes everything waiting for a change; mu is held.
@@ -26,6 +29,7 @@ func (c *changes) broadcast() {
 func (c *changes) awaitLocked(ctx context.Context, timeout <-chan time.Time, done func() bool) bool {
 	for !done() {
 		ch := c.changed
+		c.waits++
 		c.mu.Unlock()
 		select {
 		case <-ch:

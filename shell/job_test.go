@@ -309,11 +309,28 @@ func TestReportWaits(t *testing.T) {
 	tj.mu.Lock()
 	delete(tj.pending, started) // as start does for its program
 	tj.broadcast()
+	waits := tj.waits // the report has let go of mu once to wait
 	tj.mu.Unlock()
-	select {
-	case <-done:
+	// Woken, the report must wait again (a wait more), not return.
+	returned := func() bool {
+		select {
+		case <-done:
+			return true
+		default:
+			return false
+		}
+	}
+	rewaited := func() bool {
+		tj.mu.Lock()
+		defer tj.mu.Unlock()
+		return tj.waits > waits
+	}
+	testtime.Until(30*time.Second, func() bool { return returned() || rewaited() })
+	if returned() {
 		t.Fatal("the report did not wait for the second statement")
-	default:
+	}
+	if !rewaited() {
+		t.Fatal("the report did not wake at the change")
 	}
 	clk.advance(reportWait)
 	returns(t, "report", func() struct{} { <-done; return struct{}{} })
