@@ -79,18 +79,7 @@ func Read(ctx context.Context, in *os.File) (rune, error) {
 // only by keys pressed once it is shown: a key pressed twice, or typed
 // while an answer streamed, must not answer a question nobody read.
 func Discard(in *os.File) {
-	fd := int(in.Fd())
-	old, err := term.MakeRaw(fd) // a cooked line without its Enter is readable raw
-	if err != nil {
-		return
-	}
-	defer term.Restore(fd, old)
-	var b [256]byte
-	for ready(fd, 0) {
-		if got, err := unix.Read(fd, b[:]); err != nil || got == 0 {
-			return
-		}
-	}
+	flushInput(int(in.Fd())) // not a terminal: nothing was typed
 }
 
 // ready reports whether fd has input within wait.
