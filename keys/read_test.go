@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/creack/pty"
-	"golang.org/x/sys/unix"
 	"golang.org/x/term"
 
 	"github.com/qsh-shell/qsh/internal/testtime"
@@ -72,14 +71,7 @@ func TestReadEarlyCtrlD(t *testing.T) {
 	// The line discipline takes input on a worker: wait until it has
 	// made the end of input readable, as it has by the time a person's
 	// key press meets the raw mode.
-	fds := []unix.PollFd{{Fd: int32(tty.Fd()), Events: unix.POLLIN}}
-	n, err := unix.Poll(fds, int(testtime.Scaled(10*time.Second).Milliseconds()))
-	for err == unix.EINTR {
-		n, err = unix.Poll(fds, int(testtime.Scaled(10*time.Second).Milliseconds()))
-	}
-	if n != 1 {
-		t.Fatalf("the Ctrl-D never became readable: %v", err)
-	}
+	waitReadable(t, tty)
 	if r, err := Read(context.Background(), tty); !errors.Is(err, io.EOF) {
 		t.Fatalf("Read = %q, %v; want io.EOF", r, err)
 	}
@@ -109,34 +101,40 @@ func TestReadSequence(t *testing.T) {
 }
 
 // TestDiscard checks that keys typed before a question was shown are
-// dropped, cooked or raw, and the next one is read.
+// dropped, a cooked line without its Enter or keys typed raw, and the
+// next one is read.
 func TestDiscard(t *testing.T) {
-	ptmx, tty := openPTY(t, false)
-	ptmx.Write([]byte("yy")) // cooked: no line yet
-	waitReadable(t, tty, func() { term.MakeRaw(int(tty.Fd())) })
-	Discard(tty)
-	ptmx.Write([]byte("n"))
-	if r, err := Read(context.Background(), tty); r != 'n' || err != nil {
-		t.Fatalf("Read after Discard = %q, %v; want 'n'", r, err)
+	for _, raw := range []bool{false, true} {
+		ptmx, tty := openPTY(t, raw)
+		ptmx.Write([]byte("yy"))
+		// The line discipline takes input on a worker: the keys are
+		// readable raw; cooked, they are not before an Enter, but the
+		// echo says the line discipline holds them.
+		if raw {
+			waitReadable(t, tty)
+		}
+		var echo []byte
+		for !raw && len(echo) < 2 {
+			waitReadable(t, ptmx)
+			b := make([]byte, 2-len(echo))
+			n, err := ptmx.Read(b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			echo = append(echo, b[:n]...)
+		}
+		Discard(tty)
+		ptmx.Write([]byte("n"))
+		if r, err := Read(context.Background(), tty); r != 'n' || err != nil {
+			t.Fatalf("raw %v: Read after Discard = %q, %v; want 'n'", raw, r, err)
+		}
 	}
 }
 
-// waitReadable waits until tty has input, after raw (which makes a cooked
-// line readable); the line discipline takes input on a worker.
-func waitReadable(t *testing.T, tty *os.File, raw func()) {
+// waitReadable waits until f has input.
+func waitReadable(t *testing.T, f *os.File) {
 	t.Helper()
-	old, err := term.GetState(int(tty.Fd()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw()
-	defer term.Restore(int(tty.Fd()), old)
-	fds := []unix.PollFd{{Fd: int32(tty.Fd()), Events: unix.POLLIN}}
-	n, err := unix.Poll(fds, int(testtime.Scaled(10*time.Second).Milliseconds()))
-	for err == unix.EINTR {
-		n, err = unix.Poll(fds, int(testtime.Scaled(10*time.Second).Milliseconds()))
-	}
-	if n != 1 {
-		t.Fatalf("the keys never became readable: %v", err)
+	if !ready(int(f.Fd()), testtime.Scaled(10*time.Second)) {
+		t.Fatalf("%s never became readable", f.Name())
 	}
 }
