@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/qsh-shell/qsh/tools/danger/lazy"
@@ -53,7 +52,9 @@ func (w *walker) call(c *syntax.CallExpr, io ioInfo) {
 	}
 	w.testOnly = false
 	if len(args) > 0 {
+		w.ifsPrefix = slices.ContainsFunc(c.Assigns, func(a *syntax.Assign) bool { return a.Name != nil && a.Name.Value == "IFS" })
 		w.exec(args, io)
+		w.ifsPrefix = false
 	}
 	if alt := w.defaultArgs(c.Args); len(alt) > 0 {
 		w.clone().exec(alt, io)
@@ -445,7 +446,7 @@ func (w *walker) output(s *syntax.Stmt, name string, args []string, in input) in
 	case "echo", "printf":
 		text := strings.Join(args, " ")
 		if name == "printf" && len(args) > 0 && !hasHole(text) {
-			if s, _, err := expand.Format(w.config(), args[0], args[1:]); err == nil {
+			if s, err := printfText(w.config(), args[0], args[1:]); err == nil {
 				text = s
 			}
 		}

@@ -115,10 +115,24 @@ func (w *walker) setsVars(chain string, args []arg, io ioInfo) {
 }
 
 // readKnown sets the variables of read NAME… from input known before
-// running (a here-string, echo … |): the first line, split at blanks, the
-// last name taking the rest. Only plain read (-r, -s) is followed.
+// running (a here-string, echo … |): split at blanks, the last name taking
+// the rest. Only plain read (-r, -s) of one line, outside a loop, with IFS
+// untouched, and only the first read of that input, is followed: a loop
+// reads every line, a second read the next one, another IFS splits
+// elsewhere. Otherwise the names stay holes.
 func (w *walker) readKnown(args []arg, ops []int, io ioInfo) {
-	if io.in.kind != inData || hasHole(io.in.data) {
+	if io.in.kind != inData || hasHole(io.in.data) || w.looping || w.ifsPrefix {
+		return
+	}
+	if _, ok := w.vars["IFS"]; ok {
+		return
+	}
+	if w.shared.reads == nil {
+		w.shared.reads = map[string]bool{}
+	}
+	first := !w.shared.reads[io.in.data]
+	w.shared.reads[io.in.data] = true
+	if !first || strings.Contains(strings.TrimSuffix(io.in.data, "\n"), "\n") {
 		return
 	}
 	for _, a := range args[1:] {
@@ -126,7 +140,7 @@ func (w *walker) readKnown(args []arg, ops []int, io ioInfo) {
 			return
 		}
 	}
-	line, _, _ := strings.Cut(io.in.data, "\n")
+	line := strings.TrimSuffix(io.in.data, "\n")
 	names := []string{"REPLY"}
 	if len(ops) > 0 {
 		names = nil

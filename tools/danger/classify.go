@@ -102,6 +102,8 @@ type walker struct {
 	// keeps only named, non-secret variables.
 	envFiltered bool
 	iterating   bool // inside a loop walked once per known item
+	looping     bool // inside a loop body or condition: it may run many times
+	ifsPrefix   bool // the command being judged has IFS=… before it
 	// testOnly is set while expanding the operands of test, [ and [[:
 	// a secret there decides only the exit status, it is not printed.
 	testOnly bool
@@ -121,6 +123,7 @@ type shared struct {
 	links     map[string]string    // symbolic links made by the string, to their targets
 	calls     map[*syntax.Stmt]int // function bodies being run, for recursion
 	called    map[*syntax.Stmt]bool
+	reads     map[string]bool // known inputs a read has taken its line from
 	// declared are the function bodies declared anywhere in the string,
 	// with the walker state at their declaration.
 	declared   []declared
@@ -464,6 +467,7 @@ func (w *walker) command(cmd syntax.Command, io ioInfo) {
 		w.ifClause(c, io.in)
 	case *syntax.WhileClause:
 		b := w.clone()
+		b.looping = true
 		b.stmts(c.Cond, io.in)
 		b.stmts(c.Do, io.in)
 		w.merge(b)
@@ -557,6 +561,7 @@ func (w *walker) forClause(c *syntax.ForClause, in input) {
 		for _, it := range items {
 			b := w.clone()
 			b.iterating = len(items) > 1 || it != hole
+			b.looping = true
 			b.vars[l.Name.Value] = it
 			b.stmts(c.Do, in)
 			bs = append(bs, b)
@@ -569,6 +574,7 @@ func (w *walker) forClause(c *syntax.ForClause, in input) {
 			}
 		}
 		b := w.clone()
+		b.looping = true
 		b.stmts(c.Do, in)
 		w.merge(b)
 	}

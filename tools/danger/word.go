@@ -351,7 +351,7 @@ func (w *walker) echoed(stmts []*syntax.Stmt) (string, bool) {
 	}
 	switch name {
 	case "printf":
-		s, _, err := expand.Format(q.config(), parts[0], parts[1:])
+		s, err := printfText(q.config(), parts[0], parts[1:])
 		return s, err == nil
 	case "dirname", "basename", "realpath":
 		if len(parts) != 1 || strings.HasPrefix(parts[0], "-") {
