@@ -162,31 +162,77 @@ func buildProgramVar(name string) bool {
 		(strings.HasSuffix(name, "_RUNNER") || strings.HasSuffix(name, "_LINKER"))
 }
 
-// buildProgram judges a program a build is told to run (CC=clang,
-// RUSTC_WRAPPER=sccache): a known compiler or a program of the project
-// is development; anything else runs as a command, judged as one.
+// buildProgram judges a program a build is told to run, from the
+// environment (CC=clang-17 make) or make's command line (make RM="rm -f").
+// A known compiler or tool, by name or at a system path, with its version
+// suffix dropped (gcc-12, ld.bfd), or a program of the project, is
+// development; a program elsewhere (/tmp/x) is dangerous; a value with
+// arguments is a command line, judged as the command it is, run on a file
+// of the project (rm -f is harmless there, rm -rf ~ is not).
 func (w *walker) buildProgram(val, on string) {
-	first := strings.Fields(val + " x")[0]
-	base := path.Base(first)
-	plain := !hasHole(val) && !strings.ContainsAny(val, ";|&$`<>()")
-	if plain && (compilers.Get()[base] || strings.HasSuffix(base, "-gcc") || strings.HasSuffix(base, "-g++") ||
-		strings.HasSuffix(base, "-clang") || strings.HasSuffix(base, "-ld") || strings.HasSuffix(base, "-ar")) {
-		w.res.add(Dev, on+": chooses the compiler")
+	words := strings.Fields(val)
+	if len(words) > 1 && (words[0] == "ccache" || words[0] == "sccache" || words[0] == "distcc") {
+		words = words[1:]
+	}
+	if len(words) == 0 {
 		return
 	}
-	if p, ok := w.abs(first); plain && ok && strings.Contains(first, "/") && w.inside(p) {
-		w.res.add(Dev, on+": runs a program of the project in the build")
+	if hasHole(val) || strings.ContainsAny(val, ";|&$`<>()\\'\"") {
+		w.res.add(Dangerous, on+": sets a program the build runs, as a command line")
+		w.nested(val+" x.c", input{})
 		return
 	}
-	w.res.add(Dangerous, on+": sets a program the build runs")
-	w.literal1(val)
+	first := words[0]
+	if strings.Contains(first, "/") {
+		p, ok := w.abs(first)
+		switch {
+		case ok && w.inside(p):
+			w.res.add(Dev, on+": runs a program of the project in the build")
+			return
+		case !ok || !systemProgram(p):
+			w.res.add(Dangerous, on+": sets a program from outside the workspace and the system's directories")
+			return
+		}
+		first = path.Base(p)
+	}
+	name := versionSuffix.Get().ReplaceAllString(first, "")
+	if len(words) == 1 && (compilers.Get()[name] || crossTool.Get().MatchString(name)) {
+		w.res.add(Dev, on+": chooses the compiler or build tool")
+		return
+	}
+	w.res.add(Dev, on+": sets a program the build runs, judged as a command")
+	w.nested(strings.Join(append([]string{name}, words[1:]...), " ")+" x.c", input{})
 }
 
-// compilers are programs CC, RUSTC_WRAPPER and the like commonly name.
+// systemProgram reports whether p lies in a directory the system's
+// programs are installed in.
+func systemProgram(p string) bool {
+	for _, dir := range []string{"/usr/bin/", "/bin/", "/usr/local/bin/", "/usr/sbin/", "/usr/lib/", "/usr/libexec/",
+		"/opt/"} {
+		if strings.HasPrefix(p, dir) {
+			return true
+		}
+	}
+	return false
+}
+
+// versionSuffix is the version part of a program's name: gcc-12, clang-17.0,
+// python3.12, ld.bfd and ld.gold (ld by another linker).
+var versionSuffix = lazy.Regexp{Expr: `(-[0-9]+(\.[0-9]+)*|(\.[0-9]+)+|\.bfd|\.gold)$`}
+
+// crossTool matches cross compilers and tools: aarch64-linux-gnu-gcc.
+var crossTool = lazy.Regexp{Expr: `^[a-z0-9_]+(-[a-z0-9_]+)+-` +
+	`(gcc|g\+\+|c\+\+|cpp|clang|clang\+\+|ld|ar|as|ranlib|strip|nm|objcopy)$`}
+
+// compilers are programs CC, RUSTC_WRAPPER, make's RM and the like
+// commonly name (make(1), "Variables Used by Implicit Rules").
 var compilers = lazy.Value[map[string]bool]{Build: func() map[string]bool {
 	m := map[string]bool{}
 	for _, c := range strings.Fields("cc c++ gcc g++ clang clang++ cpp ld ar as ld.lld lld mold gold ld.gold " +
-		"llvm-ar gcc-ar tcc zig musl-gcc gfortran rustc rustdoc sccache ccache distcc icecc") {
+		"llvm-ar gcc-ar gcc-nm gcc-ranlib llvm-nm llvm-ranlib llvm-strip llvm-objcopy tcc zig musl-gcc gfortran " +
+		"rustc rustdoc sccache ccache distcc icecc f77 f95 m2c pc lex flex yacc bison byacc lint makeinfo tex " +
+		"texi2dvi weave cweave tangle ctangle ranlib strip objcopy nm make gmake go cargo python python3 perl " +
+		"install ginstall true :") {
 		m[c] = true
 	}
 	return m

@@ -86,25 +86,13 @@ var makePrograms = lazy.Value[map[string]bool]{Build: func() map[string]bool {
 	return m
 }}
 
-// makeProgram judges make VAR=value where VAR names a program make runs:
-// a command line or a program outside the workspace is run in every
-// recipe that uses it (make 'CC=sh -c "curl …" --').
+// makeProgram judges make VAR=value where VAR names a program make runs
+// in every recipe that uses it (make 'CC=sh -c "curl …" --'); the names the
+// environment also sets are judged by hijack already.
 func (w *walker) makeProgram(chain, name, val, text string) {
-	if !makePrograms.Get()[name] {
-		return
+	if makePrograms.Get()[name] && !buildProgramVar(name) {
+		w.buildProgram(val, "`"+chain+" "+text+"`")
 	}
-	words := strings.Fields(val)
-	if len(words) > 1 && (words[0] == "ccache" || words[0] == "sccache" || words[0] == "distcc") {
-		words = words[1:]
-	}
-	if len(words) == 1 && !strings.ContainsAny(val, ";|&$`<>()") {
-		p, ok := w.abs(words[0])
-		if !strings.Contains(words[0], "/") || ok && w.inside(p) {
-			return
-		}
-	}
-	w.res.add(Dangerous, "`"+chain+" "+text+"`: make runs the value as a program in its recipes")
-	w.literal1(val + " x.c")
 }
 
 // defaultMakefile judges the makefile make reads when none is named, if
