@@ -145,6 +145,17 @@ func (w *walker) assign(a *syntax.Assign, variant string) {
 	}
 	if !a.Naked || a.Value != nil {
 		w.vars[name] = val
+		delete(w.alts, name)
+		// X=${X:-rm}: when X is unset it holds the default, known here.
+		if a.Value != nil && !a.Append && a.Index == nil {
+			d, ok := w.withDefaults(a.Value.Parts)
+			if alt := w.literal(&syntax.Word{Parts: d}); ok && !hasHole(alt) {
+				if w.alts == nil {
+					w.alts = map[string]string{}
+				}
+				w.alts[name] = alt
+			}
+		}
 	}
 	if w.hijack(name, val, variantText(variant)+name+"=…") {
 		return

@@ -104,6 +104,9 @@ type walker struct {
 	iterating   bool // inside a loop walked once per known item
 	looping     bool // inside a loop body or condition: it may run many times
 	ifsPrefix   bool // the command being judged has IFS=… before it
+	// alts are the known values unknown variables take when a default
+	// they were assigned from applies (X=${X:-rm}).
+	alts map[string]string
 	// testOnly is set while expanding the operands of test, [ and [[:
 	// a secret there decides only the exit status, it is not printed.
 	testOnly bool
@@ -238,6 +241,7 @@ func (w *walker) clone() *walker {
 	c.funcs = maps.Clone(w.funcs)
 	c.aliases = maps.Clone(w.aliases)
 	c.ints = maps.Clone(w.ints)
+	c.alts = maps.Clone(w.alts)
 	c.cfg = nil
 	return &c
 }

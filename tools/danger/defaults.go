@@ -23,14 +23,38 @@ func (w *walker) defaultArgs(words []*syntax.Word) []arg {
 			alt[i] = &syntax.Word{Parts: d}
 		}
 	}
+	// $X where X=${X:-rm} was assigned: X may hold the default.
+	f := w
+	if len(w.alts) > 0 && slices.ContainsFunc(words, w.usesAlt) {
+		f = w.clone()
+		for k, v := range w.alts {
+			f.vars[k] = v
+		}
+		if alt == nil {
+			alt = words
+		}
+	}
 	if alt == nil {
 		return nil
 	}
 	var args []arg
 	for _, word := range alt {
-		args = append(args, w.fields(word)...)
+		args = append(args, f.fields(word)...)
 	}
 	return args
+}
+
+// usesAlt reports whether word expands a variable with a known default
+// value (see walker.alts).
+func (w *walker) usesAlt(word *syntax.Word) bool {
+	found := false
+	syntax.Walk(word, func(n syntax.Node) bool {
+		if p, ok := n.(*syntax.ParamExp); ok && p.Param != nil && w.alts[p.Param.Value] != "" {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // withDefaults is parts with the default words put in (see defaultArgs),

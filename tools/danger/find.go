@@ -2,6 +2,7 @@ package danger
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/qsh-shell/qsh/tools/danger/lazy"
@@ -89,9 +90,36 @@ func (w *walker) xargs(chain string, args []arg, io ioInfo) {
 			}
 		}
 	} else if io.in.kind == inData && !hasHole(io.in.data) {
-		for _, f := range xargsItems(io.in.data, own) {
-			inner = append(inner, arg{s: f, text: f})
+		// The items go to the command in batches of -n (or -L) items,
+		// every batch a run of its own; all of them at once otherwise.
+		var batches [][]string
+		per, lines := xargsBatch(own)
+		if lines {
+			// -L N: N lines a run, each line's words its arguments.
+			all := strings.Split(strings.TrimRight(io.in.data, "\n"), "\n")
+			for n := 0; n < len(all); n += per {
+				batches = append(batches, strings.Fields(strings.Join(all[n:min(n+per, len(all))], " ")))
+			}
+		} else {
+			items := xargsItems(io.in.data, own)
+			if per == 0 {
+				per = max(len(items), 1)
+			}
+			for n := 0; n < len(items); n += per {
+				batches = append(batches, items[n:min(n+per, len(items))])
+			}
 		}
+		if len(batches) == 0 {
+			batches = [][]string{nil}
+		}
+		for _, b := range batches[:min(len(batches), 16)] {
+			c := slices.Clone(inner)
+			for _, f := range b {
+				c = append(c, arg{s: f, text: f})
+			}
+			w.exec(c, ioInfo{})
+		}
+		return
 	} else {
 		inner = append(inner, arg{s: fill, text: "(input)"})
 	}
@@ -253,7 +281,27 @@ const parallelVals = "-j --jobs -S --sshlogin --sshloginfile -I --replace -N -n 
 func (w *walker) parallel(chain string, args []arg, io ioInfo) {
 	sep := slices.IndexFunc(args, func(a arg) bool { return strings.HasPrefix(a.s, ":::") })
 	if sep < 0 {
-		w.xargs(chain, args, io)
+		// One job per input line: with no command, the line is the
+		// command line; else it is appended to the command (-n 1).
+		ss := make([]string, len(args))
+		for i, a := range args {
+			ss[i] = a.s
+		}
+		if unwrapIndex(&rule{vals: parallelVals}, ss) < 0 {
+			if io.in.kind != inData || hasHole(io.in.data) {
+				w.res.add(Dangerous, "`"+chain+"`: runs each line of its input as a command, not known before running")
+				return
+			}
+			for n, line := range strings.Split(strings.TrimRight(io.in.data, "\n"), "\n") {
+				if n == 16 {
+					break
+				}
+				w.nested(line, input{})
+			}
+			return
+		}
+		w.xargs(chain, slices.Insert(slices.Clone(args), 1, arg{s: "-n", text: "-n"}, arg{s: "1", text: "1"},
+			arg{s: "-d", text: "-d"}, arg{s: "\n", text: "\n"}), io)
 		return
 	}
 	ss := make([]string, sep)
@@ -298,6 +346,38 @@ func (w *walker) parallel(chain string, args []arg, io ioInfo) {
 // xargsItems splits xargs's input as xargs(1) does: at NULs with -0, at
 // the delimiter with -d, else at blanks and newlines, with quotes and
 // backslashes honoured. own are xargs's own arguments.
+// xargsBatch is how many input items (or lines, for -L and -l) xargs
+// gives one run of its command: 0 when not limited.
+func xargsBatch(own []string) (n int, lines bool) {
+	for j, a := range own {
+		v := ""
+		switch {
+		case (a == "-n" || a == "--max-args") && j+1 < len(own):
+			v = own[j+1]
+		case (a == "-L" || a == "--max-lines") && j+1 < len(own):
+			v, lines = own[j+1], true
+		case a == "-l":
+			return 1, true
+		case strings.HasPrefix(a, "--max-args="):
+			_, v, _ = strings.Cut(a, "=")
+		case strings.HasPrefix(a, "--max-lines="):
+			_, v, _ = strings.Cut(a, "=")
+			lines = true
+		case strings.HasPrefix(a, "-n") && len(a) > 2:
+			v = a[2:]
+		case strings.HasPrefix(a, "-L") && len(a) > 2:
+			v, lines = a[2:], true
+		default:
+			continue
+		}
+		if n, err := strconv.Atoi(v); err == nil && n > 0 {
+			return n, lines
+		}
+		lines = false
+	}
+	return 0, false
+}
+
 func xargsItems(data string, own []string) []string {
 	for j, a := range own {
 		d := ""

@@ -63,6 +63,10 @@ func (w *walker) redirects(rs []*syntax.Redirect, in input) ioInfo {
 				io.in = input{kind: inDownload}
 			case !ok:
 				io.in = input{kind: inUnknown}
+			case strings.HasPrefix(p, "/dev/fd/") && w.shared.scripts[p] != "" && !hasHole(w.shared.scripts[p]):
+				// < <(printf …): the output of a process substitution
+				// known before running.
+				io.in = input{kind: inData, data: w.shared.scripts[p]}
 			default:
 				io.in = input{kind: inFile, data: p}
 				if network(p) {
