@@ -209,3 +209,22 @@ func makeVars(s string) string {
 	}
 	return sb.String()
 }
+
+// gradle judges gradle's init scripts (-I, --init-script): Groovy or Kotlin
+// code run before the build, the project's own when inside the workspace.
+func (w *walker) gradle(chain string, args []arg, io ioInfo) {
+	for i, a := range args {
+		f, ok := strings.CutPrefix(a.s, "--init-script=")
+		if !ok && (a.s == "-I" || a.s == "--init-script") && i+1 < len(args) {
+			f, ok = args[i+1].s, true
+		} else if !ok && strings.HasPrefix(a.s, "-I") && len(a.s) > 2 {
+			f, ok = a.s[2:], true
+		}
+		if !ok {
+			continue
+		}
+		if p, known := w.abs(f); !known || !w.inside(p) {
+			w.res.add(Dangerous, "`"+chain+" -I "+f+"`: runs an init script from outside the workspace")
+		}
+	}
+}

@@ -2148,11 +2148,13 @@ func commandTable() map[string]*rule {
 		"gradle": {
 			class: Dev,
 			why:   buildWhy,
+			check: (*walker).gradle,
 			ops:   []flag{raise("publish* upload*", Dangerous, "publishes artifacts")},
 		},
 		"gradlew": {
 			class: Dev,
 			why:   buildWhy,
+			check: (*walker).gradle,
 			local: true,
 			ops:   []flag{raise("publish* upload*", Dangerous, "publishes artifacts")},
 		},
@@ -3348,7 +3350,14 @@ func commandTable() map[string]*rule {
 			why:   "creates or changes keys",
 			flags: []flag{set("-l -F -y", Safe, "shows keys")},
 		},
-		"ssh-add":     dangerous("changes the key agent"),
+		"ssh-add": {
+			class: Dangerous,
+			why:   "changes the key agent",
+			flags: []flag{
+				set("-l -L", Safe, "lists the keys the agent holds"),
+				raise("-d -D -x -X -s -e -t -c -k -K -T -H -S -q -v", Dangerous, "changes the key agent"),
+			},
+		},
 		"ssh-copy-id": dangerous("installs a key on a remote machine"),
 		"security":    dangerous("reads the keychain"),
 		"pass":        dangerous("reads a password store"),

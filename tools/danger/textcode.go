@@ -17,6 +17,7 @@ func (w *walker) awk(chain string, args []arg, io ioInfo) {
 	ops := scan(r, args)
 	var values []string
 	prog, haveProg := "", false
+	inplace := false
 	for i := 1; i < len(args); i++ {
 		a := args[i].s
 		if i+1 >= len(args) {
@@ -29,6 +30,12 @@ func (w *walker) awk(chain string, args []arg, io ioInfo) {
 			i++
 		case "-f", "--file", "-E", "--exec", "-i", "--include":
 			f := args[i+1].s
+			if (a == "-i" || a == "--include") && (f == "inplace" || f == "inplace.awk") {
+				// gawk's inplace library: each file operand is rewritten.
+				inplace = true
+				i++
+				continue
+			}
 			switch p, ok := w.abs(f); {
 			case (f == "-" || f == "/dev/stdin") && io.in.kind == inData:
 				prog, haveProg = prog+"\n"+io.in.data, true
@@ -54,6 +61,8 @@ func (w *walker) awk(chain string, args []arg, io ioInfo) {
 	for _, i := range ops {
 		if name, v, ok := strings.Cut(args[i].s, "="); ok && name != "" && !strings.Contains(name, "/") {
 			values = append(values, v)
+		} else if inplace {
+			w.writeTo(args[i].s, chain+" -i inplace", args[i].text)
 		}
 	}
 	if haveProg {
@@ -67,6 +76,7 @@ var (
 	awkOut    = lazy.Regexp{Expr: `(>>?|\|&?)\s*"((?:[^"\\]|\\.)*)"`}
 	awkCmdIn  = lazy.Regexp{Expr: `"((?:[^"\\]|\\.)*)"\s*\|&?\s*getline`}
 	awkFileIn = lazy.Regexp{Expr: `getline\b[^<;}]*<\s*"((?:[^"\\]|\\.)*)"`}
+	awkString = lazy.Regexp{Expr: `"(?:[^"\\\n]|\\.)*"`}
 	awkSystem = lazy.Regexp{Expr: `system\s*\(\s*"((?:[^"\\]|\\.)*)"\s*\)`}
 	// awkRuns are uses that run commands or write files.
 	awkRuns = lazy.Regexp{Expr: `system\s*\(|\|\s*getline|\|&|print[f]?\b[^;}]*[^>=!<(]>{1,2}\s*[^=\s]|` +
@@ -74,6 +84,18 @@ var (
 	// awkEnv prints every variable.
 	awkEnv = lazy.Regexp{Expr: `for\s*\(\s*\w+\s+in\s+ENVIRON|print[f]?\s+ENVIRON\s*[;}]`}
 )
+
+// awkNoStrings is code with its string literals emptied, so that text
+// such as print "system(…)" is not taken for a call. A program with a `/`
+// outside strings is kept whole: a regex literal (/"/) would throw the
+// strings off.
+func awkNoStrings(code string) string {
+	blank := awkString.Get().ReplaceAllString(code, `""`)
+	if strings.Contains(blank, "/") {
+		return code
+	}
+	return blank
+}
 
 // awkCode judges an awk program. values are the strings -v and NAME=value
 // give it, which reach system() and pipes through variables.
@@ -108,7 +130,7 @@ func (w *walker) awkCode(code string, values []string) {
 	if awkEnv.Get().MatchString(code) {
 		w.res.add(Dangerous, "`awk`: prints every environment variable, which may include secrets")
 	}
-	if !awkRuns.Get().MatchString(code) {
+	if !awkRuns.Get().MatchString(code) || !awkRuns.Get().MatchString(awkNoStrings(code)) {
 		w.res.add(Safe, "`awk`: the program only prints")
 		return
 	}
