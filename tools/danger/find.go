@@ -152,6 +152,9 @@ func (w *walker) find(chain string, args []arg, io ioInfo) {
 	}
 	filtered := false
 	entry := findEntry(args[i:])
+	if entry == "" {
+		entry = findBuildDir(args[i:])
+	}
 	for ; i < len(args); i++ {
 		a := args[i].s
 		switch {
@@ -181,6 +184,26 @@ func (w *walker) find(chain string, args []arg, io ioInfo) {
 			}
 		}
 	}
+}
+
+// findBuildDir is the regenerable build directory a find expression
+// matches and nothing else (-name __pycache__ with no -o, ! or ,), or "":
+// {} then names such a directory under the root.
+func findBuildDir(expr []arg) string {
+	name := ""
+	for i, a := range expr {
+		switch a.s {
+		case "-o", "-or", "!", "-not", ",", "(", ")":
+			return ""
+		case "-name":
+			if i+1 < len(expr) && buildDirs.Get()[expr[i+1].s] && (name == "" || name == expr[i+1].s) {
+				name = expr[i+1].s
+			} else if i+1 < len(expr) {
+				return ""
+			}
+		}
+	}
+	return name
 }
 
 func (w *walker) findExec(inner []arg, roots []string, filtered bool, entry string) {
