@@ -153,7 +153,7 @@ func (w *walker) printfVar(chain string, args []arg, io ioInfo) {
 					val = out
 				}
 			}
-			if validName(name) {
+			if syntax.ValidName(name) {
 				w.vars[name] = val
 			}
 			return

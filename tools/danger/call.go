@@ -174,32 +174,41 @@ func variantText(v string) string {
 	return v + " "
 }
 
-// hijackVars change which code later commands run.
-var hijackVars = lazy.Value[map[string]bool]{Build: func() map[string]bool {
-	return map[string]bool{
-		"PATH": true, "LD_PRELOAD": true, "LD_LIBRARY_PATH": true, "LD_AUDIT": true,
-		"DYLD_INSERT_LIBRARIES": true, "DYLD_LIBRARY_PATH": true, "BASH_ENV": true, "ENV": true,
-		"PROMPT_COMMAND": true, "GIT_SSH": true, "GIT_SSH_COMMAND": true, "GIT_EXEC_PATH": true,
-		"GIT_EXTERNAL_DIFF": true, "GIT_PROXY_COMMAND": true, "GIT_ASKPASS": true, "SSH_ASKPASS": true,
-		"PAGER": true, "GIT_PAGER": true, "EDITOR": true, "VISUAL": true, "GIT_EDITOR": true,
-		"SHELL": true, "BROWSER": true, "PS4": true, "LESSOPEN": true, "LESSCLOSE": true, "MANPAGER": true,
-		"GIT_SEQUENCE_EDITOR": true, "SUDO_EDITOR": true, "SUDO_ASKPASS": true, "KUBE_EDITOR": true,
-		"GH_EDITOR": true, "GH_PAGER": true, "GH_BROWSER": true, "SYSTEMD_PAGER": true, "SYSTEMD_EDITOR": true,
-		"BAT_PAGER": true, "DELTA_PAGER": true, "FCEDIT": true, "RSYNC_RSH": true, "RSYNC_CONNECT_PROG": true,
-	}
-}}
+// Variables that decide what later commands run, as space-separated
+// names: viewerNames pick a pager or editor, commandNames hold a command
+// line run later, programNames a program or library path.
+const (
+	viewerNames = "PAGER GIT_PAGER EDITOR VISUAL GIT_EDITOR MANPAGER GIT_SEQUENCE_EDITOR SUDO_EDITOR KUBE_EDITOR " +
+		"GH_EDITOR GH_PAGER SYSTEMD_PAGER SYSTEMD_EDITOR BAT_PAGER DELTA_PAGER FCEDIT"
+	commandNames = "PROMPT_COMMAND GIT_SSH_COMMAND GIT_EXTERNAL_DIFF GIT_PROXY_COMMAND GIT_ASKPASS SSH_ASKPASS " +
+		"LESSOPEN LESSCLOSE SUDO_ASKPASS GH_BROWSER RSYNC_RSH RSYNC_CONNECT_PROG"
+	programNames = "PATH LD_PRELOAD LD_LIBRARY_PATH LD_AUDIT DYLD_INSERT_LIBRARIES DYLD_LIBRARY_PATH BASH_ENV ENV " +
+		"GIT_SSH GIT_EXEC_PATH SHELL BROWSER PS4"
+)
 
-// programVars hold a command line that something runs later.
-var programVars = lazy.Value[map[string]bool]{Build: func() map[string]bool {
-	return map[string]bool{
-		"PROMPT_COMMAND": true, "GIT_SSH_COMMAND": true, "GIT_EXTERNAL_DIFF": true, "GIT_PROXY_COMMAND": true,
-		"PAGER": true, "GIT_PAGER": true, "EDITOR": true, "VISUAL": true, "GIT_EDITOR": true, "GIT_ASKPASS": true, "SSH_ASKPASS": true,
-		"LESSOPEN": true, "LESSCLOSE": true, "MANPAGER": true,
-		"GIT_SEQUENCE_EDITOR": true, "SUDO_EDITOR": true, "SUDO_ASKPASS": true, "KUBE_EDITOR": true,
-		"GH_EDITOR": true, "GH_PAGER": true, "GH_BROWSER": true, "SYSTEMD_PAGER": true, "SYSTEMD_EDITOR": true,
-		"BAT_PAGER": true, "DELTA_PAGER": true, "FCEDIT": true, "RSYNC_RSH": true, "RSYNC_CONNECT_PROG": true,
+func nameSet(names string) map[string]bool {
+	m := map[string]bool{}
+	for _, n := range strings.Fields(names) {
+		m[n] = true
 	}
-}}
+	return m
+}
+
+var (
+	// hijackVars change which code later commands run.
+	hijackVars = lazy.Value[map[string]bool]{Build: func() map[string]bool {
+		return nameSet(viewerNames + " " + commandNames + " " + programNames)
+	}}
+	// programVars hold a command line that something runs later.
+	programVars = lazy.Value[map[string]bool]{Build: func() map[string]bool {
+		return nameSet(viewerNames + " " + commandNames)
+	}}
+	// harmlessVars may be set to a harmlessPrograms value without
+	// running anything new: the viewers, and SHELL, BROWSER, PS4.
+	harmlessVars = lazy.Value[map[string]bool]{Build: func() map[string]bool {
+		return nameSet(viewerNames + " SHELL BROWSER PS4")
+	}}
+)
 
 // harmlessPrograms are values of PAGER, EDITOR … that run nothing new.
 var harmlessPrograms = lazy.Value[map[string]bool]{Build: func() map[string]bool {
@@ -214,13 +223,8 @@ func (w *walker) hijack(name, val, text string) bool {
 	if !hijackVars.Get()[name] && !strings.HasPrefix(name, "BASH_FUNC_") {
 		return false
 	}
-	switch name {
-	case "PAGER", "GIT_PAGER", "EDITOR", "VISUAL", "GIT_EDITOR", "SHELL", "BROWSER", "PS4", "MANPAGER",
-		"GIT_SEQUENCE_EDITOR", "SUDO_EDITOR", "KUBE_EDITOR", "GH_EDITOR", "GH_PAGER", "SYSTEMD_PAGER",
-		"SYSTEMD_EDITOR", "BAT_PAGER", "DELTA_PAGER", "FCEDIT":
-		if harmlessPrograms.Get()[val] {
-			return false
-		}
+	if harmlessVars.Get()[name] && harmlessPrograms.Get()[val] {
+		return false
 	}
 	w.res.add(Dangerous, "`"+text+"`: changes which programs later commands run")
 	if programVars.Get()[name] {

@@ -3,6 +3,8 @@ package danger
 import (
 	"strings"
 
+	"mvdan.cc/sh/v3/syntax"
+
 	"github.com/qsh-shell/qsh/tools/danger/secret"
 )
 
@@ -153,7 +155,7 @@ func (w *walker) readKnown(args []arg, ops []int, io ioInfo) {
 	}
 	rest := strings.TrimLeft(line, " \t")
 	for i, name := range names {
-		if !validName(name) {
+		if !syntax.ValidName(name) {
 			return
 		}
 		if i == len(names)-1 {
@@ -350,14 +352,4 @@ func (w *walker) flock(chain string, args []arg, io ioInfo) {
 			i++
 		}
 	}
-}
-
-// validName reports whether s is a shell variable name.
-func validName(s string) bool {
-	for i, r := range s {
-		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
-			return false
-		}
-	}
-	return s != ""
 }

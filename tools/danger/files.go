@@ -2,6 +2,7 @@ package danger
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/qsh-shell/qsh/tools/danger/lazy"
@@ -119,9 +120,17 @@ func (w *walker) chmod(chain string, args []arg, io ioInfo) {
 	if len(ops) < 2 {
 		return
 	}
-	if strings.HasPrefix(chain, "chmod") && setID(ops[0].s) {
-		w.res.add(Dangerous, "`"+chain+" "+ops[0].text+"`: sets the setuid or setgid bit "+
-			"(the program runs with its owner's rights)")
+	if strings.HasPrefix(chain, "chmod") {
+		switch uid, gid := setID(ops[0].s); {
+		case uid:
+			w.res.add(Dangerous, "`"+chain+" "+ops[0].text+"`: sets the setuid bit (the program runs with its "+
+				"owner's rights)")
+		case gid && !slices.ContainsFunc(ops[1:], func(t arg) bool { return !w.workspaceDir(t.s) }):
+			// On a directory setgid only makes new files take its group.
+		case gid:
+			w.res.add(Dangerous, "`"+chain+" "+ops[0].text+"`: sets the setgid bit (a program runs with its "+
+				"group's rights; a directory gives new files its group)")
+		}
 	}
 	for _, t := range ops[1:] {
 		p, ok := w.abs(t.s)
@@ -156,18 +165,32 @@ func (w *walker) chmod(chain string, args []arg, io ioInfo) {
 	}
 }
 
-// setID reports a chmod mode that sets the setuid or setgid bit: octal
-// 4755, 2755, 6755, or u+s, g+s, +s, u=rwxs.
-func setID(mode string) bool {
+// setID reports whether a chmod mode sets the setuid and the setgid bit:
+// octal 4755, 2755, 6755, or u+s, g+s, +s, u=rwxs.
+func setID(mode string) (uid, gid bool) {
 	if isNumber(mode) {
-		return len(mode) >= 4 && (mode[len(mode)-4]-'0')&6 != 0
+		if len(mode) < 4 {
+			return false, false
+		}
+		d := mode[len(mode)-4] - '0'
+		return d&4 != 0, d&2 != 0
 	}
 	for clause := range strings.SplitSeq(mode, ",") {
 		if i := strings.IndexAny(clause, "+="); i >= 0 && strings.Contains(clause[i+1:], "s") {
-			return true
+			who := clause[:i]
+			uid = uid || who == "" || strings.ContainsAny(who, "ua")
+			gid = gid || who == "" || strings.ContainsAny(who, "ga")
 		}
 	}
-	return false
+	return uid, gid
+}
+
+// workspaceDir reports whether s names a directory in the workspace, as far
+// as the text tells: it ends in / or is . or .., inside or the workspace.
+func (w *walker) workspaceDir(s string) bool {
+	p, ok := w.abs(s)
+	dir := strings.HasSuffix(s, "/") || path.Base(s) == "." || path.Base(s) == ".."
+	return ok && dir && (w.inside(p) || p == w.ws.Dir)
 }
 
 // worldWritable reports a chmod mode that lets every user write: octal
