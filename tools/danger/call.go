@@ -52,7 +52,9 @@ func (w *walker) call(c *syntax.CallExpr, io ioInfo) {
 	}
 	w.testOnly = false
 	if len(args) > 0 {
-		w.ifsPrefix = slices.ContainsFunc(c.Assigns, func(a *syntax.Assign) bool { return a.Name != nil && a.Name.Value == "IFS" })
+		w.ifsPrefix = slices.ContainsFunc(c.Assigns, func(a *syntax.Assign) bool {
+			return a.Name != nil && a.Name.Value == "IFS"
+		})
 		w.exec(args, io)
 		w.ifsPrefix = false
 	}
