@@ -337,7 +337,10 @@ func (w *walker) nestedWith(src string, in input, params []string) {
 	}
 	if hasHole(src) {
 		w.res.add(Dangerous, "runs shell code that is not known before running")
-		src = strings.NewReplacer(hole, "$__qsh_unknown", string(holeDL), "$__qsh_unknown", holeEntry, "$__qsh_unknown", holeTree, "$__qsh_unknown").Replace(src)
+		// A variable the walk knows nothing of, named for the reasons
+		// the user reads (the command `$UNKNOWN` is not known…).
+		const unknown = "$UNKNOWN"
+		src = strings.NewReplacer(hole, unknown, string(holeDL), unknown, holeEntry, unknown, holeTree, unknown).Replace(src)
 	}
 	if c.depth > maxDepth {
 		// Nothing legitimate nests this deep; it cannot be judged, so it
