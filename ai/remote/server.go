@@ -113,6 +113,22 @@ func (s *server) cancelTurn() {
 	s.mu.Unlock()
 }
 
+// request opens an exchange with qsh: an ID for the messages sent, the
+// channel its answers come on (buffered for n), and done to close it.
+func (s *server) request(n int) (id int, answers <-chan wire.Message, done func()) {
+	ch := make(chan wire.Message, n)
+	s.mu.Lock()
+	s.nextID++
+	id = s.nextID
+	s.runs[id] = ch
+	s.mu.Unlock()
+	return id, ch, func() {
+		s.mu.Lock()
+		delete(s.runs, id)
+		s.mu.Unlock()
+	}
+}
+
 // previewWait bounds the wait for qsh's preview of a command: the
 // question is not held up for it.
 const previewWait = time.Second
@@ -120,17 +136,8 @@ const previewWait = time.Second
 // preview asks qsh what command would change (see package effect); ""
 // when it cannot tell in time.
 func (s *server) preview(ctx context.Context, command string) string {
-	s.mu.Lock()
-	s.nextID++
-	id := s.nextID
-	ch := make(chan wire.Message, 1)
-	s.runs[id] = ch
-	s.mu.Unlock()
-	defer func() {
-		s.mu.Lock()
-		delete(s.runs, id)
-		s.mu.Unlock()
-	}()
+	id, ch, done := s.request(1)
+	defer done()
 	if err := s.conn.Send(wire.Message{Type: wire.Preview, ID: id, Command: command}); err != nil {
 		return ""
 	}
@@ -154,17 +161,8 @@ func (s *server) edit(command string) error {
 // run is the tools' RunFunc: it asks qsh to run the command and copies
 // what it prints to out as it comes.
 func (s *server) run(ctx context.Context, req guarded.Request, out io.Writer) guarded.Result {
-	s.mu.Lock()
-	s.nextID++
-	id := s.nextID
-	ch := make(chan wire.Message, 64)
-	s.runs[id] = ch
-	s.mu.Unlock()
-	defer func() {
-		s.mu.Lock()
-		delete(s.runs, id)
-		s.mu.Unlock()
-	}()
+	id, ch, done := s.request(64)
+	defer done()
 	err := s.conn.Send(wire.RunMessage(id, req))
 	if err != nil {
 		return guarded.Result{Status: 1, Err: err}
