@@ -330,9 +330,14 @@ func TestHooksLiquidpromptAutojump(t *testing.T) {
 		t.Errorf("sourcing liquidprompt printed errors:\n%s", shelltest.Tail(first))
 	}
 	tm.Mark()
-	tm.Line("cd src/deep-target")
+	// Each prompt's `autojump --add` loads the whole database and saves it
+	// back, so two running at once lose one's entry (in bash too): the
+	// first prompt's add (of ~, saved as an empty file) must be done before
+	// the next prompt's starts, and that one before the third's.
+	db := `"$XDG_DATA_HOME/autojump.txt"`
+	tm.Line(`until [ -e ` + db + ` ]; do sleep 0.05; done; cd src/deep-target`)
 	tm.WaitFor(":~/src/deep-target]")
-	tm.Line(`until grep -rqs deep-target "$XDG_DATA_HOME"; do sleep 0.05; done; cd /`)
+	tm.Line(`until grep -qs deep-target ` + db + `; do sleep 0.05; done; cd /`)
 	tm.WaitFor(":/]")
 	tm.Line("j deep")
 	tm.WaitFor(":~/src/deep-target]")
