@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -14,9 +15,9 @@ import (
 // bindBuiltin is bash's `bind`: it binds keys to readline functions,
 // macros and shell commands (-x) in the session's [keymap], and lists
 // them. What qsh's editor cannot do is said in one line and skipped,
-// never fatal: vi keymaps are kept and unused (qsh edits as emacs), as
-// are readline variables (`set …`).
-func (s *Shell) bindBuiltin(hc interp.HandlerContext, b builtinIO, args []string) int {
+// never fatal: vi keymaps are kept and unused, as are readline variables
+// (`set …`) but editing-mode, which is set -o vi or emacs.
+func (s *Shell) bindBuiltin(ctx context.Context, hc interp.HandlerContext, b builtinIO, args []string) int {
 	var (
 		keymapName          string
 		exec                bool
@@ -80,7 +81,7 @@ func (s *Shell) bindBuiltin(hc interp.HandlerContext, b builtinIO, args []string
 	case 'X':
 		listBound(b.out, effective(m, defaults), false, func(k binding) string { return k.cmd })
 	case 'v', 'V':
-		s.listRlVars(b.out, list == 'V')
+		s.listRlVars(b.out, list == 'V', s.opt(hc.Env, "vi"))
 	}
 	for _, fn := range query {
 		keys := keysOf(effective(m, defaults), fn)
@@ -129,13 +130,19 @@ func (s *Shell) bindBuiltin(hc interp.HandlerContext, b builtinIO, args []string
 			st = 1
 		}
 	}
+	if mode, ok := s.rlVars["editing-mode"]; ok {
+		delete(s.rlVars, "editing-mode") // the option holds it
+		if o := findOpt(mode, true); o != nil && (mode == "vi" || mode == "emacs") {
+			s.applyOpts(ctx, hc, b, []optChange{{o, true}})
+		}
+	}
 	return st
 }
 
 // keymapOf is the keymap bind -m names and the bytes its sequences
 // start with there; defaults is set for qsh's own, whose keys the
-// editor has. vi keymaps are kept for bind to list, and not used: qsh
-// edits as emacs does.
+// editor has. vi keymaps are kept for bind to list, and not used: vi
+// mode has its keys fixed (see vi.go).
 func (s *Shell) keymapOf(name string) (m *keymap, prefix string, defaults bool, err error) {
 	switch name {
 	case "", "emacs", "emacs-standard":
@@ -251,11 +258,14 @@ func isBashFunc(name string) bool {
 
 // listRlVars is bind -v, or -V when readable: the readline variables, as
 // bash has them unless `bind 'set …'` changed one.
-func (s *Shell) listRlVars(w io.Writer, readable bool) {
+func (s *Shell) listRlVars(w io.Writer, readable, vi bool) {
 	for _, v := range rlVars {
 		value := v[1]
 		if set, ok := s.rlVars[v[0]]; ok {
 			value = set
+		}
+		if v[0] == "editing-mode" && vi {
+			value = "vi"
 		}
 		if readable {
 			fmt.Fprintf(w, "%s is set to `%s'\n", v[0], value)

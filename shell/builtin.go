@@ -201,7 +201,7 @@ func (s *Shell) builtins(next interp.ExecHandlerFunc) interp.ExecHandlerFunc {
 				st = b.fail(1, "-f: the assistant's commands read no key bindings from files")
 				break
 			}
-			st = s.bindBuiltin(hc, b, args[1:])
+			st = s.bindBuiltin(ctx, hc, b, args[1:])
 		case debugMark:
 			return s.debugBuiltin(ctx, hc, args[1:])
 		case statusMark:

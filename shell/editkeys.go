@@ -22,13 +22,15 @@ type editorHooks struct {
 	// expand is the line after the shell's expansions
 	// (shell-expand-line).
 	expand func(line string) (string, bool)
+	// vi reports whether lines are edited in vi mode (set -o vi).
+	vi func() bool
 }
 
 // matchKey replaces a bound key sequence at the start of buf with its
 // rune, reading on while buf is the start of a longer one.
 func (in *lineInput) matchKey() bool {
 	for {
-		r, n, ok, more := in.keys.match(in.buf)
+		r, n, ok, more := in.keys.match(in.buf, !in.vi)
 		if ok {
 			in.buf = in.buf[n:]
 			in.out = utf8.AppendRune(in.out, r)
@@ -89,6 +91,8 @@ func (e *lineEditor) act(b binding, line []rune, pos int) ([]rune, int, bool) {
 		accepted = e.macro(b.macro, 0)
 	case b.fn == "shell-expand-line":
 		e.expandLine()
+	case b.fn == "edit-and-execute-command":
+		e.editAndRun()
 	case !ed.run(b.fn, b.seq[len(b.seq)-1]):
 		return nil, 0, false
 	}

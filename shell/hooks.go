@@ -193,6 +193,7 @@ func (s *Shell) editorHooks(ctx context.Context) editorHooks {
 			out, ok := s.expandPrompt(ctx, line, s.status)
 			return out, ok
 		},
+		vi: func() bool { return s.optNow("vi") },
 	}
 }
 

@@ -24,6 +24,9 @@ type binding struct {
 	fn    string // a readline function's name; or
 	cmd   string // a shell command (bind -x); or
 	macro string // keys to type, as bytes
+	// own marks a key of the editor's own that qsh does (see
+	// [keymap.addOwn]), which bind lists as such.
+	own bool
 }
 
 // keymap is the session's bindings: what `bind` set, over the editor's
@@ -86,17 +89,33 @@ func (m *keymap) bindings() []binding {
 	defer m.mu.Unlock()
 	var out []binding
 	for _, b := range m.list {
-		if b.fn != "" || b.cmd != "" || b.macro != "" {
+		if !b.own && (b.fn != "" || b.cmd != "" || b.macro != "") {
 			out = append(out, b)
 		}
 	}
 	return out
 }
 
+// addOwn binds the editor's own keys that readline v0.1.3 lacks and qsh
+// does (Alt-y, C-x C-x, C-x C-e…), where nothing is bound yet, so that
+// they work when typed, not only in macros.
+func (m *keymap) addOwn() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, k := range emacsKeys {
+		if f, _ := findFunc(k.fn); f.key != 0 || slices.ContainsFunc(m.list, func(b binding) bool { return b.seq == k.seq }) {
+			continue
+		}
+		m.list = append(m.list, binding{seq: k.seq, fn: k.fn, own: true})
+		m.first[k.seq[0]] = true
+	}
+}
+
 // match looks for a bound sequence at the start of buf: the rune of the
 // longest one there and its length (ok), or more set when buf is the
-// start of a longer sequence, so that more input decides.
-func (m *keymap) match(buf []byte) (r rune, n int, ok, more bool) {
+// start of a longer sequence, so that more input decides. Keys of the
+// editor's own count only when own is set (emacs mode).
+func (m *keymap) match(buf []byte, own bool) (r rune, n int, ok, more bool) {
 	if m == nil || len(buf) == 0 {
 		return 0, 0, false, false
 	}
@@ -107,7 +126,7 @@ func (m *keymap) match(buf []byte) (r rune, n int, ok, more bool) {
 	}
 	best := -1
 	for i, b := range m.list {
-		if b.fn == "" && b.cmd == "" && b.macro == "" {
+		if b.fn == "" && b.cmd == "" && b.macro == "" || b.own && !own {
 			continue
 		}
 		switch {
@@ -198,6 +217,7 @@ var rlFuncs = []rlFunc{
 	{"clear-screen", readline.CharCtrlL},
 	{"complete", readline.CharTab},
 	{"delete-char", readline.MetaDeleteKey},
+	{"edit-and-execute-command", 0},
 	{"emacs-editing-mode", 0},
 	{"end-of-line", readline.CharLineEnd},
 	{"exchange-point-and-mark", 0},
@@ -257,6 +277,7 @@ var emacsKeys = []struct{ seq, fn string }{
 	{"\x14", "transpose-chars"},
 	{"\x15", "unix-line-discard"},
 	{"\x17", "unix-word-rubout"},
+	{"\x18\x05", "edit-and-execute-command"},
 	{"\x18\x18", "exchange-point-and-mark"},
 	{"\x19", "yank"},
 	{"\x1f", "undo"},

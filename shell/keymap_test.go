@@ -95,13 +95,13 @@ func TestKeymapMatch(t *testing.T) {
 		{"q", 0, 0, false, false, "not a first byte"},
 	}
 	for _, tt := range tests {
-		r, n, ok, more := m.match([]byte(tt.buf))
+		r, n, ok, more := m.match([]byte(tt.buf), true)
 		if r != tt.r || n != tt.n || ok != tt.ok || more != tt.more {
 			t.Errorf("%s: match(%q) = %x, %d, %v, %v; want %x, %d, %v, %v", tt.comment, tt.buf, r, n, ok, more, tt.r, tt.n, tt.ok, tt.more)
 		}
 	}
 	m.set(binding{seq: "\x14"}) // bind -r
-	if _, _, ok, _ := m.match([]byte("\x14")); ok {
+	if _, _, ok, _ := m.match([]byte("\x14"), true); ok {
 		t.Error("an unbound key still matches")
 	}
 	if b, ok := m.lookup("\x14"); !ok || b.fn != "transpose-chars" {

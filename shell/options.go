@@ -69,9 +69,7 @@ var shellOpts = []shellOpt{
 	{name: "posix", set: true, how: optLacks},
 	{name: "privileged", flag: 'p', set: true, how: optLacks},
 	{name: "verbose", flag: 'v', set: true, how: optLacks},
-	// The line editor has emacs keys only: its vi mode cannot leave insert
-	// mode (readline v0.1.3 reads Esc as the start of a key sequence).
-	{name: "vi", set: true, how: optLacks},
+	{name: "vi", set: true, how: optQsh}, // see vi.go
 	{name: "xtrace", flag: 'x', set: true, how: optInterp},
 
 	{name: "autocd", how: optQsh},

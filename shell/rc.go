@@ -33,6 +33,28 @@ func (s *Shell) RC(ctx context.Context) {
 	}
 }
 
+// Inputrc reads readline's init file, $INPUTRC or ~/.inputrc, as bash's
+// line editor does before the rc file runs: key bindings and `set
+// editing-mode vi`. What qsh's editor lacks there is skipped without a
+// word, as readline skips what it does not know.
+func (s *Shell) Inputrc(ctx context.Context) {
+	path := s.Var("INPUTRC")
+	if path == "" {
+		home := s.Var("HOME")
+		if home == "" {
+			return
+		}
+		path = filepath.Join(home, ".inputrc")
+	}
+	if _, err := os.Stat(path); err != nil {
+		return
+	}
+	prog, err := syntax.NewParser().Parse(strings.NewReader("builtin bind -f "+quote(path)+" 2>/dev/null"), "")
+	if err == nil {
+		s.runFile(ctx, prog)
+	}
+}
+
 // RCFile sources path instead of ~/.qshrc (--rcfile).
 func (s *Shell) RCFile(ctx context.Context, path string) {
 	s.source(ctx, path)

@@ -46,8 +46,8 @@ type LineReader interface {
 	Close() error
 }
 
-// lineEditor is a [LineReader] on ergochat/readline: emacs keys, Ctrl-R,
-// history recall. Delete on an empty line does nothing there; only Ctrl-D
+// lineEditor is a [LineReader] on ergochat/readline: emacs keys (or vi's,
+// see vi.go), Ctrl-R, history recall. Delete on an empty line does nothing there; only Ctrl-D
 // ends input.
 type lineEditor struct {
 	rl *readline.Instance
@@ -96,6 +96,10 @@ type lineEditor struct {
 	cooked *term.State
 	// prefill is the text the next line starts with.
 	prefill string
+
+	// vi mode (see vi.go): its state, and a command on its way to listen.
+	vi    viState
+	viAct *viCmd
 }
 
 func newLineEditor(stdin *os.File, stdout io.Writer, complete readline.AutoCompleter, size int, hooks editorHooks) (*lineEditor, error) {
@@ -136,6 +140,8 @@ func (e *lineEditor) ReadLine(prompt string) (string, error) {
 	e.searched = false
 	e.column1.Store(false)
 	e.in.keys, e.cooked = nil, nil
+	e.vi.reset(e.hooks.vi != nil && e.hooks.vi())
+	e.in.vi, e.viAct = e.vi.on, nil
 	if e.hooks.keys != nil && e.hooks.keys.any() {
 		e.in.keys = e.hooks.keys
 		e.cooked, _ = term.GetState(int(e.tty.Fd()))
@@ -182,6 +188,12 @@ func (e *lineEditor) filter(r rune) (rune, bool) {
 		if e.pending != nil {
 			e.pending()
 			e.pending = nil
+		}
+	}
+	if e.vi.on {
+		var process, done bool
+		if r, process, done = e.viFilter(r); done {
+			return r, process
 		}
 	}
 	if r >= keyRune && r <= macroRestRune {
@@ -254,6 +266,10 @@ func (e *lineEditor) listen(line []rune, pos int, key rune) ([]rune, int, bool) 
 		e.action = nil
 		return e.act(*b, line, pos)
 	}
+	if c := e.viAct; c != nil {
+		e.viAct = nil
+		return e.viRun(*c, line, pos)
+	}
 	if e.pasted != "" {
 		p := []rune(e.pasted)
 		e.pasted = ""
@@ -277,6 +293,17 @@ func (e *lineEditor) listen(line []rune, pos int, key rune) ([]rune, int, bool) 
 	}
 	rs := []rune(text)
 	e.n = len(rs)
+	if e.vi.command {
+		// vi's k and j (and Up and Down in command mode) start the
+		// entry's editing anew at its first character; back on the line
+		// being edited, at its last, as bash has it.
+		p := 0
+		if e.hist.at == len(e.hist.entries) {
+			p = max(0, len(rs)-1)
+		}
+		e.vi.undo = []viSnap{{text, p}}
+		return rs, p, true
+	}
 	return rs, len(rs), true
 }
 
@@ -311,6 +338,9 @@ type lineInput struct {
 	// keys, set while a line is read, are the bound key sequences to
 	// find (see [lineInput.matchKey]).
 	keys *keymap
+	// vi, set while a line is read in vi mode, makes an Esc not followed
+	// by the rest of a sequence viEscRune.
+	vi bool
 	// idle, when set, runs once before the first wait for the
 	// terminal, on the goroutine that reads it: the prompt is drawn.
 	idle      func()
@@ -399,7 +429,21 @@ func (in *lineInput) read(p []byte) (int, error) {
 				continue
 			}
 		}
+		if in.vi && len(in.buf) == 1 && in.buf[0] == '\x1b' {
+			if !in.more(viEscWait) {
+				in.buf = nil
+				in.out = utf8.AppendRune(in.out, viEscRune)
+			}
+			continue // with what followed the Esc, from the top
+		}
 		if in.keys != nil && in.matchKey() {
+			continue
+		}
+		// In vi mode only Esc [ and Esc O start a key's sequence (a
+		// bound one was found above): Esc then k is vi's k.
+		if in.vi && in.buf[0] == '\x1b' && len(in.buf) > 1 && in.buf[1] != '[' && in.buf[1] != 'O' {
+			in.buf = in.buf[1:]
+			in.out = utf8.AppendRune(in.out, viEscRune)
 			continue
 		}
 		p[0] = in.buf[0]

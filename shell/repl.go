@@ -32,6 +32,7 @@ func (s *Shell) REPL(ctx context.Context) int {
 			s.errorf("interactive mode needs a terminal")
 			return 1
 		}
+		s.keys.addOwn()
 		ed, err := newLineEditor(in, s.stdout, s.completer(), s.cfg.HistSize, s.editorHooks(ctx))
 		if err != nil {
 			s.errorf("%v", err)

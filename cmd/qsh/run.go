@@ -233,6 +233,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if interactive {
 		sh.Identify(ctx)
+		sh.Inputrc(ctx)
 	}
 	switch {
 	case !interactive || o.norc:
