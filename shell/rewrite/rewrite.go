@@ -657,6 +657,9 @@ func intEdits(src string, d *syntax.DeclClause) []Edit {
 				}
 				continue
 			}
+			if names {
+				continue // options come first: after a name, a word like -i is a name
+			}
 			if strings.ContainsAny(lit, "fF") {
 				return nil // functions: no values to compute
 			}
@@ -828,6 +831,9 @@ func innerPieces(s string) ([]string, bool) {
 			if j < 0 {
 				return nil, false
 			}
+			if !isWord(s[i : j+1]) {
+				return nil, false
+			}
 			flush(i)
 			pieces = append(pieces, "l", s[i:j+1])
 			i, run = j+1, j+1
@@ -838,8 +844,12 @@ func innerPieces(s string) ([]string, bool) {
 				i++
 				continue
 			}
+			exp := `"` + s[i:i+n] + `"`
+			if !isWord(exp) {
+				return nil, false
+			}
 			flush(i)
-			pieces = append(pieces, "p", `"`+s[i:i+n]+`"`)
+			pieces = append(pieces, "p", exp)
 			i += n
 			run = i
 			continue
@@ -848,6 +858,13 @@ func innerPieces(s string) ([]string, bool) {
 	}
 	flush(len(s))
 	return pieces, true
+}
+
+// isWord reports whether s, text the parser kept literal inside an
+// extended group, parses as a word once it is taken out.
+func isWord(s string) bool {
+	_, err := syntax.NewParser().Parse(strings.NewReader(": "+s), "")
+	return err == nil
 }
 
 // closing is the offset of the quote that closes the one at s[i], -1 if
