@@ -47,8 +47,8 @@ type LineReader interface {
 }
 
 // lineEditor is a [LineReader] on ergochat/readline: emacs keys (or vi's,
-// see vi.go), Ctrl-R, history recall. Delete on an empty line does nothing there; only Ctrl-D
-// ends input.
+// see vi.go), Ctrl-R, history recall. Delete on an empty line does nothing
+// there; only Ctrl-D ends input.
 type lineEditor struct {
 	rl *readline.Instance
 	in *lineInput
