@@ -1,0 +1,370 @@
+package eval
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+)
+
+func flowBuiltins() []*Builtin {
+	return []*Builtin{
+		{Name: ":", Usage: ":", Special: true, Guarded: true, Run: func(*B) int { return 0 }},
+		{Name: "true", Usage: "true", Guarded: true, Run: func(*B) int { return 0 }},
+		{Name: "false", Usage: "false", Guarded: true, Run: func(*B) int { return 1 }},
+		{Name: "exit", Usage: "exit [n]", Special: true, Guarded: true, Run: builtinExit},
+		{Name: "logout", Usage: "logout [n]", Run: func(b *B) int {
+			if !b.R.sess.login {
+				b.Errorf("not login shell: use `exit'")
+				return 1
+			}
+			return builtinExit(b)
+		}},
+		{Name: "return", Usage: "return [n]", Special: true, Guarded: true, Run: builtinReturn},
+		{Name: "break", Usage: "break [n]", Special: true, Guarded: true, Run: func(b *B) int { return loopControl(b, flowBreak) }},
+		{Name: "continue", Usage: "continue [n]", Special: true, Guarded: true, Run: func(b *B) int { return loopControl(b, flowContinue) }},
+		{Name: "eval", Usage: "eval [arg ...]", Special: true, Guarded: true, Run: builtinEval},
+		{Name: "source", Usage: "source filename [arguments]", Guarded: true, Run: builtinSource},
+		{Name: ".", Usage: ". filename [arguments]", Special: true, Guarded: true, Run: builtinSource},
+		{Name: "exec", Usage: "exec [-cl] [-a name] [command [argument ...]] [redirection ...]", Special: true, Run: builtinExec},
+		{Name: "shift", Usage: "shift [n]", Special: true, Guarded: true, Run: builtinShift},
+	}
+}
+
+// numArg reads a builtin's numeric argument, as bash: an error says
+// "numeric argument required".
+func numArg(b *B, s string) (int64, bool) {
+	n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+	if err != nil {
+		b.Errorf("%s: numeric argument required", s)
+		return 0, false
+	}
+	return n, true
+}
+
+func builtinExit(b *B) int {
+	args := b.Args[1:]
+	if len(args) > 0 && args[0] == "--" {
+		args = args[1:]
+	}
+	status := b.R.status
+	if len(args) > 0 {
+		n, ok := numArg(b, args[0])
+		if !ok {
+			b.R.exit(2)
+			return 2
+		}
+		if len(args) > 1 {
+			b.Errorf("too many arguments")
+			return 1
+		}
+		status = int(n & 0xff)
+	}
+	if b.R.sess.exitHook != nil && b.R.subshell == 0 && !b.R.sess.exitHook(b.R) {
+		return 1 // the shell holds the exit (stopped jobs)
+	}
+	b.R.exit(status)
+	return status
+}
+
+func builtinReturn(b *B) int {
+	r := b.R
+	args := b.Args[1:]
+	if len(args) > 0 && args[0] == "--" {
+		args = args[1:]
+	}
+	if len(r.frames) == 0 {
+		b.Errorf("can only `return' from a function or sourced script")
+		return 2
+	}
+	status := r.status
+	if len(args) > 0 {
+		n, ok := numArg(b, args[0])
+		if !ok {
+			return 2
+		}
+		status = int(n & 0xff)
+	}
+	r.status = status
+	r.flow = flowReturn
+	return status
+}
+
+func loopControl(b *B, kind flow) int {
+	r := b.R
+	n := int64(1)
+	if len(b.Args) > 1 {
+		v, ok := numArg(b, b.Args[1])
+		if !ok {
+			return 1
+		}
+		if v < 1 {
+			b.Errorf("%s: loop count out of range", b.Args[1])
+			return 1
+		}
+		n = v
+	}
+	if r.loops == 0 {
+		b.Errorf("only meaningful in a `for', `while', or `until' loop")
+		return 0
+	}
+	r.flow, r.flowN = kind, int(min(n, int64(r.loops)))
+	return 0
+}
+
+func builtinEval(b *B) int {
+	args := b.Args[1:]
+	if len(args) > 0 && args[0] == "--" {
+		args = args[1:]
+	}
+	src := strings.Join(args, " ")
+	if strings.TrimSpace(src) == "" {
+		return 0
+	}
+	return b.R.eval(src, "eval")
+}
+
+// eval parses and runs src in the current shell, as the eval builtin.
+func (r *Runner) eval(src, name string) int {
+	p, err := r.parseEval(src, name)
+	if err != nil {
+		r.errorf("%s", parseErrMsg(err))
+		return 2
+	}
+	saved := r.src
+	r.src = p.src
+	savedLine := r.line
+	r.stmts(p.File.Stmts)
+	r.src = saved
+	r.line = savedLine
+	return r.status
+}
+
+// parseEval parses code the shell runs at run time: eval's, a trap's.
+// Aliases expand in it as in the shell's own input.
+func (r *Runner) parseEval(src, name string) (*Program, error) {
+	if r.opts.shopt[optExpandAliases] && r.aliases.any() {
+		src = r.expandAliases(src)
+	}
+	return Parse(src, name)
+}
+
+func builtinSource(b *B) int {
+	r := b.R
+	args := b.Args[1:]
+	if len(args) > 0 && args[0] == "--" {
+		args = args[1:]
+	}
+	if len(args) == 0 {
+		b.Errorf("filename argument required")
+		b.usage()
+		return 2
+	}
+	name := args[0]
+	path := r.findSource(name)
+	if path == "" {
+		b.Errorf("%s: file not found", name)
+		return 1
+	}
+	data, err := r.readSource(path)
+	if err != nil {
+		b.Errorf("%s: %s", name, errText(err))
+		return 1
+	}
+	return r.Source(path, name, data, args[1:], len(args) > 1)
+}
+
+// findSource finds the file source reads: a name with a slash as it is,
+// else along PATH (sourcepath), else in the current directory.
+func (r *Runner) findSource(name string) string {
+	abs := func(p string) string {
+		if filepath.IsAbs(p) {
+			return p
+		}
+		return filepath.Join(r.dir, p)
+	}
+	if strings.Contains(name, "/") {
+		if fi, err := os.Stat(abs(name)); err == nil && !fi.IsDir() {
+			return abs(name)
+		}
+		return ""
+	}
+	if r.opts.shopt[optSourcepath] {
+		pathVar, _ := r.Get("PATH")
+		for _, d := range filepath.SplitList(pathVar) {
+			if d == "" {
+				d = "."
+			}
+			p := abs(filepath.Join(d, name))
+			if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+				return p
+			}
+		}
+	}
+	if fi, err := os.Stat(abs(name)); err == nil && !fi.IsDir() {
+		return abs(name)
+	}
+	return ""
+}
+
+func (r *Runner) readSource(path string) ([]byte, error) {
+	f, err := r.sess.open(r.ctx, path, os.O_RDONLY, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var sb strings.Builder
+	buf := make([]byte, 32*1024)
+	for {
+		n, err := f.Read(buf)
+		sb.Write(buf[:n])
+		if err != nil {
+			break
+		}
+	}
+	return []byte(sb.String()), nil
+}
+
+// Source runs a file's text in the current shell, as source does: name is
+// how it was named (BASH_SOURCE has path), args replace the positional
+// parameters while it runs when setArgs.
+func (r *Runner) Source(path, name string, data []byte, args []string, setArgs bool) int {
+	p, err := r.parseEval(string(data), name)
+	if err != nil {
+		r.errorf("%s", parseErrMsg(err))
+		return 2
+	}
+	p.File.Name = path
+	r.frames = append(r.frames, frame{name: "source", source: name, callLine: r.line, params: r.params})
+	saved := r.src
+	savedLine := r.line
+	if setArgs {
+		r.params = args
+	}
+	r.src = p.src
+	r.stmts(p.File.Stmts)
+	r.src = saved
+	r.line = savedLine
+	top := r.frames[len(r.frames)-1]
+	r.frames = r.frames[:len(r.frames)-1]
+	if setArgs {
+		r.params = top.params
+	}
+	if r.flow == flowReturn {
+		r.flow = flowNone
+	}
+	r.returnTrap(nil)
+	return r.status
+}
+
+func builtinExec(b *B) int {
+	r := b.R
+	f, args, ok := b.flags("cla:", false)
+	if !ok {
+		return 2
+	}
+	if len(args) == 0 {
+		return 0 // redirections alone: the caller kept them
+	}
+	path, err := r.lookPath(args[0])
+	if err != nil {
+		if errors.Is(err, errNotFoundPath) {
+			b.Errorf("%s: No such file or directory", args[0])
+		} else {
+			b.Errorf("%s: not found", args[0])
+		}
+		if !r.sess.interactive && !r.opts.shopt[optExecfail] {
+			r.exit(127)
+		}
+		return 127
+	}
+	argv := append([]string(nil), args...)
+	if a := f.val('a'); a != "" {
+		argv[0] = a
+	}
+	if f.has('l') {
+		argv[0] = "-" + argv[0]
+	}
+	env := r.environ(nil)
+	if f.has('c') {
+		env = nil
+	}
+	if r.subshell > 0 || r.job != nil && !r.ownJob {
+		// A subshell is no process of its own: the program runs and the
+		// subshell ends with it.
+		c := &Call{Args: args, Dir: r.dir, Env: env, Stdin: r.stdin(), Stdout: r.stdout(), Stderr: r.stderr(), r: r}
+		st, err := c.Spawn(r.ctx, Spawn{Path: path, Argv: argv, Env: env})
+		if err != nil {
+			b.Errorf("%s: %s", args[0], errText(err))
+			st = 126
+		}
+		r.exit(st)
+		return st
+	}
+	if r.sess.beforeExec != nil {
+		r.sess.beforeExec()
+	}
+	if err := r.execReplace(path, argv, env); err != nil {
+		b.Errorf("%s: %s", args[0], errText(err))
+		if !r.sess.interactive && !r.opts.shopt[optExecfail] {
+			r.exit(126)
+		}
+		return 126
+	}
+	return 0
+}
+
+// execReplace replaces the process with a program: the shell's
+// descriptors are put in place first.
+func (r *Runner) execReplace(path string, argv, env []string) error {
+	files, cleanup, err := r.childFiles(nil)
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+	for n, f := range files {
+		if f == nil {
+			continue
+		}
+		if int(f.Fd()) != n {
+			if err := dup2(int(f.Fd()), n); err != nil {
+				return err
+			}
+		} else {
+			clearCloexec(n)
+		}
+	}
+	syscall.Umask(int(r.umask))
+	applyLimits(r.limits)
+	return syscall.Exec(path, argv, env)
+}
+
+func builtinShift(b *B) int {
+	r := b.R
+	n := int64(1)
+	args := b.Args[1:]
+	if len(args) > 0 && args[0] == "--" {
+		args = args[1:]
+	}
+	if len(args) > 0 {
+		v, ok := numArg(b, args[0])
+		if !ok {
+			return 1
+		}
+		n = v
+	}
+	if n < 0 {
+		b.Errorf("%s: shift count out of range", args[0])
+		return 1
+	}
+	if n > int64(len(r.params)) {
+		if r.opts.shopt[optShiftVerbose] {
+			b.Errorf("%d: shift count out of range", n)
+		}
+		return 1
+	}
+	r.params = r.params[n:]
+	return 0
+}

@@ -1,0 +1,773 @@
+package eval
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"golang.org/x/term"
+)
+
+func jobBuiltins() []*Builtin {
+	return []*Builtin{
+		{Name: "wait", Usage: "wait [-fn] [-p var] [id ...]", Guarded: true, Run: builtinWait},
+		{Name: "jobs", Usage: "jobs [-lnprs] [jobspec ...] or jobs -x command [args]", Guarded: true, Run: builtinJobs},
+		{Name: "fg", Usage: "fg [job_spec]", Run: builtinFg},
+		{Name: "bg", Usage: "bg [job_spec ...]", Run: builtinBg},
+		{Name: "kill", Usage: "kill [-s sigspec | -n signum | -sigspec] pid | jobspec ... or kill -l [sigspec]", Run: builtinKill},
+		{Name: "disown", Usage: "disown [-h] [-ar] [jobspec ... | pid ...]", Run: builtinDisown},
+		{Name: "suspend", Usage: "suspend [-f]", Run: builtinSuspend},
+		{Name: "trap", Usage: "trap [-lp] [[arg] signal_spec ...]", Special: true, Guarded: true, Run: builtinTrap},
+	}
+}
+
+// findJob reads a job spec (%n %+ %% %- %str %?str) or a process ID; t.mu
+// is held.
+func (t *jobTable) findJob(spec string) (*job, string) {
+	if !strings.HasPrefix(spec, "%") {
+		pid, err := strconv.Atoi(spec)
+		if err != nil {
+			return nil, spec + ": arguments must be process or job IDs"
+		}
+		p := t.procs[pid]
+		if p == nil {
+			return nil, "pid " + spec + " is not a child of this shell"
+		}
+		if j := t.jobOf[p]; j != nil {
+			return j, ""
+		}
+		return nil, "pid " + spec + " is not a child of this shell"
+	}
+	s := spec[1:]
+	cur, prev := t.current()
+	switch {
+	case s == "" || s == "+" || s == "%":
+		if cur == nil {
+			return nil, "current: no such job"
+		}
+		return cur, ""
+	case s == "-":
+		if prev == nil {
+			if cur != nil {
+				return cur, ""
+			}
+			return nil, "previous: no such job"
+		}
+		return prev, ""
+	}
+	if n, err := strconv.Atoi(s); err == nil {
+		for _, j := range t.list {
+			if j.id == n {
+				return j, ""
+			}
+		}
+		return nil, spec + ": no such job"
+	}
+	var match *job
+	contains := strings.HasPrefix(s, "?")
+	needle := strings.TrimPrefix(s, "?")
+	for _, j := range t.list {
+		if contains && strings.Contains(j.text, needle) || !contains && strings.HasPrefix(j.text, needle) {
+			if match != nil {
+				return nil, spec + ": ambiguous job spec"
+			}
+			match = j
+		}
+	}
+	if match == nil {
+		return nil, spec + ": no such job"
+	}
+	return match, ""
+}
+
+func builtinWait(b *B) int {
+	r := b.R
+	f, args, ok := b.flags("fnp:", false)
+	if !ok {
+		return 2
+	}
+	t := r.sess.jobs
+	pvar := f.val('p')
+	if f.has('n') {
+		return r.waitAny(b, args, pvar)
+	}
+	if len(args) == 0 {
+		// Every background job; a trapped signal ends the wait.
+		for {
+			t.mu.Lock()
+			var pending []*job
+			for _, j := range t.list {
+				if j.state() == procRunning {
+					pending = append(pending, j)
+				}
+			}
+			if len(pending) == 0 {
+				for _, j := range t.list {
+					if j.state() == procDone {
+						t.remove(j)
+					}
+				}
+				t.mu.Unlock()
+				return 0
+			}
+			t.mu.Unlock()
+			if st, interrupted := r.waitChange(); interrupted {
+				return st
+			}
+		}
+	}
+	status := 0
+	for _, a := range args {
+		t.mu.Lock()
+		j, msg := t.findJob(a)
+		var p *proc
+		if !strings.HasPrefix(a, "%") {
+			if pid, err := strconv.Atoi(a); err == nil {
+				p = t.procs[pid]
+			}
+		}
+		t.mu.Unlock()
+		if j == nil && p == nil {
+			b.Errorf("%s", msg)
+			status = 127
+			continue
+		}
+		for {
+			t.mu.Lock()
+			done := false
+			if p != nil {
+				done = p.state == procDone
+				if done {
+					status = p.status
+					if j == nil || j.state() == procDone {
+						delete(t.procs, p.pid)
+					}
+				}
+			} else {
+				done = j.state() != procRunning
+				if done {
+					status = j.status()
+				}
+			}
+			if done && j != nil && j.state() == procDone {
+				t.remove(j)
+			}
+			t.mu.Unlock()
+			if done {
+				break
+			}
+			if st, interrupted := r.waitChange(); interrupted {
+				return st
+			}
+		}
+	}
+	return status
+}
+
+// waitAny is wait -n: the next job to end (among ids when given).
+func (r *Runner) waitAny(b *B, ids []string, pvar string) int {
+	t := r.sess.jobs
+	for {
+		t.mu.Lock()
+		var candidates []*job
+		if len(ids) == 0 {
+			candidates = append(candidates, t.list...)
+		} else {
+			for _, id := range ids {
+				if j, _ := t.findJob(id); j != nil {
+					candidates = append(candidates, j)
+				}
+			}
+		}
+		if len(candidates) == 0 {
+			t.mu.Unlock()
+			return 127
+		}
+		for _, j := range candidates {
+			if j.state() == procDone && !j.waited {
+				j.waited = true
+				st := j.status()
+				pid := 0
+				if len(j.procs) > 0 {
+					pid = j.procs[len(j.procs)-1].pid
+				}
+				t.remove(j)
+				t.mu.Unlock()
+				if pvar != "" {
+					r.assign(pvar, itoa(int64(pid)), false)
+				}
+				return st
+			}
+		}
+		running := false
+		for _, j := range candidates {
+			running = running || j.state() == procRunning
+		}
+		t.mu.Unlock()
+		if !running {
+			return 127
+		}
+		if st, interrupted := r.waitChange(); interrupted {
+			return st
+		}
+	}
+}
+
+// waitChange waits until a process changes state, or a trapped signal
+// comes (then it returns 128+N and true).
+func (r *Runner) waitChange() (int, bool) {
+	t := r.sess.jobs
+	ch := make(chan struct{})
+	go func() {
+		t.mu.Lock()
+		t.cond.Wait()
+		t.mu.Unlock()
+		close(ch)
+	}()
+	var sigWake <-chan struct{}
+	if r.sess.sigs != nil {
+		sigWake = r.sess.sigs.woken()
+	}
+	select {
+	case <-ch:
+		return 0, false
+	case <-sigWake:
+		// Wake the helper goroutine so that it does not linger.
+		t.mu.Lock()
+		t.cond.Broadcast()
+		t.mu.Unlock()
+		for n := range r.sess.sigs.pending {
+			if r.sess.sigs.pending[n].Load() {
+				if _, ok := r.traps.get(signalName(syscall.Signal(n))); ok {
+					return 128 + n, true
+				}
+			}
+		}
+		return 0, false
+	case <-r.ctx.Done():
+		t.mu.Lock()
+		t.cond.Broadcast()
+		t.mu.Unlock()
+		return 130, true
+	}
+}
+
+func builtinJobs(b *B) int {
+	r := b.R
+	f, args, ok := b.flags("lnprsx", false)
+	if !ok {
+		return 2
+	}
+	t := r.sess.jobs
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	cur, prev := t.current()
+	list := t.list
+	if len(args) > 0 {
+		list = nil
+		for _, a := range args {
+			j, msg := t.findJob(a)
+			if j == nil {
+				b.Errorf("%s", msg)
+				return 1
+			}
+			list = append(list, j)
+		}
+	}
+	for _, j := range list {
+		st := j.state()
+		if f.has('r') && st != procRunning || f.has('s') && st != procStopped {
+			continue
+		}
+		if f.has('n') && j.noted {
+			continue
+		}
+		if f.has('p') {
+			pid := j.pg
+			if len(j.procs) > 0 {
+				pid = j.procs[0].pid
+				if j.pg > 0 {
+					pid = j.pg
+				}
+			}
+			fmt.Fprintln(b.Stdout(), pid)
+			continue
+		}
+		fmt.Fprintln(b.Stdout(), t.line(j, cur, prev, f.has('l')))
+		if st == procDone {
+			j.noted = true
+		}
+	}
+	if len(args) == 0 {
+		for _, j := range append([]*job(nil), t.list...) {
+			if j.state() == procDone && j.noted {
+				t.remove(j)
+			}
+		}
+	}
+	return 0
+}
+
+func (r *Runner) jobArg(b *B, args []string) (*job, bool) {
+	t := r.sess.jobs
+	spec := "%+"
+	if len(args) > 0 {
+		spec = args[0]
+	}
+	j, msg := t.findJob(spec)
+	if j == nil {
+		b.Errorf("%s", msg)
+		return nil, false
+	}
+	return j, true
+}
+
+func builtinFg(b *B) int {
+	r := b.R
+	t := r.sess.jobs
+	if !t.control {
+		b.Errorf("no job control")
+		return 1
+	}
+	t.mu.Lock()
+	j, ok := r.jobArg(b, b.Args[1:])
+	if !ok {
+		t.mu.Unlock()
+		return 1
+	}
+	if j.state() == procDone {
+		t.mu.Unlock()
+		b.Errorf("job has terminated")
+		return 1
+	}
+	fmt.Fprintln(b.Stdout(), j.text)
+	j.fg = true
+	j.noted = false
+	t.touch(j)
+	j.before, _ = term.GetState(t.tty)
+	if j.modes != nil {
+		term.Restore(t.tty, j.modes)
+	}
+	if j.pg > 0 {
+		handTerminal(t.tty, j.pg)
+		syscall.Kill(-j.pg, syscall.SIGCONT)
+	}
+	for _, p := range j.procs {
+		if p.state == procStopped {
+			p.state = procRunning
+		}
+	}
+	for j.state() == procRunning {
+		t.cond.Wait()
+	}
+	t.mu.Unlock()
+	r.foregroundDone(j)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if j.state() == procDone {
+		t.remove(j)
+		return j.status()
+	}
+	for _, p := range j.procs {
+		if p.state == procStopped {
+			return p.status
+		}
+	}
+	return 0
+}
+
+func builtinBg(b *B) int {
+	r := b.R
+	t := r.sess.jobs
+	if !t.control {
+		b.Errorf("no job control")
+		return 1
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	specs := b.Args[1:]
+	if len(specs) == 0 {
+		specs = []string{"%+"}
+	}
+	status := 0
+	for _, s := range specs {
+		j, msg := t.findJob(s)
+		if j == nil {
+			b.Errorf("%s", msg)
+			status = 1
+			continue
+		}
+		if j.state() == procRunning {
+			b.Errorf("job %d already in background", j.id)
+			continue
+		}
+		j.fg = false
+		cur, _ := t.current()
+		mark := ' '
+		if j == cur {
+			mark = '+'
+		}
+		fmt.Fprintf(b.Stdout(), "[%d]%c %s &\n", j.id, mark, j.text)
+		for _, p := range j.procs {
+			if p.state == procStopped {
+				p.state = procRunning
+			}
+		}
+		if j.pg > 0 {
+			syscall.Kill(-j.pg, syscall.SIGCONT)
+		}
+	}
+	return status
+}
+
+func builtinKill(b *B) int {
+	r := b.R
+	args := b.Args[1:]
+	sig := syscall.SIGTERM
+	if len(args) == 0 {
+		b.usage()
+		return 2
+	}
+	switch a := args[0]; {
+	case a == "-l" || a == "-L":
+		return listSignals(b, args[1:])
+	case a == "-s" || a == "-n":
+		if len(args) < 2 {
+			b.Errorf("%s: option requires an argument", a)
+			return 2
+		}
+		s, ok := signalNum(args[1])
+		if !ok {
+			b.Errorf("%s: invalid signal specification", args[1])
+			return 1
+		}
+		sig, args = s, args[2:]
+	case a == "--":
+		args = args[1:]
+	case len(a) > 1 && a[0] == '-':
+		s, ok := signalNum(a[1:])
+		if !ok {
+			b.Errorf("%s: invalid signal specification", a[1:])
+			return 1
+		}
+		sig, args = s, args[1:]
+	}
+	if len(args) > 0 && args[0] == "--" {
+		args = args[1:]
+	}
+	status := 0
+	t := r.sess.jobs
+	for _, a := range args {
+		if strings.HasPrefix(a, "%") {
+			t.mu.Lock()
+			j, msg := t.findJob(a)
+			if j == nil {
+				t.mu.Unlock()
+				b.Errorf("%s", msg)
+				status = 1
+				continue
+			}
+			t.signalJob(j, sig)
+			t.mu.Unlock()
+			continue
+		}
+		pid, err := strconv.Atoi(a)
+		if err != nil {
+			b.Errorf("%s: arguments must be process or job IDs", a)
+			status = 1
+			continue
+		}
+		t.mu.Lock()
+		if p := t.procs[pid]; p != nil && p.fake {
+			j := t.jobOf[p]
+			if j != nil {
+				t.signalJob(j, sig)
+			}
+			t.mu.Unlock()
+			continue
+		}
+		t.mu.Unlock()
+		if err := syscall.Kill(pid, sig); err != nil {
+			b.Errorf("(%d) - %s", pid, errText(err))
+			status = 1
+		}
+	}
+	return status
+}
+
+// signalJob sends sig to a job: its process group, or its processes; a
+// statement the shell runs itself is stopped when sig ends processes.
+func (t *jobTable) signalJob(j *job, sig syscall.Signal) {
+	if j.pg > 0 && t.control {
+		syscall.Kill(-j.pg, sig)
+	} else {
+		for _, p := range j.procs {
+			if !p.fake && p.state != procDone {
+				syscall.Kill(p.pid, sig)
+			}
+		}
+	}
+	if sig == 0 || sig == syscall.SIGCONT || sig == syscall.SIGSTOP || sig == syscall.SIGTSTP ||
+		sig == syscall.SIGCHLD || sig == syscall.SIGWINCH || sig == syscall.SIGURG {
+		return
+	}
+	for _, p := range j.procs {
+		if p.fake && p.state != procDone && p.cancel != nil {
+			p.killedBy = sig
+			p.cancel()
+		}
+	}
+	if sig == syscall.SIGCONT {
+		for _, p := range j.procs {
+			if p.state == procStopped {
+				p.state = procRunning
+			}
+		}
+	}
+}
+
+func listSignals(b *B, args []string) int {
+	w := b.Stdout()
+	if len(args) == 0 {
+		var sb strings.Builder
+		col := 0
+		for n := 1; n <= maxSignal(); n++ {
+			name := signalName(syscall.Signal(n))
+			if name == "" {
+				continue
+			}
+			fmt.Fprintf(&sb, "%2d) SIG%s", n, name)
+			if col++; col%5 == 0 {
+				sb.WriteByte('\n')
+			} else {
+				sb.WriteByte('\t')
+			}
+		}
+		s := sb.String()
+		if !strings.HasSuffix(s, "\n") {
+			s = strings.TrimRight(s, "\t") + "\n"
+		}
+		fmt.Fprint(w, s)
+		return 0
+	}
+	status := 0
+	for _, a := range args {
+		if n, err := strconv.Atoi(a); err == nil {
+			if n > 128 {
+				n -= 128
+			}
+			name := signalName(syscall.Signal(n))
+			if name == "" {
+				b.Errorf("%s: invalid signal specification", a)
+				status = 1
+				continue
+			}
+			fmt.Fprintln(w, name)
+			continue
+		}
+		s, ok := signalNum(a)
+		if !ok {
+			b.Errorf("%s: invalid signal specification", a)
+			status = 1
+			continue
+		}
+		fmt.Fprintln(w, int(s))
+	}
+	return status
+}
+
+func builtinDisown(b *B) int {
+	r := b.R
+	f, args, ok := b.flags("har", false)
+	if !ok {
+		return 2
+	}
+	t := r.sess.jobs
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var list []*job
+	switch {
+	case f.has('a') || f.has('r'):
+		for _, j := range t.list {
+			if !f.has('r') || j.state() == procRunning {
+				list = append(list, j)
+			}
+		}
+	case len(args) == 0:
+		cur, _ := t.current()
+		if cur == nil {
+			b.Errorf("current: no such job")
+			return 1
+		}
+		list = []*job{cur}
+	default:
+		for _, a := range args {
+			j, msg := t.findJob(a)
+			if j == nil {
+				b.Errorf("%s", msg)
+				return 1
+			}
+			list = append(list, j)
+		}
+	}
+	for _, j := range list {
+		if f.has('h') {
+			j.nohup = true
+			continue
+		}
+		t.list = removeJob(t.list, j)
+	}
+	return 0
+}
+
+func removeJob(list []*job, j *job) []*job {
+	out := list[:0]
+	for _, o := range list {
+		if o != j {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+func builtinSuspend(b *B) int {
+	r := b.R
+	f, _, ok := b.flags("f", false)
+	if !ok {
+		return 2
+	}
+	if r.sess.login && !f.has('f') {
+		b.Errorf("cannot suspend a login shell")
+		return 1
+	}
+	syscall.Kill(0, syscall.SIGSTOP)
+	return 0
+}
+
+func builtinTrap(b *B) int {
+	r := b.R
+	args := b.Args[1:]
+	printTraps := func(names []string) int {
+		list := r.traps.list()
+		if names == nil {
+			for n := range list {
+				names = append(names, n)
+			}
+			trapOrder(names)
+		}
+		status := 0
+		for _, n := range names {
+			key, ok := trapKey(n)
+			if !ok {
+				b.Errorf("%s: invalid signal specification", n)
+				status = 1
+				continue
+			}
+			cmd, ok := list[key]
+			if !ok {
+				continue
+			}
+			shown := key
+			if _, isSig := signalNum(key); isSig && key != "EXIT" {
+				shown = "SIG" + key
+			}
+			fmt.Fprintf(b.Stdout(), "trap -- %s %s\n", shellQuoteTrap(cmd), shown)
+		}
+		return status
+	}
+	if len(args) == 0 {
+		return printTraps(nil)
+	}
+	switch args[0] {
+	case "-l":
+		return listSignals(b, args[1:])
+	case "-p", "-P":
+		if len(args) == 1 {
+			return printTraps(nil)
+		}
+		if args[0] == "-P" {
+			for _, n := range args[1:] {
+				if key, ok := trapKey(n); ok {
+					if cmd, ok := r.traps.list()[key]; ok {
+						fmt.Fprintln(b.Stdout(), cmd)
+					}
+				}
+			}
+			return 0
+		}
+		return printTraps(args[1:])
+	case "--":
+		args = args[1:]
+	}
+	if len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' && args[0] != "-" {
+		if _, err := strconv.Atoi(args[0][1:]); err != nil {
+			return b.UsageError(args[0][:2])
+		}
+	}
+	if len(args) == 0 {
+		return 0
+	}
+	action := args[0]
+	conds := args[1:]
+	reset := false
+	if len(conds) == 0 {
+		// trap SIG resets it, as trap - SIG.
+		conds, reset = args, true
+	} else if action == "-" {
+		reset = true
+	} else if _, err := strconv.Atoi(action); err == nil && len(args) > 0 {
+		// trap 2 3: a number first means reset those.
+		allNums := true
+		for _, a := range args {
+			if _, err := strconv.Atoi(a); err != nil {
+				allNums = false
+			}
+		}
+		if allNums {
+			conds, reset = args, true
+		}
+	}
+	status := 0
+	for _, c := range conds {
+		key, ok := trapKey(c)
+		if !ok {
+			b.Errorf("%s: invalid signal specification", c)
+			status = 1
+			continue
+		}
+		sig, isSig := signalNum(key)
+		if key == "EXIT" || key == "ERR" || key == "DEBUG" || key == "RETURN" {
+			isSig = false
+		}
+		if reset {
+			r.traps.reset(key)
+		} else {
+			r.traps.set(key, action)
+		}
+		if isSig {
+			r.setSignalTrap(sig, action, reset)
+		}
+	}
+	return status
+}
+
+// trapKey is the name traps are kept under: EXIT, ERR, DEBUG, RETURN, or
+// a signal's name without SIG.
+func trapKey(s string) (string, bool) {
+	u := strings.ToUpper(s)
+	switch strings.TrimPrefix(u, "SIG") {
+	case "EXIT", "ERR", "DEBUG", "RETURN":
+		return strings.TrimPrefix(u, "SIG"), true
+	}
+	if s == "0" {
+		return "EXIT", true
+	}
+	sig, ok := signalNum(s)
+	if !ok || sig == 0 {
+		return "", false
+	}
+	return signalName(sig), true
+}
+
+func shellQuoteTrap(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }

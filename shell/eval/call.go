@@ -1,0 +1,326 @@
+package eval
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// call runs a simple command: its words are expanded, then its
+// redirections applied, then its assignments, and the command found — a
+// function, a builtin or a program — runs.
+func (r *Runner) call(st *syntax.Stmt, c *syntax.CallExpr) {
+	r.cmdText = r.commandText(st, c)
+	r.debugTrap()
+	if r.flow != flowNone {
+		return
+	}
+	r.substStatus = -1
+	args := r.Fields(c.Args...)
+	if len(args) == 0 {
+		r.assignOnly(st, c)
+		return
+	}
+	restore, ok := r.redirect(st.Redirs, false)
+	if !ok {
+		r.status = 1
+		return
+	}
+	defer restore()
+	r.run(args, c.Assigns)
+}
+
+// commandText is BASH_COMMAND's text for a simple command.
+func (r *Runner) commandText(st *syntax.Stmt, c *syntax.CallExpr) string {
+	if len(st.Redirs) == 0 {
+		return r.srcOf(c)
+	}
+	return strings.TrimRight(r.srcOf(st), ";& \t")
+}
+
+// assignOnly runs a command of assignments alone: they stay in the shell;
+// its status is the last command substitution's.
+func (r *Runner) assignOnly(st *syntax.Stmt, c *syntax.CallExpr) {
+	var trace []string
+	for _, a := range c.Assigns {
+		if err := r.assignStmt(a, &trace); err != nil {
+			r.errorf("%s", err.Error())
+			r.status = 1
+			if !r.sess.interactive {
+				r.exit(1)
+			}
+			return
+		}
+	}
+	r.xtraceWords(trace)
+	restore, ok := r.redirect(st.Redirs, false)
+	if !ok {
+		r.status = 1
+		return
+	}
+	restore()
+	r.status = 0
+	if r.substStatus >= 0 {
+		r.status = r.substStatus
+	}
+}
+
+// assignStmt performs one assignment of a statement to the shell.
+func (r *Runner) assignStmt(a *syntax.Assign, trace *[]string) error {
+	name := a.Name.Value
+	if a.Array != nil {
+		if a.Index != nil {
+			return &varError{name + "[" + r.srcOf(a.Index) + "]: cannot assign list to array member"}
+		}
+		err := r.assignArray(name, a.Array, a.Append, 0)
+		if trace != nil {
+			*trace = append(*trace, r.srcOf(a))
+		}
+		return err
+	}
+	val := r.assignValue(a.Value)
+	op := "="
+	if a.Append {
+		op = "+="
+	}
+	if a.Index != nil {
+		if trace != nil {
+			*trace = append(*trace, name+"["+r.srcOf(a.Index)+"]"+op+val)
+		}
+		return r.assignSub(name, a.Index, val, a.Append)
+	}
+	if trace != nil {
+		*trace = append(*trace, name+op+quoteWord(val))
+	}
+	err := r.assign(name, val, a.Append)
+	if err == nil && r.opts.set[optAllexport] {
+		r.Export(name)
+	}
+	return err
+}
+
+// assignSub is name[index]=value, index as the tree has it.
+func (r *Runner) assignSub(name string, index syntax.ArithmExpr, value string, appending bool) error {
+	target, _, _ := r.resolve(name)
+	if v, _ := r.vars.find(target); v != nil && v.m != nil {
+		return r.assignElem(target, r.subscriptKey(index), value, appending)
+	}
+	return r.assignIndex(target, r.subscriptIndex(index), value, appending)
+}
+
+// assignArray is name=(…) or name+=(…); kind forces the array's kind
+// (declare -a/-A), else an existing variable's kind is kept.
+func (r *Runner) assignArray(name string, arr *syntax.ArrayExpr, appending bool, kind Attr) error {
+	target, _, _ := r.resolve(name)
+	existing, _ := r.vars.find(target)
+	if kind == 0 {
+		kind = AttrIndexed
+		if existing != nil && existing.m != nil {
+			kind = AttrAssoc
+		}
+	}
+	if existing != nil && existing.Attr&AttrReadonly != 0 {
+		return readonlyErr(target)
+	}
+	// The elements are expanded before the old value goes: a=(x "${a[@]}").
+	type elem struct {
+		key   string
+		index int64
+		keyed bool
+		vals  []string
+		app   bool
+	}
+	var elems []elem
+	for _, e := range arr.Elems {
+		if e.Index != nil {
+			el := elem{keyed: true, app: false}
+			if kind == AttrAssoc {
+				el.key = r.subscriptKey(e.Index)
+			} else {
+				el.index = r.subscriptIndex(e.Index)
+			}
+			if e.Value != nil {
+				el.vals = []string{r.assignValue(e.Value)}
+			} else {
+				el.vals = []string{""}
+			}
+			elems = append(elems, el)
+			continue
+		}
+		if e.Value == nil {
+			continue
+		}
+		elems = append(elems, elem{vals: r.Fields(e.Value)})
+	}
+	v, err := r.prepare(target, kind)
+	if err != nil {
+		return err
+	}
+	if !appending {
+		if kind == AttrAssoc {
+			v.m = newAssoc()
+		} else {
+			v.arr = &indexed{}
+		}
+	}
+	v.set = true
+	if kind == AttrAssoc {
+		// Keys and values may also come in pairs: m=(k1 v1 k2 v2).
+		var pending *string
+		for _, el := range elems {
+			if el.keyed {
+				s, err := r.convert(v, el.vals[0], "", false)
+				if err != nil {
+					return err
+				}
+				v.m.set(el.key, s)
+				continue
+			}
+			for _, s := range el.vals {
+				if pending == nil {
+					k := s
+					pending = &k
+					continue
+				}
+				cs, err := r.convert(v, s, "", false)
+				if err != nil {
+					return err
+				}
+				v.m.set(*pending, cs)
+				pending = nil
+			}
+		}
+		if pending != nil {
+			v.m.set(*pending, "")
+		}
+		r.vars.changed(v)
+		return nil
+	}
+	next := int64(v.arr.max()) + 1
+	for _, el := range elems {
+		if el.keyed {
+			i := el.index
+			if i < 0 {
+				i += int64(v.arr.max()) + 1
+				if i < 0 {
+					r.errorf("%s: bad array subscript", itoa(el.index))
+					continue
+				}
+			}
+			s, err := r.convert(v, el.vals[0], "", false)
+			if err != nil {
+				return err
+			}
+			v.arr.set(int(i), s)
+			next = i + 1
+			continue
+		}
+		for _, s := range el.vals {
+			cs, err := r.convert(v, s, "", false)
+			if err != nil {
+				return err
+			}
+			v.arr.set(int(next), cs)
+			next++
+		}
+	}
+	r.vars.changed(v)
+	return nil
+}
+
+// run runs a command by its expanded words, with the assignments before
+// it.
+func (r *Runner) run(args []string, assigns []*syntax.Assign) {
+	name := args[0]
+	var temp []*syntax.Assign
+	temp = assigns
+	fn := r.funcs.get(name)
+	b := r.sess.builtins[name]
+	if b != nil && !b.enabled() {
+		b = nil
+	}
+	if fn != nil && (b == nil || !b.Special || !r.opts.set[optPosix]) && !strings.Contains(name, "/") {
+		r.withTemp(temp, args, func() { r.callFunc(fn, args) })
+		return
+	}
+	if b != nil && !strings.Contains(name, "/") {
+		r.withTemp(temp, args, func() { r.runBuiltin(b, args) })
+		return
+	}
+	var env []string
+	var trace []string
+	for _, a := range temp {
+		val := r.assignValue(a.Value)
+		if a.Array != nil {
+			continue
+		}
+		env = append(env, a.Name.Value+"="+val)
+		trace = append(trace, a.Name.Value+"="+quoteWord(val))
+	}
+	r.xtraceWords(append(trace, quoteAll(args)...))
+	r.lastArg = args[len(args)-1]
+	r.exec(args, env)
+}
+
+// withTemp runs f with the assignments before a function or builtin in a
+// scope of their own, exported to what runs inside.
+func (r *Runner) withTemp(assigns []*syntax.Assign, args []string, f func()) {
+	var trace []string
+	if len(assigns) > 0 {
+		s := newScope()
+		s.temp = true
+		type kv struct{ k, v string }
+		var vals []kv
+		for _, a := range assigns {
+			if a.Array != nil || a.Index != nil {
+				continue
+			}
+			val := r.assignValue(a.Value)
+			if a.Append {
+				old, _ := r.Get(a.Name.Value)
+				val = old + val
+			}
+			if v, _ := r.vars.find(a.Name.Value); v != nil && v.Attr&AttrReadonly != 0 {
+				r.errorf("%s: readonly variable", a.Name.Value)
+				r.status = 1
+				return
+			}
+			vals = append(vals, kv{a.Name.Value, val})
+			trace = append(trace, a.Name.Value+"="+quoteWord(val))
+		}
+		for _, p := range vals {
+			s.vars[p.k] = &Var{Attr: AttrExport, set: true, str: p.v}
+		}
+		r.vars.push(s)
+		defer func() {
+			r.popTemp(s)
+		}()
+	}
+	r.xtraceWords(append(trace, quoteAll(args)...))
+	r.lastArg = args[len(args)-1]
+	f()
+}
+
+// popTemp removes the scope of the assignments before a command. A
+// function's frame may have been pushed above it and popped since; the
+// IFS cache is refreshed as IFS may have come or gone.
+func (r *Runner) popTemp(s *scope) {
+	for i := len(r.vars.scopes) - 1; i > 0; i-- {
+		if r.vars.scopes[i] == s {
+			r.vars.scopes = append(r.vars.scopes[:i], r.vars.scopes[i+1:]...)
+			r.vars.gen++
+			break
+		}
+	}
+	if _, ok := s.vars["IFS"]; ok {
+		r.ifsCache = nil
+	}
+}
+
+func quoteAll(args []string) []string {
+	q := make([]string, len(args))
+	for i, a := range args {
+		q[i] = quoteWord(a)
+	}
+	return q
+}

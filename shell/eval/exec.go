@@ -1,0 +1,389 @@
+package eval
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/qsh-shell/qsh/shell/pattern"
+)
+
+// stmts runs a list of statements until one breaks the flow.
+func (r *Runner) stmts(list []*syntax.Stmt) {
+	for _, st := range list {
+		if r.flow != flowNone || r.ctx.Err() != nil {
+			return
+		}
+		r.stmt(st)
+	}
+}
+
+// stmt runs one statement: its command with its redirections, in the
+// background when it ends with &.
+func (r *Runner) stmt(st *syntax.Stmt) {
+	if r.flow != flowNone {
+		return
+	}
+	r.at(st.Position)
+	r.runTraps()
+	if st.Background || st.Coprocess {
+		r.background(st)
+		return
+	}
+	if st.Negated {
+		r.noErrexit++
+	}
+	r.command(st)
+	if st.Negated {
+		r.noErrexit--
+		r.status = int(b2i(r.status == 0))
+		return // a negated pipeline never trips set -e
+	}
+	r.afterCommand(st.Cmd)
+}
+
+// afterCommand runs the ERR trap and set -e's exit after a command that
+// failed, unless it ran where a failure is expected (a condition, the
+// left side of && or ||).
+func (r *Runner) afterCommand(cmd syntax.Command) {
+	if r.status == 0 || r.noErrexit > 0 || r.flow != flowNone {
+		return
+	}
+	switch c := cmd.(type) {
+	case *syntax.BinaryCmd:
+		if c.Op == syntax.AndStmt || c.Op == syntax.OrStmt {
+			return // its last command was checked already
+		}
+	case *syntax.IfClause, *syntax.WhileClause, *syntax.ForClause, *syntax.CaseClause, *syntax.Block:
+		return // the command inside that failed was checked
+	case *syntax.FuncDecl:
+		return
+	}
+	r.errTrap()
+	if r.opts.set[optErrexit] && r.flow == flowNone {
+		r.exit(r.status)
+	}
+}
+
+// exit ends the shell (or subshell) with status.
+func (r *Runner) exit(status int) {
+	r.status = status
+	r.flow = flowExit
+}
+
+// command runs a statement's command with its redirections.
+func (r *Runner) command(st *syntax.Stmt) {
+	switch c := st.Cmd.(type) {
+	case *syntax.CallExpr:
+		r.call(st, c)
+		return
+	case nil:
+		// Redirections alone: files are opened (created) and closed.
+		restore, ok := r.redirect(st.Redirs, false)
+		if !ok {
+			r.status = 1
+			return
+		}
+		restore()
+		r.status = 0
+		return
+	}
+	restore, ok := r.redirect(st.Redirs, false)
+	if !ok {
+		r.status = 1
+		return
+	}
+	defer restore()
+	r.compound(st.Cmd)
+}
+
+func (r *Runner) compound(cmd syntax.Command) {
+	switch c := cmd.(type) {
+	case *syntax.Block:
+		r.stmts(c.Stmts)
+	case *syntax.Subshell:
+		r.subshellRun(func(sub *Runner) { sub.stmts(c.Stmts) })
+	case *syntax.BinaryCmd:
+		r.binary(c)
+	case *syntax.IfClause:
+		r.ifClause(c)
+	case *syntax.WhileClause:
+		r.whileClause(c)
+	case *syntax.ForClause:
+		r.forClause(c)
+	case *syntax.CaseClause:
+		r.caseClause(c)
+	case *syntax.FuncDecl:
+		r.funcDecl(c)
+	case *syntax.ArithmCmd:
+		r.cmdText = "(( " + r.srcOf(c.X) + " ))"
+		r.debugTrap()
+		if r.flow != flowNone {
+			return
+		}
+		r.xtrace("((", r.srcOf(c.X), "))")
+		n, err := r.arithCmd(c.X)
+		if err != nil {
+			r.errorf("((: %s", err.Error())
+			r.status = 1
+			return
+		}
+		r.status = int(b2i(n == 0))
+	case *syntax.TestClause:
+		r.cmdText = "[[ " + r.srcOf(c.X) + " ]]"
+		r.debugTrap()
+		if r.flow != flowNone {
+			return
+		}
+		r.xtrace("[[", r.srcOf(c.X), "]]")
+		r.status = int(b2i(!r.test(c.X)))
+	case *syntax.DeclClause:
+		r.declClause(c)
+	case *syntax.LetClause:
+		r.letClause(c)
+	case *syntax.TimeClause:
+		r.timeClause(c)
+	case *syntax.CoprocClause:
+		r.errorf("coproc: not supported here")
+		r.status = 2
+	default:
+		r.errorf("unsupported command %T", c)
+		r.status = 2
+	}
+}
+
+// arithCmd evaluates ((…)) and reports errors rather than aborting.
+func (r *Runner) arithCmd(x syntax.ArithmExpr) (int64, error) {
+	var text string
+	if w, ok := x.(*syntax.Word); ok {
+		if s, ok := plainLit(w); ok {
+			text = s
+		}
+	}
+	if text == "" {
+		text = r.arithText(r.srcOf(x))
+	}
+	return r.arithString(text)
+}
+
+func (r *Runner) binary(c *syntax.BinaryCmd) {
+	switch c.Op {
+	case syntax.AndStmt, syntax.OrStmt:
+		r.noErrexit++
+		r.stmt(c.X)
+		r.noErrexit--
+		if r.flow != flowNone {
+			return
+		}
+		if (r.status == 0) == (c.Op == syntax.AndStmt) {
+			r.stmt(c.Y)
+		}
+	case syntax.Pipe, syntax.PipeAll:
+		r.pipeline(c)
+	}
+}
+
+// cond runs a condition: set -e does not apply inside it.
+func (r *Runner) cond(list []*syntax.Stmt) bool {
+	r.noErrexit++
+	r.stmts(list)
+	r.noErrexit--
+	return r.status == 0
+}
+
+func (r *Runner) ifClause(c *syntax.IfClause) {
+	for ; c != nil; c = c.Else {
+		if len(c.Cond) == 0 { // else
+			r.stmts(c.Then)
+			return
+		}
+		ok := r.cond(c.Cond)
+		if r.flow != flowNone {
+			return
+		}
+		if ok {
+			r.stmts(c.Then)
+			return
+		}
+	}
+	r.status = 0
+}
+
+// loopFlow handles break and continue at the end of a loop's body: true
+// when the loop is to stop.
+func (r *Runner) loopFlow() bool {
+	switch r.flow {
+	case flowBreak:
+		r.flowN--
+		if r.flowN <= 0 {
+			r.flow = flowNone
+		}
+		return true
+	case flowContinue:
+		r.flowN--
+		if r.flowN <= 0 {
+			r.flow = flowNone
+			return false
+		}
+		return true
+	case flowNone:
+		return r.ctx.Err() != nil
+	}
+	return true
+}
+
+func (r *Runner) whileClause(c *syntax.WhileClause) {
+	r.loops++
+	defer func() { r.loops-- }()
+	status := 0
+	for {
+		ok := r.cond(c.Cond)
+		if r.flow != flowNone {
+			if r.loopFlow() {
+				break
+			}
+			continue
+		}
+		if ok == c.Until {
+			break
+		}
+		r.stmts(c.Do)
+		status = r.status
+		if r.loopFlow() {
+			if r.flow == flowNone {
+				status = r.status
+			}
+			break
+		}
+	}
+	r.status = status
+}
+
+func (r *Runner) forClause(c *syntax.ForClause) {
+	r.loops++
+	defer func() { r.loops-- }()
+	switch l := c.Loop.(type) {
+	case *syntax.WordIter:
+		var items []string
+		if l.InPos.IsValid() {
+			r.debugTrapText("for " + l.Name.Value + " in " + r.srcOfList(l.Items))
+			items = r.Fields(l.Items...)
+		} else {
+			items = r.params
+		}
+		if c.Select {
+			r.selectLoop(l.Name.Value, items, c.Do)
+			return
+		}
+		r.status = 0
+		for _, it := range items {
+			if err := r.assign(l.Name.Value, it, false); err != nil {
+				r.errorf("%s", err.Error())
+				r.status = 1
+				return
+			}
+			r.stmts(c.Do)
+			if r.loopFlow() {
+				break
+			}
+		}
+	case *syntax.CStyleLoop:
+		status := 0
+		if l.Init != nil {
+			if _, err := r.arithCmd(l.Init); err != nil {
+				r.errorf("((: %s", err.Error())
+				r.status = 1
+				return
+			}
+		}
+		for {
+			if l.Cond != nil {
+				n, err := r.arithCmd(l.Cond)
+				if err != nil {
+					r.errorf("((: %s", err.Error())
+					r.status = 1
+					return
+				}
+				if n == 0 {
+					break
+				}
+			}
+			r.stmts(c.Do)
+			status = r.status
+			if r.loopFlow() {
+				break
+			}
+			if l.Post != nil {
+				if _, err := r.arithCmd(l.Post); err != nil {
+					r.errorf("((: %s", err.Error())
+					r.status = 1
+					return
+				}
+			}
+		}
+		r.status = status
+	}
+}
+
+func (r *Runner) srcOfList(ws []*syntax.Word) string {
+	parts := make([]string, len(ws))
+	for i, w := range ws {
+		parts[i] = r.srcOf(w)
+	}
+	return strings.Join(parts, " ")
+}
+
+func (r *Runner) caseClause(c *syntax.CaseClause) {
+	r.debugTrapText("case " + r.srcOf(c.Word) + " in")
+	word := r.Literal(c.Word)
+	r.status = 0
+	mode := r.patMode()
+	if r.opts.shopt[optNocasematch] {
+		mode |= pattern.NoCase
+	}
+	for i := 0; i < len(c.Items); i++ {
+		it := c.Items[i]
+		matched := false
+		for _, pw := range it.Patterns {
+			p, err := pattern.Compile(r.Pattern(pw), mode)
+			if err == nil && p.Match(word) {
+				matched = true
+				break
+			}
+		}
+		if !matched {
+			continue
+		}
+		for {
+			r.stmts(it.Stmts)
+			if r.flow != flowNone || it.Op == syntax.Break {
+				return
+			}
+			if it.Op == syntax.Resume || it.Op == syntax.ResumeKorn {
+				break // ;;& tests the next patterns
+			}
+			// ;& runs the next item's commands without a test.
+			i++
+			if i >= len(c.Items) {
+				return
+			}
+			it = c.Items[i]
+		}
+	}
+}
+
+func (r *Runner) letClause(c *syntax.LetClause) {
+	r.cmdText = r.srcOf(c)
+	r.debugTrap()
+	var n int64
+	for _, x := range c.Exprs {
+		var err error
+		n, err = r.arithCmd(x)
+		if err != nil {
+			r.errorf("let: %s", err.Error())
+			r.status = 1
+			return
+		}
+	}
+	r.status = int(b2i(n == 0))
+}

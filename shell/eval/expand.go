@@ -1,0 +1,568 @@
+package eval
+
+import (
+	"os/user"
+	"strings"
+	"unicode/utf8"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/qsh-shell/qsh/shell/pattern"
+)
+
+// Words expand in bash's order: braces; then tilde, parameters, arithmetic
+// and command substitution from left to right; then word splitting, then
+// pathname expansion, then quote removal. A [builder] gathers the fields,
+// knowing for each character whether it was quoted, which splitting and
+// globbing need.
+
+// field is one word being built.
+type field struct {
+	val []byte
+	// pat is val as a pattern: quoted characters escaped. Kept only when
+	// the builder tracks patterns.
+	pat []byte
+	// meta is set when an unquoted pattern character went in.
+	meta bool
+	// started is set once anything went in, an empty quoted string
+	// included: such a field is kept though empty.
+	started bool
+}
+
+// builder collects the fields of the words being expanded.
+type builder struct {
+	r *Runner
+	// split is set where unquoted expansions are split at IFS (command
+	// arguments); patterns where the pattern form of fields is kept
+	// (globbing, case, [[ == ]]).
+	split, patterns bool
+	fields          []field
+	cur             field
+}
+
+func (b *builder) text(s string, quoted bool) {
+	if s == "" {
+		if quoted {
+			b.cur.started = true
+		}
+		return
+	}
+	b.cur.started = true
+	b.cur.val = append(b.cur.val, s...)
+	if !b.patterns {
+		return
+	}
+	if quoted {
+		b.cur.pat = appendQuoted(b.cur.pat, s)
+		return
+	}
+	b.cur.pat = append(b.cur.pat, s...)
+	if !b.cur.meta && pattern.HasMeta(s, b.r.patMode()) {
+		b.cur.meta = true
+	}
+}
+
+// appendQuoted appends s escaped so that a pattern matches it literally.
+func appendQuoted(dst []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '*', '?', '[', ']', '\\', '(', ')', '|', '!', '@', '+', '^', '-', '&':
+			dst = append(dst, '\\', c)
+		default:
+			dst = append(dst, c)
+		}
+	}
+	return dst
+}
+
+// unquotedLit appends the text of an unquoted literal: a backslash quotes
+// the character after it.
+func (b *builder) unquotedLit(s string) {
+	for {
+		i := strings.IndexByte(s, '\\')
+		if i < 0 {
+			b.text(s, false)
+			return
+		}
+		b.text(s[:i], false)
+		if i+1 >= len(s) {
+			b.text("\\", true)
+			return
+		}
+		_, n := utf8.DecodeRuneInString(s[i+1:])
+		b.text(s[i+1:i+1+n], true)
+		s = s[i+1+n:]
+	}
+}
+
+// breakField ends the field being built, keeping it when it has anything.
+func (b *builder) breakField(keepEmpty bool) {
+	if b.cur.started || keepEmpty {
+		b.fields = append(b.fields, b.cur)
+	}
+	b.cur = field{}
+}
+
+// value appends the result of an expansion: split at IFS when unquoted in
+// a splitting context.
+func (b *builder) value(s string, quoted bool) {
+	if quoted || !b.split {
+		b.text(s, quoted)
+		return
+	}
+	ifs := b.r.ifs()
+	if ifs.empty {
+		b.text(s, false)
+		return
+	}
+	i := 0
+	for i < len(s) {
+		c := s[i]
+		if !ifs.is(c) {
+			j := i + 1
+			for j < len(s) && !ifs.is(s[j]) {
+				j++
+			}
+			b.text(s[i:j], false)
+			i = j
+			continue
+		}
+		j := i
+		for j < len(s) && ifs.white(s[j]) {
+			j++
+		}
+		nonWhite := false
+		if j < len(s) && ifs.is(s[j]) && !ifs.white(s[j]) {
+			nonWhite = true
+			j++
+			for j < len(s) && ifs.white(s[j]) {
+				j++
+			}
+		}
+		if nonWhite {
+			b.breakField(true)
+		} else if b.cur.started {
+			b.breakField(false)
+		}
+		i = j
+	}
+}
+
+// list appends the elements of "$@" or ${a[@]}: each its own field when
+// quoted (the first joined to what came before, the last to what comes
+// after), each split apart when not.
+func (b *builder) list(vals []string, quoted bool) {
+	if !b.split {
+		// Where nothing splits (x=$@), the elements join with spaces.
+		b.text(strings.Join(vals, " "), quoted)
+		return
+	}
+	for i, v := range vals {
+		if i > 0 {
+			b.breakField(quoted)
+		}
+		b.value(v, quoted)
+	}
+}
+
+// ifsChars is IFS, classified.
+type ifsChars struct {
+	set   [256]bool
+	ws    [256]bool
+	empty bool
+	first string // "$*"'s separator
+}
+
+func (c *ifsChars) is(b byte) bool    { return c.set[b] }
+func (c *ifsChars) white(b byte) bool { return c.ws[b] }
+
+var defaultIFS = newIFS(" \t\n")
+
+func newIFS(s string) *ifsChars {
+	c := &ifsChars{empty: s == ""}
+	for i := 0; i < len(s); i++ {
+		c.set[s[i]] = true
+		if s[i] == ' ' || s[i] == '\t' || s[i] == '\n' {
+			c.ws[s[i]] = true
+		}
+	}
+	if s != "" {
+		_, n := utf8.DecodeRuneInString(s)
+		c.first = s[:n]
+	}
+	return c
+}
+
+func (r *Runner) ifs() *ifsChars {
+	if r.ifsCache == nil {
+		v, ok := r.Get("IFS")
+		if !ok {
+			r.ifsCache = defaultIFS
+		} else {
+			r.ifsCache = newIFS(v)
+		}
+	}
+	return r.ifsCache
+}
+
+// ifsJoin is what "$*" joins with: IFS's first character, a space when
+// IFS is unset, nothing when it is empty.
+func (r *Runner) ifsJoin() string {
+	if _, ok := r.Get("IFS"); ok {
+		return r.ifs().first
+	}
+	return " "
+}
+
+func (r *Runner) patMode() pattern.Mode {
+	var m pattern.Mode
+	if r.opts.shopt[optExtglob] {
+		m |= pattern.ExtGlob
+	}
+	return m
+}
+
+// Fields expands words as command arguments are: split, globbed, quotes
+// removed.
+func (r *Runner) Fields(words ...*syntax.Word) []string {
+	var out []string
+	for _, w := range words {
+		if s, ok := plainLit(w); ok {
+			out = append(out, s)
+			continue
+		}
+		for _, bw := range r.braces(w) {
+			out = r.wordFields(bw, out)
+		}
+	}
+	return out
+}
+
+// plainLit is a word that is one literal with nothing to expand.
+func plainLit(w *syntax.Word) (string, bool) {
+	if len(w.Parts) != 1 {
+		return "", false
+	}
+	l, ok := w.Parts[0].(*syntax.Lit)
+	if !ok || strings.ContainsAny(l.Value, "\\~{*?[") {
+		return "", false
+	}
+	if strings.ContainsAny(l.Value, "@+!(") {
+		return "", false // extglob may apply
+	}
+	return l.Value, true
+}
+
+func (r *Runner) wordFields(w *syntax.Word, out []string) []string {
+	glob := !r.opts.set[optNoglob]
+	b := &builder{r: r, split: true, patterns: glob}
+	r.parts(w.Parts, false, b, true)
+	b.breakField(false)
+	for _, f := range b.fields {
+		if glob && f.meta {
+			matches := r.glob(string(f.pat))
+			if matches != nil {
+				out = append(out, matches...)
+				continue
+			}
+			if r.opts.shopt[optNullglob] {
+				continue
+			}
+			if r.opts.shopt[optFailglob] {
+				r.errorf("no match: %s", string(f.val))
+				panic(abort{status: 1})
+			}
+		}
+		out = append(out, string(f.val))
+	}
+	return out
+}
+
+// Literal expands a word without splitting or globbing, as the value of an
+// assignment or the operand of [[ is.
+func (r *Runner) Literal(w *syntax.Word) string {
+	if w == nil {
+		return ""
+	}
+	if s, ok := plainLit(w); ok {
+		return s
+	}
+	b := &builder{r: r}
+	r.parts(w.Parts, false, b, true)
+	return string(b.cur.val)
+}
+
+// assignValue expands the value of an assignment: tildes after = and :
+// expand too.
+func (r *Runner) assignValue(w *syntax.Word) string {
+	if w == nil {
+		return ""
+	}
+	if s, ok := plainLit(w); ok {
+		return s
+	}
+	b := &builder{r: r}
+	r.assignParts(w.Parts, b)
+	return string(b.cur.val)
+}
+
+// Pattern expands a word into a pattern: its quoted characters escaped.
+func (r *Runner) Pattern(w *syntax.Word) string {
+	if w == nil {
+		return ""
+	}
+	b := &builder{r: r, patterns: true}
+	r.parts(w.Parts, false, b, true)
+	return string(b.cur.pat)
+}
+
+// parts expands word parts into b; quoted is set inside double quotes;
+// first is set when the parts begin a word, where a tilde expands.
+func (r *Runner) parts(parts []syntax.WordPart, quoted bool, b *builder, first bool) {
+	for i, p := range parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			s := p.Value
+			if i == 0 && first && !quoted && strings.HasPrefix(s, "~") {
+				s = r.tilde(s, b, false)
+			}
+			if quoted {
+				b.text(unescapeDouble(s), true)
+			} else {
+				b.unquotedLit(s)
+			}
+		case *syntax.SglQuoted:
+			s := p.Value
+			if p.Dollar {
+				s = ansiC(s)
+			}
+			b.text(s, true)
+		case *syntax.DblQuoted:
+			if len(p.Parts) == 0 {
+				b.text("", true)
+			}
+			r.parts(p.Parts, true, b, false)
+			if len(p.Parts) > 0 && !b.cur.started && !onlyAtList(p.Parts) {
+				b.text("", true)
+			}
+		case *syntax.ParamExp:
+			r.paramExp(p, quoted, b)
+		case *syntax.CmdSubst:
+			s := r.cmdSubst(p)
+			b.value(s, quoted)
+		case *syntax.ArithmExp:
+			b.value(itoa(r.arithExp(p.X)), quoted)
+		case *syntax.ProcSubst:
+			b.text(r.procSubst(p), quoted)
+		case *syntax.ExtGlob:
+			r.extGlob(p, quoted, b)
+		case *syntax.BraceExp:
+			// braces were expanded before; a brace expression left
+			// here is text.
+			b.text(braceText(p), quoted)
+		default:
+			r.fatal(&varError{"unsupported word part"})
+		}
+	}
+}
+
+// onlyAtList reports whether parts are a lone "$@" or "${a[@]}", which
+// with no elements make no field at all.
+func onlyAtList(parts []syntax.WordPart) bool {
+	if len(parts) != 1 {
+		return false
+	}
+	pe, ok := parts[0].(*syntax.ParamExp)
+	return ok && isListExp(pe)
+}
+
+// assignParts expands an assignment's value: tildes at the start and
+// after each unquoted colon expand.
+func (r *Runner) assignParts(parts []syntax.WordPart, b *builder) {
+	for i, p := range parts {
+		l, ok := p.(*syntax.Lit)
+		if !ok || !strings.Contains(l.Value, "~") {
+			r.parts(parts[i:i+1], false, b, false)
+			continue
+		}
+		s := l.Value
+		atStart := i == 0
+		if !atStart {
+			// A tilde after a colon of an earlier literal is not at a
+			// start here unless this literal follows the colon.
+			if pl, ok := parts[i-1].(*syntax.Lit); ok && strings.HasSuffix(pl.Value, ":") {
+				atStart = true
+			}
+		}
+		for s != "" {
+			if atStart && strings.HasPrefix(s, "~") {
+				s = r.tilde(s, b, true)
+			}
+			j := strings.IndexByte(s, ':')
+			if j < 0 {
+				b.unquotedLit(s)
+				break
+			}
+			b.unquotedLit(s[:j+1])
+			s = s[j+1:]
+			atStart = true
+		}
+	}
+}
+
+// tilde expands a ~ prefix of s (up to a slash, or a colon in an
+// assignment) into b and returns the rest.
+func (r *Runner) tilde(s string, b *builder, assign bool) string {
+	end := strings.IndexByte(s, '/')
+	if assign {
+		if c := strings.IndexByte(s, ':'); c >= 0 && (end < 0 || c < end) {
+			end = c
+		}
+	}
+	if end < 0 {
+		end = len(s)
+	}
+	name := s[1:end]
+	if strings.ContainsAny(name, "\\'\"$`") {
+		return s
+	}
+	var dir string
+	switch {
+	case name == "":
+		home, ok := r.Get("HOME")
+		if !ok {
+			home = r.sess.homeDir("")
+		}
+		dir = home
+	case name == "+":
+		dir, _ = r.Get("PWD")
+	case name == "-":
+		v, ok := r.Get("OLDPWD")
+		if !ok {
+			return s
+		}
+		dir = v
+	default:
+		if d, ok := r.dirStackTilde(name); ok {
+			dir = d
+			break
+		}
+		d := r.sess.homeDir(name)
+		if d == "" {
+			return s
+		}
+		dir = d
+	}
+	b.text(dir, true)
+	return s[end:]
+}
+
+// homeDir is a user's home directory ("" for the shell's own user when
+// HOME is unset), "" when unknown.
+func (s *session) homeDir(name string) string {
+	var u *user.User
+	var err error
+	if name == "" {
+		u, err = user.Current()
+	} else {
+		u, err = user.Lookup(name)
+	}
+	if err != nil {
+		return lookupHomeGetent(name)
+	}
+	return u.HomeDir
+}
+
+// unescapeDouble removes the backslashes that quote inside double quotes:
+// before $ ` " \ and a newline; others stay.
+func unescapeDouble(s string) string {
+	if !strings.Contains(s, "\\") {
+		return s
+	}
+	var sb strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '\\' && i+1 < len(s) {
+			switch s[i+1] {
+			case '$', '`', '"', '\\':
+				sb.WriteByte(s[i+1])
+				i++
+				continue
+			case '\n':
+				i++
+				continue
+			}
+		}
+		sb.WriteByte(c)
+	}
+	return sb.String()
+}
+
+// extGlob appends an extended glob group: its text is a pattern, with any
+// expansions inside it expanded.
+func (r *Runner) extGlob(p *syntax.ExtGlob, quoted bool, b *builder) {
+	text := p.Op.String() + p.Pattern.Value + ")"
+	if quoted {
+		b.text(text, true)
+		return
+	}
+	if !strings.ContainsAny(p.Pattern.Value, "$`'\"\\") {
+		b.text(text, false)
+		if b.patterns {
+			b.cur.meta = true
+		}
+		return
+	}
+	// The parser keeps the group's text as it was: expand what is in it.
+	w, err := r.parseWordOf(p.Pattern.Value)
+	if err != nil {
+		b.text(text, false)
+		return
+	}
+	b.text(p.Op.String(), false)
+	split := b.split
+	b.split = false
+	r.parts(w.Parts, false, b, false)
+	b.split = split
+	b.text(")", false)
+	if b.patterns {
+		b.cur.meta = true
+	}
+}
+
+func braceText(p *syntax.BraceExp) string {
+	var sb strings.Builder
+	sb.WriteByte('{')
+	sep := ","
+	if p.Sequence {
+		sep = ".."
+	}
+	for i, e := range p.Elems {
+		if i > 0 {
+			sb.WriteString(sep)
+		}
+		sb.WriteString(e.Lit())
+	}
+	sb.WriteByte('}')
+	return sb.String()
+}
+
+// glob expands a pathname pattern from the shell's directory.
+func (r *Runner) glob(pat string) []string {
+	opts := pattern.GlobOptions{
+		Dot:      r.opts.shopt[optDotglob],
+		GlobStar: r.opts.shopt[optGlobstar],
+		NoCase:   r.opts.shopt[optNocaseglob],
+		ExtGlob:  r.opts.shopt[optExtglob],
+		SkipDots: r.opts.shopt[optGlobskipdots],
+	}
+	if gi, ok := r.Get("GLOBIGNORE"); ok && gi != "" {
+		opts.Ignore = strings.Split(gi, ":")
+		opts.Dot = true
+	}
+	matches, err := pattern.Glob(r.ctx, r.dir, pat, opts)
+	if err != nil || len(matches) == 0 {
+		return nil
+	}
+	return matches
+}

@@ -1,0 +1,185 @@
+package eval
+
+import (
+	"io"
+	"os"
+	"sync"
+	"sync/atomic"
+)
+
+// file is an open file of the shell: a descriptor the process holds (and
+// hands to programs), or a reader or writer of the shell's own, such as a
+// command substitution's buffer.
+type file struct {
+	f    *os.File
+	r    io.Reader
+	w    io.Writer
+	name string
+	// refs counts the tables (and duplicates) holding the file; the last
+	// to drop it closes it, as with descriptors shared after a fork.
+	refs atomic.Int32
+	// owned is set when the shell opened the file and closes it.
+	owned bool
+	// closeFn, when set, is called instead of closing f (a pipe's
+	// feeding goroutine, a here-document).
+	closeFn func() error
+}
+
+func newFile(r io.Reader, w io.Writer, name string) *file {
+	f := &file{r: r, w: w, name: name}
+	if of, ok := r.(*os.File); ok {
+		f.f = of
+	}
+	if of, ok := w.(*os.File); ok {
+		f.f = of
+	}
+	f.refs.Store(1)
+	return f
+}
+
+// ownedFile wraps a file the shell opened: both directions go to it.
+func ownedFile(of *os.File, read, write bool) *file {
+	f := &file{f: of, name: of.Name(), owned: true}
+	if read {
+		f.r = of
+	}
+	if write {
+		f.w = of
+	}
+	f.refs.Store(1)
+	return f
+}
+
+func (f *file) hold() *file {
+	f.refs.Add(1)
+	return f
+}
+
+// drop releases one hold on f, closing it with the last.
+func (f *file) drop() {
+	if f.refs.Add(-1) > 0 {
+		return
+	}
+	if f.closeFn != nil {
+		f.closeFn()
+		return
+	}
+	if f.owned && f.f != nil {
+		f.f.Close()
+	}
+}
+
+// fdTable is a shell's open files by descriptor number.
+type fdTable struct {
+	fds map[int]*file
+}
+
+func newFdTable() *fdTable { return &fdTable{fds: map[int]*file{}} }
+
+func (t *fdTable) get(n int) *file { return t.fds[n] }
+
+// set puts f at n, dropping what was there.
+func (t *fdTable) set(n int, f *file) {
+	if old := t.fds[n]; old != nil {
+		old.drop()
+	}
+	if f == nil {
+		delete(t.fds, n)
+		return
+	}
+	t.fds[n] = f
+}
+
+// swap puts f at n and returns what was there, still held: a redirection
+// that ends puts it back.
+func (t *fdTable) swap(n int, f *file) *file {
+	old := t.fds[n]
+	if f == nil {
+		delete(t.fds, n)
+	} else {
+		t.fds[n] = f
+	}
+	return old
+}
+
+// fork copies the table for a subshell, which holds each file too.
+func (t *fdTable) fork() *fdTable {
+	c := &fdTable{fds: make(map[int]*file, len(t.fds))}
+	for n, f := range t.fds {
+		c.fds[n] = f.hold()
+	}
+	return c
+}
+
+// release drops every file, when a subshell ends.
+func (t *fdTable) release() {
+	for n, f := range t.fds {
+		f.drop()
+		delete(t.fds, n)
+	}
+}
+
+// free is the lowest descriptor from min that is not open, for {var}>.
+func (t *fdTable) free(min int) int {
+	for n := min; ; n++ {
+		if t.fds[n] == nil {
+			return n
+		}
+	}
+}
+
+// lockedWriter makes a writer safe for the goroutines of a pipeline and
+// background statements that share it.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+// osFile is f as a descriptor a program can inherit. A reader or writer of
+// the shell's own gets a pipe, fed or drained by a goroutine; done waits
+// for that goroutine and closes the program's end.
+func (f *file) osFile(read bool) (of *os.File, done func(), err error) {
+	if f.f != nil {
+		return f.f, func() {}, nil
+	}
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		return nil, nil, err
+	}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	if read {
+		src := f.r
+		go func() {
+			defer wg.Done()
+			if src != nil {
+				io.Copy(pw, src)
+			}
+			pw.Close()
+		}()
+		return pr, func() {
+			pr.Close()
+			wg.Wait()
+		}, nil
+	}
+	dst := f.w
+	go func() {
+		defer wg.Done()
+		if dst != nil {
+			io.Copy(dst, pr)
+		} else {
+			io.Copy(io.Discard, pr)
+		}
+		pr.Close()
+	}()
+	return pw, func() {
+		pw.Close()
+		wg.Wait()
+	}, nil
+}

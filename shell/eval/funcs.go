@@ -1,0 +1,153 @@
+package eval
+
+import (
+	"sort"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Func is a shell function.
+type Func struct {
+	Name string
+	Body *syntax.Stmt
+	// src is the text its definition was parsed from, source the file
+	// (BASH_SOURCE), line where it starts.
+	src    string
+	source string
+	line   int
+	trace  bool // declare -ft: it inherits DEBUG and RETURN traps
+	export bool // export -f
+}
+
+// funcs is a shell's function table; a subshell shares it until either
+// side defines or removes one.
+type funcs struct {
+	m      map[string]*Func
+	shared bool
+}
+
+func newFuncs() *funcs { return &funcs{m: map[string]*Func{}} }
+
+func (f *funcs) get(name string) *Func { return f.m[name] }
+
+func (f *funcs) writable() map[string]*Func {
+	if f.shared {
+		m := make(map[string]*Func, len(f.m))
+		for k, v := range f.m {
+			m[k] = v
+		}
+		f.m, f.shared = m, false
+	}
+	return f.m
+}
+
+func (f *funcs) set(name string, fn *Func) { f.writable()[name] = fn }
+func (f *funcs) remove(name string)        { delete(f.writable(), name) }
+
+func (f *funcs) fork() *funcs {
+	f.shared = true
+	return &funcs{m: f.m, shared: true}
+}
+
+func (f *funcs) names() []string {
+	ns := make([]string, 0, len(f.m))
+	for k := range f.m {
+		ns = append(ns, k)
+	}
+	sort.Strings(ns)
+	return ns
+}
+
+// Func is the function name, nil when there is none.
+func (r *Runner) Func(name string) *Func { return r.funcs.get(name) }
+
+// FuncNames lists the functions, sorted.
+func (r *Runner) FuncNames() []string { return r.funcs.names() }
+
+func (r *Runner) funcDecl(c *syntax.FuncDecl) {
+	name := c.Name.Value
+	if b := r.sess.builtins[name]; b != nil && b.Special && r.opts.set[optPosix] {
+		r.errorf("`%s': is a special builtin", name)
+		r.status = 1
+		return
+	}
+	r.funcs.set(name, &Func{Name: name, Body: c.Body, src: r.src, source: r.currentSource(), line: int(c.Position.Line())})
+	r.status = 0
+}
+
+// currentSource is the file the running code came from.
+func (r *Runner) currentSource() string {
+	if len(r.frames) > 0 {
+		return r.frames[len(r.frames)-1].source
+	}
+	return r.sess.scriptName
+}
+
+// callFunc runs a function with args ($0 stays the shell's).
+func (r *Runner) callFunc(fn *Func, args []string) {
+	if nest, ok := r.Get("FUNCNEST"); ok && nest != "" {
+		if n, err := r.arithString(nest); err == nil && n > 0 && int64(r.funcDepth) >= n {
+			r.errorf("%s: maximum function nesting level exceeded (%d)", fn.Name, n)
+			panic(abort{status: 1})
+		}
+	}
+	if r.funcDepth >= maxFuncDepth {
+		r.errorf("%s: maximum function nesting level exceeded (%d)", fn.Name, maxFuncDepth)
+		panic(abort{status: 1})
+	}
+	r.frames = append(r.frames, frame{
+		name:     fn.Name,
+		source:   fn.source,
+		callLine: r.line,
+		params:   r.params,
+		fn:       fn,
+	})
+	savedSrc, savedLine, savedLoops := r.src, r.line, r.loops
+	r.src = fn.src
+	r.params = args[1:]
+	r.loops = 0
+	r.funcDepth++
+	s := newScope()
+	s.fn = true
+	r.vars.push(s)
+	savedDebug := r.inDebugFunc
+	if !fn.trace && !r.opts.set[optFunctrace] {
+		r.inDebugFunc++
+	}
+	defer func() {
+		r.inDebugFunc = savedDebug
+		r.popFuncScope(s)
+		r.funcDepth--
+		top := r.frames[len(r.frames)-1]
+		r.frames = r.frames[:len(r.frames)-1]
+		r.params = top.params
+		r.src, r.line, r.loops = savedSrc, savedLine, savedLoops
+	}()
+	r.stmt(fn.Body)
+	if r.flow == flowReturn {
+		r.flow = flowNone
+	}
+	r.returnTrap(fn)
+}
+
+// maxFuncDepth bounds recursion where FUNCNEST is not set, before Go's
+// stack would: bash goes on until it crashes.
+const maxFuncDepth = 10000
+
+// popFuncScope removes a function's scope (and any scope pushed above it
+// that was not popped, such as assignments before a command that ended
+// early).
+func (r *Runner) popFuncScope(s *scope) {
+	for i := len(r.vars.scopes) - 1; i > 0; i-- {
+		if r.vars.scopes[i] == s {
+			for _, above := range r.vars.scopes[i:] {
+				if _, ok := above.vars["IFS"]; ok {
+					r.ifsCache = nil
+				}
+			}
+			r.vars.scopes = r.vars.scopes[:i]
+			r.vars.gen++
+			return
+		}
+	}
+}

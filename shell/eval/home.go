@@ -1,0 +1,46 @@
+package eval
+
+import (
+	"os/exec"
+	"strings"
+)
+
+// lookupHomeGetent asks getent(1) for a user's home, for users that only
+// NSS modules (LDAP, SSSD) know: qsh is built without cgo, and Go's own
+// lookup reads /etc/passwd alone.
+func lookupHomeGetent(name string) string {
+	if name == "" || strings.ContainsAny(name, "/\x00") {
+		return ""
+	}
+	out, err := exec.Command("getent", "passwd", name).Output()
+	if err != nil {
+		return ""
+	}
+	fields := strings.Split(strings.TrimSpace(string(out)), ":")
+	if len(fields) < 6 {
+		return ""
+	}
+	return fields[5]
+}
+
+// dirStackTilde is ~+N, ~-N and ~N: entries of the directory stack.
+func (r *Runner) dirStackTilde(name string) (string, bool) {
+	sign := byte('+')
+	s := name
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		sign, s = s[0], s[1:]
+	}
+	n, ok := fastNumber(s)
+	if !ok || s == "" || n < 0 {
+		return "", false
+	}
+	stack := append([]string{r.pwdVar()}, r.dirstack...)
+	i := int(n)
+	if sign == '-' {
+		i = len(stack) - 1 - i
+	}
+	if i < 0 || i >= len(stack) {
+		return "", false
+	}
+	return stack[i], true
+}

@@ -1,0 +1,268 @@
+package eval
+
+import (
+	"errors"
+	"strings"
+	"sync"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Program is parsed bash: the tree, and the text it came from (the tree
+// does not keep every piece's text: an associative array's key [a-b] is
+// parsed as arithmetic, and bash expands arithmetic from its text).
+type Program struct {
+	File *syntax.File
+	src  string
+}
+
+// Source is the text the program was parsed from.
+func (p *Program) Source() string { return p.src }
+
+// NewParser is the parser qsh reads bash with.
+func NewParser(opts ...syntax.ParserOption) *syntax.Parser {
+	return syntax.NewParser(append([]syntax.ParserOption{syntax.Variant(syntax.LangBash)}, opts...)...)
+}
+
+// Parse parses bash source; name is the file's name for positions.
+func Parse(src, name string) (*Program, error) {
+	f, err := NewParser().Parse(strings.NewReader(src), name)
+	if err != nil {
+		return nil, err
+	}
+	Fix(f)
+	return &Program{File: f, src: src}, nil
+}
+
+// ProgramOf wraps a tree parsed elsewhere (and [Fix]ed) with its source.
+func ProgramOf(f *syntax.File, src string) *Program { return &Program{File: f, src: src} }
+
+// Fix makes a parsed tree mean what bash means, where the parser builds
+// another: `[[ ! a && b ]]` is parsed as ! (a && b), bash's ! binds to the
+// next operand only. Run it once, right after parsing.
+func Fix(node syntax.Node) {
+	syntax.Walk(node, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.TestClause:
+			n.X = fixNot(n.X)
+		}
+		return true
+	})
+}
+
+// fixNot moves each ! that the parser put above an && or || down to the
+// operand it negates.
+func fixNot(x syntax.TestExpr) syntax.TestExpr {
+	switch t := x.(type) {
+	case *syntax.BinaryTest:
+		t.X, t.Y = fixNot(t.X), fixNot(t.Y)
+	case *syntax.ParenTest:
+		t.X = fixNot(t.X)
+	case *syntax.UnaryTest:
+		t.X = fixNot(t.X)
+		if t.Op != syntax.TsNot {
+			return t
+		}
+		if b, ok := t.X.(*syntax.BinaryTest); ok && (b.Op == syntax.AndTest || b.Op == syntax.OrTest) {
+			t.X = b.X
+			b.X = pushNot(t)
+			return b
+		}
+	}
+	return x
+}
+
+// pushNot puts the ! of n on the leftmost operand of its && || chain.
+func pushNot(n *syntax.UnaryTest) syntax.TestExpr {
+	if b, ok := n.X.(*syntax.BinaryTest); ok && (b.Op == syntax.AndTest || b.Op == syntax.OrTest) {
+		n.X = b.X
+		b.X = pushNot(n)
+		return b
+	}
+	return n
+}
+
+// parseErrMsg is a parse error as bash words it, near enough.
+func parseErrMsg(err error) string {
+	var pe syntax.ParseError
+	if errors.As(err, &pe) {
+		return pe.Error()
+	}
+	return err.Error()
+}
+
+// parseCache keeps what the evaluator parses from text at run time:
+// words of subscripts and extglob groups, arithmetic.
+type parseCache struct {
+	mu    sync.Mutex
+	words map[string]*syntax.Word
+	docs  map[string]*syntax.Word
+	arith map[string]arithNode
+}
+
+const parseCacheMax = 4096
+
+func cachePut[V any](m map[string]V, k string, v V) {
+	if len(m) >= parseCacheMax {
+		clear(m)
+	}
+	m[k] = v
+}
+
+// parseWord parses text as one shell word.
+func (s *session) parseWord(text string) (*syntax.Word, error) {
+	s.cache.mu.Lock()
+	w, ok := s.cache.words[text]
+	s.cache.mu.Unlock()
+	if ok {
+		return w, nil
+	}
+	var words []*syntax.Word
+	err := NewParser().Words(strings.NewReader(text), func(w *syntax.Word) bool {
+		words = append(words, w)
+		return true
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(words) != 1 {
+		return nil, errors.New("not one word")
+	}
+	s.cache.mu.Lock()
+	if s.cache.words == nil {
+		s.cache.words = map[string]*syntax.Word{}
+	}
+	cachePut(s.cache.words, text, words[0])
+	s.cache.mu.Unlock()
+	return words[0], nil
+}
+
+// parseDoc parses text as a here-document's body is: expansions and
+// backslashes before $ ` \ only.
+func (s *session) parseDoc(text string) (*syntax.Word, error) {
+	s.cache.mu.Lock()
+	w, ok := s.cache.docs[text]
+	s.cache.mu.Unlock()
+	if ok {
+		return w, nil
+	}
+	w, err := NewParser().Document(strings.NewReader(text))
+	if err != nil {
+		return nil, err
+	}
+	s.cache.mu.Lock()
+	if s.cache.docs == nil {
+		s.cache.docs = map[string]*syntax.Word{}
+	}
+	cachePut(s.cache.docs, text, w)
+	s.cache.mu.Unlock()
+	return w, nil
+}
+
+func (s *session) parseArithCached(text string) (arithNode, *arithError) {
+	s.cache.mu.Lock()
+	n, ok := s.cache.arith[text]
+	s.cache.mu.Unlock()
+	if ok {
+		return n, nil
+	}
+	n, err := parseArith(text)
+	if err != nil {
+		return nil, err
+	}
+	s.cache.mu.Lock()
+	if s.cache.arith == nil {
+		s.cache.arith = map[string]arithNode{}
+	}
+	cachePut(s.cache.arith, text, n)
+	s.cache.mu.Unlock()
+	return n, nil
+}
+
+func (r *Runner) parseWordOf(text string) (*syntax.Word, error) { return r.sess.parseWord(text) }
+
+// srcOf is the source text of a node of the running code.
+func (r *Runner) srcOf(n syntax.Node) string {
+	start, end := n.Pos().Offset(), n.End().Offset()
+	if n.Pos().IsValid() && start <= end && int(end) <= len(r.src) {
+		return r.src[start:end]
+	}
+	var sb strings.Builder
+	syntax.NewPrinter(syntax.Minify(true)).Print(&sb, n)
+	return sb.String()
+}
+
+// expandDoc expands text as a here-document body is (and as bash expands
+// arithmetic: double quotes are dropped).
+func (r *Runner) expandDoc(text string) string {
+	w, err := r.sess.parseDoc(text)
+	if err != nil {
+		r.fatal(&varError{err.Error()})
+	}
+	b := &builder{r: r}
+	r.docParts(w.Parts, b)
+	return string(b.cur.val)
+}
+
+// docParts expands a here-document's parts: its literal text keeps every
+// character but the backslashes that quote $ ` \ and newline.
+func (r *Runner) docParts(parts []syntax.WordPart, b *builder) {
+	for _, p := range parts {
+		if l, ok := p.(*syntax.Lit); ok {
+			b.text(unescapeDoc(l.Value), true)
+			continue
+		}
+		r.parts([]syntax.WordPart{p}, true, b, false)
+	}
+}
+
+func unescapeDoc(s string) string {
+	if !strings.Contains(s, "\\") {
+		return s
+	}
+	var sb strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			switch s[i+1] {
+			case '$', '`', '\\':
+				sb.WriteByte(s[i+1])
+				i++
+				continue
+			case '\n':
+				i++
+				continue
+			}
+		}
+		sb.WriteByte(s[i])
+	}
+	return sb.String()
+}
+
+// arithExp evaluates an arithmetic expression of the tree from its text.
+func (r *Runner) arithExp(x syntax.ArithmExpr) int64 {
+	var text string
+	if w, ok := x.(*syntax.Word); ok {
+		if s, ok := plainLit(w); ok {
+			text = s
+		} else {
+			text = r.arithText(r.srcOf(w))
+		}
+	} else {
+		text = r.arithText(r.srcOf(x))
+	}
+	n, err := r.arithString(text)
+	if err != nil {
+		r.fatal(err)
+	}
+	return n
+}
+
+// arithText expands the text of an expression: parameters, commands and
+// arithmetic, with double quotes removed.
+func (r *Runner) arithText(text string) string {
+	if !strings.ContainsAny(text, "$`\"\\") {
+		return text
+	}
+	s := r.expandDoc(text)
+	return strings.ReplaceAll(s, `"`, "")
+}

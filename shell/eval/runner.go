@@ -1,0 +1,453 @@
+package eval
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"syscall"
+	"time"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Runner is one shell's state: variables, functions, options, traps, the
+// directory and the open files. A subshell is a [Runner] of its own, forked
+// from its parent's.
+type Runner struct {
+	sess *session
+
+	vars    *vars
+	funcs   *funcs
+	opts    options
+	traps   *traps
+	dir     string
+	fds     *fdTable
+	aliases *aliases
+	hash    *hashTable
+	// umask is the file mode mask of this shell's programs and files.
+	umask os.FileMode
+	// limits are the resource limits ulimit set in this shell, applied to
+	// each program it starts.
+	limits []rlimit
+
+	arg0   string
+	params []string
+	// frames are the function calls and sourced files running, innermost
+	// last: FUNCNAME, BASH_SOURCE, BASH_LINENO, caller.
+	frames []frame
+
+	status     int   // $?
+	pipestatus []int // PIPESTATUS
+	lastArg    string
+	lastBg     int // $!, 0 when none
+	flow       flow
+	flowN      int
+	loops      int // loops running in the current function
+	// noErrexit counts the contexts that ignore set -e running: a
+	// condition, a list's left side, a negated pipeline.
+	noErrexit int
+	// subshell is BASH_SUBSHELL; pid is BASHPID.
+	subshell int
+	pid      int
+	random   randomState
+	dirstack []string
+	getopts  getoptsState
+	// line is the line of the command running, LINENO.
+	line int
+	// src is the text the running code was parsed from, for the pieces
+	// whose text the tree does not keep (associative array keys).
+	src string
+	// cmdText is BASH_COMMAND: the command running or about to.
+	cmdText string
+	// inTrap is set while a trap runs: traps do not nest, as in bash.
+	inTrap  map[string]bool
+	inDebug bool
+	// funcDepth counts function calls, for FUNCNEST.
+	funcDepth int
+
+	ifsCache *ifsChars
+	envCache []string
+	envGen   int
+
+	// ctx is the context of what the runner is running: a subshell gets
+	// its own.
+	ctx context.Context
+	// job is the job the runner's programs belong to: its pipeline's or
+	// background statement's; ownJob is set for a foreground job of a
+	// simple command, made when its program starts.
+	job    *job
+	ownJob bool
+	// inSubst is set in command substitutions, which run no job.
+	inSubst bool
+	// procSubsts are the descriptors of <(…) and >(…) of the command
+	// running, closed when it ends.
+	procSubsts []int
+	// ignoreInt marks a background statement without job control.
+	ignoreInt bool
+	// substStatus is the status of the last command substitution of the
+	// command being expanded, -1 when there was none.
+	substStatus int
+	inNotFound  bool
+	// inDebugFunc counts the functions running without functrace, where
+	// the DEBUG trap does not run.
+	inDebugFunc int
+	// getoptsInd is the OPTIND getopts last set.
+	getoptsInd int
+}
+
+// session is what a shell and all its subshells share: how it was
+// started, the handlers and builtins given, the jobs, the process.
+type session struct {
+	interactive bool
+	// dashExtra are $-'s letters for how the shell reads: c or s.
+	dashExtra string
+	pid       int // $$
+	ppid      int
+	start     time.Time // SECONDS counts from it
+	builtins  map[string]*Builtin
+	exec      ExecHandler
+	open      OpenHandler
+	onAssign  func(r *Runner, name string)
+	// procUmask is the process's own umask, the one programs get when
+	// a shell leaves it alone.
+	procUmask os.FileMode
+	// execMu is held while a program starts with a umask or limits of
+	// its shell's: both belong to the whole process.
+	execMu sync.Mutex
+	jobs   *jobTable
+	stderr io.Writer // where the shell's own messages go before fds exist
+	// name is what error messages start with: bash's is "bash", with
+	// the script's name when running one.
+	name string
+	// sourceName is BASH_SOURCE's outermost entry: the script, or "" for
+	// a -c string or the prompt.
+	version    string
+	scriptName string
+	login      bool
+	// Hooks of the interactive shell.
+	exitHook     func(r *Runner) bool
+	beforeExec   func()
+	signalHook   func(sig syscall.Signal, cmd string, reset bool) bool
+	onOption     func(r *Runner, name string, on bool) error
+	onChdir      func(r *Runner, dir string)
+	promptExpand func(r *Runner, s string) string
+
+	cache   parseCache
+	sigOnce sync.Once
+	sigs    *sigState
+	// bgWG counts the goroutines of background statements and process
+	// substitutions.
+	bgWG sync.WaitGroup
+}
+
+type flow uint8
+
+const (
+	flowNone flow = iota
+	flowBreak
+	flowContinue
+	flowReturn
+	flowExit
+)
+
+// frame is one function call or sourced file.
+type frame struct {
+	name     string // FUNCNAME: the function, "source", or "main"
+	source   string // BASH_SOURCE: the file the code was read from
+	callLine int    // BASH_LINENO: the line it was called from
+	params   []string
+	fn       *Func
+	// argc/argv would be extdebug's BASH_ARGC and BASH_ARGV.
+}
+
+// Option configures a [Runner] made by [New].
+type Option func(*Runner)
+
+// Stdio sets the shell's standard streams. *os.File values are handed to
+// programs as they are.
+func Stdio(in io.Reader, out, err io.Writer) Option {
+	return func(r *Runner) {
+		r.fds.set(0, newFile(in, nil, "stdin"))
+		r.fds.set(1, newFile(nil, out, "stdout"))
+		r.fds.set(2, newFile(nil, err, "stderr"))
+		r.sess.stderr = err
+	}
+}
+
+// Params sets $0 and the positional parameters.
+func Params(arg0 string, args ...string) Option {
+	return func(r *Runner) { r.arg0, r.params = arg0, args }
+}
+
+// Env sets the environment the shell starts with ("NAME=value" entries);
+// the default is the process's.
+func Env(env []string) Option {
+	return func(r *Runner) { r.importEnv(env) }
+}
+
+// Dir sets the directory the shell starts in; the default is the
+// process's.
+func Dir(dir string) Option { return func(r *Runner) { r.dir = dir } }
+
+// Interactive makes the shell interactive: aliases expand, errors end the
+// command line rather than the shell, $- has i.
+func Interactive(on bool) Option {
+	return func(r *Runner) {
+		r.sess.interactive = on
+		r.opts = defaultOptions(on)
+	}
+}
+
+// CommandString marks a shell that runs a -c string: $- has c.
+func CommandString() Option { return func(r *Runner) { r.sess.dashExtra = "c" } }
+
+// ShellName sets the name error messages start with ("bash: line 1: …").
+func ShellName(name string) Option { return func(r *Runner) { r.sess.name = name } }
+
+// Builtins adds builtins, replacing those of the same name.
+func Builtins(bs ...*Builtin) Option {
+	return func(r *Runner) {
+		for _, b := range bs {
+			r.sess.builtins[b.Name] = b
+		}
+	}
+}
+
+// WrapExec puts a middleware around how programs run: it sees each
+// program's arguments before it starts, and may refuse it or run it
+// otherwise.
+func WrapExec(mw func(next ExecHandler) ExecHandler) Option {
+	return func(r *Runner) { r.sess.exec = mw(r.sess.exec) }
+}
+
+// WrapOpen puts a middleware around the files redirections open.
+func WrapOpen(mw func(next OpenHandler) OpenHandler) Option {
+	return func(r *Runner) { r.sess.open = mw(r.sess.open) }
+}
+
+// OnAssign is called after each assignment to a variable, with its name:
+// the interactive shell follows PS1, HISTSIZE and the like.
+func OnAssign(f func(r *Runner, name string)) Option {
+	return func(r *Runner) { r.sess.onAssign = f }
+}
+
+// Version sets BASH_VERSION's qsh part.
+func Version(v string) Option { return func(r *Runner) { r.sess.version = v } }
+
+// New makes a shell.
+func New(opts ...Option) (*Runner, error) {
+	pid := os.Getpid()
+	um := currentUmask()
+	r := &Runner{
+		sess: &session{
+			pid:       pid,
+			ppid:      os.Getppid(),
+			start:     time.Now(),
+			builtins:  map[string]*Builtin{},
+			procUmask: um,
+			name:      "qsh",
+			stderr:    os.Stderr,
+		},
+		vars:    newVars(),
+		funcs:   newFuncs(),
+		opts:    defaultOptions(false),
+		traps:   newTraps(),
+		fds:     newFdTable(),
+		aliases: newAliases(),
+		hash:    newHashTable(),
+		umask:   um,
+		arg0:    "qsh",
+		pid:     pid,
+		ctx:     context.Background(),
+	}
+	r.sess.exec = r.sess.defaultExec
+	r.sess.open = defaultOpen
+	r.sess.jobs = newJobTable()
+	for _, b := range builtinTable() {
+		r.sess.builtins[b.Name] = b
+	}
+	r.random.seed(uint32(time.Now().UnixNano()) ^ uint32(pid))
+	r.fds.set(0, newFile(os.Stdin, nil, "stdin"))
+	r.fds.set(1, newFile(nil, os.Stdout, "stdout"))
+	r.fds.set(2, newFile(nil, os.Stderr, "stderr"))
+	envSet := false
+	for _, o := range opts {
+		o(r)
+		if r.vars.gen > 0 {
+			envSet = true
+		}
+	}
+	if !envSet {
+		r.importEnv(os.Environ())
+	}
+	if r.dir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, err
+		}
+		r.dir = wd
+	}
+	r.initVars()
+	return r, nil
+}
+
+// Dir is the shell's current directory.
+func (r *Runner) Dir() string { return r.dir }
+
+// Status is $?: the status of the last command.
+func (r *Runner) Status() int { return r.status }
+
+// Exited reports whether the shell was asked to exit (exit, or an error
+// that ends a non-interactive shell), and with which status.
+func (r *Runner) Exited() (bool, int) { return r.flow == flowExit, r.status }
+
+// Run runs the statements of a parsed program. It returns when they ran,
+// or when the shell exits; see [Runner.Exited].
+func (r *Runner) Run(ctx context.Context, p *Program) int {
+	savedCtx := r.ctx
+	r.ctx = ctx
+	defer func() { r.ctx = savedCtx }()
+	saved := r.src
+	r.src = p.src
+	defer func() { r.src = saved }()
+	r.guard(func() {
+		for _, st := range p.File.Stmts {
+			r.stmt(st)
+			if r.flow != flowNone || ctx.Err() != nil {
+				break
+			}
+		}
+	})
+	if r.flow == flowReturn && len(r.frames) == 0 {
+		r.flow = flowNone // return outside a function: bash stops the file
+	}
+	return r.status
+}
+
+// RunString parses and runs src, as eval does: its name is the one error
+// messages give.
+func (r *Runner) RunString(ctx context.Context, src, name string) int {
+	p, err := Parse(src, name)
+	if err != nil {
+		r.errorf("%s", parseErrMsg(err))
+		r.status = 2
+		return 2
+	}
+	return r.Run(ctx, p)
+}
+
+// abort is the panic an error that ends the command line makes: expansion
+// errors, and set -e and set -u in the cases bash exits for.
+type abort struct{ status int }
+
+// guard runs f, ending what an [abort] or an internal error stops: the
+// shell goes on (an interactive one, at its prompt) or exits (a
+// non-interactive one), as bash after an expansion error.
+func (r *Runner) guard(f func()) {
+	defer func() {
+		e := recover()
+		if e == nil {
+			return
+		}
+		switch e := e.(type) {
+		case abort:
+			r.status = e.status
+			if !r.sess.interactive || r.subshell > 0 {
+				r.flow = flowExit
+			} else {
+				r.flow = flowNone
+			}
+		case exitPanic:
+			r.status = e.status
+			r.flow = flowExit
+		default:
+			r.errorf("internal error: %v", e)
+			r.status = 2
+			r.flow = flowNone
+			if r.subshell > 0 {
+				r.flow = flowExit
+			}
+		}
+	}()
+	f()
+}
+
+// exitPanic ends a subshell at once (exit inside a deep expansion).
+type exitPanic struct{ status int }
+
+// fatal reports an expansion error and abandons the command line.
+func (r *Runner) fatal(err error) {
+	if err != nil {
+		r.errorf("%s", err.Error())
+	}
+	panic(abort{status: 1})
+}
+
+// errorf prints a message of the shell's own, as bash does: with the
+// script's name and the line.
+func (r *Runner) errorf(format string, args ...any) {
+	w := r.stderr()
+	prefix := r.sess.name + ": "
+	if !r.sess.interactive || r.line > 0 && len(r.frames) > 0 {
+		if r.line > 0 {
+			prefix += "line " + itoa(int64(r.line)) + ": "
+		}
+	}
+	fmt.Fprintf(w, prefix+format+"\n", args...)
+}
+
+func (r *Runner) stderr() io.Writer {
+	if f := r.fds.get(2); f != nil && f.w != nil {
+		return f.w
+	}
+	return io.Discard
+}
+
+func (r *Runner) stdout() io.Writer {
+	if f := r.fds.get(1); f != nil && f.w != nil {
+		return f.w
+	}
+	return io.Discard
+}
+
+func (r *Runner) stdin() io.Reader {
+	if f := r.fds.get(0); f != nil && f.r != nil {
+		return f.r
+	}
+	return eofReader{}
+}
+
+type eofReader struct{}
+
+func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }
+
+// fork makes a subshell: a copy of r that shares nothing it could change.
+func (r *Runner) fork() *Runner {
+	c := *r
+	c.vars = r.vars.fork()
+	c.funcs = r.funcs.fork()
+	c.traps = r.traps.fork()
+	c.fds = r.fds.fork()
+	c.aliases = r.aliases.fork()
+	c.hash = r.hash.fork()
+	c.frames = append([]frame(nil), r.frames...)
+	c.dirstack = append([]string(nil), r.dirstack...)
+	c.limits = append([]rlimit(nil), r.limits...)
+	c.subshell++
+	c.pid = r.sess.fakePid()
+	c.inTrap = nil
+	c.flow = flowNone
+	c.loops = 0
+	c.envCache = nil
+	c.random.reseed(uint32(c.pid))
+	return &c
+}
+
+// stmtPos notes where a statement is, for LINENO and messages.
+func (r *Runner) at(pos syntax.Pos) {
+	if l := int(pos.Line()); l > 0 {
+		r.line = l
+	}
+}

@@ -1,0 +1,290 @@
+package eval
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// subshellRun runs f in a subshell and waits: nothing it changes leaks
+// out; its status is the parent's.
+func (r *Runner) subshellRun(f func(sub *Runner)) {
+	sub := r.fork()
+	sub.ctx = r.ctx
+	sub.runSubshell(f)
+	r.status = sub.status
+}
+
+// runSubshell runs f as the body of a subshell: an exit ends it there,
+// and its EXIT trap runs at its end.
+func (sub *Runner) runSubshell(f func(sub *Runner)) {
+	sub.guard(func() { f(sub) })
+	if sub.flow == flowReturn && len(sub.frames) > 0 {
+		// return in a function whose body is a subshell: f() ( return 1 )
+		sub.flow = flowNone
+	}
+	sub.flow = flowNone
+	sub.runExitTrap()
+	sub.fds.release()
+}
+
+// pipeline runs a | b | c: each element in a subshell of its own, joined
+// by pipes, at once; the status is the last one's (or with pipefail the
+// last that failed), and PIPESTATUS has them all.
+func (r *Runner) pipeline(c *syntax.BinaryCmd) {
+	var elems []*syntax.Stmt
+	var alls []bool // |& : stderr too
+	var flatten func(c *syntax.BinaryCmd)
+	flatten = func(c *syntax.BinaryCmd) {
+		if x, ok := c.X.Cmd.(*syntax.BinaryCmd); ok && (x.Op == syntax.Pipe || x.Op == syntax.PipeAll) && !c.X.Negated && len(c.X.Redirs) == 0 && !c.X.Background {
+			flatten(x)
+		} else {
+			elems = append(elems, c.X)
+			alls = append(alls, c.Op == syntax.PipeAll)
+		}
+		elems = append(elems, c.Y)
+		alls = append(alls, false)
+	}
+	flatten(c)
+	n := len(elems)
+	statuses := make([]int, n)
+	var j *job
+	ownJob := false
+	if r.job != nil {
+		j = r.job
+	} else if r.sess.jobs.control && !r.inSubst {
+		j = r.sess.jobs.newJob(true, r.srcOf(c))
+		ownJob = true
+	}
+	lastInShell := r.opts.shopt[optLastpipe] && !r.sess.jobs.control
+	var wg sync.WaitGroup
+	var in *file
+	for i, st := range elems {
+		var out *file
+		var nextIn *file
+		if i < n-1 {
+			pr, pw, err := os.Pipe()
+			if err != nil {
+				r.errorf("pipe: %v", err)
+				r.status = 1
+				return
+			}
+			out = ownedFile(pw, false, true)
+			nextIn = ownedFile(pr, true, false)
+		}
+		runElem := func(sub *Runner, i int, st *syntax.Stmt, in, out *file, all bool) {
+			if in != nil {
+				sub.fds.set(0, in)
+			}
+			if out != nil {
+				sub.fds.set(1, out)
+				if all {
+					sub.fds.set(2, out.hold())
+				}
+			}
+			sub.job = j
+			sub.stmt(st)
+		}
+		if i == n-1 && lastInShell {
+			// lastpipe: the last element runs in the shell itself.
+			var restore func()
+			if in != nil {
+				old := r.fds.swap(0, in)
+				restore = func() {
+					if cur := r.fds.swap(0, old); cur != nil {
+						cur.drop()
+					}
+				}
+			}
+			r.stmt(st)
+			if restore != nil {
+				restore()
+			}
+			statuses[i] = r.status
+			break
+		}
+		sub := r.fork()
+		sub.ctx = r.ctx
+		wg.Add(1)
+		go func(i int, st *syntax.Stmt, in, out *file, all bool) {
+			defer wg.Done()
+			sub.runSubshell(func(sub *Runner) { runElem(sub, i, st, in, out, all) })
+			statuses[i] = sub.status
+		}(i, st, in, out, alls[i])
+		in = nextIn
+	}
+	wg.Wait()
+	if ownJob {
+		r.foregroundDone(j)
+	}
+	r.pipestatus = statuses
+	r.status = statuses[n-1]
+	if r.opts.set[optPipefail] {
+		for _, s := range statuses {
+			if s != 0 {
+				r.status = s
+			}
+		}
+	}
+}
+
+// cmdSubst runs $(…) and returns its output, trailing newlines removed.
+func (r *Runner) cmdSubst(cs *syntax.CmdSubst) string {
+	if s, ok := r.catFile(cs); ok {
+		return s
+	}
+	var buf bytes.Buffer
+	out := newFile(nil, &lockedWriter{w: &buf}, "command substitution")
+	sub := r.fork()
+	sub.ctx = r.ctx
+	sub.inSubst = true
+	sub.job = nil
+	sub.fds.set(1, out)
+	if !r.opts.shopt[optInheritErrexit] {
+		sub.opts.set[optErrexit] = false
+	}
+	sub.traps.forSubst()
+	sub.runSubshell(func(sub *Runner) { sub.stmts(cs.Stmts) })
+	r.status = sub.status
+	r.substStatus = sub.status
+	return strings.TrimRight(buf.String(), "\n")
+}
+
+// catFile is $(< file): the file's content, without running anything.
+func (r *Runner) catFile(cs *syntax.CmdSubst) (string, bool) {
+	if len(cs.Stmts) != 1 {
+		return "", false
+	}
+	st := cs.Stmts[0]
+	if st.Cmd != nil || len(st.Redirs) != 1 || st.Redirs[0].Op != syntax.RdrIn || st.Negated || st.Background {
+		return "", false
+	}
+	name := r.redirTarget(st.Redirs[0].Word, true)
+	f, err := r.openFileRW(name, os.O_RDONLY, true, true, false)
+	if err != nil {
+		r.errorf("%s", err.Error())
+		r.status = 1
+		r.substStatus = 1
+		return "", true
+	}
+	defer f.drop()
+	data, _ := io.ReadAll(f.r)
+	r.status = 0
+	r.substStatus = 0
+	return strings.TrimRight(string(data), "\n"), true
+}
+
+// procSubst runs <(…) or >(…) in the background, joined to the command by
+// a pipe that the command opens as /dev/fd/N.
+func (r *Runner) procSubst(ps *syntax.ProcSubst) string {
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		r.fatal(&varError{"pipe: " + err.Error()})
+	}
+	var mine, theirs *file
+	if ps.Op == syntax.CmdIn {
+		mine, theirs = ownedFile(pr, true, false), ownedFile(pw, false, true)
+	} else {
+		mine, theirs = ownedFile(pw, false, true), ownedFile(pr, true, false)
+	}
+	n := r.fds.free(63)
+	for r.fds.get(n) != nil {
+		n++
+	}
+	r.fds.set(n, mine)
+	r.procSubsts = append(r.procSubsts, n)
+	sub := r.fork()
+	sub.ctx = r.ctx
+	sub.job = nil
+	sub.fds.set(n, nil)
+	if ps.Op == syntax.CmdIn {
+		sub.fds.set(1, theirs)
+	} else {
+		sub.fds.set(0, theirs)
+	}
+	r.sess.bgWG.Add(1)
+	go func() {
+		defer r.sess.bgWG.Done()
+		sub.runSubshell(func(sub *Runner) { sub.stmts(ps.Stmts) })
+	}()
+	return "/dev/fd/" + itoa(int64(n))
+}
+
+// closeProcSubsts closes the shell's ends of the process substitutions of
+// a command that ended.
+func (r *Runner) closeProcSubsts(mark int) {
+	for _, n := range r.procSubsts[mark:] {
+		r.fds.set(n, nil)
+	}
+	r.procSubsts = r.procSubsts[:mark]
+}
+
+// background runs a statement with & : in a subshell of its own, on a
+// goroutine; $! is its program's process ID when it is a simple command
+// that runs one.
+func (r *Runner) background(st *syntax.Stmt) {
+	stmt := *st
+	stmt.Background, stmt.Coprocess = false, false
+	text := strings.TrimRight(strings.TrimSpace(r.srcOf(st)), "&")
+	text = strings.TrimSpace(text)
+	t := r.sess.jobs
+	j := t.newJob(false, text)
+	sub := r.fork()
+	ctx, cancel := context.WithCancel(r.ctx)
+	sub.ctx = ctx
+	sub.job = j
+	sub.inSubst = false
+	if !t.control {
+		// Without job control, background commands ignore the
+		// terminal's interrupts, as in bash.
+		sub.ignoreInt = true
+	}
+	fake := t.trackFake(sub.pid, j, cancel)
+	t.mu.Lock()
+	t.add(j)
+	t.mu.Unlock()
+	done := make(chan struct{})
+	r.sess.bgWG.Add(1)
+	go func() {
+		defer r.sess.bgWG.Done()
+		defer close(done)
+		defer cancel()
+		sub.runSubshell(func(sub *Runner) { sub.stmt(&stmt) })
+		t.finish(fake, sub.status)
+	}()
+	pid := fake.pid
+	if _, simple := st.Cmd.(*syntax.CallExpr); simple && !hasSubst(st) {
+		select {
+		case p := <-j.first:
+			pid = p
+		case <-done:
+		}
+	}
+	r.lastBg = pid
+	if r.sess.interactive && r.subshell == 0 && t.control {
+		t.mu.Lock()
+		fmt.Fprintf(t.notices, "[%d] %d\n", j.id, pid)
+		t.mu.Unlock()
+	}
+	r.status = 0
+}
+
+// hasSubst reports whether a statement holds a command substitution,
+// whose expansion may take a while before any program starts.
+func hasSubst(st *syntax.Stmt) bool {
+	found := false
+	syntax.Walk(st, func(n syntax.Node) bool {
+		switch n.(type) {
+		case *syntax.CmdSubst, *syntax.ProcSubst:
+			found = true
+		}
+		return !found
+	})
+	return found
+}

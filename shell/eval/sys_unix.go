@@ -1,0 +1,54 @@
+package eval
+
+import (
+	"os"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// rlimit is a resource limit ulimit set: the programs the shell starts get
+// it.
+type rlimit struct {
+	resource int
+	lim      unix.Rlimit
+}
+
+// applyLimits sets limits for the whole process and returns what puts the
+// old ones back (soft limits can always be restored; a lowered hard limit
+// cannot, as in a forked bash).
+func applyLimits(limits []rlimit) func() {
+	if len(limits) == 0 {
+		return func() {}
+	}
+	old := make([]rlimit, 0, len(limits))
+	for _, l := range limits {
+		var cur unix.Rlimit
+		if unix.Getrlimit(l.resource, &cur) == nil {
+			old = append(old, rlimit{l.resource, cur})
+		}
+		unix.Setrlimit(l.resource, &l.lim)
+	}
+	return func() {
+		for i := len(old) - 1; i >= 0; i-- {
+			unix.Setrlimit(old[i].resource, &old[i].lim)
+		}
+	}
+}
+
+// currentUmask reads the process's umask, which can only be read by
+// setting it.
+func currentUmask() os.FileMode {
+	m := syscall.Umask(0o22)
+	syscall.Umask(m)
+	return os.FileMode(m)
+}
+
+func dup2(from, to int) error { return unix.Dup2(from, to) }
+
+func clearCloexec(fd int) {
+	flags, err := unix.FcntlInt(uintptr(fd), unix.F_GETFD, 0)
+	if err == nil {
+		unix.FcntlInt(uintptr(fd), unix.F_SETFD, flags&^unix.FD_CLOEXEC)
+	}
+}

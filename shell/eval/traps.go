@@ -1,0 +1,267 @@
+package eval
+
+import (
+	"os"
+	"os/signal"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"syscall"
+)
+
+// traps are a shell's trap commands by condition: EXIT, ERR, DEBUG,
+// RETURN, or a signal's name without SIG. An empty command ignores.
+type traps struct {
+	m map[string]string
+	// shown are the traps trap -p lists in a subshell that set none of
+	// its own: its parent's, as bash shows them.
+	shown map[string]string
+}
+
+func newTraps() *traps { return &traps{m: map[string]string{}} }
+
+// fork gives a subshell its traps: signals that are ignored stay ignored,
+// caught ones go back to their defaults; ERR is kept with errtrace, DEBUG
+// and RETURN with functrace (the caller decides, see [Runner.fork]).
+func (t *traps) fork() *traps {
+	c := &traps{m: map[string]string{}, shown: t.m}
+	if t.shown != nil && len(t.m) == 0 {
+		c.shown = t.shown
+	}
+	for k, v := range t.m {
+		if v == "" {
+			c.m[k] = v
+		}
+	}
+	return c
+}
+
+// forSubst leaves a command substitution's traps as bash does: none but
+// the ignored ones (fork did that).
+func (t *traps) forSubst() {}
+
+func (t *traps) get(name string) (string, bool) {
+	v, ok := t.m[name]
+	return v, ok
+}
+
+func (t *traps) set(name, cmd string) {
+	t.m[name] = cmd
+	t.shown = nil
+}
+
+func (t *traps) reset(name string) {
+	delete(t.m, name)
+	t.shown = nil
+}
+
+// list is what trap -p shows: the traps in order of their numbers, the
+// named conditions first.
+func (t *traps) list() map[string]string {
+	if len(t.m) == 0 && t.shown != nil {
+		return t.shown
+	}
+	return t.m
+}
+
+func trapOrder(names []string) {
+	rank := func(n string) int {
+		switch n {
+		case "EXIT":
+			return -4
+		case "DEBUG":
+			return 1000
+		case "ERR":
+			return 1001
+		case "RETURN":
+			return 1002
+		}
+		if s, ok := signalNum(n); ok {
+			return int(s)
+		}
+		return 2000
+	}
+	sort.Slice(names, func(i, j int) bool { return rank(names[i]) < rank(names[j]) })
+}
+
+// sigState is the signals the process catches for traps, and those that
+// came and wait for their trap to run.
+type sigState struct {
+	mu      sync.Mutex
+	ch      chan os.Signal
+	caught  map[syscall.Signal]bool
+	pending [65]atomic.Bool
+	any     atomic.Bool
+	// wake is closed and replaced when a signal comes, for wait.
+	wake chan struct{}
+}
+
+func (s *session) sig() *sigState {
+	s.sigOnce.Do(func() {
+		s.sigs = &sigState{ch: make(chan os.Signal, 16), caught: map[syscall.Signal]bool{}, wake: make(chan struct{})}
+		go s.sigs.loop()
+	})
+	return s.sigs
+}
+
+func (ss *sigState) loop() {
+	for sig := range ss.ch {
+		n, ok := sig.(syscall.Signal)
+		if !ok || int(n) >= len(ss.pending) {
+			continue
+		}
+		ss.pending[n].Store(true)
+		ss.any.Store(true)
+		ss.mu.Lock()
+		close(ss.wake)
+		ss.wake = make(chan struct{})
+		ss.mu.Unlock()
+	}
+}
+
+func (ss *sigState) woken() <-chan struct{} {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	return ss.wake
+}
+
+// setSignalTrap makes the process catch, ignore or default sig for a trap
+// of the main shell. Subshells run in the shell's process: their signal
+// traps are kept but do not change what the process does.
+func (r *Runner) setSignalTrap(sig syscall.Signal, cmd string, reset bool) {
+	if r.subshell > 0 || sig == 0 {
+		return
+	}
+	if r.sess.signalHook != nil && r.sess.signalHook(sig, cmd, reset) {
+		return
+	}
+	ss := r.sess.sig()
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	switch {
+	case reset:
+		signal.Reset(sig)
+		delete(ss.caught, sig)
+	case cmd == "":
+		signal.Ignore(sig)
+		delete(ss.caught, sig)
+	default:
+		signal.Notify(ss.ch, sig)
+		ss.caught[sig] = true
+	}
+}
+
+// runTraps runs the traps of signals that came since.
+func (r *Runner) runTraps() {
+	ss := r.sess.sigs
+	if ss == nil || !ss.any.Load() || r.subshell > 0 || r.inTrap != nil && r.inTrap["signal"] {
+		return
+	}
+	ss.any.Store(false)
+	for n := range ss.pending {
+		if !ss.pending[n].Swap(false) {
+			continue
+		}
+		name := signalName(syscall.Signal(n))
+		cmd, ok := r.traps.get(name)
+		if !ok || cmd == "" {
+			continue
+		}
+		r.runTrap("signal", cmd)
+	}
+}
+
+// runTrap runs a trap's command; $? is kept across it.
+func (r *Runner) runTrap(kind, cmd string) {
+	if r.inTrap[kind] {
+		return
+	}
+	if r.inTrap == nil {
+		r.inTrap = map[string]bool{}
+	}
+	r.inTrap[kind] = true
+	status := r.status
+	savedLine := r.line
+	savedFlow := r.flow
+	r.flow = flowNone
+	p, err := Parse(cmd, "trap")
+	if err == nil {
+		saved := r.src
+		r.src = p.src
+		r.stmts(p.File.Stmts)
+		r.src = saved
+	} else {
+		r.errorf("%s", parseErrMsg(err))
+	}
+	delete(r.inTrap, kind)
+	r.line = savedLine
+	if r.flow == flowNone {
+		r.flow = savedFlow
+	}
+	if r.flow != flowExit && r.flow != flowReturn {
+		r.status = status
+	}
+}
+
+// errTrap runs the ERR trap, for a command that failed.
+func (r *Runner) errTrap() {
+	if cmd, ok := r.traps.get("ERR"); ok && cmd != "" {
+		if len(r.frames) > 0 && !r.opts.set[optErrtrace] && r.errTrapDepth() {
+			return
+		}
+		r.runTrap("ERR", cmd)
+	}
+}
+
+// errTrapDepth reports whether the ERR trap was set outside the running
+// function, which without errtrace does not inherit it. qsh keeps one
+// table of traps, so a trap set inside a function applies there.
+func (r *Runner) errTrapDepth() bool { return false }
+
+// debugTrap runs the DEBUG trap before a command, whose text is in
+// r.cmdText for BASH_COMMAND.
+func (r *Runner) debugTrap() {
+	cmd, ok := r.traps.get("DEBUG")
+	if !ok || cmd == "" || r.inDebugFunc > 0 || r.inTrap["DEBUG"] {
+		return
+	}
+	r.runTrap("DEBUG", cmd)
+}
+
+func (r *Runner) debugTrapText(text string) {
+	if _, ok := r.traps.get("DEBUG"); !ok {
+		return
+	}
+	r.cmdText = text
+	r.debugTrap()
+}
+
+// returnTrap runs the RETURN trap after a function or sourced file.
+func (r *Runner) returnTrap(fn *Func) {
+	cmd, ok := r.traps.get("RETURN")
+	if !ok || cmd == "" {
+		return
+	}
+	if fn != nil && !fn.trace && !r.opts.set[optFunctrace] {
+		return
+	}
+	r.runTrap("RETURN", cmd)
+}
+
+// runExitTrap runs the EXIT trap, once, as the shell or a subshell ends.
+func (r *Runner) runExitTrap() {
+	cmd, ok := r.traps.get("EXIT")
+	if !ok || cmd == "" {
+		return
+	}
+	r.traps.reset("EXIT")
+	status := r.status
+	r.flow = flowNone
+	r.guard(func() { r.runTrap("EXIT", cmd) })
+	if r.flow != flowExit {
+		r.status = status
+	}
+}
+
+// RunExitTrap runs the EXIT trap as the shell exits.
+func (r *Runner) RunExitTrap() { r.runExitTrap() }

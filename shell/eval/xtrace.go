@@ -1,0 +1,66 @@
+package eval
+
+import (
+	"fmt"
+	"strings"
+)
+
+// xtrace prints a command as set -x does: PS4 expanded, then the words.
+func (r *Runner) xtrace(words ...string) {
+	if !r.opts.set[optXtrace] {
+		return
+	}
+	r.xtraceLine(strings.Join(words, " "))
+}
+
+func (r *Runner) xtraceWords(words []string) {
+	if !r.opts.set[optXtrace] || len(words) == 0 {
+		return
+	}
+	r.xtraceLine(strings.Join(words, " "))
+}
+
+func (r *Runner) xtraceLine(line string) {
+	ps4, ok := r.Get("PS4")
+	if !ok {
+		ps4 = "+ "
+	}
+	// PS4 is expanded with tracing off, and its first character repeats
+	// for each level of indirection (subshells and substitutions).
+	r.opts.set[optXtrace] = false
+	prefix := ps4
+	if strings.ContainsAny(ps4, "$`\\") {
+		prefix = r.expandPS(ps4)
+	}
+	r.opts.set[optXtrace] = true
+	if prefix != "" {
+		prefix = strings.Repeat(prefix[:1], r.subshell) + prefix
+	}
+	w := r.xtraceOut()
+	fmt.Fprintf(w, "%s%s\n", prefix, line)
+}
+
+// xtraceOut is where set -x writes: BASH_XTRACEFD's descriptor, else
+// standard error.
+func (r *Runner) xtraceOut() interface{ Write([]byte) (int, error) } {
+	if v, ok := r.Get("BASH_XTRACEFD"); ok {
+		if n, ok := fastNumber(v); ok {
+			if f := r.fds.get(int(n)); f != nil && f.w != nil {
+				return f.w
+			}
+		}
+	}
+	return r.stderr()
+}
+
+// expandPS expands a prompt string's expansions (not its backslash
+// escapes, which the prompt decoder handles): PS4 and ${x@P}.
+func (r *Runner) expandPS(s string) string {
+	if r.sess.promptExpand != nil {
+		return r.sess.promptExpand(r, s)
+	}
+	return r.expandDoc(s)
+}
+
+// expandPrompt is ${x@P}.
+func (r *Runner) expandPrompt(s string) string { return r.expandPS(s) }
