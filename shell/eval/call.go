@@ -21,6 +21,18 @@ func (r *Runner) call(st *syntax.Stmt, c *syntax.CallExpr) {
 		r.assignOnly(st, c)
 		return
 	}
+	if r.isExecAlone(args) {
+		// exec with no command: its redirections stay.
+		if _, ok := r.redirect(st.Redirs, true); !ok {
+			r.status = 1
+			if !r.sess.interactive {
+				r.exit(1)
+			}
+			return
+		}
+		r.status = 0
+		return
+	}
 	restore, ok := r.redirect(st.Redirs, false)
 	if !ok {
 		r.status = 1
@@ -28,6 +40,19 @@ func (r *Runner) call(st *syntax.Stmt, c *syntax.CallExpr) {
 	}
 	defer restore()
 	r.run(args, c.Assigns)
+}
+
+// isExecAlone reports whether args are the exec builtin with no command.
+func (r *Runner) isExecAlone(args []string) bool {
+	if args[0] != "exec" || r.funcs.get("exec") != nil || r.Builtin("exec") == nil {
+		return false
+	}
+	for _, a := range args[1:] {
+		if a != "--" {
+			return false
+		}
+	}
+	return true
 }
 
 // commandText is BASH_COMMAND's text for a simple command.

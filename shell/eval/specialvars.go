@@ -212,7 +212,7 @@ func (r *Runner) initVars() {
 }
 
 // frameArray is FUNCNAME, BASH_SOURCE or BASH_LINENO: innermost first.
-// FUNCNAME has "main" at the bottom only while a function runs, as bash.
+// FUNCNAME is empty while no function runs, as in bash.
 func (r *Runner) frameArray(f func(frame) string, funcname bool) *Var {
 	var vals []string
 	inFunc := false
@@ -223,13 +223,12 @@ func (r *Runner) frameArray(f func(frame) string, funcname bool) *Var {
 		}
 		vals = append(vals, f(fr))
 	}
-	switch {
-	case funcname:
-		if !inFunc {
-			return &Var{Attr: AttrIndexed, arr: &indexed{}}
-		}
-		vals = append(vals, "main")
-	default:
+	if funcname && !inFunc {
+		return &Var{Attr: AttrIndexed, arr: &indexed{}}
+	}
+	// A script's own code is a frame of its own, "main"; a -c string's
+	// is not.
+	if r.sess.scriptName != "" {
 		vals = append(vals, f(frame{name: "main", source: r.sess.scriptName, callLine: 0}))
 	}
 	return arrVar(vals)
