@@ -118,6 +118,8 @@ func builtinEval(b *B) int {
 	args := b.Args[1:]
 	if len(args) > 0 && args[0] == "--" {
 		args = args[1:]
+	} else if len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' {
+		return b.UsageError(args[0][:2])
 	}
 	src := strings.Join(args, " ")
 	if strings.TrimSpace(src) == "" {

@@ -220,7 +220,7 @@ func (r *Runner) declareOne(kind string, on, off map[byte]bool, it declItem) err
 		}
 	}
 	if !validName(name) {
-		return &varError{"`" + it.String() + "': not a valid identifier"}
+		return &varError{msg: "`" + it.String() + "': not a valid identifier"}
 	}
 	// Where the variable lives: a new local in a function (declare,
 	// local, typeset without -g), else the visible one or a global.
@@ -268,7 +268,7 @@ func (r *Runner) declareOne(kind string, on, off map[byte]bool, it declItem) err
 	switch {
 	case on['A']:
 		if v.arr != nil {
-			return &varError{name + ": cannot convert indexed to associative array"}
+			return &varError{msg: name + ": cannot convert indexed to associative array"}
 		}
 		if v.m == nil {
 			v.m = newAssoc()
@@ -280,7 +280,7 @@ func (r *Runner) declareOne(kind string, on, off map[byte]bool, it declItem) err
 		}
 	case on['a']:
 		if v.m != nil {
-			return &varError{name + ": cannot convert associative to indexed array"}
+			return &varError{msg: name + ": cannot convert associative to indexed array"}
 		}
 		if v.arr == nil {
 			v.arr = &indexed{}
@@ -324,10 +324,10 @@ func (r *Runner) declareOne(kind string, on, off map[byte]bool, it declItem) err
 		}
 	case value != nil && v.Attr&AttrNameref != 0:
 		if *value != "" && !refOK(*value) {
-			return &varError{"`" + *value + "': invalid variable name for name reference"}
+			return &varError{msg: "`" + *value + "': invalid variable name for name reference"}
 		}
 		if *value == name {
-			return &varError{name + ": nameref variable self references not allowed"}
+			return &varError{msg: name + ": nameref variable self references not allowed"}
 		}
 		v.str, v.set = *value, true
 	case value != nil && hasIndex:

@@ -71,10 +71,12 @@ func (r *Runner) assignOnly(st *syntax.Stmt, c *syntax.CallExpr) {
 		if err := r.assignStmt(a, &trace); err != nil {
 			r.errorf("%s", err.Error())
 			r.status = 1
-			if !r.sess.interactive {
+			if isFatal(err) && !r.sess.interactive {
 				r.exit(1)
 			}
-			return
+			if isFatal(err) {
+				return
+			}
 		}
 	}
 	r.xtraceWords(trace)
@@ -95,7 +97,7 @@ func (r *Runner) assignStmt(a *syntax.Assign, trace *[]string) error {
 	name := a.Name.Value
 	if a.Array != nil {
 		if a.Index != nil {
-			return &varError{name + "[" + r.srcOf(a.Index) + "]: cannot assign list to array member"}
+			return &varError{msg: name + "[" + r.srcOf(a.Index) + "]: cannot assign list to array member"}
 		}
 		err := r.assignArray(name, a.Array, a.Append, 0)
 		if trace != nil {
@@ -272,19 +274,9 @@ func (r *Runner) run(args []string, assigns []*syntax.Assign) {
 		r.withTemp(temp, args, func() { r.runBuiltin(b, args) })
 		return
 	}
-	var env []string
-	var trace []string
-	for _, a := range temp {
-		val := r.assignValue(a.Value)
-		if a.Array != nil {
-			continue
-		}
-		env = append(env, a.Name.Value+"="+val)
-		trace = append(trace, a.Name.Value+"="+quoteWord(val))
-	}
-	r.xtraceWords(append(trace, quoteAll(args)...))
-	r.lastArg = args[len(args)-1]
-	r.exec(args, env)
+	// A program's assignments are in scope while it is looked up (a
+	// PATH=… before it counts) and exported to it.
+	r.withTemp(temp, args, func() { r.exec(args, nil) })
 }
 
 // withTemp runs f with the assignments before a function or builtin in a

@@ -33,7 +33,7 @@ func (r *Runner) stmt(st *syntax.Stmt) {
 	if st.Negated {
 		r.noErrexit++
 	}
-	r.command(st)
+	r.commandGuarded(st)
 	if st.Negated {
 		r.noErrexit--
 		r.status = int(b2i(r.status == 0))
@@ -69,6 +69,20 @@ func (r *Runner) afterCommand(cmd syntax.Command) {
 func (r *Runner) exit(status int) {
 	r.status = status
 	r.flow = flowExit
+}
+
+// commandGuarded runs a command; an expansion error that fails only the
+// command (see [cmdError]) leaves it with status 1.
+func (r *Runner) commandGuarded(st *syntax.Stmt) {
+	defer func() {
+		if e := recover(); e != nil {
+			if _, ok := e.(cmdError); !ok {
+				panic(e)
+			}
+			r.status = 1
+		}
+	}()
+	r.command(st)
 }
 
 // command runs a statement's command with its redirections.

@@ -34,8 +34,10 @@ type builder struct {
 	r *Runner
 	// split is set where unquoted expansions are split at IFS (command
 	// arguments); patterns where the pattern form of fields is kept
-	// (globbing, case, [[ == ]]).
-	split, patterns bool
+	// (globbing, case, [[ == ]]). splitLits is set inside the word of an
+	// unquoted ${x-word}, whose literal text is an expansion's result,
+	// split too.
+	split, patterns, splitLits bool
 	fields          []field
 	cur             field
 }
@@ -92,6 +94,39 @@ func (b *builder) unquotedLit(s string) {
 		_, n := utf8.DecodeRuneInString(s[i+1:])
 		b.text(s[i+1:i+1+n], true)
 		s = s[i+1+n:]
+	}
+}
+
+// splitLit appends unquoted literal text that splits at IFS, backslashes
+// quoting as in unquotedLit.
+func (b *builder) splitLit(s string) {
+	ifs := b.r.ifs()
+	for len(s) > 0 {
+		i := 0
+		for i < len(s) && s[i] != '\\' && !ifs.is(s[i]) {
+			i++
+		}
+		if i > 0 {
+			b.text(s[:i], false)
+			s = s[i:]
+			continue
+		}
+		if s[0] == '\\' {
+			if len(s) == 1 {
+				b.text("\\", true)
+				return
+			}
+			_, n := utf8.DecodeRuneInString(s[1:])
+			b.text(s[1:1+n], true)
+			s = s[1+n:]
+			continue
+		}
+		j := 0
+		for j < len(s) && ifs.is(s[j]) {
+			j++
+		}
+		b.value(s[:j], false)
+		s = s[j:]
 	}
 }
 
@@ -155,6 +190,13 @@ func (b *builder) list(vals []string, quoted bool) {
 	if !b.split {
 		// Where nothing splits (x=$@), the elements join with spaces.
 		b.text(strings.Join(vals, " "), quoted)
+		return
+	}
+	if !quoted && !b.r.ifs().empty {
+		// Unquoted, the elements join with IFS's first character and
+		// the whole splits, as in bash: with IFS=x, an empty element
+		// between two others is an empty field.
+		b.value(strings.Join(vals, b.r.ifs().first), false)
 		return
 	}
 	for i, v := range vals {
@@ -326,9 +368,12 @@ func (r *Runner) parts(parts []syntax.WordPart, quoted bool, b *builder, first b
 			if i == 0 && first && !quoted && strings.HasPrefix(s, "~") {
 				s = r.tilde(s, b, false)
 			}
-			if quoted {
+			switch {
+			case quoted:
 				b.text(unescapeDouble(s), true)
-			} else {
+			case b.splitLits && b.split:
+				b.splitLit(s)
+			default:
 				b.unquotedLit(s)
 			}
 		case *syntax.SglQuoted:
@@ -361,7 +406,7 @@ func (r *Runner) parts(parts []syntax.WordPart, quoted bool, b *builder, first b
 			// here is text.
 			b.text(braceText(p), quoted)
 		default:
-			r.fatal(&varError{"unsupported word part"})
+			r.fatal(&varError{msg: "unsupported word part"})
 		}
 	}
 }
@@ -520,10 +565,10 @@ func (r *Runner) extGlob(p *syntax.ExtGlob, quoted bool, b *builder) {
 		return
 	}
 	b.text(p.Op.String(), false)
-	split := b.split
-	b.split = false
+	split, saved := b.split, r.src
+	b.split, r.src = false, p.Pattern.Value
 	r.parts(w.Parts, false, b, false)
-	b.split = split
+	b.split, r.src = split, saved
 	b.text(")", false)
 	if b.patterns {
 		b.cur.meta = true

@@ -66,7 +66,7 @@ func subAll(x syntax.ArithmExpr) string {
 
 func (r *Runner) paramExp(pe *syntax.ParamExp, quoted bool, b *builder) {
 	if pe.Param == nil {
-		r.fatal(&varError{"bad substitution"})
+		r.fatal(&varError{msg: "bad substitution"})
 	}
 	if pe.Length {
 		b.value(r.paramLength(pe), quoted)
@@ -129,7 +129,9 @@ func (r *Runner) paramValue(pe *syntax.ParamExp) pval {
 		}
 		sortStrings(names)
 		return pval{name: name, list: true, star: pe.Names == syntax.NamesPrefix, vals: names, set: len(names) > 0}
-	case pe.Excl && pe.Index != nil && subAll(pe.Index) != "":
+	case pe.Excl && pe.Index != nil && subAll(pe.Index) != "" && pe.Exp == nil && pe.Slice == nil && pe.Repl == nil:
+		// ${!a[@]} lists the keys; with an operator after it, bash reads
+		// it as an indirection through the values.
 		v := r.lookup(name)
 		keys := v.Keys()
 		return pval{name: name, list: true, star: subAll(pe.Index) == "*", vals: keys, set: len(keys) > 0}
@@ -141,7 +143,7 @@ func (r *Runner) paramValue(pe *syntax.ParamExp) pval {
 		n, sub, hasSub, ok := splitRef(ref)
 		if !ok && !isSpecialParam(ref) {
 			r.errorf("%s: invalid variable name", ref)
-			panic(abort{status: 1})
+			panic(cmdError{})
 		}
 		if hasSub {
 			if sub == "@" || sub == "*" {
@@ -156,7 +158,7 @@ func (r *Runner) paramValue(pe *syntax.ParamExp) pval {
 			s, ok := r.element(v, sub)
 			return pval{name: ref, s: s, set: ok}
 		}
-		return r.namedValue(n, pe.Index, ref)
+		return r.namedValue(n, nil, ref)
 	}
 	return r.namedValue(name, pe.Index, name)
 }
@@ -168,20 +170,22 @@ func (r *Runner) indirect(pe *syntax.ParamExp) string {
 	if v, _ := r.vars.find(name); v != nil && v.Attr&AttrNameref != 0 && pe.Index == nil {
 		return v.str
 	}
-	var v pval
-	if pe.Index != nil {
-		v = r.namedValue(name, pe.Index, name)
-	} else {
-		v = r.namedValue(name, nil, name)
-	}
+	v := r.namedValue(name, pe.Index, name)
 	if !v.set && !v.list {
-		if pe.Exp == nil || !isDefaultOp(pe.Exp.Op) {
+		// A variable that exists with no value (an array without element
+		// 0) refers to nothing; one that does not exist is an error.
+		if r.lookup(name) == nil && !isSpecialParam(name) && (pe.Exp == nil || !isDefaultOp(pe.Exp.Op)) {
 			r.errorf("%s: invalid indirect expansion", name)
 			panic(abort{status: 1})
 		}
 		return ""
 	}
-	return v.joined(r)
+	ref := v.joined(r)
+	if ref == "" {
+		r.errorf("%s: invalid variable name", ref)
+		panic(cmdError{})
+	}
+	return ref
 }
 
 func isDefaultOp(op syntax.ParExpOperator) bool {
@@ -283,7 +287,7 @@ func (r *Runner) assocKey(text string) string {
 		return text
 	}
 	if w, err := r.parseWordOf(text); err == nil {
-		return r.Literal(w)
+		return r.literalOf(w, text)
 	}
 	return r.expandDoc(text)
 }
@@ -326,21 +330,25 @@ func (r *Runner) paramOp(pe *syntax.ParamExp, v *pval, quoted bool, b *builder) 
 	case syntax.AssignUnset, syntax.AssignUnsetOrNull:
 		if op == syntax.AssignUnset && !v.set || op == syntax.AssignUnsetOrNull && v.null(r) {
 			s := r.Literal(w)
-			if pe.Excl || isSpecialParam(pe.Param.Value) && pe.Index == nil {
-				r.errorf("$%s: cannot assign in this way", pe.Param.Value)
+			target := pe.Param.Value
+			if pe.Excl {
+				target = v.name // the name the indirection reached
+			}
+			if isSpecialParam(target) && (pe.Index == nil || pe.Excl) {
+				r.errorf("$%s: cannot assign in this way", target)
 				panic(abort{status: 1})
 			}
 			var err error
-			if pe.Index != nil {
-				err = r.assignSub(pe.Param.Value, pe.Index, s, false)
+			if pe.Index != nil && !pe.Excl {
+				err = r.assignSub(target, pe.Index, s, false)
 			} else {
-				err = r.assign(pe.Param.Value, s, false)
+				err = r.assign(target, s, false)
 			}
 			if err != nil {
 				r.fatal(err)
 			}
 			*v = pval{name: v.name, s: s, set: true}
-			if vv := r.lookup(pe.Param.Value); vv != nil && pe.Index == nil {
+			if vv := r.lookup(target); vv != nil && (pe.Index == nil || pe.Excl) {
 				v.s = vv.String()
 			}
 		}
@@ -390,7 +398,7 @@ func (r *Runner) paramOp(pe *syntax.ParamExp, v *pval, quoted bool, b *builder) 
 	case syntax.OtherParamOps:
 		r.atOp(pe, v, w.Lit())
 	default:
-		r.fatal(&varError{"bad substitution"})
+		r.fatal(&varError{msg: "bad substitution"})
 	}
 	return false
 }
@@ -404,7 +412,10 @@ func (r *Runner) opWord(w *syntax.Word, quoted bool, b *builder) {
 		}
 		return
 	}
+	saved := b.splitLits
+	b.splitLits = !quoted
 	r.parts(w.Parts, quoted, b, !quoted)
+	b.splitLits = saved
 	if quoted && !b.cur.started {
 		b.text("", true)
 	}
@@ -474,15 +485,6 @@ func (r *Runner) paramSlice(pe *syntax.ParamExp, v *pval) {
 		if pe.Index == nil && (pe.Param.Value == "@" || pe.Param.Value == "*") {
 			// $@'s slices count $0 as element 0.
 			vals = append([]string{r.arg0}, r.params...)
-			if off < 0 {
-				vals = r.params
-				off += int64(len(r.params)) + 1
-				if off < 1 {
-					v.vals = nil
-					return
-				}
-				off--
-			}
 		} else if pe.Index != nil && !pe.Excl {
 			// An array's slice counts indices, not elements.
 			vv := r.lookup(pe.Param.Value)

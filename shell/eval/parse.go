@@ -195,13 +195,28 @@ func (r *Runner) srcOf(n syntax.Node) string {
 // expandDoc expands text as a here-document body is (and as bash expands
 // arithmetic: double quotes are dropped).
 func (r *Runner) expandDoc(text string) string {
+	if text == "" {
+		return ""
+	}
 	w, err := r.sess.parseDoc(text)
 	if err != nil {
-		r.fatal(&varError{err.Error()})
+		r.fatal(&varError{msg: err.Error()})
 	}
 	b := &builder{r: r}
+	saved := r.src
+	r.src = text // the tree's positions are the text's
 	r.docParts(w.Parts, b)
+	r.src = saved
 	return string(b.cur.val)
+}
+
+// literalOf expands a word parsed from text at run time, whose positions
+// are the text's.
+func (r *Runner) literalOf(w *syntax.Word, text string) string {
+	saved := r.src
+	r.src = text
+	defer func() { r.src = saved }()
+	return r.Literal(w)
 }
 
 // docParts expands a here-document's parts: its literal text keeps every

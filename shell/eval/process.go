@@ -161,7 +161,8 @@ func (r *Runner) lookPath(name string) (string, error) {
 		return p, nil
 	}
 	if p, ok := r.hash.get(name); ok {
-		if isExecutable(p) {
+		// bash trusts the table unless checkhash is set.
+		if !r.opts.shopt[optCheckhash] || isExecutable(p) {
 			return p, nil
 		}
 		r.hash.remove(name)
@@ -172,7 +173,7 @@ func (r *Runner) lookPath(name string) (string, error) {
 		return "", errNotFound
 	}
 	if r.opts.set[optHashall] {
-		r.hash.put(name, p)
+		r.hash.putHits(name, p, 1)
 	}
 	return p, nil
 }

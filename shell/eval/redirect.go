@@ -81,7 +81,7 @@ func (r *Runner) redirectOne(rd *syntax.Redirect, put func(int, *file), keep boo
 		} else {
 			n, err := strconv.Atoi(rd.N.Value)
 			if err != nil {
-				return &varError{rd.N.Value + ": bad file descriptor"}
+				return &varError{msg: rd.N.Value + ": bad file descriptor"}
 			}
 			fd = n
 		}
@@ -100,7 +100,7 @@ func (r *Runner) redirectOne(rd *syntax.Redirect, put func(int, *file), keep boo
 				v, _ := r.Get(varName)
 				n, err := strconv.Atoi(v)
 				if err != nil {
-					return &varError{varName + ": ambiguous redirect"}
+					return &varError{msg: varName + ": ambiguous redirect"}
 				}
 				put(n, nil)
 				return nil
@@ -145,11 +145,11 @@ func (r *Runner) redirectOne(rd *syntax.Redirect, put func(int, *file), keep boo
 				put(2, f.hold())
 				return nil
 			}
-			return &varError{target + ": ambiguous redirect"}
+			return &varError{msg: target + ": ambiguous redirect"}
 		}
 		src := r.fds.get(n)
 		if src == nil {
-			return &varError{num + ": Bad file descriptor"}
+			return &varError{msg: num + ": Bad file descriptor"}
 		}
 		if err := place(def, src.hold()); err != nil {
 			return err
@@ -191,7 +191,7 @@ func (r *Runner) redirectOne(rd *syntax.Redirect, put func(int, *file), keep boo
 		put(2, f.hold())
 		return nil
 	default:
-		return &varError{"unsupported redirection " + rd.Op.String()}
+		return &varError{msg: "unsupported redirection " + rd.Op.String()}
 	}
 	f, err := r.openFileRW(name, flag, clobber, read, write)
 	if err != nil {
@@ -223,12 +223,12 @@ func (r *Runner) openFile(name string, flag int, clobber bool) (*file, error) {
 func (r *Runner) openFileRW(name string, flag int, clobber, read, write bool) (*file, error) {
 	if f, ok := r.specialFile(name); ok {
 		if f == nil {
-			return nil, &varError{name + ": Bad file descriptor"}
+			return nil, &varError{msg: name + ": Bad file descriptor"}
 		}
 		return f.hold(), nil
 	}
 	if name == "" {
-		return nil, &varError{": No such file or directory"}
+		return nil, &varError{msg: ": No such file or directory"}
 	}
 	path := name
 	if !filepath.IsAbs(path) {
@@ -236,7 +236,7 @@ func (r *Runner) openFileRW(name string, flag int, clobber, read, write bool) (*
 	}
 	if !clobber {
 		if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() {
-			return nil, &varError{name + ": cannot overwrite existing file"}
+			return nil, &varError{msg: name + ": cannot overwrite existing file"}
 		}
 		if flag&os.O_TRUNC != 0 {
 			flag |= os.O_EXCL
@@ -247,7 +247,7 @@ func (r *Runner) openFileRW(name string, flag int, clobber, read, write bool) (*
 	}
 	rwc, err := r.openWithUmask(path, flag, 0o666)
 	if err != nil {
-		return nil, &varError{name + ": " + errText(err)}
+		return nil, &varError{msg: name + ": " + errText(err)}
 	}
 	if of, ok := rwc.(*os.File); ok {
 		return ownedFile(of, read, write), nil

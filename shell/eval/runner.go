@@ -95,6 +95,9 @@ type Runner struct {
 	inDebugFunc int
 	// getoptsInd is the OPTIND getopts last set.
 	getoptsInd int
+	// lineLock holds LINENO while a trap runs: its code sees the line of
+	// the command that set it off, as in bash.
+	lineLock int
 }
 
 // session is what a shell and all its subshells share: how it was
@@ -362,7 +365,14 @@ func (r *Runner) guard(f func()) {
 		case exitPanic:
 			r.status = e.status
 			r.flow = flowExit
+		case cmdError:
+			// Only the command failed; the shell goes on.
+			r.status = 1
+			r.flow = flowNone
 		default:
+			if os.Getenv("QSH_DEBUG_PANIC") != "" {
+				panic(e)
+			}
 			r.errorf("internal error: %v", e)
 			r.status = 2
 			r.flow = flowNone
@@ -373,6 +383,10 @@ func (r *Runner) guard(f func()) {
 	}()
 	f()
 }
+
+// cmdError is an expansion error that fails the command it is in, with
+// status 1, and no more: bash's "invalid variable name" in an indirection.
+type cmdError struct{}
 
 // exitPanic ends a subshell at once (exit inside a deep expansion).
 type exitPanic struct{ status int }
@@ -447,7 +461,7 @@ func (r *Runner) fork() *Runner {
 
 // stmtPos notes where a statement is, for LINENO and messages.
 func (r *Runner) at(pos syntax.Pos) {
-	if l := int(pos.Line()); l > 0 {
+	if l := int(pos.Line()); l > 0 && r.lineLock == 0 {
 		r.line = l
 	}
 }

@@ -185,7 +185,7 @@ func (r *Runner) catFile(cs *syntax.CmdSubst) (string, bool) {
 func (r *Runner) procSubst(ps *syntax.ProcSubst) string {
 	pr, pw, err := os.Pipe()
 	if err != nil {
-		r.fatal(&varError{"pipe: " + err.Error()})
+		r.fatal(&varError{msg: "pipe: " + err.Error()})
 	}
 	var mine, theirs *file
 	if ps.Op == syntax.CmdIn {

@@ -188,7 +188,9 @@ func (r *Runner) runTrap(kind, cmd string) {
 	if err == nil {
 		saved := r.src
 		r.src = p.src
+		r.lineLock++
 		r.stmts(p.File.Stmts)
+		r.lineLock--
 		r.src = saved
 	} else {
 		r.errorf("%s", parseErrMsg(err))

@@ -327,8 +327,8 @@ func (r *Runner) resolve(name string) (target, sub string, hasSub bool) {
 		}
 		target = n
 	}
-	r.errorf("%s: circular name reference", name)
-	return target, "", false
+	// A cycle refers to nothing, as in bash (which warns when assigning).
+	return "", "", false
 }
 
 // lookup is the variable name names after namerefs, with dynamic values
@@ -399,12 +399,21 @@ func (r *Runner) Export(name string) {
 	r.vars.gen++
 }
 
-// varError is an assignment that failed; its message is bash's.
-type varError struct{ msg string }
+// varError is an assignment that failed; its message is bash's. A fatal
+// one (to a readonly variable) ends a non-interactive shell.
+type varError struct {
+	msg   string
+	fatal bool
+}
 
 func (e *varError) Error() string { return e.msg }
 
-func readonlyErr(name string) error { return &varError{name + ": readonly variable"} }
+func readonlyErr(name string) error { return &varError{msg: name + ": readonly variable", fatal: true} }
+
+func isFatal(err error) bool {
+	ve, ok := err.(*varError)
+	return ok && ve.fatal
+}
 
 // prepare finds or creates the variable a write to name goes to (after
 // namerefs, in the innermost scope that has it, else the globals), ready to
@@ -413,7 +422,7 @@ func readonlyErr(name string) error { return &varError{name + ": readonly variab
 func (r *Runner) prepare(name string, kind Attr) (*Var, error) {
 	target, _, hasSub := r.resolve(name)
 	if hasSub {
-		return nil, &varError{name + ": cannot assign to a reference to an element here"}
+		return nil, &varError{msg: name + ": cannot assign to a reference to an element here"}
 	}
 	v, _ := r.vars.forWrite(target)
 	if v == nil {
@@ -440,7 +449,7 @@ func (r *Runner) prepare(name string, kind Attr) (*Var, error) {
 		}
 	case AttrAssoc:
 		if v.arr != nil {
-			return nil, &varError{target + ": cannot convert indexed to associative array"}
+			return nil, &varError{msg: target + ": cannot convert indexed to associative array"}
 		}
 		if v.m == nil {
 			v.m = newAssoc()
@@ -501,7 +510,7 @@ func (r *Runner) assign(name, value string, appending bool) error {
 	if v.Attr&AttrNameref != 0 && !v.set {
 		// declare -n r; r=a gives the reference its target.
 		if value != "" && !refOK(value) {
-			return &varError{"`" + value + "': invalid variable name for name reference"}
+			return &varError{msg: "`" + value + "': invalid variable name for name reference"}
 		}
 		v.str, v.set = value, true
 		return nil
@@ -569,7 +578,7 @@ func (r *Runner) assignIndex(name string, i int64, value string, appending bool)
 	if i < 0 {
 		i += int64(v.arr.max()) + 1
 		if i < 0 {
-			return &varError{name + "[" + itoa(i-int64(v.arr.max())-1) + "]: bad array subscript"}
+			return &varError{msg: name + "[" + itoa(i-int64(v.arr.max())-1) + "]: bad array subscript"}
 		}
 	}
 	old, _ := v.arr.get(int(i))
@@ -601,9 +610,9 @@ func (r *Runner) assigned(name string, v *Var) {
 // scalars, taken as the key for associative ones.
 func (r *Runner) element(v *Var, sub string) (string, bool) {
 	if v.m != nil {
-		return v.m.get(sub)
+		return v.m.get(r.assocKey(sub))
 	}
-	i, err := r.arithString(sub)
+	i, err := r.arithString(r.arithText(sub))
 	if err != nil {
 		r.fatal(err)
 	}
@@ -635,6 +644,10 @@ func (r *Runner) index(v *Var, i int64) (string, bool) {
 // a variable of a calling function's scope is removed, so that the one it
 // hid shows again, as bash's dynamic unset.
 func (r *Runner) unsetVar(name string) error {
+	if n, sub, has, ok := splitRef(name); ok && has {
+		target, _, _ := r.resolve(n)
+		return r.unsetElem(target, sub)
+	}
 	target, sub, hasSub := r.resolve(name)
 	if hasSub {
 		return r.unsetElem(target, sub)
@@ -644,7 +657,7 @@ func (r *Runner) unsetVar(name string) error {
 		return nil
 	}
 	if v.Attr&AttrReadonly != 0 {
-		return &varError{target + ": cannot unset: readonly variable"}
+		return &varError{msg: target + ": cannot unset: readonly variable"}
 	}
 	r.vars.changed(v)
 	if s == r.vars.local() && s.fn && !r.opts.shopt[optLocalvarUnset] {
@@ -665,7 +678,7 @@ func (r *Runner) unsetElem(name, sub string) error {
 		return nil
 	}
 	if v.Attr&AttrReadonly != 0 {
-		return &varError{name + ": cannot unset: readonly variable"}
+		return &varError{msg: name + ": cannot unset: readonly variable"}
 	}
 	switch {
 	case sub == "@" || sub == "*":
@@ -685,7 +698,7 @@ func (r *Runner) unsetElem(name, sub string) error {
 		if i < 0 {
 			i += int64(v.arr.max()) + 1
 			if i < 0 {
-				return &varError{name + "[" + sub + "]: bad array subscript"}
+				return &varError{msg: name + "[" + sub + "]: bad array subscript"}
 			}
 		}
 		v.arr.unset(int(i))
