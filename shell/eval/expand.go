@@ -38,8 +38,8 @@ type builder struct {
 	// unquoted ${x-word}, whose literal text is an expansion's result,
 	// split too.
 	split, patterns, splitLits bool
-	fields          []field
-	cur             field
+	fields                     []field
+	cur                        field
 }
 
 func (b *builder) text(s string, quoted bool) {
