@@ -507,7 +507,7 @@ func (a *arith) value(v *arithVar) int64 {
 				name += "[" + *v.sub + "]"
 			}
 			a.r.errorf("%s: unbound variable", name)
-			panic(abort{status: 1})
+			panic(abort{status: 127, exit: true})
 		}
 		return 0
 	}

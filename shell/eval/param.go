@@ -112,7 +112,7 @@ func (r *Runner) checkUnset(pe *syntax.ParamExp, v pval) {
 		return
 	}
 	r.errorf("%s: unbound variable", name)
-	panic(abort{status: 127})
+	panic(abort{status: 127, exit: true})
 }
 
 // paramValue is the value a parameter expansion starts from: the
@@ -363,7 +363,7 @@ func (r *Runner) paramOp(pe *syntax.ParamExp, v *pval, quoted bool, b *builder) 
 				msg = r.Literal(w)
 			}
 			r.errorf("%s: %s", v.name, msg)
-			panic(abort{status: 127})
+			panic(abort{status: 127, exit: true})
 		}
 		return false
 	}

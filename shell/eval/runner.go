@@ -2,9 +2,11 @@ package eval
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -329,35 +331,109 @@ func (r *Runner) Run(ctx context.Context, p *Program) int {
 	return r.status
 }
 
-// RunString parses and runs src, as eval does: its name is the one error
-// messages give.
+// RunString parses and runs src one command at a time, as bash reads a
+// script or a -c string: a syntax error stops it there, once the commands
+// before it ran. name is what messages call the code.
 func (r *Runner) RunString(ctx context.Context, src, name string) int {
-	p, err := Parse(src, name)
-	if err != nil {
-		r.errorf("%s", parseErrMsg(err))
+	savedCtx, savedSrc := r.ctx, r.src
+	r.ctx, r.src = ctx, src
+	defer func() { r.ctx, r.src = savedCtx, savedSrc }()
+	skipLine := uint(0) // an error abandons the rest of its line
+	err := NewParser().Stmts(strings.NewReader(src), func(st *syntax.Stmt) bool {
+		Fix(st)
+		if st.Pos().Line() == skipLine {
+			return true
+		}
+		if r.guard(func() { r.topStmt(st) }) {
+			skipLine = st.End().Line()
+		}
+		return r.flow == flowNone && ctx.Err() == nil
+	})
+	if err != nil && r.flow == flowNone && ctx.Err() == nil {
+		r.syntaxError(err)
 		r.status = 2
-		return 2
+		if !r.sess.interactive {
+			r.flow = flowExit
+		}
 	}
-	return r.Run(ctx, p)
+	if r.flow == flowReturn && len(r.frames) == 0 {
+		r.flow = flowNone
+	}
+	return r.status
+}
+
+// topStmt runs a statement read at the top level, its aliases expanded
+// first (they are read as the line is, which the parser cannot do).
+func (r *Runner) topStmt(st *syntax.Stmt) {
+	if r.opts.shopt[optExpandAliases] && r.aliases.any() && r.usesAlias(st) {
+		text := r.srcOf(st)
+		expanded := r.expandAliases(text)
+		if expanded != text {
+			p, err := Parse(expanded, "")
+			if err != nil {
+				r.syntaxError(err)
+				r.status = 2
+				return
+			}
+			saved := r.src
+			r.src = p.src
+			r.stmts(p.File.Stmts)
+			r.src = saved
+			return
+		}
+	}
+	r.stmt(st)
+}
+
+// usesAlias reports whether a command of st is named by an alias.
+func (r *Runner) usesAlias(st *syntax.Stmt) bool {
+	found := false
+	syntax.Walk(st, func(n syntax.Node) bool {
+		if c, ok := n.(*syntax.CallExpr); ok && len(c.Args) > 0 {
+			if _, ok := r.aliases.m[c.Args[0].Lit()]; ok {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// syntaxError reports a parse error as bash does: the code's name, the
+// line, what is wrong.
+func (r *Runner) syntaxError(err error) {
+	var pe syntax.ParseError
+	if errors.As(err, &pe) {
+		line := pe.Pos.Line()
+		fmt.Fprintf(r.stderr(), "%s: line %d: syntax error: %s\n", r.sess.name, line, pe.Text)
+		return
+	}
+	fmt.Fprintf(r.stderr(), "%s: %v\n", r.sess.name, err)
 }
 
 // abort is the panic an error that ends the command line makes: expansion
-// errors, and set -e and set -u in the cases bash exits for.
-type abort struct{ status int }
+// errors (the shell goes on with the next line), and with exit set, set -u
+// and ${x?} (which end a non-interactive shell).
+type abort struct {
+	status int
+	exit   bool
+}
 
 // guard runs f, ending what an [abort] or an internal error stops: the
-// shell goes on (an interactive one, at its prompt) or exits (a
-// non-interactive one), as bash after an expansion error.
-func (r *Runner) guard(f func()) {
+// shell goes on with its next line, or exits (a subshell, or a
+// non-interactive shell for the errors that end one), as bash does.
+// aborted reports that the rest of the line is to be skipped.
+func (r *Runner) guard(f func()) (aborted bool) {
 	defer func() {
 		e := recover()
 		if e == nil {
 			return
 		}
+		aborted = true
 		switch e := e.(type) {
 		case abort:
 			r.status = e.status
-			if !r.sess.interactive || r.subshell > 0 {
+			if r.subshell > 0 || e.exit && !r.sess.interactive {
 				r.flow = flowExit
 			} else {
 				r.flow = flowNone
@@ -382,6 +458,7 @@ func (r *Runner) guard(f func()) {
 		}
 	}()
 	f()
+	return false
 }
 
 // cmdError is an expansion error that fails the command it is in, with
