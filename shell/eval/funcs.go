@@ -80,6 +80,10 @@ func (r *Runner) currentSource() string {
 	if len(r.frames) > 0 {
 		return r.frames[len(r.frames)-1].source
 	}
+	if r.sess.scriptName == "" && !r.sess.interactive {
+		// bash's name for where a -c string's functions come from
+		return "environment"
+	}
 	return r.sess.scriptName
 }
 

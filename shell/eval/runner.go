@@ -481,12 +481,24 @@ func (r *Runner) fatal(err error) {
 func (r *Runner) errorf(format string, args ...any) {
 	w := r.stderr()
 	prefix := r.sess.name + ": "
-	if !r.sess.interactive || r.line > 0 && len(r.frames) > 0 {
+	if src := r.errSource(); src != "" {
+		prefix = src + ": "
+	}
+	if !r.sess.interactive || len(r.frames) > 0 {
 		if r.line > 0 {
 			prefix += "line " + itoa(int64(r.line)) + ": "
 		}
 	}
 	fmt.Fprintf(w, prefix+format+"\n", args...)
+}
+
+// errSource is the file the running code came from, for messages: a
+// function's, a sourced file's, or the script's.
+func (r *Runner) errSource() string {
+	if n := len(r.frames); n > 0 {
+		return r.frames[n-1].source
+	}
+	return r.sess.scriptName
 }
 
 func (r *Runner) stderr() io.Writer {
