@@ -60,7 +60,7 @@ func builtinCommand(b *B) int {
 			}
 		}()
 	}
-	r.exec(args, env)
+	r.execProgram(args, env)
 	return r.status
 }
 

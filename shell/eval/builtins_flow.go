@@ -212,7 +212,7 @@ func (r *Runner) findSource(name string) string {
 }
 
 func (r *Runner) readSource(path string) ([]byte, error) {
-	f, err := r.sess.open(r.ctx, path, os.O_RDONLY, 0)
+	f, err := r.open(r.ctx, path, os.O_RDONLY, 0)
 	if err != nil {
 		return nil, err
 	}

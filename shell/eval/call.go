@@ -276,7 +276,7 @@ func (r *Runner) run(args []string, assigns []*syntax.Assign) {
 	}
 	// A program's assignments are in scope while it is looked up (a
 	// PATH=… before it counts) and exported to it.
-	r.withTemp(temp, args, func() { r.exec(args, nil) })
+	r.withTemp(temp, args, func() { r.execProgram(args, nil) })
 }
 
 // withTemp runs f with the assignments before a function or builtin in a

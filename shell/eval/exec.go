@@ -25,6 +25,7 @@ func (r *Runner) stmt(st *syntax.Stmt) {
 		return
 	}
 	r.at(st.Position)
+	r.checkInterrupt()
 	r.runTraps()
 	if st.Background || st.Coprocess {
 		r.background(st)

@@ -36,6 +36,8 @@ type proc struct {
 	status int
 	sig    syscall.Signal
 	usage  syscall.Rusage
+	// fg marks a program run in the foreground.
+	fg bool
 	// cancel stops a statement the shell runs itself; killedBy is the
 	// signal kill sent it.
 	cancel   context.CancelFunc
@@ -116,8 +118,9 @@ type jobTable struct {
 	seq     int
 	// fakePid numbers the statements the shell runs itself.
 	fakePid int
-	// last is $!'s job: the latest background one.
 	warned bool
+	// interrupt tells the shell of a Ctrl-C (see [Runner.Interrupt]).
+	interrupt func()
 }
 
 func newJobTable() *jobTable {
@@ -184,8 +187,8 @@ func (t *jobTable) remove(j *job) {
 }
 
 // track follows a started process until it is gone.
-func (t *jobTable) track(pid int, j *job, args []string, _ context.Context) *proc {
-	p := &proc{pid: pid, args: args}
+func (t *jobTable) track(pid int, j *job, args []string, fg bool) *proc {
+	p := &proc{pid: pid, args: args, fg: fg}
 	t.mu.Lock()
 	t.procs[pid] = p
 	if j != nil {
@@ -235,6 +238,11 @@ func (t *jobTable) reap(p *proc) {
 		case ws.Signaled():
 			p.state, p.sig, p.status = procDone, ws.Signal(), 128+int(ws.Signal())
 			p.usage = ru
+			if p.sig == syscall.SIGINT && p.fg && t.control {
+				// A foreground program that died of Ctrl-C stops the
+				// command line too, as in bash.
+				t.interrupt()
+			}
 		default:
 			p.state, p.sig, p.status = procDone, 0, ws.ExitStatus()
 			p.usage = ru

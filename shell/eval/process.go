@@ -62,7 +62,7 @@ func (c *Call) Spawn(ctx context.Context, sp Spawn) (int, error) {
 }
 
 // exec runs a program by name.
-func (r *Runner) exec(args []string, env []string) {
+func (r *Runner) execProgram(args []string, env []string) {
 	c := &Call{
 		Args:   args,
 		Dir:    r.dir,
@@ -72,7 +72,7 @@ func (r *Runner) exec(args []string, env []string) {
 		Stderr: r.stderr(),
 		r:      r,
 	}
-	r.status = r.sess.exec(r.ctx, c)
+	r.status = r.exec(r.ctx, c)
 }
 
 func (s *session) defaultExec(ctx context.Context, c *Call) int {
@@ -255,7 +255,7 @@ func (r *Runner) spawn(ctx context.Context, sp Spawn) (int, error) {
 		cleanup()
 		return 1, err
 	}
-	p := r.sess.jobs.track(pid, job, sp.Argv, r.ctx)
+	p := r.sess.jobs.track(pid, job, sp.Argv, job == nil || job.fg)
 	if job != nil {
 		job.started(pid)
 	}

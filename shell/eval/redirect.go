@@ -272,7 +272,7 @@ func (r *Runner) openWithUmask(path string, flag int, perm os.FileMode) (io.Read
 			r.sess.execMu.Unlock()
 		}()
 	}
-	return r.sess.open(r.ctx, path, flag, perm)
+	return r.open(r.ctx, path, flag, perm)
 }
 
 // specialFile is a file bash's redirections know by name: /dev/stdin,

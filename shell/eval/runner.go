@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -100,7 +101,55 @@ type Runner struct {
 	// lineLock holds LINENO while a trap runs: its code sees the line of
 	// the command that set it off, as in bash.
 	lineLock int
+	// exec runs programs, open opens redirections' files: the defaults
+	// wrapped in the middlewares given. A subshell copies them, and may
+	// wrap its own (the assistant's guarded runs).
+	exec ExecHandler
+	open OpenHandler
 }
+
+// WrapExec puts a middleware around how this shell (and the subshells it
+// makes from now on) run programs.
+func (r *Runner) WrapExec(mw func(next ExecHandler) ExecHandler) { r.exec = mw(r.exec) }
+
+// WrapOpen puts a middleware around the files this shell's redirections
+// open.
+func (r *Runner) WrapOpen(mw func(next OpenHandler) OpenHandler) { r.open = mw(r.open) }
+
+// Fork makes a subshell of r, as ( … ) does: a copy that shares nothing
+// it could change. Its programs belong to no job.
+func (r *Runner) Fork() *Runner {
+	sub := r.fork()
+	sub.job, sub.ownJob = nil, false
+	return sub
+}
+
+// Interrupt tells the shell a Ctrl-C came: the command line stops at its
+// next command (or its INT trap runs), as bash's does.
+func (r *Runner) Interrupt() { r.sess.interrupted.Store(true) }
+
+// checkInterrupt acts on a Ctrl-C: a subshell ends; the shell runs its INT
+// trap, or abandons the command line (a non-interactive shell exits).
+func (r *Runner) checkInterrupt() {
+	if !r.sess.interrupted.Load() {
+		return
+	}
+	if r.subshell > 0 {
+		panic(abort{status: 130, exit: true})
+	}
+	r.sess.interrupted.Store(false)
+	if cmd, ok := r.traps.get("INT"); ok {
+		if cmd != "" {
+			r.runTrap("signal", cmd)
+		}
+		return
+	}
+	panic(abort{status: 130, exit: true})
+}
+
+// Close releases what a forked runner holds (its open files), once it is
+// done.
+func (r *Runner) Close() { r.fds.release() }
 
 // session is what a shell and all its subshells share: how it was
 // started, the handlers and builtins given, the jobs, the process.
@@ -112,8 +161,6 @@ type session struct {
 	ppid      int
 	start     time.Time // SECONDS counts from it
 	builtins  map[string]*Builtin
-	exec      ExecHandler
-	open      OpenHandler
 	onAssign  func(r *Runner, name string)
 	// procUmask is the process's own umask, the one programs get when
 	// a shell leaves it alone.
@@ -138,6 +185,11 @@ type session struct {
 	onOption     func(r *Runner, name string, on bool) error
 	onChdir      func(r *Runner, dir string)
 	promptExpand func(r *Runner, s string) string
+
+	// interrupted is set by a Ctrl-C the shell got, or a foreground
+	// program died of, until a runner acts on it (see
+	// [Runner.checkInterrupt]).
+	interrupted atomic.Bool
 
 	cache   parseCache
 	sigOnce sync.Once
@@ -224,12 +276,12 @@ func Builtins(bs ...*Builtin) Option {
 // program's arguments before it starts, and may refuse it or run it
 // otherwise.
 func WrapExec(mw func(next ExecHandler) ExecHandler) Option {
-	return func(r *Runner) { r.sess.exec = mw(r.sess.exec) }
+	return func(r *Runner) { r.WrapExec(mw) }
 }
 
 // WrapOpen puts a middleware around the files redirections open.
 func WrapOpen(mw func(next OpenHandler) OpenHandler) Option {
-	return func(r *Runner) { r.sess.open = mw(r.sess.open) }
+	return func(r *Runner) { r.WrapOpen(mw) }
 }
 
 // OnAssign is called after each assignment to a variable, with its name:
@@ -267,9 +319,10 @@ func New(opts ...Option) (*Runner, error) {
 		pid:     pid,
 		ctx:     context.Background(),
 	}
-	r.sess.exec = r.sess.defaultExec
-	r.sess.open = defaultOpen
+	r.exec = r.sess.defaultExec
+	r.open = defaultOpen
 	r.sess.jobs = newJobTable()
+	r.sess.jobs.interrupt = r.Interrupt
 	for _, b := range builtinTable() {
 		r.sess.builtins[b.Name] = b
 	}
