@@ -151,7 +151,7 @@ func (r *Runner) compound(cmd syntax.Command) {
 			return
 		}
 		r.xtrace("[[", r.srcOf(c.X), "]]")
-		r.status = int(b2i(!r.test(c.X)))
+		r.status = r.testClause(c.X)
 	case *syntax.DeclClause:
 		r.declClause(c)
 	case *syntax.LetClause:
@@ -165,6 +165,20 @@ func (r *Runner) compound(cmd syntax.Command) {
 		r.errorf("unsupported command %T", c)
 		r.status = 2
 	}
+}
+
+// testClause evaluates [[ … ]]: 0 true, 1 false, 2 for a bad regular
+// expression.
+func (r *Runner) testClause(x syntax.TestExpr) (status int) {
+	defer func() {
+		if e := recover(); e != nil {
+			if _, ok := e.(testError); !ok {
+				panic(e)
+			}
+			status = 2
+		}
+	}()
+	return int(b2i(!r.test(x)))
 }
 
 // arithCmd evaluates ((…)) and reports errors rather than aborting.

@@ -65,6 +65,12 @@ func (r *Runner) Func(name string) *Func { return r.funcs.get(name) }
 func (r *Runner) FuncNames() []string { return r.funcs.names() }
 
 func (r *Runner) funcDecl(c *syntax.FuncDecl) {
+	if c.Name == nil {
+		// zsh's anonymous functions parse; bash has none.
+		r.errorf("syntax error near unexpected token `('")
+		r.status = 2
+		return
+	}
 	name := c.Name.Value
 	if b := r.sess.builtins[name]; b != nil && b.Special && r.opts.set[optPosix] {
 		r.errorf("`%s': is a special builtin", name)
