@@ -106,6 +106,8 @@ type Runner struct {
 	// wrap its own (the assistant's guarded runs).
 	exec ExecHandler
 	open OpenHandler
+	// dry marks a copy that runs nothing (see [Runner.Dry]).
+	dry bool
 }
 
 // WrapExec puts a middleware around how this shell (and the subshells it

@@ -136,6 +136,9 @@ func (r *Runner) pipeline(c *syntax.BinaryCmd) {
 
 // cmdSubst runs $(…) and returns its output, trailing newlines removed.
 func (r *Runner) cmdSubst(cs *syntax.CmdSubst) string {
+	if r.dry {
+		panic(wouldRun{})
+	}
 	if s, ok := r.catFile(cs); ok {
 		return s
 	}
@@ -183,6 +186,9 @@ func (r *Runner) catFile(cs *syntax.CmdSubst) (string, bool) {
 // procSubst runs <(…) or >(…) in the background, joined to the command by
 // a pipe that the command opens as /dev/fd/N.
 func (r *Runner) procSubst(ps *syntax.ProcSubst) string {
+	if r.dry {
+		panic(wouldRun{})
+	}
 	pr, pw, err := os.Pipe()
 	if err != nil {
 		r.fatal(&varError{msg: "pipe: " + err.Error()})
