@@ -135,11 +135,10 @@ func (r *Runner) eval(src, name string) int {
 		r.errorf("%s", parseErrMsg(err))
 		return 2
 	}
-	saved := r.src
-	r.src = p.src
+	restore := r.withCode(p.src, p.lenient)
 	savedLine := r.line
 	r.stmts(p.File.Stmts)
-	r.src = saved
+	restore()
 	r.line = savedLine
 	return r.status
 }
@@ -240,14 +239,13 @@ func (r *Runner) Source(path, name string, data []byte, args []string, setArgs b
 	}
 	p.File.Name = path
 	r.frames = append(r.frames, frame{name: "source", source: name, callLine: r.line, params: r.params})
-	saved := r.src
 	savedLine := r.line
 	if setArgs {
 		r.params = args
 	}
-	r.src = p.src
+	restore := r.withCode(p.src, p.lenient)
 	r.stmts(p.File.Stmts)
-	r.src = saved
+	restore()
 	r.line = savedLine
 	top := r.frames[len(r.frames)-1]
 	r.frames = r.frames[:len(r.frames)-1]

@@ -184,7 +184,9 @@ func (r *Runner) testClause(x syntax.TestExpr) (status int) {
 // arithCmd evaluates ((…)) and reports errors rather than aborting.
 func (r *Runner) arithCmd(x syntax.ArithmExpr) (int64, error) {
 	var text string
-	if w, ok := x.(*syntax.Word); ok {
+	if orig, ok := r.arithOriginal(x); ok {
+		text = r.arithText(orig)
+	} else if w, ok := x.(*syntax.Word); ok {
 		if s, ok := plainLit(w); ok {
 			text = s
 		}

@@ -565,10 +565,12 @@ func (r *Runner) extGlob(p *syntax.ExtGlob, quoted bool, b *builder) {
 		return
 	}
 	b.text(p.Op.String(), false)
-	split, saved := b.split, r.src
-	b.split, r.src = false, p.Pattern.Value
+	split := b.split
+	b.split = false
+	restore := r.withCode(p.Pattern.Value, nil)
 	r.parts(w.Parts, false, b, false)
-	b.split, r.src = split, saved
+	restore()
+	b.split = split
 	b.text(")", false)
 	if b.patterns {
 		b.cur.meta = true

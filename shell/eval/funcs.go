@@ -12,8 +12,9 @@ type Func struct {
 	Body *syntax.Stmt
 	// src is the text its definition was parsed from, source the file
 	// (BASH_SOURCE), line where it starts.
-	src    string
-	source string
+	src     string
+	lenient *lenient
+	source  string
 	line   int
 	trace  bool // declare -ft: it inherits DEBUG and RETURN traps
 	export bool // export -f
@@ -77,7 +78,7 @@ func (r *Runner) funcDecl(c *syntax.FuncDecl) {
 		r.status = 1
 		return
 	}
-	r.funcs.set(name, &Func{Name: name, Body: c.Body, src: r.src, source: r.currentSource(), line: int(c.Position.Line())})
+	r.funcs.set(name, &Func{Name: name, Body: c.Body, src: r.src, lenient: r.lenient, source: r.currentSource(), line: int(c.Position.Line())})
 	r.status = 0
 }
 
@@ -112,8 +113,8 @@ func (r *Runner) callFunc(fn *Func, args []string) {
 		params:   r.params,
 		fn:       fn,
 	})
-	savedSrc, savedLine, savedLoops := r.src, r.line, r.loops
-	r.src = fn.src
+	savedLine, savedLoops := r.line, r.loops
+	restoreCode := r.withCode(fn.src, fn.lenient)
 	r.params = args[1:]
 	r.loops = 0
 	r.funcDepth++
@@ -131,7 +132,8 @@ func (r *Runner) callFunc(fn *Func, args []string) {
 		top := r.frames[len(r.frames)-1]
 		r.frames = r.frames[:len(r.frames)-1]
 		r.params = top.params
-		r.src, r.line, r.loops = savedSrc, savedLine, savedLoops
+		restoreCode()
+		r.line, r.loops = savedLine, savedLoops
 	}()
 	r.stmt(fn.Body)
 	if r.flow == flowReturn {

@@ -68,6 +68,7 @@ func (r *Runner) paramExp(pe *syntax.ParamExp, quoted bool, b *builder) {
 	if pe.Param == nil {
 		r.fatal(&varError{msg: "bad substitution"})
 	}
+	r.badSubst(pe)
 	if pe.Length {
 		b.value(r.paramLength(pe), quoted)
 		return

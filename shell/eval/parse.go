@@ -12,8 +12,9 @@ import (
 // does not keep every piece's text: an associative array's key [a-b] is
 // parsed as arithmetic, and bash expands arithmetic from its text).
 type Program struct {
-	File *syntax.File
-	src  string
+	File    *syntax.File
+	src     string
+	lenient *lenient
 }
 
 // Source is the text the program was parsed from.
@@ -26,12 +27,12 @@ func NewParser(opts ...syntax.ParserOption) *syntax.Parser {
 
 // Parse parses bash source; name is the file's name for positions.
 func Parse(src, name string) (*Program, error) {
-	f, err := NewParser().Parse(strings.NewReader(src), name)
+	f, text, l, err := parseLenient(src, name)
 	if err != nil {
 		return nil, err
 	}
 	Fix(f)
-	return &Program{File: f, src: src}, nil
+	return &Program{File: f, src: text, lenient: l}, nil
 }
 
 // ProgramOf wraps a tree parsed elsewhere (and [Fix]ed) with its source.
@@ -203,19 +204,16 @@ func (r *Runner) expandDoc(text string) string {
 		r.fatal(&varError{msg: err.Error()})
 	}
 	b := &builder{r: r}
-	saved := r.src
-	r.src = text // the tree's positions are the text's
+	restore := r.withCode(text, nil) // the tree's positions are the text's
 	r.docParts(w.Parts, b)
-	r.src = saved
+	restore()
 	return string(b.cur.val)
 }
 
 // literalOf expands a word parsed from text at run time, whose positions
 // are the text's.
 func (r *Runner) literalOf(w *syntax.Word, text string) string {
-	saved := r.src
-	r.src = text
-	defer func() { r.src = saved }()
+	defer r.withCode(text, nil)()
 	return r.Literal(w)
 }
 
@@ -256,7 +254,9 @@ func unescapeDoc(s string) string {
 // arithExp evaluates an arithmetic expression of the tree from its text.
 func (r *Runner) arithExp(x syntax.ArithmExpr) int64 {
 	var text string
-	if w, ok := x.(*syntax.Word); ok {
+	if orig, ok := r.arithOriginal(x); ok {
+		text = r.arithText(orig)
+	} else if w, ok := x.(*syntax.Word); ok {
 		if s, ok := plainLit(w); ok {
 			text = s
 		} else {

@@ -108,6 +108,17 @@ type Runner struct {
 	open OpenHandler
 	// dry marks a copy that runs nothing (see [Runner.Dry]).
 	dry bool
+	// lenient is what the placeholders of the running code stand for
+	// (see lenient.go), as src is its text.
+	lenient *lenient
+}
+
+// withCode makes src (with its placeholders l) the running code's text,
+// for the positions of its tree; restore puts the old back.
+func (r *Runner) withCode(src string, l *lenient) (restore func()) {
+	savedSrc, savedL := r.src, r.lenient
+	r.src, r.lenient = src, l
+	return func() { r.src, r.lenient = savedSrc, savedL }
 }
 
 // WrapExec puts a middleware around how this shell (and the subshells it
@@ -369,9 +380,7 @@ func (r *Runner) Run(ctx context.Context, p *Program) int {
 	savedCtx := r.ctx
 	r.ctx = ctx
 	defer func() { r.ctx = savedCtx }()
-	saved := r.src
-	r.src = p.src
-	defer func() { r.src = saved }()
+	defer r.withCode(p.src, p.lenient)()
 	r.guard(func() {
 		for _, st := range p.File.Stmts {
 			r.stmt(st)
@@ -390,26 +399,41 @@ func (r *Runner) Run(ctx context.Context, p *Program) int {
 // script or a -c string: a syntax error stops it there, once the commands
 // before it ran. name is what messages call the code.
 func (r *Runner) RunString(ctx context.Context, src, name string) int {
-	savedCtx, savedSrc := r.ctx, r.src
-	r.ctx, r.src = ctx, src
-	defer func() { r.ctx, r.src = savedCtx, savedSrc }()
+	savedCtx := r.ctx
+	r.ctx = ctx
+	defer func() { r.ctx = savedCtx }()
+	var l *lenient
+	defer r.withCode(src, nil)()
+	done := uint(0)     // the end of the last statement run
 	skipLine := uint(0) // an error abandons the rest of its line
-	err := NewParser().Stmts(strings.NewReader(src), func(st *syntax.Stmt) bool {
-		Fix(st)
-		if st.Pos().Line() == skipLine {
-			return true
+	for {
+		r.src, r.lenient = src, l
+		err := NewParser().Stmts(strings.NewReader(src), func(st *syntax.Stmt) bool {
+			if st.End().Offset() <= done && done > 0 {
+				return true // ran before the text was fixed
+			}
+			done = st.End().Offset()
+			Fix(st)
+			if st.Pos().Line() == skipLine {
+				return true
+			}
+			if r.guard(func() { r.topStmt(st) }) {
+				skipLine = st.End().Line()
+			}
+			return r.flow == flowNone && ctx.Err() == nil
+		})
+		if err != nil && r.flow == flowNone && ctx.Err() == nil {
+			if fixed, ok := fixParseError(src, err, &l); ok {
+				src = fixed
+				continue
+			}
+			r.syntaxError(err)
+			r.status = 2
+			if !r.sess.interactive {
+				r.flow = flowExit
+			}
 		}
-		if r.guard(func() { r.topStmt(st) }) {
-			skipLine = st.End().Line()
-		}
-		return r.flow == flowNone && ctx.Err() == nil
-	})
-	if err != nil && r.flow == flowNone && ctx.Err() == nil {
-		r.syntaxError(err)
-		r.status = 2
-		if !r.sess.interactive {
-			r.flow = flowExit
-		}
+		break
 	}
 	if r.flow == flowReturn && len(r.frames) == 0 {
 		r.flow = flowNone
@@ -430,10 +454,9 @@ func (r *Runner) topStmt(st *syntax.Stmt) {
 				r.status = 2
 				return
 			}
-			saved := r.src
-			r.src = p.src
+			restore := r.withCode(p.src, p.lenient)
 			r.stmts(p.File.Stmts)
-			r.src = saved
+			restore()
 			return
 		}
 	}

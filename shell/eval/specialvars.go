@@ -54,10 +54,9 @@ func (r *Runner) importFunc(name, body string) {
 	if _, ok := p.File.Stmts[0].Cmd.(*syntax.FuncDecl); !ok {
 		return
 	}
-	saved := r.src
-	r.src = p.src
+	restore := r.withCode(p.src, p.lenient)
 	r.stmt(p.File.Stmts[0])
-	r.src = saved
+	restore()
 	if fn := r.funcs.get(name); fn != nil {
 		nf := *fn
 		nf.export = true

@@ -186,12 +186,11 @@ func (r *Runner) runTrap(kind, cmd string) {
 	r.flow = flowNone
 	p, err := Parse(cmd, "trap")
 	if err == nil {
-		saved := r.src
-		r.src = p.src
+		restore := r.withCode(p.src, p.lenient)
 		r.lineLock++
 		r.stmts(p.File.Stmts)
 		r.lineLock--
-		r.src = saved
+		restore()
 	} else {
 		r.errorf("%s", parseErrMsg(err))
 	}

@@ -1,0 +1,209 @@
+package eval
+
+import (
+	"errors"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// The parser refuses some text that bash takes and judges only when it runs
+// it: a parameter expansion it does not know (zsh's ${(M)…} in a branch for
+// zsh, which git's completion has), and arithmetic whose operators come
+// from expansions ($(( 1 $op 2 ))) or that it parses otherwise than bash
+// (x$y = 1). Such a piece is replaced, in the text to parse, by a
+// placeholder of the same length and lines — so every position and line
+// stays — and the original is kept by its offset: a bad substitution fails
+// when it runs, and arithmetic is evaluated from its original text, as
+// bash does with all arithmetic.
+
+// lenient is what the placeholders of a text stand for.
+type lenient struct {
+	bad   map[uint]string // offset of a ${…} placeholder → its text
+	arith map[uint]string // offset of an arithmetic placeholder → its text
+}
+
+// maxLenientFixes bounds the pieces replaced in one text.
+const maxLenientFixes = 64
+
+// parseLenient parses src as the shell reads it: with the pieces bash
+// judges only when run replaced (see above).
+func parseLenient(src, name string) (*syntax.File, string, *lenient, error) {
+	var l *lenient
+	for range maxLenientFixes {
+		f, err := NewParser().Parse(strings.NewReader(src), name)
+		if err == nil {
+			return f, src, l, nil
+		}
+		fixed, ok := fixParseError(src, err, &l)
+		if !ok {
+			return nil, src, l, err
+		}
+		src = fixed
+	}
+	return nil, src, l, errors.New("too many unparsable pieces")
+}
+
+// errPos is where a parse error is.
+func errPos(err error) (syntax.Pos, bool) {
+	var perr syntax.ParseError
+	var lerr syntax.LangError
+	switch {
+	case errors.As(err, &perr):
+		return perr.Pos, !perr.Incomplete
+	case errors.As(err, &lerr):
+		return lerr.Pos, true
+	}
+	return syntax.Pos{}, false
+}
+
+// fixParseError replaces the piece err is about with a placeholder, when
+// bash would take it; ok is false for a real syntax error.
+func fixParseError(src string, err error, l **lenient) (string, bool) {
+	pos, ok := errPos(err)
+	if !ok || !pos.IsValid() {
+		return src, false
+	}
+	off := int(pos.Offset())
+	if off > len(src) {
+		return src, false
+	}
+	if *l == nil {
+		*l = &lenient{bad: map[uint]string{}, arith: map[uint]string{}}
+	}
+	if start, end, ok := arithmeticAround(src, off); ok {
+		return placeArith(src, start, end, *l)
+	}
+	if paramExpError(err) {
+		return placeBad(src, off, *l)
+	}
+	return src, false
+}
+
+// paramExpError reports whether err is about a parameter expansion bash
+// only finds bad when it runs it.
+func paramExpError(err error) bool {
+	msg := err.Error()
+	for _, m := range []string{"cannot combine multiple parameter expansion operators",
+		"not a valid parameter expansion operator", "invalid nested parameter expansion",
+		"invalid parameter name", "invalid @ expansion operator", "are a zsh feature",
+		"`:` must be followed by an expression"} {
+		if strings.Contains(msg, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// placeBad replaces the ${…} around off with ${___…}, kept as bad.
+func placeBad(src string, off int, l *lenient) (string, bool) {
+	start := strings.LastIndex(src[:min(off+2, len(src))], "${")
+	if start < 0 {
+		return src, false
+	}
+	depth, end := 0, -1
+	for i := start + 1; i < len(src) && end < 0; i++ {
+		switch src[i] {
+		case '{':
+			depth++
+		case '}':
+			if depth--; depth == 0 {
+				end = i + 1
+			}
+		case '\n':
+			return src, false
+		}
+	}
+	if end < 0 || end-start < 4 {
+		return src, false
+	}
+	l.bad[uint(start)] = src[start:end]
+	return src[:start] + "${" + strings.Repeat("_", end-start-3) + "}" + src[end:], true
+}
+
+// arithmeticAround finds the arithmetic off is in: the text between the
+// (( and the )) around it.
+func arithmeticAround(src string, off int) (start, end int, ok bool) {
+	// Back to the (( whose parentheses are still open at off.
+	depth := 0
+	for i := min(off, len(src)) - 1; i >= 1; i-- {
+		switch src[i] {
+		case ')':
+			depth++
+		case '(':
+			if depth > 0 {
+				depth--
+				continue
+			}
+			if src[i-1] == '(' {
+				start = i + 1
+				ok = true
+			}
+		}
+		if ok || src[i] == '(' && depth == 0 {
+			break
+		}
+	}
+	if !ok {
+		return 0, 0, false
+	}
+	// Forward to the )) that closes it.
+	depth = 0
+	for i := start; i+1 < len(src); i++ {
+		switch src[i] {
+		case '(':
+			depth++
+		case ')':
+			if depth > 0 {
+				depth--
+				continue
+			}
+			if src[i+1] == ')' {
+				return start, i, true
+			}
+			return 0, 0, false
+		}
+	}
+	return 0, 0, false
+}
+
+// placeArith replaces an arithmetic expression's text with a word of
+// underscores, its newlines kept before it.
+func placeArith(src string, start, end int, l *lenient) (string, bool) {
+	text := src[start:end]
+	if strings.Trim(text, "_\n ") == "" {
+		return src, false // a placeholder already: a real error
+	}
+	nl := strings.Count(text, "\n")
+	width := len(text) - nl
+	if width == 0 {
+		return src, false
+	}
+	l.arith[uint(start+nl)] = text
+	return src[:start] + strings.Repeat("\n", nl) + strings.Repeat("_", width) + src[end:], true
+}
+
+// badSubst reports a placeholder for a substitution bash finds bad when it
+// runs it.
+func (r *Runner) badSubst(pe *syntax.ParamExp) {
+	if r.lenient == nil || !pe.Dollar.IsValid() {
+		return
+	}
+	if text, ok := r.lenient.bad[pe.Dollar.Offset()]; ok {
+		r.errorf("%s: bad substitution", text)
+		panic(abort{status: 1})
+	}
+}
+
+// arithOriginal is the text an arithmetic placeholder stands for.
+func (r *Runner) arithOriginal(x syntax.ArithmExpr) (string, bool) {
+	if r.lenient == nil {
+		return "", false
+	}
+	w, ok := x.(*syntax.Word)
+	if !ok {
+		return "", false
+	}
+	text, ok := r.lenient.arith[w.Pos().Offset()]
+	return text, ok
+}
