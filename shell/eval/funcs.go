@@ -15,9 +15,9 @@ type Func struct {
 	src     string
 	lenient *lenient
 	source  string
-	line   int
-	trace  bool // declare -ft: it inherits DEBUG and RETURN traps
-	export bool // export -f
+	line    int
+	trace   bool // declare -ft: it inherits DEBUG and RETURN traps
+	export  bool // export -f
 }
 
 // funcs is a shell's function table; a subshell shares it until either

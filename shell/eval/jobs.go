@@ -118,7 +118,7 @@ type jobTable struct {
 	seq     int
 	// fakePid numbers the statements the shell runs itself.
 	fakePid int
-	warned bool
+	warned  bool
 	// interrupt tells the shell of a Ctrl-C (see [Runner.Interrupt]).
 	interrupt func()
 }
