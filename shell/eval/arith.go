@@ -38,7 +38,8 @@ type (
 	arithBinary struct {
 		op   string
 		x, y arithNode
-		at   int
+		at   int // the operator
+		yEnd int // the last token of y, where bash's errors about it point
 	}
 	arithCond struct {
 		c, t, f arithNode
@@ -55,17 +56,26 @@ type (
 type arithParser struct {
 	src string
 	pos int
-	err *arithError
+	// last is where the last token read starts: bash's errors show the
+	// text from there.
+	last int
+	err  *arithError
 }
 
 func (p *arithParser) fail(msg string, at int) {
 	if p.err == nil {
-		tok := ""
-		if at < len(p.src) {
-			tok = p.src[at:]
-		}
-		p.err = &arithError{expr: p.src, msg: msg, token: tok}
+		p.err = newArithError(p.src, msg, at)
 	}
+}
+
+// newArithError words an error as bash: the expression without its
+// leading blanks, and the text from the token at fault.
+func newArithError(src, msg string, at int) *arithError {
+	tok := ""
+	if at >= 0 && at < len(src) {
+		tok = src[at:]
+	}
+	return &arithError{expr: strings.TrimLeft(src, " \t\n"), msg: msg, token: tok}
 }
 
 func (p *arithParser) skip() {
@@ -87,6 +97,9 @@ func (p *arithParser) peekOp(ops ...string) string {
 		if strings.HasPrefix(p.src[p.pos:], op) && len(op) > len(best) {
 			best = op
 		}
+	}
+	if best != "" {
+		p.last = p.pos // the caller consumes it
 	}
 	return best
 }
@@ -153,7 +166,7 @@ func (p *arithParser) cond() arithNode {
 		return c
 	}
 	if p.peekOp(":") == "" {
-		p.fail("`:' expected for conditional expression", p.pos)
+		p.fail("`:' expected for conditional expression", p.last)
 		return c
 	}
 	p.pos++
@@ -181,7 +194,7 @@ func (p *arithParser) binary(level int) arithNode {
 		at := p.pos
 		p.pos += len(op)
 		y := p.binary(level + 1)
-		x = arithBinary{op: op, x: x, y: y, at: at}
+		x = arithBinary{op: op, x: x, y: y, at: at, yEnd: p.last}
 	}
 	return x
 }
@@ -214,7 +227,7 @@ func (p *arithParser) power() arithNode {
 		at := p.pos
 		p.pos += 2
 		y := p.power()
-		return arithBinary{op: "**", x: x, y: y, at: at}
+		return arithBinary{op: "**", x: x, y: y, at: at, yEnd: p.last}
 	}
 	return x
 }
@@ -268,10 +281,11 @@ func isNameChar(c byte) bool  { return isNameStart(c) || c >= '0' && c <= '9' }
 func (p *arithParser) primary() arithNode {
 	p.skip()
 	if p.pos >= len(p.src) {
-		p.fail("syntax error: operand expected", p.pos)
+		p.fail("syntax error: operand expected", p.last)
 		return nil
 	}
 	c := p.src[p.pos]
+	p.last = p.pos
 	switch {
 	case c == '(':
 		p.pos++
@@ -409,11 +423,7 @@ type arith struct {
 
 func (a *arith) fail(msg string, at int) {
 	if a.err == nil {
-		tok := ""
-		if at >= 0 && at < len(a.src) {
-			tok = a.src[at:]
-		}
-		a.err = &arithError{expr: a.src, msg: msg, token: tok}
+		a.err = newArithError(a.src, msg, at)
 	}
 }
 
@@ -609,7 +619,7 @@ func (a *arith) binary(n arithBinary) int64 {
 	}
 	x := a.eval(n.x)
 	y := a.eval(n.y)
-	return a.op(n.op, x, y, n.at)
+	return a.op(n.op, x, y, n.yEnd)
 }
 
 func (a *arith) op(op string, x, y int64, at int) int64 {
@@ -622,7 +632,7 @@ func (a *arith) op(op string, x, y int64, at int) int64 {
 		return x * y
 	case "/", "%":
 		if y == 0 {
-			a.fail("division by 0", at+len(op))
+			a.fail("division by 0", at)
 			return 0
 		}
 		if op == "/" {
@@ -631,7 +641,7 @@ func (a *arith) op(op string, x, y int64, at int) int64 {
 		return x % y
 	case "**":
 		if y < 0 {
-			a.fail("exponent less than 0", at+2)
+			a.fail("exponent less than 0", at)
 			return 0
 		}
 		r := int64(1)

@@ -228,24 +228,17 @@ func (r *Runner) readSource(path string) ([]byte, error) {
 	return []byte(sb.String()), nil
 }
 
-// Source runs a file's text in the current shell, as source does: name is
-// how it was named (BASH_SOURCE has path), args replace the positional
-// parameters while it runs when setArgs.
+// Source runs a file's text in the current shell, as source does, a
+// statement at a time: a syntax error stops the file there, once the
+// lines before it ran. name is how it was named (BASH_SOURCE has it),
+// args replace the positional parameters while it runs when setArgs.
 func (r *Runner) Source(path, name string, data []byte, args []string, setArgs bool) int {
-	p, err := r.parseEval(string(data), name)
-	if err != nil {
-		r.errorf("%s", parseErrMsg(err))
-		return 2
-	}
-	p.File.Name = path
 	r.frames = append(r.frames, frame{name: "source", source: name, callLine: r.line, params: r.params})
 	savedLine := r.line
 	if setArgs {
 		r.params = args
 	}
-	restore := r.withCode(p.src, p.lenient)
-	r.stmts(p.File.Stmts)
-	restore()
+	r.runIncremental(string(data), false)
 	r.line = savedLine
 	top := r.frames[len(r.frames)-1]
 	r.frames = r.frames[:len(r.frames)-1]

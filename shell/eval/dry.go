@@ -43,13 +43,13 @@ func (r *Runner) ExpandLiteral(ctx context.Context, dir string, w *syntax.Word) 
 func (r *Runner) expandGuarded(ctx context.Context, dir string, f func()) (err error) {
 	savedCtx, savedDir, savedErr := r.ctx, r.dir, r.fds.get(2)
 	r.ctx, r.dir = ctx, dir
-	r.fds.fds[2] = nil // its messages go nowhere
+	if r.dry {
+		delete(r.fds.fds, 2) // its messages go nowhere
+	}
 	defer func() {
 		r.ctx, r.dir = savedCtx, savedDir
-		if savedErr != nil {
+		if r.dry && savedErr != nil {
 			r.fds.fds[2] = savedErr
-		} else {
-			delete(r.fds.fds, 2)
 		}
 		if e := recover(); e != nil {
 			switch e.(type) {

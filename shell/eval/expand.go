@@ -396,7 +396,7 @@ func (r *Runner) parts(parts []syntax.WordPart, quoted bool, b *builder, first b
 			s := r.cmdSubst(p)
 			b.value(s, quoted)
 		case *syntax.ArithmExp:
-			b.value(itoa(r.arithExp(p.X)), quoted)
+			b.value(itoa(r.arithExpansion(p)), quoted)
 		case *syntax.ProcSubst:
 			b.text(r.procSubst(p), quoted)
 		case *syntax.ExtGlob:

@@ -251,6 +251,20 @@ func unescapeDoc(s string) string {
 	return sb.String()
 }
 
+// arithExpansion is $((…)), from its text when the source has it.
+func (r *Runner) arithExpansion(a *syntax.ArithmExp) int64 {
+	if _, ok := r.arithOriginal(a.X); !ok {
+		if text, ok := r.arithExpText(a); ok {
+			n, err := r.arithString(r.arithText(text))
+			if err != nil {
+				r.fatal(err)
+			}
+			return n
+		}
+	}
+	return r.arithExp(a.X)
+}
+
 // arithExp evaluates an arithmetic expression of the tree from its text.
 func (r *Runner) arithExp(x syntax.ArithmExpr) int64 {
 	var text string
@@ -270,6 +284,20 @@ func (r *Runner) arithExp(x syntax.ArithmExpr) int64 {
 		r.fatal(err)
 	}
 	return n
+}
+
+// arithExpText is the text of $((…)) between its parentheses, blanks
+// included, as bash evaluates (and reports) it; "" when the source does
+// not have it.
+func (r *Runner) arithExpText(a *syntax.ArithmExp) (string, bool) {
+	start, end := a.Left.Offset()+3, a.Right.Offset()
+	if a.Bracket {
+		start = a.Left.Offset() + 2
+	}
+	if !a.Left.IsValid() || start > end || int(end) > len(r.src) || r.src[a.Left.Offset()] != '$' {
+		return "", false
+	}
+	return r.src[start:end], true
 }
 
 // arithText expands the text of an expression: parameters, commands and

@@ -402,6 +402,19 @@ func (r *Runner) RunString(ctx context.Context, src, name string) int {
 	savedCtx := r.ctx
 	r.ctx = ctx
 	defer func() { r.ctx = savedCtx }()
+	r.runIncremental(src, true)
+	if r.flow == flowReturn && len(r.frames) == 0 {
+		r.flow = flowNone
+	}
+	return r.status
+}
+
+// runIncremental parses and runs src a statement at a time. A syntax error
+// ends it with status 2 (and a non-interactive shell, when top is set: a
+// sourced file's error ends only the file). Placeholders stand in for
+// what bash judges only when it runs it (see lenient.go): the text is
+// fixed and read again from where it stopped.
+func (r *Runner) runIncremental(src string, top bool) {
 	var l *lenient
 	defer r.withCode(src, nil)()
 	done := uint(0)     // the end of the last statement run
@@ -420,25 +433,21 @@ func (r *Runner) RunString(ctx context.Context, src, name string) int {
 			if r.guard(func() { r.topStmt(st) }) {
 				skipLine = st.End().Line()
 			}
-			return r.flow == flowNone && ctx.Err() == nil
+			return r.flow == flowNone && r.ctx.Err() == nil
 		})
-		if err != nil && r.flow == flowNone && ctx.Err() == nil {
+		if err != nil && r.flow == flowNone && r.ctx.Err() == nil {
 			if fixed, ok := fixParseError(src, err, &l); ok {
 				src = fixed
 				continue
 			}
 			r.syntaxError(err)
 			r.status = 2
-			if !r.sess.interactive {
+			if top && !r.sess.interactive {
 				r.flow = flowExit
 			}
 		}
-		break
+		return
 	}
-	if r.flow == flowReturn && len(r.frames) == 0 {
-		r.flow = flowNone
-	}
-	return r.status
 }
 
 // topStmt runs a statement read at the top level, its aliases expanded
