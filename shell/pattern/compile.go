@@ -20,6 +20,7 @@ const (
 	opStarAll               // opStar that crosses '/' too (GLOBIGNORE's trailing *)
 	opSplit                 // go on to x and to y
 	opJmp                   // go on to x
+	opAltEnd                // the end of a group's alternative: go on to x
 	opNeg                   // !(…): go on to x at every end negs[neg] does not match
 	opMatch                 // the (sub)program has matched
 )
@@ -91,15 +92,15 @@ func (c *compiler) node(n node, next int32, last bool) int32 {
 	}
 	switch n.op {
 	case '@':
-		return c.alternatives(n.alts, next, -1)
+		return c.alternatives(n.alts, c.emit(inst{op: opAltEnd, x: next}), -1)
 	case '?':
-		return c.alternatives(n.alts, next, next)
+		return c.alternatives(n.alts, c.emit(inst{op: opAltEnd, x: next}), next)
 	case '*', '+':
 		// loop: each alternative comes back to it, and it goes on to the
 		// alternatives again or to next. * enters at loop, + at the
 		// alternatives.
 		loop := c.emit(inst{op: opSplit})
-		entry := c.alternatives(n.alts, loop, -1)
+		entry := c.alternatives(n.alts, c.emit(inst{op: opAltEnd, x: loop}), -1)
 		c.prog.insts[loop].x, c.prog.insts[loop].y = entry, next
 		if n.op == '*' {
 			return loop

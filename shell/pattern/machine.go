@@ -1,60 +1,72 @@
 package pattern
 
-import "unicode/utf8"
+import (
+	"slices"
+	"unicode/utf8"
+)
 
 // The machine runs a program over a subject once, left to right, holding the
 // set of instructions it may be at (Pike's simulation, without captures).
 // Each thread carries the position it started at: when several threads reach
-// the same instruction at the same position only the preferred start is kept
+// the same instruction at the same position only the earliest start is kept
 // (they can only go on alike), which is how one pass finds the leftmost
-// match, or the longest or shortest matching suffix. A run costs
-// O(len(subject) × len(program)); a !(…) group adds a run of its own program
-// from each position it is reached at, remembered for nested groups.
+// match. Suffixes are the prefixes of the reversed pattern over the subject
+// read backwards. A run costs O(len(subject) × len(program)); a !(…) group
+// adds a run of its own program from each position it is reached at,
+// remembered for nested groups.
 
-// subject is the string being matched, as characters.
+// subject is the string being matched, as characters; reversed, it reads
+// them from the end (for suffixes).
 type subject struct {
 	s     string
-	runes []rune  // nil when each byte is a character (ASCII, or read as bytes)
-	offs  []int32 // byte offset of each character and of the end; nil likewise
+	wide  bool    // characters are UTF-8 sequences, not bytes
+	rev   bool    // character i is the i-th from the end
+	runes []rune  // when wide: the characters
+	offs  []int32 // when wide: the byte offset of each character, and of the end
 	n     int     // number of characters
 }
 
-func newSubject(s string, cs charset) *subject {
-	t := &subject{s: s, n: len(s)}
+// reset makes t the subject s, reusing its buffers.
+func (t *subject) reset(s string, cs charset, rev bool) {
+	t.s, t.n, t.rev, t.wide = s, len(s), rev, false
 	if cs.bytes {
-		return t
+		return
 	}
-	ascii := true
 	for i := 0; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
-			ascii = false
+			t.wide = true
 			break
 		}
 	}
-	if ascii {
-		return t
+	if !t.wide {
+		return
 	}
-	t.runes = make([]rune, 0, len(s))
-	t.offs = make([]int32, 0, len(s)+1)
+	t.runes, t.offs = t.runes[:0], t.offs[:0]
 	for i, r := range s {
 		t.runes = append(t.runes, r)
 		t.offs = append(t.offs, int32(i))
 	}
 	t.offs = append(t.offs, int32(len(s)))
 	t.n = len(t.runes)
-	return t
 }
 
 func (t *subject) at(i int) rune {
-	if t.runes == nil {
+	if t.rev {
+		i = t.n - 1 - i
+	}
+	if !t.wide {
 		return rune(t.s[i])
 	}
 	return t.runes[i]
 }
 
-// off returns the byte offset of character i.
+// off returns the byte offset of the boundary before character i (reversed:
+// after it).
 func (t *subject) off(i int) int {
-	if t.offs == nil {
+	if t.rev {
+		i = t.n - i
+	}
+	if !t.wide {
 		return i
 	}
 	return int(t.offs[i])
@@ -62,7 +74,7 @@ func (t *subject) off(i int) int {
 
 // index returns the first character that starts at or after byte offset b.
 func (t *subject) index(b int) int {
-	if t.offs == nil {
+	if !t.wide {
 		return b
 	}
 	lo, hi := 0, t.n
@@ -82,11 +94,13 @@ type flags struct {
 	fold     bool // NoCase
 	filename bool // only a literal '/' consumes '/'
 	period   bool // a '.' that starts the subject (or follows '/' when filename) needs a literal '.'
+	// classSlash lets […] match '/' when filename, as in GLOBIGNORE.
+	classSlash bool
 }
 
 type machine struct {
 	prog *prog
-	t    *subject
+	t    subject
 	cs   charset
 	flags
 	folded    []rune  // the subject folded, when fold
@@ -94,31 +108,39 @@ type machine struct {
 	memo      map[int64][]int32
 	memoSize  int
 	scratches []*scratch // one per depth of !(…) runs
+	steps     int        // instructions visited, for the tests that bound the work
 }
 
 // memoBudget bounds how many end positions of !(…) runs are remembered:
 // past it they are computed again, slower but in bounded memory.
 const memoBudget = 1 << 22
 
-func newMachine(p *prog, t *subject, cs charset, f flags) *machine {
-	m := &machine{prog: p, t: t, cs: cs, flags: f}
+// reset prepares m to run p over s, reusing what it allocated before.
+func (m *machine) reset(p *prog, s string, cs charset, f flags, rev bool) {
+	if m.prog != p {
+		m.scratches = m.scratches[:0]
+	}
+	m.prog, m.cs, m.flags, m.steps = p, cs, f, 0
+	m.t.reset(s, cs, rev)
+	clear(m.memo)
+	m.memoSize = 0
+	m.folded = m.folded[:0]
 	if f.fold {
-		m.folded = make([]rune, t.n)
-		for i := range m.folded {
-			m.folded[i] = cs.fold(t.at(i))
+		for i := range m.t.n {
+			m.folded = append(m.folded, cs.fold(m.t.at(i)))
 		}
 	}
+	m.slashes = m.slashes[:0]
 	if f.filename && len(p.negs) > 0 {
-		m.slashes = make([]int32, t.n+1)
-		next := int32(t.n)
-		for i := t.n; i >= 0; i-- {
-			if i < t.n && t.at(i) == '/' {
+		m.slashes = slices.Grow(m.slashes, m.t.n+1)[:m.t.n+1]
+		next := int32(m.t.n)
+		for i := m.t.n; i >= 0; i-- {
+			if i < m.t.n && m.t.at(i) == '/' {
 				next = int32(i)
 			}
 			m.slashes[i] = next
 		}
 	}
-	return m
 }
 
 type thread struct{ pc, start int32 }
@@ -150,12 +172,11 @@ func (m *machine) scratchAt(depth int) *scratch {
 type goal uint8
 
 const (
-	goalEnds   goal = iota // one start: every end it matches to (sorted)
-	goalFull               // one start: whether it matches up to limit
-	goalFirst              // one start: the shortest match
-	goalLast               // one start: the longest match
-	goalFind               // every start: the leftmost, then longest, match
-	goalSuffix             // every start: the first (or, latest, last) start matching up to limit
+	goalEnds  goal = iota // one start: every end it matches to (sorted)
+	goalFull              // one start: whether it matches up to limit
+	goalFirst             // one start: the shortest match
+	goalLast              // one start: the longest match
+	goalFind              // every start: the leftmost, then longest, match
 )
 
 type result struct {
@@ -163,16 +184,11 @@ type result struct {
 	start, end int
 }
 
-// run runs the program from entry over characters [from, limit]. For the
-// goals with every start, latest prefers the later start of two.
-func (m *machine) run(depth int, entry int32, from, limit int, g goal, latest bool) result {
+// run runs the program from entry over characters [from, limit].
+func (m *machine) run(depth int, entry int32, from, limit int, g goal) result {
 	res := result{start: -1, end: -1}
 	sc := m.scratchAt(depth)
-	better := func(a, b int32) bool { return a < b }
-	if latest {
-		better = func(a, b int32) bool { return a > b }
-	}
-	multi := g == goalFind || g == goalSuffix
+	multi := g == goalFind
 	insts := m.prog.insts
 	sc.stepped = sc.stepped[:0]
 	for j := from; ; j++ {
@@ -181,26 +197,19 @@ func (m *machine) run(depth int, entry int32, from, limit int, g goal, latest bo
 		cands := append(sc.cands[:0], sc.stepped...)
 		if j <= sc.pendUntil {
 			for k := range sc.pend {
-				st, ok := sc.pend[k].at(int32(j), better)
+				st, ok := sc.pend[k].at(int32(j))
 				if !ok || (g == goalFind && res.start >= 0 && int(st) > res.start) {
 					continue
 				}
 				th := thread{insts[m.prog.negAt[k]].x, st}
-				cands = insertThread(cands, th, better)
+				cands = insertThread(cands, th)
 			}
 		}
-		if j == from || (multi && !(g == goalFind && res.start >= 0)) {
-			th := thread{entry, int32(j)}
-			if latest {
-				cands = append(cands, thread{})
-				copy(cands[1:], cands)
-				cands[0] = th
-			} else {
-				cands = append(cands, th)
-			}
+		if j == from || multi && res.start < 0 {
+			cands = append(cands, thread{entry, int32(j)})
 		}
 		sc.cands = cands
-		list := m.closure(depth, sc, cands, j, better)
+		list := m.closure(depth, sc, cands, j)
 		sc.list = list
 
 		alive := false
@@ -229,16 +238,12 @@ func (m *machine) run(depth int, entry int32, from, limit int, g goal, latest bo
 				if int(th.start) == res.start {
 					res.end = j
 				}
-			case goalSuffix:
-				if j == limit {
-					res.start = int(th.start)
-				}
 			}
 		}
 		if j >= limit {
 			return res
 		}
-		if !alive && j >= sc.pendUntil && !(multi && !(g == goalFind && res.start >= 0)) {
+		if !alive && j >= sc.pendUntil && !(multi && res.start < 0) {
 			return res
 		}
 
@@ -270,10 +275,10 @@ func (m *machine) run(depth int, entry int32, from, limit int, g goal, latest bo
 // reads reports whether the instruction consumes character c (folded fc)
 // at position j.
 func (m *machine) reads(in *inst, c, fc rune, j int) bool {
-	if c == '/' && m.filename && in.op != opStarAll {
+	if c == '/' && m.filename && in.op != opStarAll && !(in.op == opClass && m.classSlash) {
 		return (in.op == opChar || in.op == opCharRaw) && in.r == '/'
 	}
-	if c == '.' && m.period && m.segmentStart(j) {
+	if c == '.' && m.period && in.op != opStarAll && m.segmentStart(j) {
 		return (in.op == opChar || in.op == opCharRaw) && in.r == '.'
 	}
 	switch in.op {
@@ -289,6 +294,14 @@ func (m *machine) reads(in *inst, c, fc rune, j int) bool {
 	return true // opAny, opStar, opStarAll
 }
 
+// dotBlocks reports whether a *, a !(…) or the end of a group's
+// alternative reached at j fails there: before a leading '.' that needs a
+// '.', bash fails them even where they would match the empty string ("*.c"
+// does not match ".c").
+func (m *machine) dotBlocks(j int) bool {
+	return m.period && j < m.t.n && m.t.at(j) == '.' && m.segmentStart(j)
+}
+
 // segmentStart reports whether position j starts the subject or, matching
 // file names, a component of the path.
 func (m *machine) segmentStart(j int) bool {
@@ -297,7 +310,7 @@ func (m *machine) segmentStart(j int) bool {
 
 // closure follows the jumps from cands at position j and returns the
 // threads that read a character or match, in the order of cands.
-func (m *machine) closure(depth int, sc *scratch, cands []thread, j int, better func(a, b int32) bool) []thread {
+func (m *machine) closure(depth int, sc *scratch, cands []thread, j int) []thread {
 	sc.gen++
 	if sc.gen == 0 { // wrapped: forget the old marks
 		clear(sc.seen)
@@ -314,17 +327,29 @@ func (m *machine) closure(depth int, sc *scratch, cands []thread, j int, better 
 				continue
 			}
 			sc.seen[th.pc] = sc.gen
+			m.steps++
 			in := &insts[th.pc]
 			switch in.op {
 			case opSplit:
 				stack = append(stack, thread{in.y, th.start}, thread{in.x, th.start})
 			case opJmp:
 				stack = append(stack, thread{in.x, th.start})
-			case opNeg:
-				if m.negate(depth, sc, in, th.start, j, better) {
+			case opAltEnd:
+				// An alternative that read nothing of a leading '.' cannot
+				// match it away: "@(x|).a" does not match ".a".
+				if !m.dotBlocks(j) {
 					stack = append(stack, thread{in.x, th.start})
 				}
-			case opStar, opStarAll:
+			case opNeg:
+				if !m.dotBlocks(j) && m.negate(depth, sc, in, th.start, j) {
+					stack = append(stack, thread{in.x, th.start})
+				}
+			case opStar:
+				if !m.dotBlocks(j) {
+					list = append(list, th)
+					stack = append(stack, thread{in.x, th.start})
+				}
+			case opStarAll:
 				list = append(list, th)
 				stack = append(stack, thread{in.x, th.start})
 			default:
@@ -340,18 +365,15 @@ func (m *machine) closure(depth int, sc *scratch, cands []thread, j int, better 
 // alternatives from j, lets the thread go on at every later end they do not
 // reach (pending, until the run gets there), and reports whether it goes on
 // at j itself (they do not match the empty string).
-func (m *machine) negate(depth int, sc *scratch, in *inst, start int32, j int, better func(a, b int32) bool) bool {
+func (m *machine) negate(depth int, sc *scratch, in *inst, start int32, j int) bool {
 	k := int(in.neg)
 	lim := m.t.n
 	if m.filename {
 		lim = int(m.slashes[j])
 	}
-	if m.period && j < m.t.n && m.t.at(j) == '.' && m.segmentStart(j) {
-		lim = j // a leading '.' is never read by !(…)
-	}
 	ends := m.negEnds(depth, k, j, lim)
 	if lim > j {
-		sc.pend[k].add(int32(j), int32(lim), ends, start, better)
+		sc.pend[k].add(int32(j), int32(lim), ends, start)
 		if lim > sc.pendUntil {
 			sc.pendUntil = lim
 		}
@@ -366,7 +388,7 @@ func (m *machine) negEnds(depth, k, j, lim int) []int32 {
 	if ends, ok := m.memo[key]; ok {
 		return ends
 	}
-	ends := m.run(depth+1, m.prog.negs[k], j, lim, goalEnds, false).ends
+	ends := m.run(depth+1, m.prog.negs[k], j, lim, goalEnds).ends
 	if m.memoSize+len(ends)+1 <= memoBudget {
 		if m.memo == nil {
 			m.memo = make(map[int64][]int32)
@@ -377,9 +399,10 @@ func (m *machine) negEnds(depth, k, j, lim int) []int32 {
 	return ends
 }
 
-func insertThread(ts []thread, th thread, better func(a, b int32) bool) []thread {
+// insertThread inserts th among ts, which are in the order of their starts.
+func insertThread(ts []thread, th thread) []thread {
 	i := len(ts)
-	for i > 0 && better(th.start, ts[i-1].start) {
+	for i > 0 && th.start < ts[i-1].start {
 		i--
 	}
 	ts = append(ts, thread{})
@@ -390,7 +413,7 @@ func insertThread(ts []thread, th thread, better func(a, b int32) bool) []thread
 
 // pending is where the threads that passed a !(…) go on: at every position
 // up to lim except the ends its alternatives matched. It keeps one range
-// (the preferred start's) and the exceptions to it, so that a !(…) reached at
+// (the earliest start's) and the exceptions to it, so that a !(…) reached at
 // every position costs what its exceptions cost, not the length of the rest
 // of the subject.
 type pending struct {
@@ -408,8 +431,8 @@ func (p *pending) reset() {
 	clear(p.extra)
 }
 
-// at returns the start of the preferred thread pending at j.
-func (p *pending) at(j int32, better func(a, b int32) bool) (int32, bool) {
+// at returns the earliest start of the threads pending at j.
+func (p *pending) at(j int32) (int32, bool) {
 	var start int32
 	ok := false
 	if p.active && j <= p.lim {
@@ -422,7 +445,7 @@ func (p *pending) at(j int32, better func(a, b int32) bool) (int32, bool) {
 	}
 	if e, has := p.extra[j]; has {
 		delete(p.extra, j)
-		if !ok || better(e, start) {
+		if !ok || e < start {
 			start, ok = e, true
 		}
 	}
@@ -431,7 +454,7 @@ func (p *pending) at(j int32, better func(a, b int32) bool) (int32, bool) {
 
 // add records a thread of the given start that passed the !(…) at j and goes
 // on at (j, lim] except at ends.
-func (p *pending) add(j, lim int32, ends []int32, start int32, better func(a, b int32) bool) {
+func (p *pending) add(j, lim int32, ends []int32, start int32) {
 	for len(ends) > 0 && ends[0] <= j {
 		ends = ends[1:]
 	}
@@ -443,12 +466,12 @@ func (p *pending) add(j, lim int32, ends []int32, start int32, better func(a, b 
 		p.ei++
 	}
 	old := p.excl[p.ei:]
-	if better(start, p.start) {
+	if start < p.start {
 		// The new range wins where both reach; the old one stays where only
 		// it does.
 		for _, e := range difference(ends, old) {
 			if e <= p.lim {
-				p.setExtra(e, p.start, better)
+				p.setExtra(e, p.start)
 			}
 		}
 		p.start, p.lim, p.excl, p.ei = start, lim, ends, 0
@@ -456,16 +479,16 @@ func (p *pending) add(j, lim int32, ends []int32, start int32, better func(a, b 
 	}
 	for _, e := range difference(old, ends) {
 		if e <= lim {
-			p.setExtra(e, start, better)
+			p.setExtra(e, start)
 		}
 	}
 }
 
-func (p *pending) setExtra(pos, start int32, better func(a, b int32) bool) {
+func (p *pending) setExtra(pos, start int32) {
 	if p.extra == nil {
 		p.extra = make(map[int32]int32)
 	}
-	if e, ok := p.extra[pos]; !ok || better(start, e) {
+	if e, ok := p.extra[pos]; !ok || start < e {
 		p.extra[pos] = start
 	}
 }

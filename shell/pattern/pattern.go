@@ -1,8 +1,10 @@
 package pattern
 
 import (
+	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 )
 
@@ -22,8 +24,8 @@ const (
 	// dotFirst makes a '.' that starts the subject (or, with Filename, a
 	// component) match only a literal '.': Glob's rule for hidden files.
 	dotFirst Mode = 1 << 8
-	// starAll makes a * that ends the pattern match '/' too, as bash's
-	// GLOBIGNORE patterns do.
+	// starAll makes a * that ends the pattern, and […], match '/' too in a
+	// Filename pattern, as in bash's GLOBIGNORE patterns.
 	starAll Mode = 1 << 9
 )
 
@@ -34,8 +36,12 @@ type Pattern struct {
 	valid bool // src is valid UTF-8
 	lit   string
 	isLit bool // no wildcard, no group, case matters: lit is the whole pattern
-	progs [2]*prog
-	once  sync.Once // compiles the program for the other charset
+	// simple holds the pattern when it has no group: Match walks it
+	// without a machine.
+	simple []node
+	progs  [4]atomic.Pointer[prog] // by charset (characters, bytes), then the same reversed
+	mu     sync.Mutex              // compiles the programs not compiled yet
+	pool   sync.Pool               // of *machine
 }
 
 // Compile parses a bash pattern. A backslash quotes the next character (the
@@ -64,7 +70,10 @@ func Compile(pat string, mode Mode) (*Pattern, error) {
 		}
 		p.lit = b.String()
 	}
-	p.progs[p.index(cs)] = compile(nodes, mode&starAll != 0)
+	p.progs[p.index(cs)].Store(compile(nodes, mode&starAll != 0))
+	if !slices.ContainsFunc(nodes, func(n node) bool { return n.kind == nGroup }) {
+		p.simple = nodes
+	}
 	return p, nil
 }
 
@@ -83,18 +92,84 @@ func (p *Pattern) index(cs charset) int {
 // String returns the pattern as it was written.
 func (p *Pattern) String() string { return p.src }
 
-// machine prepares a run over s.
-func (p *Pattern) machine(s string) *machine {
+// machine prepares a run over s; put gives it back.
+func (p *Pattern) machine(s string) *machine { return p.machineFlags(s, p.mode&dotFirst != 0, false) }
+
+// machineFlags prepares a run over s: dotFirst, a leading '.' needs a '.';
+// rev, the reversed pattern over s read from its end.
+func (p *Pattern) machineFlags(s string, dotFirst, rev bool) *machine {
 	cs := charset{bytes: !p.valid || !utf8.ValidString(s)}
-	i := p.index(cs)
-	if p.progs[i] == nil {
-		p.once.Do(func() {
-			nodes, _ := p.parse(cs) // it parsed once already: no error
-			p.progs[i] = compile(nodes, p.mode&starAll != 0)
-		})
+	prog := p.prog(cs, rev)
+	f := flags{fold: p.mode&NoCase != 0, filename: p.mode&Filename != 0, period: dotFirst,
+		classSlash: p.mode&starAll != 0}
+	m, _ := p.pool.Get().(*machine)
+	if m == nil {
+		m = new(machine)
 	}
-	f := flags{fold: p.mode&NoCase != 0, filename: p.mode&Filename != 0, period: p.mode&dotFirst != 0}
-	return newMachine(p.progs[i], newSubject(s, cs), cs, f)
+	m.reset(prog, s, cs, f, rev)
+	return m
+}
+
+// prog returns the program for reading in cs, or for reading backwards.
+func (p *Pattern) prog(cs charset, rev bool) *prog {
+	i := p.index(cs)
+	if rev {
+		i += 2
+	}
+	if q := p.progs[i].Load(); q != nil {
+		return q
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if q := p.progs[i].Load(); q != nil {
+		return q
+	}
+	nodes, _ := p.parse(cs) // it parsed once already: no error
+	if rev {
+		nodes = reverse(nodes)
+	}
+	q := compile(nodes, p.mode&starAll != 0 && !rev)
+	p.progs[i].Store(q)
+	return q
+}
+
+// reverse returns the pattern that matches the reverse of what nodes
+// match: !(…) included, as s is not in a set exactly when its reverse is not
+// in the reversed set.
+func reverse(nodes []node) []node {
+	r := make([]node, len(nodes))
+	for i, n := range nodes {
+		if n.kind == nGroup {
+			alts := make([][]node, len(n.alts))
+			for j, alt := range n.alts {
+				alts[j] = reverse(alt)
+			}
+			n.alts = alts
+		}
+		r[len(nodes)-1-i] = n
+	}
+	return r
+}
+
+// put keeps m for the next run, unless it grew large on a long subject.
+func (p *Pattern) put(m *machine) {
+	if cap(m.t.runes) <= 1<<12 && m.memoSize <= 1<<12 {
+		m.t.s = ""
+		p.pool.Put(m)
+	}
+}
+
+// matchName matches a file name; dotFirst: a leading '.' needs a '.'.
+func (p *Pattern) matchName(name string, dotFirst bool) bool {
+	if p.isLit {
+		return name == p.lit
+	}
+	if matched, ok := p.simpleMatch(name, dotFirst); ok {
+		return matched
+	}
+	m := p.machineFlags(name, dotFirst, false)
+	defer p.put(m)
+	return m.run(0, m.prog.start, 0, m.t.n, goalFull).end == m.t.n
 }
 
 // Match reports whether the pattern matches the whole of s.
@@ -102,8 +177,59 @@ func (p *Pattern) Match(s string) bool {
 	if p.isLit {
 		return s == p.lit
 	}
+	if matched, ok := p.simpleMatch(s, p.mode&dotFirst != 0); ok {
+		return matched
+	}
 	m := p.machine(s)
-	return m.run(0, m.prog.start, 0, m.t.n, goalFull, false).end == m.t.n
+	defer p.put(m)
+	return m.run(0, m.prog.start, 0, m.t.n, goalFull).end == m.t.n
+}
+
+// simpleMatch matches s against a pattern without groups the classic way:
+// characters in step, and on a mismatch back to the last * to let it take
+// one character more. ok is false when the machine must decide: a subject
+// read otherwise than the pattern was parsed, a '/' in a Filename pattern,
+// a leading '.' that needs a '.'.
+func (p *Pattern) simpleMatch(s string, dotFirst bool) (matched, ok bool) {
+	if p.simple == nil || p.valid && !utf8.ValidString(s) ||
+		p.mode&Filename != 0 && strings.IndexByte(s, '/') >= 0 ||
+		dotFirst && strings.HasPrefix(s, ".") {
+		return false, false
+	}
+	cs, fold := charset{bytes: !p.valid}, p.mode&NoCase != 0
+	nodes := p.simple
+	pi, si := 0, 0
+	starPi, starSi := -1, 0
+	for {
+		if pi < len(nodes) {
+			n := &nodes[pi]
+			if n.kind == nStar {
+				starPi, starSi = pi, si
+				pi++
+				continue
+			}
+			if si < len(s) {
+				c, size := cs.decode(s, si)
+				fc := c
+				if fold {
+					fc = cs.fold(c)
+				}
+				if n.kind == nAny || n.kind == nChar && (n.r == fc && !n.raw || n.r == c) ||
+					n.kind == nClass && n.cls.has(c, fc) {
+					pi, si = pi+1, si+size
+					continue
+				}
+			}
+		} else if si == len(s) {
+			return true, true
+		}
+		if starPi < 0 || starSi >= len(s) {
+			return false, true
+		}
+		_, size := cs.decode(s, starSi)
+		starSi += size
+		pi, si = starPi+1, starSi
+	}
 }
 
 // Prefix returns the length of the shortest (or, longest, the longest)
@@ -117,11 +243,12 @@ func (p *Pattern) Prefix(s string, longest bool) int {
 		return -1
 	}
 	m := p.machine(s)
+	defer p.put(m)
 	g := goalFirst
 	if longest {
 		g = goalLast
 	}
-	end := m.run(0, m.prog.start, 0, m.t.n, g, false).end
+	end := m.run(0, m.prog.start, 0, m.t.n, g).end
 	if end < 0 {
 		return -1
 	}
@@ -138,12 +265,19 @@ func (p *Pattern) Suffix(s string, longest bool) int {
 		}
 		return -1
 	}
-	m := p.machine(s)
-	start := m.run(0, m.prog.start, 0, m.t.n, goalSuffix, !longest).start
-	if start < 0 {
+	// The reversed pattern over s read backwards: its prefixes are the
+	// suffixes, found in one run from one start.
+	m := p.machineFlags(s, false, true)
+	defer p.put(m)
+	g := goalFirst
+	if longest {
+		g = goalLast
+	}
+	end := m.run(0, m.prog.start, 0, m.t.n, g).end
+	if end < 0 {
 		return -1
 	}
-	return m.t.off(start)
+	return m.t.off(end)
 }
 
 // Find returns the leftmost match of the pattern in s that starts at or
@@ -166,13 +300,14 @@ func (p *Pattern) Find(s string, from int) (start, end int) {
 		return from + i, from + i + len(p.lit)
 	}
 	m := p.machine(s)
+	defer p.put(m)
 	return m.find(m.t.index(from))
 }
 
 // find returns the byte offsets of the leftmost-longest match that starts at
 // or after character from.
 func (m *machine) find(from int) (start, end int) {
-	r := m.run(0, m.prog.start, from, m.t.n, goalFind, false)
+	r := m.run(0, m.prog.start, from, m.t.n, goalFind)
 	if r.start < 0 {
 		return -1, -1
 	}
@@ -192,6 +327,7 @@ func (p *Pattern) Replace(s string, all bool, repl func(match string) string) st
 	find := func(from int) (int, int) { return p.Find(s, from) }
 	if !p.isLit || p.lit == "" {
 		m := p.machine(s) // one machine for every search: s is decoded once
+		defer p.put(m)
 		find = func(from int) (int, int) { return m.find(m.t.index(from)) }
 	}
 	if p.src == "" || s == "" && !strings.HasPrefix(p.src, "*") {

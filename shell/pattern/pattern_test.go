@@ -470,3 +470,30 @@ func TestBashBugs(t *testing.T) {
 		t.Errorf("${s/[!]a]/X} = %q, want X", got)
 	}
 }
+
+// TestConcurrent uses one pattern from many goroutines, in both charsets,
+// forwards and backwards (go test -race checks it).
+func TestConcurrent(t *testing.T) {
+	t.Parallel()
+	p, err := Compile("*!(x)@(é|b)", ExtGlob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan bool)
+	for i := range 8 {
+		go func() {
+			s := strings.Repeat("aé", i) + "b"
+			if i%2 == 1 {
+				s += "\xff" // read as bytes
+			}
+			ok := p.Match(s) == (i%2 == 0) && p.Suffix(s, true) >= 0 == (i%2 == 0)
+			p.Replace(s, true, strings.ToUpper)
+			done <- ok
+		}()
+	}
+	for range 8 {
+		if !<-done {
+			t.Error("a concurrent match went wrong")
+		}
+	}
+}
