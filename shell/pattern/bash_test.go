@@ -242,7 +242,7 @@ func (m Mode) String() string {
 	for _, f := range []struct {
 		m    Mode
 		name string
-	}{{ExtGlob, "ExtGlob"}, {NoCase, "NoCase"}, {Filename, "Filename"}, {dotFirst, "dotFirst"}, {starAll, "starAll"}} {
+	}{{ExtGlob, "ExtGlob"}, {NoCase, "NoCase"}, {Filename, "Filename"}, {starAll, "starAll"}} {
 		if m&f.m != 0 {
 			s = append(s, f.name)
 		}

@@ -59,83 +59,107 @@ func Glob(ctx context.Context, dir, pat string, opt GlobOptions) ([]string, erro
 		return nil, nil
 	}
 	cands := []cand{base}
-	globbed := false
+	globbed := false // a component so far was a pattern
 	for i := 0; i < len(comps) && len(cands) > 0; i++ {
-		c := comps[i]
-		last := i == len(comps)-1
-		if opt.GlobStar && c.text == "**" {
-			j := i
+		c, last := comps[i], i == len(comps)-1
+		var err error
+		switch {
+		case opt.GlobStar && c.text == "**":
+			j := i // **/** is **
 			for j+1 < len(comps) && comps[j+1].text == "**" {
 				j++
 			}
 			topLevel := i == 0 && lead == ""
 			if j == len(comps)-1 {
-				err := g.starStarLast(cands, dirOnly, topLevel, j > i)
-				return g.finish(err)
+				return g.finish(g.starStarLast(cands, dirOnly, topLevel, j > i))
 			}
-			var err error
-			if cands, err = g.starStar(cands, comps[j].sep, topLevel); err != nil {
-				return nil, err
-			}
+			cands, err = g.starStar(cands, comps[j].sep, topLevel)
 			globbed, i = true, j
-			continue
+		case !HasMeta(c.text, g.mode()):
+			cands, err = g.literal(cands, c, last, dirOnly, globbed)
+		default:
+			cands, err = g.match(cands, c, last, dirOnly)
+			globbed = true
 		}
-		if !HasMeta(c.text, g.mode()) {
-			name := Unquote(c.text)
-			next := cands[:0:0]
-			for _, cd := range cands {
-				fsPath := join(cd.fs, name)
-				if !last {
-					next = append(next, cd.child(name, c.sep, globbed, fsPath))
-				} else if g.exists(fsPath, dirOnly) {
-					if err := g.add(cd.spelled+name, dirOnly); err != nil {
-						return nil, err
-					}
-				}
-			}
-			cands = next
-			continue
-		}
-		globbed = true
-		p, err := Compile(c.text, g.mode()|Filename)
 		if err != nil {
 			return nil, err
 		}
-		var next []cand
-		for _, cd := range cands {
-			entries, err := g.list(cd.fs)
-			if err != nil {
+	}
+	return g.finish(nil)
+}
+
+// literal goes on with a component without pattern characters: not listed,
+// only checked when it is the last.
+func (g *globber) literal(cands []cand, c component, last, dirOnly, globbed bool) ([]cand, error) {
+	name := Unquote(c.text)
+	var next []cand
+	for _, cd := range cands {
+		fsPath := join(cd.fs, name)
+		switch {
+		case !last:
+			next = append(next, cd.child(name, c.sep, globbed, fsPath))
+		case g.exists(fsPath, dirOnly):
+			if err := g.add(cd.spelled+name, dirOnly); err != nil {
 				return nil, err
 			}
-			for _, e := range entries {
-				if !g.matchName(p, e.name) {
-					continue
+		}
+	}
+	return next, nil
+}
+
+// match goes on with a component that is a pattern: the names in each
+// candidate that it matches.
+func (g *globber) match(cands []cand, c component, last, dirOnly bool) ([]cand, error) {
+	p, err := Compile(c.text, g.mode()|Filename)
+	if err != nil {
+		return nil, err
+	}
+	var next []cand
+	for _, cd := range cands {
+		entries, err := g.list(cd.fs)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range entries {
+			if !g.matchName(p, e.name) {
+				continue
+			}
+			fsPath := join(cd.fs, e.name)
+			switch {
+			case !last:
+				if g.isDir(fsPath, e) {
+					next = append(next, cd.child(e.name, c.sep, true, fsPath))
 				}
-				fsPath := join(cd.fs, e.name)
-				switch {
-				case !last:
-					if g.isDir(fsPath, e) {
-						next = append(next, cd.child(e.name, c.sep, true, fsPath))
-					}
-				case !dirOnly || g.isDir(fsPath, e):
-					if err := g.add(cd.spelled+e.name, dirOnly); err != nil {
-						return nil, err
-					}
+			case !dirOnly || g.isDir(fsPath, e):
+				if err := g.add(cd.spelled+e.name, dirOnly); err != nil {
+					return nil, err
 				}
 			}
 		}
-		cands = next
 	}
-	return g.finish(nil)
+	return next, nil
 }
 
 // component is one name of a path pattern and the slashes after it.
 type component struct{ text, sep string }
 
 // splitPath splits a path pattern into its leading slashes, its components
-// and whether it ends in a slash. A backslash before a slash (the quoted
-// slash of "a/b") leaves it a separator.
+// and whether it ends in a slash. A quoted slash (the evaluator passes
+// "$dir"/* as \/\t\m\p/*) is a slash all the same.
 func splitPath(pat string) (lead string, comps []component, dirOnly bool) {
+	if strings.Contains(pat, `\/`) {
+		var b strings.Builder
+		for i := 0; i < len(pat); i++ {
+			if pat[i] == '\\' && i+1 < len(pat) {
+				if pat[i+1] != '/' {
+					b.WriteByte('\\')
+				}
+				i++
+			}
+			b.WriteByte(pat[i])
+		}
+		pat = b.String()
+	}
 	i := 0
 	for i < len(pat) && pat[i] == '/' {
 		i++
@@ -143,19 +167,15 @@ func splitPath(pat string) (lead string, comps []component, dirOnly bool) {
 	lead = pat[:i]
 	for i < len(pat) {
 		j, quoted := i, false
-		for j < len(pat) && pat[j] != '/' {
+		for j < len(pat) && (pat[j] != '/' || quoted) {
 			quoted = pat[j] == '\\' && !quoted
 			j++
-		}
-		text := pat[i:j]
-		if quoted && j < len(pat) {
-			text = text[:len(text)-1] // the backslash quoting the slash
 		}
 		k := j
 		for k < len(pat) && pat[k] == '/' {
 			k++
 		}
-		comps = append(comps, component{text: text, sep: pat[j:k]})
+		comps = append(comps, component{text: pat[i:j], sep: pat[j:k]})
 		i = k
 	}
 	if n := len(comps); n > 0 && comps[n-1].sep != "" {

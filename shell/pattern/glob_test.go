@@ -43,7 +43,7 @@ var globPatterns = []string{
 	"*", ".*", "?", "*/", "b/*", "./b/*", "b//*", "b//*/", "b/*//", "b///d/*", "*/c", "*/nosuch", "nosuch/*",
 	"a*/", "?ink/", "dang*", "dang*/", "*/.", "*/..", "b/./*", "b/../a*", "b/.*", "[ab]", "[ab]*",
 	"x(*", "*ace", `\b/*`, `b\/*`, "*/*/*", "*/*/*/*", "[.]a", `\.*`, ".?", ".[.]", "..*", "?/..",
-	"[A-Z]*", "[[:upper:]]*", "é*", "?/d/*", "*.[ch]", "b/d/*/", "*/d/up/*", "link/*",
+	"[A-Z]*", "[[:upper:]]*", "é*", "?/d/*", "*.[ch]", "b/d/*/", "*/d/up/*", "link/*", "B/*", "LINK/?",
 	"**", "**/", "b/**", "b/**/", "**/e", "**/h", "b/**/h", "**/**/h", "link/**", "**/c", "b**",
 	"**/*.c", "**/.c", "**/.*", "nosuch/**", "**/d", "**/d/", "*/**/", "b/**/**", "**/d/**", "b/d/**/",
 	"*/*/**", "**/*/", ".hd/**", "*//**", "b//**/", "**//", "*//", "**/**/", "b/**/**/", "b/**/.*",
@@ -220,6 +220,14 @@ func TestGlob(t *testing.T) {
 	if got, err := Glob(ctx, "relative", dir+"/b/*", GlobOptions{}); err != nil || len(got) != 2 {
 		t.Errorf("an absolute pattern needs no directory: %q, %v", got, err)
 	}
+	var quoted string // "$dir/b"/*, every character of the quoted part quoted
+	for _, c := range dir + "/b" {
+		quoted += `\` + string(c)
+	}
+	quoted += "/*"
+	if got, err := Glob(ctx, "/", quoted, GlobOptions{}); err != nil || !slices.Equal(got, []string{dir + "/b/c", dir + "/b/d"}) {
+		t.Errorf("Glob(%q) = %q, %v", quoted, got, err)
+	}
 	if _, err := Glob(ctx, dir, "**", GlobOptions{GlobStar: true, Max: 5}); err != ErrTooMany {
 		t.Errorf("Glob past Max: %v, want ErrTooMany", err)
 	}
@@ -244,6 +252,8 @@ func TestSplitPath(t *testing.T) {
 		{`a\/b`, "", []component{{"a", "/"}, {"b", ""}}, false},
 		{`a\\/b`, "", []component{{`a\\`, "/"}, {"b", ""}}, false},
 		{"a///", "", []component{{"a", ""}}, true},
+		{`\/a\/b*`, "/", []component{{"a", "/"}, {"b*", ""}}, false},
+		{`a\\\/b`, "", []component{{`a\\`, "/"}, {"b", ""}}, false},
 	} {
 		lead, comps, dirOnly := splitPath(c.pat)
 		if lead != c.lead || !slices.Equal(comps, c.comps) || dirOnly != c.dirOnly {

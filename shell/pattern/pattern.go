@@ -21,12 +21,9 @@ const (
 	// a '/' in the pattern matches.
 	Filename
 
-	// dotFirst makes a '.' that starts the subject (or, with Filename, a
-	// component) match only a literal '.': Glob's rule for hidden files.
-	dotFirst Mode = 1 << 8
 	// starAll makes a * that ends the pattern, and […], match '/' too in a
 	// Filename pattern, as in bash's GLOBIGNORE patterns.
-	starAll Mode = 1 << 9
+	starAll Mode = 1 << 8
 )
 
 // Pattern is a compiled bash pattern. It is safe for concurrent use.
@@ -93,7 +90,7 @@ func (p *Pattern) index(cs charset) int {
 func (p *Pattern) String() string { return p.src }
 
 // machine prepares a run over s; put gives it back.
-func (p *Pattern) machine(s string) *machine { return p.machineFlags(s, p.mode&dotFirst != 0, false) }
+func (p *Pattern) machine(s string) *machine { return p.machineFlags(s, false, false) }
 
 // machineFlags prepares a run over s: dotFirst, a leading '.' needs a '.';
 // rev, the reversed pattern over s read from its end.
@@ -159,28 +156,20 @@ func (p *Pattern) put(m *machine) {
 	}
 }
 
-// matchName matches a file name; dotFirst: a leading '.' needs a '.'.
-func (p *Pattern) matchName(name string, dotFirst bool) bool {
-	if p.isLit {
-		return name == p.lit
-	}
-	if matched, ok := p.simpleMatch(name, dotFirst); ok {
-		return matched
-	}
-	m := p.machineFlags(name, dotFirst, false)
-	defer p.put(m)
-	return m.run(0, m.prog.start, 0, m.t.n, goalFull).end == m.t.n
-}
-
 // Match reports whether the pattern matches the whole of s.
-func (p *Pattern) Match(s string) bool {
+func (p *Pattern) Match(s string) bool { return p.matchName(s, false) }
+
+// matchName is Match; dotFirst: a '.' that starts s (or, with Filename, a
+// component of it) is matched only by a '.' in the pattern, Glob's rule for
+// hidden files.
+func (p *Pattern) matchName(s string, dotFirst bool) bool {
 	if p.isLit {
 		return s == p.lit
 	}
-	if matched, ok := p.simpleMatch(s, p.mode&dotFirst != 0); ok {
+	if matched, ok := p.simpleMatch(s, dotFirst); ok {
 		return matched
 	}
-	m := p.machine(s)
+	m := p.machineFlags(s, dotFirst, false)
 	defer p.put(m)
 	return m.run(0, m.prog.start, 0, m.t.n, goalFull).end == m.t.n
 }
