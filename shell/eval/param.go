@@ -607,37 +607,7 @@ func (r *Runner) paramRepl(pe *syntax.ParamExp, v *pval) {
 			}
 			return s
 		}
-		var sb strings.Builder
-		i := 0
-		for i <= len(s) {
-			start, end := p.Find(s, i)
-			if start < 0 {
-				break
-			}
-			if end == start {
-				// An empty match replaces nothing; move on.
-				if end >= len(s) {
-					break
-				}
-				_, n := utf8.DecodeRuneInString(s[end:])
-				sb.WriteString(s[i : end+n])
-				i = end + n
-				if !all {
-					break
-				}
-				continue
-			}
-			sb.WriteString(s[i:start])
-			sb.WriteString(rep(s[start:end]))
-			i = end
-			if !all {
-				break
-			}
-		}
-		if i < len(s) {
-			sb.WriteString(s[i:])
-		}
-		return sb.String()
+		return p.Replace(s, all, rep)
 	})
 }
 
