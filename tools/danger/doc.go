@@ -8,7 +8,8 @@
 // and wrappers such as sudo or timeout. Words are resolved as the shell
 // would (quotes, ~, $HOME, values assigned earlier in the string, path
 // normalisation); a value that cannot be known is taken for the worst.
-// What each command does is data, in the table of rules.go.
+// What each command does is data, in the table of rules.go and its
+// domains (rules_git.go, rules_pkg.go …).
 //
 // [Guard] applies the same judgement at run time to the argv and files an
 // [interp.Runner] really executes and opens; [Scope] and [Rule] are the

@@ -2,21 +2,32 @@ package danger
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
 
-// TestRulesReviewable keeps the table readable: no line of rules.go over
-// 120 columns (a tab counts 4), and every rule and flag says why. Checks
-// are method expressions, so a misspelled one does not compile.
+// TestRulesReviewable keeps the table readable: no line of the rules
+// files over 120 columns (a tab counts 4), and every rule and flag says
+// why. Checks are method expressions, so a misspelled one does not
+// compile.
 func TestRulesReviewable(t *testing.T) {
-	b, err := os.ReadFile("rules.go")
-	if err != nil {
-		t.Fatal(err)
+	files, err := filepath.Glob("rules*.go")
+	if err != nil || len(files) < 2 {
+		t.Fatalf("rules files: %v %v", files, err)
 	}
-	for i, line := range strings.Split(string(b), "\n") {
-		if n := len(strings.ReplaceAll(line, "\t", "    ")); n > 120 {
-			t.Errorf("rules.go:%d: %d columns, want at most 120", i+1, n)
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		b, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(b), "\n") {
+			if n := len(strings.ReplaceAll(line, "\t", "    ")); n > 120 {
+				t.Errorf("%s:%d: %d columns, want at most 120", name, i+1, n)
+			}
 		}
 	}
 	var walk func(name string, r *rule)
@@ -38,5 +49,39 @@ func TestRulesReviewable(t *testing.T) {
 	}
 	for name, r := range commands.Get() {
 		walk(name, r)
+	}
+}
+
+// TestDomainsDisjoint checks that no command is in two parts of the
+// table: the later one would silently replace the earlier.
+func TestDomainsDisjoint(t *testing.T) {
+	seen := map[string]int{}
+	for i, d := range domains() {
+		for name := range d() {
+			if j, ok := seen[name]; ok {
+				t.Errorf("%q is in domain %d and %d", name, j, i)
+			}
+			seen[name] = i
+		}
+	}
+	if len(seen) != len(commands.Get()) {
+		t.Errorf("the table has %d commands, the domains %d", len(commands.Get()), len(seen))
+	}
+}
+
+// ruleCase is a command and the class its domain's rules give it in
+// testWS.
+type ruleCase struct {
+	cmd  string
+	want Class
+}
+
+// checkRules classifies each case in testWS.
+func checkRules(t *testing.T, cases []ruleCase) {
+	t.Helper()
+	for _, c := range cases {
+		if v := Classify(c.cmd, testWS); v.Class != c.want {
+			t.Errorf("%s: %v, want %v\n\t%q", c.cmd, v.Class, c.want, v.Reasons)
+		}
 	}
 }

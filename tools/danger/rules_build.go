@@ -1,0 +1,556 @@
+package danger
+
+// buildCommands is the part of the table (see rules.go) for builds, compilers, test runners,
+// linters, formatters, generators and the web frameworks' tasks.
+func buildCommands() map[string]*rule {
+	return map[string]*rule{
+		"go": {class: Dangerous, why: "unknown go command", sub: goRules()},
+		"make": {
+			class: Dev,
+			why:   "runs the project's build",
+			vals:  "-C -f --file --makefile --directory -j -l -o -W -E --eval -I --include-dir",
+			check: (*walker).make,
+			flags: []flag{
+				set("-n --dry-run --just-print -q --question -p", Safe, "shows what would run"),
+			},
+			ops: []flag{
+				raise("install uninstall", Dangerous, "installs outside the workspace"),
+				raise("deploy* publish* release* upload* push*", Dangerous, "publishes or deploys"),
+				raise(destroyNames, Dangerous, "runs a target whose name says it destroys data"),
+			},
+		},
+		"gmake": {
+			class: Dev,
+			why:   "runs the project's build",
+			ops: []flag{
+				raise("install uninstall", Dangerous, "installs outside the workspace"),
+				raise("deploy* publish* release*", Dangerous, "publishes or deploys"),
+			},
+		},
+		"cmake": {
+			class: Dev,
+			why:   buildWhy,
+			check: (*walker).cmake,
+			flags: []flag{raise("--install", Dangerous, "installs outside the workspace")},
+			ops:   []flag{raise("install", Dangerous, "installs outside the workspace")},
+		},
+		"ninja": {
+			class: Dev,
+			why:   buildWhy,
+			ops:   []flag{raise("install", Dangerous, "installs outside the workspace")},
+		},
+		"meson": {
+			class: Dev,
+			why:   buildWhy,
+			ops:   []flag{raise("install", Dangerous, "installs outside the workspace")},
+		},
+		"bazel":    {class: Dev, why: buildWhy},
+		"bazelisk": {class: Dev, why: buildWhy},
+		"just": {
+			class: Dev,
+			why:   "runs a project recipe",
+			ops: []flag{
+				raise("deploy* publish* release* install", Dangerous, "publishes, deploys or installs"),
+				raise(destroyNames, Dangerous, "runs a recipe whose name says it destroys data"),
+			},
+		},
+		"task": {
+			class: Dev,
+			why:   "runs a project task",
+			ops: []flag{
+				raise("deploy* publish* release* install", Dangerous, "publishes, deploys or installs"),
+				raise(destroyNames, Dangerous, "runs a recipe whose name says it destroys data"),
+			},
+		},
+		"mvn": {
+			class: Dev,
+			why:   buildWhy,
+			ops:   []flag{raise("deploy release:*", Dangerous, "publishes artifacts")},
+		},
+		"mvnw": {
+			class: Dev,
+			why:   buildWhy,
+			local: true,
+			ops:   []flag{raise("deploy", Dangerous, "publishes artifacts")},
+		},
+		"gradle": {
+			class: Dev,
+			why:   buildWhy,
+			check: (*walker).gradle,
+			ops:   []flag{raise("publish* upload*", Dangerous, "publishes artifacts")},
+		},
+		"gradlew": {
+			class: Dev,
+			why:   buildWhy,
+			check: (*walker).gradle,
+			local: true,
+			ops:   []flag{raise("publish* upload*", Dangerous, "publishes artifacts")},
+		},
+		"ant": dev(buildWhy),
+		"sbt": {
+			class: Dev,
+			why:   buildWhy,
+			ops:   []flag{raise("publish* release* sonatype*", Dangerous, "publishes artifacts")},
+		},
+		"lein": {
+			class: Dev,
+			why:   buildWhy,
+			ops:   []flag{raise("deploy release", Dangerous, "publishes artifacts")},
+		},
+		"dotnet": {
+			class: Dev,
+			why:   buildWhy,
+			ops: []flag{
+				raise("nuget", Dangerous, "publishes packages"),
+				raise("drop 0", Dangerous, "drops the database or reverts every migration"),
+			},
+			flags: []flag{raise("-g --global", Dangerous, "installs a tool for the user")},
+		},
+		"gcc":      compiler(),
+		"g++":      compiler(),
+		"cc":       compiler(),
+		"c++":      compiler(),
+		"clang":    {class: Dev, why: "compiles code", suffixes: true, check: (*walker).outflag},
+		"clang++":  compiler(),
+		"rustc":    dev("compiles code"),
+		"javac":    dev("compiles code"),
+		"java":     dev("runs Java code"),
+		"kotlinc":  dev("compiles code"),
+		"swift":    dev(buildWhy),
+		"swiftc":   dev("compiles code"),
+		"zig":      dev(buildWhy),
+		"ghc":      dev("compiles code"),
+		"stack":    dev(buildWhy),
+		"cabal":    dev(buildWhy),
+		"tsc":      dev("compiles TypeScript"),
+		"esbuild":  dev(buildWhy),
+		"vite":     dev(buildWhy),
+		"webpack":  dev(buildWhy),
+		"uvicorn":  dev("runs the project's server"),
+		"gunicorn": dev("runs the project's server"),
+		"air":      dev("runs the project with live reload"),
+		"nodemon":  {class: Dev, why: "runs the project with live reload", check: (*walker).nodemon},
+		"ts-node":  {class: Dev, why: "runs the project's code", check: (*walker).script1},
+		"tsx":      {class: Dev, why: "runs the project's code", check: (*walker).script1},
+		"next":     dev(buildWhy),
+		"nuxt":     dev(buildWhy),
+		"ng":       dev(buildWhy),
+		"turbo":    dev(buildWhy),
+		"nx":       dev(buildWhy),
+		"lerna": {
+			class: Dev,
+			why:   buildWhy,
+			ops:   []flag{raise("publish version", Dangerous, "publishes packages")},
+		},
+		"storybook": dev(buildWhy),
+		"gofumpt": {
+			class: Safe,
+			why:   "prints formatted code",
+			flags: []flag{raise("-w", Dev, "rewrites files")},
+			check: (*walker).inplace,
+		},
+		"ctest": dev(buildWhy),
+		"cloc":  safe("counts lines of code"),
+		"tokei": safe("counts lines of code"),
+		"scc":   safe("counts lines of code"),
+		"valgrind": {
+			class:   Dev,
+			why:     "runs a program under a checker",
+			kind:    kindWrap,
+			vals:    "--log-file --tool",
+			noscope: true,
+		},
+		"hyperfine": {
+			class: Dev,
+			why:   "benchmarks commands",
+			check: (*walker).hyperfine,
+			vals: "-w --warmup -r --runs -m --min-runs -M --max-runs -p --prepare -c --cleanup " +
+				"--export-json --export-markdown --export-csv -n --command-name -P --parameter-scan " +
+				"-L --parameter-list -S --shell",
+			noscope: true,
+		},
+		"pytest":     dev(buildWhy),
+		"py.test":    dev(buildWhy),
+		"tox":        dev(buildWhy),
+		"nox":        dev(buildWhy),
+		"coverage":   dev(buildWhy),
+		"unittest":   dev(buildWhy),
+		"jest":       dev(buildWhy),
+		"vitest":     dev(buildWhy),
+		"mocha":      dev(buildWhy),
+		"playwright": dev(buildWhy),
+		"cypress":    dev(buildWhy),
+		"eslint":     dev("lints the project"),
+		"prettier": {
+			class: Dev,
+			why:   "formats the project",
+			flags: []flag{set("--check -c --list-different -l", Safe, "checks formatting")},
+		},
+		"black": {
+			class: Dev,
+			why:   "formats the project",
+			flags: []flag{set("--check --diff", Safe, "checks formatting")},
+		},
+		"isort": {
+			class: Dev,
+			why:   "formats imports",
+			flags: []flag{set("--check --check-only --diff -c", Safe, "checks imports")},
+		},
+		"ruff": {
+			class: Dev,
+			why:   "lints the project",
+			sub: map[string]*rule{
+				"check": {class: Dev, why: "lints the project"},
+				"format": {
+					class: Dev,
+					why:   "formats the project",
+					flags: []flag{set("--check --diff", Safe, "checks formatting")},
+				},
+			},
+			open: true,
+		},
+		"flake8":     dev("lints the project"),
+		"pylint":     dev("lints the project"),
+		"mypy":       dev("type-checks the project"),
+		"pyright":    dev("type-checks the project"),
+		"shellcheck": safe("lints shell scripts"),
+		"shfmt": {
+			class: Safe,
+			why:   "prints formatted scripts",
+			flags: []flag{raise("-w --write", Dev, "rewrites files")},
+			check: (*walker).inplace,
+		},
+		"golangci-lint": dev("lints the project"),
+		"staticcheck":   dev("lints the project"),
+		"govulncheck":   dev("checks for vulnerabilities"),
+		"gopls":         dev("analyses code"),
+		"rustfmt":       dev("formats code"),
+		"clippy-driver": dev("lints code"),
+		"clang-format": {
+			class: Safe,
+			why:   "prints formatted code",
+			flags: []flag{raise("-i", Dev, "rewrites files")},
+			check: (*walker).inplace,
+		},
+		"hadolint":     safe("lints a Dockerfile"),
+		"yamllint":     safe("lints YAML"),
+		"markdownlint": safe("lints Markdown"),
+		"actionlint":   safe("lints workflows"),
+		"pre-commit": {
+			class: Dev,
+			why:   "runs the project's hooks",
+			ops:   []flag{raise("install uninstall", Dev, "changes git hooks")},
+		},
+		"protoc": dev("generates code"),
+		"buf":    dev("generates or lints code"),
+		"sqlc":   dev("generates code"),
+		"swag":   dev("generates docs"),
+		"hugo":   dev(buildWhy),
+		"jekyll": dev(buildWhy),
+		"mkdocs": {
+			class: Dev,
+			why:   buildWhy,
+			ops:   []flag{raise("gh-deploy", Dangerous, "publishes the site")},
+		},
+		"cargo": {class: Dangerous, why: "unknown cargo command", sub: cargoRules()},
+		"rustup": {
+			class: Dev,
+			why:   "manages toolchains",
+			sub: map[string]*rule{
+				"show":      safe("shows toolchains"),
+				"which":     safe("finds a tool"),
+				"target":    dev("manages targets"),
+				"component": dev("manages components"),
+				"update":    dev("updates toolchains"),
+				"default":   dev("sets the default toolchain"),
+				"toolchain": dev("manages toolchains"),
+				"override":  dev("sets a project toolchain"),
+				"run":       dev("runs a toolchain"),
+				"doc":       safe("shows documentation"),
+				"self":      dangerous("changes rustup itself"),
+			},
+		},
+		"rake":      {class: Dev, why: "runs a project task", local: true, ops: railsTasks()},
+		"rails":     {class: Dev, why: "runs a Rails task", local: true, ops: railsTasks(), check: (*walker).rails},
+		"manage.py": djangoRule(),
+		"console": {
+			class: Dev,
+			why:   "runs a Symfony command",
+			local: true,
+			ops: []flag{
+				raise("doctrine:database:drop doctrine:schema:drop doctrine:fixtures:load doctrine:query:sql",
+					Dangerous, "drops, purges or changes the database"),
+			},
+		},
+		"setup.py": {
+			class: Dev,
+			why:   "builds the Python package",
+			local: true,
+			ops: []flag{
+				raise("install develop", Dangerous, "installs outside the workspace"),
+				raise("upload register", Dangerous, "publishes the package"),
+			},
+		},
+		"django-admin": djangoRule(),
+		"alembic": {
+			class: Dev,
+			why:   "migrates the project database",
+			ops:   []flag{raise("downgrade", Dangerous, "rolls back migrations, which may drop data")},
+		},
+		"flask": {
+			class: Dev,
+			why:   "runs a Flask command",
+			sub: map[string]*rule{
+				"db": {
+					class: Dev,
+					why:   "migrates the project database",
+					ops:   []flag{raise("downgrade", Dangerous, "rolls back migrations, which may drop data")},
+				},
+				"shell": dangerous("opens an interactive Python session"),
+			},
+			open: true,
+		},
+		"mix": {
+			class: Dev,
+			why:   buildWhy,
+			flags: []flag{raise("-e --eval", Dangerous, "runs Elixir code that cannot be seen into")},
+			ops: []flag{
+				raise("ecto.drop ecto.reset ecto.rollback", Dangerous, "drops, resets or rolls back the database"),
+				raise("hex.publish", Dangerous, "publishes a package"),
+			},
+		},
+		"artisan": {
+			class: Dev,
+			why:   "runs a Laravel command",
+			local: true,
+			ops: []flag{
+				raise("migrate:fresh migrate:refresh migrate:reset migrate:rollback db:wipe", Dangerous,
+					"drops, resets or rolls back the database"),
+				raise("tinker db", Dangerous, "opens an interactive session"),
+			},
+		},
+		"prisma": {
+			class: Dev,
+			why:   "runs a Prisma command",
+			sub: map[string]*rule{
+				"migrate": {
+					class: Dev,
+					why:   "migrates the project database",
+					sub: map[string]*rule{
+						"reset":  dangerous("drops the database and applies every migration again"),
+						"status": safe("shows migrations"),
+						"diff":   safe("shows a migration"),
+					},
+					open: true,
+				},
+				"db": {
+					class: Dev,
+					why:   "changes the project database",
+					sub: map[string]*rule{
+						"push": {
+							class: Dev,
+							why:   "changes the schema",
+							flags: []flag{
+								raise("--force-reset --accept-data-loss", Dangerous, "drops data to change the schema"),
+							},
+						},
+						"execute": dangerous("runs statements on the database"),
+					},
+					open: true,
+				},
+				"validate": safe("checks the schema"),
+				"version":  safe("prints the version"),
+			},
+			open: true,
+		},
+		"sequelize":     sequelizeRule(),
+		"sequelize-cli": sequelizeRule(),
+		"knex": {
+			class: Dev,
+			why:   "migrates the project database",
+			ops: []flag{
+				raise("migrate:rollback migrate:down", Dangerous, "rolls back migrations, which may drop data"),
+			},
+		},
+		"typeorm": {
+			class: Dev,
+			why:   "migrates the project database",
+			ops: []flag{
+				raise("schema:drop schema:sync migration:revert query", Dangerous, "drops or changes data"),
+			},
+		},
+		"drizzle-kit": {
+			class: Dev,
+			why:   "migrates the project database",
+			sub: map[string]*rule{
+				"drop": dangerous("drops a migration"),
+				"push": {
+					class: Dev,
+					why:   "changes the schema",
+					flags: []flag{raise("--force", Dangerous, "drops data")},
+				},
+			},
+			open: true,
+		},
+		"mikro-orm": {
+			class: Dev,
+			why:   "migrates the project database",
+			ops: []flag{
+				raise("schema:drop schema:fresh migration:fresh migration:down", Dangerous, "drops or resets data"),
+			},
+		},
+	}
+}
+
+// railsTasks are the Rails and rake tasks that drop, reset or empty a
+// database, print secrets or open a session.
+func railsTasks() []flag {
+	return []flag{
+		raise("db:drop* db:reset db:schema:load db:structure:load db:migrate:reset db:purge* db:setup "+
+			"db:truncate_all db:fixtures:load db:seed:replant", Dangerous, "drops, resets or empties a database"),
+		raise("db:rollback db:migrate:down db:migrate:redo", Dangerous, "rolls back migrations, which may drop data"),
+		raise("credentials:show secret secrets:show", Dangerous, "prints secrets"),
+		raise("console c dbconsole db credentials:edit", Dangerous, "opens an interactive session"),
+		raise("deploy* release* publish*", Dangerous, "publishes or deploys"),
+	}
+}
+
+// djangoRule is manage.py and django-admin.
+func djangoRule() *rule {
+	return &rule{
+		class: Dev,
+		why:   "runs a Django command",
+		local: true,
+		check: (*walker).django,
+		ops: []flag{
+			raise("flush reset_db reset_schema drop_test_database", Dangerous, "drops or empties a database"),
+			raise("zero", Dangerous, "unapplies every migration"),
+		},
+	}
+}
+
+// sequelizeRule is sequelize and sequelize-cli.
+func sequelizeRule() *rule {
+	return &rule{
+		class: Dev,
+		why:   "migrates the project database",
+		ops: []flag{
+			raise("db:drop db:migrate:undo* db:seed:undo*", Dangerous, "drops data or rolls back migrations"),
+		},
+	}
+}
+
+// goExec are go flags that run a program of the caller's choice.
+func goExec() []flag {
+	return []flag{raise("-exec -toolexec -vettool", Dangerous, "runs a program of its choice")}
+}
+
+func goRules() map[string]*rule {
+	return map[string]*rule{
+		"build":    {class: Dev, why: buildWhy, flags: goExec(), check: (*walker).outflag},
+		"test":     {class: Dev, why: buildWhy, flags: goExec(), check: (*walker).outflag},
+		"vet":      {class: Dev, why: "checks the code", flags: goExec()},
+		"fmt":      dev("formats the code"),
+		"generate": dev("runs the project's generators"),
+		"run": {
+			class: Dev,
+			why:   "runs the project's code",
+			flags: goExec(),
+			ops:   []flag{raise("*@*", Dangerous, "downloads and runs a module from the network")},
+		},
+		"mod": {
+			class: Dev,
+			why:   "manages dependencies",
+			sub: map[string]*rule{
+				"graph":  safe("shows the module graph"),
+				"why":    safe("explains a dependency"),
+				"verify": dev("verifies the module cache"),
+				"edit": {
+					class: Dev,
+					why:   "edits go.mod",
+					flags: []flag{set("-json -print", Safe, "prints go.mod")},
+				},
+			},
+			open: true,
+		},
+		"get":  dev("fetches dependencies"),
+		"list": {class: Safe, why: "lists packages", flags: goExec()},
+		"doc":  safe("shows documentation"),
+		"env": {
+			class: Safe,
+			why:   "shows Go settings",
+			flags: []flag{raise("-w -u", Dangerous, "changes Go's global settings")},
+		},
+		"version": safe("prints the version"),
+		"help":    safe("shows help"),
+		"clean": {
+			class: Dev,
+			why:   "removes build output and caches",
+			flags: []flag{set("-n", Safe, "shows what would be removed")},
+		},
+		"install": dangerous("installs a program outside the workspace"),
+		"work":    dev("edits go.work"),
+		"tool":    dev("runs a Go tool"),
+		"bug":     dangerous("opens a browser"),
+		"fix":     dev("rewrites code"),
+		"telemetry": {
+			class: Dev,
+			why:   "changes telemetry settings",
+			bare:  safe("shows telemetry settings"),
+		},
+	}
+}
+
+func cargoRules() map[string]*rule {
+	return map[string]*rule{
+		"build":  {class: Dev, why: buildWhy, check: (*walker).cargoConfig},
+		"b":      {class: Dev, why: buildWhy, check: (*walker).cargoConfig},
+		"test":   {class: Dev, why: buildWhy, check: (*walker).cargoConfig},
+		"t":      {class: Dev, why: buildWhy, check: (*walker).cargoConfig},
+		"check":  {class: Dev, why: buildWhy, check: (*walker).cargoConfig},
+		"c":      {class: Dev, why: buildWhy, check: (*walker).cargoConfig},
+		"clippy": dev("lints the project"),
+		"fmt": {
+			class: Dev,
+			why:   "formats the code",
+			flags: []flag{set("--check", Safe, "checks formatting")},
+		},
+		"run":               {class: Dev, why: "runs the project's code", check: (*walker).cargoConfig},
+		"r":                 {class: Dev, why: "runs the project's code", check: (*walker).cargoConfig},
+		"bench":             {class: Dev, why: buildWhy, check: (*walker).cargoConfig},
+		"doc":               dev("builds documentation"),
+		"new":               dev("creates a crate"),
+		"init":              dev("creates a crate"),
+		"add":               dev("adds a dependency"),
+		"remove":            dev("removes a dependency"),
+		"update":            dev("updates dependencies"),
+		"fetch":             dev("fetches dependencies"),
+		"clean":             dev("removes build output"),
+		"tree":              safe("shows the dependency tree"),
+		"metadata":          safe("prints metadata"),
+		"search":            dev("queries the registry"),
+		"version":           safe("prints the version"),
+		"publish":           dangerous("publishes a crate"),
+		"yank":              dangerous("yanks a published crate"),
+		"install":           dangerous("installs a program outside the workspace"),
+		"uninstall":         dangerous("removes an installed program"),
+		"login":             dangerous("stores credentials"),
+		"logout":            dangerous("changes credentials"),
+		"owner":             dangerous("changes crate owners"),
+		"vendor":            dev("vendors dependencies"),
+		"generate-lockfile": dev("writes Cargo.lock"),
+		"package":           dev("packages the crate"),
+		"nextest":           dev(buildWhy),
+		"audit":             dev("checks dependencies for advisories"),
+		"expand":            dev(buildWhy),
+		"llvm-cov":          dev(buildWhy),
+		"tarpaulin":         dev(buildWhy),
+		"help":              safe("shows help"),
+		"verify-project":    safe("checks the manifest"),
+	}
+}
+
+// compiler writes its -o output, which must stay in the workspace.
+func compiler() *rule {
+	return &rule{class: Dev, why: "compiles code", check: (*walker).outflag}
+}

@@ -1,0 +1,165 @@
+package danger
+
+// fileCommands is the part of the table (see rules.go) for changing files: creating, copying,
+// moving, deleting, archives, editors and in-place formatters.
+func fileCommands() map[string]*rule {
+	return map[string]*rule{
+		"touch": {class: Dev, why: "creates or touches files", write: writeAll},
+		"mkdir": {class: Dev, why: "creates directories", write: writeAll},
+		"rmdir": {class: Dev, why: "removes empty directories", write: writeAll},
+		"cp": {
+			class: Dev,
+			why:   "copies files",
+			check: (*walker).copies,
+			write: writeLast,
+			vals:  "-t --target-directory -S --suffix",
+			ops:   []flag{raise("/dev/null", Dangerous, "truncates the destination")},
+		},
+		"mv": {
+			class: Dev,
+			why:   "moves files",
+			write: writeAll,
+			check: (*walker).mv,
+			vals:  "-t --target-directory -S --suffix",
+			ops:   []flag{raise("/dev/null", Dangerous, "throws the file away")},
+		},
+		"ln": {
+			class: Dev,
+			why:   "creates a link",
+			write: writeLast,
+			check: (*walker).ln,
+			vals:  "-t --target-directory -S --suffix",
+		},
+		"install": {
+			class: Dev,
+			why:   "installs files",
+			check: (*walker).copies,
+			write: writeLast,
+			vals:  "-m --mode -o --owner -g --group -t --target-directory -S",
+		},
+		"tee":    {class: Safe, why: "copies its input", write: writeAll, check: (*walker).tee},
+		"chmod":  {class: Dev, why: "changes permissions", check: (*walker).chmod},
+		"chown":  {class: Dev, why: "changes owners", check: (*walker).chmod},
+		"chgrp":  {class: Dev, why: "changes groups", check: (*walker).chmod},
+		"rm":     {class: Safe, why: "deletes files", check: (*walker).rm, noscope: true},
+		"unlink": {class: Safe, why: "deletes a file", check: (*walker).rm, noscope: true},
+		"shred":  {class: Dangerous, why: "destroys file contents", write: writeAll},
+		"truncate": {
+			class: Dangerous,
+			why:   "truncates files",
+			write: writeAll,
+			vals:  "-s --size -r --reference",
+		},
+		"dd": {class: Safe, why: "copies data", check: (*walker).dd, noscope: true},
+		"patch": {
+			class: Dev,
+			why:   "patches files",
+			vals:  "-d --directory -i --input -o --output -p --strip -B --prefix -r --reject-file -z --suffix -D -F -V",
+			check: (*walker).patch,
+			flags: []flag{set("--dry-run", Safe, "checks a patch")},
+		},
+		"tar": {class: Safe, why: "packs or unpacks files", check: (*walker).tar, noscope: true},
+		"unzip": {
+			class: Dev,
+			why:   "unpacks files",
+			flags: []flag{
+				set("-l -v -t -Z", Safe, "lists an archive"),
+				raise("-:", Dangerous, "keeps ../ in member names: files can land outside the target directory"),
+			},
+			check: (*walker).unzip,
+		},
+		"zip": {
+			class: Dev,
+			why:   "packs files",
+			write: writeFirst,
+			flags: []flag{raise("-TT --unzip-command", Dangerous, "runs a program of its choice")},
+			progs: "-TT --unzip-command",
+		},
+		"gzip": {
+			class: Dev,
+			why:   "compresses files in place",
+			write: writeAll,
+			flags: []flag{set("-c --stdout -l --list -t --test", Safe, "writes to standard output")},
+		},
+		"gunzip": {
+			class: Dev,
+			why:   "decompresses files in place",
+			write: writeAll,
+			flags: []flag{set("-c --stdout -l --list -t --test", Safe, "writes to standard output")},
+		},
+		"bzip2": {
+			class: Dev,
+			why:   "compresses files in place",
+			write: writeAll,
+			flags: []flag{set("-c --stdout -t", Safe, "writes to standard output")},
+		},
+		"xz": {
+			class: Dev,
+			why:   "compresses files in place",
+			write: writeAll,
+			flags: []flag{set("-c --stdout -l --list -t", Safe, "writes to standard output")},
+		},
+		"zstd": {
+			class: Dev,
+			why:   "compresses files",
+			flags: []flag{set("-c --stdout -l -t", Safe, "writes to standard output")},
+		},
+		"7z": {
+			class: Dev,
+			why:   "packs or unpacks files",
+			sub: map[string]*rule{
+				"l": safe("lists an archive"),
+				"t": safe("tests an archive"),
+				"x": {class: Dev, why: "unpacks files", check: (*walker).sevenZipOut},
+				"e": {class: Dev, why: "unpacks files", check: (*walker).sevenZipOut},
+				"a": dev("packs files"),
+			},
+		},
+		"dos2unix": {class: Dev, why: "converts files in place", write: writeAll},
+		"unix2dos": {class: Dev, why: "converts files in place", write: writeAll},
+		"mktemp":   {class: Dev, why: "creates a temporary file"},
+		"split":    dev("splits a file"),
+		"csplit":   dev("splits a file"),
+		"vim":      vimRule(),
+		"vi":       vimRule(),
+		"nvim":     vimRule(),
+		"ex":       vimRule(),
+		"view":     vimRule(),
+		"vimdiff":  vimRule(),
+		"gvim":     vimRule(),
+		"nano":     {class: Dev, why: "edits files", write: writeAll},
+		"emacs":    {class: Dev, why: "edits files", write: writeAll, check: (*walker).emacs},
+		"gofmt": {
+			class: Safe,
+			why:   "prints formatted code",
+			flags: []flag{raise("-w", Dev, "rewrites files")},
+			check: (*walker).inplace,
+		},
+		"goimports": {
+			class: Safe,
+			why:   "prints formatted code",
+			flags: []flag{raise("-w", Dev, "rewrites files")},
+			check: (*walker).inplace,
+		},
+		"sqlite3": {class: Safe, why: "opens a database file", check: (*walker).sql},
+		"mkfifo":  {class: Dev, why: "creates a named pipe", write: writeAll},
+		"fallocate": {
+			class: Dev,
+			why:   "allocates a file",
+			write: writeAll,
+			vals:  "-l -o --length --offset",
+		},
+		"ed": {class: Dev, why: "edits files", check: (*walker).ed},
+	}
+}
+
+// vimRule: an editor on project files, unless told to run commands.
+func vimRule() *rule {
+	return &rule{
+		class: Dev,
+		why:   "edits files",
+		vals:  "-c --cmd -S -u -i -T -w -W -U -r -t -q",
+		check: (*walker).vim,
+		flags: []flag{raise("-e -es -Es -E", Dangerous, "runs editor commands from its input")},
+	}
+}

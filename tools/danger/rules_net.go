@@ -1,0 +1,127 @@
+package danger
+
+// networkCommands is the part of the table (see rules.go) for the network: transfers, remote
+// shells, sockets, DNS and probes.
+func networkCommands() map[string]*rule {
+	return map[string]*rule{
+		"curl":   {class: Safe, why: "transfers data", check: (*walker).fetch, noscope: true},
+		"wget":   {class: Safe, why: "transfers data", check: (*walker).fetch, noscope: true},
+		"http":   {class: Safe, why: "transfers data", check: (*walker).fetch, noscope: true},
+		"https":  {class: Safe, why: "transfers data", check: (*walker).fetch, noscope: true},
+		"xh":     {class: Safe, why: "transfers data", check: (*walker).fetch, noscope: true},
+		"aria2c": dangerous("downloads from the network"),
+		"ssh": {
+			class: Dangerous,
+			why:   "connects to a remote machine",
+			check: (*walker).ssh,
+			flags: []flag{set("-V -G -Q", Safe, "prints its version, configuration or a query's answer")},
+		},
+		"scp":   {class: Dangerous, why: "copies files over the network", check: (*walker).ssh},
+		"sftp":  {class: Dangerous, why: "copies files over the network", check: (*walker).ssh},
+		"rsync": {class: Dev, why: "copies files", check: (*walker).rsync},
+		"nc": {
+			class: Dangerous,
+			why:   "opens network connections",
+			flags: []flag{
+				raise(
+					"-e -c --exec --sh-exec --lua-exec",
+					Blocked,
+					"runs a shell over the network (reverse shell)",
+				),
+			},
+		},
+		"ncat": {
+			class: Dangerous,
+			why:   "opens network connections",
+			flags: []flag{
+				raise(
+					"-e -c --exec --sh-exec --lua-exec",
+					Blocked,
+					"runs a shell over the network (reverse shell)",
+				),
+			},
+		},
+		"netcat": {
+			class: Dangerous,
+			why:   "opens network connections",
+			flags: []flag{raise("-e -c", Blocked, "runs a shell over the network (reverse shell)")},
+		},
+		"socat": {
+			class: Dangerous,
+			why:   "opens network connections",
+			ops: []flag{
+				raise(
+					"exec:* EXEC:* system:* SYSTEM:*",
+					Blocked,
+					"runs a program over the network (reverse shell)",
+				),
+			},
+		},
+		"telnet": dangerous("opens a network connection"),
+		"ftp":    dangerous("opens a network connection"),
+		"openssl": {
+			class: Safe,
+			why:   "computes crypto",
+			check: (*walker).outflag,
+			sub: map[string]*rule{
+				"s_client": dangerous("opens a network connection"),
+				"s_server": dangerous("listens on the network"),
+			},
+			open: true,
+		},
+		"ping":       {class: Dev, why: "sends network probes", check: (*walker).lookupName},
+		"dig":        {class: Dev, why: "queries DNS", check: (*walker).lookupName},
+		"nslookup":   {class: Dev, why: "queries DNS", check: (*walker).lookupName},
+		"host":       {class: Dev, why: "queries DNS", check: (*walker).lookupName},
+		"traceroute": {class: Dev, why: "traces a network route", check: (*walker).lookupName},
+		"whois":      {class: Dev, why: "queries a registry", check: (*walker).lookupName},
+		"mtr":        dev("traces a network route"),
+		"ss":         safe("lists sockets"),
+		"netstat":    safe("lists sockets"),
+		"lsof":       safe("lists open files"),
+		"ip": {
+			class: Dangerous,
+			why:   "changes network settings",
+			sub: map[string]*rule{
+				"a": safe("shows addresses"),
+				"addr": {
+					class: Safe,
+					why:   "shows addresses",
+					sub: map[string]*rule{
+						"show": safe("shows addresses"),
+						"list": safe("shows addresses"),
+						"add":  dangerous("changes addresses"),
+						"del":  dangerous("changes addresses"),
+					},
+				},
+				"address": safe("shows addresses"),
+				"route": {
+					class: Safe,
+					why:   "shows routes",
+					sub: map[string]*rule{
+						"show": safe("shows routes"),
+						"list": safe("shows routes"),
+						"get":  safe("shows a route"),
+					},
+				},
+				"r": safe("shows routes"),
+				"link": {
+					class: Safe,
+					why:   "shows links",
+					sub: map[string]*rule{
+						"show": safe("shows links"),
+						"set":  dangerous("changes a network link"),
+					},
+				},
+				"neigh": safe("shows neighbours"),
+			},
+		},
+		"ifconfig": {class: Dangerous, why: "changes network settings", bare: safe("shows interfaces")},
+		"ngrok":    dangerous("exposes a local port to the internet"),
+		"tailscale": {
+			class: Dangerous,
+			why:   "changes the network",
+			sub:   map[string]*rule{"status": safe("shows the network"), "ip": safe("shows addresses")},
+		},
+	}
+}

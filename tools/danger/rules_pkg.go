@@ -1,0 +1,628 @@
+package danger
+
+import "github.com/qsh-shell/qsh/tools/danger/lazy"
+
+// packageCommands is the part of the table (see rules.go) for package managers: the languages'
+// (npm, pip, uv …; cargo is with the builds) and the system's (apt, brew, nix …).
+func packageCommands() map[string]*rule {
+	return map[string]*rule{
+		"npm": {
+			class: Dangerous,
+			why:   "unknown npm command",
+			sub:   jsRules(),
+			vals:  "--prefix -w --workspace",
+		},
+		"pnpm": {
+			class: Dangerous,
+			why:   "unknown pnpm command",
+			check: (*walker).jsBin,
+			sub:   jsRules(),
+			vals:  "-C --dir --filter -F -w --workspace",
+		},
+		"yarn": {
+			class: Dev,
+			why:   "installs dependencies or runs a project script",
+			check: (*walker).jsBin,
+			sub:   jsRules(),
+			open:  true,
+			ops: []flag{
+				raise("deploy* publish* release*", Dangerous, "runs a deploy or release script"),
+				raise(destroyNames, Dangerous, "runs a script whose name says it destroys data"),
+			},
+		},
+		"bun": {
+			class: Dev, why: "runs a project script", sub: bunRules(), open: true, check: (*walker).bun,
+			vals: "-e --eval -p --print",
+		},
+		"npx": {class: Safe, why: "runs a package", check: (*walker).npx, noscope: true},
+		"pip": {class: Dangerous, why: "unknown pip command", sub: pipRules(), suffixes: true},
+		"uv": {
+			class: Dev,
+			why:   "manages the project environment",
+			sub: map[string]*rule{
+				"pip": {
+					class: Dev,
+					why:   "manages the project environment",
+					sub:   pipRules(),
+					flags: []flag{raise("--system", Dangerous, "changes the system Python")},
+				},
+				"run":     runIn("the project's environment"),
+				"sync":    dev("installs dependencies"),
+				"lock":    dev("locks dependencies"),
+				"add":     dev("adds a dependency"),
+				"remove":  dev("removes a dependency"),
+				"venv":    dev("creates a virtual environment"),
+				"build":   dev(buildWhy),
+				"tree":    safe("shows the dependency tree"),
+				"version": safe("prints the version"),
+				"publish": dangerous("publishes a package"),
+				"tool": {
+					class: Dangerous,
+					why:   "installs or runs tools outside the project",
+					sub: map[string]*rule{
+						"list": safe("lists tools"),
+						"run":  dangerous("downloads and runs a tool"),
+					},
+				},
+				"python": {
+					class: Dev,
+					why:   "manages Python versions",
+					sub: map[string]*rule{
+						"list": safe("lists Python versions"),
+						"find": safe("finds Python"),
+					},
+				},
+				"self":   dangerous("changes uv itself"),
+				"cache":  dev("manages the cache"),
+				"init":   dev("creates a project"),
+				"export": dev("exports requirements"),
+			},
+		},
+		"uvx": {class: Dangerous, why: "downloads and runs a tool", noscope: true},
+		"pipx": {
+			class: Dangerous,
+			why:   "installs or runs tools outside the project",
+			sub:   map[string]*rule{"list": safe("lists tools")},
+			open:  true,
+		},
+		"poetry": {
+			class: Dev,
+			why:   "manages the project environment",
+			sub: map[string]*rule{
+				"run":     runIn("the project's environment"),
+				"publish": dangerous("publishes a package"),
+				"show":    safe("shows dependencies"),
+				"check":   safe("checks pyproject.toml"),
+				"version": {class: Dev, why: "bumps the version", bare: safe("prints the version")},
+				"config": {
+					class: Dangerous,
+					why:   "changes poetry config",
+					flags: []flag{
+						set("--list", Safe, "reads config"),
+						raise("--local", Dev, "changes project config"),
+					},
+				},
+				"self": dangerous("changes poetry itself"),
+			},
+			open: true,
+		},
+		"pipenv": {
+			class: Dev,
+			why:   "manages the project environment",
+			sub:   map[string]*rule{"run": runIn("the project's environment")},
+			open:  true,
+		},
+		"pdm": {
+			class: Dev,
+			why:   "manages the project environment",
+			sub: map[string]*rule{
+				"run":     runIn("the project's environment"),
+				"publish": dangerous("publishes a package"),
+			},
+			open: true,
+		},
+		"hatch": {
+			class: Dev,
+			why:   "manages the project environment",
+			sub: map[string]*rule{
+				"run":     runIn("the project's environment"),
+				"publish": dangerous("publishes a package"),
+			},
+			open: true,
+		},
+		"conda": {
+			class: Dangerous,
+			why:   "changes conda environments",
+			sub: map[string]*rule{
+				"activate":   dev("activates an environment for this session"),
+				"deactivate": dev("deactivates the environment"),
+				"run":        dev("runs in an environment"),
+				"list":       safe("lists packages"),
+				"info":       safe("shows conda"),
+				"env": {
+					class: Dangerous,
+					why:   "changes environments",
+					sub: map[string]*rule{
+						"list":   safe("lists environments"),
+						"export": safe("prints an environment"),
+					},
+				},
+				"search": dev("queries channels"),
+			},
+			open: true,
+		},
+		"virtualenv": dev("creates a virtual environment"),
+		"bundle": {
+			class: Dev,
+			why:   "manages the project's gems",
+			sub: map[string]*rule{
+				"install": dev("installs the project's gems"),
+				"exec":    runIn("the project's gems"),
+				"update":  dev("updates gems"),
+				"list":    safe("lists gems"),
+				"show":    safe("shows a gem"),
+			},
+			open: true,
+		},
+		"gem": {
+			class: Dangerous,
+			why:   "changes installed gems",
+			sub: map[string]*rule{
+				"list":   safe("lists gems"),
+				"search": dev("queries the registry"),
+				"env":    safe("shows settings"),
+				"build":  dev("builds a gem"),
+				"push":   dangerous("publishes a gem"),
+			},
+			open: true,
+		},
+		"composer": {
+			class: Dev,
+			why:   "manages the project's dependencies",
+			flags: []flag{raise("global", Dangerous, "changes global packages")},
+			ops:   []flag{raise("global", Dangerous, "changes global packages")},
+		},
+
+		"apt": {
+			class: Dangerous,
+			why:   "changes system packages",
+			sub: map[string]*rule{
+				"list":      safe("lists packages"),
+				"search":    safe("searches packages"),
+				"show":      safe("shows a package"),
+				"policy":    safe("shows versions"),
+				"depends":   safe("shows dependencies"),
+				"rdepends":  safe("shows dependencies"),
+				"changelog": dev("downloads a changelog"),
+			},
+			open: true,
+		},
+		"apt-get": {
+			class: Dangerous,
+			why:   "changes system packages",
+			sub: map[string]*rule{
+				"download":  dev("downloads a package"),
+				"source":    dev("downloads sources"),
+				"changelog": dev("downloads a changelog"),
+			},
+			open:  true,
+			flags: []flag{set("-s --simulate --dry-run --just-print", Safe, "simulates")},
+		},
+		"apt-cache": safe("queries packages"),
+		"dpkg": {
+			class: Dangerous,
+			why:   "changes system packages",
+			flags: []flag{
+				set(
+					"-l --list -L --listfiles -s --status -S --search --get-selections "+
+						"--print-architecture",
+					Safe,
+					"queries packages",
+				),
+			},
+		},
+		"dpkg-query": safe("queries packages"),
+		"yum": {
+			class: Dangerous,
+			why:   "changes system packages",
+			sub: map[string]*rule{
+				"list":   safe("lists packages"),
+				"search": safe("searches packages"),
+				"info":   safe("shows a package"),
+			},
+			open: true,
+		},
+		"dnf": {
+			class: Dangerous,
+			why:   "changes system packages",
+			sub: map[string]*rule{
+				"list":   safe("lists packages"),
+				"search": safe("searches packages"),
+				"info":   safe("shows a package"),
+			},
+			open: true,
+		},
+		"rpm": {
+			class: Dangerous,
+			why:   "changes system packages",
+			flags: []flag{set("-q --query -V --verify", Safe, "queries packages")},
+		},
+		"pacman": {
+			class: Dangerous,
+			why:   "changes system packages",
+			flags: []flag{set("-Q -Ss -Si -Sl -Qi -Ql", Safe, "queries packages")},
+		},
+		"apk": {
+			class: Dangerous,
+			why:   "changes system packages",
+			sub: map[string]*rule{
+				"info":   safe("lists packages"),
+				"search": safe("searches packages"),
+				"list":   safe("lists packages"),
+			},
+			open: true,
+		},
+		"zypper": dangerous("changes system packages"),
+		"snap": {
+			class: Dangerous,
+			why:   "changes system packages",
+			sub: map[string]*rule{
+				"list": safe("lists packages"),
+				"find": safe("searches packages"),
+				"info": safe("shows a package"),
+			},
+			open: true,
+		},
+		"flatpak": {
+			class: Dangerous,
+			why:   "changes system packages",
+			sub: map[string]*rule{
+				"list":   safe("lists packages"),
+				"search": safe("searches packages"),
+				"info":   safe("shows a package"),
+			},
+			open: true,
+		},
+		"brew": {
+			class: Dangerous,
+			why:   "changes system packages",
+			sub: map[string]*rule{
+				"list":     safe("lists packages"),
+				"ls":       safe("lists packages"),
+				"info":     safe("shows a package"),
+				"search":   dev("searches packages"),
+				"outdated": dev("checks for updates"),
+				"deps":     safe("lists dependencies"),
+				"config":   safe("shows settings"),
+				"doctor":   safe("checks the setup"),
+				"--prefix": safe("prints a directory"),
+				"leaves":   safe("lists packages"),
+				"uses":     safe("lists dependants"),
+			},
+			open: true,
+		},
+		"port":    dangerous("changes system packages"),
+		"nix-env": dangerous("changes user packages"),
+		"nix": {
+			class: Dev,
+			why:   "builds with Nix",
+			sub:   map[string]*rule{"profile": dangerous("changes user packages")},
+			open:  true,
+		},
+		"sdkmanager": dangerous("installs SDKs"),
+		"asdf": {
+			class: Dangerous,
+			why:   "installs tool versions",
+			sub:   map[string]*rule{"list": safe("lists versions"), "current": safe("shows versions")},
+			open:  true,
+		},
+		"mise": {
+			class: Dangerous,
+			why:   "installs tool versions",
+			sub: map[string]*rule{
+				"ls":      safe("lists versions"),
+				"current": safe("shows versions"),
+				"run":     dev("runs a project task"),
+				"exec":    runIn("the project's tools"),
+			},
+			open: true,
+		},
+		"nvm": {
+			class: Dev,
+			why:   "selects a Node version",
+			sub: map[string]*rule{
+				"ls":        safe("lists versions"),
+				"current":   safe("shows the version"),
+				"install":   dangerous("installs a Node version"),
+				"uninstall": dangerous("removes a Node version"),
+				"alias":     dangerous("changes the default version"),
+			},
+			open: true,
+		},
+		"pyenv": {
+			class: Dev,
+			why:   "selects a Python version",
+			sub: map[string]*rule{
+				"versions":  safe("lists versions"),
+				"version":   safe("shows the version"),
+				"install":   dangerous("installs a Python version"),
+				"uninstall": dangerous("removes a Python version"),
+				"global":    dangerous("changes the default version"),
+			},
+			open: true,
+		},
+	}
+}
+
+// globalRemove is npm's rm and its aliases: -g removes a global package.
+func globalRemove() *rule {
+	return &rule{
+		class: Dev,
+		why:   "removes a dependency",
+		flags: []flag{raise("-g --global --location=global", Dangerous, "changes global packages")},
+	}
+}
+
+// bunRules are jsRules with bun run, which runs files too (bun run x.ts).
+func bunRules() map[string]*rule {
+	r := jsRules()
+	run := *r["run"]
+	run.check = (*walker).script1
+	r["run"] = &run
+	return r
+}
+
+// runIn is a subcommand that runs a command in the project's environment.
+func runIn(what string) *rule {
+	return &rule{class: Dev, why: "runs a command with " + what, kind: kindRun, noscope: true, vals: runnerVals}
+}
+
+// runnerVals are the project runners' options that take a value (uv run
+// --with PKG python …): the value is not the command run.
+const runnerVals = "--with --with-editable --with-requirements --python -p --package --extra --group " +
+	"--env-file --directory --project --index --default-index --from --gemfile"
+
+// jsRules are npm, yarn, pnpm and bun subcommands.
+func jsRules() map[string]*rule {
+	return map[string]*rule{
+		"install": {
+			class: Dev,
+			why:   "installs dependencies into the project",
+			flags: []flag{raise("-g --global --location=global", Dangerous, "installs globally")},
+			check: (*walker).pkgSource,
+		},
+		"i": {
+			class: Dev,
+			why:   "installs dependencies into the project",
+			flags: []flag{raise("-g --global", Dangerous, "installs globally")},
+			check: (*walker).pkgSource,
+		},
+		"add": {
+			class: Dev,
+			why:   "adds a dependency",
+			flags: []flag{raise("-g --global", Dangerous, "installs globally")},
+			check: (*walker).pkgSource,
+		},
+		"ci": dev("installs dependencies into the project"),
+		"uninstall": {
+			class: Dev,
+			why:   "removes a dependency",
+			flags: []flag{raise("-g --global", Dangerous, "changes global packages")},
+		},
+		"remove": {
+			class: Dev,
+			why:   "removes a dependency",
+			flags: []flag{raise("-g --global", Dangerous, "changes global packages")},
+		},
+		"rm": globalRemove(),
+		"r":  globalRemove(),
+		"un": globalRemove(),
+		"update": {
+			class: Dev,
+			why:   "updates dependencies",
+			flags: []flag{raise("-g --global", Dangerous, "changes global packages")},
+		},
+		"upgrade": dev("updates dependencies"),
+		"test":    dev(buildWhy),
+		"t":       dev(buildWhy),
+		"run": {
+			class: Dev,
+			why:   "runs a project script",
+			ops: []flag{
+				raise("deploy* publish* release*", Dangerous, "runs a deploy or release script"),
+				raise(destroyNames, Dangerous, "runs a script whose name says it destroys data"),
+			},
+		},
+		"run-script": {
+			class: Dev,
+			why:   "runs a project script",
+			ops: []flag{
+				raise("deploy* publish* release*", Dangerous, "runs a deploy or release script"),
+				raise(destroyNames, Dangerous, "runs a script whose name says it destroys data"),
+			},
+		},
+		"start":     dev("starts the project"),
+		"build":     dev(buildWhy),
+		"dev":       dev("starts the project's dev server"),
+		"lint":      dev("lints the project"),
+		"exec":      dangerous("runs a package's program"),
+		"dlx":       {class: Dangerous, why: "downloads and runs a package", check: (*walker).npx},
+		"x":         dangerous("downloads and runs a package"),
+		"publish":   dangerous("publishes a package"),
+		"unpublish": dangerous("removes a published package"),
+		"deprecate": dangerous("changes a published package"),
+		"dist-tag":  dangerous("changes a published package"),
+		"link":      dangerous("links a package globally"),
+		"login":     dangerous("stores credentials"),
+		"logout":    dangerous("changes credentials"),
+		"adduser":   dangerous("stores credentials"),
+		"token":     dangerous("handles credentials"),
+		"whoami":    dev("queries the registry"),
+		"config": {
+			class: Dangerous,
+			why:   "changes user config",
+			sub: map[string]*rule{
+				"get": {
+					class: Safe,
+					why:   "reads config",
+					ops: []flag{
+						raise("*token* *Token* *auth* *Auth* *password* *_auth*", Dangerous, "prints a credential"),
+					},
+				},
+				"list": safe("reads config, credentials hidden"),
+				"ls":   safe("reads config, credentials hidden"),
+			},
+			open: true,
+		},
+		"list":     safe("lists installed packages"),
+		"ls":       safe("lists installed packages"),
+		"outdated": dev("checks the registry for updates"),
+		"view":     dev("queries the registry"),
+		"info":     dev("queries the registry"),
+		"show":     dev("queries the registry"),
+		"search":   dev("queries the registry"),
+		"why":      safe("explains a dependency"),
+		"explain":  safe("explains a dependency"),
+		"audit": {
+			class: Dev,
+			why:   "checks dependencies for advisories",
+			sub:   map[string]*rule{"fix": dev("updates vulnerable dependencies")},
+			open:  true,
+		},
+		"init":   {class: Dev, why: "creates package.json", vals: "-w --workspace --scope", check: (*walker).npmInit},
+		"create": dangerous("downloads and runs a project generator"),
+		"pack":   dev("packs the project"),
+		"prune":  dev("removes extraneous dependencies"),
+		"dedupe": dev("dedupes dependencies"),
+		"cache": {
+			class: Dev,
+			why:   "manages the package cache",
+			sub: map[string]*rule{
+				"ls":     safe("lists the cache"),
+				"list":   safe("lists the cache"),
+				"verify": dev("verifies the cache"),
+			},
+			open: true,
+		},
+		"version":      {class: Dev, why: "bumps the project version", bare: safe("prints versions")},
+		"root":         safe("prints a directory"),
+		"prefix":       safe("prints a directory"),
+		"bin":          safe("prints a directory"),
+		"help":         safe("shows help"),
+		"doctor":       dev("checks the setup"),
+		"rebuild":      dev("rebuilds dependencies"),
+		"workspace":    dev("runs in a workspace package"),
+		"workspaces":   dev("runs in workspace packages"),
+		"set":          dangerous("changes settings"),
+		"global":       dangerous("changes global packages"),
+		"format":       dev("formats the project"),
+		"typecheck":    dev(buildWhy),
+		"preview":      dev("serves a build preview"),
+		"serve":        dev("serves the project"),
+		"watch":        dev(buildWhy),
+		"coverage":     dev(buildWhy),
+		"e2e":          dev(buildWhy),
+		"tsc":          dev(buildWhy),
+		"check":        dev(buildWhy),
+		"install-test": dev(buildWhy),
+	}
+}
+
+// npxTools are the recognised project tools npx may run; anything else
+// may be downloaded and run.
+var npxTools = lazy.Value[map[string]bool]{Build: func() map[string]bool {
+	return map[string]bool{
+		"tsc":           true,
+		"eslint":        true,
+		"prettier":      true,
+		"jest":          true,
+		"vitest":        true,
+		"mocha":         true,
+		"tsx":           true,
+		"ts-node":       true,
+		"vite":          true,
+		"next":          true,
+		"webpack":       true,
+		"rollup":        true,
+		"esbuild":       true,
+		"playwright":    true,
+		"cypress":       true,
+		"nodemon":       true,
+		"stylelint":     true,
+		"biome":         true,
+		"turbo":         true,
+		"nx":            true,
+		"lerna":         true,
+		"astro":         true,
+		"svelte-kit":    true,
+		"svelte-check":  true,
+		"vue-tsc":       true,
+		"tailwindcss":   true,
+		"postcss":       true,
+		"babel":         true,
+		"ava":           true,
+		"c8":            true,
+		"nyc":           true,
+		"prisma":        true,
+		"drizzle-kit":   true,
+		"knip":          true,
+		"depcheck":      true,
+		"sequelize":     true,
+		"sequelize-cli": true,
+		"knex":          true,
+		"typeorm":       true,
+		"mikro-orm":     true,
+		"husky":         true,
+		"lint-staged":   true,
+		"tap":           true,
+		"uvu":           true,
+		"storybook":     true,
+	}
+}}
+
+func pipRules() map[string]*rule {
+	return map[string]*rule{
+		"install": {
+			class: Dev,
+			why:   "installs packages into the environment",
+			flags: []flag{
+				raise("--user", Dangerous, "installs into the user's site-packages"),
+				raise("--break-system-packages", Dangerous, "installs into the system Python"),
+				raise("--target -t --prefix --root", Dangerous, "installs to another location"),
+			},
+			check: (*walker).pkgSource,
+		},
+		"uninstall": dev("removes packages from the environment"),
+		"download":  dev("downloads packages"),
+		"wheel":     dev("builds wheels"),
+		"list":      safe("lists packages"),
+		"show":      safe("shows a package"),
+		"freeze":    safe("lists packages"),
+		"check":     safe("checks dependencies"),
+		"help":      safe("shows help"),
+		"index":     dev("queries the index"),
+		"inspect":   safe("shows the environment"),
+		"debug":     safe("shows debug information"),
+		"cache": {
+			class: Dev,
+			why:   "manages the cache",
+			sub: map[string]*rule{
+				"dir":  safe("prints a directory"),
+				"info": safe("shows the cache"),
+				"list": safe("lists the cache"),
+			},
+			open: true,
+		},
+		"config": {
+			class: Dangerous,
+			why:   "changes pip config",
+			sub: map[string]*rule{
+				"list":  safe("reads config"),
+				"get":   safe("reads config"),
+				"debug": safe("reads config"),
+			},
+			open: true,
+		},
+		"search": dev("queries the index"),
+	}
+}

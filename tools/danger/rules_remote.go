@@ -1,0 +1,211 @@
+package danger
+
+// remoteCommands is the part of the table (see rules.go) for infrastructure, cloud and deploy CLIs,
+// and databases.
+func remoteCommands() map[string]*rule {
+	return map[string]*rule{
+		"terraform": {
+			class: Dangerous,
+			why:   "unknown terraform command",
+			sub:   terraformRules(),
+			vals:  "-chdir",
+		},
+		"tofu":       {class: Dangerous, why: "unknown tofu command", sub: terraformRules(), vals: "-chdir"},
+		"terragrunt": {class: Dangerous, why: "unknown terragrunt command", sub: terraformRules()},
+		"pulumi": {
+			class: Dangerous,
+			why:   remoteEdit,
+			sub: map[string]*rule{
+				"preview": dev("previews changes"),
+				"stack": {
+					class: Dev,
+					why:   remoteRead,
+					sub: map[string]*rule{
+						"ls":     dev(remoteRead),
+						"output": dev(remoteRead),
+						"rm":     dangerous("deletes a stack"),
+					},
+					open: true,
+				},
+				"up":      dangerous("applies infrastructure changes"),
+				"destroy": dangerous("destroys infrastructure"),
+				"whoami":  dev(remoteRead),
+				"version": safe("prints the version"),
+			},
+		},
+		"ansible-playbook": {
+			class: Dangerous,
+			why:   "changes remote machines",
+			flags: []flag{
+				set(
+					"--check -C --syntax-check --list-hosts --list-tasks",
+					Dev,
+					"checks without changing",
+				),
+			},
+		},
+		"ansible": dangerous("runs commands on remote machines"),
+		"aws": {
+			class: Safe,
+			why:   "runs a cloud CLI",
+			check: (*walker).cloud,
+			vals:  "--profile --region --output --endpoint-url --query",
+		},
+		"gcloud": {
+			class: Safe,
+			why:   "runs a cloud CLI",
+			check: (*walker).cloud,
+			vals:  "--project --region --zone --format --account --configuration",
+		},
+		"az": {
+			class: Safe,
+			why:   "runs a cloud CLI",
+			check: (*walker).cloud,
+			vals:  "-g --resource-group --subscription -o --output --query",
+		},
+		"gsutil": {
+			class: Dangerous,
+			why:   remoteEdit,
+			sub: map[string]*rule{
+				"ls":   dev(remoteRead),
+				"cat":  dev(remoteRead),
+				"du":   dev(remoteRead),
+				"stat": dev(remoteRead),
+			},
+		},
+		"doctl": {class: Safe, why: "runs a cloud CLI", check: (*walker).cloud},
+		"flyctl": {
+			class: Dangerous,
+			why:   remoteEdit,
+			sub: map[string]*rule{
+				"status": dev(remoteRead),
+				"logs":   dev(remoteRead),
+				"deploy": dangerous("deploys"),
+			},
+		},
+		"vercel": {
+			class: Dangerous,
+			why:   "deploys",
+			sub: map[string]*rule{
+				"ls":    dev(remoteRead),
+				"list":  dev(remoteRead),
+				"logs":  dev(remoteRead),
+				"dev":   dev("starts the dev server"),
+				"build": dev(buildWhy),
+			},
+			bare: dangerous("deploys"),
+		},
+		"netlify": {
+			class: Dangerous,
+			why:   "deploys",
+			sub: map[string]*rule{
+				"status": dev(remoteRead),
+				"dev":    dev("starts the dev server"),
+				"build":  dev(buildWhy),
+			},
+		},
+		"heroku": {
+			class: Dangerous,
+			why:   remoteEdit,
+			sub: map[string]*rule{
+				"logs": dev(remoteRead),
+				"ps":   dev(remoteRead),
+				"apps": dev(remoteRead),
+			},
+		},
+		"firebase": {
+			class: Dangerous,
+			why:   remoteEdit,
+			sub: map[string]*rule{
+				"emulators:start": dev("starts local emulators"),
+				"serve":           dev("serves locally"),
+			},
+		},
+		"wrangler": {
+			class: Dangerous,
+			why:   remoteEdit,
+			sub: map[string]*rule{
+				"dev":    dev("starts the dev server"),
+				"whoami": dev(remoteRead),
+				"tail":   dev(remoteRead),
+			},
+		},
+		"twine": {
+			class: Dangerous,
+			why:   "publishes packages",
+			sub:   map[string]*rule{"check": safe("checks distributions")},
+		},
+		"psql":         {class: Safe, why: "talks to a database", check: (*walker).sql, noscope: true},
+		"mysql":        {class: Safe, why: "talks to a database", check: (*walker).sql, noscope: true},
+		"mariadb":      {class: Safe, why: "talks to a database", check: (*walker).sql, noscope: true},
+		"mongosh":      {class: Safe, why: "talks to a database", check: (*walker).sql, noscope: true},
+		"mongo":        {class: Safe, why: "talks to a database", check: (*walker).sql, noscope: true},
+		"redis-cli":    {class: Safe, why: "talks to a database", check: (*walker).redis, noscope: true},
+		"dropdb":       dangerous("drops a database"),
+		"createdb":     dev("creates a database"),
+		"pg_dump":      dev("dumps a database"),
+		"mysqldump":    dev("dumps a database"),
+		"pg_restore":   dangerous("overwrites a database"),
+		"mongodump":    dev("dumps a database"),
+		"mongorestore": dangerous("overwrites a database"),
+	}
+}
+
+func terraformRules() map[string]*rule {
+	return map[string]*rule{
+		"plan":     dev("plans changes without applying them"),
+		"validate": dev("validates the configuration"),
+		"fmt": {
+			class: Dev,
+			why:   "formats the configuration",
+			flags: []flag{set("-check -diff", Safe, "checks formatting")},
+		},
+		"init": dev("downloads providers and modules"),
+		"show": {
+			class: Dev,
+			why:   remoteRead,
+			flags: []flag{raise("-json", Dangerous, "shows sensitive values in plain text")},
+		},
+		"output": {
+			class: Dev,
+			why:   "shows outputs",
+			flags: []flag{raise("-json -raw", Dangerous, "shows sensitive values in plain text")},
+		},
+		"providers":    safe("lists providers"),
+		"graph":        safe("prints the graph"),
+		"version":      safe("prints the version"),
+		"console":      dangerous("opens a console"),
+		"get":          dev("downloads modules"),
+		"apply":        dangerous("applies infrastructure changes"),
+		"destroy":      dangerous("destroys infrastructure"),
+		"import":       dangerous("changes the state"),
+		"taint":        dangerous("changes the state"),
+		"untaint":      dangerous("changes the state"),
+		"refresh":      dangerous("changes the state"),
+		"force-unlock": dangerous("breaks a state lock"),
+		"login":        dangerous("stores credentials"),
+		"logout":       dangerous("changes credentials"),
+		"workspace": {
+			class: Dangerous,
+			why:   "changes workspaces",
+			sub: map[string]*rule{
+				"list":   safe("lists workspaces"),
+				"show":   safe("shows the workspace"),
+				"select": dev("selects a workspace"),
+				"new":    dev("creates a workspace"),
+			},
+			open: true,
+		},
+		"state": {
+			class: Dangerous,
+			why:   "changes the state",
+			sub: map[string]*rule{
+				"list": dev(remoteRead),
+				"show": dev(remoteRead),
+				"pull": dev(remoteRead),
+			},
+			open: true,
+		},
+		"test": dev(buildWhy),
+	}
+}
