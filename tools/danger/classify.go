@@ -45,6 +45,7 @@ type result struct {
 	class   Class
 	reasons []string
 	seen    bool
+	home    string // shown as ~ in the reasons
 }
 
 func (r *result) add(c Class, reason string) {
@@ -70,7 +71,7 @@ func (r *result) verdict() Verdict {
 	}
 	reasons := make([]string, len(r.reasons))
 	for i, s := range r.reasons {
-		reasons[i] = holeText.Get().Replace(s)
+		reasons[i] = tilde(holeText.Get().Replace(s), r.home)
 	}
 	return Verdict{Class: r.class, Reasons: reasons}
 }
@@ -79,6 +80,35 @@ func (r *result) verdict() Verdict {
 var holeText = lazy.Value[*strings.Replacer]{Build: func() *strings.Replacer {
 	return strings.NewReplacer(hole, "…", string(holeDL), "…", holeEntry, "{}", holeTree, "{}")
 }}
+
+// tilde writes the home directory as ~ in a reason: shorter, and the
+// same for every user.
+func tilde(s, home string) string {
+	if home == "" || home == "/" || !strings.Contains(s, home) {
+		return s
+	}
+	var b strings.Builder
+	for {
+		i := strings.Index(s, home)
+		if i < 0 {
+			break
+		}
+		end := i + len(home)
+		// Only the whole directory: /home/alice2 is not ~2, /x/home/alice
+		// not /x~.
+		whole := (end == len(s) || strings.IndexByte("/`' \t\n);:,", s[end]) >= 0) &&
+			(i == 0 || strings.IndexByte("`' \t(=:,\"", s[i-1]) >= 0)
+		if !whole {
+			b.WriteString(s[:end])
+		} else {
+			b.WriteString(s[:i])
+			b.WriteByte('~')
+		}
+		s = s[end:]
+	}
+	b.WriteString(s)
+	return b.String()
+}
 
 // walker walks a parsed string the way the shell would run it, keeping
 // what it can know about the state: variables, functions, the cwd and the
@@ -229,7 +259,7 @@ func newWalker(ws Workspace, cwd string) *walker {
 		vars:   map[string]string{},
 		shared: &shared{budget: 20000}, // its maps are made on first write
 		funcs:  map[string]*syntax.Stmt{},
-		res:    &result{},
+		res:    &result{home: ws.Home},
 	}
 }
 

@@ -127,6 +127,8 @@ func TestReasons(t *testing.T) {
 		{"ls 'unterminated", "does not parse"},
 		{"curl https://example.com", "example.com"},
 		{"cat .env", "`.env`"},
+		// The home directory reads as ~, whoever the user is.
+		{"cat /home/alice/.aws/credentials", "`~/.aws/credentials`: reads a file that may hold secrets (`~/.aws`"},
 	}
 	for _, tt := range tests {
 		v := Classify(tt.cmd, testWS)
@@ -138,6 +140,20 @@ func TestReasons(t *testing.T) {
 		}
 		if !found {
 			t.Errorf("Classify(%q) reasons %q, want one containing %q", tt.cmd, v.Reasons, tt.want)
+		}
+	}
+}
+
+func TestTilde(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"`/home/alice/.ssh` holds keys", "`~/.ssh` holds keys"},
+		{"`rm -r` on `/home/alice`: deletes", "`rm -r` on `~`: deletes"},
+		{"`dd of=/home/alice/x`", "`dd of=~/x`"},
+		{"`/home/alice2/x` and /x/home/alice", "`/home/alice2/x` and /x/home/alice"},
+		{"(/home/alice/a, /home/alice/b)", "(~/a, ~/b)"},
+	} {
+		if got := tilde(tt.in, "/home/alice"); got != tt.want {
+			t.Errorf("tilde(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }
