@@ -27,9 +27,27 @@ var homePaths = lazy.Value[[]string]{Build: func() []string {
 		".cargo/credentials.toml", ".gem/credentials", ".composer/auth.json", ".config/composer/auth.json",
 		".m2/settings-security.xml", ".pulumi/credentials.json", ".config/rclone/rclone.conf",
 		".local/share/keyrings", ".config/op", ".fly/config.yml", ".config/helm/repositories.yaml",
-		// Browsers' saved passwords and cookies.
+		// Cloud, forge and service CLIs' tokens; age keys for sops.
+		".config/sops", ".config/doctl", ".config/hcloud", ".oci", ".config/openstack/clouds.yaml",
+		".config/glab-cli", ".config/ngrok", ".ngrok2", ".mc/config.json", ".config/github-copilot",
+		".codex/auth.json", ".wakatime.cfg", ".config/stripe", ".wrangler", ".config/containers/auth.json",
+		// Browsers' and mail clients' saved passwords and cookies.
 		".config/google-chrome", ".config/chromium", ".config/BraveSoftware", ".mozilla/firefox",
-		"Library/Application Support/Google/Chrome", "Library/Keychains",
+		".thunderbird", "Library/Application Support/Google/Chrome", "Library/Keychains",
+		".local/share/fish/fish_history",
+	}
+}}
+
+// toolConfigs are files under the home directory that hold credentials
+// but that tools read on every run (Maven its settings.xml, Gradle its
+// gradle.properties, dbt its profiles.yml): showing one discloses them
+// ([Places.Why]), but a sandbox that hid them would break the builds, so
+// [Places.Fixed] leaves them out.
+var toolConfigs = lazy.Value[[]string]{Build: func() []string {
+	return []string{
+		".m2/settings.xml", ".gradle/gradle.properties", ".ivy2/.credentials", ".sbt/credentials",
+		".nuget/NuGet/NuGet.Config", ".bundle/config", ".config/pip/pip.conf", ".pip/pip.conf",
+		".dbt/profiles.yml", ".databrickscfg", ".pulumi/stacks", ".yarnrc",
 	}
 }}
 
@@ -41,6 +59,11 @@ var systemPaths = lazy.Value[[]string]{Build: func() []string {
 		"/etc/ssh/ssh_host_ecdsa_key", "/etc/ssh/ssh_host_ed25519_key", "/etc/ssh/ssh_host_dsa_key",
 		// Docker and Kubernetes secrets, the service account's token among them.
 		"/run/secrets", "/var/run/secrets",
+		// Cluster admins' kubeconfigs and keys, VPN and Wi-Fi keys, service
+		// passwords the packages generate.
+		"/etc/kubernetes/admin.conf", "/etc/kubernetes/super-admin.conf", "/etc/kubernetes/pki",
+		"/etc/rancher/k3s/k3s.yaml", "/etc/wireguard", "/etc/NetworkManager/system-connections",
+		"/etc/mysql/debian.cnf", "/etc/krb5.keytab", "/etc/pki/tls/private",
 	}
 }}
 
@@ -107,6 +130,11 @@ func (pl Places) fixedUnder(p string) string {
 				return path.Join(pl.Home, h)
 			}
 		}
+		for _, h := range toolConfigs.Get() {
+			if within(rel, h) {
+				return path.Join(pl.Home, h)
+			}
+		}
 	}
 	for _, f := range systemPaths.Get() {
 		if within(p, f) {
@@ -146,8 +174,8 @@ func (pl Places) Why(p string) string {
 		return ""
 	}
 	p = path.Clean(p)
-	if strings.HasSuffix(p, ".pub") {
-		return "" // a public key, even in ~/.ssh
+	if strings.HasSuffix(p, ".pub") || publicFiles(path.Base(p)) {
+		return "" // public keys and host names, even in ~/.ssh
 	}
 	if f := pl.fixedUnder(p); f != "" {
 		switch f {
@@ -179,6 +207,16 @@ func (pl Places) Why(p string) string {
 	return ""
 }
 
+// publicFiles are the files of ~/.ssh that hold public keys and host
+// names only: the hosts the user knows, the keys that may log in.
+func publicFiles(base string) bool {
+	switch base {
+	case "known_hosts", "known_hosts.old", "authorized_keys", "authorized_keys2":
+		return true
+	}
+	return false
+}
+
 // procEnviron reports /proc/PID/environ and /proc/PID/task/TID/environ:
 // another process's environment variables, secrets included.
 func procEnviron(p string) bool {
@@ -203,6 +241,13 @@ var namePatterns = lazy.Value[[]string]{Build: func() []string {
 		// Shell and client histories: commands typed with tokens in them.
 		".bash_history", ".zsh_history", ".python_history", ".psql_history", ".mysql_history",
 		".node_repl_history", ".sqlite_history", ".rediscli_history",
+		// Infrastructure state and variables: Terraform keeps every value,
+		// passwords among them, in plain text; Pulumi's stack configs.
+		"*.tfstate", "*.tfstate.backup", "*.tfvars", "*.tfvars.json", "pulumi.*.yaml",
+		// Keys by other formats: PuTTY, Kerberos, Java, GnuPG's secret ring,
+		// Firebase's service accounts; kubeconfigs; WordPress's database login.
+		"*.ppk", "*.keytab", "*.jceks", "secring.*", "*adminsdk*.json", "kubeconfig*", "*.kubeconfig",
+		"wp-config.php",
 	}
 }}
 
@@ -212,6 +257,9 @@ func notSecretName(lower string) bool {
 	switch strings.TrimPrefix(lower, ".env.") {
 	case "example", "sample", "template", "dist", "defaults", "schema", "test.example", "local.example":
 		return strings.HasPrefix(lower, ".env.")
+	}
+	if lower == "passwd" || lower == "passwd-" {
+		return true // the user database: names and shells, the hashes are in shadow
 	}
 	if strings.HasSuffix(lower, ".example") || strings.HasSuffix(lower, ".sample") ||
 		strings.HasSuffix(lower, ".template") || strings.HasSuffix(lower, ".pub") {
@@ -260,8 +308,71 @@ func Name(base string) bool {
 			return true
 		}
 	}
+	return secretWords(base)
+}
+
+// secretWords reports a name whose words say it holds a password, a token
+// or a secret (initialAdminPassword, initial_root_password, client_secret.json,
+// .vault_pass, github-token), unless it is code, a document or an image,
+// which only talk about them (reset_password.go, token.svg). The words are
+// split as [Var] splits a variable's name; a plural such as tokens (design
+// tokens) or keys says nothing.
+func secretWords(base string) bool {
+	name, ext := strings.TrimPrefix(base, "."), ""
+	if i := strings.IndexByte(name, '.'); i > 0 {
+		name, ext = name[:i], strings.ToLower(name[i:])
+	}
+	ws := words(name)
+	if len(ws) == 0 || !secretFileWords(ws) {
+		return false
+	}
+	for e := range strings.SplitSeq(strings.TrimPrefix(ext, "."), ".") {
+		if talkExts.Get()[e] {
+			return false
+		}
+	}
+	return true
+}
+
+// secretFileWords reports words of a file name that mark a secret.
+func secretFileWords(ws []string) bool {
+	for i, w := range ws {
+		switch w {
+		case "PASS", "SECRET", "SECRETS", "TOKEN", "APIKEY", "ACCESSKEY", "PRIVATEKEY", "AUTHTOKEN", "KEYTAB",
+			"HTPASSWD":
+			return true
+		case "KEY", "KEYS":
+			if i > 0 {
+				switch ws[i-1] {
+				case "API", "ACCESS", "PRIVATE", "SECRET", "SIGNING", "MASTER", "AUTH", "ENCRYPTION":
+					return true
+				}
+			}
+		}
+		for _, s := range []string{"PASSWORD", "PASSWD", "PASSPHRASE"} {
+			if strings.Contains(w, s) {
+				return true
+			}
+		}
+		if strings.HasSuffix(w, "TOKEN") || strings.HasSuffix(w, "SECRET") {
+			return true
+		}
+	}
 	return false
 }
+
+// talkExts are extensions of files that talk about secrets rather than
+// hold them: source code, documents, styles, images, tests' snapshots.
+var talkExts = lazy.Value[map[string]bool]{Build: func() map[string]bool {
+	m := map[string]bool{}
+	for _, e := range strings.Fields("go py js mjs cjs ts tsx jsx rs java kt kts rb php c h cc cpp hpp cs swift " +
+		"scala ex exs erl hs ml clj lua pl r dart zig nim vue svelte sql proto graphql gql tf hcl sh bash zsh " +
+		"fish ps1 md rst adoc txt-template html htm css scss sass less svg png jpg jpeg gif webp ico pdf snap " +
+		"test spec d mdx ipynb") {
+		m[e] = true
+	}
+	return m
+}}
 
 // starMatch matches s against a pattern whose only special character is
 // *, which matches any text.
