@@ -223,6 +223,19 @@ func (w *walker) gitRm(chain string, args []arg, io ioInfo) {
 	}
 }
 
+// gitStage judges git add and commit of named files: a file that holds
+// secrets, once committed, is published by the next push.
+func (w *walker) gitStage(chain string, args []arg, io ioInfo) {
+	for _, i := range scan(&rule{vals: "-m --message -F --file -C -c --author --date --pathspec-from-file"}, args) {
+		if p, ok := w.abs(args[i].s); ok {
+			if why := w.secretFile(p); why != "" {
+				w.res.add(Dangerous, "`"+chain+" "+args[i].text+"`: stages a file that may hold secrets ("+why+
+					"), which a push publishes")
+			}
+		}
+	}
+}
+
 // ln remembers links made here: a later write through one lands on its target.
 func (w *walker) ln(chain string, args []arg, io ioInfo) {
 	// Remember links made here: a later write through one lands on

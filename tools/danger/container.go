@@ -149,6 +149,58 @@ func (w *walker) dockerRun(chain string, args []arg, io ioInfo) {
 	}
 }
 
+// kubectlGet judges kubectl get of Secrets: the list (names, types, how
+// many keys) is no secret; an output that prints objects (-o yaml, json,
+// a template reading .data) shows their values.
+func (w *walker) kubectlGet(chain string, args []arg, io ioInfo) {
+	secrets, shows := false, false
+	for i := 1; i < len(args); i++ {
+		a := args[i].s
+		name, v, hasV := strings.Cut(a, "=")
+		switch {
+		case name == "-o" || name == "--output" || name == "--template":
+			if !hasV && i+1 < len(args) {
+				i++
+				v = args[i].s
+			}
+			if name == "--template" {
+				v = "go-template=" + v
+			}
+			shows = shows || printsObjects(v)
+		case strings.HasPrefix(a, "-o") && len(a) > 2 && !strings.HasPrefix(a, "--"):
+			shows = shows || printsObjects(a[2:])
+		case strings.HasPrefix(a, "-"):
+			if takesValue(commands.Get()["kubectl"].sub["get"].vals, a) {
+				i++
+			}
+		default:
+			for _, r := range strings.Split(a, ",") {
+				kind, _, _ := strings.Cut(r, "/")
+				secrets = secrets || kind == "secret" || kind == "secrets" || hasHole(kind)
+			}
+		}
+	}
+	if secrets && shows {
+		w.res.add(Dangerous, "`"+chain+"` of Secrets with an output that prints them: shows their values")
+	}
+}
+
+// printsObjects reports a kubectl output format that prints what an
+// object holds, not only its name and columns.
+func printsObjects(format string) bool {
+	kind, expr, _ := strings.Cut(format, "=")
+	switch kind {
+	case "", "wide", "name":
+		return false
+	case "custom-columns", "jsonpath", "jsonpath-as-json", "go-template", "template":
+		return expr == "" || strings.Contains(expr, ".data") || strings.Contains(expr, "Data") ||
+			strings.Contains(expr, "'data'") || strings.Contains(expr, `"data"`) || strings.Contains(expr, "{.}") ||
+			strings.Contains(expr, "{@}") || strings.Contains(expr, "..") || strings.Contains(expr, "{{.}}") ||
+			strings.Contains(expr, "json")
+	}
+	return true // yaml, json, file-based templates, anything new
+}
+
 // dockerMount judges one -v or --mount value and records the mount.
 func (w *walker) dockerMount(chain string, b *box, val string) {
 	src, dst := "", ""

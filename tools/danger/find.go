@@ -115,7 +115,7 @@ func (w *walker) xargs(chain string, args []arg, io ioInfo) {
 		for _, b := range batches[:min(len(batches), 16)] {
 			c := slices.Clone(inner)
 			for _, f := range b {
-				c = append(c, arg{s: f, text: f})
+				c = append(c, arg{s: f, text: f, quoted: true}) // xargs expands no pattern
 			}
 			w.exec(c, ioInfo{})
 		}

@@ -109,7 +109,7 @@ func (w *walker) operandsOf(name string, args []arg) {
 		p, ok := w.abs(a.s)
 		switch {
 		case ok:
-			w.readFile(p, true, "`"+a.text+"`")
+			w.readPath(p, true, "`"+a.text+"`", !a.quoted)
 			if tree && !w.inside(p) && p != w.ws.Dir {
 				if why := w.holdsSecrets(p); why != "" {
 					w.res.add(Dangerous, "`"+name+" "+a.text+"`: reads a tree that holds secrets ("+why+")")
@@ -387,9 +387,15 @@ func (w *walker) apply(r *rule, chain string, args []arg, io ioInfo) {
 	}
 	w.listens(chain, args)
 	w.elsewhere(chain, args)
-	written := w.writes(r.write, chain, args, ops)
+	mode := r.write
+	if r.stdout != "" && slices.ContainsFunc(args[1:], func(a arg) bool { return matchFlag(r.stdout, a.s) }) {
+		mode = writeNone
+	}
+	written := w.writes(mode, chain, args, ops)
 	read := args[1:]
-	if len(written) > 0 {
+	if r.pattern {
+		read = w.searched(r, args, ops)
+	} else if len(written) > 0 {
 		read = nil
 		for i, a := range args[1:] {
 			if !slices.Contains(written, i+1) {
@@ -397,7 +403,9 @@ func (w *walker) apply(r *rule, chain string, args []arg, io ioInfo) {
 			}
 		}
 	}
-	w.operandsOf(firstWord(chain), read)
+	if !namesOnly(r, args) {
+		w.operandsOf(firstWord(chain), read)
+	}
 	switch r.kind {
 	case kindWrap, kindRun:
 		w.wrapped(r, chain, args, io)
@@ -413,6 +421,47 @@ func (w *walker) apply(r *rule, chain string, args []arg, io ioInfo) {
 	if r.check != nil {
 		r.check(w, chain, args, io)
 	}
+}
+
+// searched are the operands a search such as grep reads: all but the
+// pattern, which is the first unless a flag gives it (-e, -f, --files).
+func (w *walker) searched(r *rule, args []arg, ops []int) []arg {
+	if len(ops) == 0 {
+		return nil
+	}
+	givesPattern := slices.ContainsFunc(args[1:], func(a arg) bool {
+		return matchFlag(r.patternFlags, a.s)
+	})
+	if !givesPattern {
+		ops = ops[1:]
+	}
+	// The flags stay, for what they say (-r reads trees); their values
+	// and the pattern go.
+	var read []arg
+	for i, a := range args[1:] {
+		if slices.Contains(ops, i+1) || strings.HasPrefix(a.s, "-") && !takesValue(r.vals, args[i].s) {
+			read = append(read, a)
+		}
+	}
+	return read
+}
+
+// namesOnly reports whether a command with these arguments shows no
+// more of its operands than their names, counts or hashes (see rule.names).
+func namesOnly(r *rule, args []arg) bool {
+	if r.contents == "" && r.namesWith == "" {
+		return r.names
+	}
+	names := r.names
+	for _, a := range args[1:] {
+		switch {
+		case matchFlag(r.contents, a.s):
+			return false
+		case matchFlag(r.namesWith, a.s):
+			names = true
+		}
+	}
+	return names
 }
 
 // writes judges the operands a command writes to.

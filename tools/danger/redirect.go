@@ -141,9 +141,15 @@ func network(p string) bool {
 
 // readFile judges reading p: secrets go to a remote model.
 func (w *walker) readFile(p string, ok bool, what string) {
+	w.readPath(p, ok, what, true)
+}
+
+// readPath judges reading p, which is a pattern bash expands when glob
+// is set, else the file's very name.
+func (w *walker) readPath(p string, ok bool, what string, glob bool) {
 	if ok {
 		why := w.secretFile(p)
-		if why == "" && hasGlob(p) && !hasHole(p) && !strings.ContainsAny(p, " \t\n'\"();") {
+		if why == "" && glob && hasGlob(p) && !hasHole(p) && !strings.ContainsAny(p, " \t\n'\"();") {
 			why = w.globSecret(p)
 		}
 		if why != "" {

@@ -75,6 +75,23 @@ type rule struct {
 	// local: the rule also applies to the project's own copy of the
 	// program (./gradlew, bin/rails, python manage.py, php artisan).
 	local bool
+	// names: what the command prints of its operands is at most their
+	// names, sizes, counts or hashes (wc, sha256sum, git add, echo), or
+	// its operands are not files at all: a secret file among them is not
+	// shown. contents are flags that make it show them after all (git log
+	// -p); for a command that shows contents, namesWith are flags that
+	// make it print only names or counts (grep -l, grep -c).
+	names     bool
+	contents  string
+	namesWith string
+	// pattern: the first operand is a pattern, not a file (grep), unless
+	// one of the flags in patternFlags gives it (-e, -f).
+	pattern      bool
+	patternFlags string
+	// stdout are flags that make a command that writes its operands in
+	// place write to standard output instead (gzip -c), or only list or
+	// test them: the operands are then read, not written.
+	stdout string
 }
 
 // flag matches arguments: for flags, `-f` (also inside `-xdf`) and
@@ -90,6 +107,32 @@ func safe(why string) *rule      { return &rule{class: Safe, why: why} }
 func dev(why string) *rule       { return &rule{class: Dev, why: why} }
 func dangerous(why string) *rule { return &rule{class: Dangerous, why: why} }
 func blocked(why string) *rule   { return &rule{class: Blocked, why: why} }
+
+// named marks a rule whose command shows only names, counts or hashes of
+// its operands (see rule.names).
+func named(r *rule) *rule {
+	r.names = true
+	return r
+}
+
+// allNamed marks every rule of a table, subcommands too, as named: the
+// operands of package managers are packages, not files to show.
+func allNamed(m map[string]*rule) map[string]*rule {
+	var mark func(r *rule)
+	mark = func(r *rule) {
+		r.names = true
+		for _, s := range r.sub {
+			mark(s)
+		}
+		if r.bare != nil {
+			mark(r.bare)
+		}
+	}
+	for _, r := range m {
+		mark(r)
+	}
+	return m
+}
 
 func raise(match string, c Class, why string) flag { return flag{match: match, class: c, why: why} }
 func set(match string, c Class, why string) flag {

@@ -4,7 +4,7 @@ package danger
 // linters, formatters, generators and the web frameworks' tasks.
 func buildCommands() map[string]*rule {
 	return map[string]*rule{
-		"go": {class: Dangerous, why: "unknown go command", sub: goRules()},
+		"go": {class: Dangerous, why: "unknown go command", sub: allNamed(goRules())},
 		"make": {
 			class: Dev,
 			why:   "runs the project's build",
@@ -252,7 +252,7 @@ func buildCommands() map[string]*rule {
 			why:   buildWhy,
 			ops:   []flag{raise("gh-deploy", Dangerous, "publishes the site")},
 		},
-		"cargo": {class: Dangerous, why: "unknown cargo command", sub: cargoRules()},
+		"cargo": {class: Dangerous, why: "unknown cargo command", sub: allNamed(cargoRules())},
 		"rustup": {
 			class: Dev,
 			why:   "manages toolchains",

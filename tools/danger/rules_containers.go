@@ -213,12 +213,17 @@ func kubectlRules() map[string]*rule {
 		"get": {
 			class: Dev,
 			why:   remoteRead,
-			ops:   []flag{raise("secret secrets secret/* secrets/*", Dangerous, "shows secrets")},
+			names: true, // resources, not files
+			vals:  "-o --output -l --selector -n --namespace --template -f --filename",
+			check: (*walker).kubectlGet,
 		},
 		"describe": {
 			class: Dev,
 			why:   remoteRead,
-			ops:   []flag{raise("secret secrets secret/* secrets/*", Dangerous, "shows secrets")},
+			names: true,
+			ops: []flag{
+				raise("secret secrets secret/* secrets/*", Dangerous, "shows a secret's keys and annotations"),
+			},
 		},
 		"logs":          dev(remoteRead),
 		"top":           dev(remoteRead),

@@ -21,5 +21,8 @@ func TestContainerRules(t *testing.T) {
 		{"helm list", Dev},
 		{"helm uninstall app", Dangerous},
 		{"helm get values app", Dangerous},
+		{"kubectl get secrets", Dev},
+		{"kubectl get secret db -o yaml", Dangerous},
+		{"kubectl get secret db -o jsonpath={.metadata.name}", Dev},
 	})
 }

@@ -26,5 +26,7 @@ func TestFileRules(t *testing.T) {
 		{"gofmt -l .", Safe},
 		{"gofmt -w main.go", Dev},
 		{"vim -c '!rm -rf ~' x", Blocked},
+		{"gzip -c notes.txt", Safe},
+		{"gzip notes.txt", Dev},
 	})
 }

@@ -31,36 +31,48 @@ func gitCommands() map[string]*rule {
 	}
 }
 
+// logContents are git log's flags that show the changes, file contents
+// with them.
+const logContents = "-p -u -L -c --cc --patch --patch-with-stat --patch-with-raw"
+
+// diffNames are git diff's and show's flags that print names and counts
+// instead of the changes.
+const diffNames = "--name-only --name-status --stat --numstat --shortstat --quiet --no-patch -s"
+
 func gitRules() map[string]*rule {
 	return map[string]*rule{
-		"status": safe("shows the working tree state"),
+		"status": named(safe("shows the working tree state")),
 		"log": {
-			class: Safe,
-			why:   "shows history",
-			check: (*walker).outflag,
-			flags: []flag{raise("--ext-diff", Dangerous, "runs an external diff program")},
+			class:    Safe,
+			why:      "shows history",
+			check:    (*walker).outflag,
+			names:    true,
+			contents: logContents,
+			flags:    []flag{raise("--ext-diff", Dangerous, "runs an external diff program")},
 		},
 		"diff": {
-			class: Safe,
-			why:   "shows changes",
-			check: (*walker).outflag,
-			flags: []flag{raise("--ext-diff", Dangerous, "runs an external diff program")},
+			class:     Safe,
+			why:       "shows changes",
+			check:     (*walker).outflag,
+			namesWith: diffNames,
+			flags:     []flag{raise("--ext-diff", Dangerous, "runs an external diff program")},
 		},
 		"show": {
-			class: Safe,
-			why:   "shows an object",
-			check: (*walker).outflag,
-			flags: []flag{raise("--ext-diff", Dangerous, "runs an external diff program")},
+			class:     Safe,
+			why:       "shows an object",
+			check:     (*walker).outflag,
+			namesWith: diffNames,
+			flags:     []flag{raise("--ext-diff", Dangerous, "runs an external diff program")},
 		},
 		"blame":     safe("shows who changed each line"),
 		"annotate":  safe("shows who changed each line"),
-		"ls-files":  safe("lists tracked files"),
-		"ls-tree":   safe("lists a tree"),
+		"ls-files":  named(safe("lists tracked files")),
+		"ls-tree":   named(safe("lists a tree")),
 		"ls-remote": remoteRule("lists refs of a remote"),
 		"rev-parse": safe("resolves names"),
-		"rev-list":  safe("lists commits"),
+		"rev-list":  named(safe("lists commits")),
 		"describe":  safe("names a commit"),
-		"shortlog":  safe("summarises history"),
+		"shortlog":  named(safe("summarises history")),
 		"grep": {
 			class: Safe,
 			why:   "searches tracked files",
@@ -82,9 +94,11 @@ func gitRules() map[string]*rule {
 			},
 			open: true,
 		},
-		"whatchanged":   safe("shows history"),
+		"whatchanged":   {class: Safe, why: "shows history", names: true, contents: logContents},
 		"count-objects": safe("counts objects"),
-		"check-ignore":  safe("checks ignore rules"),
+		"check-ignore":  named(safe("checks ignore rules")),
+		"check-attr":    named(safe("shows attributes")),
+		"update-index":  named(dev("changes the index")),
 		"var":           safe("shows a git variable"),
 		"version":       safe("prints the version"),
 		"help":          safe("shows help"),
@@ -100,12 +114,15 @@ func gitRules() map[string]*rule {
 		},
 
 		"add": {
+			names: true,
 			class: Dev,
 			why:   "stages changes",
+			check: (*walker).gitStage,
 			flags: []flag{set("-n --dry-run", Safe, "shows what would be staged")},
 		},
-		"commit": dev("records a commit"),
+		"commit": {class: Dev, why: "records a commit", names: true, check: (*walker).gitStage},
 		"checkout": {
+			names: true,
 			class: Dev,
 			why:   "switches branches",
 			flags: []flag{
@@ -121,6 +138,7 @@ func gitRules() map[string]*rule {
 			flags: []flag{raise("-f --force --discard-changes", Dangerous, "throws away local changes")},
 		},
 		"restore": {
+			names: true,
 			class: Dangerous,
 			why:   "throws away local changes",
 			flags: []flag{set("--staged -S", Dev, "unstages changes")},
@@ -186,6 +204,7 @@ func gitRules() map[string]*rule {
 		"cherry-pick": dev("applies commits"),
 		"revert":      dev("reverts a commit"),
 		"reset": {
+			names: true,
 			class: Dev,
 			why:   "moves HEAD, keeping changes",
 			flags: []flag{
@@ -194,12 +213,14 @@ func gitRules() map[string]*rule {
 			},
 		},
 		"clean": {
+			names: true,
 			class: Dangerous,
 			why:   "deletes untracked files",
 			flags: []flag{set("-n --dry-run", Safe, "lists what would be deleted")},
 			check: (*walker).gitClean,
 		},
 		"rm": {
+			names: true,
 			class: Dev,
 			why:   "removes files from the index and tree",
 			flags: []flag{
@@ -208,7 +229,7 @@ func gitRules() map[string]*rule {
 			},
 			check: (*walker).gitRm,
 		},
-		"mv":   dev("renames tracked files"),
+		"mv":   named(dev("renames tracked files")),
 		"init": dev("creates a repository"),
 		"clone": {
 			class: Dev,

@@ -27,5 +27,12 @@ func TestGitRules(t *testing.T) {
 		{"gh pr merge 12", Dangerous},
 		{"gh auth token", Dangerous},
 		{"glab mr list", Dev},
+		{"git check-ignore -v .env", Safe},
+		{"git log --stat -- .env", Safe},
+		{"git log -p -- .env", Dangerous},
+		{"git show --name-only HEAD", Safe},
+		{"git show HEAD:.env", Dangerous},
+		{"git add .env", Dangerous},
+		{"git commit -m 'rotate the password' src/", Dev},
 	})
 }

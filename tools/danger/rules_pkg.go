@@ -5,7 +5,7 @@ import "github.com/qsh-shell/qsh/tools/danger/lazy"
 // packageCommands is the part of the table (see rules.go) for package managers: the languages'
 // (npm, pip, uv …; cargo is with the builds) and the system's (apt, brew, nix …).
 func packageCommands() map[string]*rule {
-	return map[string]*rule{
+	return allNamed(map[string]*rule{
 		"npm": {
 			class: Dangerous,
 			why:   "unknown npm command",
@@ -351,7 +351,7 @@ func packageCommands() map[string]*rule {
 			},
 			open: true,
 		},
-	}
+	})
 }
 
 // globalRemove is npm's rm and its aliases: -g removes a global package.

@@ -26,5 +26,7 @@ func TestPackageRules(t *testing.T) {
 		{"brew info jq", Safe},
 		{"brew install jq", Dangerous},
 		{"dpkg -l", Safe},
+		{"npm install jsonwebtoken", Dev},
+		{"pip install keyring secret-storage", Dev},
 	})
 }

@@ -2,6 +2,24 @@ package danger
 
 // readCommands is the part of the table (see rules.go) for reading files and text: listers, pagers,
 // search, filters and converters.
+// grepRule is grep and its variants: the first operand is the pattern
+// unless -e or -f gives it; -l, -c and -q print no lines.
+func grepRule() *rule {
+	return &rule{
+		class:        Safe,
+		why:          "searches",
+		namesWith:    grepNames,
+		pattern:      true,
+		patternFlags: "-e -f --regexp --file",
+		vals: "-e -f -m -A -B -C -d -D --regexp --file --max-count --after-context --before-context --context " +
+			"--label --binary-files --devices --directories --color --colour --include --exclude --exclude-dir",
+	}
+}
+
+// grepNames are grep's flags that print only names or counts of matches,
+// or nothing.
+const grepNames = "-l -L -c -q --files-with-matches --files-without-match --count --quiet --silent"
+
 func readCommands() map[string]*rule {
 	return map[string]*rule{
 		"ls":   safe("lists files"),
@@ -23,7 +41,7 @@ func readCommands() map[string]*rule {
 		"more":    safe(readOnly),
 		"bat":     safe(readOnly),
 		"batcat":  safe(readOnly),
-		"wc":      safe("counts"),
+		"wc":      named(safe("counts")),
 		"nl":      safe(readOnly),
 		"od":      safe(readOnly),
 		"xxd":     {class: Safe, why: readOnly, check: (*walker).second, vals: "-c -g -l -s -o -n -C"},
@@ -34,24 +52,39 @@ func readCommands() map[string]*rule {
 		"du":      safe("shows disk use"),
 		"df":      safe("shows disk space"),
 		"tree":    {class: Safe, why: "lists files", check: (*walker).outflag},
-		"grep":    safe("searches"),
-		"egrep":   safe("searches"),
-		"fgrep":   safe("searches"),
-		"zgrep":   safe("searches"),
+		"grep":    grepRule(),
+		"egrep":   grepRule(),
+		"fgrep":   grepRule(),
+		"zgrep":   grepRule(),
 		"ag": {
-			class: Safe,
-			why:   "searches",
-			flags: []flag{raise("--pager", Dangerous, "runs a pager program")},
+			class:        Safe,
+			why:          "searches",
+			flags:        []flag{raise("--pager", Dangerous, "runs a pager program")},
+			namesWith:    "-l -L -c -g --count --files-with-matches --files-without-matches",
+			pattern:      true,
+			patternFlags: "-g --list-file-types",
+			vals: "-G --file-search-regex -A -B -C -m --max-count --depth --pager --ignore -p --path-to-ignore " +
+				"-g",
 		},
 		"ack": {
-			class: Safe,
-			why:   "searches",
-			flags: []flag{raise("--pager", Dangerous, "runs a pager program")},
+			class:        Safe,
+			why:          "searches",
+			flags:        []flag{raise("--pager", Dangerous, "runs a pager program")},
+			pattern:      true,
+			patternFlags: "-f -g --match",
+			vals:         "-A -B -C -m --max-count --match -g --pager --type --ignore-dir --ignore-file",
 		},
 		"rg": {
-			class: Safe,
-			why:   "searches",
-			flags: []flag{raise("--pre", Dangerous, "runs a preprocessor program on each file")},
+			class:        Safe,
+			why:          "searches",
+			flags:        []flag{raise("--pre", Dangerous, "runs a preprocessor program on each file")},
+			namesWith:    "-l -c -q --files --files-with-matches --files-without-match --count --count-matches --quiet",
+			pattern:      true,
+			patternFlags: "-e -f --regexp --file --files --type-list",
+			vals: "-e -f -g -t -T -m -A -B -C -j -M -E -d -r --regexp --file --glob --iglob --type --type-not " +
+				"--max-count --after-context --before-context --context --threads --max-columns --encoding " +
+				"--max-depth --maxdepth --type-add --colors --color --sort --sortr --pre --pre-glob --replace " +
+				"--path-separator --max-filesize --ignore-file --engine --context-separator --field-match-separator",
 		},
 		"sort": {
 			class: Safe,
@@ -81,21 +114,21 @@ func readCommands() map[string]*rule {
 		"unexpand":  safe("converts tabs"),
 		"rev":       safe("reverses lines"),
 		"shuf":      {class: Safe, why: "shuffles lines", check: (*walker).outflag},
-		"seq":       safe("prints numbers"),
-		"diff":      safe("compares files"),
-		"cmp":       safe("compares files"),
+		"seq":       named(safe("prints numbers")),
+		"diff":      {class: Safe, why: "compares files", namesWith: "-q --brief"},
+		"cmp":       {class: Safe, why: "compares files", names: true, contents: "-l -b --verbose --print-bytes"},
 		"sdiff":     {class: Safe, why: "compares files", check: (*walker).outflag},
 		"colordiff": safe("compares files"),
 		"diff3":     safe("compares files"),
 		"look":      safe("searches"),
-		"md5sum":    safe("hashes"),
-		"sha1sum":   safe("hashes"),
-		"sha256sum": safe("hashes"),
-		"sha512sum": safe("hashes"),
-		"b2sum":     safe("hashes"),
-		"cksum":     safe("hashes"),
-		"shasum":    safe("hashes"),
-		"md5":       safe("hashes"),
+		"md5sum":    named(safe("hashes")),
+		"sha1sum":   named(safe("hashes")),
+		"sha256sum": named(safe("hashes")),
+		"sha512sum": named(safe("hashes")),
+		"b2sum":     named(safe("hashes")),
+		"cksum":     named(safe("hashes")),
+		"shasum":    named(safe("hashes")),
+		"md5":       named(safe("hashes")),
 		"base64":    safe("encodes"),
 		"base32":    safe("encodes"),
 		"iconv":     {class: Safe, why: "converts encodings", check: (*walker).outflag},
@@ -120,24 +153,25 @@ func readCommands() map[string]*rule {
 		},
 		"xmllint": {class: Safe, why: "checks XML", check: (*walker).outflag},
 		"csvlook": safe(readOnly),
-		"tldr":    safe("shows help"),
+		"tldr":    named(safe("shows help")),
 		"man": {
 			class: Safe,
 			why:   "shows a manual",
 			check: (*walker).pager,
+			names: true, // manual pages by name
 			flags: []flag{raise("-P --pager -H --html", Dangerous, "runs a program of its choice")},
 		},
 		"info":     {class: Safe, why: "shows a manual", check: (*walker).outflag},
-		"help":     safe("shows help"),
+		"help":     named(safe("shows help")),
 		"realpath": safe("resolves paths"),
 		"readlink": safe("resolves links"),
-		"basename": safe("prints a name"),
-		"dirname":  safe("prints a name"),
+		"basename": named(safe("prints a name")),
+		"dirname":  named(safe("prints a name")),
 		"pwd":      safe("prints the directory"),
-		"locate":   safe("searches the file index"),
-		"whereis":  safe("finds programs"),
-		"which":    safe("finds programs"),
-		"type":     safe("describes commands"),
+		"locate":   named(safe("searches the file index")),
+		"whereis":  named(safe("finds programs")),
+		"which":    named(safe("finds programs")),
+		"type":     named(safe("describes commands")),
 		"hash": {
 			class: Safe,
 			why:   "shows the command cache",

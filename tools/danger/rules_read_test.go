@@ -23,5 +23,15 @@ func TestReadRules(t *testing.T) {
 		{"find . -exec rm -rf {} +", Dangerous},
 		{"fd -e go -x gofmt -l", Safe},
 		{"which go", Safe},
+		{"grep -rn password src/", Safe},
+		{"grep -e token -e secret src", Safe},
+		{"grep -c KEY .env", Safe},
+		{"grep KEY .env", Dangerous},
+		{"rg -l PRIVATE ~", Safe},
+		{"rg PRIVATE ~", Dangerous},
+		{"wc -l .env", Safe},
+		{"sha256sum id_rsa", Safe},
+		{"diff -q .env .env.example", Safe},
+		{"cmp -l .env x", Dangerous},
 	})
 }

@@ -151,7 +151,17 @@ func remoteCommands() map[string]*rule {
 	}
 }
 
+// terraformRules are terraform's (and tofu's) subcommands: their files
+// (-var-file=prod.tfvars) configure the run, they are not printed.
 func terraformRules() map[string]*rule {
+	m := terraformSubs()
+	for _, r := range m {
+		r.names = true
+	}
+	return m
+}
+
+func terraformSubs() map[string]*rule {
 	return map[string]*rule{
 		"plan":     dev("plans changes without applying them"),
 		"validate": dev("validates the configuration"),

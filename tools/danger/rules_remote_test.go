@@ -20,5 +20,6 @@ func TestRemoteRules(t *testing.T) {
 		{"psql -c 'drop table users'", Dangerous},
 		{"redis-cli flushall", Dangerous},
 		{"pg_dump app > dump.sql", Dev},
+		{"terraform plan -var-file=prod.tfvars", Dev},
 	})
 }

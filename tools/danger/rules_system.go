@@ -296,9 +296,10 @@ func systemCommands() map[string]*rule {
 			why:   "handles keys",
 			flags: []flag{
 				set(
-					"--verify --list-keys -k --list-public-keys --fingerprint",
+					"--verify --list-keys -k --list-public-keys --fingerprint --list-secret-keys -K --list-sigs "+
+						"--check-sigs --list-signatures --check-signatures --card-status",
 					Safe,
-					"checks or lists keys",
+					"checks or lists keys (their ids, not the keys)",
 				),
 				raise("--export-secret-keys --export-secret-subkeys", Dangerous, "exports secret keys"),
 			},

@@ -24,5 +24,7 @@ func TestSystemRules(t *testing.T) {
 		{"ssh-add -l", Safe},
 		{"mount", Safe},
 		{"tmux ls", Safe},
+		{"gpg --list-secret-keys", Safe},
+		{"gpg --export-secret-keys", Dangerous},
 	})
 }

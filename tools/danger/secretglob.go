@@ -3,6 +3,7 @@ package danger
 import (
 	"os"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/qsh-shell/qsh/tools/danger/secret"
@@ -63,14 +64,25 @@ func (w *walker) secretPlaces(dir, base string) []string {
 		}
 	}
 	out = append(out, "/proc/1/environ", "/proc/self/environ", "/proc/1/task/1/environ")
-	// A pattern that names every file (`*`, `*.*`) is about every file, not
-	// about secrets: what it matches on the disk decides.
-	if b := strings.Trim(base, "*?"); b != "" && b != "." || strings.HasPrefix(base, ".") {
+	// A pattern that also names ordinary files (`*`, `v*`, `*.json`) is
+	// not about secrets: what it matches on the disk decides. One that
+	// names only files as secrets are named (`*.env`, `.[e]nv`, `id_*`)
+	// is judged by those names, whether or not they exist yet.
+	if !slices.ContainsFunc(ordinaryNames, func(n string) bool { return globComponent(base, n) }) {
 		for _, n := range secret.NameExamples() {
 			out = append(out, path.Join(dir, n))
 		}
 	}
 	return out
+}
+
+// ordinaryNames are names of everyday files, none of them secret: a
+// pattern that matches one of them is not aimed at secrets.
+var ordinaryNames = []string{
+	"main.go", "go.mod", "README.md", "package.json", "index.html", "app.py", "lib.rs", "Makefile",
+	"Dockerfile", "config.yaml", "config.yml", "settings.json", "data.csv", "notes.txt", "version.txt",
+	"style.css", "test.js", "build.gradle", "setup.cfg", "app.log", "image.png", "report.pdf", "a.out",
+	"src", "docs", "vendor", "x", "v1", ".gitignore", ".github", ".editorconfig", ".eslintrc.json",
 }
 
 // globMatches reports whether pattern p matches path c, or a directory

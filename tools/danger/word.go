@@ -32,6 +32,9 @@ func hasHole(s string) bool {
 type arg struct {
 	s    string // the value, with holes for what is not known
 	text string // how it was written
+	// quoted: the glob characters of s were quoted, so they stand for
+	// themselves ('v*' names a file called v*, it matches nothing).
+	quoted bool
 }
 
 // env answers the expander's questions from what the walker knows.
@@ -149,12 +152,13 @@ func (w *walker) fields(word *syntax.Word) []arg {
 			}
 		case *syntax.SglQuoted:
 			if !p.Dollar {
-				return []arg{{s: p.Value, text: w.text(word)}}
+				return []arg{{s: p.Value, text: w.text(word), quoted: true}}
 			}
 		}
 	}
 	w.substs(word)
 	text := w.text(word)
+	quoted := !globbing(word)
 	word = litExtGlobs(word)
 	var out []arg
 	for s, err := range expand.FieldsSeq(w.config(), word) {
@@ -166,9 +170,33 @@ func (w *walker) fields(word *syntax.Word) []arg {
 			// made.
 			s = w.ws.Home + s[1:]
 		}
-		out = append(out, arg{s: s, text: text})
+		out = append(out, arg{s: s, text: text, quoted: quoted})
 	}
 	return out
+}
+
+// globbing reports whether bash may expand a word as a pattern: an
+// unquoted glob character, an extended glob, or an unquoted expansion
+// whose value may hold one.
+func globbing(word *syntax.Word) bool {
+	for _, p := range word.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			v := p.Value
+			for i := 0; i < len(v); i++ {
+				switch v[i] {
+				case '\\':
+					i++ // \* is a star
+				case '*', '?', '[':
+					return true
+				}
+			}
+		case *syntax.SglQuoted, *syntax.DblQuoted:
+		default: // $x, $(…), extended globs
+			return true
+		}
+	}
+	return false
 }
 
 // litExtGlobs replaces extended globs such as !(keep) by their text: with

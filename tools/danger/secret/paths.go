@@ -316,7 +316,8 @@ func Name(base string) bool {
 // .vault_pass, github-token), unless it is code, a document or an image,
 // which only talk about them (reset_password.go, token.svg). The words are
 // split as [Var] splits a variable's name; a plural such as tokens (design
-// tokens) or keys says nothing.
+// tokens) or keys says nothing, nor does a word that merely ends in one
+// (jsonwebtoken, a package).
 func secretWords(base string) bool {
 	name, ext := strings.TrimPrefix(base, "."), ""
 	if i := strings.IndexByte(name, '.'); i > 0 {
@@ -339,7 +340,8 @@ func secretFileWords(ws []string) bool {
 	for i, w := range ws {
 		switch w {
 		case "PASS", "SECRET", "SECRETS", "TOKEN", "APIKEY", "ACCESSKEY", "PRIVATEKEY", "AUTHTOKEN", "KEYTAB",
-			"HTPASSWD":
+			"HTPASSWD", "ACCESSTOKEN", "APITOKEN", "REFRESHTOKEN", "IDTOKEN", "BEARERTOKEN", "CLIENTSECRET",
+			"APPSECRET", "JWTSECRET":
 			return true
 		case "KEY", "KEYS":
 			if i > 0 {
@@ -353,9 +355,6 @@ func secretFileWords(ws []string) bool {
 			if strings.Contains(w, s) {
 				return true
 			}
-		}
-		if strings.HasSuffix(w, "TOKEN") || strings.HasSuffix(w, "SECRET") {
-			return true
 		}
 	}
 	return false

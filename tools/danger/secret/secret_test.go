@@ -180,6 +180,8 @@ func TestSecret(t *testing.T) {
 		{"name", "keymap.json", "no"},
 		{"name", "compass.json", "no"},
 		{"name", "Pulumi.yaml", "no"},
+		{"name", "jsonwebtoken", "no"},
+		{"name", "refresh_token.json", "yes"},
 
 		// Redaction of text on its way to the model.
 		{"redact", "nothing here", "nothing here"},
