@@ -2,6 +2,7 @@ package danger
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/qsh-shell/qsh/tools/danger/lazy"
@@ -29,9 +30,80 @@ var proxyVars = lazy.Value[map[string]bool]{Build: func() map[string]bool {
 		"all_proxy": true, "ftp_proxy": true, "FTP_PROXY": true, "npm_config_proxy": true,
 		"npm_config_https_proxy": true, "PIP_PROXY": true, "PIP_INDEX_URL": true, "PIP_EXTRA_INDEX_URL": true,
 		"npm_config_registry": true, "NPM_CONFIG_REGISTRY": true, "UV_INDEX_URL": true, "GOPROXY": true,
-		"CARGO_REGISTRIES_CRATES_IO_INDEX": true,
+		"CARGO_REGISTRIES_CRATES_IO_INDEX": true, "UV_EXTRA_INDEX_URL": true, "UV_INDEX": true,
+		"UV_DEFAULT_INDEX": true, "PIP_FIND_LINKS": true, "YARN_NPM_REGISTRY_SERVER": true, "YARN_REGISTRY": true,
+		"BUN_CONFIG_REGISTRY": true, "RUBYGEMS_HOST": true, "DOCKER_HOST": true, "CONTAINER_HOST": true,
 	}
 }}
+
+// trustVars make programs trust what they would check: a value in the
+// set given turns the check off (GOSUMDB=off, NODE_TLS_REJECT_UNAUTHORIZED=0),
+// "*" means any value does (GOINSECURE=example.com), "ca" names
+// certificates to trust, judged by where the file is.
+var trustVars = lazy.Value[map[string]string]{Build: func() map[string]string {
+	return map[string]string{
+		"GOSUMDB": "off", "GONOSUMDB": "*", "GONOSUMCHECK": "*", "GOINSECURE": "*", "GONOVERIFY": "*",
+		"GIT_SSL_NO_VERIFY": "*", "NODE_TLS_REJECT_UNAUTHORIZED": "0", "PYTHONHTTPSVERIFY": "0",
+		"npm_config_strict_ssl": "false", "NPM_CONFIG_STRICT_SSL": "false", "PIP_TRUSTED_HOST": "*",
+		"UV_INSECURE_HOST": "*", "YARN_ENABLE_STRICT_SSL": "false", "CURL_INSECURE": "*",
+		"NODE_EXTRA_CA_CERTS": "ca", "SSL_CERT_FILE": "ca", "SSL_CERT_DIR": "ca", "REQUESTS_CA_BUNDLE": "ca",
+		"CURL_CA_BUNDLE": "ca", "GIT_SSL_CAINFO": "ca", "GIT_SSL_CAPATH": "ca", "PIP_CERT": "ca",
+		"AWS_CA_BUNDLE": "ca", "NPM_CONFIG_CAFILE": "ca", "npm_config_cafile": "ca",
+	}
+}}
+
+// installVars make package managers install outside the project: a value
+// in the set given does (npm_config_global=true), "path" is a prefix
+// judged by where it is.
+var installVars = lazy.Value[map[string]string]{Build: func() map[string]string {
+	return map[string]string{
+		"npm_config_global": "true 1", "NPM_CONFIG_GLOBAL": "true 1", "npm_config_location": "global user",
+		"NPM_CONFIG_LOCATION": "global user", "npm_config_prefix": "path", "NPM_CONFIG_PREFIX": "path",
+		"PIP_USER": "1 true yes on", "PIP_BREAK_SYSTEM_PACKAGES": "1 true yes on", "PIP_TARGET": "path",
+		"PIP_PREFIX": "path", "PIP_ROOT": "path", "UV_SYSTEM_PYTHON": "1 true yes on",
+		"UV_BREAK_SYSTEM_PACKAGES": "1 true yes on",
+	}
+}}
+
+// trustVar judges a variable of trustVars or installVars; it reports
+// whether name is one.
+func (w *walker) trustVar(name, val, on string) bool {
+	if off, ok := trustVars.Get()[name]; ok {
+		switch {
+		case off == "ca":
+			if systemCerts(val) {
+				return true
+			}
+			w.res.add(Dangerous, on+": trusts certificates from `"+val+"`, which can vouch for any server")
+		case off == "*" && val != "" && val != "0" && val != "false" || slices.Contains(strings.Fields(off), val):
+			w.res.add(Dangerous, on+": turns off the checks that tell a download from a forgery")
+		}
+		return true
+	}
+	if how, ok := installVars.Get()[name]; ok {
+		if how == "path" {
+			if p, ok := w.abs(val); val != "" && (!ok || !(w.inside(p) || p == w.ws.Dir)) {
+				w.res.add(Dangerous, on+": installs packages outside the workspace")
+			}
+		} else if slices.Contains(strings.Fields(how), strings.ToLower(val)) {
+			w.res.add(Dangerous, on+": installs packages outside the project, for the user or the system")
+		}
+		return true
+	}
+	return false
+}
+
+// systemCerts reports a certificate file or directory of the system's
+// trust store.
+func systemCerts(p string) bool {
+	for _, d := range []string{"/etc/ssl/", "/etc/pki/", "/etc/ca-certificates", "/usr/share/ca-certificates/",
+		"/usr/local/share/ca-certificates/", "/usr/lib/ssl/", "/opt/homebrew/etc/"} {
+		if strings.HasPrefix(p, d) {
+			return true
+		}
+	}
+	return false
+}
 
 // codeVar judges a variable that makes programs load code or send traffic
 // elsewhere; it reports whether name is one.
@@ -50,8 +122,11 @@ func (w *walker) codeVar(name, val, text string) bool {
 		}
 		w.res.add(Dev, on+": loads the project's own code")
 		return true
+	case w.trustVar(name, val, on):
+		return true
 	case proxyVars.Get()[name]:
 		if host, ok := urlHost(val); ok && localHost(host) || val == "" || val == "direct" || val == "off" ||
+			strings.HasPrefix(val, "unix://") ||
 			name == "GOPROXY" && (val == "https://proxy.golang.org,direct" || val == "https://proxy.golang.org") {
 			return true
 		}

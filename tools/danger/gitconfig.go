@@ -78,6 +78,12 @@ func (w *walker) gitConfigRuns(key, value string) string {
 		return "sends git's traffic through a proxy"
 	case k == "core.worktree":
 		return "moves the work tree, which git then writes"
+	case (first == "http" && last == "sslverify") &&
+		(strings.EqualFold(value, "false") || value == "0" || strings.EqualFold(value, "no") ||
+			strings.EqualFold(value, "off")):
+		return "turns off the check of the server's certificate"
+	case first == "http" && (last == "sslcainfo" || last == "sslcapath") && !systemCerts(value):
+		return "trusts certificates from another file, which can vouch for any server"
 	}
 	return ""
 }

@@ -589,11 +589,13 @@ func (w *walker) deno(chain string, args []arg, io ioInfo) {
 				w.runFile(a, args[i].text, "node")
 			}
 			if strings.Contains(a, "://") || strings.HasPrefix(a, "jsr:") || strings.HasPrefix(a, "npm:") {
+				// Deno's permissions narrow what the code may do, but it is
+				// still code from the network, run: blocked as curl | sh is.
+				why := "downloads code and runs it"
 				if broad {
-					w.res.add(Blocked, "`"+chain+" "+args[i].text+"`: downloads code and runs it with every permission")
-				} else {
-					w.res.add(Dangerous, "`"+chain+" "+args[i].text+"`: downloads code and runs it")
+					why += " with every permission"
 				}
+				w.res.add(Blocked, "`"+chain+" "+args[i].text+"`: "+why)
 			}
 			return
 		}

@@ -305,12 +305,18 @@ func (w *walker) apply(r *rule, chain string, args []arg, io ioInfo) {
 	if r.sub != nil && len(ops) > 0 {
 		word := args[ops[0]]
 		if s, ok := r.sub[word.s]; ok {
+			sargs := args[ops[0]:]
+			if r.hoist && ops[0] > 1 {
+				// npm --location=global install x: the options before the
+				// subcommand are the subcommand's too.
+				sargs = append(slices.Clone(sargs), args[1:ops[0]]...)
+			}
 			cwd := w.cwd
 			if r.check != nil {
 				r.check(w, chain, args[:ops[0]], io) // git -C DIR moves the cwd for the subcommand
 			}
 			if w.cwd == cwd || w.cwd == "" || w.inside(w.cwd) || w.cwd == w.ws.Dir {
-				w.apply(s, chain+" "+word.s, args[ops[0]:], io)
+				w.apply(s, chain+" "+word.s, sargs, io)
 				w.cwd = cwd
 				return
 			}
@@ -318,7 +324,7 @@ func (w *walker) apply(r *rule, chain string, args []arg, io ioInfo) {
 			// project's: git -C ~ init.
 			c := w.clone()
 			c.res = &result{}
-			c.apply(s, chain+" "+word.s, args[ops[0]:], io)
+			c.apply(s, chain+" "+word.s, sargs, io)
 			for _, reason := range c.res.reasons {
 				w.res.add(c.res.class, reason)
 			}

@@ -142,6 +142,10 @@ func (w *walker) elsewhere(chain string, args []arg) {
 // workspace is code the registry did not vet, and its install scripts
 // run.
 func (w *walker) pkgSource(chain string, args []arg, io ioInfo) {
+	switch firstWord(chain) {
+	case "npm", "pnpm", "yarn", "bun":
+		w.jsGlobal(chain, args, io)
+	}
 	for _, i := range scan(&rule{vals: "-r --requirement -c --constraint -e --editable --registry " +
 		"--index-url -i --extra-index-url -f --find-links --prefix --target -t --root"}, args) {
 		w.pkgSpec(chain, args[i])

@@ -1,7 +1,11 @@
 package danger
 
 import (
+	"os"
+	"path"
 	"strings"
+
+	"github.com/qsh-shell/qsh/tools/danger/lazy"
 )
 
 // Checks for databases, containers, cloud CLIs and tools that fetch code.
@@ -33,41 +37,217 @@ func (w *walker) redis(chain string, args []arg, io ioInfo) {
 	}
 }
 
+// npx judges the runners that fetch a package from the registry and run
+// it in one step (npx, bunx, npm exec, pnpm dlx, yarn dlx): a recognised
+// project tool or one installed in the project (node_modules/.bin) is
+// dev work; anything else is downloaded and run, blocked as curl | sh is.
+// pnpm exec and yarn exec only run what is installed, or any command.
 func (w *walker) npx(chain string, args []arg, io ioInfo) {
-	ops := scan(&rule{vals: "-p --package -c --call"}, args)
+	ops := scan(&rule{vals: "-p --package -c --call -w --workspace --prefix"}, args)
+	local := false // runs only what the project has installed
+	var pkgs []arg
 	for i, a := range args[1:] {
-		if a.s == "-c" || a.s == "--call" {
-			w.res.add(Dangerous, "`npx -c`: runs shell code")
+		switch {
+		case a.s == "-c" || a.s == "--call":
+			w.res.add(Dangerous, "`"+chain+" -c`: runs shell code")
 			if i+2 < len(args) {
 				w.nested(args[i+2].s, input{})
 			}
 			return
+		case a.s == "--no-install" || a.s == "--no" || a.s == "--offline":
+			local = true
+		case (a.s == "-p" || a.s == "--package") && i+2 < len(args):
+			pkgs = append(pkgs, args[i+2])
+		case strings.HasPrefix(a.s, "--package="):
+			pkgs = append(pkgs, arg{s: strings.TrimPrefix(a.s, "--package="), text: a.text})
+		}
+	}
+	if w := firstWord(chain); w == "pnpm" || w == "yarn" {
+		if strings.HasSuffix(chain, " exec") {
+			local = true
 		}
 	}
 	if len(ops) == 0 {
-		w.res.add(Dangerous, "`npx`: runs a package")
+		w.res.add(Dangerous, "`"+chain+"`: runs a package")
 		return
 	}
-	name := args[ops[0]].s
-	if i := strings.LastIndexByte(name, '@'); i > 0 {
-		name = name[:i]
-	}
+	name := packageName(args[ops[0]].s)
 	if name == "rimraf" || name == "del-cli" || name == "trash-cli" {
 		// rm -rf by another name.
 		rm := append([]arg{{s: "rm", text: name}, {s: "-rf", text: name}}, args[ops[0]+1:]...)
 		w.exec(rm, io)
 	}
-	if r := lookup(name); r != nil && npxTools.Get()[name] {
+	if len(pkgs) == 0 {
+		pkgs = []arg{args[ops[0]]}
+	}
+	// dlx always fetches a fresh copy, even of a tool the project has.
+	dlx := strings.HasSuffix(chain, " dlx")
+	for _, p := range pkgs {
+		pn := packageName(p.s)
+		switch {
+		case dlx && npxTools.Get()[pn]:
+			w.res.add(Dangerous, "`"+chain+" "+p.text+"`: downloads a well-known tool and runs it, outside the project")
+		case local || !dlx && (npxTools.Get()[pn] && len(pkgs) == 1 && p.s == args[ops[0]].s || w.projectPackage(pn)):
+		case hasHole(p.s):
+			w.res.add(Blocked, "`"+chain+" "+p.text+"`: downloads a package not known before running and runs it")
+		default:
+			w.res.add(Blocked, "`"+chain+" "+p.text+"`: downloads a package the project does not have and runs it")
+		}
+	}
+	if r := lookup(name); r != nil && (npxTools.Get()[name] || local) {
 		// A tool the table knows: its own rule judges its arguments
-		// (npx prisma migrate reset).
-		w.exec(args[ops[0]:], io)
+		// (npx prisma migrate reset, pnpm exec rm -rf).
+		inner := append([]arg{{s: name, text: args[ops[0]].text}}, args[ops[0]+1:]...)
+		w.exec(inner, io)
 		return
 	}
-	if npxTools.Get()[name] {
-		w.res.add(Dev, "`npx "+name+"`: runs a project tool")
+	w.res.add(Dev, "`"+chain+" "+name+"`: runs a project tool")
+	w.operands(args[ops[0]+1:])
+}
+
+// jsGlobal judges the spellings of a global install or removal that the
+// flags of the table do not match (--location global, --global=true) and
+// an install into another prefix or project directory (--prefix DIR).
+func (w *walker) jsGlobal(chain string, args []arg, io ioInfo) {
+	for i := 1; i < len(args); i++ {
+		name, v, hasV := strings.Cut(args[i].s, "=")
+		next := func() string {
+			if !hasV && i+1 < len(args) {
+				i++
+				return args[i].s
+			}
+			return v
+		}
+		switch name {
+		case "--location", "-location":
+			if v := next(); v == "global" || v == "user" {
+				w.res.add(Dangerous, "`"+chain+" --location "+v+"`: changes packages outside the project")
+			}
+		case "--global", "-g":
+			if hasV && (v == "true" || v == "1") {
+				w.res.add(Dangerous, "`"+chain+" "+args[i].text+"`: changes global packages")
+			}
+		case "--prefix", "-C", "--dir", "--cwd", "--global-dir":
+			d := next()
+			if p, ok := w.abs(d); !ok || !(w.inside(p) || p == w.ws.Dir) {
+				w.res.add(Dangerous, "`"+chain+" "+name+" "+d+"`: installs outside the workspace")
+			}
+		}
+	}
+}
+
+// packageName is an npm package spec without its version or tag:
+// prettier@3 → prettier, @scope/x@1 → @scope/x.
+func packageName(spec string) string {
+	if i := strings.LastIndexByte(spec, '@'); i > 0 {
+		return spec[:i]
+	}
+	return spec
+}
+
+// projectPackage reports whether the project has the npm package or
+// program name installed: a runner then runs the project's copy.
+func (w *walker) projectPackage(name string) bool {
+	if w.ws.Dir == "" || name == "" || strings.Contains(name, "..") || hasHole(name) {
+		return false
+	}
+	for _, p := range []string{"node_modules/.bin/" + name, "node_modules/" + name + "/package.json"} {
+		if _, err := os.Stat(path.Join(w.ws.Dir, p)); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// creates judges npm create X, npm init X, yarn create X and the like:
+// they download the package create-X and run it.
+func (w *walker) creates(chain string, args []arg, io ioInfo) {
+	if ops := scan(&rule{vals: "-w --workspace --scope"}, args); len(ops) > 0 {
+		w.res.add(Blocked, "`"+chain+" "+args[ops[0]].text+"`: downloads a project generator and runs it")
+	}
+}
+
+// toolRun judges uvx, uv tool run and pipx run: they download a Python
+// package into a throwaway environment and run it. A recognised tool is
+// a well-known package, still from outside the project; any other name,
+// a URL or a repository is downloaded code, run.
+func (w *walker) toolRun(chain string, args []arg, io ioInfo) {
+	vals := "--from --with --with-editable --with-requirements --python -p --spec --index --index-url " +
+		"--default-index --extra-index-url -c --constraints --pip-args"
+	from := ""
+	for i := 1; i < len(args); i++ {
+		name, v, hasV := strings.Cut(args[i].s, "=")
+		if name == "--from" || name == "--spec" || name == "--with" {
+			if !hasV && i+1 < len(args) {
+				v = args[i+1].s
+			}
+			if name != "--with" {
+				from = v
+			} else if remoteSpec(v) {
+				w.res.add(Blocked, "`"+chain+" --with "+v+"`: downloads code from a URL or repository and runs it")
+			}
+		}
+	}
+	ops := scan(&rule{vals: vals}, args)
+	if len(ops) == 0 {
 		return
 	}
-	w.res.add(Dangerous, "`npx "+args[ops[0]].text+"`: may download and run a package")
+	tool := args[ops[0]]
+	spec := tool.s
+	if from != "" {
+		spec = from
+	}
+	name, _, _ := strings.Cut(spec, "@")
+	name, _, _ = strings.Cut(name, "==")
+	name, _, _ = strings.Cut(name, "[")
+	switch {
+	case remoteSpec(spec):
+		w.res.add(Blocked, "`"+chain+" "+spec+"`: downloads code from a URL or repository and runs it")
+	case pyTools.Get()[strings.ToLower(name)]:
+		w.res.add(Dangerous, "`"+chain+" "+tool.text+"`: downloads a well-known tool and runs it, outside the project")
+		if r := lookup(tool.s); r != nil {
+			w.exec(args[ops[0]:], io)
+		}
+	default:
+		w.res.add(Blocked, "`"+chain+" "+tool.text+"`: downloads a package the project does not have and runs it")
+	}
+}
+
+// remoteSpec reports a package spec that is a URL or a repository rather
+// than a name in the registry.
+func remoteSpec(s string) bool {
+	return strings.Contains(s, "://") || strings.HasPrefix(s, "git+") || strings.HasPrefix(s, "git@") ||
+		strings.HasPrefix(s, "github:") || strings.HasPrefix(s, "gitlab:") || strings.Contains(s, " @ ")
+}
+
+// pyTools are the well-known Python tools uvx and pipx run.
+var pyTools = lazy.Value[map[string]bool]{Build: func() map[string]bool {
+	m := map[string]bool{}
+	for _, t := range strings.Fields("ruff black isort flake8 pylint mypy pyright pytest tox nox hatch build " +
+		"pre-commit poetry pdm pipenv cookiecutter copier sphinx-build mkdocs coverage bandit pip-audit " +
+		"pip-tools pip-compile yamllint codespell vulture autopep8 pyupgrade docformatter sqlfluff ty") {
+		m[t] = true
+	}
+	return m
+}}
+
+// uvRun judges uv run's script given by URL: uv downloads it and runs it.
+func (w *walker) uvRun(chain string, args []arg, io ioInfo) {
+	for i := 1; i < len(args); i++ {
+		name, v, hasV := strings.Cut(args[i].s, "=")
+		if name == "--with" || name == "--with-requirements" || name == "--with-editable" {
+			if !hasV && i+1 < len(args) {
+				v = args[i+1].s
+			}
+			if remoteSpec(v) {
+				w.res.add(Dangerous, "`"+chain+" "+name+" "+v+"`: installs code from a URL or repository")
+			}
+		}
+	}
+	ops := scan(&rule{vals: runnerVals}, args)
+	if len(ops) > 0 && strings.Contains(args[ops[0]].s, "://") {
+		w.res.add(Blocked, "`"+chain+" "+args[ops[0]].text+"`: downloads a script and runs it")
+	}
 }
 
 // cloudRead are verbs of cloud CLIs that only read.

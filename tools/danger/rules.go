@@ -88,6 +88,9 @@ type rule struct {
 	// one of the flags in patternFlags gives it (-e, -f).
 	pattern      bool
 	patternFlags string
+	// hoist: options may stand before the subcommand and still be its own
+	// (npm --location=global install): the subcommand's rule sees them.
+	hoist bool
 	// stdout are flags that make a command that writes its operands in
 	// place write to standard output instead (gzip -c), or only list or
 	// test them: the operands are then read, not written.

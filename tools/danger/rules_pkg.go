@@ -7,12 +7,14 @@ import "github.com/qsh-shell/qsh/tools/danger/lazy"
 func packageCommands() map[string]*rule {
 	return allNamed(map[string]*rule{
 		"npm": {
+			hoist: true,
 			class: Dangerous,
 			why:   "unknown npm command",
 			sub:   jsRules(),
 			vals:  "--prefix -w --workspace",
 		},
 		"pnpm": {
+			hoist: true,
 			class: Dangerous,
 			why:   "unknown pnpm command",
 			check: (*walker).jsBin,
@@ -20,6 +22,7 @@ func packageCommands() map[string]*rule {
 			vals:  "-C --dir --filter -F -w --workspace",
 		},
 		"yarn": {
+			hoist: true,
 			class: Dev,
 			why:   "installs dependencies or runs a project script",
 			check: (*walker).jsBin,
@@ -31,11 +34,14 @@ func packageCommands() map[string]*rule {
 			},
 		},
 		"bun": {
+			hoist: true,
 			class: Dev, why: "runs a project script", sub: bunRules(), open: true, check: (*walker).bun,
 			vals: "-e --eval -p --print",
 		},
-		"npx": {class: Safe, why: "runs a package", check: (*walker).npx, noscope: true},
-		"pip": {class: Dangerous, why: "unknown pip command", sub: pipRules(), suffixes: true},
+		"npx":  {class: Safe, why: "runs a package", check: (*walker).npx, noscope: true},
+		"bunx": {class: Safe, why: "runs a package", check: (*walker).npx, noscope: true},
+		"pnpx": {class: Safe, why: "runs a package", check: (*walker).npx, noscope: true},
+		"pip":  {class: Dangerous, why: "unknown pip command", sub: pipRules(), suffixes: true},
 		"uv": {
 			class: Dev,
 			why:   "manages the project environment",
@@ -46,7 +52,7 @@ func packageCommands() map[string]*rule {
 					sub:   pipRules(),
 					flags: []flag{raise("--system", Dangerous, "changes the system Python")},
 				},
-				"run":     runIn("the project's environment"),
+				"run":     uvRunRule(),
 				"sync":    dev("installs dependencies"),
 				"lock":    dev("locks dependencies"),
 				"add":     dev("adds a dependency"),
@@ -61,7 +67,7 @@ func packageCommands() map[string]*rule {
 					why:   "installs or runs tools outside the project",
 					sub: map[string]*rule{
 						"list": safe("lists tools"),
-						"run":  dangerous("downloads and runs a tool"),
+						"run":  {class: Dangerous, why: "downloads and runs a tool", check: (*walker).toolRun},
 					},
 				},
 				"python": {
@@ -78,12 +84,15 @@ func packageCommands() map[string]*rule {
 				"export": dev("exports requirements"),
 			},
 		},
-		"uvx": {class: Dangerous, why: "downloads and runs a tool", noscope: true},
+		"uvx": {class: Dangerous, why: "downloads and runs a tool", noscope: true, check: (*walker).toolRun},
 		"pipx": {
 			class: Dangerous,
 			why:   "installs or runs tools outside the project",
-			sub:   map[string]*rule{"list": safe("lists tools")},
-			open:  true,
+			sub: map[string]*rule{
+				"list": safe("lists tools"),
+				"run":  {class: Dangerous, why: "downloads and runs a tool", check: (*walker).toolRun},
+			},
+			open: true,
 		},
 		"poetry": {
 			class: Dev,
@@ -136,7 +145,7 @@ func packageCommands() map[string]*rule {
 			sub: map[string]*rule{
 				"activate":   dev("activates an environment for this session"),
 				"deactivate": dev("deactivates the environment"),
-				"run":        dev("runs in an environment"),
+				"run":        runWith("a conda environment", "-n --name -p --prefix --cwd", 0),
 				"list":       safe("lists packages"),
 				"info":       safe("shows conda"),
 				"env": {
@@ -306,9 +315,16 @@ func packageCommands() map[string]*rule {
 		"nix": {
 			class: Dev,
 			why:   "builds with Nix",
-			sub:   map[string]*rule{"profile": dangerous("changes user packages")},
-			open:  true,
+			sub: map[string]*rule{
+				"profile": dangerous("changes user packages"),
+				"run":     {class: Dev, why: "runs the project's flake", check: (*walker).nix},
+				"shell":   {class: Dev, why: "runs a shell with packages", check: (*walker).nix},
+				"develop": {class: Dev, why: "enters the project's development shell", check: (*walker).nix},
+				"build":   {class: Dev, why: "builds with Nix", check: (*walker).nix},
+			},
+			open: true,
 		},
+		"nix-shell":  {class: Dev, why: "enters the project's Nix shell", check: (*walker).nixShell},
 		"sdkmanager": dangerous("installs SDKs"),
 		"asdf": {
 			class: Dangerous,
@@ -333,6 +349,8 @@ func packageCommands() map[string]*rule {
 			sub: map[string]*rule{
 				"ls":        safe("lists versions"),
 				"current":   safe("shows the version"),
+				"exec":      {class: Dev, why: "runs a command with a Node version", check: (*walker).nvm},
+				"run":       {class: Dev, why: "runs node of a version", check: (*walker).nvm},
 				"install":   dangerous("installs a Node version"),
 				"uninstall": dangerous("removes a Node version"),
 				"alias":     dangerous("changes the default version"),
@@ -344,6 +362,7 @@ func packageCommands() map[string]*rule {
 			why:   "selects a Python version",
 			sub: map[string]*rule{
 				"versions":  safe("lists versions"),
+				"exec":      runWith("a Python version", "", 0),
 				"version":   safe("shows the version"),
 				"install":   dangerous("installs a Python version"),
 				"uninstall": dangerous("removes a Python version"),
@@ -360,6 +379,7 @@ func globalRemove() *rule {
 		class: Dev,
 		why:   "removes a dependency",
 		flags: []flag{raise("-g --global --location=global", Dangerous, "changes global packages")},
+		check: (*walker).jsGlobal,
 	}
 }
 
@@ -374,7 +394,22 @@ func bunRules() map[string]*rule {
 
 // runIn is a subcommand that runs a command in the project's environment.
 func runIn(what string) *rule {
-	return &rule{class: Dev, why: "runs a command with " + what, kind: kindRun, noscope: true, vals: runnerVals}
+	return runWith(what, runnerVals, 0)
+}
+
+// uvRunRule is uv run: a command of the project's environment, or a
+// script given by URL.
+func uvRunRule() *rule {
+	r := runIn("the project's environment")
+	r.check = (*walker).uvRun
+	return r
+}
+
+// runWith is a subcommand that runs a command in an environment, with
+// the options that take a value and the operands before the command
+// (rustup run TOOLCHAIN CMD).
+func runWith(what, vals string, skip int) *rule {
+	return &rule{class: Dev, why: "runs a command with " + what, kind: kindRun, noscope: true, vals: vals, skip: skip}
 }
 
 // runnerVals are the project runners' options that take a value (uv run
@@ -408,11 +443,13 @@ func jsRules() map[string]*rule {
 			class: Dev,
 			why:   "removes a dependency",
 			flags: []flag{raise("-g --global", Dangerous, "changes global packages")},
+			check: (*walker).jsGlobal,
 		},
 		"remove": {
 			class: Dev,
 			why:   "removes a dependency",
 			flags: []flag{raise("-g --global", Dangerous, "changes global packages")},
+			check: (*walker).jsGlobal,
 		},
 		"rm": globalRemove(),
 		"r":  globalRemove(),
@@ -421,6 +458,7 @@ func jsRules() map[string]*rule {
 			class: Dev,
 			why:   "updates dependencies",
 			flags: []flag{raise("-g --global", Dangerous, "changes global packages")},
+			check: (*walker).jsGlobal,
 		},
 		"upgrade": dev("updates dependencies"),
 		"test":    dev(buildWhy),
@@ -445,9 +483,9 @@ func jsRules() map[string]*rule {
 		"build":     dev(buildWhy),
 		"dev":       dev("starts the project's dev server"),
 		"lint":      dev("lints the project"),
-		"exec":      dangerous("runs a package's program"),
-		"dlx":       {class: Dangerous, why: "downloads and runs a package", check: (*walker).npx},
-		"x":         dangerous("downloads and runs a package"),
+		"exec":      {class: Dev, why: "runs a package's program", check: (*walker).npx, noscope: true},
+		"dlx":       {class: Dev, why: "runs a package", check: (*walker).npx, noscope: true},
+		"x":         {class: Dev, why: "runs a package", check: (*walker).npx, noscope: true},
 		"publish":   dangerous("publishes a package"),
 		"unpublish": dangerous("removes a published package"),
 		"deprecate": dangerous("changes a published package"),
@@ -490,7 +528,7 @@ func jsRules() map[string]*rule {
 			open:  true,
 		},
 		"init":   {class: Dev, why: "creates package.json", vals: "-w --workspace --scope", check: (*walker).npmInit},
-		"create": dangerous("downloads and runs a project generator"),
+		"create": {class: Dangerous, why: "downloads and runs a project generator", check: (*walker).creates},
 		"pack":   dev("packs the project"),
 		"prune":  dev("removes extraneous dependencies"),
 		"dedupe": dev("dedupes dependencies"),
@@ -589,6 +627,7 @@ func pipRules() map[string]*rule {
 				raise("--user", Dangerous, "installs into the user's site-packages"),
 				raise("--break-system-packages", Dangerous, "installs into the system Python"),
 				raise("--target -t --prefix --root", Dangerous, "installs to another location"),
+				raise("--system", Dangerous, "installs into the system Python"),
 			},
 			check: (*walker).pkgSource,
 		},

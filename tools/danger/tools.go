@@ -286,9 +286,7 @@ func (w *walker) cargoConfig(chain string, args []arg, io ioInfo) {
 // npmInit judges npm init <initializer>, which is npm exec
 // create-<initializer>: a package from the registry, run.
 func (w *walker) npmInit(chain string, args []arg, io ioInfo) {
-	if ops := scan(&rule{vals: "-w --workspace --scope"}, args); len(ops) > 0 {
-		w.res.add(Dangerous, "`"+chain+" "+args[ops[0]].text+"`: downloads and runs a project generator")
-	}
+	w.creates(chain, args, io)
 }
 
 // gdbCommand judges one gdb command: shell CMD and !CMD run a command.
@@ -298,5 +296,128 @@ func (w *walker) gdbCommand(v string) {
 		w.nested(cmd, input{})
 	} else if cmd, ok := strings.CutPrefix(v, "!"); ok {
 		w.nested(cmd, input{})
+	}
+}
+
+// nvm judges nvm exec [VERSION] CMD… and nvm run [VERSION] ARGS…, which
+// is node ARGS…: the version is optional, so an operand that does not
+// look like one is the command.
+func (w *walker) nvm(chain string, args []arg, io ioInfo) {
+	ops := scan(&rule{}, args)
+	if len(ops) == 0 {
+		return
+	}
+	first := ops[0]
+	if v := args[first].s; strings.HasPrefix(v, "lts/") || v == "node" && strings.HasSuffix(chain, "exec") &&
+		len(ops) > 1 || v != "" && (v[0] >= '0' && v[0] <= '9' || v[0] == 'v' && len(v) > 1 && v[1] >= '0' && v[1] <= '9') {
+		first++
+	}
+	if first >= len(args) {
+		return
+	}
+	if strings.HasSuffix(chain, "run") {
+		w.exec(append([]arg{{s: "node", text: chain}}, args[first:]...), io)
+		return
+	}
+	w.exec(args[first:], io)
+}
+
+// nix judges nix run, shell, develop and build: what they build comes
+// from an installable (a flake reference), and shell and develop run
+// the command after -c. The project's own flake (., .#app, ./dir) is dev
+// work; a package of the nixpkgs registry is a download; a flake from
+// anywhere else (github:owner/repo, a URL) is code from the network,
+// which run, shell and develop execute.
+func (w *walker) nix(chain string, args []arg, io ioInfo) {
+	sub := chain[strings.LastIndexByte(chain, ' ')+1:]
+	for i := 1; i < len(args); i++ {
+		a := args[i].s
+		switch {
+		case a == "--":
+			return // the rest are the program's arguments
+		case (a == "-c" || a == "--command") && (sub == "shell" || sub == "develop"):
+			if i+1 < len(args) {
+				w.exec(args[i+1:], io)
+			}
+			return
+		case strings.HasPrefix(a, "-"):
+			if a == "--override-input" || a == "--inputs-from" || a == "--profile" || a == "-o" ||
+				a == "--out-link" || a == "--expr" || a == "-f" || a == "--file" {
+				i++
+			}
+		default:
+			w.flakeRef(chain, args[i], sub != "build")
+		}
+	}
+}
+
+// flakeRef judges a flake reference that nix builds, and runs when runs
+// is set.
+func (w *walker) flakeRef(chain string, a arg, runs bool) {
+	ref, _, _ := strings.Cut(a.s, "#")
+	switch {
+	case ref == "" || ref == "." || strings.HasPrefix(ref, "./") || strings.HasPrefix(ref, "path:.") ||
+		strings.HasPrefix(ref, "/") || strings.HasPrefix(ref, "path:/"):
+		p, ok := w.abs(strings.TrimPrefix(ref, "path:"))
+		if ref == "" {
+			p, ok = w.cwd, w.cwd != ""
+		}
+		if !ok || !(w.inside(p) || p == w.ws.Dir) {
+			w.res.add(Dangerous, "`"+chain+" "+a.text+"`: builds a flake outside the workspace")
+		}
+	case ref == "nixpkgs" || strings.HasPrefix(ref, "nixpkgs/") || ref == "flake:nixpkgs":
+		w.res.add(Dangerous, "`"+chain+" "+a.text+"`: downloads a package of the nixpkgs registry")
+	case runs:
+		w.res.add(Blocked, "`"+chain+" "+a.text+"`: downloads code from a flake nobody named in the project and runs it")
+	default:
+		w.res.add(Dangerous, "`"+chain+" "+a.text+"`: builds code from a flake nobody named in the project")
+	}
+}
+
+// nixShell judges nix-shell: --run and --command give shell code, -p
+// packages of nixpkgs, and a URL or a file outside the workspace the
+// expression, whose shellHook runs.
+func (w *walker) nixShell(chain string, args []arg, io ioInfo) {
+	for i := 1; i < len(args); i++ {
+		a := args[i].s
+		switch {
+		case (a == "--run" || a == "--command") && i+1 < len(args):
+			i++
+			w.nested(args[i].s, io.in)
+		case a == "-p" || a == "--packages":
+			w.res.add(Dangerous, "`"+chain+" -p`: downloads packages of the nixpkgs registry")
+		case a == "-I" || a == "--arg" || a == "--argstr" || a == "-A" || a == "--attr":
+			if a == "--arg" || a == "--argstr" {
+				i++
+			}
+			i++
+		case strings.HasPrefix(a, "-"):
+		case strings.Contains(a, "://"):
+			w.res.add(Blocked, "`"+chain+" "+args[i].text+"`: downloads a Nix expression and runs its shell hook")
+		default:
+			if p, ok := w.abs(a); !ok || !(w.inside(p) || p == w.ws.Dir) {
+				w.res.add(Dangerous, "`"+chain+" "+args[i].text+"`: runs a Nix expression outside the workspace")
+			}
+		}
+	}
+}
+
+// mvn judges exec:exec, which runs the program -Dexec.executable names
+// with -Dexec.args.
+func (w *walker) mvn(chain string, args []arg, io ioInfo) {
+	prog, progArgs, runs := "", "", false
+	for _, a := range args[1:] {
+		switch {
+		case a.s == "exec:exec":
+			runs = true
+		case strings.HasPrefix(a.s, "-Dexec.executable="):
+			prog = strings.TrimPrefix(a.s, "-Dexec.executable=")
+		case strings.HasPrefix(a.s, "-Dexec.args="):
+			progArgs = strings.TrimPrefix(a.s, "-Dexec.args=")
+		}
+	}
+	if runs && prog != "" {
+		w.res.add(Dangerous, "`mvn exec:exec`: runs `"+prog+"`")
+		w.nested(quoteArgs([]string{prog})+" "+progArgs, io.in)
 	}
 }
