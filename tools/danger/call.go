@@ -453,6 +453,9 @@ func (w *walker) output(s *syntax.Stmt, name string, args []string, in input) in
 	if fetchers.Get()[name] {
 		return input{kind: inDownload}
 	}
+	if endlessOutput(name, args, in) {
+		return input{kind: inUnknown, endless: true}
+	}
 	if len(s.Redirs) > 0 && name != "cat" {
 		// rev <<< '…': the element's own input.
 		q := w.clone()

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"maps"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -179,6 +180,11 @@ type shared struct {
 	getenv func(string) string
 	// remotes are git remotes the string adds or points elsewhere.
 	remotes map[string]bool
+	// images are the image repositories the string builds or tags;
+	// projectText the project's files that may name images, read on
+	// first use (see projectNames).
+	images      map[string]bool
+	projectText *string
 }
 
 // call records that a function body runs (and is running).
@@ -474,8 +480,12 @@ func (w *walker) wroteOutput(s *syntax.Stmt, io ioInfo) {
 	data, known := "", false
 	if _, ok := s.Cmd.(*syntax.CallExpr); ok && w.last != nil {
 		name, args := lastCommand(w.last)
-		if out := w.output(s, name, args, io.in); out.kind == inData {
+		out := w.output(s, name, args, io.in)
+		if out.kind == inData {
 			data, known = out.data, true
+		}
+		if out.endless && slices.ContainsFunc(io.out, func(p string) bool { return !strings.HasPrefix(p, "/dev/") }) {
+			w.res.add(Dangerous, "`"+name+"`: writes an endless stream to a file, until the disk is full")
 		}
 	}
 	for i, p := range io.out {
@@ -503,6 +513,11 @@ func (w *walker) command(cmd syntax.Command, io ioInfo) {
 	case *syntax.IfClause:
 		w.ifClause(c, io.in)
 	case *syntax.WhileClause:
+		what := "while"
+		if c.Until {
+			what = "until"
+		}
+		w.bomb(what, 0, alwaysTrue(c.Cond, c.Until), c.Cond, c.Do)
 		b := w.clone()
 		b.looping = true
 		b.stmts(c.Cond, io.in)
@@ -581,14 +596,22 @@ func (w *walker) forClause(c *syntax.ForClause, in input) {
 	case *syntax.WordIter:
 		var items []string
 		known := l.InPos.IsValid()
+		times := 0
 		for _, word := range l.Items {
+			if n := seqCount(word); n >= 0 {
+				times += n - 1
+			} else if n := braceCount(word); n > 1 {
+				times += n - 1
+			}
 			for _, f := range w.fields(word) {
+				times++
 				items = append(items, f.s)
 				if hasHole(f.s) {
 					known = false
 				}
 			}
 		}
+		w.bomb("for", times, false, nil, c.Do)
 		// Known items are walked one by one (for d in build dist), but
 		// only in the outermost such loop: nested loops multiply.
 		if !known || len(items) > 16 || w.iterating {
@@ -605,6 +628,8 @@ func (w *walker) forClause(c *syntax.ForClause, in input) {
 		}
 		w.merge(bs...)
 	case *syntax.CStyleLoop:
+		times, endless := cLoopBound(l)
+		w.bomb("for ((…))", times, endless, nil, c.Do)
 		for _, x := range []syntax.ArithmExpr{l.Init, l.Cond, l.Post} {
 			if x != nil {
 				w.substs(x)

@@ -1,9 +1,12 @@
 package danger
 
 import (
+	"io"
+	"os"
 	"path"
 	"strings"
 
+	"github.com/qsh-shell/qsh/tools/danger/lazy"
 	"github.com/qsh-shell/qsh/tools/danger/secret"
 )
 
@@ -135,6 +138,7 @@ func (w *walker) dockerRun(chain string, args []arg, io ioInfo) {
 			val = inline
 		case !strings.HasPrefix(a, "-"):
 			// The image; the rest is the command the container runs.
+			w.image(chain, args[i])
 			if i+1 < len(args) {
 				w.inContainer(chain, b, workdir, args[i+1:], stdin)
 			}
@@ -147,6 +151,134 @@ func (w *walker) dockerRun(chain string, args []arg, io ioInfo) {
 		}
 		w.dockerMount(chain, b, val)
 	}
+}
+
+// image judges the image a container runs: code from a registry. An
+// official image of Docker Hub (node:20, alpine), one of a registry on
+// this machine, one the project names (its Dockerfiles, compose files,
+// workflows, README) or one this command line built is the project's
+// choice; any other repository is code from a registry nobody named.
+func (w *walker) image(chain string, a arg) {
+	if hasHole(a.s) {
+		w.res.add(Dangerous, "`"+chain+" "+a.text+"`: runs an image not known before running")
+		return
+	}
+	repo := imageRepo(a.s)
+	host, rest, _ := strings.Cut(repo, "/")
+	switch {
+	case !strings.Contains(repo, "/"), repo == "docker.io/library/"+path.Base(repo), host == "docker.io" &&
+		!strings.Contains(rest, "/"):
+		return // an official image
+	case localHost(strings.Split(host, ":")[0]) && (strings.Contains(host, ".") || strings.Contains(host, ":") ||
+		host == "localhost"):
+		return
+	case w.shared.images[repo] || w.projectNames(repo):
+		return
+	}
+	w.res.add(Dangerous, "`"+chain+" "+a.text+"`: runs an image from `"+repo+"`, which nobody named in the project")
+}
+
+// imageRepo is an image reference without its tag or digest:
+// ghcr.io/x/y:1@sha256:… → ghcr.io/x/y.
+func imageRepo(ref string) string {
+	ref, _, _ = strings.Cut(ref, "@")
+	if i := strings.LastIndexByte(ref, ':'); i > strings.LastIndexByte(ref, '/') {
+		ref = ref[:i]
+	}
+	return strings.TrimPrefix(ref, "docker.io/library/")
+}
+
+// builtImage records the images docker build -t and docker tag name, so
+// that running one later in the string runs the project's build.
+func (w *walker) builtImage(chain string, args []arg, io ioInfo) {
+	tags := []string{}
+	for i := 1; i < len(args); i++ {
+		name, v, hasV := strings.Cut(args[i].s, "=")
+		switch {
+		case (name == "-t" || name == "--tag") && !hasV && i+1 < len(args):
+			i++
+			tags = append(tags, args[i].s)
+		case name == "--tag" && hasV:
+			tags = append(tags, v)
+		case strings.HasSuffix(chain, " tag") && !strings.HasPrefix(args[i].s, "-"):
+			tags = append(tags, args[i].s)
+		}
+	}
+	if w.shared.images == nil {
+		w.shared.images = map[string]bool{}
+	}
+	for _, t := range tags {
+		w.shared.images[imageRepo(t)] = true
+	}
+}
+
+// projectNames reports whether the project's files name an image
+// repository: its Dockerfiles, compose files, CI workflows, makefiles and
+// README. They are read once per judgement, at most 64 files of 256 KiB.
+func (w *walker) projectNames(repo string) bool {
+	if w.ws.Dir == "" {
+		return false
+	}
+	if w.shared.projectText == nil {
+		var b strings.Builder
+		budget := 64
+		var read func(dir string, depth int)
+		read = func(dir string, depth int) {
+			ents, err := os.ReadDir(dir)
+			if err != nil {
+				return
+			}
+			for _, e := range ents {
+				name, p := e.Name(), path.Join(dir, e.Name())
+				switch {
+				case budget <= 0:
+					return
+				case e.IsDir() && depth < 2 && projectDirs.Get()[name]:
+					read(p, depth+1)
+				case e.Type().IsRegular() && imageFile(name, depth > 0):
+					budget--
+					if f, err := os.Open(p); err == nil {
+						io.Copy(&b, io.LimitReader(f, 256<<10))
+						f.Close()
+						b.WriteByte('\n')
+					}
+				}
+			}
+		}
+		read(w.ws.Dir, 0)
+		t := strings.ToLower(b.String())
+		w.shared.projectText = &t
+	}
+	return strings.Contains(*w.shared.projectText, strings.ToLower(repo))
+}
+
+// projectDirs are the directories of a project that hold files naming
+// its images.
+var projectDirs = lazy.Value[map[string]bool]{Build: func() map[string]bool {
+	return map[string]bool{".github": true, "workflows": true, ".devcontainer": true, "docker": true,
+		"deploy": true, "k8s": true, "kubernetes": true, "helm": true, "charts": true, ".circleci": true,
+		".gitlab": true, "ci": true, "compose": true}
+}}
+
+// imageFile reports a file that may name the project's images: any file
+// of a directory in projectDirs, or at the root a Dockerfile, a compose
+// file, a makefile, a README or a CI configuration. .env files are not
+// read.
+func imageFile(name string, inDir bool) bool {
+	n := strings.ToLower(name)
+	if secret.Name(name) {
+		return false
+	}
+	if inDir {
+		return true
+	}
+	for _, p := range []string{"dockerfile", "containerfile", "compose", "makefile", "justfile", "taskfile",
+		"readme", ".gitlab-ci", "skaffold", "tiltfile", "devcontainer", "docker-bake"} {
+		if strings.Contains(n, p) {
+			return true
+		}
+	}
+	return strings.HasSuffix(n, ".dockerfile")
 }
 
 // kubectlGet judges kubectl get of Secrets: the list (names, types, how

@@ -193,7 +193,8 @@ func (w *walker) rsync(chain string, args []arg, io ioInfo) {
 			}
 			w.res.add(Dangerous, "`rsync "+name+"`: runs a program of its choice")
 			w.literal1(v)
-		case a == "--delete" || strings.HasPrefix(a, "--delete-") || a == "--del" || a == "--remove-source-files":
+		case a == "--delete" || strings.HasPrefix(a, "--delete-") || a == "--del" || a == "--remove-source-files" ||
+			a == "--remove-sent-files":
 			w.res.add(Dangerous, "`rsync "+args[i].text+"`: deletes files")
 			deletes = deletes || a != "--remove-source-files"
 		}

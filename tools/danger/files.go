@@ -213,6 +213,19 @@ func worldWritable(mode string) bool {
 }
 
 func (w *walker) dd(chain string, args []arg, io ioInfo) {
+	endless, bounded, out := io.in.endless, false, ""
+	for _, a := range args[1:] {
+		if v, ok := strings.CutPrefix(a.s, "if="); ok {
+			endless = endlessDevices[v]
+		}
+		bounded = bounded || strings.HasPrefix(a.s, "count=")
+		if v, ok := strings.CutPrefix(a.s, "of="); ok {
+			out = v
+		}
+	}
+	if endless && !bounded && out != "" && !strings.HasPrefix(out, "/dev/") {
+		w.res.add(Dangerous, "`dd of="+out+"`: writes an endless stream to a file, until the disk is full")
+	}
 	for _, a := range args[1:] {
 		if v, ok := strings.CutPrefix(a.s, "of="); ok {
 			w.writeTo(v, "dd", a.text)
@@ -266,6 +279,10 @@ func (w *walker) tar(chain string, args []arg, io ioInfo) {
 			}
 		case strings.HasPrefix(a, "--directory="):
 			dir = strings.TrimPrefix(a, "--directory=")
+		case a == "--remove-files":
+			w.res.add(Dangerous, "`tar --remove-files`: deletes the files it packs")
+		case a == "--recursive-unlink":
+			w.res.add(Dangerous, "`tar --recursive-unlink`: empties the directories it unpacks into")
 		case a == "-P" || a == "--absolute-names":
 			absolute = true
 		case tarRuns(a):
@@ -335,6 +352,19 @@ func (w *walker) tar(chain string, args []arg, io ioInfo) {
 		}
 	default:
 		w.res.add(Dev, "`tar`: packs or unpacks files")
+	}
+}
+
+// zipMove judges zip -m (--move): the files packed are deleted, many at
+// once. The flag hides in clusters of letters and digits (-rm, -9m).
+func (w *walker) zipMove(chain string, args []arg, io ioInfo) {
+	for _, a := range args[1:] {
+		s := a.s
+		if s == "--move" || len(s) > 1 && s[0] == '-' && s[1] != '-' && strings.ContainsRune(s, 'm') &&
+			strings.Trim(s[1:], "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") == "" {
+			w.res.add(Dangerous, "`"+chain+" "+a.text+"`: deletes the files it packs")
+			return
+		}
 	}
 }
 

@@ -37,6 +37,10 @@ func (w *walker) xargs(chain string, args []arg, io ioInfo) {
 	if i > 0 {
 		own = ss[:i] // xargs's own flags; the command's are its business
 	}
+	if io.in.endless && unboundedJobs(own, "-P", "--max-procs") {
+		w.res.add(Blocked, "fork bomb: `"+chain+" -P`: starts a process for every line of an input that never "+
+			"ends (or has more lines than a machine has processes), all at once")
+	}
 	repl := ""
 	for j, a := range own {
 		if (a == "-I" || a == "--replace") && j+1 < len(own) {
@@ -302,6 +306,14 @@ const parallelVals = "-j --jobs -S --sshlogin --sshloginfile -I --replace -N -n 
 // values are the command lines. Without ::: the input comes from stdin,
 // as for xargs.
 func (w *walker) parallel(chain string, args []arg, io ioInfo) {
+	ownArgs := make([]string, len(args))
+	for k, a := range args {
+		ownArgs[k] = a.s
+	}
+	if io.in.endless && unboundedJobs(ownArgs, "-j", "--jobs") {
+		w.res.add(Blocked, "fork bomb: `"+chain+" -j`: starts a job for every line of an input that never ends "+
+			"(or has more lines than a machine has processes), all at once")
+	}
 	sep := slices.IndexFunc(args, func(a arg) bool { return strings.HasPrefix(a.s, ":::") })
 	if sep < 0 {
 		// One job per input line: with no command, the line is the

@@ -53,6 +53,7 @@ func (w *walker) run(args []arg, io ioInfo) {
 	if r == nil {
 		w.res.add(Dangerous, "unknown command `"+name+"`")
 		w.operands(args[1:])
+		w.unknownOnDisk(name, args[1:])
 		return
 	}
 	if len(args) == 2 && (args[1].s == "--help" || args[1].s == "--version" || r.sub != nil && (args[1].s == "-v" || args[1].s == "-V" || args[1].s == "-version")) {
@@ -60,6 +61,23 @@ func (w *walker) run(args []arg, io ioInfo) {
 		return
 	}
 	w.apply(r, name, args, io)
+}
+
+// unknownOnDisk judges a program the table does not know that is given a
+// raw disk: what it does with it cannot be known, and writing one is
+// blocked however it is done.
+func (w *walker) unknownOnDisk(name string, args []arg) {
+	for _, a := range args {
+		v := a.s
+		if i := strings.IndexByte(v, '='); i >= 0 && strings.HasPrefix(v, "-") || strings.HasPrefix(v, "of=") {
+			v = v[i+1:]
+		}
+		if p, ok := w.abs(v); ok && strings.HasPrefix(p, "/dev/") && rawDevice.Get().MatchString(p) {
+			w.res.add(Blocked, "`"+name+" "+a.text+"`: a program the classifier does not know, given a raw disk, "+
+				"may write it")
+			return
+		}
+	}
 }
 
 // operands judges the arguments of a command as files it may read.
@@ -491,6 +509,10 @@ func (w *walker) writes(mode writeMode, chain string, args []arg, ops []int) []i
 	case writeFirst:
 		if len(ops) > 0 {
 			targets = ops[:1]
+		}
+	case writeRest:
+		if len(ops) > 1 {
+			targets = ops[1:]
 		}
 	}
 	for _, i := range targets {

@@ -28,6 +28,9 @@ type input struct {
 	// parts are texts known to be in an input that is not known whole:
 	// what echo and printf print in (crontab -l; echo '…') | crontab -.
 	parts []string
+	// endless: the input never ends (yes, /dev/zero), or holds more lines
+	// than maxJobs.
+	endless bool
 }
 
 // ioInfo is what a statement's redirections do to its command.

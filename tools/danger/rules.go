@@ -41,6 +41,7 @@ const (
 	writeAll             // every operand (touch, mkdir, tee)
 	writeLast            // the destination (cp, ln, install)
 	writeFirst           // the archive (zip)
+	writeRest            // every operand but the first: ddrescue IN OUT MAP
 )
 
 type rule struct {

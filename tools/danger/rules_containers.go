@@ -64,7 +64,7 @@ func dockerRules() map[string]*rule {
 		"history": safe("shows image history"),
 		"events":  safe("shows events"),
 		"search":  dev("queries the registry"),
-		"build":   dev("builds an image"),
+		"build":   {class: Dev, why: "builds an image", check: (*walker).builtImage},
 		"run": {
 			class: Dev,
 			why:   "runs a local container",
@@ -78,7 +78,7 @@ func dockerRules() map[string]*rule {
 		"create":  {class: Dev, why: "creates a local container", check: (*walker).dockerRun},
 		"pull":    dev("downloads an image"),
 		"push":    dangerous("publishes an image"),
-		"tag":     dev("tags an image"),
+		"tag":     {class: Dev, why: "tags an image", check: (*walker).builtImage},
 		"start":   dev("starts a container"),
 		"stop":    dev("stops a container"),
 		"restart": dev("restarts a container"),
@@ -126,7 +126,7 @@ func dockerRules() map[string]*rule {
 				"ls":      safe("lists images"),
 				"inspect": safe("shows an image"),
 				"history": safe("shows image history"),
-				"build":   dev("builds an image"),
+				"build":   {class: Dev, why: "builds an image", check: (*walker).builtImage},
 				"rm":      dangerous("deletes images"),
 				"prune":   dangerous("deletes images"),
 				"push":    dangerous("publishes an image"),
@@ -149,6 +149,7 @@ func dockerRules() map[string]*rule {
 			class: Dev,
 			why:   "builds images",
 			flags: []flag{raise("--push", Dangerous, "publishes an image")},
+			check: (*walker).builtImage,
 		},
 		"context": {
 			class: Dangerous,
@@ -323,8 +324,11 @@ func helmRules() map[string]*rule {
 		"repo": {
 			class: Dev,
 			why:   "manages chart repositories",
-			sub:   map[string]*rule{"list": safe("lists repositories")},
-			open:  true,
+			sub: map[string]*rule{
+				"list": safe("lists repositories"),
+				"add":  dangerous("adds a chart repository, which later installs trust"),
+			},
+			open: true,
 		},
 		"diff":   dev("compares releases"),
 		"env":    safe("shows settings"),

@@ -74,6 +74,7 @@ func fileCommands() map[string]*rule {
 			write: writeFirst,
 			flags: []flag{raise("-TT --unzip-command", Dangerous, "runs a program of its choice")},
 			progs: "-TT --unzip-command",
+			check: (*walker).zipMove,
 		},
 		"gzip": {
 			class:  Dev,
@@ -116,7 +117,16 @@ func fileCommands() map[string]*rule {
 				"t": safe("tests an archive"),
 				"x": {class: Dev, why: "unpacks files", check: (*walker).sevenZipOut},
 				"e": {class: Dev, why: "unpacks files", check: (*walker).sevenZipOut},
-				"a": dev("packs files"),
+				"a": {
+					class: Dev,
+					why:   "packs files",
+					flags: []flag{raise("-sdel", Dangerous, "deletes the files it packs")},
+				},
+				"u": {
+					class: Dev,
+					why:   "updates an archive",
+					flags: []flag{raise("-sdel", Dangerous, "deletes the files it packs")},
+				},
 			},
 		},
 		"dos2unix": {class: Dev, why: "converts files in place", write: writeAll},

@@ -128,14 +128,18 @@ func gitRules() map[string]*rule {
 			flags: []flag{
 				raise("-f --force", Dangerous, "throws away local changes"),
 				raise("--", Dangerous, "throws away local changes to files"),
-				set("-b -B", Dev, "creates a branch"),
+				set("-b", Dev, "creates a branch"),
+				set("-B", Dangerous, "resets the branch if it exists, and its own commits are lost"),
 			},
 			ops: []flag{raise(". :/ \\*", Dangerous, "throws away local changes")},
 		},
 		"switch": {
 			class: Dev,
 			why:   "switches branches",
-			flags: []flag{raise("-f --force --discard-changes", Dangerous, "throws away local changes")},
+			flags: []flag{
+				raise("-f --force --discard-changes", Dangerous, "throws away local changes"),
+				raise("-C --force-create", Dangerous, "resets the branch if it exists, and its own commits are lost"),
+			},
 		},
 		"restore": {
 			names: true,
@@ -243,7 +247,7 @@ func gitRules() map[string]*rule {
 				raise("-u --upload-pack --template", Dangerous, "runs a program or installs hooks of its choice"),
 			},
 		},
-		"fetch": remoteRule("fetches from a remote"),
+		"fetch": fetchRule(),
 		"pull": {
 			class: Dev,
 			why:   "fetches and merges from a remote",
@@ -378,12 +382,18 @@ func gitRules() map[string]*rule {
 			progs: "--env-filter --tree-filter --index-filter --parent-filter --msg-filter --commit-filter " +
 				"--tag-name-filter",
 		},
-		"send-pack":    {class: Dangerous, why: "pushes objects", progs: "--receive-pack --exec"},
-		"fetch-pack":   {class: Dev, why: "fetches objects", progs: "--upload-pack --exec"},
-		"filter-repo":  dangerous("rewrites history"),
-		"replace":      dangerous("replaces objects"),
-		"update-ref":   dangerous("moves a ref directly"),
-		"symbolic-ref": safe("shows a symbolic ref"),
+		"send-pack":   {class: Dangerous, why: "pushes objects", progs: "--receive-pack --exec"},
+		"fetch-pack":  {class: Dev, why: "fetches objects", progs: "--upload-pack --exec"},
+		"filter-repo": dangerous("rewrites history"),
+		"replace":     dangerous("replaces objects"),
+		"update-ref":  dangerous("moves a ref directly"),
+		"symbolic-ref": {
+			class:   Dangerous,
+			why:     "points a ref at another branch",
+			bare:    safe("shows a symbolic ref"),
+			bareMax: 1,
+			flags:   []flag{raise("-d --delete", Dangerous, "deletes a symbolic ref")},
+		},
 		"archive": {
 			class: Dev,
 			why:   "writes an archive",
@@ -414,6 +424,15 @@ func remoteRule(why string) *rule {
 		progs: "--upload-pack -u",
 		check: (*walker).gitExt,
 	}
+}
+
+// fetchRule is git fetch: a refspec with + (or --force) moves local
+// branches whatever they hold.
+func fetchRule() *rule {
+	r := remoteRule("fetches from a remote")
+	r.flags = append(r.flags, raise("-f --force", Dangerous, "force-updates local branches, dropping their commits"))
+	r.ops = append(r.ops, raise("+*:*", Dangerous, "force-updates a local branch, dropping its commits"))
+	return r
 }
 
 // remoteSet is git remote add and set-url: a later push to the remote

@@ -101,6 +101,12 @@ func packageCommands() map[string]*rule {
 				"run":     runIn("the project's environment"),
 				"publish": dangerous("publishes a package"),
 				"show":    safe("shows dependencies"),
+				"source": {
+					class: Dangerous,
+					why:   "adds a package source, which later installs trust",
+					sub:   map[string]*rule{"show": safe("lists sources")},
+					open:  true,
+				},
 				"check":   safe("checks pyproject.toml"),
 				"version": {class: Dev, why: "bumps the version", bare: safe("prints the version")},
 				"config": {
@@ -312,6 +318,16 @@ func packageCommands() map[string]*rule {
 		},
 		"port":    dangerous("changes system packages"),
 		"nix-env": dangerous("changes user packages"),
+		"nix-channel": {class: Dangerous, why: "changes the channels packages come from", flags: []flag{
+			set("--list", Safe, "lists channels")}},
+		"add-apt-repository": dangerous("adds a package repository, which the system's installs trust"),
+		"apt-add-repository": dangerous("adds a package repository, which the system's installs trust"),
+		"apt-key": {
+			class: Dangerous,
+			why:   "changes the keys the system's installs trust",
+			sub:   map[string]*rule{"list": safe("lists keys"), "finger": safe("lists keys")},
+			open:  true,
+		},
 		"nix": {
 			class: Dev,
 			why:   "builds with Nix",
@@ -321,6 +337,12 @@ func packageCommands() map[string]*rule {
 				"shell":   {class: Dev, why: "runs a shell with packages", check: (*walker).nix},
 				"develop": {class: Dev, why: "enters the project's development shell", check: (*walker).nix},
 				"build":   {class: Dev, why: "builds with Nix", check: (*walker).nix},
+				"registry": {
+					class: Dangerous,
+					why:   "changes which flakes names mean",
+					sub:   map[string]*rule{"list": safe("lists the registry")},
+					open:  true,
+				},
 			},
 			open: true,
 		},
