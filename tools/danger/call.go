@@ -507,10 +507,14 @@ func (w *walker) output(s *syntax.Stmt, name string, args []string, in input) in
 	case "find", "fd", "git", "grep", "rg", "ls", "ag":
 		if dir, ok := w.listsPaths(name, args); ok {
 			if name == "find" {
-				return input{kind: inTree, data: dir}
+				entry, filtered := findFilter(args)
+				return input{kind: inTree, data: dir, entry: entry, filtered: filtered}
 			}
 			return input{kind: inPaths, data: dir}
 		}
+	case "locate", "plocate", "mlocate", "slocate":
+		// Paths anywhere that hold the pattern.
+		return input{kind: inPaths, data: "/", entry: locateEntry(args)}
 	case "base64":
 		if in.kind == inData {
 			for _, a := range args {

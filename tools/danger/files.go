@@ -485,9 +485,24 @@ func (w *walker) gitClone(chain string, args []arg, io ioInfo) {
 			w.gitConfigPair(key, v, chain+" -c "+key)
 		}
 	}
-	if ops := scan(commands.Get()["git"].sub["clone"], args); len(ops) >= 2 {
+	ops := scan(commands.Get()["git"].sub["clone"], args)
+	if len(ops) >= 2 {
 		d := args[ops[1]]
 		w.writeTo(d.s, chain, d.text)
+	}
+	// What a clone brings is code from the network: running a script of
+	// it, as a download's, is download-and-run.
+	if len(ops) > 0 && gitURL(args[ops[0]].s) {
+		dir := strings.TrimSuffix(path.Base(strings.TrimSuffix(args[ops[0]].s, "/")), ".git")
+		if i := strings.LastIndexByte(dir, ':'); i >= 0 {
+			dir = dir[i+1:]
+		}
+		if len(ops) >= 2 {
+			dir = args[ops[1]].s
+		}
+		if d, ok := w.abs(dir); ok {
+			w.shared.dlDirs = append(w.shared.dlDirs, d)
+		}
 	}
 }
 

@@ -1,6 +1,8 @@
 package danger
 
 import (
+	"path"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -63,13 +65,10 @@ func (w *walker) xargs(chain string, args []arg, io ioInfo) {
 		// was judged with it. Take the names for files here.
 		io.in = input{kind: inPaths, data: w.cwd}
 	}
-	switch io.in.kind {
-	case inDownload:
+	if io.in.kind == inDownload {
 		fill = string(holeDL)
-	case inPaths:
-		fill = io.in.data + "/" + holeEntry
-	case inTree:
-		fill = io.in.data + "/" + holeTree
+	} else if p := foundPath(io.in); p != "" {
+		fill = p
 	}
 	if repl != "" && io.in.kind == inData && !hasHole(io.in.data) {
 		// xargs -I{} CMD {} with known input: CMD once per line.
@@ -190,6 +189,73 @@ func (w *walker) find(chain string, args []arg, io ioInfo) {
 	}
 }
 
+// foundPath stands for the paths a search prints (find, locate, grep -l):
+// a file holding secrets its filter matches, one entry it finds, or any
+// file under its tree; "" for any other input.
+func foundPath(in input) string {
+	if in.kind != inPaths && in.kind != inTree {
+		return ""
+	}
+	switch {
+	case in.entry != "" && strings.HasPrefix(in.entry, "/"):
+		return in.entry
+	case in.entry != "":
+		return path.Join(in.data, in.entry)
+	case in.kind == inTree && !in.filtered:
+		return in.data + "/" + holeTree
+	}
+	return in.data + "/" + holeEntry
+}
+
+// findFilter is what a find expression (as plain strings) keeps: a file
+// holding secrets it can match, and whether a test filters by name, path
+// or time at all.
+func findFilter(args []string) (entry string, filtered bool) {
+	var expr []arg
+	for i, a := range args {
+		expr = append(expr, arg{s: a})
+		switch a {
+		case "-name", "-iname", "-path", "-ipath", "-regex", "-iregex", "-newer", "-mtime", "-mmin", "-user",
+			"-size", "-empty", "-wholename":
+			if i+1 >= len(args) || !matchesAll(a, args[i+1]) {
+				filtered = true
+			}
+		}
+	}
+	return findEntry(expr), filtered
+}
+
+// locateEntry is a file holding secrets that locate's patterns match,
+// or "": locate prints every path that holds a pattern.
+func locateEntry(args []string) string {
+	for _, a := range args {
+		if strings.HasPrefix(a, "-") || a == "" {
+			continue
+		}
+		pat := strings.ToLower(a)
+		for _, c := range locateSecrets() {
+			if strings.ContainsAny(pat, "*?[") {
+				if glob(strings.ReplaceAll(strings.ReplaceAll(pat, "?", "*"), "[", "*"), c) {
+					return c
+				}
+			} else if strings.Contains(c, pat) {
+				return c
+			}
+		}
+	}
+	return ""
+}
+
+// locateSecrets are paths of secrets for matching locate's patterns.
+func locateSecrets() []string {
+	out := []string{"/home/u/.ssh/id_rsa", "/home/u/.aws/credentials", "/home/u/.gnupg/private-keys-v1.d/k.key",
+		"/home/u/.kube/config", "/home/u/.docker/config.json", "/etc/shadow"}
+	for _, n := range secret.NameExamples() {
+		out = append(out, "/home/u/"+n)
+	}
+	return out
+}
+
 // findBuildDir is the regenerable build directory a find expression
 // matches and nothing else (-name __pycache__ with no -o, ! or ,), or "":
 // {} then names such a directory under the root.
@@ -217,6 +283,9 @@ func (w *walker) findExec(inner []arg, roots []string, filtered bool, entry stri
 		for k := range c {
 			if k > 0 && strings.Contains(c[k].s, "{}") {
 				found := strings.TrimSuffix(root, "/") + "/" + holeEntry
+				if !filtered && commandBase(c[0].s) != "rm" && commandBase(c[0].s) != "shred" {
+					found = strings.TrimSuffix(root, "/") + "/" + holeTree // every file under root
+				}
 				if entry != "" {
 					found = strings.TrimSuffix(root, "/") + "/" + entry
 					if strings.HasPrefix(entry, "/") {
@@ -279,19 +348,76 @@ func (w *walker) findDelete(roots []string, filtered bool) {
 }
 
 func (w *walker) fd(chain string, args []arg, io ioInfo) {
+	// fd [PATTERN] [PATH…]: every path under the paths whose name matches
+	// the pattern (a regexp, or a glob with -g).
+	r := &rule{vals: "-e --extension -t --type -E --exclude -d --max-depth --min-depth -S --size " +
+		"--changed-within --changed-before -o --owner -j --threads --max-results -c --color --base-directory"}
+	var pattern string
+	dirs := []string{"."}
+	glob := false
+	for _, a := range args[1:] {
+		if a.s == "-g" || a.s == "--glob" {
+			glob = true
+		}
+		if a.s == "-x" || a.s == "--exec" || a.s == "-X" || a.s == "--exec-batch" {
+			break
+		}
+	}
+	for n, i := range scan(r, args) {
+		if a := args[i-1].s; a == "-x" || a == "--exec" || a == "-X" || a == "--exec-batch" {
+			break
+		}
+		if n == 0 {
+			pattern = args[i].s
+		} else {
+			if n == 1 {
+				dirs = nil
+			}
+			dirs = append(dirs, args[i].s)
+		}
+	}
 	for i, a := range args {
 		if (a.s == "-x" || a.s == "--exec" || a.s == "-X" || a.s == "--exec-batch") && i+1 < len(args) {
-			inner := append([]arg(nil), args[i+1:]...)
-			for k := range inner {
-				if k > 0 {
-					inner[k].s = strings.ReplaceAll(inner[k].s, "{}", "./"+holeEntry)
+			for _, d := range dirs {
+				found := foundPath(input{kind: inTree, data: d, entry: fdEntry(pattern, glob),
+					filtered: pattern != "" && pattern != "."})
+				inner := append([]arg(nil), args[i+1:]...)
+				hasBraces := false
+				for k := range inner {
+					if k > 0 && strings.Contains(inner[k].s, "{}") {
+						inner[k].s = strings.ReplaceAll(inner[k].s, "{}", found)
+						hasBraces = true
+					}
 				}
+				if !hasBraces {
+					inner = append(inner, arg{s: found, text: "{}"})
+				}
+				w.exec(inner, ioInfo{})
 			}
-			inner = append(inner, arg{s: "./" + holeEntry, text: "{}"})
-			w.exec(inner, ioInfo{})
 			return
 		}
 	}
+}
+
+// fdEntry is a name of a file holding secrets that fd's pattern matches,
+// or "".
+func fdEntry(pattern string, isGlob bool) string {
+	if pattern == "" {
+		return ""
+	}
+	var re *regexp.Regexp
+	if !isGlob {
+		var err error
+		if re, err = regexp.Compile("(?i)" + pattern); err != nil {
+			return ""
+		}
+	}
+	for _, n := range secret.NameExamples() {
+		if isGlob && globComponent(pattern, n) || re != nil && re.MatchString(n) {
+			return n
+		}
+	}
+	return ""
 }
 
 // parallelVals are GNU parallel's options that take a value.

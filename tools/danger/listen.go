@@ -145,6 +145,7 @@ func (w *walker) pkgSource(chain string, args []arg, io ioInfo) {
 	switch firstWord(chain) {
 	case "npm", "pnpm", "yarn", "bun":
 		w.jsGlobal(chain, args, io)
+		w.jsScripts(chain, args, io)
 	}
 	for _, i := range scan(&rule{vals: "-r --requirement -c --constraint -e --editable --registry " +
 		"--index-url -i --extra-index-url -f --find-links --prefix --target -t --root"}, args) {

@@ -1,6 +1,7 @@
 package danger
 
 import (
+	"path"
 	"strconv"
 	"strings"
 
@@ -31,6 +32,11 @@ type input struct {
 	// endless: the input never ends (yes, /dev/zero), or holds more lines
 	// than maxJobs.
 	endless bool
+	// For inPaths and inTree: entry is a file holding secrets that the
+	// search's filter matches (find -name '*.pem' → server.pem), or "";
+	// filtered says the filter keeps some files out (-name '*.go').
+	entry    string
+	filtered bool
 }
 
 // ioInfo is what a statement's redirections do to its command.
@@ -150,6 +156,12 @@ func (w *walker) readFile(p string, ok bool, what string) {
 // readPath judges reading p, which is a pattern bash expands when glob
 // is set, else the file's very name.
 func (w *walker) readPath(p string, ok bool, what string, glob bool) {
+	if ok && path.Base(p) == holeTree {
+		// Every file under a tree: secrets among them if it holds any.
+		if why := w.holdsSecrets(path.Dir(p)); why != "" {
+			w.res.add(Dangerous, what+": reads every file under `"+path.Dir(p)+"`, secrets among them ("+why+")")
+		}
+	}
 	if ok {
 		why := w.secretFile(p)
 		if why == "" && glob && hasGlob(p) && !hasHole(p) && !strings.ContainsAny(p, " \t\n'\"();") {

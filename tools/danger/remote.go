@@ -1,6 +1,7 @@
 package danger
 
 import (
+	"encoding/json"
 	"os"
 	"path"
 	"strings"
@@ -360,6 +361,51 @@ func (w *walker) lookupName(chain string, args []arg, io ioInfo) {
 	for _, a := range args[1:] {
 		if hasHole(a.s) && strings.Contains(a.s, ".") {
 			w.res.add(Dangerous, "`"+firstWord(chain)+" "+a.text+"`: sends data not known before running in a DNS name")
+		}
+	}
+}
+
+// jsScripts judges the scripts of a package.json this string wrote, when
+// a package manager then runs them: npm test runs "test", npm install its
+// install hooks, npm run X "preX", "X" and "postX".
+func (w *walker) jsScripts(chain string, args []arg, io ioInfo) {
+	if w.cwd == "" {
+		return
+	}
+	content, wrote := w.shared.scripts[path.Join(w.cwd, "package.json")]
+	if !wrote {
+		return
+	}
+	var names []string
+	switch sub := chain[strings.LastIndexByte(chain, ' ')+1:]; sub {
+	case "run", "run-script":
+		if ops := scan(&rule{}, args); len(ops) > 0 {
+			n := args[ops[0]].s
+			names = []string{"pre" + n, n, "post" + n}
+		}
+	case "test", "t", "start":
+		if sub == "t" {
+			sub = "test"
+		}
+		names = []string{"pre" + sub, sub, "post" + sub}
+	default: // install, ci, add …: the project's own install hooks
+		names = []string{"preinstall", "install", "postinstall", "prepare"}
+	}
+	if hasHole(content) {
+		w.res.add(Dangerous, "`"+chain+"`: runs scripts of a package.json this command writes, "+
+			"with content not known before running")
+		return
+	}
+	var pkg struct {
+		Scripts map[string]string `json:"scripts"`
+	}
+	if err := json.Unmarshal([]byte(content), &pkg); err != nil {
+		return
+	}
+	for _, n := range names {
+		if code := pkg.Scripts[n]; code != "" {
+			w.res.add(Dev, "`"+chain+"`: runs the script "+n+" of a package.json this command writes")
+			w.nested(code, input{})
 		}
 	}
 }

@@ -460,7 +460,7 @@ func jsRules() map[string]*rule {
 			flags: []flag{raise("-g --global", Dangerous, "installs globally")},
 			check: (*walker).pkgSource,
 		},
-		"ci": dev("installs dependencies into the project"),
+		"ci": {class: Dev, why: "installs dependencies into the project", check: (*walker).jsScripts},
 		"uninstall": {
 			class: Dev,
 			why:   "removes a dependency",
@@ -483,11 +483,12 @@ func jsRules() map[string]*rule {
 			check: (*walker).jsGlobal,
 		},
 		"upgrade": dev("updates dependencies"),
-		"test":    dev(buildWhy),
-		"t":       dev(buildWhy),
+		"test":    {class: Dev, why: buildWhy, check: (*walker).jsScripts},
+		"t":       {class: Dev, why: buildWhy, check: (*walker).jsScripts},
 		"run": {
 			class: Dev,
 			why:   "runs a project script",
+			check: (*walker).jsScripts,
 			ops: []flag{
 				raise("deploy* publish* release*", Dangerous, "runs a deploy or release script"),
 				raise(destroyNames, Dangerous, "runs a script whose name says it destroys data"),
@@ -496,12 +497,13 @@ func jsRules() map[string]*rule {
 		"run-script": {
 			class: Dev,
 			why:   "runs a project script",
+			check: (*walker).jsScripts,
 			ops: []flag{
 				raise("deploy* publish* release*", Dangerous, "runs a deploy or release script"),
 				raise(destroyNames, Dangerous, "runs a script whose name says it destroys data"),
 			},
 		},
-		"start":     dev("starts the project"),
+		"start":     {class: Dev, why: "starts the project", check: (*walker).jsScripts},
 		"build":     dev(buildWhy),
 		"dev":       dev("starts the project's dev server"),
 		"lint":      dev("lints the project"),

@@ -212,7 +212,7 @@ func terraformSubs() map[string]*rule {
 			sub: map[string]*rule{
 				"list": dev(remoteRead),
 				"show": dev(remoteRead),
-				"pull": dev(remoteRead),
+				"pull": dangerous("prints the whole state, every secret in it in plain text"),
 			},
 			open: true,
 		},

@@ -100,7 +100,45 @@ func shellCommands() map[string]*rule {
 			noscope: true,
 			flags:   []flag{set("-l -v -k -K --list --validate", Dangerous, "uses root privileges")},
 		},
-		"doas":   {class: Dangerous, why: "runs as root", kind: kindWrap, vals: "-u -C", noscope: true},
+		"doas": {class: Dangerous, why: "runs as root", kind: kindWrap, vals: "-u -C", noscope: true},
+		"run0": {
+			class:   Dangerous,
+			why:     "runs as root",
+			kind:    kindWrap,
+			vals:    "-u --user -g --group --unit --property --description --slice -D --chdir --setenv --nice",
+			noscope: true,
+		},
+		// Wrappers that change how a command runs, not what it does: the
+		// command is judged.
+		"fakeroot":  {class: Safe, why: "runs a command as a make-believe root", kind: kindWrap, noscope: true},
+		"eatmydata": {class: Safe, why: "runs a command without syncing to disk", kind: kindWrap, noscope: true},
+		"ifne":      {class: Safe, why: "runs a command if its input is not empty", kind: kindWrap, noscope: true},
+		"sshpass": {
+			class:   Safe,
+			why:     "runs a command with a password for ssh",
+			kind:    kindWrap,
+			vals:    "-p -f -d -P",
+			noscope: true,
+		},
+		"torsocks":     {class: Dangerous, why: "sends a command's traffic through Tor", kind: kindWrap, noscope: true},
+		"proxychains":  proxied(),
+		"proxychains4": proxied(),
+		"dotenv": {
+			names:   true, // the env file is loaded, not shown
+			class:   Dev,
+			why:     "runs a command with the variables of an env file",
+			kind:    kindWrap,
+			vals:    "-e -v -c",
+			noscope: true,
+		},
+		"env-cmd": {
+			names:   true,
+			class:   Dev,
+			why:     "runs a command with the variables of an env file",
+			kind:    kindWrap,
+			vals:    "-f --file -e --environments -r --rc-file",
+			noscope: true,
+		},
 		"pkexec": {class: Dangerous, why: "runs as root", kind: kindWrap, vals: "--user", noscope: true},
 		"su":     {class: Dangerous, why: "runs as another user", check: (*walker).su, noscope: true},
 		"env": {
@@ -392,4 +430,10 @@ func perfRun() *rule {
 			"-u --uid -G --cgroup --call-graph -r --repeat -x --field-separator -I --interval-print",
 		noscope: true,
 	}
+}
+
+// proxied is a wrapper that sends a command's traffic through proxies.
+func proxied() *rule {
+	return &rule{class: Dangerous, why: "sends a command's traffic through proxies", kind: kindWrap, noscope: true,
+		vals: "-f -q"}
 }

@@ -4,6 +4,7 @@ import (
 	"io"
 	"path"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -115,6 +116,10 @@ func (w *walker) config() *expand.Config {
 			}
 			if s, ok := w.substOutput(cs.Stmts); ok {
 				io.WriteString(out, s)
+				return nil
+			}
+			if p := w.searchOutput(cs.Stmts); p != "" {
+				io.WriteString(out, p)
 				return nil
 			}
 			if w.shared.fetching(cs, cs.Stmts) {
@@ -491,6 +496,47 @@ func (w *walker) computeOutput(stmts []*syntax.Stmt) (string, bool) {
 		}
 	}
 	return strings.TrimRight(in.data, "\n"), true
+}
+
+// searchOutput stands for the paths a substitution's search prints
+// ($(find ~ -name id_rsa), $(locate .pem | head -1)), so that the command
+// given them is judged by what they can be (see foundPath), or "".
+func (w *walker) searchOutput(stmts []*syntax.Stmt) string {
+	if len(stmts) != 1 {
+		return ""
+	}
+	s := stmts[0]
+	for {
+		b, ok := s.Cmd.(*syntax.BinaryCmd)
+		if !ok || b.Op != syntax.Pipe {
+			break
+		}
+		if c, ok := b.Y.Cmd.(*syntax.CallExpr); !ok || len(c.Args) == 0 ||
+			!slices.Contains([]string{"head", "tail", "sort", "uniq", "grep", "xargs"}, c.Args[0].Lit()) {
+			return ""
+		}
+		s = b.X
+	}
+	c, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || len(c.Args) == 0 {
+		return ""
+	}
+	switch name := c.Args[0].Lit(); name {
+	case "find", "locate", "plocate", "mlocate":
+		q := w.clone()
+		q.res = &result{}
+		var args []string
+		for _, word := range c.Args[1:] {
+			if hasSubst(word) {
+				return ""
+			}
+			for _, f := range q.fields(word) {
+				args = append(args, f.s)
+			}
+		}
+		return foundPath(q.output(s, name, args, input{}))
+	}
+	return ""
 }
 
 // hasSubst reports a command or process substitution in a word: its
