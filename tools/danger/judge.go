@@ -32,7 +32,7 @@ func lookup(name string) *rule {
 			return r
 		}
 	}
-	return nil
+	return familyRule(name)
 }
 
 // run judges one program or builtin with its expanded arguments.

@@ -1,0 +1,52 @@
+package danger
+
+// families are the kinds of tools judged by their name when the table
+// does not name them (see families.go). Each member reads the files it is
+// given and reports; the flags that make one write or run are screened.
+func families() []family {
+	return []family{
+		{
+			// Binary inspectors: they print what an object file holds.
+			// objcopy and strip rewrite their operands; ldd may run the
+			// program: none is here.
+			rule: &rule{class: Safe, why: "inspects binaries", check: (*walker).readerFlags},
+			names: "nm objdump readelf size addr2line c++filt cxxfilt otool dwarfdump readobj " +
+				"pahole bloaty gprof elfls checksec",
+		},
+		{
+			// Graph and diagram renderers: a source in, a picture on
+			// standard output or in the -o file.
+			rule:  &rule{class: Safe, why: "renders a graph or diagram", check: (*walker).readerFlags},
+			names: "dot neato twopi circo fdp sfdp patchwork osage gc acyclic tred unflatten ccomps mmdc pikchr",
+		},
+		{
+			// Document and media inspectors: they print what a file holds.
+			rule:  &rule{class: Safe, why: "inspects a document or media file", check: (*walker).readerFlags},
+			names: "pdfinfo pdffonts ffprobe mediainfo identify",
+		},
+		{
+			// Linters and checkers: they read the project and report; a
+			// project's config may load its own plugins, and --fix
+			// rewrites, both in the workspace.
+			rule:     &rule{class: Dev, why: "lints or checks the project", check: (*walker).readerFlags},
+			names:    "cppcheck clang-tidy checkmake vale codespell typos cspell tfsec checkov semgrep",
+			suffixes: "lint",
+		},
+		{
+			// Build systems: they run the project's build in the
+			// workspace; installing, deploying and destroying are not.
+			rule: &rule{
+				class: Dev,
+				why:   buildWhy,
+				check: (*walker).readerFlags,
+				ops: []flag{
+					raise("install uninstall", Dangerous, "installs outside the workspace"),
+					raise("deploy* publish* release* upload* push*", Dangerous, "publishes or deploys"),
+					raise(destroyNames, Dangerous, "runs a target whose name says it destroys data"),
+				},
+			},
+			names: "dune scons waf buck buck2 pants mill xmake premake5 gn b2 bjam qmake tup redo " +
+				"earthly nix-build ocamlbuild rebar3 elm-make",
+		},
+	}
+}
