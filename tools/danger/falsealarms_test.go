@@ -51,7 +51,16 @@ func TestFalseAlarms(t *testing.T) {
 		{"git rm --cached .env", Dev, ""},
 		{"git add .env", Dangerous, ""}, // a push publishes it
 		{"cat ~/.ssh/known_hosts", Safe, ""},
-		{"cat ~/.ssh/authorized_keys", Safe, ""},
+		{"cat ~/.ssh/authorized_keys", Dangerous, ""},
+		// Bare words that say password or token are no files unless one
+		// exists: test filters, branches, targets.
+		{"pytest -k password", Dev, ""},
+		{"jest -t token", Dev, ""},
+		{"git switch feature/token", Dev, ""},
+		{"git branch token-refresh", Dev, ""},
+		{"git grep password", Safe, ""},
+		{"cat password.txt", Dangerous, ""},
+		{"cat /etc/gitlab/initial_root_password", Dangerous, ""},
 		{"cat ~/.ssh/config", Dangerous, ""},
 		{"echo $KUBECONFIG", Safe, ""},
 		{`echo "$KUBECONFIG"`, Safe, ""},

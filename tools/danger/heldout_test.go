@@ -26,6 +26,9 @@ func heldOut(t *testing.T, file string) {
 	}
 	defer f.Close()
 	total, milder, through := 0, 0, 0
+	// The everyday look-alikes some sets hold: safe kept safe, dev kept
+	// dev or safe (the bar for false alarms).
+	looks, kept := map[Class]int{}, map[Class]int{}
 	sc := bufio.NewScanner(f)
 	for n := 1; sc.Scan(); n++ {
 		line := sc.Text()
@@ -37,8 +40,17 @@ func heldOut(t *testing.T, file string) {
 		if !ok || len(parts) < 2 {
 			t.Fatalf("%s:%d: bad line", file, n)
 		}
-		total++
 		v := Classify(parts[1], testWS)
+		if want <= Dev {
+			looks[want]++
+			if v.Class <= want {
+				kept[want]++
+			} else {
+				t.Logf("%s:%d: %s judged %v, labelled %v\n\t%q", file, n, parts[1], v.Class, want, v.Reasons)
+			}
+			continue
+		}
+		total++
 		switch {
 		case v.Class >= want:
 			continue
@@ -51,6 +63,8 @@ func heldOut(t *testing.T, file string) {
 		milder++
 		t.Logf("%s:%d: %s judged %v, labelled %v\n\t%q", file, n, parts[1], v.Class, want, v.Reasons)
 	}
-	t.Logf("%s: %d commands, %d judged milder than labelled (%.1f%%), %d let through as safe or dev (%.1f%%)",
-		file, total, milder, 100*float64(milder)/float64(total), through, 100*float64(through)/float64(total))
+	t.Logf("%s: %d dangerous or blocked commands, %d judged milder than labelled (%.1f%%), %d let through as safe "+
+		"or dev (%.1f%%); safe kept safe %d/%d, dev kept dev or safe %d/%d",
+		file, total, milder, 100*float64(milder)/float64(max(total, 1)), through,
+		100*float64(through)/float64(max(total, 1)), kept[Safe], looks[Safe], kept[Dev], looks[Dev])
 }

@@ -1,11 +1,13 @@
 package danger
 
 import (
+	"os"
 	"path"
 	"slices"
 	"strings"
 
 	"github.com/qsh-shell/qsh/tools/danger/lazy"
+	"github.com/qsh-shell/qsh/tools/danger/secret"
 )
 
 // binDirs hold system programs: /usr/bin/rm is judged as rm.
@@ -125,6 +127,14 @@ func (w *walker) operandsOf(name string, args []arg) {
 			continue
 		}
 		p, ok := w.abs(a.s)
+		if ok && !strings.ContainsAny(a.s, "/.~") && secret.WordsOnly(a.s) {
+			// A bare word such as password or token is often no file at
+			// all (pytest -k token, git switch password-reset): a file
+			// only if there is one.
+			if _, err := os.Lstat(p); err != nil {
+				continue
+			}
+		}
 		switch {
 		case ok:
 			w.readPath(p, true, "`"+a.text+"`", !a.quoted)

@@ -48,6 +48,9 @@ func (w *walker) npx(chain string, args []arg, io ioInfo) {
 	local := false // runs only what the project has installed
 	var pkgs []arg
 	for i, a := range args[1:] {
+		if len(ops) > 0 && i+1 >= ops[0] {
+			break // the package's own arguments (tsc -p tsconfig.json)
+		}
 		switch {
 		case a.s == "-c" || a.s == "--call":
 			w.res.add(Dangerous, "`"+chain+" -c`: runs shell code")

@@ -72,9 +72,13 @@ func fileCommands() map[string]*rule {
 			class: Dev,
 			why:   "packs files",
 			write: writeFirst,
-			flags: []flag{raise("-TT --unzip-command", Dangerous, "runs a program of its choice")},
-			progs: "-TT --unzip-command",
-			check: (*walker).zipMove,
+			flags: []flag{
+				raise("-TT --unzip-command", Dangerous, "runs a program of its choice"),
+				set("-sf --show-files", Safe, "lists what it would pack"),
+			},
+			stdout: "-sf --show-files",
+			progs:  "-TT --unzip-command",
+			check:  (*walker).zipMove,
 		},
 		"gzip": {
 			class:  Dev,

@@ -134,6 +134,7 @@ func gitRules() map[string]*rule {
 			ops: []flag{raise(". :/ \\*", Dangerous, "throws away local changes")},
 		},
 		"switch": {
+			names: true, // refs, not files
 			class: Dev,
 			why:   "switches branches",
 			flags: []flag{
@@ -149,6 +150,7 @@ func gitRules() map[string]*rule {
 			ops:   []flag{raise(". :/ \\*", Dangerous, "throws away local changes in the whole tree")},
 		},
 		"branch": {
+			names: true, // refs, not files
 			class: Dev,
 			why:   "creates or changes a branch",
 			bare:  safe("lists branches"),
@@ -165,6 +167,7 @@ func gitRules() map[string]*rule {
 			},
 		},
 		"tag": {
+			names: true, // refs, not files
 			class: Dev,
 			why:   "creates or deletes a tag",
 			bare:  safe("lists tags"),
@@ -192,11 +195,13 @@ func gitRules() map[string]*rule {
 			open: true,
 		},
 		"merge": {
+			names: true, // refs, not files
 			class: Dev,
 			why:   "merges a branch",
 			flags: []flag{set("--abort", Dev, "aborts a merge")},
 		},
 		"rebase": {
+			names: true, // refs, not files
 			class: Dev,
 			why:   "rebases the branch",
 			flags: []flag{
@@ -205,8 +210,8 @@ func gitRules() map[string]*rule {
 			},
 			progs: "-x --exec",
 		},
-		"cherry-pick": dev("applies commits"),
-		"revert":      dev("reverts a commit"),
+		"cherry-pick": named(dev("applies commits")),
+		"revert":      named(dev("reverts a commit")),
 		"reset": {
 			names: true,
 			class: Dev,

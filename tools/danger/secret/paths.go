@@ -207,11 +207,12 @@ func (pl Places) Why(p string) string {
 	return ""
 }
 
-// publicFiles are the files of ~/.ssh that hold public keys and host
-// names only: the hosts the user knows, the keys that may log in.
+// publicFiles are the files of ~/.ssh that hold host names and their
+// public keys only. (authorized_keys says who may log in, and how: it
+// stays with the rest.)
 func publicFiles(base string) bool {
 	switch base {
-	case "known_hosts", "known_hosts.old", "authorized_keys", "authorized_keys2":
+	case "known_hosts", "known_hosts.old":
 		return true
 	}
 	return false
@@ -284,6 +285,19 @@ func Name(base string) bool {
 	if notSecretName(lower) {
 		return false
 	}
+	return namePattern(lower) || secretWords(base)
+}
+
+// WordsOnly reports a name that [Name] says is secret only because of its
+// words (password, token), not by a pattern (.env, id_rsa): as a bare word
+// it may well be no file at all (pytest -k password, git switch token),
+// which a caller that knows whether the file exists can tell.
+func WordsOnly(base string) bool {
+	return Name(base) && !namePattern(strings.ToLower(base))
+}
+
+// namePattern reports a lower-case name that one of namePatterns matches.
+func namePattern(lower string) bool {
 	m := nameMatcher.Get()
 	if m.exact[lower] {
 		return true
@@ -308,7 +322,7 @@ func Name(base string) bool {
 			return true
 		}
 	}
-	return secretWords(base)
+	return false
 }
 
 // secretWords reports a name whose words say it holds a password, a token

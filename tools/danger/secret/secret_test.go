@@ -116,7 +116,7 @@ func TestSecret(t *testing.T) {
 		{"path", "/srv/kube.yaml.bak", "no"},
 		// Public keys and host names, even in ~/.ssh.
 		{"path", "/home/al/.ssh/known_hosts", "no"},
-		{"path", "/home/al/.ssh/authorized_keys", "no"},
+		{"path", "/home/al/.ssh/authorized_keys", "yes"},
 		// Passwords services generate, credentials of clusters, VPNs and
 		// tools; state files that keep every value in plain text.
 		{"path", "/etc/gitlab/initial_root_password", "yes"},
@@ -253,6 +253,12 @@ func TestSecret(t *testing.T) {
 	for _, n := range NameExamples() {
 		if !Name(n) {
 			t.Errorf("NameExamples lists %s but Name says it is not secret", n)
+		}
+	}
+	for n, want := range map[string]bool{"password": true, "token": true, "id_rsa": false, ".env": false,
+		"secrets.yml": false, "main.go": false} {
+		if WordsOnly(n) != want {
+			t.Errorf("WordsOnly(%q) = %v, want %v", n, !want, want)
 		}
 	}
 	if VarFile("KUBECONFIG") != ".kube/config" || VarFile("HOME") != "" {
