@@ -372,7 +372,7 @@ func (w *walker) lookupName(chain string, args []arg, io ioInfo) {
 // a package manager then runs them: npm test runs "test", npm install its
 // install hooks, npm run X "preX", "X" and "postX".
 func (w *walker) jsScripts(chain string, args []arg, io ioInfo) {
-	if w.cwd == "" {
+	if w.cwd == "" || len(w.shared.scripts) == 0 {
 		return
 	}
 	content, wrote := w.shared.scripts[path.Join(w.cwd, "package.json")]

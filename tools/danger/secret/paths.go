@@ -285,7 +285,7 @@ func Name(base string) bool {
 	if notSecretName(lower) {
 		return false
 	}
-	return namePattern(lower) || secretWords(base)
+	return namePattern(lower) || secretWords(base, lower)
 }
 
 // WordsOnly reports a name that [Name] says is secret only because of its
@@ -332,7 +332,12 @@ func namePattern(lower string) bool {
 // split as [Var] splits a variable's name; a plural such as tokens (design
 // tokens) or keys says nothing, nor does a word that merely ends in one
 // (jsonwebtoken, a package).
-func secretWords(base string) bool {
+func secretWords(base, lower string) bool {
+	// Most names hold none of the words: tell them without splitting.
+	if !strings.Contains(lower, "pass") && !strings.Contains(lower, "secret") && !strings.Contains(lower, "token") &&
+		!strings.Contains(lower, "key") {
+		return false
+	}
 	name, ext := strings.TrimPrefix(base, "."), ""
 	if i := strings.IndexByte(name, '.'); i > 0 {
 		name, ext = name[:i], strings.ToLower(name[i:])
@@ -390,22 +395,26 @@ var talkExts = lazy.Value[map[string]bool]{Build: func() map[string]bool {
 // starMatch matches s against a pattern whose only special character is
 // *, which matches any text.
 func starMatch(pattern, s string) bool {
-	parts := strings.Split(pattern, "*")
-	if !strings.HasPrefix(s, parts[0]) {
+	// Without strings.Split: Name runs for every path a command names.
+	first, rest, more := strings.Cut(pattern, "*")
+	if !strings.HasPrefix(s, first) {
 		return false
 	}
-	s = s[len(parts[0]):]
-	for i, p := range parts[1:] {
-		if i == len(parts)-2 {
-			return strings.HasSuffix(s, p)
+	if !more {
+		return s == first
+	}
+	s = s[len(first):]
+	for {
+		part, after, more := strings.Cut(rest, "*")
+		if !more {
+			return strings.HasSuffix(s, part)
 		}
-		j := strings.Index(s, p)
+		j := strings.Index(s, part)
 		if j < 0 {
 			return false
 		}
-		s = s[j+len(p):]
+		s, rest = s[j+len(part):], after
 	}
-	return true
 }
 
 // matcher is namePatterns sorted by shape, so that Name, which the
