@@ -293,7 +293,8 @@ func Name(base string) bool {
 // it may well be no file at all (pytest -k password, git switch token),
 // which a caller that knows whether the file exists can tell.
 func WordsOnly(base string) bool {
-	return Name(base) && !namePattern(strings.ToLower(base))
+	lower := strings.ToLower(base)
+	return secretWords(base, lower) && !notSecretName(lower) && !namePattern(lower)
 }
 
 // namePattern reports a lower-case name that one of namePatterns matches.
