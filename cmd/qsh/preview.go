@@ -6,7 +6,11 @@ import (
 	"os"
 	"strings"
 
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+
 	"github.com/qsh-shell/qsh/shell"
+	"github.com/qsh-shell/qsh/shell/eval"
 	"github.com/qsh-shell/qsh/tools/effect"
 )
 
@@ -36,9 +40,95 @@ func preview(ctx context.Context, command string, q shell.Question) (s string) {
 		}
 		parts = append(parts, fmt.Sprintf("runs your alias %s (%s)", name, v))
 	}
-	isFunc := func(name string) bool { _, ok := q.Functions[name]; return ok }
-	if e := effect.Preview(ctx, text, q.Dir, q.Vars, isFunc); e != "" {
-		parts = append(parts, e)
+	if d, err := sessionCopy(q); err == nil {
+		x := expander(d)
+		x.IsFunc = func(name string) bool { _, ok := q.Functions[name]; return ok }
+		if e := effect.Preview(ctx, text, q.Dir, x); e != "" {
+			parts = append(parts, e)
+		}
 	}
 	return strings.Join(parts, "; ")
+}
+
+// sessionCopy is a dry shell with the session's variables, made from
+// q.Vars until package shell runs on the evaluator and hands over its own
+// [eval.Runner.Dry] copy (with the session's options, functions and
+// associative arrays, which q.Vars cannot give it).
+func sessionCopy(q shell.Question) (*eval.Runner, error) {
+	var env []string
+	arrays := map[string][]string{}
+	if q.Vars != nil {
+		q.Vars.Each(func(name string, vr expand.Variable) bool {
+			_, vr = vr.Resolve(q.Vars)
+			switch {
+			case !vr.IsSet():
+			case vr.Kind == expand.Indexed:
+				arrays[name] = vr.List
+			case vr.Kind == expand.String:
+				env = append(env, name+"="+vr.Str)
+			}
+			return true
+		})
+	}
+	r, err := eval.New(eval.Env(env), eval.Dir(q.Dir))
+	if err != nil {
+		return nil, err
+	}
+	for name, list := range arrays {
+		r.SetArray(name, list)
+	}
+	return r.Dry(), nil
+}
+
+// expander is d, a dry copy of the shell, as the preview expands words in
+// it: a copy of its own for each subshell of the line.
+func expander(d *eval.Runner) effect.Expander {
+	return effect.Expander{
+		Fields: func(ctx context.Context, dir string, words ...*syntax.Word) ([]string, error) {
+			if err := unprintedArithm(words...); err != nil {
+				return nil, err
+			}
+			return d.ExpandFields(ctx, dir, words...)
+		},
+		Literal: func(ctx context.Context, dir string, w *syntax.Word) (string, error) {
+			if err := unprintedArithm(w); err != nil {
+				return "", err
+			}
+			return d.ExpandLiteral(ctx, dir, w)
+		},
+		Set:      d.Set,
+		Unset:    d.Unset,
+		IsFunc:   func(name string) bool { return d.Func(name) != nil },
+		Subshell: func() effect.Expander { return expander(d.Dry()) },
+	}
+}
+
+// arithmError is unprintedArithm's: a type, not a variable, so that it
+// costs qsh's start-up no initialiser.
+type arithmError struct{}
+
+func (arithmError) Error() string {
+	return "arithmetic the evaluator cannot expand outside its own source"
+}
+
+// unprintedArithm fails for words with an arithmetic expression other
+// than a lone word ($((n+1)), ${s:i+1}, ${a[i-1]}): the evaluator reads
+// such an expression from the text of the code it runs, which a
+// preview's words are not part of, and would take it for 0. A preview
+// that says nothing beats one that names the wrong file.
+func unprintedArithm(words ...*syntax.Word) error {
+	found := false
+	for _, w := range words {
+		syntax.Walk(w, func(n syntax.Node) bool {
+			switch n.(type) {
+			case *syntax.BinaryArithm, *syntax.UnaryArithm, *syntax.ParenArithm:
+				found = true
+			}
+			return !found
+		})
+	}
+	if found {
+		return arithmError{}
+	}
+	return nil
 }

@@ -4,25 +4,21 @@
 // overwrites, what mv and cp replace, and what git push --force, git reset
 // --hard, git checkout -- . and git restore lose.
 //
-// Nothing of the command runs: its words are expanded with the session's
-// variables, but a command substitution stops the expansion of its
-// command (that part is left out), and globs only read directories. What
-// it reports comes from the file system and, for git, from git's own
-// read-only answers (git clean --dry-run, rev-list, diff --name-only),
-// all within a time budget.
+// Nothing of the command runs: its words are expanded by the session's
+// shell through an [Expander] (a copy of it that runs nothing: a command
+// substitution stops the expansion of its command, and that part is left
+// out), and globs only read directories. What it reports comes from the
+// file system and, for git, from git's own read-only answers (git clean
+// --dry-run, rev-list, diff --name-only), all within a time budget.
 package effect
 
 import (
 	"context"
-	"io"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
-	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -33,27 +29,27 @@ const Budget = 40 * time.Millisecond
 // maxLine bounds the preview's length, in characters.
 const maxLine = 160
 
-// Preview says what command would change if it ran in dir with the
-// session's variables vars (nil: none); "" when it would change nothing
-// it can tell, or the command does not parse. isFunc reports whether a
-// name is one of the session's functions (nil: none), which a command of
-// that name runs instead of a program: the preview says so, and guesses
-// nothing of what it does.
-func Preview(ctx context.Context, command, dir string, vars expand.Environ, isFunc func(name string) bool) string {
-	return preview(ctx, command, dir, vars, isFunc, Budget)
+// Preview says what command would change if it ran in dir, its words
+// expanded by x; "" when it would change nothing it can tell, or the
+// command does not parse. A name that is one of the shell's functions
+// (x.IsFunc) runs it instead of a program: the preview says so, and
+// guesses nothing of what it does. What the line assigns is assigned in
+// x: each preview needs a copy of its own, used by one goroutine.
+func Preview(ctx context.Context, command, dir string, x Expander) string {
+	return preview(ctx, command, dir, x, Budget)
 }
 
-func preview(ctx context.Context, command, dir string, vars expand.Environ, isFunc func(string) bool, budget time.Duration) string {
+func preview(ctx context.Context, command, dir string, x Expander, budget time.Duration) string {
+	if x.Fields == nil || x.Literal == nil {
+		return "" // no shell to expand the words in
+	}
 	f, err := syntax.NewParser().Parse(strings.NewReader(command), "")
 	if err != nil {
 		return ""
 	}
 	ctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
-	if isFunc == nil {
-		isFunc = func(string) bool { return false }
-	}
-	p := &previewer{ctx: ctx, dir: dir, vars: &overlay{base: vars, set: map[string]expand.Variable{}}, isFunc: isFunc}
+	p := &previewer{ctx: ctx, dir: dir, x: x}
 	for _, st := range f.Stmts {
 		p.stmt(st)
 	}
@@ -64,10 +60,8 @@ func preview(ctx context.Context, command, dir string, vars expand.Environ, isFu
 type previewer struct {
 	ctx   context.Context
 	dir   string // where the next command runs: cd moves it
-	vars  *overlay
+	x     Expander
 	parts []string
-	// isFunc reports whether a command name is the session's function.
-	isFunc func(name string) bool
 }
 
 func (p *previewer) add(s string) {
@@ -85,77 +79,65 @@ func (p *previewer) line() string {
 	return s
 }
 
-// config is how words expand: the variables, the directory for globs,
-// and no command substitution.
-func (p *previewer) config() *expand.Config {
-	return &expand.Config{
-		Env: p.vars.with("PWD", p.dir),
-		CmdSubst: func(io.Writer, *syntax.CmdSubst) error {
-			return notRun{}
-		},
-		ProcSubst: func(*syntax.ProcSubst) (string, error) { return "", notRun{} },
-		// A glob over a big tree stops at the budget, its command left out.
-		ReadDir2: func(dir string) ([]fs.DirEntry, error) {
-			if err := p.ctx.Err(); err != nil {
-				return nil, err
-			}
-			return os.ReadDir(dir)
-		},
-	}
-}
-
-// maxFields bounds the words a command expands to: brace expansion can
-// make billions ({1..1000000000}, {a,b}{a,b}…), which are not made.
-const maxFields = 4096
-
-// fields expands words as the shell would, or fails: a substitution, an
-// error, more than maxFields words, or the budget spent.
-func (p *previewer) fields(words []*syntax.Word) ([]string, bool) {
-	var out []string
-	for f, err := range expand.FieldsSeq(p.config(), words...) {
-		if err != nil || len(out) >= maxFields || len(out)%256 == 255 && p.ctx.Err() != nil {
-			return nil, false
-		}
-		out = append(out, f)
-	}
-	return out, true
-}
-
-// notRun is the error of a substitution: a type, not a variable, so
-// that linking this package into qsh costs its start-up no initialiser.
-type notRun struct{}
-
-func (notRun) Error() string { return "not run for a preview" }
-
-// unknown reports whether s holds a value the preview cannot know.
-func unknown(s string) bool { return strings.Contains(s, unknownValue) }
-
-// stmt previews one statement: its command, then its redirections.
+// stmt previews one statement: its command, then its redirections. What
+// runs in a subshell (( … ), the parts of a pipeline, cmd &) keeps its
+// directory and variables to itself.
 func (p *previewer) stmt(st *syntax.Stmt) {
 	if st == nil {
 		return
 	}
+	if st.Background {
+		p.subshell(func() { p.command(st) })
+		return
+	}
+	p.command(st)
+}
+
+func (p *previewer) command(st *syntax.Stmt) {
 	switch c := st.Cmd.(type) {
 	case *syntax.CallExpr:
 		p.call(c)
+	case *syntax.DeclClause:
+		p.declare(c)
+	case *syntax.ArithmCmd:
+		p.arithm(c.X)
+	case *syntax.LetClause:
+		for _, x := range c.Exprs {
+			p.arithm(x)
+		}
 	case *syntax.BinaryCmd:
+		if c.Op == syntax.Pipe || c.Op == syntax.PipeAll {
+			p.subshell(func() { p.stmt(c.X) })
+			p.subshell(func() { p.stmt(c.Y) })
+			break
+		}
 		p.stmt(c.X)
 		p.stmt(c.Y)
 	case *syntax.Block:
 		p.stmts(c.Stmts)
 	case *syntax.Subshell:
-		dir := p.dir
-		p.stmts(c.Stmts)
-		p.dir = dir
+		p.subshell(func() { p.stmts(c.Stmts) })
 	case *syntax.IfClause:
 		for ; c != nil; c = c.Else {
 			p.stmts(c.Cond)
 			p.stmts(c.Then)
 		}
+	case *syntax.CaseClause:
+		for _, item := range c.Items {
+			p.stmts(item.Stmts)
+		}
 	case *syntax.WhileClause:
 		p.stmts(c.Cond)
 		p.stmts(c.Do)
 	case *syntax.ForClause:
+		// The body runs with values the preview does not follow: the
+		// loop's variables are unknown in it.
+		switch l := c.Loop.(type) {
+		case *syntax.WordIter:
+			p.forget(l.Name.Value)
+		case *syntax.CStyleLoop:
+			p.forgetAssigned(l)
+		}
 		p.stmts(c.Do)
 	}
 	for _, r := range st.Redirs {
@@ -169,26 +151,24 @@ func (p *previewer) stmts(list []*syntax.Stmt) {
 	}
 }
 
+// subshell previews f in a copy of the shell: cd and assignments stay in
+// it.
+func (p *previewer) subshell(f func()) {
+	dir, x := p.dir, p.x
+	if x.Subshell != nil {
+		p.x = x.Subshell()
+	}
+	f()
+	p.dir, p.x = dir, x
+}
+
 // call previews a simple command: assignments are kept for the words
 // after them, cd moves the directory, and the commands that change files
 // say what.
 func (p *previewer) call(c *syntax.CallExpr) {
-	cfg := p.config()
 	if len(c.Args) == 0 {
 		for _, a := range c.Assigns {
-			if a.Name == nil || a.Array != nil || a.Index != nil {
-				continue
-			}
-			v := ""
-			if a.Value != nil {
-				s, err := expand.Literal(cfg, a.Value)
-				if err != nil {
-					p.vars.unknown(a.Name.Value)
-					continue
-				}
-				v = s
-			}
-			p.vars.set[a.Name.Value] = expand.Variable{Set: true, Kind: expand.String, Str: v}
+			p.assign(a)
 		}
 		return
 	}
@@ -196,7 +176,7 @@ func (p *previewer) call(c *syntax.CallExpr) {
 	if !ok || len(args) == 0 || slices.ContainsFunc(args, unknown) {
 		return
 	}
-	if p.isFunc(args[0]) {
+	if p.x.IsFunc != nil && p.x.IsFunc(args[0]) {
 		// Even one named rm: what it does is the user's.
 		p.add("runs your function " + args[0])
 		return
@@ -208,6 +188,8 @@ func (p *previewer) call(c *syntax.CallExpr) {
 	switch filepath.Base(args[0]) {
 	case "cd":
 		p.cd(args[1:])
+	case "read":
+		p.read(args[1:])
 	case "rm":
 		p.add(p.rm(args[1:]))
 	case "find":
@@ -243,7 +225,8 @@ func unwrap(args []string) []string {
 	return args
 }
 
-// cd follows a cd to a directory it can name.
+// cd follows a cd to a directory it can name, and sets PWD and OLDPWD as
+// cd does, for the words after it.
 func (p *previewer) cd(args []string) {
 	if len(args) > 0 && args[0] == "--" {
 		args = args[1:]
@@ -251,14 +234,51 @@ func (p *previewer) cd(args []string) {
 	to := ""
 	switch {
 	case len(args) == 0:
-		to = p.vars.Get("HOME").String()
+		to = p.param("HOME")
 	case args[0] == "-":
-		to = p.vars.Get("OLDPWD").String()
+		to = p.param("OLDPWD")
 	default:
 		to = args[0]
 	}
-	if to != "" {
-		p.dir = p.abs(to)
+	if to == "" || unknown(to) {
+		return
+	}
+	from := p.dir
+	p.dir = p.abs(to)
+	p.set("OLDPWD", from)
+	p.set("PWD", p.dir)
+}
+
+// read forgets the variables read sets: what it reads is not known.
+func (p *previewer) read(args []string) {
+	names := 0
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" || !strings.HasPrefix(a, "-") || a == "-" {
+			if a == "--" {
+				i++
+			}
+			for _, name := range args[i:] {
+				p.forget(name)
+				names++
+			}
+			break
+		}
+		// The options that take a value: in the same word or the next.
+		if j := strings.IndexAny(a[1:], "adinNptu"); j >= 0 {
+			v := a[j+2:]
+			if v == "" && i+1 < len(args) {
+				i++
+				v = args[i]
+			}
+			if a[j+1] == 'a' {
+				p.forget(v)
+				names++
+			}
+		}
+	}
+	if names == 0 {
+		p.forget("REPLY")
 	}
 }
 
@@ -268,72 +288,4 @@ func (p *previewer) abs(path string) string {
 		return filepath.Clean(path)
 	}
 	return filepath.Join(p.dir, path)
-}
-
-// overlay is the session's variables under what the line itself sets.
-type overlay struct {
-	base expand.Environ
-	set  map[string]expand.Variable
-}
-
-func (o *overlay) Get(name string) expand.Variable {
-	if vr, ok := o.set[name]; ok {
-		return vr
-	}
-	if o.base == nil {
-		return expand.Variable{}
-	}
-	return o.base.Get(name)
-}
-
-func (o *overlay) Each(f func(name string, vr expand.Variable) bool) {
-	if o.base != nil {
-		stop := false
-		o.base.Each(func(name string, vr expand.Variable) bool {
-			if _, ok := o.set[name]; ok {
-				return true
-			}
-			stop = !f(name, vr)
-			return !stop
-		})
-		if stop {
-			return
-		}
-	}
-	for name, vr := range o.set {
-		if !f(name, vr) {
-			return
-		}
-	}
-}
-
-func (o *overlay) Set(name string, vr expand.Variable) error {
-	o.set[name] = vr
-	return nil
-}
-
-// unknownValue stands for a value the preview cannot know (set by a
-// command substitution): a command whose words hold it is left out.
-const unknownValue = "\x00?"
-
-func (o *overlay) unknown(name string) {
-	o.set[name] = expand.Variable{Set: true, Kind: expand.String, Str: unknownValue}
-}
-
-// with is the overlay with one more variable, for one expansion.
-func (o *overlay) with(name, value string) expand.Environ {
-	return &withVar{o, name, expand.Variable{Set: true, Kind: expand.String, Str: value}}
-}
-
-type withVar struct {
-	*overlay
-	name string
-	vr   expand.Variable
-}
-
-func (w *withVar) Get(name string) expand.Variable {
-	if name == w.name {
-		return w.vr
-	}
-	return w.overlay.Get(name)
 }

@@ -3,15 +3,19 @@ package effect
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/qsh-shell/qsh/shell/eval"
 )
 
 // tree writes name → content under dir; a name ending in / is a directory.
@@ -34,7 +38,40 @@ func tree(t testing.TB, dir string, files map[string]string) {
 	}
 }
 
-func vars(kv ...string) expand.Environ { return expand.ListEnviron(kv...) }
+// shellAfter is a user's shell, in dir, after it ran setup, as the
+// preview gets it: a dry copy, made by dry.
+func shellAfter(t testing.TB, dir, setup string) Expander {
+	t.Helper()
+	r := newShell(t, dir, setup)
+	return dry(r.Dry())
+}
+
+func newShell(t testing.TB, dir, setup string) *eval.Runner {
+	t.Helper()
+	var stderr strings.Builder
+	r, err := eval.New(eval.Env([]string{"HOME=/nonexistent", "PATH=/usr/bin:/bin"}), eval.Dir(dir),
+		eval.Stdio(strings.NewReader(""), io.Discard, &stderr))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := r.RunString(context.Background(), setup, "setup"); st != 0 {
+		t.Fatalf("%s: status %d\n%s", setup, st, stderr.String())
+	}
+	return r
+}
+
+// dry is a dry copy of the shell as an Expander, as cmd/qsh's expander
+// makes it.
+func dry(d *eval.Runner) Expander {
+	return Expander{
+		Fields:   d.ExpandFields,
+		Literal:  d.ExpandLiteral,
+		Set:      d.Set,
+		Unset:    d.Unset,
+		IsFunc:   func(name string) bool { return d.Func(name) != nil },
+		Subshell: func() Expander { return dry(d.Dry()) },
+	}
+}
 
 // roomy is the budget of the table tests, which check what is said, not
 // how fast: Budget is for an idle machine, and tests run on busy ones.
@@ -58,8 +95,7 @@ func TestPreviewFiles(t *testing.T) {
 		"src/gen_pb.go":  "package x // generated",
 		"src/sub/gen.go": "package x // generated too",
 	})
-	env := vars("HOME=/nonexistent", "B=build", "SPACED=my dir", "F=deploy")
-	isFunc := func(name string) bool { return name == "deploy" }
+	session := newShell(t, dir, "B=build; SPACED='my dir'; F=deploy; deploy() { :; }")
 	for _, tc := range []struct {
 		cmd  string
 		want string
@@ -127,9 +163,103 @@ func TestPreviewFiles(t *testing.T) {
 		{"sudo deploy", ""},
 		{"command deploy", ""},
 	} {
-		got := preview(context.Background(), tc.cmd, dir, env, isFunc, roomy)
+		got := preview(context.Background(), tc.cmd, dir, dry(session.Dry()), roomy)
 		if got != tc.want {
 			t.Errorf("%s\n got %q\nwant %q", tc.cmd, got, tc.want)
+		}
+	}
+}
+
+// TestPreviewSession checks that the words expand in the user's shell as
+// it is — its options, arrays and references — and that what the line
+// itself assigns, reads, loops over or does in a subshell is followed as
+// the shell would, or left out when it cannot be known.
+func TestPreviewSession(t *testing.T) {
+	dir := t.TempDir()
+	tree(t, dir, map[string]string{
+		"build/a.o": "aaaa",
+		"dist/x.js": "xx",
+		"a.txt":     "hello",
+		"my dir/f":  "ff",
+		"list":      "build\n",
+	})
+	for _, tc := range []struct {
+		setup, cmd, want string
+	}{
+		// The session's shell: arrays, references, options, readonly.
+		{"DIRS=(build dist)", `rm -r "${DIRS[@]}"`, "deletes 2 files, 6 B in build/, dist/"},
+		{"B=build; declare -n REF=B", "rm -r $REF", "deletes 1 file, 4 B in build/"},
+		{"B=build; declare -n REF=B", "REF=dist; rm -r $B", "deletes 1 file, 2 B in dist/"},
+		{"", "rm -r build/*.none build/a.o", "deletes 1 file, 4 B: build/a.o; build/*.none is not there"},
+		{"shopt -s nullglob", "rm -r build/*.none build/a.o", "deletes 1 file, 4 B: build/a.o"},
+		{"set -f", "rm build/*", "build/* is not there"},
+		{"readonly R=build", "R=$(echo dist); rm -r $R", "deletes 1 file, 4 B in build/"},
+		{"declare -i N=1", "N=$(echo 2); rm -r dist$N", ""},
+		{"", "rm -r $UNSET/build", "/build is not there"},
+		{"set -u", "rm -r $UNSET/build", ""},
+		// Declarations assign as plain assignments do.
+		{"D=dist", "export D=build; rm -r $D", "deletes 1 file, 4 B in build/"},
+		{"D=dist", "declare -r D=build; rm -r $D", ""},
+		{"D=dist", "local D=build; rm -r $D", "deletes 1 file, 2 B in dist/"},
+		// What the preview cannot follow is unknown, not the old value.
+		{"D=dist", "D=(build); rm -r $D", ""},
+		{"D=dist", "D+=x; rm -r $D", ""},
+		{"D=dist", "read -r D < list; rm -r $D", ""},
+		{"D=dist", "while read D; do rm -r $D; done < list", ""},
+		{"f=a.txt", "for f in *; do rm $f; done", ""},
+		{"i=0", "for ((i = 0; i < 2; i++)); do rm -r dist$i; done", ""},
+		// A subshell's cd and assignments stay in it.
+		{"B=build", "(B=dist); rm -r $B", "deletes 1 file, 4 B in build/"},
+		{"", "cd build | cat; rm a.txt", "deletes 1 file, 5 B: a.txt"},
+		{"", "cd build & rm a.txt", "deletes 1 file, 5 B: a.txt"},
+		// cd sets PWD and OLDPWD.
+		{"", `cd build && rm "$PWD/a.o"`, "deletes 1 file, 4 B: " + dir + "/build/a.o"},
+		{"", "cd build; cd -; rm a.txt", "deletes 1 file, 5 B: a.txt"},
+		// A redirection's word expands as the shell's: one name, or none.
+		{"S='my dir'", "echo hi > $S", ""},
+		{"S='my dir'", `echo hi > "$S/new"`, "creates my dir/new"},
+		{"", "echo hi > a.*", "overwrites a.txt (5 B)"},
+		// Functions, also those named like commands.
+		{"cd() { :; }", "cd build; rm a.o", "runs your function cd; a.o is not there"},
+	} {
+		x := shellAfter(t, dir, tc.setup)
+		if got := preview(context.Background(), tc.cmd, dir, x, roomy); got != tc.want {
+			t.Errorf("%s; %s\n got %q\nwant %q", tc.setup, tc.cmd, got, tc.want)
+		}
+	}
+}
+
+// TestBraceWords checks the count of words a brace expansion makes, which
+// keeps the preview from making billions: never fewer than bash makes
+// (an empty word vanishes, and is counted).
+func TestBraceWords(t *testing.T) {
+	const limit = 100
+	_, err := exec.LookPath("bash")
+	hasBash := err == nil
+	for _, tc := range []struct {
+		word string
+		want int
+	}{
+		{"a", 1}, {"{a,b}", 2}, {"{a,b}{c,d,e}", 6}, {"x{a,b{1..3}}y", 4}, {"x{a,,b}", 3}, {"{a,,b}", 3},
+		{"{1..10}", 10}, {"{10..1}", 10}, {"{1..10..3}", 4}, {"{-5..5}", 11}, {"{a..e}", 5}, {"{1..3..0}", 3},
+		{"{a}", 1}, {"'{a,b}'", 1}, {"$x{a,b}", 2}, {"{1..x}", 1},
+		{"{1..1000}", limit + 1}, {"{1..1000000000000}", limit + 1}, {"{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}", limit + 1},
+		{"{-9223372036854775808..9223372036854775807}", limit + 1},
+	} {
+		f, err := syntax.NewParser().Parse(strings.NewReader("echo "+tc.word), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := f.Stmts[0].Cmd.(*syntax.CallExpr).Args[1]
+		if got := braceWords(w, limit); got != tc.want {
+			t.Errorf("%s: %d words, want %d", tc.word, got, tc.want)
+		}
+		if tc.want > limit || !hasBash {
+			continue
+		}
+		out, err := exec.Command("bash", "-c", "set -- "+tc.word+"; echo $#").Output()
+		if n, _ := strconv.Atoi(strings.TrimSpace(string(out))); err != nil || n > tc.want {
+			t.Errorf("%s: bash makes %s words (%v), more than counted", tc.word, out, err)
 		}
 	}
 }
@@ -139,8 +269,8 @@ func TestPreviewFiles(t *testing.T) {
 func TestPreviewShadowed(t *testing.T) {
 	dir := t.TempDir()
 	tree(t, dir, map[string]string{"build/a.o": "a"})
-	isFunc := func(name string) bool { return name == "rm" }
-	if got := preview(context.Background(), "rm -r build", dir, nil, isFunc, roomy); got != "runs your function rm" {
+	x := shellAfter(t, dir, "rm() { :; }")
+	if got := preview(context.Background(), "rm -r build", dir, x, roomy); got != "runs your function rm" {
 		t.Errorf("got %q", got)
 	}
 }
@@ -162,7 +292,7 @@ func TestPreviewBudget(t *testing.T) {
 		tree(t, dir, map[string]string{fmt.Sprintf("big/d%d/f%d", i%50, i): "x"})
 	}
 	start := time.Now()
-	got := preview(context.Background(), "rm -rf big", dir, nil, nil, time.Nanosecond)
+	got := preview(context.Background(), "rm -rf big", dir, shellAfter(t, dir, ""), time.Nanosecond)
 	if !strings.HasPrefix(got, "deletes at least ") && got != "deletes an uncounted number of files in big/" {
 		t.Errorf("got %q", got)
 	}
@@ -170,7 +300,7 @@ func TestPreviewBudget(t *testing.T) {
 		t.Errorf("took %v", d)
 	}
 	// With time enough, all of it.
-	if got := preview(context.Background(), "rm -rf big", dir, nil, nil, roomy); got != "deletes 2000 files and 50 directories, 2.0 kB in big/" {
+	if got := preview(context.Background(), "rm -rf big", dir, shellAfter(t, dir, ""), roomy); got != "deletes 2000 files and 50 directories, 2.0 kB in big/" {
 		t.Errorf("with time enough: %q", got)
 	}
 }
@@ -250,14 +380,14 @@ func TestPreviewGit(t *testing.T) {
 		{"git stash clear", `^drops 1 stash: stash@\{0\}…$`},
 		{"git status", `^$`},
 	} {
-		got := preview(context.Background(), tc.cmd, dir, nil, nil, roomy)
+		got := preview(context.Background(), tc.cmd, dir, shellAfter(t, dir, ""), roomy)
 		if !regexp.MustCompile(tc.want).MatchString(got) {
 			t.Errorf("%s\n got %q\nwant %s", tc.cmd, got, tc.want)
 		}
 	}
 	// The side commit on no other ref: deleting the branch loses it.
 	git("update-ref", "-d", "refs/remotes/origin/main")
-	if got := preview(context.Background(), "git branch -D side", dir, nil, nil, roomy); !regexp.MustCompile(`^deletes the branch side and 1 commit \([0-9a-f]{7} on the side only\) on no other branch$`).MatchString(got) {
+	if got := preview(context.Background(), "git branch -D side", dir, shellAfter(t, dir, ""), roomy); !regexp.MustCompile(`^deletes the branch side and 1 commit \([0-9a-f]{7} on the side only\) on no other branch$`).MatchString(got) {
 		t.Errorf("git branch -D side: %q", got)
 	}
 }
@@ -272,10 +402,12 @@ func BenchmarkPreview(b *testing.B) {
 	}
 	git := repo(b, dir)
 	git("update-ref", "refs/remotes/origin/main", git("rev-parse", "side"))
+	session := newShell(b, dir, "")
 	for _, cmd := range []string{"rm -rf build", "git push --force origin main", "git reset --hard HEAD~1", "go test ./..."} {
 		b.Run(strings.Fields(cmd)[0]+"_"+strings.Fields(cmd)[1], func(b *testing.B) {
 			for b.Loop() {
-				Preview(context.Background(), cmd, dir, nil, nil)
+				// The copy is made for each preview, as the shell makes it.
+				Preview(context.Background(), cmd, dir, dry(session.Dry()))
 			}
 		})
 	}
@@ -291,9 +423,11 @@ func FuzzPreview(f *testing.F) {
 		"cd; rm x", "for f in *; do rm $f; done", "find -delete -maxdepth", "${x:=build}; rm -r $x"} {
 		f.Add(s)
 	}
+	session := newShell(f, dir, "HOME="+dir)
 	f.Fuzz(func(t *testing.T, cmd string) {
 		done := make(chan string, 1)
-		go func() { done <- preview(context.Background(), cmd, dir, vars("HOME="+dir), nil, 20*time.Millisecond) }()
+		x := dry(session.Dry())
+		go func() { done <- preview(context.Background(), cmd, dir, x, 20*time.Millisecond) }()
 		select {
 		case got := <-done:
 			if strings.Contains(got, "\n") || len([]rune(got)) > maxLine {

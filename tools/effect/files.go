@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 
-	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -401,11 +400,13 @@ func (p *previewer) redirect(r *syntax.Redirect) {
 	default:
 		return
 	}
-	name, err := expand.Literal(p.config(), r.Word)
-	if err != nil || name == "" || unknown(name) {
+	// As the shell expands it: a name that splits or globs to more than
+	// one is an error, and nothing is written.
+	names, ok := p.fields([]*syntax.Word{r.Word})
+	if !ok || len(names) != 1 || names[0] == "" || unknown(names[0]) {
 		return
 	}
-	p.add(p.writes(name, appends))
+	p.add(p.writes(names[0], appends))
 }
 
 // writes is what writing to name does to it: overwrites it, or creates it.
