@@ -4,6 +4,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -13,7 +14,7 @@ import (
 // [Runner.expandAliases]).
 type aliases struct {
 	m      map[string]string
-	shared bool
+	shared atomic.Bool
 }
 
 func newAliases() *aliases { return &aliases{m: map[string]string{}} }
@@ -21,15 +22,18 @@ func newAliases() *aliases { return &aliases{m: map[string]string{}} }
 func (a *aliases) any() bool { return len(a.m) > 0 }
 
 func (a *aliases) writable() map[string]string {
-	if a.shared {
-		a.m, a.shared = maps.Clone(a.m), false
+	if a.shared.Load() {
+		a.m = maps.Clone(a.m)
+		a.shared.Store(false)
 	}
 	return a.m
 }
 
 func (a *aliases) fork() *aliases {
-	a.shared = true
-	return &aliases{m: a.m, shared: true}
+	a.shared.Store(true)
+	c := &aliases{m: a.m}
+	c.shared.Store(true)
+	return c
 }
 
 // Alias is the value of alias name.
@@ -153,7 +157,8 @@ func builtinUnalias(b *B) int {
 		return 2
 	}
 	if f.has('a') {
-		r.aliases.m, r.aliases.shared = map[string]string{}, false
+		r.aliases.m = map[string]string{}
+		r.aliases.shared.Store(false)
 		return 0
 	}
 	if len(args) == 0 {

@@ -22,6 +22,12 @@ func (r *Runner) braces(w *syntax.Word) []*syntax.Word {
 	if !syntax.SplitBraces(w) || !hasBrace(w) {
 		return []*syntax.Word{w}
 	}
+	return r.braceWords(w)
+}
+
+// braceWords expands a word whose brace expressions are split into
+// [syntax.BraceExp] parts already.
+func (r *Runner) braceWords(w *syntax.Word) []*syntax.Word {
 	var out []*syntax.Word
 	count := 0
 	var expand func(prefix []syntax.WordPart, rest []syntax.WordPart)
@@ -39,6 +45,9 @@ func (r *Runner) braces(w *syntax.Word) []*syntax.Word {
 			return
 		}
 		count++
+		if count%1024 == 0 && r.ctx.Err() != nil {
+			panic(abort{status: 1})
+		}
 		if count > maxBraceWords {
 			r.errorf("brace expansion: too many words (more than %d)", maxBraceWords)
 			panic(abort{status: 1})
@@ -82,7 +91,7 @@ func (r *Runner) braceAlternatives(be *syntax.BraceExp) [][]syntax.WordPart {
 	alts := make([][]syntax.WordPart, 0, len(be.Elems))
 	for _, e := range be.Elems {
 		// An element may itself hold braces: {a,b{1,2}}.
-		for _, ew := range r.braces(e) {
+		for _, ew := range r.braceWords(e) {
 			alts = append(alts, ew.Parts)
 		}
 		if len(e.Parts) == 0 {

@@ -43,6 +43,9 @@ func (r *Runner) ExpandLiteral(ctx context.Context, dir string, w *syntax.Word) 
 func (r *Runner) expandGuarded(ctx context.Context, dir string, f func()) (err error) {
 	savedCtx, savedDir, savedErr := r.ctx, r.dir, r.fds.get(2)
 	r.ctx, r.dir = ctx, dir
+	// The words come from a parse of their own: their text is printed
+	// from the tree, not sliced from the running code's.
+	defer r.withCode("", nil)()
 	if r.dry {
 		delete(r.fds.fds, 2) // its messages go nowhere
 	}

@@ -476,7 +476,7 @@ func (r *Runner) tilde(s string, b *builder, assign bool) string {
 	case name == "":
 		home, ok := r.Get("HOME")
 		if !ok {
-			home = r.sess.homeDir("")
+			home = r.homeDir("")
 		}
 		dir = home
 	case name == "+":
@@ -492,7 +492,7 @@ func (r *Runner) tilde(s string, b *builder, assign bool) string {
 			dir = d
 			break
 		}
-		d := r.sess.homeDir(name)
+		d := r.homeDir(name)
 		if d == "" {
 			return s
 		}
@@ -503,8 +503,8 @@ func (r *Runner) tilde(s string, b *builder, assign bool) string {
 }
 
 // homeDir is a user's home directory ("" for the shell's own user when
-// HOME is unset), "" when unknown.
-func (s *session) homeDir(name string) string {
+// HOME is unset), "" when unknown. A dry copy asks no name service.
+func (r *Runner) homeDir(name string) string {
 	var u *user.User
 	var err error
 	if name == "" {
@@ -513,7 +513,10 @@ func (s *session) homeDir(name string) string {
 		u, err = user.Lookup(name)
 	}
 	if err != nil {
-		return lookupHomeGetent(name)
+		if r.dry {
+			return ""
+		}
+		return lookupHomeGetent(r.ctx, name)
 	}
 	return u.HomeDir
 }
@@ -608,6 +611,9 @@ func (r *Runner) glob(pat string) []string {
 		opts.Dot = true
 	}
 	matches, err := pattern.Glob(r.ctx, r.dir, pat, opts)
+	if err != nil && r.dry && r.ctx.Err() != nil {
+		panic(cmdError{}) // cut off: a dry expansion does not know
+	}
 	if err != nil || len(matches) == 0 {
 		return nil
 	}

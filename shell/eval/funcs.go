@@ -2,6 +2,7 @@ package eval
 
 import (
 	"sort"
+	"sync/atomic"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -24,7 +25,7 @@ type Func struct {
 // side defines or removes one.
 type funcs struct {
 	m      map[string]*Func
-	shared bool
+	shared atomic.Bool
 }
 
 func newFuncs() *funcs { return &funcs{m: map[string]*Func{}} }
@@ -32,12 +33,13 @@ func newFuncs() *funcs { return &funcs{m: map[string]*Func{}} }
 func (f *funcs) get(name string) *Func { return f.m[name] }
 
 func (f *funcs) writable() map[string]*Func {
-	if f.shared {
+	if f.shared.Load() {
 		m := make(map[string]*Func, len(f.m))
 		for k, v := range f.m {
 			m[k] = v
 		}
-		f.m, f.shared = m, false
+		f.m = m
+		f.shared.Store(false)
 	}
 	return f.m
 }
@@ -46,8 +48,10 @@ func (f *funcs) set(name string, fn *Func) { f.writable()[name] = fn }
 func (f *funcs) remove(name string)        { delete(f.writable(), name) }
 
 func (f *funcs) fork() *funcs {
-	f.shared = true
-	return &funcs{m: f.m, shared: true}
+	f.shared.Store(true)
+	c := &funcs{m: f.m}
+	c.shared.Store(true)
+	return c
 }
 
 func (f *funcs) names() []string {

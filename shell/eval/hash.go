@@ -3,12 +3,13 @@ package eval
 import (
 	"maps"
 	"slices"
+	"sync/atomic"
 )
 
 // hashTable remembers where commands were found, as bash's hash.
 type hashTable struct {
 	m      map[string]hashEntry
-	shared bool
+	shared atomic.Bool
 }
 
 type hashEntry struct {
@@ -19,15 +20,18 @@ type hashEntry struct {
 func newHashTable() *hashTable { return &hashTable{m: map[string]hashEntry{}} }
 
 func (h *hashTable) writable() map[string]hashEntry {
-	if h.shared {
-		h.m, h.shared = maps.Clone(h.m), false
+	if h.shared.Load() {
+		h.m = maps.Clone(h.m)
+		h.shared.Store(false)
 	}
 	return h.m
 }
 
 func (h *hashTable) fork() *hashTable {
-	h.shared = true
-	return &hashTable{m: h.m, shared: true}
+	h.shared.Store(true)
+	c := &hashTable{m: h.m}
+	c.shared.Store(true)
+	return c
 }
 
 func (h *hashTable) get(name string) (string, bool) {
@@ -44,5 +48,8 @@ func (h *hashTable) putHits(name, path string, hits int) {
 	h.writable()[name] = hashEntry{path: path, hits: hits}
 }
 func (h *hashTable) remove(name string) { delete(h.writable(), name) }
-func (h *hashTable) clear()             { h.m, h.shared = map[string]hashEntry{}, false }
-func (h *hashTable) names() []string    { return slices.Sorted(maps.Keys(h.m)) }
+func (h *hashTable) clear() {
+	h.m = map[string]hashEntry{}
+	h.shared.Store(false)
+}
+func (h *hashTable) names() []string { return slices.Sorted(maps.Keys(h.m)) }

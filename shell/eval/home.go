@@ -1,18 +1,26 @@
 package eval
 
 import (
+	"context"
 	"os/exec"
 	"strings"
+	"time"
 )
+
+// getentWait bounds a lookup through getent.
+const getentWait = 2 * time.Second
 
 // lookupHomeGetent asks getent(1) for a user's home, for users that only
 // NSS modules (LDAP, SSSD) know: qsh is built without cgo, and Go's own
 // lookup reads /etc/passwd alone.
-func lookupHomeGetent(name string) string {
+func lookupHomeGetent(ctx context.Context, name string) string {
 	if name == "" || strings.ContainsAny(name, "/\x00") {
 		return ""
 	}
-	out, err := exec.Command("getent", "passwd", name).Output()
+	// A directory server that does not answer must not hang the shell.
+	ctx, cancel := context.WithTimeout(ctx, getentWait)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, "getent", "passwd", name).Output()
 	if err != nil {
 		return ""
 	}

@@ -182,14 +182,29 @@ func (s *session) parseArithCached(text string) (arithNode, *arithError) {
 
 func (r *Runner) parseWordOf(text string) (*syntax.Word, error) { return r.sess.parseWord(text) }
 
-// srcOf is the source text of a node of the running code.
+// srcOf is the source text of a node of the running code: sliced from the
+// text it was parsed from, or printed for a node parsed elsewhere (a
+// confirmation's preview expands words of its own parse).
 func (r *Runner) srcOf(n syntax.Node) string {
 	start, end := n.Pos().Offset(), n.End().Offset()
-	if n.Pos().IsValid() && start <= end && int(end) <= len(r.src) {
+	if r.src != "" && n.Pos().IsValid() && start <= end && int(end) <= len(r.src) {
 		return r.src[start:end]
 	}
+	return printNode(n)
+}
+
+// printNode prints a node as source text. The printer knows no arithmetic
+// expression on its own: it is printed inside $(( )).
+func printNode(n syntax.Node) string {
 	var sb strings.Builder
-	syntax.NewPrinter(syntax.Minify(true)).Print(&sb, n)
+	p := syntax.NewPrinter()
+	if x, ok := n.(syntax.ArithmExpr); ok {
+		if _, isWord := n.(*syntax.Word); !isWord {
+			p.Print(&sb, &syntax.ArithmExp{X: x})
+			return strings.TrimSuffix(strings.TrimPrefix(sb.String(), "$(("), "))")
+		}
+	}
+	p.Print(&sb, n)
 	return sb.String()
 }
 

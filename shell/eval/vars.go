@@ -3,6 +3,7 @@ package eval
 import (
 	"maps"
 	"strings"
+	"sync/atomic"
 )
 
 // Attr is a variable's attributes, as declare sets them.
@@ -166,21 +167,22 @@ type scope struct {
 	fn   bool // a function's locals
 	temp bool // assignments before a function or builtin
 	// shared is set when a subshell may read the same map: it is copied,
-	// with its variables, before the first write on either side.
-	shared bool
+	// with its variables, before the first write on either side. Atomic:
+	// two subshells may be made of an idle shell at once.
+	shared atomic.Bool
 }
 
 func newScope() *scope { return &scope{vars: map[string]*Var{}} }
 
 // writable makes the scope's map its own, to change.
 func (s *scope) writable() map[string]*Var {
-	if s.shared {
+	if s.shared.Load() {
 		m := make(map[string]*Var, len(s.vars))
 		for k, v := range s.vars {
 			m[k] = v.clone()
 		}
 		s.vars = m
-		s.shared = false
+		s.shared.Store(false)
 	}
 	return s.vars
 }
@@ -201,8 +203,10 @@ func newVars() *vars { return &vars{scopes: []*scope{newScope()}} }
 func (vs *vars) fork() *vars {
 	c := &vars{scopes: make([]*scope, len(vs.scopes)), gen: vs.gen}
 	for i, s := range vs.scopes {
-		s.shared = true
-		c.scopes[i] = &scope{vars: s.vars, fn: s.fn, temp: s.temp, shared: true}
+		s.shared.Store(true)
+		cs := &scope{vars: s.vars, fn: s.fn, temp: s.temp}
+		cs.shared.Store(true)
+		c.scopes[i] = cs
 	}
 	return c
 }
@@ -601,7 +605,7 @@ func (r *Runner) assigned(name string, v *Var) {
 	case "OPTIND":
 		r.getopts = getoptsState{}
 	}
-	if r.sess.onAssign != nil {
+	if r.sess.onAssign != nil && r.subshell == 0 && !r.dry {
 		r.sess.onAssign(r, name)
 	}
 }
