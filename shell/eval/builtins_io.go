@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -23,6 +22,8 @@ func ioBuiltins() []*Builtin {
 		{Name: "[", Usage: "[ arg... ]", Guarded: true, Run: testBuiltin},
 		{Name: "printf", Usage: "printf [-v var] format [arguments]", Guarded: true, Run: builtinPrintf},
 		{Name: "read", Usage: "read [-ers] [-a array] [-d delim] [-i text] [-n nchars] [-N nchars] [-p prompt] [-t timeout] [-u fd] [name ...]", Guarded: true, Run: builtinRead},
+		{Name: "mapfile", Usage: mapfileUsage, Guarded: true, Run: builtinMapfile},
+		{Name: "readarray", Usage: strings.Replace(mapfileUsage, "mapfile", "readarray", 1), Guarded: true, Run: builtinMapfile},
 		{Name: "getopts", Usage: "getopts optstring name [arg ...]", Guarded: true, Run: builtinGetopts},
 		{Name: "cd", Usage: "cd [-L|[-P [-e]] [-@]] [dir]", Guarded: true, Run: builtinCd},
 		{Name: "pwd", Usage: "pwd [-LP]", Guarded: true, Run: builtinPwd},
@@ -165,143 +166,6 @@ func (b *B) assignError(err error) int {
 		b.R.errorf("%s", err.Error())
 	}
 	return 1
-}
-
-// builtinRead is a stand-in until the full read lands: -r, -a, -d, -p.
-func builtinRead(b *B) int {
-	r := b.R
-	f, names, ok := b.flags("ersa:d:i:n:N:p:t:u:", false)
-	if !ok {
-		return 2
-	}
-	var in io.Reader = b.Stdin()
-	if u := f.val('u'); u != "" {
-		n, _ := strconv.Atoi(u)
-		fd := r.fds.get(n)
-		if fd == nil || fd.r == nil {
-			b.Errorf("%s: invalid file descriptor: Bad file descriptor", u)
-			return 1
-		}
-		in = fd.r
-	}
-	if p := f.val('p'); p != "" {
-		io.WriteString(b.Stderr(), p)
-	}
-	delim := byte('\n')
-	if f.has('d') {
-		d := f.val('d')
-		delim = 0
-		if d != "" {
-			delim = d[0]
-		}
-	}
-	var line []byte
-	buf := make([]byte, 1)
-	status := 0
-	for {
-		n, err := in.Read(buf)
-		if n == 0 || err != nil && n == 0 {
-			status = 1
-			break
-		}
-		c := buf[0]
-		if c == delim {
-			break
-		}
-		if c == '\\' && !f.has('r') {
-			n, err := in.Read(buf)
-			if n == 0 || err != nil {
-				break
-			}
-			if buf[0] == '\n' {
-				continue
-			}
-			line = append(line, '\\', buf[0])
-			continue
-		}
-		line = append(line, c)
-	}
-	text := string(line)
-	ifs := r.ifs()
-	unescape := func(s string) string {
-		if f.has('r') {
-			return s
-		}
-		var sb strings.Builder
-		for i := 0; i < len(s); i++ {
-			if s[i] == '\\' && i+1 < len(s) {
-				i++
-			}
-			sb.WriteByte(s[i])
-		}
-		return sb.String()
-	}
-	split := func(s string, n int) []string {
-		var out []string
-		i := 0
-		for i < len(s) && ifs.white(s[i]) {
-			i++
-		}
-		s = s[i:]
-		for len(out) < n-1 && s != "" {
-			j := 0
-			for j < len(s) && !ifs.is(s[j]) {
-				if s[j] == '\\' && !f.has('r') {
-					j++
-				}
-				j++
-			}
-			if j > len(s) {
-				j = len(s)
-			}
-			out = append(out, unescape(s[:j]))
-			s = s[j:]
-			k := 0
-			for k < len(s) && ifs.white(s[k]) {
-				k++
-			}
-			if k < len(s) && ifs.is(s[k]) && !ifs.white(s[k]) {
-				k++
-				for k < len(s) && ifs.white(s[k]) {
-					k++
-				}
-			}
-			s = s[k:]
-		}
-		if s != "" || len(out) < n {
-			// The last name gets the rest, trailing IFS whitespace removed.
-			end := len(s)
-			for end > 0 && ifs.white(s[end-1]) {
-				end--
-			}
-			out = append(out, unescape(s[:end]))
-		}
-		return out
-	}
-	if a := f.val('a'); a != "" {
-		fields := split(text, 1<<30)
-		if len(fields) == 1 && fields[0] == "" {
-			fields = nil
-		}
-		r.SetArray(a, fields)
-		return status
-	}
-	if len(names) == 0 {
-		r.assign("REPLY", unescape(text), false)
-		return status
-	}
-	fields := split(text, len(names))
-	for i, n := range names {
-		v := ""
-		if i < len(fields) {
-			v = fields[i]
-		}
-		if err := r.assign(n, v, false); err != nil {
-			b.Errorf("%s", err.Error())
-			return 1
-		}
-	}
-	return status
 }
 
 // getoptsState is where getopts is inside a word of options.
