@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -27,6 +26,9 @@ func ioBuiltins() []*Builtin {
 		{Name: "getopts", Usage: "getopts optstring name [arg ...]", Guarded: true, Run: builtinGetopts},
 		{Name: "cd", Usage: "cd [-L|[-P [-e]] [-@]] [dir]", Guarded: true, Run: builtinCd},
 		{Name: "pwd", Usage: "pwd [-LP]", Guarded: true, Run: builtinPwd},
+		{Name: "dirs", Usage: "dirs [-clpv] [+N] [-N]", Guarded: true, Run: builtinDirs},
+		{Name: "pushd", Usage: "pushd [-n] [+N | -N | dir]", Guarded: true, Run: builtinPushd},
+		{Name: "popd", Usage: "popd [-n] [+N | -N]", Guarded: true, Run: builtinPopd},
 		{Name: "umask", Usage: "umask [-p] [-S] [mode]", Guarded: true, Run: builtinUmask},
 		{Name: "times", Usage: "times", Special: true, Guarded: true, Run: builtinTimes},
 	}
@@ -166,124 +168,6 @@ func (b *B) assignError(err error) int {
 		b.R.errorf("%s", err.Error())
 	}
 	return 1
-}
-
-func builtinCd(b *B) int {
-	r := b.R
-	f, args, ok := b.flags("LPe@", false)
-	if !ok {
-		return 2
-	}
-	var dir string
-	switch {
-	case len(args) == 0:
-		home, ok := r.Get("HOME")
-		if !ok || home == "" {
-			b.Errorf("HOME not set")
-			return 1
-		}
-		dir = home
-	case len(args) > 1:
-		b.Errorf("too many arguments")
-		return 1
-	case args[0] == "-":
-		old, ok := r.Get("OLDPWD")
-		if !ok || old == "" {
-			b.Errorf("OLDPWD not set")
-			return 1
-		}
-		dir = old
-		defer fmt.Fprintln(b.Stdout(), r.dir)
-	default:
-		dir = args[0]
-	}
-	target := dir
-	printDir := false
-	if !filepath.IsAbs(dir) && !strings.HasPrefix(dir, "./") && !strings.HasPrefix(dir, "../") && dir != "." && dir != ".." {
-		if cdpath, ok := r.Get("CDPATH"); ok && cdpath != "" {
-			for _, p := range filepath.SplitList(cdpath) {
-				if p == "" {
-					p = "."
-				}
-				cand := filepath.Join(r.abs(p), dir)
-				if fi, err := os.Stat(cand); err == nil && fi.IsDir() {
-					target = cand
-					printDir = p != "."
-					break
-				}
-			}
-		}
-	}
-	logical := !f.has('P') && !r.opts.set[optPhysical]
-	var newDir string
-	if filepath.IsAbs(target) {
-		newDir = target
-	} else {
-		base := r.pwdVar()
-		if !logical {
-			base = r.dir
-		}
-		newDir = filepath.Join(base, target)
-	}
-	if logical {
-		newDir = filepath.Clean(newDir)
-	} else if rp, err := filepath.EvalSymlinks(newDir); err == nil {
-		newDir = rp
-	}
-	fi, err := os.Stat(newDir)
-	if err != nil {
-		b.Errorf("%s: %s", dir, errText(err))
-		return 1
-	}
-	if !fi.IsDir() {
-		b.Errorf("%s: Not a directory", dir)
-		return 1
-	}
-	if syscall.Access(newDir, 1) != nil {
-		b.Errorf("%s: Permission denied", dir)
-		return 1
-	}
-	if err := r.Chdir(newDir); err != nil {
-		b.Errorf("%s: %s", dir, errText(err))
-		return 1
-	}
-	if printDir {
-		fmt.Fprintln(b.Stdout(), newDir)
-	}
-	return 0
-}
-
-// Chdir makes dir the shell's directory, with PWD and OLDPWD.
-func (r *Runner) Chdir(dir string) error {
-	old := r.pwdVar()
-	r.dir = dir
-	r.assign("OLDPWD", old, false)
-	if v, _ := r.vars.find("OLDPWD"); v != nil {
-		v.Attr |= AttrExport
-	}
-	r.assign("PWD", dir, false)
-	if r.sess.onChdir != nil && r.subshell == 0 {
-		r.sess.onChdir(r, dir)
-	}
-	return nil
-}
-
-func builtinPwd(b *B) int {
-	r := b.R
-	f, _, ok := b.flags("LP", false)
-	if !ok {
-		return 2
-	}
-	dir := r.pwdVar()
-	if f.has('P') || r.opts.set[optPhysical] || !samePath(dir, r.dir) {
-		if p, err := filepath.EvalSymlinks(r.dir); err == nil {
-			dir = p
-		} else {
-			dir = r.dir
-		}
-	}
-	fmt.Fprintln(b.Stdout(), dir)
-	return 0
 }
 
 func builtinUmask(b *B) int {
