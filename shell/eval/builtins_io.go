@@ -1,11 +1,7 @@
 package eval
 
 import (
-	"bufio"
 	"errors"
-	"fmt"
-	"os"
-	"strconv"
 	"strings"
 	"syscall"
 )
@@ -30,6 +26,7 @@ func ioBuiltins() []*Builtin {
 		{Name: "pushd", Usage: "pushd [-n] [+N | -N | dir]", Guarded: true, Run: builtinPushd},
 		{Name: "popd", Usage: "popd [-n] [+N | -N]", Guarded: true, Run: builtinPopd},
 		{Name: "umask", Usage: "umask [-p] [-S] [mode]", Guarded: true, Run: builtinUmask},
+		{Name: "ulimit", Usage: "ulimit [-SHabcdefiklmnpqrstuvxPRT] [limit]", Guarded: true, Run: builtinUlimit},
 		{Name: "times", Usage: "times", Special: true, Guarded: true, Run: builtinTimes},
 	}
 }
@@ -168,125 +165,4 @@ func (b *B) assignError(err error) int {
 		b.R.errorf("%s", err.Error())
 	}
 	return 1
-}
-
-func builtinUmask(b *B) int {
-	r := b.R
-	f, args, ok := b.flags("pS", false)
-	if !ok {
-		return 2
-	}
-	if len(args) == 0 {
-		m := r.umask
-		switch {
-		case f.has('S'):
-			fmt.Fprintln(b.Stdout(), symbolicUmask(m))
-		case f.has('p'):
-			fmt.Fprintf(b.Stdout(), "umask %04o\n", m)
-		default:
-			fmt.Fprintf(b.Stdout(), "%04o\n", m)
-		}
-		return 0
-	}
-	n, err := strconv.ParseUint(args[0], 8, 32)
-	if err != nil {
-		m, ok := parseSymbolicUmask(r.umask, args[0])
-		if !ok {
-			b.Errorf("%s: invalid symbolic mode operator", args[0])
-			return 1
-		}
-		n = uint64(m)
-	}
-	r.umask = os.FileMode(n) & 0o777
-	if r.subshell == 0 {
-		syscall.Umask(int(r.umask))
-		r.sess.procUmask = r.umask
-	}
-	return 0
-}
-
-func symbolicUmask(m os.FileMode) string {
-	perm := func(shift uint) string {
-		s := ""
-		bits := (^m >> shift) & 7
-		if bits&4 != 0 {
-			s += "r"
-		}
-		if bits&2 != 0 {
-			s += "w"
-		}
-		if bits&1 != 0 {
-			s += "x"
-		}
-		return s
-	}
-	return "u=" + perm(6) + ",g=" + perm(3) + ",o=" + perm(0)
-}
-
-// parseSymbolicUmask applies a symbolic mode (u=rwx,g+w…) to a mask.
-func parseSymbolicUmask(m os.FileMode, s string) (os.FileMode, bool) {
-	allowed := ^m & 0o777
-	for _, clause := range strings.Split(s, ",") {
-		i := 0
-		var who os.FileMode
-		for i < len(clause) && strings.IndexByte("ugoa", clause[i]) >= 0 {
-			switch clause[i] {
-			case 'u':
-				who |= 0o700
-			case 'g':
-				who |= 0o070
-			case 'o':
-				who |= 0o007
-			case 'a':
-				who |= 0o777
-			}
-			i++
-		}
-		if who == 0 {
-			who = 0o777
-		}
-		if i >= len(clause) || strings.IndexByte("=+-", clause[i]) < 0 {
-			return 0, false
-		}
-		op := clause[i]
-		i++
-		var bits os.FileMode
-		for ; i < len(clause); i++ {
-			switch clause[i] {
-			case 'r':
-				bits |= 0o444
-			case 'w':
-				bits |= 0o222
-			case 'x':
-				bits |= 0o111
-			default:
-				return 0, false
-			}
-		}
-		bits &= who
-		switch op {
-		case '=':
-			allowed = allowed&^who | bits
-		case '+':
-			allowed |= bits
-		case '-':
-			allowed &^= bits
-		}
-	}
-	return ^allowed & 0o777, true
-}
-
-func builtinTimes(b *B) int {
-	var self, children syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &self)
-	syscall.Getrusage(syscall.RUSAGE_CHILDREN, &children)
-	w := bufio.NewWriter(b.Stdout())
-	f := func(tv syscall.Timeval) string {
-		d := tvDur(tv)
-		m := int(d.Minutes())
-		return fmt.Sprintf("%dm%.3fs", m, d.Seconds()-float64(m*60))
-	}
-	fmt.Fprintf(w, "%s %s\n%s %s\n", f(self.Utime), f(self.Stime), f(children.Utime), f(children.Stime))
-	w.Flush()
-	return 0
 }
