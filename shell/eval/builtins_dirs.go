@@ -2,6 +2,7 @@ package eval
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -226,7 +227,8 @@ func builtinPwd(b *B) int {
 	if physical {
 		p, err := filepath.EvalSymlinks(dir)
 		if err != nil {
-			b.Errorf("error retrieving current directory: getcwd: cannot access parent directories: %s", errText(err))
+			// bash's getcwd message names the builtin only.
+			fmt.Fprintf(b.Stderr(), "pwd: error retrieving current directory: getcwd: cannot access parent directories: %s\n", errText(err))
 			return 1
 		}
 		dir = p

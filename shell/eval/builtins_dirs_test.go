@@ -37,6 +37,7 @@ func TestCdAgainstBash(t *testing.T) {
 		{"readonly-pwd", `mkdir d; readonly PWD; cd d; echo "$? $(pwd)"`},
 		{"subshell", `mkdir d; (cd d; pwd); pwd`},
 		{"external-sees-dir", `mkdir d; cd d; /bin/pwd; ls -d "$PWD"`},
+		{"deleted", `mkdir d; cd d; rmdir ../d; pwd; echo $?; pwd -P; echo $?`},
 		{"tilde-oldpwd", `mkdir d; cd d; cd ..; echo ~- ~+`},
 	})
 }

@@ -100,6 +100,9 @@ func builtinMapfile(b *B) int {
 		if callback != "" && (lines-skip)%quantum == 0 {
 			in.finish()
 			r.eval(callback+" "+strconv.Itoa(origin)+" "+singleQuote(string(rec)), "mapfile")
+			if r.flow != flowNone {
+				return r.status // the callback ran exit, return or break
+			}
 		}
 		if err := r.assignIndex(target, int64(origin), string(rec), false); err != nil {
 			return b.assignError(err)

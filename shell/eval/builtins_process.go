@@ -58,8 +58,12 @@ func builtinUmask(b *B) int {
 	}
 	r.umask = m
 	if r.subshell == 0 {
+		// Under the lock a program's start holds while it sets the
+		// process's umask for a subshell and puts it back.
+		r.sess.execMu.Lock()
 		syscall.Umask(int(m))
 		r.sess.procUmask = m
+		r.sess.execMu.Unlock()
 	}
 	if f.has('S') {
 		return writeOut(b, []byte(symbolicUmask(m)+"\n"), 0)

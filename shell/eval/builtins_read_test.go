@@ -140,6 +140,7 @@ func TestMapfileAgainstBash(t *testing.T) {
 		{"callback-default-quantum", `f(){ echo "cb $1 [$2]"; }; printf '1\n2\n' | { mapfile -C f a; echo $?; }`},
 		{"callback-command", `mapfile -C "echo hi" -c 1 a <<< $'x\ny'; declare -p a`},
 		{"callback-quoting", `mapfile -t -C 'printf "<%s>\n"' -c 1 a <<< $'it'"'"'s $x'`},
+		{"callback-exit", `f(){ echo "cb $2"; exit 3; }; mapfile -C f -c 1 a <<< $'x\ny'; echo "not reached"`},
 		{"callback-sees-array", `f(){ echo "${#a[@]}"; }; mapfile -C f -c 1 a <<< $'x\ny\nz'`},
 		{"nul-delim", `printf 'a\0b\0' | { mapfile -d '' -t a; declare -p a; }`},
 		{"nul-delim-kept", `printf '%s\0' 1 3 5 | { mapfile -d '' arr; echo "n=${#arr[@]}"; printf '[%s]\n' "${arr[@]}"; }`},
