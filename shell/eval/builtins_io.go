@@ -1,18 +1,15 @@
 package eval
 
 import (
-	"bufio"
-	"fmt"
-	"io"
-	"os"
-	"path/filepath"
-	"strconv"
+	"errors"
 	"strings"
 	"syscall"
 )
 
-// ioBuiltins are the builtins that read and write: echo, printf, read,
-// test, and those of the directory and the process (cd, umask…).
+// ioBuiltins are the builtins that read and write (echo, printf, read,
+// mapfile, getopts, test), move about the directories (cd, pwd, dirs,
+// pushd, popd) and set what the shell's programs get from the process
+// (umask, ulimit, times).
 func ioBuiltins() []*Builtin {
 	return []*Builtin{
 		{Name: "echo", Usage: "echo [-neE] [arg ...]", Guarded: true, Run: builtinEcho},
@@ -20,23 +17,28 @@ func ioBuiltins() []*Builtin {
 		{Name: "[", Usage: "[ arg... ]", Guarded: true, Run: testBuiltin},
 		{Name: "printf", Usage: "printf [-v var] format [arguments]", Guarded: true, Run: builtinPrintf},
 		{Name: "read", Usage: "read [-ers] [-a array] [-d delim] [-i text] [-n nchars] [-N nchars] [-p prompt] [-t timeout] [-u fd] [name ...]", Guarded: true, Run: builtinRead},
+		{Name: "mapfile", Usage: mapfileUsage, Guarded: true, Run: builtinMapfile},
+		{Name: "readarray", Usage: strings.Replace(mapfileUsage, "mapfile", "readarray", 1), Guarded: true, Run: builtinMapfile},
+		{Name: "getopts", Usage: "getopts optstring name [arg ...]", Guarded: true, Run: builtinGetopts},
 		{Name: "cd", Usage: "cd [-L|[-P [-e]] [-@]] [dir]", Guarded: true, Run: builtinCd},
 		{Name: "pwd", Usage: "pwd [-LP]", Guarded: true, Run: builtinPwd},
+		{Name: "dirs", Usage: "dirs [-clpv] [+N] [-N]", Guarded: true, Run: builtinDirs},
+		{Name: "pushd", Usage: "pushd [-n] [+N | -N | dir]", Guarded: true, Run: builtinPushd},
+		{Name: "popd", Usage: "popd [-n] [+N | -N]", Guarded: true, Run: builtinPopd},
 		{Name: "umask", Usage: "umask [-p] [-S] [mode]", Guarded: true, Run: builtinUmask},
-		{Name: "getopts", Usage: "getopts optstring name [arg ...]", Guarded: true, Run: builtinGetopts},
+		{Name: "ulimit", Usage: "ulimit [-SHabcdefiklmnpqrstuvxPRT] [limit]", Guarded: true, Run: builtinUlimit},
 		{Name: "times", Usage: "times", Special: true, Guarded: true, Run: builtinTimes},
 	}
 }
 
+// builtinEcho is bash's echo: leading words made of n, e and E only are
+// flags (-n no newline, -e escapes, -E none, the last of e and E winning;
+// shopt xpg_echo makes -e the default).
 func builtinEcho(b *B) int {
 	args := b.Args[1:]
 	newline, escapes := true, b.R.opts.shopt[optXpgEcho]
-	for len(args) > 0 {
-		a := args[0]
-		if len(a) < 2 || a[0] != '-' || strings.Trim(a[1:], "neE") != "" {
-			break
-		}
-		for _, c := range a[1:] {
+	for len(args) > 0 && isEchoFlag(args[0]) {
+		for _, c := range args[0][1:] {
 			switch c {
 			case 'n':
 				newline = false
@@ -48,670 +50,119 @@ func builtinEcho(b *B) int {
 		}
 		args = args[1:]
 	}
-	var sb strings.Builder
+	var out []byte
 	for i, a := range args {
 		if i > 0 {
-			sb.WriteByte(' ')
+			out = append(out, ' ')
 		}
-		if escapes {
-			s, stop := echoEscapes(a)
-			sb.WriteString(s)
-			if stop {
-				newline = false
-				break
-			}
+		if !escapes {
+			out = append(out, a...)
 			continue
 		}
-		sb.WriteString(a)
+		var stop bool
+		if out, stop = echoEscapes(out, a); stop {
+			newline = false
+			break
+		}
 	}
 	if newline {
-		sb.WriteByte('\n')
+		out = append(out, '\n')
 	}
-	if _, err := io.WriteString(b.Stdout(), sb.String()); err != nil {
+	return writeOut(b, out, 0)
+}
+
+func isEchoFlag(a string) bool {
+	return len(a) > 1 && a[0] == '-' && strings.Trim(a[1:], "neE") == ""
+}
+
+// echoEscapes appends a with echo -e's escapes decoded: printf %b's, but
+// for octal, which must start with \0. stop reports \c: nothing more is
+// printed.
+func echoEscapes(out []byte, a string) (_ []byte, stop bool) {
+	for i := 0; i < len(a); {
+		if a[i] != '\\' {
+			out = append(out, a[i])
+			i++
+			continue
+		}
+		if i+1 < len(a) && a[i+1] >= '1' && a[i+1] <= '7' {
+			out = append(out, '\\', a[i+1])
+			i += 2
+			continue
+		}
+		out, i, stop = unescape(out, a, i, true, func(string) {})
+		if stop {
+			return out, true
+		}
+	}
+	return out, false
+}
+
+// writeOut writes what a builtin printed, in one write, and returns its
+// status: status, or 1 after a write error. A closed pipe ends it quietly
+// with 141, as SIGPIPE ends bash's forked builtin.
+func writeOut(b *B, out []byte, status int) int {
+	if len(out) == 0 {
+		return status
+	}
+	if _, err := b.Stdout().Write(out); err != nil {
+		if errors.Is(err, syscall.EPIPE) {
+			return 128 + int(syscall.SIGPIPE)
+		}
 		b.Errorf("write error: %s", errText(err))
 		return 1
-	}
-	return 0
-}
-
-// echoEscapes interprets echo -e's escapes; stop is \c.
-func echoEscapes(s string) (string, bool) {
-	if i := strings.Index(s, `\c`); i >= 0 {
-		out, _ := echoEscapes(s[:i])
-		return out, true
-	}
-	// \0nnn is octal with up to three digits after the 0.
-	var sb strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) && s[i+1] == '0' {
-			n, j := 0, i+2
-			for ; j < len(s) && j < i+5 && s[j] >= '0' && s[j] <= '7'; j++ {
-				n = n*8 + int(s[j]-'0')
-			}
-			sb.WriteByte(byte(n))
-			i = j - 1
-			continue
-		}
-		if s[i] == '\\' && i+1 < len(s) {
-			switch s[i+1] {
-			case '\'', '"', '?':
-				sb.WriteByte('\\')
-				sb.WriteByte(s[i+1])
-				i++
-				continue
-			}
-			j := i + 2
-			if s[i+1] == 'x' || s[i+1] == 'u' || s[i+1] == 'U' {
-				for j < len(s) && isHex(s[j]) && j < i+2+map[byte]int{'x': 2, 'u': 4, 'U': 8}[s[i+1]] {
-					j++
-				}
-			} else if s[i+1] >= '1' && s[i+1] <= '7' {
-				for j < len(s) && j < i+4 && s[j] >= '0' && s[j] <= '7' {
-					j++
-				}
-			}
-			sb.WriteString(ansiC(s[i:j]))
-			i = j - 1
-			continue
-		}
-		sb.WriteByte(s[i])
-	}
-	return sb.String(), false
-}
-
-// builtinPrintf is a stand-in until the full printf lands: %s %d %b %q
-// and widths.
-func builtinPrintf(b *B) int {
-	args := b.Args[1:]
-	var dest string
-	if len(args) >= 2 && args[0] == "-v" {
-		dest, args = args[1], args[2:]
-	}
-	if len(args) > 0 && args[0] == "--" {
-		args = args[1:]
-	}
-	if len(args) == 0 {
-		b.usage()
-		return 2
-	}
-	format, args := args[0], args[1:]
-	var sb strings.Builder
-	for first := true; first || len(args) > 0; first = false {
-		consumed := false
-		for i := 0; i < len(format); i++ {
-			c := format[i]
-			if c == '\\' {
-				j := i + 1
-				for j < len(format) && j < i+4 && format[j] >= '0' && format[j] <= '7' {
-					j++
-				}
-				if j == i+1 && j < len(format) {
-					j++
-				}
-				sb.WriteString(ansiC(format[i:j]))
-				i = j - 1
-				continue
-			}
-			if c != '%' || i+1 >= len(format) {
-				sb.WriteByte(c)
-				continue
-			}
-			j := i + 1
-			for j < len(format) && strings.IndexByte("-+ #0123456789.", format[j]) >= 0 {
-				j++
-			}
-			if j >= len(format) {
-				sb.WriteString(format[i:])
-				break
-			}
-			spec, verb := format[i+1:j], format[j]
-			i = j
-			if verb == '%' {
-				sb.WriteByte('%')
-				continue
-			}
-			arg := ""
-			if len(args) > 0 {
-				arg, args = args[0], args[1:]
-				consumed = true
-			}
-			switch verb {
-			case 's':
-				fmt.Fprintf(&sb, "%"+spec+"s", arg)
-			case 'b':
-				s, _ := echoEscapes(arg)
-				fmt.Fprintf(&sb, "%"+spec+"s", s)
-			case 'q':
-				fmt.Fprintf(&sb, "%"+spec+"s", quoteWord(arg))
-			case 'd', 'i':
-				n, _ := strconv.ParseInt(strings.TrimSpace(arg), 0, 64)
-				if arg == "" {
-					n = 0
-				}
-				fmt.Fprintf(&sb, "%"+spec+"d", n)
-			case 'x', 'X', 'o', 'u':
-				n, _ := strconv.ParseInt(strings.TrimSpace(arg), 0, 64)
-				v := verb
-				if v == 'u' {
-					v = 'd'
-				}
-				fmt.Fprintf(&sb, "%"+spec+string(v), n)
-			case 'c':
-				if arg != "" {
-					sb.WriteByte(arg[0])
-				}
-			case 'f', 'e', 'g', 'E', 'G':
-				f, _ := strconv.ParseFloat(strings.TrimSpace(arg), 64)
-				fmt.Fprintf(&sb, "%"+spec+string(verb), f)
-			default:
-				sb.WriteByte('%')
-				sb.WriteString(spec)
-				sb.WriteByte(verb)
-			}
-		}
-		if !consumed {
-			break
-		}
-	}
-	if dest != "" {
-		if err := b.R.assign(dest, sb.String(), false); err != nil {
-			b.Errorf("%s", err.Error())
-			return 1
-		}
-		return 0
-	}
-	io.WriteString(b.Stdout(), sb.String())
-	return 0
-}
-
-// builtinRead is a stand-in until the full read lands: -r, -a, -d, -p.
-func builtinRead(b *B) int {
-	r := b.R
-	f, names, ok := b.flags("ersa:d:i:n:N:p:t:u:", false)
-	if !ok {
-		return 2
-	}
-	var in io.Reader = b.Stdin()
-	if u := f.val('u'); u != "" {
-		n, _ := strconv.Atoi(u)
-		fd := r.fds.get(n)
-		if fd == nil || fd.r == nil {
-			b.Errorf("%s: invalid file descriptor: Bad file descriptor", u)
-			return 1
-		}
-		in = fd.r
-	}
-	if p := f.val('p'); p != "" {
-		io.WriteString(b.Stderr(), p)
-	}
-	delim := byte('\n')
-	if f.has('d') {
-		d := f.val('d')
-		delim = 0
-		if d != "" {
-			delim = d[0]
-		}
-	}
-	var line []byte
-	buf := make([]byte, 1)
-	status := 0
-	for {
-		n, err := in.Read(buf)
-		if n == 0 || err != nil && n == 0 {
-			status = 1
-			break
-		}
-		c := buf[0]
-		if c == delim {
-			break
-		}
-		if c == '\\' && !f.has('r') {
-			n, err := in.Read(buf)
-			if n == 0 || err != nil {
-				break
-			}
-			if buf[0] == '\n' {
-				continue
-			}
-			line = append(line, '\\', buf[0])
-			continue
-		}
-		line = append(line, c)
-	}
-	text := string(line)
-	ifs := r.ifs()
-	unescape := func(s string) string {
-		if f.has('r') {
-			return s
-		}
-		var sb strings.Builder
-		for i := 0; i < len(s); i++ {
-			if s[i] == '\\' && i+1 < len(s) {
-				i++
-			}
-			sb.WriteByte(s[i])
-		}
-		return sb.String()
-	}
-	split := func(s string, n int) []string {
-		var out []string
-		i := 0
-		for i < len(s) && ifs.white(s[i]) {
-			i++
-		}
-		s = s[i:]
-		for len(out) < n-1 && s != "" {
-			j := 0
-			for j < len(s) && !ifs.is(s[j]) {
-				if s[j] == '\\' && !f.has('r') {
-					j++
-				}
-				j++
-			}
-			if j > len(s) {
-				j = len(s)
-			}
-			out = append(out, unescape(s[:j]))
-			s = s[j:]
-			k := 0
-			for k < len(s) && ifs.white(s[k]) {
-				k++
-			}
-			if k < len(s) && ifs.is(s[k]) && !ifs.white(s[k]) {
-				k++
-				for k < len(s) && ifs.white(s[k]) {
-					k++
-				}
-			}
-			s = s[k:]
-		}
-		if s != "" || len(out) < n {
-			// The last name gets the rest, trailing IFS whitespace removed.
-			end := len(s)
-			for end > 0 && ifs.white(s[end-1]) {
-				end--
-			}
-			out = append(out, unescape(s[:end]))
-		}
-		return out
-	}
-	if a := f.val('a'); a != "" {
-		fields := split(text, 1<<30)
-		if len(fields) == 1 && fields[0] == "" {
-			fields = nil
-		}
-		r.SetArray(a, fields)
-		return status
-	}
-	if len(names) == 0 {
-		r.assign("REPLY", unescape(text), false)
-		return status
-	}
-	fields := split(text, len(names))
-	for i, n := range names {
-		v := ""
-		if i < len(fields) {
-			v = fields[i]
-		}
-		if err := r.assign(n, v, false); err != nil {
-			b.Errorf("%s", err.Error())
-			return 1
-		}
 	}
 	return status
 }
 
-func builtinCd(b *B) int {
-	r := b.R
-	f, args, ok := b.flags("LPe@", false)
-	if !ok {
-		return 2
+// assignRef assigns value to ref, a variable's name or an array element's
+// (name[subscript], the subscript expanded as in an assignment), as the
+// builtins that take a name do: printf -v, read, getopts. set -a exports
+// what they assign, as any assignment.
+func (r *Runner) assignRef(ref, value string) error {
+	name, sub, hasSub, ok := splitRef(ref)
+	if !ok || hasSub && sub == "" {
+		return &identError{ref}
 	}
-	var dir string
-	switch {
-	case len(args) == 0:
-		home, ok := r.Get("HOME")
-		if !ok || home == "" {
-			b.Errorf("HOME not set")
-			return 1
+	var err error
+	if hasSub {
+		target, _, _ := r.resolve(name)
+		if v, _ := r.vars.find(target); v != nil && v.m != nil {
+			err = r.assignElem(target, r.assocKey(sub), value, false)
+		} else {
+			err = r.assignElem(target, r.arithText(sub), value, false)
 		}
-		dir = home
-	case len(args) > 1:
-		b.Errorf("too many arguments")
-		return 1
-	case args[0] == "-":
-		old, ok := r.Get("OLDPWD")
-		if !ok || old == "" {
-			b.Errorf("OLDPWD not set")
-			return 1
-		}
-		dir = old
-		defer fmt.Fprintln(b.Stdout(), r.dir)
-	default:
-		dir = args[0]
-	}
-	target := dir
-	printDir := false
-	if !filepath.IsAbs(dir) && !strings.HasPrefix(dir, "./") && !strings.HasPrefix(dir, "../") && dir != "." && dir != ".." {
-		if cdpath, ok := r.Get("CDPATH"); ok && cdpath != "" {
-			for _, p := range filepath.SplitList(cdpath) {
-				if p == "" {
-					p = "."
-				}
-				cand := filepath.Join(r.abs(p), dir)
-				if fi, err := os.Stat(cand); err == nil && fi.IsDir() {
-					target = cand
-					printDir = p != "."
-					break
-				}
-			}
-		}
-	}
-	logical := !f.has('P') && !r.opts.set[optPhysical]
-	var newDir string
-	if filepath.IsAbs(target) {
-		newDir = target
+		name = target
 	} else {
-		base := r.pwdVar()
-		if !logical {
-			base = r.dir
-		}
-		newDir = filepath.Join(base, target)
+		err = r.assign(name, value, false)
 	}
-	if logical {
-		newDir = filepath.Clean(newDir)
-	} else if rp, err := filepath.EvalSymlinks(newDir); err == nil {
-		newDir = rp
+	if err == nil && r.opts.set[optAllexport] {
+		r.Export(name)
 	}
-	fi, err := os.Stat(newDir)
-	if err != nil {
-		b.Errorf("%s: %s", dir, errText(err))
-		return 1
-	}
-	if !fi.IsDir() {
-		b.Errorf("%s: Not a directory", dir)
-		return 1
-	}
-	if syscall.Access(newDir, 1) != nil {
-		b.Errorf("%s: Permission denied", dir)
-		return 1
-	}
-	if err := r.Chdir(newDir); err != nil {
-		b.Errorf("%s: %s", dir, errText(err))
-		return 1
-	}
-	if printDir {
-		fmt.Fprintln(b.Stdout(), newDir)
-	}
-	return 0
+	return err
 }
 
-// Chdir makes dir the shell's directory, with PWD and OLDPWD.
-func (r *Runner) Chdir(dir string) error {
-	old := r.pwdVar()
-	r.dir = dir
-	r.assign("OLDPWD", old, false)
-	if v, _ := r.vars.find("OLDPWD"); v != nil {
-		v.Attr |= AttrExport
-	}
-	r.assign("PWD", dir, false)
-	if r.sess.onChdir != nil && r.subshell == 0 {
-		r.sess.onChdir(r, dir)
-	}
-	return nil
-}
+// identError is a word that names no variable.
+type identError struct{ name string }
 
-func builtinPwd(b *B) int {
-	r := b.R
-	f, _, ok := b.flags("LP", false)
-	if !ok {
-		return 2
-	}
-	dir := r.pwdVar()
-	if f.has('P') || r.opts.set[optPhysical] || !samePath(dir, r.dir) {
-		if p, err := filepath.EvalSymlinks(r.dir); err == nil {
-			dir = p
-		} else {
-			dir = r.dir
-		}
-	}
-	fmt.Fprintln(b.Stdout(), dir)
-	return 0
-}
+func (e *identError) Error() string { return "`" + e.name + "': not a valid identifier" }
 
-func builtinUmask(b *B) int {
-	r := b.R
-	f, args, ok := b.flags("pS", false)
-	if !ok {
-		return 2
+// assignError reports an error of [Runner.assignRef] as bash does and
+// returns the builtin's status: a bad name is the builtin's own error; an
+// arithmetic error in an integer variable's value is an expansion error,
+// which abandons the command line; anything else (a readonly variable) is
+// the shell's.
+func (b *B) assignError(err error) int {
+	var ie *identError
+	var ae *arithError
+	switch {
+	case errors.As(err, &ie):
+		b.Errorf("%s", err.Error())
+	case errors.As(err, &ae):
+		b.Errorf("%s", err.Error())
+		panic(abort{status: 1})
+	default:
+		b.R.errorf("%s", err.Error())
 	}
-	if len(args) == 0 {
-		m := r.umask
-		switch {
-		case f.has('S'):
-			fmt.Fprintln(b.Stdout(), symbolicUmask(m))
-		case f.has('p'):
-			fmt.Fprintf(b.Stdout(), "umask %04o\n", m)
-		default:
-			fmt.Fprintf(b.Stdout(), "%04o\n", m)
-		}
-		return 0
-	}
-	n, err := strconv.ParseUint(args[0], 8, 32)
-	if err != nil {
-		m, ok := parseSymbolicUmask(r.umask, args[0])
-		if !ok {
-			b.Errorf("%s: invalid symbolic mode operator", args[0])
-			return 1
-		}
-		n = uint64(m)
-	}
-	r.umask = os.FileMode(n) & 0o777
-	if r.subshell == 0 {
-		syscall.Umask(int(r.umask))
-		r.sess.procUmask = r.umask
-	}
-	return 0
-}
-
-func symbolicUmask(m os.FileMode) string {
-	perm := func(shift uint) string {
-		s := ""
-		bits := (^m >> shift) & 7
-		if bits&4 != 0 {
-			s += "r"
-		}
-		if bits&2 != 0 {
-			s += "w"
-		}
-		if bits&1 != 0 {
-			s += "x"
-		}
-		return s
-	}
-	return "u=" + perm(6) + ",g=" + perm(3) + ",o=" + perm(0)
-}
-
-// parseSymbolicUmask applies a symbolic mode (u=rwx,g+w…) to a mask.
-func parseSymbolicUmask(m os.FileMode, s string) (os.FileMode, bool) {
-	allowed := ^m & 0o777
-	for _, clause := range strings.Split(s, ",") {
-		i := 0
-		var who os.FileMode
-		for i < len(clause) && strings.IndexByte("ugoa", clause[i]) >= 0 {
-			switch clause[i] {
-			case 'u':
-				who |= 0o700
-			case 'g':
-				who |= 0o070
-			case 'o':
-				who |= 0o007
-			case 'a':
-				who |= 0o777
-			}
-			i++
-		}
-		if who == 0 {
-			who = 0o777
-		}
-		if i >= len(clause) || strings.IndexByte("=+-", clause[i]) < 0 {
-			return 0, false
-		}
-		op := clause[i]
-		i++
-		var bits os.FileMode
-		for ; i < len(clause); i++ {
-			switch clause[i] {
-			case 'r':
-				bits |= 0o444
-			case 'w':
-				bits |= 0o222
-			case 'x':
-				bits |= 0o111
-			default:
-				return 0, false
-			}
-		}
-		bits &= who
-		switch op {
-		case '=':
-			allowed = allowed&^who | bits
-		case '+':
-			allowed |= bits
-		case '-':
-			allowed &^= bits
-		}
-	}
-	return ^allowed & 0o777, true
-}
-
-// getoptsState is where getopts is inside a word of options.
-type getoptsState struct {
-	pos int // the character of the current argument, 0 for the next
-}
-
-func builtinGetopts(b *B) int {
-	r := b.R
-	args := b.Args[1:]
-	if len(args) < 2 {
-		b.usage()
-		return 2
-	}
-	optstring, name := args[0], args[1]
-	params := r.params
-	if len(args) > 2 {
-		params = args[2:]
-	}
-	silent := strings.HasPrefix(optstring, ":")
-	if silent {
-		optstring = optstring[1:]
-	}
-	optindStr, _ := r.Get("OPTIND")
-	optind, err := strconv.Atoi(strings.TrimSpace(optindStr))
-	if err != nil || optind < 1 {
-		optind = 1
-	}
-	if optind != r.getoptsInd {
-		r.getopts.pos = 0
-	}
-	opterr := true
-	if v, ok := r.Get("OPTERR"); ok && v == "0" {
-		opterr = false
-	}
-	setInd := func(n int) {
-		r.getoptsInd = n
-		saved := r.getopts
-		r.assign("OPTIND", itoa(int64(n)), false)
-		r.getopts = saved
-	}
-	if optind-1 >= len(params) {
-		r.assign(name, "?", false)
-		return 1
-	}
-	arg := params[optind-1]
-	if r.getopts.pos == 0 {
-		if arg == "--" {
-			setInd(optind + 1)
-			r.assign(name, "?", false)
-			return 1
-		}
-		if len(arg) < 2 || arg[0] != '-' {
-			r.assign(name, "?", false)
-			return 1
-		}
-		r.getopts.pos = 1
-	}
-	c := arg[r.getopts.pos]
-	r.getopts.pos++
-	next := func() {
-		if r.getopts.pos >= len(arg) {
-			r.getopts.pos = 0
-			setInd(optind + 1)
-		} else {
-			setInd(optind)
-		}
-	}
-	k := strings.IndexByte(optstring, c)
-	if k < 0 || c == ':' {
-		next()
-		if silent {
-			r.assign(name, "?", false)
-			r.assign("OPTARG", string(c), false)
-		} else {
-			if opterr {
-				fmt.Fprintf(b.Stderr(), "%s: illegal option -- %c\n", r.arg0, c)
-			}
-			r.assign(name, "?", false)
-			r.unsetVar("OPTARG")
-		}
-		return 0
-	}
-	if k+1 < len(optstring) && optstring[k+1] == ':' {
-		var val string
-		if r.getopts.pos < len(arg) {
-			val = arg[r.getopts.pos:]
-			r.getopts.pos = 0
-			setInd(optind + 1)
-		} else if optind < len(params) {
-			val = params[optind]
-			r.getopts.pos = 0
-			setInd(optind + 2)
-		} else {
-			r.getopts.pos = 0
-			setInd(optind + 1)
-			if silent {
-				r.assign(name, ":", false)
-				r.assign("OPTARG", string(c), false)
-			} else {
-				if opterr {
-					fmt.Fprintf(b.Stderr(), "%s: option requires an argument -- %c\n", r.arg0, c)
-				}
-				r.assign(name, "?", false)
-				r.unsetVar("OPTARG")
-			}
-			return 0
-		}
-		r.assign("OPTARG", val, false)
-		r.assign(name, string(c), false)
-		return 0
-	}
-	next()
-	r.assign(name, string(c), false)
-	r.unsetVar("OPTARG")
-	return 0
-}
-
-func builtinTimes(b *B) int {
-	var self, children syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &self)
-	syscall.Getrusage(syscall.RUSAGE_CHILDREN, &children)
-	w := bufio.NewWriter(b.Stdout())
-	f := func(tv syscall.Timeval) string {
-		d := tvDur(tv)
-		m := int(d.Minutes())
-		return fmt.Sprintf("%dm%.3fs", m, d.Seconds()-float64(m*60))
-	}
-	fmt.Fprintf(w, "%s %s\n%s %s\n", f(self.Utime), f(self.Stime), f(children.Utime), f(children.Stime))
-	w.Flush()
-	return 0
+	return 1
 }

@@ -25,8 +25,8 @@ func lookupHomeGetent(ctx context.Context, name string) string {
 		return ""
 	}
 	fields := strings.Split(strings.TrimSpace(string(out)), ":")
-	if len(fields) < 6 {
-		return ""
+	if len(fields) < 6 || fields[0] != name {
+		return "" // getent takes a number for a UID: ~2 is no user's
 	}
 	return fields[5]
 }

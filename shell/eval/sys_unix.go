@@ -15,8 +15,10 @@ type rlimit struct {
 }
 
 // applyLimits sets limits for the whole process and returns what puts the
-// old ones back (soft limits can always be restored; a lowered hard limit
-// cannot, as in a forked bash).
+// old ones back. A lower hard limit is applied as a soft limit only: the
+// process is the whole shell's, subshells included, and without
+// CAP_SYS_RESOURCE a lowered hard limit could never be raised again. A
+// higher one (ulimit checked the privilege) is set and lowered back.
 func applyLimits(limits []rlimit) func() {
 	if len(limits) == 0 {
 		return func() {}
@@ -24,10 +26,13 @@ func applyLimits(limits []rlimit) func() {
 	old := make([]rlimit, 0, len(limits))
 	for _, l := range limits {
 		var cur unix.Rlimit
-		if unix.Getrlimit(l.resource, &cur) == nil {
-			old = append(old, rlimit{l.resource, cur})
+		if unix.Getrlimit(l.resource, &cur) != nil {
+			continue
 		}
-		unix.Setrlimit(l.resource, &l.lim)
+		old = append(old, rlimit{l.resource, cur})
+		lim := l.lim
+		lim.Max = max(lim.Max, cur.Max)
+		unix.Setrlimit(l.resource, &lim)
 	}
 	return func() {
 		for i := len(old) - 1; i >= 0; i-- {

@@ -603,7 +603,7 @@ func (r *Runner) assigned(name string, v *Var) {
 	case "IFS":
 		r.ifsCache = nil
 	case "OPTIND":
-		r.getopts = getoptsState{}
+		r.getopts = r.getopts.forget(v)
 	}
 	if r.sess.onAssign != nil && r.subshell == 0 && !r.dry {
 		r.sess.onAssign(r, name)
