@@ -28,14 +28,28 @@ func FuzzEval(f *testing.F) {
 		}
 		dir := t.TempDir()
 		var errb strings.Builder
+		// No signals: kill -9 -1 is a builtin.
+		noop := func(b *B) int { return 1 }
 		r, err := New(Stdio(strings.NewReader("input\n"), io.Discard, &errb), Dir(dir),
-			Env([]string{"PATH=/nonexistent", "HOME=" + dir}), ShellName("fuzz"))
+			Env([]string{"PATH=/nonexistent", "HOME=" + dir, "TMP=" + dir, "TMPDIR=" + dir}), ShellName("fuzz"),
+			Builtins(&Builtin{Name: "kill", Run: noop}, &Builtin{Name: "suspend", Run: noop}))
 		if err != nil {
 			t.Fatal(err)
 		}
 		// No programs: a fuzzer must not run rm.
 		r.WrapExec(func(ExecHandler) ExecHandler {
 			return func(ctx context.Context, c *Call) int { return 127 }
+		})
+		// No writes outside dir: a seed's `cat > $TMP/bin/tr` once
+		// replaced /usr/bin/tr.
+		r.WrapOpen(func(next OpenHandler) OpenHandler {
+			return func(ctx context.Context, path string, flag int, perm os.FileMode) (io.ReadWriteCloser, error) {
+				if flag&(os.O_WRONLY|os.O_RDWR|os.O_CREATE|os.O_TRUNC|os.O_APPEND) != 0 && path != "/dev/null" &&
+					!strings.HasPrefix(filepath.Clean(path), dir+"/") {
+					return nil, os.ErrPermission
+				}
+				return next(ctx, path, flag, perm)
+			}
 		})
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
