@@ -409,7 +409,13 @@ func (s *Shell) errorf(format string, args ...any) {
 func (s *Shell) runFile(ctx context.Context, f *syntax.File) int {
 	f.Name = s.name
 	s.exitCalled.Store(false)
-	err := s.runner.Run(ctx, f)
+	var err error
+	if contain(s.runner, s.stderr, func() { err = s.runner.Run(ctx, f) }) {
+		s.exitNow = false
+		s.syncDir()
+		s.setStatus(context.WithoutCancel(ctx), internalStatus)
+		return internalStatus
+	}
 	// interp also reports a cancelled run as exiting. `exit` ends the
 	// shell; another fatal error (`set -u` on an unset variable, say) ends
 	// a script but only the command line in an interactive shell.

@@ -39,7 +39,9 @@ func (s *Shell) Run(ctx context.Context, command string, stdout, stderr io.Write
 	ctx = context.WithValue(ctx, fgKey{}, nil)
 	ctx = context.WithValue(ctx, runKey{}, true)
 	defer s.keep()()
-	err = sub.Run(ctx, f)
+	if contain(sub, stderr, func() { err = sub.Run(ctx, f) }) {
+		return internalStatus, nil
+	}
 	if ctx.Err() != nil {
 		return 130, ctx.Err()
 	}
