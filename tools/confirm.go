@@ -42,8 +42,19 @@ const (
 
 // approve applies the policy to q and asks the user when it must. It
 // returns true to go ahead; otherwise the Result tells the model why not
-// (or, after "e", what the user did instead).
+// (or, after "e", what the user did instead). A call let go ahead to
+// run, write or call something is in the audit log before it acts (see
+// [call.started]); a read only when it ends.
 func (r *Registry) approve(ctx context.Context, env Env, q ask, c *call) (bool, Result) {
+	ok, res := r.decide(ctx, env, q, c)
+	if ok && q.kind != kindRead && c.started != nil {
+		c.started()
+	}
+	return ok, res
+}
+
+// decide is [Registry.approve]'s policy and question.
+func (r *Registry) decide(ctx context.Context, env Env, q ask, c *call) (bool, Result) {
 	v := q.verdict
 	c.class = v.Class.String()
 	why := reasons(v)
