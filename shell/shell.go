@@ -389,7 +389,7 @@ func syntaxError(err error, name string) string {
 	}
 	var perr syntax.ParseError
 	if errors.As(err, &perr) {
-		return fmt.Sprintf("%s:%d: %s", name, perr.Pos.Line(), perr.Text)
+		return fmt.Sprintf("%s:%d: %s", name, perr.Pos.Line(), syntaxText(perr.Text))
 	}
 	var lerr syntax.LangError
 	if errors.As(err, &lerr) {
@@ -398,6 +398,23 @@ func syntaxError(err error, name string) string {
 		return fmt.Sprintf("%s:%d: %s", name, lerr.Pos.Line(), msg[strings.Index(msg, ": ")+2:])
 	}
 	return err.Error()
+}
+
+// syntaxText is a parse error's message as bash words it when mvdan.cc/sh's
+// parser names the token it did not expect (`syntax error near unexpected
+// token `)'`), else the parser's own.
+func syntaxText(msg string) string {
+	tok := ""
+	if t, ok := strings.CutPrefix(msg, "a command can only contain words and redirects; encountered `"); ok {
+		tok = strings.TrimSuffix(t, "`")
+	} else if t, rest, ok := strings.Cut(strings.TrimPrefix(msg, "`"), "` "); ok && msg[0] == '`' &&
+		(strings.HasPrefix(rest, "is not a valid start for a statement") || strings.HasPrefix(rest, "can only ")) {
+		tok = t
+	}
+	if tok == "" || strings.ContainsAny(tok, "` ") {
+		return msg
+	}
+	return "syntax error near unexpected token `" + tok + "'"
 }
 
 func (s *Shell) errorf(format string, args ...any) {
