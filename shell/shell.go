@@ -98,6 +98,9 @@ type Shell struct {
 
 	// The assistant.
 	ask AskFunc
+	// withhold names the variables the assistant's commands never see
+	// (see [Withhold]); nil: none.
+	withhold func(name string) bool
 
 	// Jobs, background statements and signals.
 	bgs bgTable // the background statements $! knows (bgtable.go)
@@ -171,6 +174,13 @@ func Configure(c Config) Option {
 // Ask sets what answers `?` lines.
 func Ask(f AskFunc) Option {
 	return func(s *Shell) { s.ask = f }
+}
+
+// Withhold sets which variables the commands the assistant runs (see
+// [Shell.Run]) never see, exported or not: cmd/qsh passes the secrets'
+// table. The user's own commands see them all, as in bash.
+func Withhold(secret func(name string) bool) Option {
+	return func(s *Shell) { s.withhold = secret }
 }
 
 // Capture connects the session to the proxy that records what each

@@ -90,8 +90,8 @@ func (s *server) newAgent() {
 			// The registry confirms and audits MCP calls like any tool's.
 			mcp.Confirm(nil),
 			mcp.MaxOutput(s.cfg.Tools.ExecMaxOutput),
-			// The servers see the session's variables (PATH set in .qshrc,
-			// not the API keys) and start in its cwd.
+			// The servers see the session's variables (PATH set in .qshrc;
+			// not its secrets, see mcp) and start in its cwd.
 			mcp.Environ(func() []string { return s.last.Environ }),
 			mcp.Dir(func() string { return s.last.Dir }),
 			// They run the sandbox's policy for where they start.
