@@ -75,4 +75,3 @@ func TestLoadConfig(t *testing.T) {
 		t.Errorf("warnings:\n%s", stderr.String())
 	}
 }
-
