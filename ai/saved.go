@@ -11,6 +11,7 @@ import (
 
 	"github.com/qsh-shell/qsh/ai/chat"
 	"github.com/qsh-shell/qsh/ai/conversation"
+	"github.com/qsh-shell/qsh/ansi"
 )
 
 // maxConversationAge is how long a conversation nobody continued is kept.
@@ -97,7 +98,7 @@ func (a *Agent) resume(req Request, arg string) error {
 	}
 	list, errs := conversation.List(a.saved.dir)
 	for _, err := range errs {
-		fmt.Fprintf(w, "skipped a damaged conversation: %v\n", err)
+		fmt.Fprintf(w, "skipped a damaged conversation: %s\n", ansi.Escape(err.Error()))
 	}
 	if a.saved.file != nil {
 		// The conversation under way is not one to go back to.
@@ -114,7 +115,7 @@ func (a *Agent) resume(req Request, arg string) error {
 			return nil
 		}
 		for i, s := range list[:min(len(list), maxListed)] {
-			fmt.Fprintf(w, "%3d  %s  %s  %s\n", i+1, s.Modified.Format("Jan _2 15:04"), tildePath(s.Header.Dir, req.Environ), clip(oneLine(s.First), 60))
+			fmt.Fprintf(w, "%3d  %s  %s  %s\n", i+1, s.Modified.Format("Jan _2 15:04"), ansi.Escape(tildePath(s.Header.Dir, req.Environ)), ansi.Escape(clip(oneLine(s.First), 60)))
 		}
 		fmt.Fprintln(w, "continue one with ? /resume N")
 		return nil
@@ -139,7 +140,7 @@ func (a *Agent) resume(req Request, arg string) error {
 	a.endSaved()
 	a.msgs, a.saved.file, a.saved.header = msgs, f, h
 	fmt.Fprintf(w, "continuing the conversation of %s in %s (%d messages): %s\n",
-		s.Modified.Format("Jan _2 15:04"), tildePath(h.Dir, req.Environ), len(msgs), clip(oneLine(s.First), 60))
+		s.Modified.Format("Jan _2 15:04"), ansi.Escape(tildePath(h.Dir, req.Environ)), len(msgs), ansi.Escape(clip(oneLine(s.First), 60)))
 	return nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/qsh-shell/qsh/ansi"
 	"github.com/qsh-shell/qsh/tools/danger"
 )
 
@@ -211,12 +212,14 @@ func (r *Registry) prompt(w io.Writer, term bool, q ask, keys, effect, where str
 	case q.verdict.Class == danger.Safe:
 		colour = "32"
 	}
-	head := paint(colour, "⚠ "+q.verdict.Class.String()) + "  " + q.subject
+	// The command, the reasons quoting it and the files it would touch
+	// are shown, never acted on (see package ansi).
+	head := paint(colour, "⚠ "+q.verdict.Class.String()) + "  " + ansi.Escape(q.subject)
 	if why := reasons(q.verdict); why != "" {
-		head += "   " + paint("2", "("+why+")")
+		head += "   " + paint("2", "("+ansi.Escape(why)+")")
 	}
 	if effect != "" {
-		head += "  " + paint("1", "→ "+effect)
+		head += "  " + paint("1", "→ "+ansi.Escape(effect))
 	}
 	if q.sandboxed && where != "" {
 		style := "2"
@@ -232,7 +235,7 @@ func (r *Registry) prompt(w io.Writer, term bool, q ask, keys, effect, where str
 	}
 	fmt.Fprintln(w, head)
 	for _, line := range strings.SplitAfter(strings.TrimSuffix(q.body, "\n"), "\n") {
-		line = strings.TrimSuffix(line, "\n")
+		line = ansi.Escape(strings.TrimSuffix(line, "\n"))
 		switch {
 		case strings.HasPrefix(line, "+++"), strings.HasPrefix(line, "---"):
 			line = paint("1", line)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/qsh-shell/qsh/ai"
 	"github.com/qsh-shell/qsh/ai/conversation"
+	"github.com/qsh-shell/qsh/ansi"
 	"github.com/qsh-shell/qsh/config"
 	"github.com/qsh-shell/qsh/keys"
 	"github.com/qsh-shell/qsh/tools"
@@ -152,7 +153,9 @@ func done(err error) wire.Message {
 	case errors.Is(err, context.Canceled):
 		m.Canceled = true
 	default:
-		m.Error = err.Error()
+		// The shell prints it: a server's error message is shown, never
+		// acted on (see package ansi).
+		m.Error = ansi.Escape(err.Error())
 	}
 	return m
 }
