@@ -130,6 +130,9 @@ func (a *Agent) resume(req Request, arg string) error {
 		return fmt.Errorf("skipped a damaged conversation: %s: %v", s.Path, err)
 	}
 	msgs = repair(msgs)
+	for i, m := range msgs {
+		msgs[i] = capped(m)
+	}
 	if len(msgs) == 0 {
 		return fmt.Errorf("%s holds no messages", s.Path)
 	}

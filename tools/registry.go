@@ -183,6 +183,7 @@ func (r *Registry) Call(ctx context.Context, env Env, name string, args json.Raw
 		res.Canceled = true
 	}
 	res.Declined = c.decision == decDeclined
+	res.Invalid = c.decision == decInvalid
 	res.ReadOnly = c.class == danger.Safe.String()
 	appendAudit(r.auditPath, entry{
 		Time:     start,

@@ -43,6 +43,9 @@ type Result struct {
 	// ReadOnly is set for a call judged safe, which only reads: made
 	// again with nothing changed in between, it would answer the same.
 	ReadOnly bool
+	// Invalid is set for a call that could not be made as asked: an
+	// unknown tool, arguments that do not fit the schema.
+	Invalid bool
 }
 
 // ErrCanceled is the error of a call the user canceled with Ctrl-C at the
