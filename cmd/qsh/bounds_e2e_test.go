@@ -60,3 +60,55 @@ func TestInvalidCallsStopTheTurn(t *testing.T) {
 	}
 	exit(t, tm)
 }
+
+// TestResumeDamaged: a saved conversation with a damaged line in the
+// middle is resumed with what is readable, and the user is told which
+// lines were skipped.
+func TestResumeDamaged(t *testing.T) {
+	t.Parallel()
+	srv := aitest.NewOpenAI(t, aitest.Say("First answer.", 1), aitest.Say("Second answer.", 1), aitest.Say("Third answer.", 1))
+	env := aiEnv(t, srv)
+	dir := t.TempDir()
+	tm := startIn(t, dir, env)
+	tm.Line("? first question")
+	tm.WaitFor("First answer.")
+	tm.WaitFor(ps1)
+	tm.Line("? second question")
+	tm.WaitFor("Second answer.")
+	tm.WaitFor(ps1)
+	exit(t, tm)
+
+	files, _ := filepath.Glob(filepath.Join(lookupEnv(env, "XDG_STATE_HOME"), "qsh", "conversations", "*.jsonl"))
+	if len(files) != 1 {
+		t.Fatalf("conversation files: %q", files)
+	}
+	data, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	if len(lines) < 5 || !strings.Contains(lines[2], "First answer.") {
+		t.Fatalf("the file is not as expected:\n%s", data)
+	}
+	lines[2] = "{\"role\":\"assistant\",\"te\x00\xff garbage\n"
+	os.WriteFile(files[0], []byte(strings.Join(lines, "")), 0o600)
+
+	tm = startIn(t, dir, env)
+	tm.Line("? /resume")
+	tm.WaitFor("first question")
+	tm.WaitFor(ps1)
+	tm.Line("? /resume 1")
+	out := tm.WaitFor(ps1)
+	if !strings.Contains(out, "continuing the conversation") || !strings.Contains(out, "skipped 1 line of ") ||
+		!strings.Contains(out, "that could not be read: line 3 (") {
+		t.Errorf("resume:\n%s", shelltest.Tail(out))
+	}
+	tm.Line("? and then")
+	tm.WaitFor("Third answer.")
+	tm.WaitFor(ps1)
+	sent := string(srv.Requests()[2].Raw)
+	if !strings.Contains(sent, "first question") || !strings.Contains(sent, "Second answer.") || strings.Contains(sent, "garbage") {
+		t.Errorf("the resumed conversation sent:\n%s", shelltest.Tail(sent))
+	}
+	exit(t, tm)
+}
