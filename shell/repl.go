@@ -192,8 +192,8 @@ func (s *Shell) remember(entry string) (private bool) {
 		}
 	}
 	s.lines.AddHistory(entry)
-	if err := s.hist.add(entry); err != nil {
-		s.errorf("%v", err)
+	if note := s.hist.add(entry); note != "" {
+		s.errorf("%s", note)
 	}
 	return false
 }
