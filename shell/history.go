@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -273,16 +274,39 @@ func (d *historyData) last(n int) []string {
 	return entries
 }
 
+// encodeEntry is e as a line of the file: a backslash is `\\`, a newline
+// `\n`, and a byte that is not UTF-8 (a Latin-1 name typed as it is) or
+// NUL `\xNN`.
 func encodeEntry(e string) string {
-	if !strings.ContainsAny(e, "\\\n") {
+	plain := utf8.ValidString(e) && strings.IndexByte(e, 0) < 0
+	if plain && !strings.ContainsAny(e, "\\\n") {
 		return e
 	}
-	r := strings.NewReplacer(`\`, `\\`, "\n", `\n`)
-	return r.Replace(e)
+	if plain {
+		r := strings.NewReplacer(`\`, `\\`, "\n", `\n`)
+		return r.Replace(e)
+	}
+	var b strings.Builder
+	for len(e) > 0 {
+		r, n := utf8.DecodeRuneInString(e)
+		switch {
+		case r == '\\':
+			b.WriteString(`\\`)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == 0 || r == utf8.RuneError && n == 1:
+			fmt.Fprintf(&b, `\x%02x`, e[0])
+		default:
+			b.WriteString(e[:n])
+		}
+		e = e[n:]
+	}
+	return b.String()
 }
 
-// decodeEntry decodes one line of the file: valid UTF-8 without NUL, `\\`
-// and `\n` its only escapes. Without escapes the entry is line itself.
+// decodeEntry decodes one line of the file: valid UTF-8 without NUL, `\\`,
+// `\n` and `\xNN` its only escapes. Without escapes the entry is line
+// itself.
 func decodeEntry(line string) (string, bool) {
 	if !utf8.ValidString(line) || strings.IndexByte(line, 0) >= 0 {
 		return "", false
@@ -307,6 +331,16 @@ func decodeEntry(line string) (string, bool) {
 			b.WriteByte('\\')
 		case 'n':
 			b.WriteByte('\n')
+		case 'x':
+			if i+2 >= len(line) {
+				return "", false
+			}
+			v, err := strconv.ParseUint(line[i+1:i+3], 16, 8)
+			if err != nil {
+				return "", false
+			}
+			b.WriteByte(byte(v))
+			i += 2
 		default:
 			return "", false
 		}

@@ -17,7 +17,8 @@ import (
 
 func TestHistoryEncoding(t *testing.T) {
 	t.Parallel()
-	for _, e := range []string{"echo hi", "for i in 1; do\necho $i\ndone", `printf 'a\nb\\'`, "tail\\", "a\\nb", "ünïcode ✓"} {
+	for _, e := range []string{"echo hi", "for i in 1; do\necho $i\ndone", `printf 'a\nb\\'`, "tail\\", "a\\nb", "ünïcode ✓",
+		"echo caf\xe9 \xff\x00 \\x41", `echo \xe9`} {
 		line := encodeEntry(e)
 		if strings.Contains(line, "\n") {
 			t.Errorf("encodeEntry(%q) = %q has a newline", e, line)
@@ -27,7 +28,7 @@ func TestHistoryEncoding(t *testing.T) {
 			t.Errorf("round trip of %q: %q, %v", e, got, ok)
 		}
 	}
-	for _, bad := range []string{"trailing\\", `bad\x`, "nul\x00", "\xff\xfe"} {
+	for _, bad := range []string{"trailing\\", `bad\x`, `bad\xg1`, `bad\x4`, "nul\x00", "\xff\xfe"} {
 		if _, ok := decodeEntry(bad); ok {
 			t.Errorf("decodeEntry(%q) accepted", bad)
 		}
@@ -430,7 +431,7 @@ func TestHistoryLongEntries(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "history")
 	h := newHistory(10)
 	h.open(path)
-	long := "echo " + strings.Repeat("pasted ", MaxPaste/7)
+	long := "echo " + strings.Repeat("pasted ", MaxLine/7)
 	odd := "printf '%s\\n' a\\\\b\nsecond line\\"
 	for _, e := range []string{long, odd, "after"} {
 		if note := h.add(e); note != "" {
