@@ -313,7 +313,11 @@ func (s *Shell) askLine(ctx context.Context, text string) int {
 	if s.terminal {
 		q.ReadKey = s.readKey
 	}
-	if s.switchVar("QSH_AI_CONTEXT", s.cfg.AIContext) {
+	withContext, ok := s.strictSwitch("QSH_AI_CONTEXT", s.cfg.AIContext)
+	if !ok {
+		return 1
+	}
+	if withContext {
 		q.Record = s.recordWithOutput()
 	} else {
 		q.NoContext = true

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/qsh-shell/qsh/ai"
@@ -28,13 +29,18 @@ type Settings struct {
 	Tools tools.Config
 	// Problems are the values that were not used, for --config.
 	Problems config.Problems
+	// Refused says why the assistant will not answer: a safety setting
+	// that did not parse (see config.Strict); empty when it will.
+	Refused string
 }
 
 // LoadSettings reads the assistant's configuration from environ; bad
-// values get one line each on stderr.
+// values get one line each on stderr, but for safety settings', which
+// make Refused.
 func LoadSettings(environ []string, stderr io.Writer) Settings {
 	var s Settings
 	s.Problems = config.Load(environ, stderr, &s.AI, &s.Tools)
+	s.Refused = strings.Join(config.Strict(s.Problems, &s.AI, &s.Tools), "; ")
 	return s
 }
 
@@ -111,6 +117,9 @@ func (s *server) newAgent() {
 
 // ask answers one question.
 func (s *server) ask(ctx context.Context, m wire.Message) error {
+	if s.cfg.Refused != "" {
+		return errors.New(s.cfg.Refused)
+	}
 	if s.agent == nil {
 		s.newAgent()
 	}

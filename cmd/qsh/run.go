@@ -191,7 +191,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return st
 		}
 	}
-	stderr.Write(cfgErrs.Bytes())
+	// The settings are an interactive shell's (history, capture): said by
+	// the one that uses them, once, and never by a script or a -c string,
+	// which print only what they print (--config lists them all).
+	if interactive {
+		stderr.Write(cfgErrs.Bytes())
+	}
 	if o.action == "config" {
 		return printConfig(stdout, stderr, cfg, problems)
 	}
