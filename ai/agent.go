@@ -241,6 +241,7 @@ func (a *Agent) Ask(ctx context.Context, req Request) (err error) {
 	}
 	question := chat.Message{Role: chat.RoleUser, Text: red.Redact(block + "\n" + text)}
 	scr := newScreen(req.Stdout, req.Terminal, a.cfg.NoColor == "")
+	scr.cols = req.Env.Columns
 	env := req.Env
 	if env.Dir == "" {
 		env.Dir = req.Dir

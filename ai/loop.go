@@ -10,6 +10,7 @@ import (
 
 	"github.com/qsh-shell/qsh/ai/chat"
 	"github.com/qsh-shell/qsh/ai/fenced"
+	"github.com/qsh-shell/qsh/ansi"
 	"github.com/qsh-shell/qsh/tools"
 )
 
@@ -544,8 +545,11 @@ func (t *turn) result(res tools.Result) chat.Message {
 	}
 	if !res.Success {
 		what := "failed"
-		if res.Error != "" {
-			what = "failed: " + clip(oneLine(res.Error), 60)
+		switch {
+		case res.Shown != "":
+			what = res.Shown // said for the user, whole
+		case res.Error != "":
+			what = "failed: " + ansi.Clip(oneLine(res.Error), 80) // written for the model
 		}
 		t.scr.ToolEnd(false, what, len(res.Output), d)
 		if res.Error != "" {

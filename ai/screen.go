@@ -25,6 +25,9 @@ type screen struct {
 	term  bool
 	color bool
 	text  ansi.Stream // the answer's text, escaped as it streams
+	// cols is the terminal's width, which tool lines are fitted to; nil
+	// when unknown.
+	cols func() int
 
 	mu sync.Mutex
 	// spinStop, when not nil, stops the running spinner.
@@ -195,16 +198,22 @@ func (s *screen) ToolStart(name, args string) {
 	io.WriteString(s.w, "\n")
 }
 
-// ToolEnd shows how a call ended.
+// ToolEnd shows how a call ended, fitted to the terminal between words:
+// why a call was refused must not be cut.
 func (s *screen) ToolEnd(ok bool, what string, size int, d time.Duration) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.newline()
-	mark := s.ok.Sprint("✓")
+	mark, style := "✓", "32"
 	if !ok {
-		mark = s.bad.Sprint("✗")
+		mark, style = "✗", "31"
 	}
-	fmt.Fprintf(s.w, "  %s %s\n", mark, s.dim.Sprintf("%s · %s · %s", ansi.Escape(what), byteSize(size), d.Round(time.Millisecond)))
+	cols := 0
+	if s.cols != nil && s.term {
+		cols = s.cols()
+	}
+	io.WriteString(s.w, ansi.Layout([]ansi.Span{{Text: "  "}, {Style: style, Text: mark}, {Text: " "},
+		{Style: "2", Text: fmt.Sprintf("%s · %s · %s", ansi.Escape(what), byteSize(size), d.Round(time.Millisecond))}}, cols, 4, s.color)+"\n")
 }
 
 func byteSize(n int) string {

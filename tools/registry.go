@@ -129,6 +129,9 @@ type call struct {
 	canceled bool
 	sandbox  string   // the mode it ran confined in, "unconfined", or "" (off)
 	denied   []string // what the sandbox kept from it
+	// waited is how long the user took to answer the confirmation: not
+	// the call's time.
+	waited time.Duration
 	// started logs the call as it is let go ahead, before it acts: what
 	// it runs may bring down the process that would log its end (a
 	// program that kills the shell, a power cut).
@@ -178,7 +181,7 @@ func (r *Registry) Call(ctx context.Context, env Env, name string, args json.Raw
 			res = r.callAdded(ctx, env, t, args, c)
 		}
 	}
-	res.Duration = r.now().Sub(start)
+	res.Duration = r.now().Sub(start) - c.waited
 	if c.canceled {
 		res.Canceled = true
 	}

@@ -181,3 +181,25 @@ func TestAuditBeforeRun(t *testing.T) {
 		t.Errorf("audit log after the run:\n%s", b)
 	}
 }
+
+// TestCallDurationExcludesDeciding: the time a call's result line shows
+// is its work's, not the seconds the user took to answer.
+func TestCallDurationExcludesDeciding(t *testing.T) {
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	cfg := DefaultConfig()
+	cfg.Confirm = ConfirmAll
+	r, _ := testRegistry(t, cfg, Clock(func() time.Time { return now }, func(context.Context, time.Duration) error { return nil }))
+	env := testEnv(t.TempDir(), new(bytes.Buffer))
+	env.ReadKey = func(context.Context) (rune, error) {
+		now = now.Add(30 * time.Second) // the user thinks
+		return 'y', nil
+	}
+	env.Run = func(ctx context.Context, req guarded.Request, out io.Writer) guarded.Result {
+		now = now.Add(2 * time.Second) // the command works
+		return guarded.Result{}
+	}
+	res := r.Call(context.Background(), env, "execute_command", json.RawMessage(`{"command":"echo hi"}`))
+	if !res.Success || res.Duration != 2*time.Second {
+		t.Errorf("got %+v, want success in 2s", res)
+	}
+}

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"syscall"
 
+	"golang.org/x/term"
+
 	"github.com/qsh-shell/qsh/ai"
 	"github.com/qsh-shell/qsh/ai/conversation"
 	"github.com/qsh-shell/qsh/ansi"
@@ -128,6 +130,16 @@ func (s *server) ask(ctx context.Context, m wire.Message) error {
 		rec[i] = ai.Command(c)
 	}
 	env := tools.Env{Run: s.run, Preview: s.preview}
+	if s.stdout != nil {
+		out := s.stdout
+		env.Columns = func() int {
+			cols, _, err := term.GetSize(int(out.Fd()))
+			if err != nil {
+				return 0
+			}
+			return cols
+		}
+	}
 	if m.Editable {
 		env.Edit = s.edit
 	}
