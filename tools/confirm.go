@@ -100,6 +100,9 @@ func (r *Registry) decide(ctx context.Context, env Env, q ask, c *call) (bool, R
 	if q.kind == kindRun && env.Preview != nil {
 		effect = env.Preview(ctx, q.subject)
 	}
+	if env.Quiet != nil {
+		defer env.Quiet()() // the key is shown once, by the question
+	}
 	if env.Discard != nil {
 		env.Discard() // a y typed twice must not answer this question
 	}

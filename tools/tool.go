@@ -73,6 +73,10 @@ type Env struct {
 	// Discard drops the keys typed before a question is shown, so that
 	// only keys pressed once it is answer it; nil: none to drop.
 	Discard func()
+	// Quiet stops the terminal echoing keys while a question is asked,
+	// until restore: the question prints the key that answers it, once.
+	// Nil: nothing to quiet.
+	Quiet func() (restore func())
 	// Run runs a command in a subshell of the user's interpreter.
 	Run RunFunc
 	// Environ is the session's exported variables (NAME=value): the home

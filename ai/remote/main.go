@@ -147,6 +147,7 @@ func (s *server) ask(ctx context.Context, m wire.Message) error {
 		in := s.stdin
 		env.ReadKey = func(ctx context.Context) (rune, error) { return keys.Read(ctx, in) }
 		env.Discard = func() { keys.Discard(in) }
+		env.Quiet = func() func() { return keys.Quiet(in) }
 	}
 	var out io.Writer = io.Discard
 	if s.stdout != nil {
