@@ -5,7 +5,7 @@ set -eu
 
 usage() {
 	cat <<'USAGE'
-Usage: ./install.sh [--prefix DIR] [--system] [--uninstall] [--help]
+Usage: ./install.sh [--prefix DIR] [--system] [--uninstall [--force]] [--help]
 
 Builds qsh from this checkout with the Go toolchain and installs it, with
 qsh-assistant (the assistant, which qsh starts on the first ? line) beside it.
@@ -15,7 +15,9 @@ qsh-assistant (the assistant, which qsh starts on the first ? line) beside it.
   --system       also install to /usr/local/bin and add qsh to /etc/shells,
                  so it can be a login shell (needs root: use sudo)
   --uninstall    remove what an install with the same --prefix put in place:
-                 the binaries and the /etc/shells line it added
+                 the binaries and the /etc/shells line it added; refused while
+                 an account's login shell is the qsh it would remove
+  --force        with --uninstall: remove it all the same
   -h, --help     show this help
 
 Running it again is safe: it rebuilds, replaces the binaries atomically and
@@ -23,8 +25,9 @@ never adds a line to /etc/shells twice. What it installed is listed in
 DIR/share/qsh/installed, which --uninstall reads.
 
 Environment: PREFIX as above; GOTOOLCHAIN=goX.Y.Z lets go download the
-toolchain go.mod needs when the installed one is older; SYSTEM_BINDIR and
-SHELLS_FILE replace /usr/local/bin and /etc/shells (for packaging and tests).
+toolchain go.mod needs when the installed one is older; SYSTEM_BINDIR,
+SHELLS_FILE and PASSWD_FILE replace /usr/local/bin, /etc/shells and the
+account database (getent passwd) (for packaging and tests).
 USAGE
 }
 
@@ -37,18 +40,23 @@ prefix=${PREFIX:-}
 prefix_arg=
 system=false
 uninstall=false
+force=false
 while [ $# -gt 0 ]; do
 	case $1 in
 	--prefix) [ $# -ge 2 ] || die "--prefix needs a directory"; prefix=$2; prefix_arg=" --prefix $2"; shift ;;
 	--prefix=*) prefix=${1#--prefix=}; prefix_arg=" --prefix $prefix" ;;
 	--system) system=true ;;
 	--uninstall) uninstall=true ;;
+	--force) force=true ;;
 	-h | --help) usage; exit 0 ;;
 	*) die "unknown argument: $1 (see --help)" ;;
 	esac
 	shift
 done
 
+# Paths the user gave stay right after the cd below.
+case ${PASSWD_FILE:-/} in /*) ;; *) PASSWD_FILE=$PWD/$PASSWD_FILE ;; esac
+case $prefix in /* | '') ;; *) prefix=$PWD/$prefix ;; esac
 cd "$(dirname "$0")"
 
 if [ -z "$prefix" ]; then
@@ -67,10 +75,57 @@ shells=${SHELLS_FILE:-/etc/shells}
 # The manifest has one line per thing installed: "file PATH" for a binary,
 # "shells FILE LINE" for a line added to a shells file.
 
+# accounts: the account database as NAME SHELL lines: PASSWD_FILE (a
+# passwd(5) file) when set, else getent (which knows LDAP and SSSD users
+# too), dscl on macOS, /etc/passwd.
+accounts() {
+	if [ -n "${PASSWD_FILE:-}" ]; then
+		awk -F: '{ print $1, $7 }' "$PASSWD_FILE"
+	elif command -v getent >/dev/null 2>&1; then
+		getent passwd | awk -F: '{ print $1, $7 }'
+	elif command -v dscl >/dev/null 2>&1; then
+		dscl . -list /Users UserShell
+	else
+		awk -F: '{ print $1, $7 }' /etc/passwd
+	fi
+}
+
+# login_users PATH: the accounts whose login shell is PATH (the same file,
+# whatever path names it), each after a space, from the NAME SHELL lines
+# in $accounts.
+login_users() {
+	printf '%s\n' "$accounts" | while read -r name sh; do
+		[ -n "$sh" ] || continue
+		if [ "$sh" = "$1" ] || { [ -e "$sh" ] && [ "$sh" -ef "$1" ]; }; then
+			printf ' %s' "$name"
+		fi
+	done
+}
+
 # --- uninstall --------------------------------------------------------------
 if $uninstall; then
 	if [ ! -f "$manifest" ]; then
 		die "nothing to uninstall: no $manifest (installed with another --prefix, or by hand?)"
+	fi
+	# A login shell that is gone locks its account out (su, ssh and the
+	# console all fail to start it): refuse while any account has it.
+	if ! $force; then
+		accounts=$(accounts) ||
+			die "not uninstalled: cannot read the accounts to see whose login shell qsh is (--force removes it anyway)"
+		while read -r kind path rest; do
+			[ "$kind" = file ] && [ "${path##*/}" = qsh ] || continue
+			users=$(login_users "$path")
+			[ -z "$users" ] && continue
+			{
+				printf 'install.sh: not uninstalled: %s is the login shell of:%s\n' "$path" "$users"
+				printf 'Removing it would lock them out. Give them another shell first, e.g.\n'
+				for u in $users; do
+					printf '    sudo chsh -s /bin/bash %s\n' "$u"
+				done
+				printf 'or remove it anyway: ./install.sh --uninstall%s --force\n' "$prefix_arg"
+			} >&2
+			exit 1
+		done <"$manifest"
 	fi
 	while read -r kind path rest; do
 		case $kind in

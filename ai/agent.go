@@ -15,6 +15,7 @@ import (
 	"github.com/qsh-shell/qsh/ai/anthropic"
 	"github.com/qsh-shell/qsh/ai/chat"
 	"github.com/qsh-shell/qsh/ai/openai"
+	"github.com/qsh-shell/qsh/ansi"
 	"github.com/qsh-shell/qsh/tools"
 )
 
@@ -241,6 +242,7 @@ func (a *Agent) Ask(ctx context.Context, req Request) (err error) {
 	}
 	question := chat.Message{Role: chat.RoleUser, Text: red.Redact(block + "\n" + text)}
 	scr := newScreen(req.Stdout, req.Terminal, a.cfg.NoColor == "")
+	scr.cols = req.Env.Columns
 	env := req.Env
 	if env.Dir == "" {
 		env.Dir = req.Dir
@@ -426,7 +428,7 @@ func (a *Agent) status(w io.Writer, req Request) {
 	}
 	tl := "none"
 	if len(names) > 0 {
-		tl = strings.Join(names, ", ")
+		tl = ansi.Escape(strings.Join(names, ", "))
 	}
 	fmt.Fprintf(w, "provider  %s\nmodel     %s\nbase URL  %s\napi key   %s\ntools     %s (at most %d round trips)\nprotocol  %s\nanswers   at most %d tokens and %s each\nwindow    %s\ntokens    %s this session%s\nmessages  %d in this conversation\n",
 		provider, a.ep.Model, a.ep.BaseURL, key, tl, a.cfg.MaxIter, a.protocolStatus(), a.cfg.MaxOutput, a.cfg.Timeout, a.windowStatus(),
@@ -452,6 +454,6 @@ func (a *Agent) toolStatus(w io.Writer, req Request) {
 	}
 	env := tools.Env{Dir: req.Dir, Environ: sessionEnviron(req)}
 	for _, line := range s.Status(env) {
-		fmt.Fprintln(w, line)
+		fmt.Fprintln(w, ansi.Escape(line)) // MCP servers' names and errors among them
 	}
 }

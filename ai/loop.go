@@ -10,11 +10,31 @@ import (
 
 	"github.com/qsh-shell/qsh/ai/chat"
 	"github.com/qsh-shell/qsh/ai/fenced"
+	"github.com/qsh-shell/qsh/ansi"
 	"github.com/qsh-shell/qsh/tools"
 )
 
 // errTimeout is the cause of a request cancelled by QSH_AI_TIMEOUT.
 var errTimeout = errors.New("timeout")
+
+// errTooLong is the cause of a request whose answer went well past the
+// output limit it asked for (QSH_AI_MAX_OUTPUT_TOKENS): a server that
+// ignores the limit must not stream for ever (one streamed 50 MB).
+var errTooLong = errors.New("the answer went past its limit")
+
+// stopTooLong is the stop reason of an answer qsh stopped reading.
+const stopTooLong = "qsh_limit"
+
+// How far past its limit an answer may go before qsh stops reading it.
+// Tokens are counted by what they cost to stream, with room for what a
+// server that keeps to the limit sends: a token is an event or two (the
+// events without text count, tool calls' arguments among them), and a
+// few bytes of text.
+const (
+	limitEventsPerToken = 2
+	limitBytesPerToken  = 16
+	limitSlack          = 64 // events of their own: the role, the end, the usage
+)
 
 // turn is one question and the round trips that answer it.
 type turn struct {
@@ -44,6 +64,10 @@ type turn struct {
 	earlier map[string]*earlier
 	// loop, when set, is the call the model kept making: the turn ends.
 	loop string
+	// invalid counts the calls in a row that could not be made as asked
+	// (see [turn.invalidCall]); broken, when set, ends the turn.
+	invalid int
+	broken  error
 	// handed is set when the user took a command over (e at the
 	// confirmation): the turn ends, and the prompt is theirs.
 	handed bool
@@ -77,6 +101,10 @@ func (t *turn) run() error {
 			}
 			return err
 		}
+		if reply.Stop == stopTooLong {
+			t.scr.Line(fmt.Sprintf("(the answer went past its limit of %d tokens, QSH_AI_MAX_OUTPUT_TOKENS, which the server did not keep to: qsh stopped reading it — ask to go on, or raise it)", req.MaxTokens))
+			reply.Text += "\n[stopped here: the answer went past QSH_AI_MAX_OUTPUT_TOKENS]"
+		}
 		if reply.Stop == "length" || reply.Stop == "max_tokens" {
 			if req.MaxTokens < t.a.cfg.MaxOutput {
 				t.scr.Line(fmt.Sprintf("(the answer stopped at %d tokens, all that %s's %s-token window left after the prompt — ask to go on, or ? /reset)",
@@ -95,6 +123,9 @@ func (t *turn) run() error {
 		}
 		if t.loop != "" {
 			return t.looping()
+		}
+		if t.broken != nil {
+			return t.broken
 		}
 		if t.handed {
 			return nil
@@ -204,10 +235,36 @@ func stopped(err error) string {
 
 // add appends a message to the conversation, and saves it.
 func (t *turn) add(m chat.Message) {
+	m = capped(m)
 	t.msgs = append(t.msgs, m)
 	if t.save != nil {
 		t.save(m)
 	}
+}
+
+// maxMessage bounds one message of a conversation, as it is saved and as
+// it is sent again with each follow-up: past it (an answer from a server
+// that did not keep to its limit, a saved file from before one was kept)
+// a message keeps its beginning and its end. Twice the largest read the
+// filesystem tool makes by default, so that no message of a turn that
+// kept its limits is cut.
+const maxMessage = 2 << 20
+
+// capped is m within maxMessage: its text cut in the middle, arguments
+// past it (which cannot be cut and stay JSON) replaced by {}.
+func capped(m chat.Message) chat.Message {
+	if len(m.Text) > maxMessage {
+		half := maxMessage/2 - 64
+		head, tail := m.Text[:half], m.Text[len(m.Text)-half:]
+		m.Text = strings.ToValidUTF8(head, "") + fmt.Sprintf("\n[… %d bytes cut …]\n", len(m.Text)-2*half) + strings.ToValidUTF8(tail, "")
+	}
+	for i, c := range m.Calls {
+		if len(c.Args) > maxMessage {
+			m.Calls = append([]chat.Call(nil), m.Calls...)
+			m.Calls[i].Args = "{}"
+		}
+	}
+	return m
 }
 
 // toolSpecs describes the tools to the model.
@@ -277,8 +334,19 @@ func (t *turn) once(req chat.Request) (reply chat.Reply, streamed bool, err erro
 		parser = fenced.New(show)
 		text = parser.Feed
 	}
+	// The limit is kept here too: the request asks for it, a server may
+	// not keep to it.
+	events, size := 0, 0
+	meter := func(s string) {
+		events, size = events+1, size+len(s)
+		if events > limitEventsPerToken*req.MaxTokens+limitSlack || size > limitBytesPerToken*req.MaxTokens {
+			cancel(errTooLong)
+			return
+		}
+		text(s)
+	}
 	t.scr.spin()
-	reply, err = t.a.stream(ctx, req, text)
+	reply, err = t.a.stream(ctx, req, meter)
 	t.scr.Stop()
 	if parser != nil {
 		parser.Close()
@@ -289,9 +357,13 @@ func (t *turn) once(req chat.Request) (reply chat.Reply, streamed bool, err erro
 			reply.Calls = fencedCalls(parser.Calls(), len(t.msgs), t.bad)
 		}
 	}
-	if err != nil && t.ctx.Err() != nil {
+	switch {
+	case err != nil && t.ctx.Err() != nil:
 		err = t.ctx.Err()
-	} else if err != nil && errors.Is(context.Cause(ctx), errTimeout) {
+	case errors.Is(context.Cause(ctx), errTooLong):
+		// What came is kept as an answer; its calls, cut, are not made.
+		err, reply.Stop, reply.Calls = nil, stopTooLong, nil
+	case err != nil && errors.Is(context.Cause(ctx), errTimeout):
 		err = errTimeout
 	}
 	return reply, streamed, err
@@ -367,7 +439,7 @@ func (t *turn) call(c chat.Call, known map[string]bool) chat.Message {
 	if t.ctx.Err() != nil || t.canceled {
 		return answer("not run: the user cancelled the turn", true)
 	}
-	if t.loop != "" {
+	if t.loop != "" || t.broken != nil {
 		return answer("not run: the turn was stopped", true)
 	}
 	if t.handed {
@@ -380,17 +452,15 @@ func (t *turn) call(c chat.Call, known map[string]bool) chat.Message {
 	if msg, ok := t.bad[c.ID]; ok {
 		// A malformed ```tool block: the parser said what was wrong.
 		t.scr.ToolStart(c.Name, "")
-		t.scr.ToolEnd(false, "malformed tool block", 0, 0)
-		return answer(msg, true)
+		return t.invalidCall(c, "malformed tool block", msg)
 	}
 	t.scr.ToolStart(c.Name, c.Args)
 	if !known[c.Name] {
-		t.scr.ToolEnd(false, "unknown tool", 0, 0)
 		var names []string
 		for n := range known {
 			names = append(names, n)
 		}
-		return answer(fmt.Sprintf("there is no tool named %q; the tools are: %s", c.Name, strings.Join(names, ", ")), true)
+		return t.invalidCall(c, "unknown tool", fmt.Sprintf("there is no tool named %q; the tools are: %s", c.Name, strings.Join(names, ", ")))
 	}
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal([]byte(c.Args), &obj); err != nil || obj == nil {
@@ -398,8 +468,8 @@ func (t *turn) call(c chat.Call, known map[string]bool) chat.Message {
 		if err != nil {
 			why = err.Error()
 		}
-		t.scr.ToolEnd(false, "invalid JSON arguments from the model", 0, 0)
-		return answer(fmt.Sprintf("the arguments are not valid JSON (%s); call again with one JSON object that matches the schema", why), true)
+		return t.invalidCall(c, "invalid JSON arguments from the model",
+			fmt.Sprintf("the arguments are not valid JSON (%s); call again with one JSON object that matches the schema", why))
 	}
 	if m, ok := t.repeated(c, answer); ok {
 		return m
@@ -408,7 +478,37 @@ func (t *turn) call(c chat.Call, known map[string]bool) chat.Message {
 	m := t.result(res)
 	m.CallID = c.ID
 	t.remember(c, res, m)
+	if res.Invalid {
+		t.invalid++
+		t.checkInvalid()
+	} else {
+		t.invalid = 0
+	}
 	return m
+}
+
+// invalidCall answers a call that cannot be made as asked, saying what
+// was wrong (what, on the tool line; why, to the model).
+func (t *turn) invalidCall(c chat.Call, what, why string) chat.Message {
+	t.invalid++
+	t.scr.ToolEnd(false, what, 0, 0)
+	m := chat.Message{Role: chat.RoleTool, CallID: c.ID, Text: t.red.Redact(why), IsError: true}
+	if t.checkInvalid() {
+		m.Text += "\n[the turn ends here: this was the third call in a row that could not be made]"
+	}
+	return m
+}
+
+// checkInvalid ends the turn once more than maxRepeats calls in a row
+// could not be made: a model that keeps sending a tool that does not
+// exist, or arguments that are not JSON, would use every round trip.
+func (t *turn) checkInvalid() bool {
+	if t.invalid <= maxRepeats || t.broken != nil {
+		return t.broken != nil
+	}
+	t.broken = &lineError{line: fmt.Sprintf("%s keeps making calls that cannot be made (%d in a row: an unknown tool, arguments that are not JSON or do not fit), so the turn stops here — ask differently, or try a larger model",
+		t.a.ep.Model, t.invalid)}
+	return true
 }
 
 // exec makes one call.
@@ -445,8 +545,11 @@ func (t *turn) result(res tools.Result) chat.Message {
 	}
 	if !res.Success {
 		what := "failed"
-		if res.Error != "" {
-			what = "failed: " + clip(oneLine(res.Error), 60)
+		switch {
+		case res.Shown != "":
+			what = res.Shown // said for the user, whole
+		case res.Error != "":
+			what = "failed: " + ansi.Clip(oneLine(res.Error), 80) // written for the model
 		}
 		t.scr.ToolEnd(false, what, len(res.Output), d)
 		if res.Error != "" {

@@ -210,6 +210,7 @@ func TestBoundedAnswers(t *testing.T) {
 				t.Errorf("max_tokens %v, want 20", n)
 			}
 			a.cfg.Timeout = 300 * time.Millisecond
+			a.cfg.MaxOutput = 1 << 20 // the timeout's to stop (see TestAnswerPastItsLimit)
 			start := time.Now()
 			out, err = ask(t, a, "count again")
 			if d := time.Since(start); d > 5*time.Second {
@@ -223,6 +224,38 @@ func TestBoundedAnswers(t *testing.T) {
 				t.Fatal(err)
 			}
 			if last := sent(srv.Requests()[2]); !strings.Contains(last, "Again: word1 ") || !strings.Contains(last, "[stopped here: QSH_AI_TIMEOUT]") {
+				t.Errorf("the stopped answer is not kept in the conversation:\n%s", last)
+			}
+		})
+	}
+}
+
+// TestAnswerPastItsLimit: a server that ignores the output limit the
+// request sets is stopped by the client, which keeps what came and says
+// so; the answer's tool calls, cut, are not made.
+func TestAnswerPastItsLimit(t *testing.T) {
+	t.Parallel()
+	for _, p := range providers {
+		t.Run(p.name, func(t *testing.T) {
+			t.Parallel()
+			srv := p.start(t,
+				aitest.Reply{Text: "Counting: ", Forever: true, IgnoreLimit: true},
+				aitest.Say("You saw words.", 1))
+			cfg := p.cfg(srv.URL)
+			cfg.MaxOutput = 50
+			a := New(cfg, nil, noWait)
+			out, err := ask(t, a, "count")
+			if err != nil {
+				t.Fatal(err)
+			}
+			const note = "(the answer went past its limit of 50 tokens, QSH_AI_MAX_OUTPUT_TOKENS, which the server did not keep to: qsh stopped reading it"
+			if !strings.Contains(out, "Counting: word1 ") || !strings.Contains(out, note) || len(out) > limitBytesPerToken*50+len(note)+200 {
+				t.Errorf("%d bytes of output:\n%s", len(out), out)
+			}
+			if _, err := ask(t, a, "what did you say?"); err != nil {
+				t.Fatal(err)
+			}
+			if last := sent(srv.Requests()[1]); !strings.Contains(last, "[stopped here: the answer went past QSH_AI_MAX_OUTPUT_TOKENS]") {
 				t.Errorf("the stopped answer is not kept in the conversation:\n%s", last)
 			}
 		})
@@ -246,5 +279,22 @@ func TestStreamEndsEarly(t *testing.T) {
 	ask(t, a, "go on")
 	if last := sent(srv.Requests()[1]); !strings.Contains(last, "[stopped here: the answer broke off]") {
 		t.Errorf("the broken answer is not kept:\n%s", last)
+	}
+}
+
+// TestCapped: a message past maxMessage keeps its beginning and end, and
+// arguments past it become {}.
+func TestCapped(t *testing.T) {
+	big := "BEGIN" + strings.Repeat("x", 3*maxMessage) + "END"
+	m := capped(chat.Message{Role: chat.RoleAssistant, Text: big, Calls: []chat.Call{{Name: "a", Args: `{"x":"` + big + `"}`}, {Name: "b", Args: "{}"}}})
+	if len(m.Text) > maxMessage || !strings.HasPrefix(m.Text, "BEGIN") || !strings.HasSuffix(m.Text, "END") || !strings.Contains(m.Text, "bytes cut …]") {
+		t.Errorf("text of %d bytes: %.40q…", len(m.Text), m.Text)
+	}
+	if m.Calls[0].Args != "{}" || m.Calls[1].Args != "{}" {
+		t.Errorf("calls %+v", m.Calls)
+	}
+	small := chat.Message{Role: chat.RoleUser, Text: "hi"}
+	if got := capped(small); got.Text != "hi" {
+		t.Errorf("a small message changed: %q", got.Text)
 	}
 }

@@ -73,3 +73,44 @@ func TestRepeatedRead(t *testing.T) {
 		t.Errorf("the repeated read's answer: %s", results)
 	}
 }
+
+// TestInvalidCallsEndTheTurn: a model that keeps making calls that cannot
+// be made (a tool that does not exist, arguments that are not JSON, that
+// do not fit the tool) is told what was wrong twice; the third call in a
+// row ends the turn, rather than every round trip going to it. A call
+// that could be made starts the count again.
+func TestInvalidCallsEndTheTurn(t *testing.T) {
+	t.Parallel()
+	strict := &fakeTool{name: "strict", run: func(_ context.Context, args json.RawMessage) tools.Result {
+		if !strings.Contains(string(args), "text") {
+			return tools.Result{Error: `missing required argument "text"`, Invalid: true}
+		}
+		return tools.Result{Output: "done", Success: true}
+	}}
+	srv := aitest.NewOpenAI(t,
+		aitest.Use("nosuch", `{}`, 1),
+		aitest.Use("strict", `{"text": "ok"}`, 1), // a good one: the count starts again
+		aitest.Use("nosuch", `{}`, 1),
+		aitest.Use("strict", `{"text": `, 1),
+		aitest.Use("strict", `{"other": 1}`, 1),
+		aitest.Say("never asked for", 1))
+	a := New(providers[0].cfg(srv.URL), newSet(strict), noWait)
+	out, err := ask(t, a, "go")
+	want := "gpt-5-mini keeps making calls that cannot be made (3 in a row"
+	if err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("error %v\nwant %s", err, want)
+	}
+	if n := len(srv.Requests()); n != 5 {
+		t.Errorf("%d requests, want 5", n)
+	}
+	for _, want := range []string{"✗ unknown tool", "✗ invalid JSON arguments from the model"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the screen lacks %q:\n%s", want, out)
+		}
+	}
+	// The conversation stays valid: every call has its answer.
+	srv.Push(aitest.Say("ok", 1))
+	if _, err := ask(t, a, "and now?"); err != nil {
+		t.Fatal(err)
+	}
+}

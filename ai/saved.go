@@ -11,6 +11,7 @@ import (
 
 	"github.com/qsh-shell/qsh/ai/chat"
 	"github.com/qsh-shell/qsh/ai/conversation"
+	"github.com/qsh-shell/qsh/ansi"
 )
 
 // maxConversationAge is how long a conversation nobody continued is kept.
@@ -97,7 +98,7 @@ func (a *Agent) resume(req Request, arg string) error {
 	}
 	list, errs := conversation.List(a.saved.dir)
 	for _, err := range errs {
-		fmt.Fprintf(w, "skipped a damaged conversation: %v\n", err)
+		fmt.Fprintf(w, "skipped a damaged conversation: %s\n", ansi.Escape(err.Error()))
 	}
 	if a.saved.file != nil {
 		// The conversation under way is not one to go back to.
@@ -114,7 +115,7 @@ func (a *Agent) resume(req Request, arg string) error {
 			return nil
 		}
 		for i, s := range list[:min(len(list), maxListed)] {
-			fmt.Fprintf(w, "%3d  %s  %s  %s\n", i+1, s.Modified.Format("Jan _2 15:04"), tildePath(s.Header.Dir, req.Environ), clip(oneLine(s.First), 60))
+			fmt.Fprintf(w, "%3d  %s  %s  %s\n", i+1, s.Modified.Format("Jan _2 15:04"), ansi.Escape(tildePath(s.Header.Dir, req.Environ)), ansi.Escape(firstQuestion(s.First)))
 		}
 		fmt.Fprintln(w, "continue one with ? /resume N")
 		return nil
@@ -124,11 +125,15 @@ func (a *Agent) resume(req Request, arg string) error {
 		return fmt.Errorf("/resume %s: no such conversation; ? /resume lists them (1 to %d)", arg, len(list))
 	}
 	s := list[n-1]
-	h, msgs, err := conversation.ReadFile(s.Path)
+	h, msgs, skipped, err := conversation.ReadFile(s.Path)
 	if err != nil {
 		return fmt.Errorf("skipped a damaged conversation: %s: %v", s.Path, err)
 	}
+	read := len(msgs)
 	msgs = repair(msgs)
+	for i, m := range msgs {
+		msgs[i] = capped(m)
+	}
 	if len(msgs) == 0 {
 		return fmt.Errorf("%s holds no messages", s.Path)
 	}
@@ -139,8 +144,48 @@ func (a *Agent) resume(req Request, arg string) error {
 	a.endSaved()
 	a.msgs, a.saved.file, a.saved.header = msgs, f, h
 	fmt.Fprintf(w, "continuing the conversation of %s in %s (%d messages): %s\n",
-		s.Modified.Format("Jan _2 15:04"), tildePath(h.Dir, req.Environ), len(msgs), clip(oneLine(s.First), 60))
+		s.Modified.Format("Jan _2 15:04"), ansi.Escape(tildePath(h.Dir, req.Environ)), len(msgs), ansi.Escape(firstQuestion(s.First)))
+	if len(skipped) > 0 || read > len(msgs) {
+		fmt.Fprintln(w, ansi.Escape(skippedLine(s.Path, skipped, read-len(msgs), req.Environ)))
+	}
 	return nil
+}
+
+// firstQuestion is a conversation's first question as the resume list
+// shows it.
+func firstQuestion(q string) string {
+	if q = oneLine(q); q == "" {
+		return "(its first question is unreadable)"
+	}
+	return clip(q, 60)
+}
+
+// skippedLine says what of a saved conversation was left out: damaged
+// lines, and the messages they left without their call or answer.
+func skippedLine(path string, skipped []conversation.Skipped, orphans int, environ []string) string {
+	var parts []string
+	if len(skipped) > 0 {
+		lines := make([]string, 0, len(skipped))
+		for _, s := range skipped[:min(len(skipped), 5)] {
+			lines = append(lines, s.String())
+		}
+		if len(skipped) > 5 {
+			lines = append(lines, fmt.Sprintf("and %d more", len(skipped)-5))
+		}
+		n := "1 line"
+		if len(skipped) > 1 {
+			n = fmt.Sprintf("%d lines", len(skipped))
+		}
+		parts = append(parts, fmt.Sprintf("%s of %s that could not be read: %s", n, tildePath(path, environ), strings.Join(lines, ", ")))
+	}
+	if orphans > 0 {
+		n := "1 message left without its call or answer"
+		if orphans > 1 {
+			n = fmt.Sprintf("%d messages left without their call or answer", orphans)
+		}
+		parts = append(parts, n)
+	}
+	return "skipped " + strings.Join(parts, "; ") + " — the rest is continued"
 }
 
 // repair makes a saved conversation one a provider accepts: it starts

@@ -46,7 +46,7 @@ func TestSavedConversation(t *testing.T) {
 	if bytes.Contains(data, []byte("supersecretvalue")) || !bytes.Contains(data, []byte("[REDACTED:MY_TOKEN]")) {
 		t.Errorf("saved file not redacted:\n%s", data)
 	}
-	if _, msgs, err := conversation.ReadFile(files[0]); err != nil || len(msgs) != 4 {
+	if _, msgs, _, err := conversation.ReadFile(files[0]); err != nil || len(msgs) != 4 {
 		t.Errorf("saved %d messages, %v", len(msgs), err)
 	}
 	// The conversation under way is not listed.
@@ -78,7 +78,7 @@ func TestSavedConversation(t *testing.T) {
 		}
 	}
 	// It went on in the same file.
-	if _, msgs, _ := conversation.ReadFile(files[0]); len(msgs) != 6 {
+	if _, msgs, _, _ := conversation.ReadFile(files[0]); len(msgs) != 6 {
 		t.Errorf("the resumed file has %d messages, want 6", len(msgs))
 	}
 
@@ -163,7 +163,7 @@ func TestPrivateNotSaved(t *testing.T) {
 	if len(files) != 1 {
 		t.Fatalf("files %q", files)
 	}
-	if _, msgs, err := conversation.ReadFile(files[0]); err != nil || len(msgs) != 4 {
+	if _, msgs, _, err := conversation.ReadFile(files[0]); err != nil || len(msgs) != 4 {
 		t.Errorf("saved %d messages, %v; want the 4 public ones", len(msgs), err)
 	}
 	if out := askAs("/export x.md", false); !strings.Contains(out, "(4 messages)") {

@@ -10,15 +10,24 @@ import (
 	"time"
 
 	"github.com/fatih/color"
+
+	"github.com/qsh-shell/qsh/ansi"
 )
 
 // screen writes a turn to the terminal: streamed text rendered from its
 // Markdown, a spinner while waiting, a line for each tool call. When the
 // output is not a terminal it writes plain text and no control codes.
+// What came from the model, a tool or an MCP server goes through
+// [ansi.Escape] first: the only control codes that reach the terminal are
+// the screen's own.
 type screen struct {
 	w     io.Writer
 	term  bool
 	color bool
+	text  ansi.Stream // the answer's text, escaped as it streams
+	// cols is the terminal's width, which tool lines are fitted to; nil
+	// when unknown.
+	cols func() int
 
 	mu sync.Mutex
 	// spinStop, when not nil, stops the running spinner.
@@ -125,24 +134,31 @@ func (s *screen) Text(t string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.stopSpin()
-	s.md.Write(t)
+	s.md.Write(s.text.Next(t))
 }
 
 // newline ends the current line if text left one open; s.mu is held.
 func (s *screen) newline() {
+	if t := s.text.Flush(); t != "" {
+		s.md.Write(t)
+	}
 	s.md.Flush()
 	if !s.md.col0 {
 		s.md.emit("\n")
 	}
 }
 
-// Write passes tool output through, keeping track of where the line ends.
+// Write passes the tools' own lines through (they escape what they show,
+// see package tools), keeping track of where the line ends.
 func (s *screen) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.stopSpin()
 	if len(p) == 0 {
 		return 0, nil
+	}
+	if t := s.text.Flush(); t != "" {
+		s.md.Write(t)
 	}
 	s.md.Flush()
 	s.md.col0 = p[len(p)-1] == '\n'
@@ -164,7 +180,7 @@ func (s *screen) Line(text string) {
 	defer s.mu.Unlock()
 	s.stopSpin()
 	s.newline()
-	s.dim.Fprint(s.w, text)
+	s.dim.Fprint(s.w, ansi.Escape(text))
 	io.WriteString(s.w, "\n")
 }
 
@@ -174,24 +190,30 @@ func (s *screen) ToolStart(name, args string) {
 	defer s.mu.Unlock()
 	s.stopSpin()
 	s.newline()
-	sum := summarize(args)
-	fmt.Fprintf(s.w, "%s %s", s.dim.Sprint("→"), s.bold.Sprint(name))
+	sum := ansi.Escape(summarize(args))
+	fmt.Fprintf(s.w, "%s %s", s.dim.Sprint("→"), s.bold.Sprint(ansi.Escape(name)))
 	if sum != "" {
 		fmt.Fprintf(s.w, " %s", sum)
 	}
 	io.WriteString(s.w, "\n")
 }
 
-// ToolEnd shows how a call ended.
+// ToolEnd shows how a call ended, fitted to the terminal between words:
+// why a call was refused must not be cut.
 func (s *screen) ToolEnd(ok bool, what string, size int, d time.Duration) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.newline()
-	mark := s.ok.Sprint("✓")
+	mark, style := "✓", "32"
 	if !ok {
-		mark = s.bad.Sprint("✗")
+		mark, style = "✗", "31"
 	}
-	fmt.Fprintf(s.w, "  %s %s\n", mark, s.dim.Sprintf("%s · %s · %s", what, byteSize(size), d.Round(time.Millisecond)))
+	cols := 0
+	if s.cols != nil && s.term {
+		cols = s.cols()
+	}
+	io.WriteString(s.w, ansi.Layout([]ansi.Span{{Text: "  "}, {Style: style, Text: mark}, {Text: " "},
+		{Style: "2", Text: fmt.Sprintf("%s · %s · %s", ansi.Escape(what), byteSize(size), d.Round(time.Millisecond))}}, cols, 4, s.color)+"\n")
 }
 
 func byteSize(n int) string {

@@ -1,8 +1,8 @@
 // Package config loads the packages' Config structs from environment
 // variables (caarlos0/env struct tags: env, envDefault, doc for a default
-// that is computed, and min for the least a number may be) and prints them
-// for --config. qsh loads the shell's section; qsh-assistant the
-// assistant's.
+// that is computed, min for the least a number may be, and strict for a
+// safety setting, see [Strict]) and prints them for --config. qsh loads
+// the shell's section; qsh-assistant the assistant's.
 package config
 
 import (
@@ -27,7 +27,8 @@ type Problems map[string]string
 // Load fills each section, a pointer to a package's Config struct, from
 // environ (KEY=value list). A value that does not parse, or is below its
 // field's min, gets one line on stderr naming the variable and what it
-// expected, and the default; loading never fails. The same problems are
+// expected, and the default (a safety setting's, none: see [Strict]);
+// loading never fails. The same problems are
 // returned for --config to show.
 func Load(environ []string, stderr io.Writer, sections ...any) Problems {
 	vars := map[string]string{}
@@ -62,8 +63,10 @@ func loadSection(ptr any, vars map[string]string, stderr io.Writer, problems Pro
 		if def == "" {
 			def = "empty"
 		}
-		fmt.Fprintf(stderr, "qsh: %s=%q: expected %s; using the default (%s)\n", key, env[key], what, def)
 		problems[key] = fmt.Sprintf("%q: expected %s", env[key], what)
+		if !strict(f) { // said by what refuses (see Strict)
+			fmt.Fprintf(stderr, "qsh: %s=%q: expected %s; using the default (%s)\n", key, env[key], what, def)
+		}
 		delete(env, key)
 		return true
 	}
@@ -95,6 +98,33 @@ func loadSection(ptr any, vars map[string]string, stderr io.Writer, problems Pro
 			return
 		}
 	}
+}
+
+// refusal is what a strict setting's bad value costs.
+const refusal = "the assistant will not start until it is fixed (a mistyped safety setting must not make it looser)"
+
+// strict reports whether f is a safety setting (tag strict:"true"): one
+// that makes the sandbox, the confirmations or what the model gets
+// stricter. A value of it that does not parse may have meant the
+// stricter one, so the default, which may be looser, is not used for it.
+func strict(f reflect.StructField) bool { return f.Tag.Get("strict") == "true" }
+
+// Strict lists, one line each, the safety settings of the sections (see
+// [strict]) whose value Load could not use: the assistant refuses to
+// start while there are any, and says so with these lines, which Load
+// leaves unsaid.
+func Strict(problems Problems, sections ...any) []string {
+	var lines []string
+	for _, s := range sections {
+		typ := reflect.Indirect(reflect.ValueOf(s)).Type()
+		for j := range typ.NumField() {
+			f := typ.Field(j)
+			if p, ok := problems[envKey(f)]; ok && strict(f) {
+				lines = append(lines, envKey(f)+"="+p+"; "+refusal)
+			}
+		}
+	}
+	return lines
 }
 
 func envKey(f reflect.StructField) string {
@@ -201,7 +231,11 @@ func Print(w io.Writer, problems Problems, sections ...any) {
 				if secret.Var(key) {
 					p = "not used"
 				}
-				fmt.Fprintf(w, "\tignored %s", p)
+				if strict(f) {
+					fmt.Fprintf(w, "\trefused %s: the assistant will not start", p)
+				} else {
+					fmt.Fprintf(w, "\tignored %s", p)
+				}
 			}
 			fmt.Fprintln(w)
 		}

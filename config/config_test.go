@@ -94,3 +94,35 @@ func TestPrintMasksSecrets(t *testing.T) {
 		t.Errorf("secret printed:\n%s", out.String())
 	}
 }
+
+// guarded has safety settings: mistyped, they refuse rather than fall
+// back to a default that may be looser.
+type guarded struct {
+	Sandbox mode `env:"T_SANDBOX" envDefault:"on" strict:"true"`
+	Confirm bool `env:"T_CONFIRM" envDefault:"false" strict:"true"`
+	Size    int  `env:"T_SIZE" envDefault:"5"`
+}
+
+func TestStrict(t *testing.T) {
+	var stderr bytes.Buffer
+	var g guarded
+	problems := Load([]string{"T_SANDBOX=readonyl", "T_CONFIRM=tru", "T_SIZE=x"}, &stderr, &g)
+	if got := stderr.String(); strings.Contains(got, "T_SANDBOX") || strings.Contains(got, "T_CONFIRM") || !strings.Contains(got, "T_SIZE") {
+		t.Errorf("Load said:\n%s", got)
+	}
+	want := []string{
+		`T_SANDBOX="readonyl": expected on or off; the assistant will not start until it is fixed (a mistyped safety setting must not make it looser)`,
+		`T_CONFIRM="tru": expected true or false; the assistant will not start until it is fixed (a mistyped safety setting must not make it looser)`,
+	}
+	if got := Strict(problems, &g); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("Strict:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	var out bytes.Buffer
+	Print(&out, problems, g)
+	if !strings.Contains(out.String(), `(default: on)	refused "readonyl": expected on or off: the assistant will not start`) {
+		t.Errorf("Print:\n%s", out.String())
+	}
+	if got := Strict(Load([]string{"T_SANDBOX=off"}, &stderr, &g), &g); len(got) != 0 {
+		t.Errorf("a good value refused: %q", got)
+	}
+}

@@ -14,3 +14,8 @@ const fread = 1
 func flushInput(fd int) error {
 	return unix.IoctlSetPointerInt(fd, unix.TIOCFLUSH, fread)
 }
+
+const (
+	getTermios = unix.TIOCGETA
+	setTermios = unix.TIOCSETA
+)

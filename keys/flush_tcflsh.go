@@ -9,3 +9,8 @@ import "golang.org/x/sys/unix"
 func flushInput(fd int) error {
 	return unix.IoctlSetInt(fd, unix.TCFLSH, unix.TCIFLUSH)
 }
+
+const (
+	getTermios = unix.TCGETS
+	setTermios = unix.TCSETS
+)

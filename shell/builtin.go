@@ -28,7 +28,7 @@ var ownBuiltins = map[string]bool{"umask": true, "kill": true, "history": true, 
 	"ulimit": true, "fc": true, "suspend": true, "caller": true, "fg": true, "bg": true,
 	"printf": true, "cd": true, "pwd": true, "jobs": true, "disown": true, "wait": true, marks.JobMark: true,
 	marks.BgMark: true, marks.BgStartMark: true, marks.BgEndMark: true, marks.PidMark: true, promptMark: true,
-	debugMark: true, statusMark: true, bgDebugMark: true, "bind": true,
+	debugMark: true, statusMark: true, bgDebugMark: true, syntaxMark: true, withholdMark: true, "bind": true,
 	// bash's own, whole (options.go, dirs.go, echo.go, read.go, mapfile.go, getopts.go)
 	"set": true, "shopt": true, "dirs": true, "pushd": true, "popd": true, "echo": true, "read": true,
 	"mapfile": true, "readarray": true, "getopts": true, "test": true, "[": true, "hash": true, "times": true,
@@ -206,6 +206,11 @@ func (s *Shell) builtins(next interp.ExecHandlerFunc) interp.ExecHandlerFunc {
 			return s.debugBuiltin(ctx, hc, args[1:])
 		case statusMark:
 			return statusBuiltin(args[1:])
+		case withholdMark:
+			return withholdBuiltin(ctx, hc, args[1:])
+		case syntaxMark:
+			fmt.Fprintln(hc.Stderr, strings.Join(args[1:], " "))
+			return interp.ExitStatus(2)
 		case bgDebugMark:
 			return s.bgDebugBuiltin(ctx, hc, args[1:])
 		case "caller":

@@ -17,7 +17,9 @@ type Config struct {
 	Capture Switch `env:"QSH_CAPTURE" envDefault:"on"`
 	// AIContext sends the session record with each question; off sends
 	// the questions alone.
-	AIContext Switch `env:"QSH_AI_CONTEXT" envDefault:"on"`
+	// Strict: mistyped, the questions are refused, never sent with
+	// what off would keep back (see config.Strict).
+	AIContext Switch `env:"QSH_AI_CONTEXT" envDefault:"on" strict:"true"`
 	// AIHistory puts the commands the assistant ran into the history.
 	AIHistory Switch `env:"QSH_AI_HISTORY" envDefault:"on"`
 }

@@ -2,6 +2,7 @@ package shell
 
 import (
 	"io"
+	"slices"
 	"unicode/utf8"
 
 	"github.com/ergochat/readline"
@@ -68,6 +69,10 @@ func (e *lineEditor) bound(r rune) (rune, bool) {
 		if b.fn == "self-insert" {
 			return e.filter(rune(b.seq[len(b.seq)-1]))
 		}
+		if b.fn == "character-search" {
+			e.charSearch = true // the next key is what to find
+			return r, false
+		}
 	}
 	e.action = &b
 	return readline.MetaShiftTab, true
@@ -93,6 +98,22 @@ func (e *lineEditor) act(b binding, line []rune, pos int) ([]rune, int, bool) {
 		e.expandLine()
 	case b.fn == "edit-and-execute-command":
 		e.editAndRun()
+	case b.fn == "character-search":
+		if i := slices.Index(ed.line[min(ed.point+1, len(ed.line)):], []rune(b.seq)[0]); i >= 0 {
+			ed.point += 1 + i
+		}
+	case b.fn == "operate-and-get-next":
+		// The line runs, and the next starts with the entry after it,
+		// when it came from the history.
+		e.getNext = -1
+		if e.searched {
+			e.hist.found(unraw(string(line)))
+			e.searched = false
+		}
+		if at := e.hist.at; at < len(e.hist.entries) && unraw(string(line)) == e.hist.entries[at] {
+			e.getNext = at + 1
+		}
+		accepted = true
 	case !ed.run(b.fn, b.seq[len(b.seq)-1]):
 		return nil, 0, false
 	}
@@ -159,8 +180,8 @@ func (e *lineEditor) command(cmd string) {
 	}
 	ed := &e.edit
 	e.outside(func() {
-		line, point := e.hooks.command(cmd, string(ed.line), ed.point)
-		ed.line = []rune(line)
+		line, point := e.hooks.command(cmd, unraw(string(ed.line)), ed.point)
+		ed.line = toRunes(line)
 		ed.point = max(0, min(point, len(ed.line)))
 	})
 }
@@ -172,8 +193,8 @@ func (e *lineEditor) expandLine() {
 	}
 	ed := &e.edit
 	e.outside(func() {
-		if line, ok := e.hooks.expand(string(ed.line)); ok {
-			ed.line = []rune(line)
+		if line, ok := e.hooks.expand(unraw(string(ed.line))); ok {
+			ed.line = toRunes(line)
 			ed.point = len(ed.line)
 		}
 	})
@@ -232,9 +253,9 @@ func (e *lineEditor) historySearch(fn string, line []rune, pos int) ([]rune, int
 	if !ok {
 		return nil, 0, false
 	}
-	text := e.hist.goTo(string(line), i)
+	text := e.hist.goTo(unraw(string(line)), i)
 	e.searchLine = text
-	rs := []rune(text)
+	rs := toRunes(text)
 	e.n = len(rs)
 	return rs, len(rs), true
 }

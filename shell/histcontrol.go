@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 
@@ -226,6 +227,22 @@ func (s *Shell) settleHistory() {
 // switchVar is an on/off setting as the session's variable now says
 // (set at the prompt or in ~/.qshrc, exported or not), else as the
 // environment said at start; a value that is neither gets one line.
+// strictSwitch is [Shell.switchVar] for a safety setting: a value that is
+// neither on nor off may have meant the stricter one, so ok is false, and
+// the line that says why the question is refused is printed.
+func (s *Shell) strictSwitch(name string, start Switch) (on, ok bool) {
+	v, set := s.lookupVar(name)
+	if !set {
+		return bool(start), true
+	}
+	var sw Switch
+	if err := sw.UnmarshalText([]byte(v)); err != nil {
+		fmt.Fprintf(s.stderr, "qsh: ?: %s=%q: expected on or off; the assistant will not start until it is fixed (a mistyped safety setting must not make it looser)\n", name, v)
+		return false, false
+	}
+	return bool(sw), true
+}
+
 func (s *Shell) switchVar(name string, start Switch) bool {
 	v, set := s.lookupVar(name)
 	if !set {

@@ -202,14 +202,16 @@ func TestEraseDupsFile(t *testing.T) {
 }
 
 // TestContextVariable checks that QSH_AI_CONTEXT and QSH_AI_HISTORY set in
-// the session count, and that a bad value says so and keeps the setting.
+// the session count, and that a bad QSH_AI_CONTEXT (a safety setting:
+// mistyped, it may have meant off) refuses the question with one line.
 func TestContextVariable(t *testing.T) {
 	var asked []Question
 	ask := func(ctx context.Context, q Question) error {
 		asked = append(asked, q)
 		return nil
 	}
-	s, _, out := newTestShell(t, []string{"echo one", "? a", "QSH_AI_CONTEXT=off", "? b", "QSH_AI_CONTEXT=maybe QSH_AI_HISTORY=off", "? c"}, Ask(ask))
+	s, _, out := newTestShell(t, []string{"echo one", "? a", "QSH_AI_CONTEXT=off", "? b", "QSH_AI_CONTEXT=maybe", "? refused",
+		"QSH_AI_CONTEXT=on QSH_AI_HISTORY=off", "? c"}, Ask(ask))
 	s.REPL(context.Background())
 	if len(asked) != 3 {
 		t.Fatalf("asked %d questions", len(asked))
@@ -223,7 +225,7 @@ func TestContextVariable(t *testing.T) {
 	if asked[2].NoContext || asked[2].Remember != nil {
 		t.Errorf("question c: %+v", asked[2])
 	}
-	if !strings.Contains(out.String(), `QSH_AI_CONTEXT="maybe": expected on or off; using on`) {
+	if !strings.Contains(out.String(), `qsh: ?: QSH_AI_CONTEXT="maybe": expected on or off; the assistant will not start until it is fixed`) {
 		t.Errorf("no word about the bad value:\n%s", out.String())
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -19,11 +20,13 @@ import (
 //
 // The file holds one entry per line; a backslash and a newline inside an
 // entry are written `\\` and `\n`, so a multi-line command stays one entry.
-// Each entry is appended with a single write to a file opened with O_APPEND,
-// so shells appending at the same time lose nothing. Trimming the file to
-// the size limit rewrites it (temp file, rename) under an exclusive flock;
-// appenders take a shared flock and check they still write to the file the
-// path names.
+// Each entry is appended with a single write under an exclusive flock, so
+// shells appending at the same time lose nothing, and a write the disk
+// cannot take whole is taken back: the file holds whole lines or nothing.
+// Entries that could not be written wait, and go with the next that can
+// (the disk was full, and has room again). Trimming the file to the size
+// limit rewrites it (temp file, rename) under the same lock; appenders
+// check they still write to the file the path names.
 type history struct {
 	path    string // "" when entries are not saved
 	size    int
@@ -37,6 +40,10 @@ type history struct {
 	warn  error // the background read's warning, until reported
 	// erased is set when erasedups removed entries the file still has.
 	erased bool
+	// unsaved are the lines, encoded, that the file could not take yet,
+	// oldest first; failing is set once that was said.
+	unsaved []string
+	failing bool
 }
 
 func newHistory(size int) *history {
@@ -267,16 +274,39 @@ func (d *historyData) last(n int) []string {
 	return entries
 }
 
+// encodeEntry is e as a line of the file: a backslash is `\\`, a newline
+// `\n`, and a byte that is not UTF-8 (a Latin-1 name typed as it is) or
+// NUL `\xNN`.
 func encodeEntry(e string) string {
-	if !strings.ContainsAny(e, "\\\n") {
+	plain := utf8.ValidString(e) && strings.IndexByte(e, 0) < 0
+	if plain && !strings.ContainsAny(e, "\\\n") {
 		return e
 	}
-	r := strings.NewReplacer(`\`, `\\`, "\n", `\n`)
-	return r.Replace(e)
+	if plain {
+		r := strings.NewReplacer(`\`, `\\`, "\n", `\n`)
+		return r.Replace(e)
+	}
+	var b strings.Builder
+	for len(e) > 0 {
+		r, n := utf8.DecodeRuneInString(e)
+		switch {
+		case r == '\\':
+			b.WriteString(`\\`)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == 0 || r == utf8.RuneError && n == 1:
+			fmt.Fprintf(&b, `\x%02x`, e[0])
+		default:
+			b.WriteString(e[:n])
+		}
+		e = e[n:]
+	}
+	return b.String()
 }
 
-// decodeEntry decodes one line of the file: valid UTF-8 without NUL, `\\`
-// and `\n` its only escapes. Without escapes the entry is line itself.
+// decodeEntry decodes one line of the file: valid UTF-8 without NUL, `\\`,
+// `\n` and `\xNN` its only escapes. Without escapes the entry is line
+// itself.
 func decodeEntry(line string) (string, bool) {
 	if !utf8.ValidString(line) || strings.IndexByte(line, 0) >= 0 {
 		return "", false
@@ -301,6 +331,16 @@ func decodeEntry(line string) (string, bool) {
 			b.WriteByte('\\')
 		case 'n':
 			b.WriteByte('\n')
+		case 'x':
+			if i+2 >= len(line) {
+				return "", false
+			}
+			v, err := strconv.ParseUint(line[i+1:i+3], 16, 8)
+			if err != nil {
+				return "", false
+			}
+			b.WriteByte(byte(v))
+			i += 2
 		default:
 			return "", false
 		}
@@ -308,44 +348,83 @@ func decodeEntry(line string) (string, bool) {
 	return b.String(), true
 }
 
-// add appends an entry in memory and to the file.
-func (h *history) add(e string) error {
+// add appends an entry in memory and to the file, with those the file
+// could not take before. It returns what to tell the user, once: that
+// saving failed, then that it works again.
+func (h *history) add(e string) (note string) {
 	if h.size == 0 {
-		return nil
+		return ""
 	}
 	h.entries = append(h.entries, e)
 	if len(h.entries) > h.size {
 		h.entries = append(h.entries[:0:0], h.entries[len(h.entries)-h.size:]...)
 	}
 	if h.path == "" {
-		return nil
+		return ""
 	}
-	if err := appendEntry(h.path, encodeEntry(e)+"\n"); err != nil {
-		h.path = ""
-		return fmt.Errorf("history not saved: %v", err)
+	h.unsaved = append(h.unsaved, encodeEntry(e)+"\n")
+	if len(h.unsaved) > h.size {
+		h.unsaved = append(h.unsaved[:0:0], h.unsaved[len(h.unsaved)-h.size:]...)
 	}
-	return nil
+	if err := appendLines(h.path, strings.Join(h.unsaved, "")); err != nil {
+		if h.failing {
+			return ""
+		}
+		h.failing = true
+		return fmt.Sprintf("history not saved: %v (it is kept, and saved once the file takes it)", err)
+	}
+	n := len(h.unsaved)
+	h.unsaved = nil
+	if h.failing {
+		h.failing = false
+		return fmt.Sprintf("history saved again (%d %s that had waited)", n, map[bool]string{true: "entry", false: "entries"}[n == 1])
+	}
+	return ""
 }
 
-func appendEntry(path, line string) error {
+// appendLines appends text, whole lines, to the history file at path in
+// one write, or nothing: what part of a write failed (a full disk) is
+// truncated away. A file that does not end in a newline (a crash cut its
+// last write) gets one first, so that its last line stays its own.
+func appendLines(path, text string) error {
 	for range 5 {
-		f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+		f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
 		if err != nil {
 			return err
 		}
-		syscall.Flock(int(f.Fd()), syscall.LOCK_SH)
+		syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
 		if !sameFile(f, path) {
 			// Trimmed and replaced while we waited for the lock.
 			f.Close()
 			continue
 		}
-		_, err = f.WriteString(line)
+		err = appendWhole(f, text)
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
 		return err
 	}
 	return errors.New("history file keeps being replaced")
+}
+
+// appendWhole is appendLines on the open, locked file.
+func appendWhole(f *os.File, text string) error {
+	fi, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	size := fi.Size()
+	if size > 0 {
+		last := make([]byte, 1)
+		if _, err := f.ReadAt(last, size-1); err == nil && last[0] != '\n' {
+			text = "\n" + text
+		}
+	}
+	if _, err := f.WriteString(text); err != nil {
+		f.Truncate(size)
+		return err
+	}
+	return nil
 }
 
 func sameFile(f *os.File, path string) bool {

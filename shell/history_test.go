@@ -4,17 +4,21 @@ import (
 	"cmp"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"unsafe"
+
+	"golang.org/x/sys/unix"
 )
 
 func TestHistoryEncoding(t *testing.T) {
 	t.Parallel()
-	for _, e := range []string{"echo hi", "for i in 1; do\necho $i\ndone", `printf 'a\nb\\'`, "tail\\", "a\\nb", "ünïcode ✓"} {
+	for _, e := range []string{"echo hi", "for i in 1; do\necho $i\ndone", `printf 'a\nb\\'`, "tail\\", "a\\nb", "ünïcode ✓",
+		"echo caf\xe9 \xff\x00 \\x41", `echo \xe9`} {
 		line := encodeEntry(e)
 		if strings.Contains(line, "\n") {
 			t.Errorf("encodeEntry(%q) = %q has a newline", e, line)
@@ -24,7 +28,7 @@ func TestHistoryEncoding(t *testing.T) {
 			t.Errorf("round trip of %q: %q, %v", e, got, ok)
 		}
 	}
-	for _, bad := range []string{"trailing\\", `bad\x`, "nul\x00", "\xff\xfe"} {
+	for _, bad := range []string{"trailing\\", `bad\x`, `bad\xg1`, `bad\x4`, "nul\x00", "\xff\xfe"} {
 		if _, ok := decodeEntry(bad); ok {
 			t.Errorf("decodeEntry(%q) accepted", bad)
 		}
@@ -139,8 +143,8 @@ func TestHistoryConcurrentAppend(t *testing.T) {
 		}
 		wg.Go(func() {
 			for j := range each {
-				if err := h.add(fmt.Sprintf("shell %d entry %d\nsecond line", i, j)); err != nil {
-					t.Error(err)
+				if note := h.add(fmt.Sprintf("shell %d entry %d\nsecond line", i, j)); note != "" {
+					t.Error(note)
 				}
 			}
 		})
@@ -173,8 +177,8 @@ func TestHistoryCorruptFile(t *testing.T) {
 		t.Fatalf("entries %q", h.entries)
 	}
 	// Still appends.
-	if err := h.add("three"); err != nil {
-		t.Fatal(err)
+	if note := h.add("three"); note != "" {
+		t.Fatal(note)
 	}
 	h2 := newHistory(100)
 	if err := h2.open(path); err != nil {
@@ -216,8 +220,8 @@ func TestHistoryUnwritable(t *testing.T) {
 	if err == nil {
 		t.Fatal("no warning for an unusable directory")
 	}
-	if err := h.add("kept in memory"); err != nil {
-		t.Fatal(err)
+	if note := h.add("kept in memory"); note != "" {
+		t.Fatal(note)
 	}
 	if !slices.Equal(h.entries, []string{"kept in memory"}) {
 		t.Fatalf("entries %q", h.entries)
@@ -342,5 +346,103 @@ func TestREPLHistoryInBackground(t *testing.T) {
 	s.REPL(t.Context())
 	if strings.Count(out.String(), warning) != 1 {
 		t.Errorf("output %q: want the warning once when the REPL ends", out)
+	}
+}
+
+// TestHistoryFileFull: when the file cannot take an entry (a full disk;
+// here the file size limit, which fails a write part way as a full disk
+// does), the file keeps whole lines, the user is told once, and saving
+// resumes, the waiting entries first, when the file takes them again. It
+// runs in a process of its own, whose file size limit it lowers.
+func TestHistoryFileFull(t *testing.T) {
+	if os.Getenv("QSH_TEST_FILE_FULL") == "" {
+		t.Parallel()
+		cmd := exec.Command(os.Args[0], "-test.run=^TestHistoryFileFull$", "-test.count=1")
+		cmd.Env = append(os.Environ(), "QSH_TEST_FILE_FULL=1")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		return
+	}
+	path := filepath.Join(t.TempDir(), "history")
+	h := newHistory(100)
+	if err := h.open(path); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range []string{"one", "two", "three"} {
+		if note := h.add(e); note != "" {
+			t.Fatal(note)
+		}
+	}
+	before, _ := os.ReadFile(path)
+	var lim unix.Rlimit
+	unix.Getrlimit(unix.RLIMIT_FSIZE, &lim)
+	full := lim
+	full.Cur = uint64(len(before)) + 10
+	if err := unix.Setrlimit(unix.RLIMIT_FSIZE, &full); err != nil {
+		t.Skipf("cannot limit the file size: %v", err)
+	}
+	note := h.add("a long entry that the file cannot take whole " + strings.Repeat("x", 100))
+	if !strings.HasPrefix(note, "history not saved: ") {
+		t.Errorf("note %q", note)
+	}
+	if note := h.add("four"); note != "" {
+		t.Errorf("said again: %q", note)
+	}
+	if data, _ := os.ReadFile(path); string(data) != string(before) {
+		t.Errorf("the file while full:\n%q\nwant\n%q", data, before)
+	}
+	if err := unix.Setrlimit(unix.RLIMIT_FSIZE, &lim); err != nil {
+		t.Fatal(err)
+	}
+	if note := h.add("five"); note != "history saved again (3 entries that had waited)" {
+		t.Errorf("note %q", note)
+	}
+	h2 := newHistory(100)
+	if err := h2.open(path); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"one", "two", "three", "a long entry that the file cannot take whole " + strings.Repeat("x", 100), "four", "five"}
+	if !slices.Equal(h2.entries, want) {
+		t.Errorf("entries %q", h2.entries)
+	}
+}
+
+// TestHistoryCutLastLine: a file whose last line a crash cut short (no
+// newline) keeps it as its own line when the next entry is appended.
+func TestHistoryCutLastLine(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "history")
+	os.WriteFile(path, []byte("one\ntw"), 0o600)
+	h := newHistory(10)
+	if err := h.open(path); err != nil {
+		t.Fatal(err)
+	}
+	h.add("three")
+	if data, _ := os.ReadFile(path); string(data) != "one\ntw\nthree\n" {
+		t.Errorf("file %q", data)
+	}
+}
+
+// TestHistoryLongEntries: entries as long as a line may be (a pasted
+// line) and with every escape come back from the file as they went in.
+func TestHistoryLongEntries(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "history")
+	h := newHistory(10)
+	h.open(path)
+	long := "echo " + strings.Repeat("pasted ", MaxLine/7)
+	odd := "printf '%s\\n' a\\\\b\nsecond line\\"
+	for _, e := range []string{long, odd, "after"} {
+		if note := h.add(e); note != "" {
+			t.Fatal(note)
+		}
+	}
+	h2 := newHistory(10)
+	if err := h2.open(path); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(h2.entries, []string{long, odd, "after"}) {
+		t.Errorf("%d entries back; the first %d bytes", len(h2.entries), len(h2.entries[0]))
 	}
 }

@@ -96,6 +96,13 @@ func (m *keymap) bindings() []binding {
 	return out
 }
 
+// starts reports whether a bound sequence starts with c.
+func (m *keymap) starts(c byte) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.first[c]
+}
+
 // addOwn binds the editor's own keys that readline v0.1.3 lacks and qsh
 // does (Alt-y, C-x C-x, C-x C-e…), where nothing is bound yet, so that
 // they work when typed, not only in macros.
@@ -214,6 +221,7 @@ var rlFuncs = []rlFunc{
 	{"backward-kill-word", readline.MetaBackspace},
 	{"backward-word", readline.MetaBackward},
 	{"beginning-of-line", readline.CharLineStart},
+	{"character-search", 0},
 	{"clear-screen", readline.CharCtrlL},
 	{"complete", readline.CharTab},
 	{"delete-char", readline.MetaDeleteKey},
@@ -232,6 +240,7 @@ var rlFuncs = []rlFunc{
 	{"kill-word", readline.MetaDelete},
 	{"menu-complete", readline.CharTab},
 	{"next-history", readline.CharNext},
+	{"operate-and-get-next", 0},
 	{"previous-history", readline.CharPrev},
 	{"redraw-current-line", 0},
 	{"reverse-search-history", readline.CharBckSearch},
@@ -258,6 +267,7 @@ func findFunc(name string) (rlFunc, bool) {
 // emacsKeys are the editor's own keys, as `bind -p` lists them and as
 // macros type them.
 var emacsKeys = []struct{ seq, fn string }{
+	{"\x00", "set-mark"},
 	{"\x01", "beginning-of-line"},
 	{"\x02", "backward-char"},
 	{"\x04", "delete-char"},
@@ -271,6 +281,7 @@ var emacsKeys = []struct{ seq, fn string }{
 	{"\x0c", "clear-screen"},
 	{"\r", "accept-line"},
 	{"\x0e", "next-history"},
+	{"\x0f", "operate-and-get-next"},
 	{"\x10", "previous-history"},
 	{"\x12", "reverse-search-history"},
 	{"\x13", "forward-search-history"},

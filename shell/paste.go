@@ -23,13 +23,10 @@ const (
 // input holds. U+FDD0 is a noncharacter: no keyboard types it.
 const pasteRune = '\uFDD0'
 
-// MaxPaste is the longest line a paste may make, in characters.
-const MaxPaste = 256 << 10
-
 // readPaste reads up to the end of a paste whose start marker has been
 // consumed, and queues it: a one-line paste as pasteRune with its text
 // kept for takePaste, several lines as bytes to hand out. Past
-// MaxPaste*4 bytes the text is dropped, the rest still read.
+// MaxLine*4 bytes the text is dropped, the rest still read.
 func (in *lineInput) readPaste() error {
 	var text []byte
 	over := false
@@ -42,7 +39,7 @@ func (in *lineInput) readPaste() error {
 		// Keep what might be the start of a split end marker.
 		keep := min(len(in.buf), len(pasteEnd)-1)
 		text = append(text, in.buf[:len(in.buf)-keep]...)
-		if len(text) > MaxPaste*utf8.UTFMax {
+		if len(text) > MaxLine*utf8.UTFMax {
 			text, over = text[:0], true
 		}
 		tail := append([]byte(nil), in.buf[len(in.buf)-keep:]...)
@@ -64,7 +61,7 @@ func (in *lineInput) queue(text []byte, over bool) {
 		in.out = utf8.AppendRune(in.out, pasteRune)
 		return
 	}
-	in.out = append(in.out, text...)
+	in.out = appendRaw(in.out, text)
 }
 
 // takePaste returns the one-line paste pasteRune stands for, and whether
@@ -76,12 +73,13 @@ func (in *lineInput) takePaste() (string, bool) {
 }
 
 // cleanPaste drops control characters but tabs from one pasted line:
-// inserted as they are they would garble the line on screen.
+// inserted as they are they would garble the line on screen. Bytes that
+// are not UTF-8 stay (see [rawRune]).
 func cleanPaste(b []byte) string {
 	return strings.Map(func(r rune) rune {
-		if r == utf8.RuneError || (r < 0x20 && r != '\t') || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+		if (r < 0x20 && r != '\t') || r == 0x7f || (r >= 0x80 && r < 0xa0) {
 			return -1
 		}
 		return r
-	}, string(b))
+	}, string(appendRaw(nil, b)))
 }

@@ -52,7 +52,8 @@ func drain(t *testing.T, in *lineInput) string {
 }
 
 func TestLineInputPaste(t *testing.T) {
-	long := strings.Repeat("y", MaxPaste*4+10)
+	long := strings.Repeat("y", MaxLine*4+10)
+	run := strings.Repeat("r", bulkRun)
 	for _, tc := range []struct {
 		name      string
 		in        chunks
@@ -70,6 +71,13 @@ func TestLineInputPaste(t *testing.T) {
 		{"arrow keys pass", chunks{"\x1b[A\x1b[B"}, true, "\x1b[A\x1b[B"},
 		{"not asked for: bytes as they are", chunks{"\x1b[200~x\x1b[201~"}, false, "\x1b[200~x\x1b[201~"},
 		{"end of input inside a paste", chunks{"\x1b[200~half"}, true, "{half}"},
+		{"keys that came together go in at once", chunks{"echo " + run + "\r"}, false, "{echo " + run + "}\r"},
+		{"a few keys go as keys", chunks{"ls -l\r", "echo " + run + "\r"}, true, "ls -l\r{echo " + run + "}\r"},
+		{"not over a control key", chunks{"echo " + run + "\x01def"}, false, "{echo " + run + "}\x01def"},
+		{"not over a cut character", chunks{"echo " + run + "\xc3", "\xa9\r"}, false, "{echo " + run + "}é\r"},
+		{"raw bytes stay raw", chunks{"x\xe9y\xff"}, false, "x" + raw(0xe9) + "y" + raw(0xff)},
+		{"raw bytes in a paste", chunks{"\x1b[200~a\xe9b\x1b[201~"}, true, "{a" + raw(0xe9) + "b}"},
+		{"raw bytes in lines pasted", chunks{"\x1b[200~a\xe9\rb\r\x1b[201~"}, true, "a" + raw(0xe9) + "\rb\r"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			in := &lineInput{f: &tc.in, bracketed: tc.bracketed}
@@ -120,10 +128,21 @@ func TestLineInputIdle(t *testing.T) {
 	}
 }
 
-// TestErrTooLongFigures checks the figures ErrTooLong spells out.
+// TestErrTooLongFigures checks the figure ErrTooLong spells out.
 func TestErrTooLongFigures(t *testing.T) {
-	want := fmt.Sprintf("limits: %d typed, %d pasted characters", MaxLine, MaxPaste)
+	want := fmt.Sprintf("the limit is %d characters", MaxLine)
 	if !strings.Contains(ErrTooLong.Error(), want) {
 		t.Errorf("ErrTooLong %q does not say %q", ErrTooLong, want)
+	}
+}
+
+// raw is the rune a byte that is not UTF-8 stands for, as UTF-8.
+func raw(b byte) string { return string(rune(rawRune + rune(b))) }
+
+func TestUnraw(t *testing.T) {
+	for _, s := range []string{"plain", "é ✓", "\xe9t\xe9", "\xff\xfe\x80", "a\xf4\x8f\xbe"} {
+		if got := unraw(rawText(s)); got != s {
+			t.Errorf("unraw(rawText(%q)) = %q", s, got)
+		}
 	}
 }

@@ -122,23 +122,16 @@ func terminalSignals(f *os.File) func() {
 
 // runTab runs req's progcomp builtin in the interpreter, with no standard
 // input (the line editor has the terminal), and keeps $? as it was. A
-// panic in interp (it has some for code bash runs, see docs) costs one
-// line, not the shell, and the interpreter is put back as it was before:
-// a panic in a function would leave it in the function's scope.
+// panic in the completion's code costs one line, not the shell (see
+// [contain]), and offers nothing.
 func (s *Shell) runTab(ctx context.Context, req *tabRequest) {
-	saved := *s.runner
-	defer func() {
-		if r := recover(); r != nil {
-			*s.runner = saved
-			req.found = false
-			s.errorf("completion: %v", r)
-		}
-	}()
 	ctx = context.WithValue(ctx, tabKey{}, req)
 	interp.StdIO(nil, s.stdout, s.stderr)(s.runner)
 	defer interp.StdIO(s.stdin, s.stdout, s.stderr)(s.runner)
 	call := &syntax.CallExpr{Args: []*syntax.Word{{Parts: []syntax.WordPart{&syntax.Lit{Value: progcompMark}}}}}
-	s.runner.Run(ctx, call)
+	if contain(s.runner, s.stderr, func() { s.runner.Run(ctx, call) }) {
+		req.found, req.matches = false, nil
+	}
 	if ctx.Err() != nil {
 		req.found, req.matches = true, nil // stopped: nothing to offer
 	}

@@ -156,7 +156,7 @@ func TestTabPanic(t *testing.T) {
 	if _, _, ok := s.tabComplete("cmd x", 5, false); ok {
 		t.Errorf("a Tab that panicked answered")
 	}
-	if !strings.Contains(out.String(), "completion:") {
+	if !strings.Contains(out.String(), "qsh: internal error: ") {
 		t.Errorf("output %q", out)
 	}
 	out.Reset()

@@ -3,7 +3,7 @@ package shell
 import (
 	"context"
 	"errors"
-	"io"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -72,8 +72,11 @@ func (s *Shell) source(ctx context.Context, path string) bool {
 		s.errorf("%v", err)
 		return true
 	}
-	defer f.Close()
-	src, err := io.ReadAll(f)
+	fi, err := f.Stat()
+	f.Close()
+	if err == nil && fi.IsDir() {
+		err = fmt.Errorf("%s: is a directory", path)
+	}
 	if err != nil {
 		s.errorf("%v", err)
 		return true
@@ -83,11 +86,9 @@ func (s *Shell) source(ctx context.Context, path string) bool {
 		// follows goes on catching.
 		s.catchSignals()
 	}
-	// Parse first to report a syntax error as file:line; then run it with
-	// the source builtin, so that `return` at its top level works.
-	if _, st := s.parse(string(src), path); st != 0 {
-		return true
-	}
+	// Run with the source builtin, so that `return` at its top level
+	// works; a syntax error stops the file there, as in bash (see
+	// [upToError]).
 	prog, err := syntax.NewParser().Parse(strings.NewReader("source "+quote(path)), "")
 	if err != nil {
 		s.errorf("%v", err)

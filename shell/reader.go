@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 	"unicode/utf8"
 
 	"github.com/ergochat/readline"
@@ -17,17 +18,18 @@ import (
 // ErrInterrupt is what a [LineReader] returns when Ctrl-C discards the line.
 var ErrInterrupt = errors.New("interrupt")
 
-// ErrTooLong is what a [LineReader] returns for a line with more than
-// [MaxLine] typed or [MaxPaste] pasted characters, which it discards. (The
-// figures are spelt out: formatting them at start-up would cost that.)
-var ErrTooLong = errors.New("line too long: discarded (limits: 4096 typed, 262144 pasted characters; run long commands from a script file)")
+// ErrTooLong is what a [LineReader] returns for a line of more than
+// [MaxLine] characters, which it discards. (The figure is spelt out:
+// formatting it at start-up would cost that.)
+var ErrTooLong = errors.New("line too long: discarded (the limit is 262144 characters; run long commands from a script file)")
 
-// MaxLine is how many characters a line takes as typed keys, pasted
-// without a terminal's paste marks included. readline redraws in time
-// proportional to the line for each character, so a megabyte would take
-// hours; 4096 is also the limit of a terminal's own line editing
-// (canonical mode). Marked pastes go in at once (see [MaxPaste]).
-const MaxLine = 4096
+// MaxLine is the longest line, typed or pasted, in characters. bash has
+// no limit; this one is twice what one argument of a program may be
+// (Linux's MAX_ARG_STRLEN). readline redraws the whole line for each key,
+// which no typist outpaces; keys that arrive together (a paste, marked by
+// the terminal or not, a program typing) go in at once (see
+// [lineInput.bulk]).
+const MaxLine = 256 << 10
 
 // LineReader reads command lines: readline on a terminal, or a scripted
 // fake in tests.
@@ -66,7 +68,6 @@ type lineEditor struct {
 	hist     recall
 	nav      int // -1 or +1: Up or Down, on its way to listen
 	pasted   string
-	typed    int  // characters typed on the line, not pasted
 	lent     bool // readline holds the entries
 	searched bool // a search put a line on screen since the last Up or Down
 	// pending, when set, runs at the first key press: it joins the
@@ -96,6 +97,11 @@ type lineEditor struct {
 	cooked *term.State
 	// prefill is the text the next line starts with.
 	prefill string
+	// getNext, when not -1, is the history entry the next line starts
+	// with (operate-and-get-next).
+	getNext int
+	// charSearch is set after Ctrl-]: the next key is what to find.
+	charSearch bool
 
 	// vi mode (see vi.go): its state, and a command on its way to listen.
 	vi    viState
@@ -104,7 +110,7 @@ type lineEditor struct {
 
 func newLineEditor(stdin *os.File, stdout io.Writer, complete readline.AutoCompleter, size int, hooks editorHooks) (*lineEditor, error) {
 	in := &lineInput{f: stdin}
-	e := &lineEditor{in: in, tty: stdin, hooks: hooks}
+	e := &lineEditor{in: in, tty: stdin, hooks: hooks, getNext: -1}
 	cfg := &readline.Config{
 		Stdin:                  in,
 		Stdout:                 answering{Writer: stdout, in: in, column1: &e.column1, aside: &e.aside},
@@ -131,7 +137,7 @@ func newLineEditor(stdin *os.File, stdout io.Writer, complete readline.AutoCompl
 
 func (e *lineEditor) ReadLine(prompt string) (string, error) {
 	e.rl.SetPrompt(prompt)
-	e.n, e.typed, e.tooLong, e.dropped = 0, 0, false, false
+	e.n, e.tooLong, e.dropped, e.charSearch = 0, false, false, false
 	if e.lent {
 		e.rl.ResetHistory() // garbage now: 6 MB for 10,000 entries
 		e.lent = false
@@ -158,8 +164,12 @@ func (e *lineEditor) ReadLine(prompt string) (string, error) {
 		io.WriteString(e.out, on)
 		e.in.bracketed = true
 	}
+	if i := e.getNext; i >= 0 && i < len(e.hist.entries) && e.prefill == "" {
+		e.prefill, e.hist.at = e.hist.entries[i], i
+	}
+	e.getNext = -1
 	if e.prefill != "" {
-		e.rl.SetDefault(e.prefill)
+		e.rl.SetDefault(rawText(e.prefill))
 		e.prefill = ""
 	}
 	line, err := e.rl.ReadLine()
@@ -175,13 +185,14 @@ func (e *lineEditor) ReadLine(prompt string) (string, error) {
 		}
 		return "", ErrInterrupt
 	}
-	return line, err
+	return unraw(line), err
 }
 
-// filter counts the characters of the line and drops those past MaxLine
-// typed or MaxPaste in all; the Enter that ends such a line becomes a
-// Ctrl-C, so that a truncated command never runs. It also turns Up, Down
-// and a paste into work for listen.
+// filter counts the characters of the line and drops those past MaxLine;
+// the Enter that ends such a line becomes a Ctrl-C, so that a truncated
+// command never runs. It also turns Up, Down and a paste into work for
+// listen, and drops the control keys neither readline nor qsh binds, as
+// bash's readline does: inserted, they would be part of the command.
 func (e *lineEditor) filter(r rune) (rune, bool) {
 	if !e.loaded {
 		e.loaded = true
@@ -211,7 +222,7 @@ func (e *lineEditor) filter(r rune) (rune, bool) {
 	case readline.CharBckSearch, readline.CharFwdSearch:
 		if !e.lent {
 			for _, h := range e.hist.entries {
-				e.rl.SaveToHistory(h)
+				e.rl.SaveToHistory(rawText(h))
 			}
 			e.lent = true
 		}
@@ -235,8 +246,9 @@ func (e *lineEditor) filter(r rune) (rune, bool) {
 		if e.tooLong {
 			return r, false
 		}
-		if over || e.n+utf8.RuneCountInString(text) > MaxPaste {
+		if over || e.n+utf8.RuneCountInString(text) > MaxLine {
 			e.tooLong = true
+			e.in.skip = true // what comes up to the Enter
 			return r, false
 		}
 		e.pasted = text
@@ -245,14 +257,42 @@ func (e *lineEditor) filter(r rune) (rune, bool) {
 	if e.tooLong {
 		return r, false
 	}
-	if r >= ' ' && r != 0x7f { // a character, not an editing key
-		if e.typed++; e.typed > MaxLine || e.n >= MaxPaste {
-			e.tooLong = true
-			e.in.skip = true
-			return r, false
+	if e.charSearch {
+		// The key after Ctrl-]: the character to move to.
+		e.charSearch = false
+		if r >= ' ' && r != 0x7f {
+			e.action = &binding{fn: "character-search", seq: string(r)}
+			return readline.MetaShiftTab, true
 		}
 	}
+	if r == charSearchKey {
+		e.charSearch = true
+		return r, false
+	}
+	if unbound(r) {
+		return r, false
+	}
+	if r >= ' ' && r != 0x7f && e.n >= MaxLine { // a character, not an editing key
+		e.tooLong = true
+		e.in.skip = true
+		return r, false
+	}
 	return r, true
+}
+
+// charSearchKey is Ctrl-], bash's character-search: the next key is a
+// character to move the cursor to.
+const charSearchKey = 0x1d
+
+// unbound reports whether r is a control key that readline v0.1.3 would
+// insert, for want of a binding: Ctrl-@, Ctrl-Q, Ctrl-V, Ctrl-X alone,
+// Ctrl-\, Ctrl-^ (qsh binds Ctrl-O, see [emacsKeys]), or a C1 control.
+func unbound(r rune) bool {
+	switch r {
+	case 0, 0x0f, 0x11, 0x16, 0x18, 0x1c, 0x1e:
+		return true
+	}
+	return r >= 0x80 && r < 0xa0
 }
 
 // listen shows the history entry an Up or Down asked for, or inserts a
@@ -271,7 +311,7 @@ func (e *lineEditor) listen(line []rune, pos int, key rune) ([]rune, int, bool) 
 		return e.viRun(*c, line, pos)
 	}
 	if e.pasted != "" {
-		p := []rune(e.pasted)
+		p := toRunes(e.pasted)
 		e.pasted = ""
 		out := make([]rune, 0, len(line)+len(p))
 		out = append(append(append(out, line[:pos]...), p...), line[pos:]...)
@@ -284,14 +324,14 @@ func (e *lineEditor) listen(line []rune, pos int, key rune) ([]rune, int, bool) 
 	dir := e.nav
 	e.nav = 0
 	if e.searched {
-		e.hist.found(string(line))
+		e.hist.found(unraw(string(line)))
 		e.searched = false
 	}
-	text, ok := e.hist.move(string(line), dir)
+	text, ok := e.hist.move(unraw(string(line)), dir)
 	if !ok {
 		return nil, 0, false
 	}
-	rs := []rune(text)
+	rs := toRunes(text)
 	e.n = len(rs)
 	if e.vi.command {
 		// vi's k and j (and Up and Down in command mode) start the
@@ -312,7 +352,7 @@ func (e *lineEditor) Prefill(line string) { e.prefill = line }
 func (e *lineEditor) AddHistory(entry string) {
 	e.hist.add(entry)
 	if e.lent {
-		e.rl.SaveToHistory(entry)
+		e.rl.SaveToHistory(rawText(entry))
 	}
 }
 
@@ -346,7 +386,7 @@ type lineInput struct {
 	idle      func()
 	out       []byte // bytes to hand out before buf: a paste, an answer
 	paste     string // the one-line paste pasteRune in out stands for
-	pasteOver bool   // it was longer than MaxPaste
+	pasteOver bool   // it was longer than MaxLine
 
 	// mu guards reading, and out while reading is false: [lineInput.answer]
 	// runs on the goroutine that draws the line.
@@ -446,10 +486,77 @@ func (in *lineInput) read(p []byte) (int, error) {
 			in.out = utf8.AppendRune(in.out, viEscRune)
 			continue
 		}
+		if in.bulk() || in.rawAhead() {
+			continue
+		}
 		p[0] = in.buf[0]
 		in.buf = in.buf[1:]
 		return 1, nil
 	}
+}
+
+// lastRuneStart is where the last character of b starts.
+func lastRuneStart(b []byte) int {
+	i := max(len(b)-1, 0)
+	for i > 0 && len(b)-i < utf8.UTFMax && !utf8.RuneStart(b[i]) {
+		i--
+	}
+	return i
+}
+
+// bulkRun is how many printable bytes, come together, are taken for a
+// paste rather than keys: no typist sends that many in one read, and
+// below it the redraws readline does key by key cost little.
+const bulkRun = 512
+
+// bulkWait is how long the rest of such a paste is waited for, once what
+// came is taken in: the terminal (and the capture proxy) hand a long one
+// over in pieces, and each insertion redraws the whole line.
+const bulkWait = 10 * time.Millisecond
+
+// bulk hands the printable text at the start of buf, when it came in
+// one read and is long enough (a paste the terminal did not mark, keys a
+// program typed), as one insertion, as a marked paste goes in: key by key,
+// readline would redraw the whole line for each. Not in vi mode, where
+// letters may be commands, nor over a bound key's first byte.
+func (in *lineInput) bulk() bool {
+	if in.vi {
+		return false
+	}
+	n := in.printable(0)
+	if n < bulkRun {
+		return false
+	}
+	for n == len(in.buf) && n <= MaxLine*utf8.UTFMax && in.more(bulkWait) {
+		n = in.printable(n)
+	}
+	// A character cut by the read goes with the rest of it.
+	if i := lastRuneStart(in.buf[:n]); !utf8.FullRune(in.buf[i:n]) {
+		n = i
+	}
+	over := n > MaxLine*utf8.UTFMax
+	text := in.buf[:n]
+	if over {
+		text = nil
+	}
+	in.paste, in.pasteOver = cleanPaste(text), over
+	in.buf = in.buf[n:]
+	in.out = utf8.AppendRune(in.out, pasteRune)
+	return true
+}
+
+// printable is where the run of printable bytes that buf[from:] starts
+// with ends.
+func (in *lineInput) printable(from int) int {
+	n := from
+	for n < len(in.buf) {
+		c := in.buf[n]
+		if c < ' ' || c == 0x7f || in.keys != nil && in.keys.starts(c) {
+			break
+		}
+		n++
+	}
+	return n
 }
 
 // completeMarker reads on while buf holds the start of a paste marker cut

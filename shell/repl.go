@@ -14,6 +14,7 @@ import (
 
 	"golang.org/x/term"
 	"mvdan.cc/sh/v3/interp"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // maxRecord is how many command lines the session record keeps.
@@ -191,8 +192,8 @@ func (s *Shell) remember(entry string) (private bool) {
 		}
 	}
 	s.lines.AddHistory(entry)
-	if err := s.hist.add(entry); err != nil {
-		s.errorf("%v", err)
+	if note := s.hist.add(entry); note != "" {
+		s.errorf("%s", note)
 	}
 	return false
 }
@@ -210,16 +211,13 @@ func (s *Shell) runLine(ctx context.Context, line string) int {
 	ran := false // $? is already st
 	if text, ok := question(line); ok {
 		st = s.askLine(fctx, text)
-	} else if f, pst := s.parse(fixed(s.expandAliases(line)+"\n"), s.name); pst == 0 {
+	} else if f, pst := s.prepare(line); pst == 0 {
 		ran = true
-		if s.identified {
-			markDash(f)
-		}
 		if in := s.cancellableStdin(); in != nil {
 			interp.StdIO(in, s.stdout, s.stderr)(s.runner)
 			defer in.Close()
 		}
-		st = s.runFile(fctx, s.markJobs(f))
+		st = s.runFile(fctx, f)
 	} else {
 		st = pst
 	}
@@ -241,6 +239,25 @@ func (s *Shell) runLine(ctx context.Context, line string) int {
 		s.record = append(s.record[:0:0], s.record[len(s.record)-maxRecord:]...)
 	}
 	return st
+}
+
+// prepare parses a command line and marks it as interp must run it (see
+// package rewrite, [markDash], [Shell.markJobs]). The line is the user's
+// and the code that reads it is qsh's: a panic in it costs the line (see
+// [contain]).
+func (s *Shell) prepare(line string) (f *syntax.File, status int) {
+	if contain(nil, s.stderr, func() {
+		if f, status = s.parse(fixed(s.expandAliases(line)+"\n"), s.name); status != 0 {
+			return
+		}
+		if s.identified {
+			markDash(f)
+		}
+		f = s.markJobs(f)
+	}) {
+		return nil, internalStatus
+	}
+	return f, status
 }
 
 // cancellableStdin opens the terminal anew for one command line. A new
@@ -296,7 +313,11 @@ func (s *Shell) askLine(ctx context.Context, text string) int {
 	if s.terminal {
 		q.ReadKey = s.readKey
 	}
-	if s.switchVar("QSH_AI_CONTEXT", s.cfg.AIContext) {
+	withContext, ok := s.strictSwitch("QSH_AI_CONTEXT", s.cfg.AIContext)
+	if !ok {
+		return 1
+	}
+	if withContext {
 		q.Record = s.recordWithOutput()
 	} else {
 		q.NoContext = true

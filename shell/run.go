@@ -158,14 +158,26 @@ func lineOnly(err error, line string) bool {
 // completeLines parses the first lines of a program, or as many of them
 // as make complete commands; nil if none do.
 func (s *Shell) completeLines(lines []string, n int, name string) *syntax.File {
+	_, f := completePrefix(lines, n, name)
+	return f
+}
+
+// completePrefix is how many of the first n lines make complete commands,
+// and those lines parsed; 0 and nil if none do. A line that ends in a
+// backslash goes on in the next, which is not among them: it is left out.
+func completePrefix(lines []string, n int, name string) (int, *syntax.File) {
 	for n > 0 {
+		if strings.HasSuffix(strings.TrimRight(lines[n-1], "\r\n"), "\\") {
+			n--
+			continue
+		}
 		f, err := syntax.NewParser().Parse(strings.NewReader(strings.Join(lines[:n], "")), name)
 		if err == nil {
-			return f
+			return n, f
 		}
 		n = min(n-1, errLine(err, n)-1)
 	}
-	return nil
+	return 0, nil
 }
 
 // errLine is the line a parse error is on; def if it has none.

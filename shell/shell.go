@@ -98,6 +98,9 @@ type Shell struct {
 
 	// The assistant.
 	ask AskFunc
+	// withhold names the variables the assistant's commands never see
+	// (see [Withhold]); nil: none.
+	withhold func(name string) bool
 
 	// Jobs, background statements and signals.
 	bgs bgTable // the background statements $! knows (bgtable.go)
@@ -171,6 +174,13 @@ func Configure(c Config) Option {
 // Ask sets what answers `?` lines.
 func Ask(f AskFunc) Option {
 	return func(s *Shell) { s.ask = f }
+}
+
+// Withhold sets which variables the commands the assistant runs (see
+// [Shell.Run]) never see, exported or not: cmd/qsh passes the secrets'
+// table. The user's own commands see them all, as in bash.
+func Withhold(secret func(name string) bool) Option {
+	return func(s *Shell) { s.withhold = secret }
 }
 
 // Capture connects the session to the proxy that records what each
@@ -389,7 +399,7 @@ func syntaxError(err error, name string) string {
 	}
 	var perr syntax.ParseError
 	if errors.As(err, &perr) {
-		return fmt.Sprintf("%s:%d: %s", name, perr.Pos.Line(), perr.Text)
+		return fmt.Sprintf("%s:%d: %s", name, perr.Pos.Line(), syntaxText(perr.Text))
 	}
 	var lerr syntax.LangError
 	if errors.As(err, &lerr) {
@@ -398,6 +408,23 @@ func syntaxError(err error, name string) string {
 		return fmt.Sprintf("%s:%d: %s", name, lerr.Pos.Line(), msg[strings.Index(msg, ": ")+2:])
 	}
 	return err.Error()
+}
+
+// syntaxText is a parse error's message as bash words it when mvdan.cc/sh's
+// parser names the token it did not expect (`syntax error near unexpected
+// token `)'`), else the parser's own.
+func syntaxText(msg string) string {
+	tok := ""
+	if t, ok := strings.CutPrefix(msg, "a command can only contain words and redirects; encountered `"); ok {
+		tok = strings.TrimSuffix(t, "`")
+	} else if t, rest, ok := strings.Cut(strings.TrimPrefix(msg, "`"), "` "); ok && msg[0] == '`' &&
+		(strings.HasPrefix(rest, "is not a valid start for a statement") || strings.HasPrefix(rest, "can only ")) {
+		tok = t
+	}
+	if tok == "" || strings.ContainsAny(tok, "` ") {
+		return msg
+	}
+	return "syntax error near unexpected token `" + tok + "'"
 }
 
 func (s *Shell) errorf(format string, args ...any) {
@@ -409,7 +436,13 @@ func (s *Shell) errorf(format string, args ...any) {
 func (s *Shell) runFile(ctx context.Context, f *syntax.File) int {
 	f.Name = s.name
 	s.exitCalled.Store(false)
-	err := s.runner.Run(ctx, f)
+	var err error
+	if contain(s.runner, s.stderr, func() { err = s.runner.Run(ctx, f) }) {
+		s.exitNow = false
+		s.syncDir()
+		s.setStatus(context.WithoutCancel(ctx), internalStatus)
+		return internalStatus
+	}
 	// interp also reports a cancelled run as exiting. `exit` ends the
 	// shell; another fatal error (`set -u` on an unset variable, say) ends
 	// a script but only the command line in an interactive shell.

@@ -68,7 +68,7 @@ func (s *Shell) hungUp() {
 }
 
 // catchSignals makes the shell survive the terminal's signals: an
-// interactive shell all of them, a script Ctrl-C. Catching (not ignoring)
+// interactive shell all of them, a script Ctrl-C and Ctrl-\. Catching (not ignoring)
 // them matters: programs the shell starts get the default dispositions back
 // on exec, so Ctrl-C and Ctrl-Z still reach them. A Ctrl-C while no program
 // is in the foreground interrupts the interpreter itself (a loop, a
@@ -86,9 +86,11 @@ func (s *Shell) catchSignals() {
 	}
 	sigs := make(chan os.Signal, 8)
 	s.sigs = sigs
-	caught := []os.Signal{syscall.SIGINT}
+	// SIGQUIT, which bash ignores, would make Go's runtime dump its
+	// goroutines and exit.
+	caught := []os.Signal{syscall.SIGINT, syscall.SIGQUIT}
 	if s.interactive {
-		caught = append(caught, syscall.SIGQUIT, syscall.SIGTERM, syscall.SIGTSTP, syscall.SIGTTIN, syscall.SIGTTOU)
+		caught = append(caught, syscall.SIGTERM, syscall.SIGTSTP, syscall.SIGTTIN, syscall.SIGTTOU)
 	}
 	// A signal `trap ''` ignores stays ignored, in programs too.
 	caught = slices.DeleteFunc(caught, func(sig os.Signal) bool { return s.sigIgnored(sig.(syscall.Signal)) })

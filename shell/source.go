@@ -71,33 +71,32 @@ func (f *sources) open(next interp.OpenHandlerFunc) interp.OpenHandlerFunc {
 		if f.programs != nil {
 			programs = f.programs(interp.HandlerCtx(ctx))
 		}
-		return &sourced{ReadWriteCloser: markSourced(rwc, path, f.dashI, programs), pop: f.pop}, nil
+		return &sourced{ReadWriteCloser: markSourced(rwc, name, f.dashI, programs), pop: f.pop}, nil
 	}
 }
 
 // markSourced is a sourced file as interp must run it (see [markText]):
-// interp reads and parses it itself.
-func markSourced(rwc io.ReadWriteCloser, path string, dashI bool, programs marks.Programs) io.ReadWriteCloser {
+// interp reads and parses it itself. name is the file as `source` was
+// given it, for messages.
+func markSourced(rwc io.ReadWriteCloser, name string, dashI bool, programs marks.Programs) io.ReadWriteCloser {
 	src, err := io.ReadAll(rwc)
-	text := markText(string(src), path, dashI, programs)
+	text := markText(string(src), name, dashI, programs)
 	return &markedFile{ReadWriteCloser: rwc, r: strings.NewReader(text), err: err}
 }
+
+// syntaxMark is the builtin that a sourced file's syntax error becomes
+// (see [upToError]): it prints its arguments on stderr and fails with 2.
+const syntaxMark = "__qsh_syntax"
 
 // markText is a program's text with, in place (each line keeps its
 // number, so that messages still say file:line), its background
 // statements and $! marked (see [marks.Source]), its $- if dashI (see
 // [markDashText]) and what package rewrite changes for interp: all from
-// one parse, and none when a quick look finds none of them. With programs
-// (job control), the functions it defines are marked for it too (see
-// [marks.Source]). The text comes back unchanged when it does not parse
-// (interp reports the error then).
+// one parse. With programs (job control), the functions it defines are
+// marked for it too (see [marks.Source]). A text with a syntax error is
+// cut at it, as bash runs a sourced file (see [upToError]).
 func markText(src, name string, dashI bool, programs marks.Programs) string {
 	marked, dash, fix := marks.MayNeed(src, programs), dashI && mayHaveDash(src), rewrite.MayNeed(src)
-	// zsh's ${(flags)…}, in branches for zsh (see [badSubstitution]).
-	zsh := strings.Contains(src, "${(")
-	if !marked && !dash && !fix && !zsh {
-		return src
-	}
 	f, err := syntax.NewParser().Parse(strings.NewReader(src), name)
 	for try := 0; err != nil && try < 10; try++ {
 		// A substitution bash finds bad only when it runs it (git's
@@ -105,12 +104,15 @@ func markText(src, name string, dashI bool, programs marks.Programs) string {
 		// the whole file for interp's parser.
 		fixed, ok := badSubstitution(src, err)
 		if !ok {
-			return src
+			break
 		}
 		src = fixed
 		f, err = syntax.NewParser().Parse(strings.NewReader(src), name)
 	}
-	if err != nil || !marked && !dash && !fix {
+	if err != nil {
+		src, f = upToError(src, name, err)
+	}
+	if !marked && !dash && !fix {
 		return src
 	}
 	var edits []marks.Edit
@@ -131,6 +133,25 @@ func markText(src, name string, dashI bool, programs marks.Programs) string {
 	}
 	out, _ := marks.Apply(src, name, edits, check)
 	return out
+}
+
+// upToError is the text of a sourced file with a syntax error as bash
+// runs it, command by command: the complete commands before the error
+// run, then the error is reported, as `name:line: message`, and the file
+// ends with status 2. Each line keeps its number. f is the text parsed.
+func upToError(src, name string, err error) (string, *syntax.File) {
+	lines := strings.SplitAfter(src, "\n")
+	bad := errLine(err, len(lines))
+	n, _ := completePrefix(lines, bad-1, name)
+	text := strings.Join(lines[:n], "") + strings.Repeat("\n", max(bad-1-n, 0)) +
+		syntaxMark + " " + quote(syntaxError(err, name)) + "\n"
+	f, perr := syntax.NewParser().Parse(strings.NewReader(text), name)
+	if perr != nil {
+		// Not expected: the head parsed, the rest is a simple command.
+		text = strings.Repeat("\n", bad-1) + syntaxMark + " " + quote(syntaxError(err, name)) + "\n"
+		f, _ = syntax.NewParser().Parse(strings.NewReader(text), name)
+	}
+	return text, f
 }
 
 // badSubstitution replaces the ${…} that err, a parse error of src, is

@@ -85,3 +85,41 @@ func TestSourceLastPid(t *testing.T) {
 		}
 	}
 }
+
+// TestSourceUpToSyntaxError: a sourced file with a syntax error runs as
+// bash runs it, command by command: what comes before the error runs,
+// then the error is said as `file:line: …`, with the token bash names,
+// and the file ends with status 2.
+func TestSourceUpToSyntaxError(t *testing.T) {
+	for _, tc := range []struct {
+		name, src, out, err string
+	}{
+		{"token", "echo a\necho b )\necho c\n", "a\n", "F:2: syntax error near unexpected token `)'"},
+		{"first line", "fi\necho c\n", "", "F:1: syntax error near unexpected token `fi'"},
+		{"heredoc and continuation", "echo a\ncat <<EOF\nhd\nEOF\necho b \\\n  c\nf() {\n  echo in\n  foo )\n}\necho late\n",
+			"a\nhd\nb c\n", "F:9: syntax error near unexpected token `)'"},
+		{"unclosed quote", "echo a\necho \"b\n", "a\n", "F:2: reached EOF without closing quote `\"`"},
+		{"unclosed if", "echo a\nif true; then\necho b\n", "a\n", "F:2: `if` statement must end with `fi`"},
+		{"marked text", "echo a\nsleep 0 & wait $! && echo w\necho b )\n", "a\nw\n", "F:3: syntax error near unexpected token `)'"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			t.Chdir(dir)
+			if err := os.WriteFile(filepath.Join(dir, "F"), []byte(tc.src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			var out, errs bytes.Buffer
+			s, err := New(Stdio(nil, &out, &errs), Environ([]string{"HOME=" + dir, "PATH=" + os.Getenv("PATH")}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.RunString(context.Background(), `. F; echo "st=$?"`)
+			if got, want := out.String(), tc.out+"st=2\n"; got != want {
+				t.Errorf("output %q, want %q", got, want)
+			}
+			if got := strings.TrimSpace(errs.String()); got != tc.err {
+				t.Errorf("error %q, want %q", got, tc.err)
+			}
+		})
+	}
+}

@@ -39,7 +39,14 @@ func (s *Shell) Run(ctx context.Context, command string, stdout, stderr io.Write
 	ctx = context.WithValue(ctx, fgKey{}, nil)
 	ctx = context.WithValue(ctx, runKey{}, true)
 	defer s.keep()()
-	err = sub.Run(ctx, f)
+	if names := s.withheld(); len(names) > 0 {
+		if contain(sub, stderr, func() { sub.Run(ctx, &syntax.CallExpr{Args: words(withholdMark, names...)}) }) {
+			return internalStatus, nil
+		}
+	}
+	if contain(sub, stderr, func() { err = sub.Run(ctx, f) }) {
+		return internalStatus, nil
+	}
 	if ctx.Err() != nil {
 		return 130, ctx.Err()
 	}
@@ -47,4 +54,37 @@ func (s *Shell) Run(ctx context.Context, command string, stdout, stderr io.Write
 		io.WriteString(stderr, "qsh: "+err.Error()+"\n")
 	}
 	return status(err), nil
+}
+
+// withholdMark is the builtin that unsets, in the assistant's subshell,
+// the variables it must not see (see [Withhold]).
+const withholdMark = "__qsh_withhold"
+
+// withheld lists the session's variables that [Withhold] names.
+func (s *Shell) withheld() []string {
+	if s.withhold == nil {
+		return nil
+	}
+	var names []string
+	for name, vr := range s.variables().Each {
+		if vr.IsSet() && validName(name) && s.withhold(name) {
+			names = append(names, name)
+		}
+	}
+	return names
+}
+
+// withholdBuiltin is [withholdMark]: unset -v, which the DEBUG trap
+// does not see.
+func withholdBuiltin(ctx context.Context, hc interp.HandlerContext, names []string) error {
+	return hc.Builtin(ctx, append([]string{"unset", "-v"}, names...))
+}
+
+// words is args as literal words.
+func words(name string, args ...string) []*syntax.Word {
+	out := []*syntax.Word{{Parts: []syntax.WordPart{&syntax.Lit{Value: name}}}}
+	for _, a := range args {
+		out = append(out, &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: a}}})
+	}
+	return out
 }

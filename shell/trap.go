@@ -430,7 +430,8 @@ func (s *Shell) selfSignal(pid int, sig syscall.Signal) (ok bool) {
 	}
 	c, trapped := s.sigtraps.cmd(sig)
 	if !trapped {
-		return false
+		// bash ignores SIGQUIT, interactive or not, unless trapped.
+		return sig == syscall.SIGQUIT
 	}
 	if c != "" {
 		s.sigtraps.raise(sig)

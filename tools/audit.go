@@ -32,6 +32,10 @@ const (
 	decEdited   = "edited"   // the user said e: took the call over
 )
 
+// outcomeStarted is the outcome of the line a call gets as it is let go
+// ahead; the line with its real outcome follows when it ends.
+const outcomeStarted = "started"
+
 // auditArgMax bounds each string argument in the log: a write's content
 // belongs in the file and its backup, not in the log.
 const auditArgMax = 2048

@@ -9,12 +9,14 @@ import (
 )
 
 // Config is the tools' part of qsh's configuration. qsh-assistant fills it with
-// caarlos0/env; the names are the ones DESIGN.md fixes.
+// caarlos0/env; the names are the ones DESIGN.md fixes. The settings that
+// make the sandbox or the confirmations stricter are tagged strict (see
+// config.Strict): mistyped, they stop the assistant rather than loosen.
 type Config struct {
-	FS   bool `env:"QSH_AI_TOOLS_FS" envDefault:"true"`
-	Exec bool `env:"QSH_AI_TOOLS_EXEC" envDefault:"true"`
-	Web  bool `env:"QSH_AI_TOOLS_WEB" envDefault:"true"`
-	MCP  bool `env:"QSH_AI_TOOLS_MCP" envDefault:"true"`
+	FS   bool `env:"QSH_AI_TOOLS_FS" envDefault:"true" strict:"true"`
+	Exec bool `env:"QSH_AI_TOOLS_EXEC" envDefault:"true" strict:"true"`
+	Web  bool `env:"QSH_AI_TOOLS_WEB" envDefault:"true" strict:"true"`
+	MCP  bool `env:"QSH_AI_TOOLS_MCP" envDefault:"true" strict:"true"`
 	// MCPConfig is the MCP servers' configuration file; empty means the
 	// XDG default, which tools/mcp works out.
 	MCPConfig string `env:"QSH_AI_MCP_CONFIG" doc:"$XDG_CONFIG_HOME/qsh/mcp.json"`
@@ -22,21 +24,21 @@ type Config struct {
 	// default.
 	Permissions string `env:"QSH_AI_PERMISSIONS" doc:"$XDG_CONFIG_HOME/qsh/permissions"`
 
-	Confirm ConfirmMode `env:"QSH_AI_TOOLS_CONFIRM" envDefault:"sensitive"`
+	Confirm ConfirmMode `env:"QSH_AI_TOOLS_CONFIRM" envDefault:"sensitive" strict:"true"`
 
 	FSMaxSize int64  `env:"QSH_AI_FS_MAX_SIZE" envDefault:"1048576" min:"1"`
-	FSWrite   bool   `env:"QSH_AI_FS_WRITE" envDefault:"true"`
+	FSWrite   bool   `env:"QSH_AI_FS_WRITE" envDefault:"true" strict:"true"`
 	PostEdit  string `env:"QSH_AI_FS_POST_EDIT"`
 
 	ExecTimeout   time.Duration `env:"QSH_AI_EXEC_TIMEOUT" envDefault:"30s" min:"1s"`
 	ExecMaxOutput int           `env:"QSH_AI_EXEC_MAX_OUTPUT" envDefault:"102400" min:"1"`
-	AllowedOnly   bool          `env:"QSH_AI_EXEC_ALLOWED_ONLY" envDefault:"false"`
-	DryRun        bool          `env:"QSH_AI_DRY_RUN" envDefault:"false"`
+	AllowedOnly   bool          `env:"QSH_AI_EXEC_ALLOWED_ONLY" envDefault:"false" strict:"true"`
+	DryRun        bool          `env:"QSH_AI_DRY_RUN" envDefault:"false" strict:"true"`
 
 	// Sandbox confines the programs execute_command runs (see package
 	// sandbox); SandboxNet lets them use TCP.
-	Sandbox    sandbox.Mode `env:"QSH_AI_SANDBOX" envDefault:"workspace"`
-	SandboxNet sandbox.Net  `env:"QSH_AI_SANDBOX_NET" envDefault:"on"`
+	Sandbox    sandbox.Mode `env:"QSH_AI_SANDBOX" envDefault:"workspace" strict:"true"`
+	SandboxNet sandbox.Net  `env:"QSH_AI_SANDBOX_NET" envDefault:"on" strict:"true"`
 
 	WebProvider   WebProvider `env:"QSH_AI_WEB_PROVIDER" envDefault:"duckduckgo"`
 	WebBaseURL    string      `env:"QSH_AI_WEB_BASE_URL"`

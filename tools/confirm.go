@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/qsh-shell/qsh/ansi"
 	"github.com/qsh-shell/qsh/tools/danger"
 )
 
@@ -42,8 +43,19 @@ const (
 
 // approve applies the policy to q and asks the user when it must. It
 // returns true to go ahead; otherwise the Result tells the model why not
-// (or, after "e", what the user did instead).
+// (or, after "e", what the user did instead). A call let go ahead to
+// run, write or call something is in the audit log before it acts (see
+// [call.started]); a read only when it ends.
 func (r *Registry) approve(ctx context.Context, env Env, q ask, c *call) (bool, Result) {
+	ok, res := r.decide(ctx, env, q, c)
+	if ok && q.kind != kindRead && c.started != nil {
+		c.started()
+	}
+	return ok, res
+}
+
+// decide is [Registry.approve]'s policy and question.
+func (r *Registry) decide(ctx context.Context, env Env, q ask, c *call) (bool, Result) {
 	v := q.verdict
 	c.class = v.Class.String()
 	why := reasons(v)
@@ -58,9 +70,13 @@ func (r *Registry) approve(ctx context.Context, env Env, q ask, c *call) (bool, 
 	case Refuse:
 		c.decision = decRefused
 		if v.Class >= danger.Blocked {
-			return false, failf("refused: %s is blocked (%s). qsh never runs this, even when the user agrees; do not try another way to do the same thing. If it is really needed, tell the user to do it themselves.", q.subject, why)
+			res := failf("refused: %s is blocked (%s). qsh never runs this, even when the user agrees; do not try another way to do the same thing. If it is really needed, tell the user to do it themselves.", q.subject, why)
+			res.Shown = "blocked: " + why
+			return false, res
 		}
-		return false, failf("refused without asking: %s is %s (%s) and QSH_AI_EXEC_ALLOWED_ONLY is set, so only calls that need no confirmation run.", q.subject, v.Class, why)
+		res := failf("refused without asking: %s is %s (%s) and QSH_AI_EXEC_ALLOWED_ONLY is set, so only calls that need no confirmation run.", q.subject, v.Class, why)
+		res.Shown = fmt.Sprintf("not run: %s (%s), and QSH_AI_EXEC_ALLOWED_ONLY", v.Class, why)
+		return false, res
 	}
 	out := env.Out
 	if out == nil {
@@ -75,18 +91,25 @@ func (r *Registry) approve(ctx context.Context, env Env, q ask, c *call) (bool, 
 	}
 	if env.ReadKey == nil {
 		c.decision = decRefused
-		// The reason first: the user's tool line shows only the start.
-		return false, failf("not run: there is no terminal to ask on, and %s is %s (%s), which needs the user's confirmation. Tell the user what you wanted to do instead.", q.subject, v.Class, why)
+		res := failf("not run: there is no terminal to ask on, and %s is %s (%s), which needs the user's confirmation. Tell the user what you wanted to do instead.", q.subject, v.Class, why)
+		res.Shown = fmt.Sprintf("not run: %s (%s) needs your confirmation, and there is no terminal to ask on", v.Class, why)
+		return false, res
 	}
 	keys := r.keys(q)
 	effect := ""
 	if q.kind == kindRun && env.Preview != nil {
 		effect = env.Preview(ctx, q.subject)
 	}
+	if env.Quiet != nil {
+		defer env.Quiet()() // the key is shown once, by the question
+	}
 	if env.Discard != nil {
 		env.Discard() // a y typed twice must not answer this question
 	}
-	r.prompt(out, env.Terminal, q, keys, effect, r.where(v.Class, q.rule != nil && q.sandboxed))
+	r.prompt(out, env, q, keys, effect, r.where(v.Class, q.rule != nil && q.sandboxed))
+	// The call's time is its work's, not the user's thinking.
+	asked := r.now()
+	defer func() { c.waited = r.now().Sub(asked) }()
 	wrong := false // a key that is not an answer came already
 	for {
 		k, err := env.ReadKey(ctx)
@@ -116,7 +139,9 @@ func (r *Registry) approve(ctx context.Context, env Env, q ask, c *call) (bool, 
 					// question asked again; what comes after it shows does.
 					env.Discard()
 				}
-				fmt.Fprintf(out, "\n%s\n%s", paint(env.Terminal, "2", r.hint(q, env, keys, k)), r.question(env.Terminal, q, keys))
+				cols := env.columns()
+				fmt.Fprint(out, "\n"+ansi.Layout([]ansi.Span{{Style: "2", Text: r.hint(q, env, keys, k)}}, cols, 2, env.Terminal)+
+					"\n"+ansi.Layout(r.question(q, keys), cols, 2, env.Terminal))
 				continue
 			}
 		}
@@ -124,7 +149,9 @@ func (r *Registry) approve(ctx context.Context, env Env, q ask, c *call) (bool, 
 		case 'n':
 			fmt.Fprintln(out, "n")
 			c.decision = decDeclined
-			return false, failf("the user declined: %s was not done. Do not retry the same call; ask the user what they want or try another way.", q.subject)
+			res := failf("the user declined: %s was not done. Do not retry the same call; ask the user what they want or try another way.", q.subject)
+			res.Shown = "declined"
+			return false, res
 		case 'y':
 			fmt.Fprintln(out, "y")
 			c.decision = decApproved
@@ -191,8 +218,7 @@ func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 //	⚠ dev  go build ./...   (runs the Go toolchain in this project)  sandboxed  run? [y/n/a/A/e]
 //
 // effect, when known, is what the command would change (see package effect).
-func (r *Registry) prompt(w io.Writer, term bool, q ask, keys, effect, where string) {
-	paint := func(code, s string) string { return paint(term, code, s) }
+func (r *Registry) prompt(w io.Writer, env Env, q ask, keys, effect, where string) {
 	colour := "33" // dev: yellow
 	switch {
 	case q.verdict.Class >= danger.Dangerous:
@@ -200,28 +226,34 @@ func (r *Registry) prompt(w io.Writer, term bool, q ask, keys, effect, where str
 	case q.verdict.Class == danger.Safe:
 		colour = "32"
 	}
-	head := paint(colour, "⚠ "+q.verdict.Class.String()) + "  " + q.subject
+	// The command, the reasons quoting it and the files it would touch
+	// are shown, never acted on (see package ansi); the line is fitted to
+	// the terminal, broken between words, its continuations indented, so
+	// that the terminal never wraps it.
+	head := []ansi.Span{{Style: colour, Text: "⚠ " + q.verdict.Class.String()}, {Text: "  " + ansi.Escape(q.subject)}}
 	if why := reasons(q.verdict); why != "" {
-		head += "   " + paint("2", "("+why+")")
+		head = append(head, ansi.Span{Text: "   "}, ansi.Span{Style: "2", Text: "(" + ansi.Escape(why) + ")"})
 	}
 	if effect != "" {
-		head += "  " + paint("1", "→ "+effect)
+		head = append(head, ansi.Span{Text: "  "}, ansi.Span{Style: "1", Text: "→ " + ansi.Escape(effect)})
 	}
 	if q.sandboxed && where != "" {
 		style := "2"
 		if where != "sandboxed" {
 			style = "1"
 		}
-		head += "  " + paint(style, where)
+		head = append(head, ansi.Span{Text: "  "}, ansi.Span{Style: style, Text: where, Keep: true})
 	}
-	question := r.question(term, q, keys)
+	cols := env.columns()
 	if q.body == "" {
-		fmt.Fprintf(w, "%s  %s", head, question)
+		head = append(head, ansi.Span{Text: "  "})
+		fmt.Fprint(w, ansi.Layout(append(head, r.question(q, keys)...), cols, 2, env.Terminal))
 		return
 	}
-	fmt.Fprintln(w, head)
+	fmt.Fprintln(w, ansi.Layout(head, cols, 2, env.Terminal))
+	paint := func(code, s string) string { return paint(env.Terminal, code, s) }
 	for _, line := range strings.SplitAfter(strings.TrimSuffix(q.body, "\n"), "\n") {
-		line = strings.TrimSuffix(line, "\n")
+		line = ansi.Escape(strings.TrimSuffix(line, "\n"))
 		switch {
 		case strings.HasPrefix(line, "+++"), strings.HasPrefix(line, "---"):
 			line = paint("1", line)
@@ -234,12 +266,13 @@ func (r *Registry) prompt(w io.Writer, term bool, q ask, keys, effect, where str
 		}
 		fmt.Fprintln(w, line)
 	}
-	fmt.Fprint(w, question)
+	fmt.Fprint(w, ansi.Layout(r.question(q, keys), cols, 2, env.Terminal))
 }
 
-// question is the end of the prompt: the verb and the keys.
-func (r *Registry) question(term bool, q ask, keys string) string {
-	return paint(term, "1", q.verb+"?") + " [" + strings.Join(strings.Split(keys, ""), "/") + "] "
+// question is the end of a confirmation: "run? [y/n/a/A/e] ", kept on one
+// line.
+func (r *Registry) question(q ask, keys string) []ansi.Span {
+	return []ansi.Span{{Style: "1", Text: q.verb + "?", Keep: true}, {Text: " [" + strings.Join(strings.Split(keys, ""), "/") + "] ", Keep: true}}
 }
 
 // paint wraps s in an SGR code on a terminal.

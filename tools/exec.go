@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/qsh-shell/qsh/ansi"
 	"github.com/qsh-shell/qsh/tools/danger"
 	"github.com/qsh-shell/qsh/tools/guarded"
 	"github.com/qsh-shell/qsh/tools/sandbox"
@@ -186,6 +187,7 @@ func showDenied(env Env, lines []string) {
 		return
 	}
 	for _, l := range lines {
+		l = ansi.Escape(l) // paths the command's output named
 		if env.Terminal {
 			l = "\x1b[2m" + l + "\x1b[0m"
 		}

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+
+	"github.com/qsh-shell/qsh/ansi"
 )
 
 // output is where a command's stdout and stderr go: shown on the terminal
@@ -14,6 +16,7 @@ import (
 type output struct {
 	mu     sync.Mutex
 	screen io.Writer
+	shown  ansi.Stream // what the screen gets: escape sequences shown, never acted on
 	term   bool
 	max    int
 	head   []byte
@@ -32,11 +35,7 @@ func (o *output) Write(p []byte) (int, error) {
 	defer o.mu.Unlock()
 	written := len(p)
 	if o.screen != nil && len(p) > 0 {
-		if o.term {
-			fmt.Fprintf(o.screen, "\x1b[2m%s\x1b[0m", p)
-		} else {
-			o.screen.Write(p)
-		}
+		o.show(o.shown.Next(string(p)))
 		o.last = p[len(p)-1]
 	}
 	o.total += int64(len(p))
@@ -68,13 +67,29 @@ func (o *output) Write(p []byte) (int, error) {
 func (o *output) finish() {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	if o.screen != nil && o.total > 0 && o.last != '\n' {
+	if o.screen == nil {
+		return
+	}
+	o.show(o.shown.Flush())
+	if o.total > 0 && o.last != '\n' {
 		io.WriteString(o.screen, "\n")
 	}
 }
 
-// ansi matches terminal escape sequences, which mean nothing to the model.
-var ansi = sync.OnceValue(func() *regexp.Regexp {
+// show writes escaped text to the screen, dimmed on a terminal.
+func (o *output) show(s string) {
+	switch {
+	case s == "":
+	case o.term:
+		io.WriteString(o.screen, "\x1b[2m"+s+"\x1b[0m")
+	default:
+		io.WriteString(o.screen, s)
+	}
+}
+
+// escapes matches terminal escape sequences, which mean nothing to the
+// model.
+var escapes = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`\x1b(\[[0-9;?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[@-Z\\-_])`)
 })
 
@@ -85,7 +100,7 @@ func (o *output) text() (string, bool) {
 	defer o.mu.Unlock()
 	tail := append(append([]byte(nil), o.tail[o.pos:]...), o.tail[:o.pos]...)
 	clean := func(b []byte) string {
-		return ansi().ReplaceAllString(strings.ToValidUTF8(string(b), "\uFFFD"), "")
+		return escapes().ReplaceAllString(strings.ToValidUTF8(string(b), "\uFFFD"), "")
 	}
 	if o.total <= int64(o.max) {
 		return clean(append(append([]byte(nil), o.head...), tail...)), false

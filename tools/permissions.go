@@ -12,6 +12,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/qsh-shell/qsh/ansi"
 )
 
 // PermissionsFile sets the saved permissions' file (`A` answers); ""
@@ -266,7 +268,7 @@ func (r *Registry) listPermissions(w io.Writer, dir string) {
 		fmt.Fprintln(w, "this session (a):")
 		for _, s := range session {
 			n++
-			fmt.Fprintf(w, "%3d  %s%s\n", n, s, provenance(s, "15:04"))
+			fmt.Fprintf(w, "%3d  %s\n", n, ansi.Escape(s.String()+provenance(s, "15:04")))
 		}
 	}
 	file := "saving is off"
@@ -277,7 +279,7 @@ func (r *Registry) listPermissions(w io.Writer, dir string) {
 		fmt.Fprintf(w, "always in %s (A, saved in %s):\n", tildePath(projectOf(dir)), file)
 		for _, s := range saved {
 			n++
-			fmt.Fprintf(w, "%3d  %s%s\n", n, s.Rule, provenance(s.Rule, "2006-01-02 15:04"))
+			fmt.Fprintf(w, "%3d  %s\n", n, ansi.Escape(s.Rule.String()+provenance(s.Rule, "2006-01-02 15:04")))
 		}
 	}
 	if err != nil {
@@ -308,14 +310,14 @@ func (r *Registry) revoke(w io.Writer, dir string, n int) error {
 			}
 		}
 		r.mu.Unlock()
-		fmt.Fprintf(w, "revoked for this session: %s\n", gone)
+		fmt.Fprintf(w, "revoked for this session: %s\n", ansi.Escape(gone.String()))
 		return nil
 	case n <= len(session)+len(saved):
 		s := saved[n-len(session)-1]
 		if err := r.perms.remove(s.line, s.Rule); err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "revoked: %s (removed from %s)\n", s.Rule, tildePath(r.perms.path))
+		fmt.Fprintf(w, "revoked: %s (removed from %s)\n", ansi.Escape(s.Rule.String()), tildePath(r.perms.path))
 		return nil
 	}
 	return fmt.Errorf("? /permissions revoke %d: there is no rule %d (? /permissions lists them)", n, n)

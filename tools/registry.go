@@ -129,6 +129,13 @@ type call struct {
 	canceled bool
 	sandbox  string   // the mode it ran confined in, "unconfined", or "" (off)
 	denied   []string // what the sandbox kept from it
+	// waited is how long the user took to answer the confirmation: not
+	// the call's time.
+	waited time.Duration
+	// started logs the call as it is let go ahead, before it acts: what
+	// it runs may bring down the process that would log its end (a
+	// program that kills the shell, a power cut).
+	started func()
 }
 
 // caller is implemented by the built-in tools: Execute with the audit
@@ -145,6 +152,10 @@ type caller interface {
 func (r *Registry) Call(ctx context.Context, env Env, name string, args json.RawMessage) Result {
 	start := r.now()
 	c := &call{}
+	c.started = func() {
+		appendAudit(r.auditPath, entry{Time: start, Tool: name, Args: redactJSON(args, auditArgMax),
+			Class: c.class, Decision: c.decision, Outcome: outcomeStarted})
+	}
 	var res Result
 	t := r.lookup(name)
 	switch {
@@ -170,11 +181,12 @@ func (r *Registry) Call(ctx context.Context, env Env, name string, args json.Raw
 			res = r.callAdded(ctx, env, t, args, c)
 		}
 	}
-	res.Duration = r.now().Sub(start)
+	res.Duration = r.now().Sub(start) - c.waited
 	if c.canceled {
 		res.Canceled = true
 	}
 	res.Declined = c.decision == decDeclined
+	res.Invalid = c.decision == decInvalid
 	res.ReadOnly = c.class == danger.Safe.String()
 	appendAudit(r.auditPath, entry{
 		Time:     start,

@@ -5,11 +5,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/qsh-shell/qsh/tools/guarded"
 )
 
 // keys returns a ReadKey that answers with the given keys in order, then
@@ -148,5 +151,55 @@ func TestCallDuration(t *testing.T) {
 	res := r.Call(context.Background(), testEnv(t.TempDir(), new(bytes.Buffer)), "filesystem", json.RawMessage(`{"operation":"list"}`))
 	if !res.Success || res.Duration != time.Second {
 		t.Errorf("got %+v, want success in 1s", res)
+	}
+}
+
+// TestAuditBeforeRun checks that a command the policy lets run unasked is
+// in the audit log before it runs: what it runs may bring down the shell
+// that would report its end.
+func TestAuditBeforeRun(t *testing.T) {
+	r, state := testRegistry(t, DefaultConfig())
+	logged := ""
+	env := testEnv(t.TempDir(), new(bytes.Buffer))
+	env.Run = func(ctx context.Context, req guarded.Request, out io.Writer) guarded.Result {
+		b, _ := os.ReadFile(filepath.Join(state, "audit.jsonl"))
+		logged = string(b)
+		return guarded.Result{Status: 0}
+	}
+	res := r.Call(context.Background(), env, "execute_command", json.RawMessage(`{"command":"echo hi"}`))
+	if !res.Success {
+		t.Fatalf("call: %+v", res)
+	}
+	var e entry
+	if err := json.Unmarshal([]byte(logged), &e); err != nil || e.Tool != "execute_command" ||
+		e.Outcome != "started" || e.Decision != "run" || !strings.Contains(string(e.Args), "echo hi") {
+		t.Fatalf("audit log as the command ran: %q (%v)", logged, err)
+	}
+	b, _ := os.ReadFile(filepath.Join(state, "audit.jsonl"))
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if len(lines) != 2 || !strings.Contains(lines[1], `"outcome":"ok`) {
+		t.Errorf("audit log after the run:\n%s", b)
+	}
+}
+
+// TestCallDurationExcludesDeciding: the time a call's result line shows
+// is its work's, not the seconds the user took to answer.
+func TestCallDurationExcludesDeciding(t *testing.T) {
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	cfg := DefaultConfig()
+	cfg.Confirm = ConfirmAll
+	r, _ := testRegistry(t, cfg, Clock(func() time.Time { return now }, func(context.Context, time.Duration) error { return nil }))
+	env := testEnv(t.TempDir(), new(bytes.Buffer))
+	env.ReadKey = func(context.Context) (rune, error) {
+		now = now.Add(30 * time.Second) // the user thinks
+		return 'y', nil
+	}
+	env.Run = func(ctx context.Context, req guarded.Request, out io.Writer) guarded.Result {
+		now = now.Add(2 * time.Second) // the command works
+		return guarded.Result{}
+	}
+	res := r.Call(context.Background(), env, "execute_command", json.RawMessage(`{"command":"echo hi"}`))
+	if !res.Success || res.Duration != 2*time.Second {
+		t.Errorf("got %+v, want success in 2s", res)
 	}
 }

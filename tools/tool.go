@@ -43,6 +43,13 @@ type Result struct {
 	// ReadOnly is set for a call judged safe, which only reads: made
 	// again with nothing changed in between, it would answer the same.
 	ReadOnly bool
+	// Invalid is set for a call that could not be made as asked: an
+	// unknown tool, arguments that do not fit the schema.
+	Invalid bool
+	// Shown, when set, is what the user is told of a call refused
+	// without asking ("blocked: deletes your home directory"): Error is
+	// written for the model.
+	Shown string
 }
 
 // ErrCanceled is the error of a call the user canceled with Ctrl-C at the
@@ -57,12 +64,19 @@ type Env struct {
 	Out io.Writer
 	// Terminal reports whether Out is a terminal (colour, dimming).
 	Terminal bool
+	// Columns is the terminal's width, which the confirmation's lines are
+	// fitted to; nil, or 0, when unknown.
+	Columns func() int
 	// ReadKey reads one key press; nil when there is nobody to ask, and then
 	// the answer to every confirmation is no.
 	ReadKey func(ctx context.Context) (rune, error)
 	// Discard drops the keys typed before a question is shown, so that
 	// only keys pressed once it is answer it; nil: none to drop.
 	Discard func()
+	// Quiet stops the terminal echoing keys while a question is asked,
+	// until restore: the question prints the key that answers it, once.
+	// Nil: nothing to quiet.
+	Quiet func() (restore func())
 	// Run runs a command in a subshell of the user's interpreter.
 	Run RunFunc
 	// Environ is the session's exported variables (NAME=value): the home
@@ -84,6 +98,14 @@ type Env struct {
 	// without changing anything until the user asks for a fix. Calls of
 	// any other class are refused without asking.
 	ReadOnly bool
+}
+
+// columns is env's terminal width, 0 when unknown.
+func (env Env) columns() int {
+	if env.Columns == nil || !env.Terminal {
+		return 0
+	}
+	return env.Columns()
 }
 
 // RunFunc runs an approved command line in a subshell of the user's

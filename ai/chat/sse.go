@@ -10,12 +10,17 @@ import (
 	"time"
 )
 
+// maxEvent bounds one event: the answer's own limit is kept by counting
+// what the events hold, and one event must not hold more than any answer.
+const maxEvent = 8 << 20
+
 // ReadSSE reads server-sent events from r and calls fn with each event's
 // name (empty when the server sent none) and data, which is only valid during
 // the call. It stops at the first
 // error from r or fn; a clean end of r returns nil. Lines are handled as soon
 // as they arrive, so a token reaches fn without waiting for more input.
 func ReadSSE(r io.Reader, fn func(event string, data []byte) error) error {
+	tooBig := &Error{Kind: Cut, Message: "the server sent an event of more than " + strconv.Itoa(maxEvent>>20) + " MB"}
 	br := bufio.NewReaderSize(r, 16<<10)
 	var event string
 	var data []byte
@@ -28,6 +33,9 @@ func ReadSSE(r io.Reader, fn func(event string, data []byte) error) error {
 			for err == bufio.ErrBufferFull {
 				line, err = br.ReadSlice('\n')
 				long = append(long, line...)
+				if len(long) > maxEvent {
+					return tooBig
+				}
 			}
 			line = long
 		}
@@ -63,6 +71,9 @@ func ReadSSE(r io.Reader, fn func(event string, data []byte) error) error {
 				}
 				data = append(data, value...)
 				have = true
+				if len(data) > maxEvent {
+					return tooBig
+				}
 			}
 		}
 		if err != nil {

@@ -37,6 +37,16 @@ func TestReadSSE(t *testing.T) {
 			t.Errorf("%s: got %q, %v; want %q", tc.name, got, err, tc.want)
 		}
 	}
+	// An event past maxEvent, one line or many, ends the stream: the
+	// answer's limit is counted by the events' content.
+	huge := strings.Repeat("z", maxEvent/2)
+	for _, in := range []string{"data: " + huge + huge + "zz\n\n", "data: " + huge + "\ndata: " + huge + "\n\n"} {
+		err := ReadSSE(strings.NewReader(in), func(string, []byte) error { return nil })
+		var ce *Error
+		if !errors.As(err, &ce) || ce.Kind != Cut || !strings.Contains(ce.Message, "more than 8 MB") {
+			t.Errorf("an event of %d bytes: %v", len(in), err)
+		}
+	}
 	stop := errors.New("stop")
 	n := 0
 	err := ReadSSE(strings.NewReader("data: 1\n\ndata: 2\n\n"), func(string, []byte) error { n++; return stop })

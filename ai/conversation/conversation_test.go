@@ -37,7 +37,7 @@ func TestSaveAndRead(t *testing.T) {
 	if filepath.Base(f.Path()) != "20261125T140300Z.jsonl" {
 		t.Errorf("name %s", f.Path())
 	}
-	h, msgs, err := ReadFile(f.Path())
+	h, msgs, _, err := ReadFile(f.Path())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +61,7 @@ func TestSaveAndRead(t *testing.T) {
 	}
 	f.Append(chat.Message{Role: chat.RoleUser, Text: "and now?"}, t0)
 	f.Close()
-	if _, msgs, _ := ReadFile(f.Path()); len(msgs) != len(sample)+1 {
+	if _, msgs, _, _ := ReadFile(f.Path()); len(msgs) != len(sample)+1 {
 		t.Errorf("%d messages after Open and Append", len(msgs))
 	}
 }
@@ -75,21 +75,27 @@ func TestReadDamaged(t *testing.T) {
 	for _, tc := range []struct {
 		name, in string
 		msgs     int
+		skipped  string // the lines skipped, as said
 		err      string
 	}{
-		{"whole", whole, 4, ""},
-		{"last line cut", whole[:len(whole)-10], 3, ""},
-		{"last line cut to nothing", strings.Join(lines[:4], ""), 3, ""},
-		{"a bad line in the middle", lines[0] + lines[1] + "{oops\n" + lines[2], 0, "line 3"},
-		{"a bad last line with its newline", whole + "{oops\n", 0, "line 6"},
-		{"unknown role", lines[0] + `{"role":"system","text":"x"}` + "\n", 0, `unknown role "system"`},
-		{"tool without call", lines[0] + `{"role":"tool","text":"x"}` + "\n", 0, "without its call"},
-		{"two values on a line", lines[0] + `{"role":"user"} {"role":"user"}` + "\n", 0, "line 2"},
-		{"empty", "", 0, "empty"},
-		{"not ours", `{"format":"other"}` + "\n", 0, "not a qsh conversation"},
-		{"newer", `{"format":"qsh conversation","version":2}` + "\n", 0, "version 2"},
+		{"whole", whole, 4, "", ""},
+		{"last line cut", whole[:len(whole)-10], 3, "", ""},
+		{"last line cut to nothing", strings.Join(lines[:4], ""), 3, "", ""},
+		{"a bad line in the middle", lines[0] + lines[1] + "{oops\n" + lines[2], 2, "line 3 (invalid character 'o' looking for beginning of object key string)", ""},
+		{"a bad last line with its newline", whole + "{oops\n", 4, "line 6 (", ""},
+		{"unknown role", lines[0] + `{"role":"system","text":"x"}` + "\n", 0, `line 2 (unknown role "system")`, ""},
+		{"tool without call", lines[0] + `{"role":"tool","text":"x"}` + "\n", 0, "line 2 (a tool result without its call)", ""},
+		{"two values on a line", lines[0] + `{"role":"user"} {"role":"user"}` + "\n", 0, "line 2 (more than one JSON value)", ""},
+		{"binary garbage", lines[0] + "\x00\xff\xfe\n" + strings.Join(lines[1:], ""), 4, "line 2 (", ""},
+		{"empty", "", 0, "", "empty"},
+		{"not ours", `{"format":"other"}` + "\n", 0, "", "not a qsh conversation"},
+		{"newer", `{"format":"qsh conversation","version":2}` + "\n", 0, "", "version 2"},
 	} {
-		_, msgs, err := Read(strings.NewReader(tc.in))
+		_, msgs, skipped, err := Read(strings.NewReader(tc.in))
+		var said []string
+		for _, s := range skipped {
+			said = append(said, s.String())
+		}
 		switch {
 		case tc.err == "" && err != nil:
 			t.Errorf("%s: %v", tc.name, err)
@@ -97,6 +103,8 @@ func TestReadDamaged(t *testing.T) {
 			t.Errorf("%s: error %v, want %q", tc.name, err, tc.err)
 		case len(msgs) != tc.msgs:
 			t.Errorf("%s: %d messages, want %d", tc.name, len(msgs), tc.msgs)
+		case tc.skipped == "" && len(said) > 0 || !strings.HasPrefix(strings.Join(said, ", "), tc.skipped):
+			t.Errorf("%s: skipped %q, want %q", tc.name, said, tc.skipped)
 		}
 	}
 }
@@ -180,7 +188,7 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte(`{"format":"qsh conversation","version":1}` + "\n" + `{"role":"tool","call_id":"x","text":"\u0000"}`))
 	f.Add([]byte("{}\n{}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		h, msgs, err := Read(bytes.NewReader(data))
+		h, msgs, _, err := Read(bytes.NewReader(data))
 		if err != nil {
 			return
 		}
@@ -188,8 +196,8 @@ func FuzzRead(f *testing.F) {
 		if err := Write(&again, h, msgs, t0); err != nil {
 			t.Fatal(err)
 		}
-		h2, msgs2, err := Read(&again)
-		if err != nil {
+		h2, msgs2, skipped, err := Read(&again)
+		if err != nil || len(skipped) > 0 {
 			t.Fatalf("what was read does not read back: %v\n%s", err, again.String())
 		}
 		h.Format, h.Version = format, Version

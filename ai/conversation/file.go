@@ -139,57 +139,79 @@ func (f *File) Close() error { return f.f.Close() }
 // maxFile bounds what is read of a file: a bigger one is damaged.
 const maxFile = 64 << 20
 
-// ReadFile reads the conversation in the file at path.
-func ReadFile(path string) (Header, []chat.Message, error) {
+// ReadFile reads the conversation in the file at path (see [Read]).
+func ReadFile(path string) (Header, []chat.Message, []Skipped, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return Header{}, nil, err
+		return Header{}, nil, nil, err
 	}
 	defer f.Close()
 	return Read(f)
 }
 
-// Read reads a conversation. A last line without its newline that does
-// not parse was cut short by a crash and is dropped; any other line that
-// does not parse is an error naming it.
-func Read(r io.Reader) (Header, []chat.Message, error) {
-	var h Header
+// Skipped is a line of a conversation file that could not be read.
+type Skipped struct {
+	Line int // from 1; the header is line 1
+	Why  string
+}
+
+func (s Skipped) String() string { return fmt.Sprintf("line %d (%s)", s.Line, s.Why) }
+
+// Read reads a conversation: what is readable of it. A line that does not
+// parse is skipped and said in skipped (one damaged line in the middle
+// must not cost the rest), but for a last line without its newline, which
+// a crash cut short as it was written and is dropped without a word; what
+// comes past maxFile is skipped as one. The error is for a file that is
+// not a conversation at all: an empty one, a first line that is not the
+// header of one this qsh reads.
+func Read(r io.Reader) (h Header, msgs []chat.Message, skipped []Skipped, err error) {
 	data, err := io.ReadAll(io.LimitReader(r, maxFile+1))
 	if err != nil {
-		return h, nil, err
-	}
-	if len(data) > maxFile {
-		return h, nil, fmt.Errorf("over %d MB", maxFile>>20)
+		return h, nil, nil, err
 	}
 	lines := bytes.SplitAfter(data, []byte("\n"))
 	if len(lines) > 0 && len(lines[len(lines)-1]) == 0 {
 		lines = lines[:len(lines)-1]
 	}
 	if len(lines) == 0 {
-		return h, nil, errors.New("empty")
+		return h, nil, nil, errors.New("empty")
 	}
 	if err := decode(lines[0], &h); err != nil || h.Format != format {
-		return h, nil, errors.New("line 1: not a qsh conversation")
+		return h, nil, nil, errors.New("line 1: not a qsh conversation")
 	}
 	if h.Version != Version {
-		return h, nil, fmt.Errorf("line 1: format version %d, this qsh reads %d", h.Version, Version)
+		return h, nil, nil, fmt.Errorf("line 1: format version %d, this qsh reads %d", h.Version, Version)
 	}
-	var msgs []chat.Message
+	over := len(data) > maxFile
 	for i, raw := range lines[1:] {
+		n, last := i+2, i == len(lines)-2
+		if over && last {
+			skipped = append(skipped, Skipped{n, fmt.Sprintf("the file goes on past %d MB", maxFile>>20)})
+			break
+		}
 		var l line
 		err := decode(raw, &l)
 		if err == nil {
 			err = l.check()
 		}
-		if err != nil {
-			if i == len(lines)-2 && !bytes.HasSuffix(raw, []byte("\n")) {
-				break // cut short as it was written
-			}
-			return h, nil, fmt.Errorf("line %d: %v", i+2, err)
+		switch {
+		case err == nil:
+			msgs = append(msgs, l.message())
+		case last && !bytes.HasSuffix(raw, []byte("\n")):
+			// cut short as it was written
+		default:
+			skipped = append(skipped, Skipped{n, clipWhy(err.Error())})
 		}
-		msgs = append(msgs, l.message())
 	}
-	return h, msgs, nil
+	return h, msgs, skipped, nil
+}
+
+// clipWhy keeps a parse error short: it may quote the line.
+func clipWhy(s string) string {
+	if r := []rune(s); len(r) > 80 {
+		return string(r[:79]) + "…"
+	}
+	return s
 }
 
 // decode reads one JSON object and nothing after it.

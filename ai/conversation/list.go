@@ -86,12 +86,12 @@ func summarize(path string) (Summary, error) {
 	if s.Header.Version != Version {
 		return s, fmt.Errorf("line 1: format version %d, this qsh reads %d", s.Header.Version, Version)
 	}
-	if raw, err := r.ReadBytes('\n'); len(raw) > 0 {
+	// A first question that does not read leaves First empty: the rest
+	// of the file may (see [Read]).
+	if raw, _ := r.ReadBytes('\n'); len(raw) > 0 {
 		var l line
-		if derr := decode(raw, &l); derr == nil && l.Role == chat.RoleUser {
+		if decode(raw, &l) == nil && l.Role == chat.RoleUser {
 			_, s.First = SplitQuestion(l.Text)
-		} else if err == nil {
-			return s, errors.New("line 2: not a question")
 		}
 	}
 	return s, nil

@@ -7,10 +7,14 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
+
+	"golang.org/x/term"
 
 	"github.com/qsh-shell/qsh/ai"
 	"github.com/qsh-shell/qsh/ai/conversation"
+	"github.com/qsh-shell/qsh/ansi"
 	"github.com/qsh-shell/qsh/config"
 	"github.com/qsh-shell/qsh/keys"
 	"github.com/qsh-shell/qsh/tools"
@@ -27,13 +31,18 @@ type Settings struct {
 	Tools tools.Config
 	// Problems are the values that were not used, for --config.
 	Problems config.Problems
+	// Refused says why the assistant will not answer: a safety setting
+	// that did not parse (see config.Strict); empty when it will.
+	Refused string
 }
 
 // LoadSettings reads the assistant's configuration from environ; bad
-// values get one line each on stderr.
+// values get one line each on stderr, but for safety settings', which
+// make Refused.
 func LoadSettings(environ []string, stderr io.Writer) Settings {
 	var s Settings
 	s.Problems = config.Load(environ, stderr, &s.AI, &s.Tools)
+	s.Refused = strings.Join(config.Strict(s.Problems, &s.AI, &s.Tools), "; ")
 	return s
 }
 
@@ -90,8 +99,8 @@ func (s *server) newAgent() {
 			// The registry confirms and audits MCP calls like any tool's.
 			mcp.Confirm(nil),
 			mcp.MaxOutput(s.cfg.Tools.ExecMaxOutput),
-			// The servers see the session's variables (PATH set in .qshrc,
-			// not the API keys) and start in its cwd.
+			// The servers see the session's variables (PATH set in .qshrc;
+			// not its secrets, see mcp) and start in its cwd.
 			mcp.Environ(func() []string { return s.last.Environ }),
 			mcp.Dir(func() string { return s.last.Dir }),
 			// They run the sandbox's policy for where they start.
@@ -110,6 +119,9 @@ func (s *server) newAgent() {
 
 // ask answers one question.
 func (s *server) ask(ctx context.Context, m wire.Message) error {
+	if s.cfg.Refused != "" {
+		return errors.New(s.cfg.Refused)
+	}
 	if s.agent == nil {
 		s.newAgent()
 	}
@@ -118,6 +130,16 @@ func (s *server) ask(ctx context.Context, m wire.Message) error {
 		rec[i] = ai.Command(c)
 	}
 	env := tools.Env{Run: s.run, Preview: s.preview}
+	if s.stdout != nil {
+		out := s.stdout
+		env.Columns = func() int {
+			cols, _, err := term.GetSize(int(out.Fd()))
+			if err != nil {
+				return 0
+			}
+			return cols
+		}
+	}
 	if m.Editable {
 		env.Edit = s.edit
 	}
@@ -125,6 +147,7 @@ func (s *server) ask(ctx context.Context, m wire.Message) error {
 		in := s.stdin
 		env.ReadKey = func(ctx context.Context) (rune, error) { return keys.Read(ctx, in) }
 		env.Discard = func() { keys.Discard(in) }
+		env.Quiet = func() func() { return keys.Quiet(in) }
 	}
 	var out io.Writer = io.Discard
 	if s.stdout != nil {
@@ -152,7 +175,9 @@ func done(err error) wire.Message {
 	case errors.Is(err, context.Canceled):
 		m.Canceled = true
 	default:
-		m.Error = err.Error()
+		// The shell prints it: a server's error message is shown, never
+		// acted on (see package ansi).
+		m.Error = ansi.Escape(err.Error())
 	}
 	return m
 }

@@ -23,7 +23,7 @@ func aiEnv(t *testing.T, srv *aitest.Server, extra ...string) []string {
 }
 
 func startAI(t *testing.T, bin string, environ []string) *shelltest.Term {
-	tm := shelltest.Start(t, bin, shelltest.Env(environ...), shelltest.Dir(t.TempDir()))
+	tm := shelltest.Start(t, bin, shelltest.Env(environ...), shelltest.Dir(t.TempDir()), wide)
 	tm.WaitFor(ps1)
 	return tm
 }

@@ -31,8 +31,8 @@ func printConfig(stdout, stderr io.Writer, cfg shell.Config, problems config.Pro
 }
 
 // withKeys is the session's environment for the assistant: the API keys
-// that qsh read at start (and withoutSecrets kept from the session) are
-// put back, unless the session set its own. A nil session means qsh's own
+// that qsh read at start are put back when the session unset them, unless
+// it set its own. A nil session means qsh's own
 // environment.
 func withKeys(session, own []string) []string {
 	if session == nil {
@@ -61,16 +61,4 @@ func secretKey(name string) bool {
 		return true
 	}
 	return false
-}
-
-// withoutSecrets is environ without the API keys: qsh reads them once, and
-// the commands it runs never see them.
-func withoutSecrets(environ []string) []string {
-	var out []string
-	for _, kv := range environ {
-		if name, _, _ := strings.Cut(kv, "="); !secretKey(name) {
-			out = append(out, kv)
-		}
-	}
-	return out
 }

@@ -386,7 +386,7 @@ func TestREPLHugePaste(t *testing.T) {
 	t.Parallel()
 	tm := startShell(t, "")
 	tm.Line("echo " + strings.Repeat("y", 1<<20) + " end-of-big")
-	tm.WaitFor("line too long: discarded (limits: 4096 typed")
+	tm.WaitFor("line too long: discarded (the limit is 262144 characters")
 	tm.WaitFor(ps1)
 	if out := enter(tm, "echo alive"); !strings.Contains(out, "alive") {
 		t.Fatalf("after a huge line: %q", out)

@@ -117,6 +117,7 @@ func TestModelsEndlessAnswer(t *testing.T) {
 	srv := aitest.NewOllama(t, aitest.Ollama{},
 		aitest.Reply{Text: "Counting: ", Forever: true},
 		aitest.Reply{Text: "Again: ", Forever: true, IgnoreLimit: true},
+		aitest.Reply{Text: "And hang: ", Hang: true},
 		aitest.Say("You saw words.", 1))
 	tm := startAI(t, qshBinary(t), ollamaEnv(t, srv, "llama3.2", "QSH_AI_MAX_OUTPUT_TOKENS=20", "QSH_AI_TIMEOUT=3s"))
 	tm.Line("? count")
@@ -128,19 +129,29 @@ func TestModelsEndlessAnswer(t *testing.T) {
 	if n := srv.Requests()[0].Body["max_tokens"]; n != float64(20) {
 		t.Errorf("max_tokens %v, want 20", n)
 	}
-	start := time.Now()
+	// A server that ignores the limit is stopped by qsh (see
+	// TestAnswerBoundedByClient); one that holds the answer open, by
+	// QSH_AI_TIMEOUT.
 	tm.Line("? count again")
 	out = tm.WaitFor(ps1)
-	if d := time.Since(start); d > 9*time.Second {
-		t.Errorf("the endless answer held the shell %v with QSH_AI_TIMEOUT=3s", d)
-	}
-	if !strings.Contains(out, "Again: word1 word2 ") ||
-		!strings.Contains(out, "\nqsh: ?: ollama: the answer was stopped after 3s (QSH_AI_TIMEOUT bounds each answer) — what came is kept") {
+	if !strings.Contains(out, "Again: word1 word2 ") || !strings.Contains(out, "went past its limit of 20 tokens") {
 		t.Errorf("the endless answer:\n%s", tail(out, 600))
+	}
+	start := time.Now()
+	tm.Line("? and again")
+	out = tm.WaitFor(ps1)
+	if d := time.Since(start); d > 9*time.Second {
+		t.Errorf("the held answer held the shell %v with QSH_AI_TIMEOUT=3s", d)
+	}
+	if !strings.Contains(out, "And hang: ") ||
+		!strings.Contains(out, "\nqsh: ?: ollama: the answer was stopped after 3s (QSH_AI_TIMEOUT bounds each answer) — what came is kept") {
+		t.Errorf("the held answer:\n%s", tail(out, 600))
 	}
 	tm.Line("? what did you say")
 	tm.WaitFor("You saw words.")
-	if last := string(srv.Requests()[2].Raw); !strings.Contains(last, "Again: word1 word2 ") || !strings.Contains(last, "[stopped here: QSH_AI_TIMEOUT]") {
+	last := string(srv.Requests()[3].Raw)
+	if !strings.Contains(last, "Again: word1 word2 ") || !strings.Contains(last, "[stopped here: the answer went past QSH_AI_MAX_OUTPUT_TOKENS]") ||
+		!strings.Contains(last, "And hang: ") || !strings.Contains(last, "[stopped here: QSH_AI_TIMEOUT]") {
 		t.Errorf("what was shown is not kept for the follow-up")
 	}
 }

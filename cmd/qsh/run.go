@@ -16,6 +16,7 @@ import (
 	"github.com/qsh-shell/qsh/config"
 	"github.com/qsh-shell/qsh/shell"
 	"github.com/qsh-shell/qsh/shell/capture"
+	"github.com/qsh-shell/qsh/tools/danger/secret"
 )
 
 // version is qsh's release; `go build -ldflags "-X main.version=…"` sets it.
@@ -190,7 +191,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return st
 		}
 	}
-	stderr.Write(cfgErrs.Bytes())
+	// The settings are an interactive shell's (history, capture): said by
+	// the one that uses them, once, and never by a script or a -c string,
+	// which print only what they print (--config lists them all).
+	if interactive {
+		stderr.Write(cfgErrs.Bytes())
+	}
 	if o.action == "config" {
 		return printConfig(stdout, stderr, cfg, problems)
 	}
@@ -215,7 +221,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	sh, err := shell.New(
 		shell.Stdio(stdin, stdout, stderr),
 		shell.Params(name, params...),
-		shell.Environ(withoutSecrets(environ)),
+		shell.Environ(environ),
+		shell.Withhold(secret.Var),
 		shell.Interactive(interactive),
 		shell.LoginShell(o.login),
 		shell.Version(version),

@@ -7,6 +7,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/qsh-shell/qsh/ansi"
 	"github.com/qsh-shell/qsh/tools"
 )
 
@@ -57,7 +58,7 @@ func promptKeys(ctx context.Context, env tools.Env, prompt string) (Decision, er
 		return Deny, nil
 	}
 	if env.Out != nil {
-		fmt.Fprintf(env.Out, "⚠ mcp  %s  run? [y/n/a] ", prompt)
+		fmt.Fprintf(env.Out, "⚠ mcp  %s  run? [y/n/a] ", ansi.Escape(prompt))
 	}
 	r, err := env.ReadKey(ctx)
 	if env.Out != nil {

@@ -90,7 +90,8 @@ func TestEverything(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := strings.Count(string(log), `"tool":"mcp_everything_`); n != 4 {
-		t.Errorf("audit log has %d MCP calls, want 4:\n%s", n, log)
+	// Each call that ran is logged as it starts and as it ends.
+	if n, started := strings.Count(string(log), `"tool":"mcp_everything_`), strings.Count(string(log), `"outcome":"started"`); n != 8 || started != 4 {
+		t.Errorf("audit log has %d MCP lines, %d of them starts, want 8 and 4:\n%s", n, started, log)
 	}
 }

@@ -398,7 +398,9 @@ func TestEnvironAndDir(t *testing.T) {
 	srv := stdio(t, "a", "basic")
 	delete(srv.Env, "QSH_MCP_TEST_NAME")
 	m := newManager(t, Servers(srv), Dir(func() string { return dir }),
-		Environ(func() []string { return append(os.Environ(), "QSH_MCP_TEST_NAME=from the shell") }))
+		Environ(func() []string {
+			return append(os.Environ(), "QSH_MCP_TEST_NAME=from the shell", "QSH_MCP_TEST_API_KEY=sk-session")
+		}))
 	list, warnings := m.Tools(context.Background())
 	if len(warnings) > 0 {
 		t.Fatal(warnings)
@@ -406,6 +408,7 @@ func TestEnvironAndDir(t *testing.T) {
 	if res := call(t, find(t, list, "mcp_a_pwd"), `{}`); res.Output != dir {
 		t.Errorf("pwd = %+v, want %s", res, dir)
 	}
+	// The session's secrets stay out of the server's environment.
 	if res := call(t, find(t, list, "mcp_a_whoami"), `{}`); res.Output != "I am from the shell" {
 		t.Errorf("whoami = %+v", res)
 	}

@@ -15,6 +15,8 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/qsh-shell/qsh/tools/danger/secret"
 )
 
 // State is where a server is in its life.
@@ -255,7 +257,14 @@ func (m *Manager) transport(cfg ServerConfig, stderr *tail) (sdk.Transport, erro
 			MaxRetries:           1,
 		}, nil
 	}
-	env := m.environ()
+	// The session's secrets stay out, as from every program the assistant
+	// runs; the file's env (where ${VAR} may name one) is the user's word.
+	var env []string
+	for _, kv := range m.environ() {
+		if name, _, _ := strings.Cut(kv, "="); !secret.Var(name) {
+			env = append(env, kv)
+		}
+	}
 	for k, v := range cfg.Env {
 		env = append(env, k+"="+v)
 	}

@@ -98,6 +98,9 @@ func testServer() *sdk.Server {
 		})
 	sdk.AddTool(s, &sdk.Tool{Name: "whoami"},
 		func(_ context.Context, _ *sdk.CallToolRequest, _ none) (*sdk.CallToolResult, any, error) {
+			if key := os.Getenv("QSH_MCP_TEST_API_KEY"); key != "" {
+				return text("I am " + os.Getenv("QSH_MCP_TEST_NAME") + " with " + key), nil, nil
+			}
 			return text("I am " + os.Getenv("QSH_MCP_TEST_NAME")), nil, nil
 		})
 	sdk.AddTool(s, &sdk.Tool{Name: "pwd"},
