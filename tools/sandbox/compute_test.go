@@ -147,7 +147,7 @@ func TestCompute(t *testing.T) {
 				h = filepath.Join(root, tc.home)
 			}
 			env := append(append([]string{}, base...), tc.env...)
-			p, notes := Compute(tc.mode, true, Place{Dir: filepath.Join(root, tc.dir), Home: h, Environ: env})
+			p, notes := Compute(Settings{Mode: tc.mode, Net: NetOn}, Place{Dir: filepath.Join(root, tc.dir), Home: h, Environ: env})
 			if got := inside(root, p.Write); !slices.Equal(got, tc.write) {
 				t.Errorf("write:\n got %q\nwant %q", got, tc.write)
 			}
@@ -257,10 +257,13 @@ func TestModeText(t *testing.T) {
 	if err := m.UnmarshalText([]byte("strict")); err == nil {
 		t.Errorf("strict accepted")
 	}
-	var n Net
-	if err := n.UnmarshalText([]byte("off")); err != nil || n {
-		t.Errorf("off: %v %v", n, err)
+	for in, want := range map[string]Net{"allowlist": AllowList, "off": NetOff, "ON": NetOn, "false": NetOff} {
+		var n Net
+		if err := n.UnmarshalText([]byte(in)); err != nil || n != want {
+			t.Errorf("%q: %v %v", in, n, err)
+		}
 	}
+	var n Net
 	if err := n.UnmarshalText([]byte("maybe")); err == nil {
 		t.Errorf("maybe accepted")
 	}

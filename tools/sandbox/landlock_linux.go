@@ -8,8 +8,6 @@ import (
 
 	"github.com/landlock-lsm/go-landlock/landlock"
 	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
-
-	"github.com/qsh-shell/qsh/tools/sandbox/confine"
 )
 
 // Support says what confines programs here ("Landlock ABI 7"), or why
@@ -31,15 +29,6 @@ func ABI() int {
 	return v
 }
 
-// Limits says what the kernel cannot enforce of p, for people; empty
-// when it enforces all of it.
-func Limits(p Policy) []string {
-	if !p.Net && ABI() < 4 {
-		return []string{fmt.Sprintf("network: TCP cannot be denied (Landlock ABI %d; 4 is needed)", ABI())}
-	}
-	return nil
-}
-
 // readFS, writeFS are the filesystem rights a policy handles: all that
 // Landlock ABI 7 knows but ioctl on devices, which terminals need and
 // which grants nothing else.
@@ -50,37 +39,35 @@ const (
 		ll.AccessFSMakeBlock | ll.AccessFSMakeSym | ll.AccessFSRefer | ll.AccessFSTruncate
 )
 
-// Confiner starts programs under one policy.
-type Confiner struct {
-	exe     string   // the program that confines itself and executes the target: qsh
-	ruleset *os.File // the Landlock ruleset, which each program inherits as fd 3
-	flags   uint32
+// grants are what a Landlock ruleset lets programs do: write under write,
+// read everything but deny; with tcp, use TCP only to connect to ports
+// (the proxy's, where there is no network namespace to keep them in).
+type grants struct {
+	write, deny []string
+	tcp         bool
+	ports       []uint16
 }
 
-// Prepare makes the Landlock ruleset for p, to start programs through
-// exe, a program whose start calls [confine.Main]; "" is this one, as the
-// kernel knows it (/proc/self/exe: the very binary, even once an upgrade
-// has replaced the file). It fails when the kernel cannot confine; Close
-// releases the ruleset.
-func Prepare(p Policy, exe string) (*Confiner, error) {
-	if exe == "" {
-		exe = "/proc/self/exe"
-	}
+// ruleset makes the Landlock ruleset of g, and the flags to apply it
+// with (landlock_restrict_self). Rules hold on files, not on paths: a
+// ruleset made here holds in a jail's mount namespace, and what is
+// mounted over a granted directory is granted with it.
+func ruleset(g grants) (*os.File, uint32, error) {
 	abi := ABI()
 	if abi < 1 {
 		_, err := Support()
-		return nil, err
+		return nil, 0, err
 	}
 	cfg := landlock.Config{
 		HandledAccessFS: readFS | writeFS,
 		Scoped:          ll.ScopeSignal | ll.ScopeAbstractUnixSocket,
 	}
-	if !p.Net {
+	if g.tcp {
 		cfg.HandledAccessNet = ll.AccessNetBindTCP | ll.AccessNetConnectTCP
 	}
-	dirs, files := readGrants(p.Deny, os.ReadDir)
+	dirs, files := readGrants(g.deny, os.ReadDir)
 	var wdirs, wfiles []string
-	for _, w := range p.Write {
+	for _, w := range g.write {
 		if fi, err := os.Stat(w); err == nil && fi.IsDir() {
 			wdirs = append(wdirs, w)
 		} else if err == nil {
@@ -100,25 +87,15 @@ func Prepare(p Policy, exe string) (*Confiner, error) {
 		rw.IgnoreIfMissing(),
 		landlock.RWFiles(wfiles...).IgnoreIfMissing(),
 	}
+	for _, port := range g.ports {
+		rules = append(rules, landlock.ConnectTCP(port))
+	}
 	fd, flags, err := cfg.BestEffort().NewRulesetFD(rules...)
 	if err != nil {
-		return nil, fmt.Errorf("sandbox: %v", err)
+		return nil, 0, fmt.Errorf("sandbox: %v", err)
 	}
 	if fd < 0 {
-		return nil, errors.New("sandbox: the kernel confines nothing of this policy")
+		return nil, 0, errors.New("sandbox: the kernel confines nothing of this policy")
 	}
-	return &Confiner{exe: exe, ruleset: os.NewFile(uintptr(fd), "landlock-ruleset"), flags: flags}, nil
-}
-
-// Wrap is how to start the program at path with args (args[0] its name)
-// confined: the program to execute, its arguments, and the files to hand
-// it from fd 3 on.
-func (c *Confiner) Wrap(path string, args []string) (string, []string, []*os.File) {
-	argv := append([]string{c.exe, confine.Arg, strconv.FormatUint(uint64(c.flags), 10), path}, args...)
-	return c.exe, argv, []*os.File{c.ruleset}
-}
-
-// Close releases the ruleset; the programs started keep their confinement.
-func (c *Confiner) Close() error {
-	return c.ruleset.Close()
+	return os.NewFile(uintptr(fd), "landlock-ruleset"), flags, nil
 }

@@ -1,0 +1,144 @@
+package sandbox
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/netip"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// NetConfig is the user's file of the network allow list,
+// $XDG_CONFIG_HOME/qsh/sandbox.json:
+//
+//	{"allow": ["example.com", "*.corp.example"],
+//	 "deny": ["gist.github.com"],
+//	 "hosts": {"registry.corp.example": "10.1.2.3"},
+//	 "projects": {"/home/al/app": {"allow": ["api.example.com"]}}}
+//
+// deny wins over allow; a project's lists add to the others for a
+// workspace at or under its directory; hosts pins names to addresses the
+// proxy connects to as they are (the user named them: a private address
+// is not refused there). The file is the user's, outside any
+// repository: a project cannot widen its own sandbox.
+type NetConfig struct {
+	Allow    []string              `json:"allow,omitempty"`
+	Deny     []string              `json:"deny,omitempty"`
+	Hosts    map[string]string     `json:"hosts,omitempty"`
+	Projects map[string]NetProject `json:"projects,omitempty"`
+}
+
+// NetProject is one project's part of the allow list.
+type NetProject struct {
+	Allow []string `json:"allow,omitempty"`
+	Deny  []string `json:"deny,omitempty"`
+}
+
+// NetConfigPath is where the file is for the environment getenv reads.
+func NetConfigPath(home string, getenv func(string) string) string {
+	if home == "" && !filepath.IsAbs(getenv("XDG_CONFIG_HOME")) {
+		return ""
+	}
+	return filepath.Join(configHome(home, getenv), "qsh", "sandbox.json")
+}
+
+// LoadNetConfig reads the file at path; a missing file is an empty one.
+// Anything else wrong with it is an error naming the file: the caller
+// must not go on as if its deny list were empty.
+func LoadNetConfig(path string) (NetConfig, error) {
+	var c NetConfig
+	if path == "" {
+		return c, nil
+	}
+	b, err := os.ReadFile(path)
+	if os.IsNotExist(err) {
+		return c, nil
+	}
+	if err != nil {
+		return c, fmt.Errorf("%s: %v", path, err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&c); err != nil {
+		return c, fmt.Errorf("%s: %v", path, err)
+	}
+	for _, list := range [][]string{c.Allow, c.Deny} {
+		for _, d := range list {
+			if err := checkDomain(d); err != nil {
+				return c, fmt.Errorf("%s: %v", path, err)
+			}
+		}
+	}
+	for name, addr := range c.Hosts {
+		if _, err := netip.ParseAddr(addr); err != nil || checkDomain(name) != nil {
+			return c, fmt.Errorf("%s: hosts: %q: %q is not a name and an IP address", path, name, addr)
+		}
+	}
+	return c, nil
+}
+
+// For is the allow list's part for a workspace: the file's lists with
+// those of the projects ws is in.
+func (c NetConfig) For(ws string) (allow, deny []string) {
+	allow, deny = append([]string{}, c.Allow...), append([]string{}, c.Deny...)
+	for dir, p := range c.Projects {
+		if filepath.IsAbs(dir) && Under(ws, filepath.Clean(dir)) {
+			allow = append(allow, p.Allow...)
+			deny = append(deny, p.Deny...)
+		}
+	}
+	return allow, deny
+}
+
+// Domains is QSH_AI_SANDBOX_ALLOW: domains the allow list adds,
+// separated by commas or spaces.
+type Domains []string
+
+// UnmarshalText accepts domains, *.domains and IP addresses.
+func (d *Domains) UnmarshalText(b []byte) error {
+	var out Domains
+	for _, name := range strings.FieldsFunc(string(b), func(r rune) bool { return r == ',' || r == ' ' }) {
+		if err := checkDomain(name); err != nil {
+			return fmt.Errorf("expected domains separated by commas: %v", err)
+		}
+		out = append(out, name)
+	}
+	*d = out
+	return nil
+}
+
+// String is the list as the variable writes it.
+func (d Domains) String() string { return strings.Join(d, ",") }
+
+// Strict is QSH_AI_SANDBOX_STRICT: yes, true, on or 1; no, false, off, 0.
+type Strict bool
+
+// UnmarshalText accepts the words for yes and no.
+func (s *Strict) UnmarshalText(b []byte) error {
+	switch v := strings.ToLower(strings.TrimSpace(string(b))); v {
+	case "1", "true", "yes", "on", "y", "t":
+		*s = true
+	case "0", "false", "no", "off", "n", "f", "":
+		*s = false
+	default:
+		return fmt.Errorf("expected true or false, not %q", v)
+	}
+	return nil
+}
+
+// checkDomain accepts a domain, "*.domain", "*" or an IP address.
+func checkDomain(d string) error {
+	if d == "*" {
+		return nil
+	}
+	if _, err := netip.ParseAddr(d); err == nil {
+		return nil
+	}
+	name := strings.TrimPrefix(d, "*.")
+	if name == "" || strings.ContainsAny(name, "*/:@ \t") {
+		return fmt.Errorf("%q is not a domain (example.com, *.example.com) or an IP address", d)
+	}
+	return nil
+}
