@@ -4,10 +4,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/qsh-shell/qsh/tools/danger"
 	"github.com/qsh-shell/qsh/tools/sandbox"
+	"github.com/qsh-shell/qsh/tools/sandbox/proxy"
 )
 
 // SandboxSupport sets what tells whether programs can be confined here
@@ -57,11 +60,11 @@ func (r *Registry) where(class danger.Class, offersA bool) string {
 }
 
 // policy is the sandbox's policy for a call made in env, and the notes
-// for people about it.
-func (r *Registry) policy(env Env) (sandbox.Policy, []string) {
+// for people about it. With the network's allow list, rules are the
+// proxy's (see withProxy).
+func (r *Registry) policy(env Env) (p sandbox.Policy, rules proxy.Rules, notes []string) {
 	pl := r.place(env)
-	s := sandbox.Settings{Mode: r.cfg.Sandbox, Net: r.cfg.SandboxNet, Allow: r.cfg.SandboxAllow, Strict: bool(r.cfg.SandboxStrict)}
-	var notes []string
+	s := sandbox.Settings{Mode: r.cfg.Sandbox, Net: r.cfg.SandboxNet, Strict: bool(r.cfg.SandboxStrict)}
 	// The workspace is where the session first found the directory to
 	// lead: a link a command made since must not re-root the sandbox
 	// somewhere else (at ~/go, where the user's tools are).
@@ -81,19 +84,85 @@ func (r *Registry) policy(env Env) (sandbox.Policy, []string) {
 			pl.Dir, resolved, first))
 	}
 	if s.Net == sandbox.AllowList {
-		home := pl.Home
-		nc, err := sandbox.LoadNetConfig(sandbox.NetConfigPath(home, func(k string) string { return envValue(pl.Environ, k) }))
+		getenv := func(k string) string { return envValue(pl.Environ, k) }
+		c, err := proxy.LoadConfig(proxy.ConfigPath(pl.Home, getenv))
 		if err != nil {
 			// Its deny list cannot be read: no network rather than more.
 			s.Net = sandbox.NetOff
 			notes = append(notes, fmt.Sprintf("network off: %v", err))
 		} else {
-			allow, deny := nc.For(sandbox.Root(resolved, sandbox.Resolve("/", home)))
-			s.Allow, s.Block, s.Hosts = append(append([]string{}, s.Allow...), allow...), deny, nc.Hosts
+			allow, deny := c.For(sandbox.Root(resolved, sandbox.Resolve("/", pl.Home)))
+			rules = proxy.Rules{Allow: slices.Concat(proxy.DefaultAllow, r.cfg.SandboxAllow, allow), Deny: deny, Hosts: c.Hosts}
 		}
 	}
 	p, more := sandbox.Compute(s, pl)
-	return p, append(notes, more...)
+	return p, rules, append(notes, more...)
+}
+
+// withProxy names in p the proxy of rules, started on first use, through
+// which confined programs reach the allowed domains. Without one, they
+// reach nothing.
+func (r *Registry) withProxy(p *sandbox.Policy, rules proxy.Rules) []string {
+	if p.Net != sandbox.AllowList {
+		return nil
+	}
+	key := fmt.Sprintf("%q", rules)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	l := r.proxies[key]
+	if l == nil {
+		var err error
+		if r.proxyDir == "" {
+			base := os.TempDir()
+			if d := os.Getenv("XDG_RUNTIME_DIR"); filepath.IsAbs(d) {
+				base = d
+			}
+			r.proxyDir, err = os.MkdirTemp(base, "qsh-proxy-")
+		}
+		if err == nil {
+			// A jail without a network namespace of its own reaches it
+			// on the loopback.
+			layers, _ := r.probe()
+			l, err = proxy.Listen(r.proxyDir, rules, !layers.Namespaces)
+		}
+		if err != nil {
+			p.Net = sandbox.NetOff
+			return []string{fmt.Sprintf("network off: the proxy: %v", err)}
+		}
+		if r.proxies == nil {
+			r.proxies = map[string]*proxy.Listener{}
+		}
+		r.proxies[key] = l
+	}
+	p.Proxy, p.ProxyPort = l.Socket, l.Port
+	return nil
+}
+
+// refusals are what the proxy of p refused since it was last asked.
+func (r *Registry) refusals(p sandbox.Policy) []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, l := range r.proxies {
+		if l.Socket == p.Proxy {
+			return l.Refusals()
+		}
+	}
+	return nil
+}
+
+// Close stops the proxies the session started.
+func (r *Registry) Close() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, l := range r.proxies {
+		l.Close()
+	}
+	r.proxies = nil
+	if r.proxyDir != "" {
+		os.RemoveAll(r.proxyDir)
+		r.proxyDir = ""
+	}
+	return nil
 }
 
 // place is where env's calls run, for the sandbox.
@@ -144,7 +213,8 @@ func (r *Registry) Confine(env Env, path string, args []string) (string, []strin
 	if !r.confining() {
 		return path, args, nil, func() {}, nil
 	}
-	p, _ := r.policy(env)
+	p, rules, _ := r.policy(env)
+	r.withProxy(&p, rules)
 	prog, argv, err := sandbox.JailedCommand(p, path, args)
 	if err != nil {
 		return "", nil, nil, nil, err
@@ -191,7 +261,7 @@ func (r *Registry) Status(env Env) []string {
 	if _, err := r.support(); err != nil {
 		return []string{fmt.Sprintf("sandbox   %s, but %v: commands run unconfined", mode, err)}
 	}
-	p, notes := r.policy(env)
+	p, rules, notes := r.policy(env)
 	layers, err := r.probe()
 	how := layers.String()
 	if err != nil {
@@ -204,10 +274,9 @@ func (r *Registry) Status(env Env) []string {
 	case sandbox.NetOff:
 		net = "network off (its own loopback only)"
 	default:
-		n := len(sandbox.DefaultAllow) + len(p.Allow)
-		net = fmt.Sprintf("network allowlist (%d domains through qsh's proxy", n)
-		if len(p.Block) > 0 {
-			net += fmt.Sprintf(", %d denied", len(p.Block))
+		net = fmt.Sprintf("network allowlist (%d domains through qsh's proxy", len(rules.Allow))
+		if len(rules.Deny) > 0 {
+			net += fmt.Sprintf(", %d denied", len(rules.Deny))
 		}
 		net += ")"
 	}

@@ -95,7 +95,8 @@ func (t *execTool) call(ctx context.Context, env Env, args json.RawMessage, c *c
 	var policy *sandbox.Policy
 	var notes []string
 	if confined {
-		pol, n := t.r.policy(env)
+		pol, rules, n := t.r.policy(env)
+		n = append(n, t.r.withProxy(&pol, rules)...)
 		policy, notes = &pol, n
 	}
 	return t.run(ctx, env, command, ws, v.Class, p.TimeoutSeconds, policy, notes, c)
@@ -130,6 +131,7 @@ func (t *execTool) run(ctx context.Context, env Env, command string, ws danger.W
 		denials = sandbox.NewDenials(*policy, env.Dir)
 		w = io.MultiWriter(out, denials)
 		changed = sandbox.Watch(policy.Workspace)
+		t.r.refusals(*policy) // an earlier run's, or an MCP server's
 	}
 	r := env.Run(ctx, guarded.Request{Command: command, Workspace: ws, Approved: approved, Timeout: timeout, Sandbox: policy}, w)
 	status, stopped, err := r.Status, r.Stopped, r.Err
@@ -137,7 +139,7 @@ func (t *execTool) run(ctx context.Context, env Env, command string, ws danger.W
 	text, truncated := out.text()
 	var denied, later []string
 	if denials != nil {
-		for _, l := range r.Denied {
+		for _, l := range append(r.Denied, t.r.refusals(*policy)...) {
 			denials.Add(l)
 		}
 		denied = denials.Lines()

@@ -14,6 +14,7 @@ import (
 	"github.com/qsh-shell/qsh/tools/danger"
 	"github.com/qsh-shell/qsh/tools/danger/secret"
 	"github.com/qsh-shell/qsh/tools/sandbox"
+	"github.com/qsh-shell/qsh/tools/sandbox/proxy"
 )
 
 // Registry is the set of tools one session offers the model, with the
@@ -38,6 +39,8 @@ type Registry struct {
 	lastSearch time.Time
 	noted      bool              // the session was told its commands run unconfined
 	roots      map[string]string // each directory asked from → where it led first (see policy)
+	proxies    map[string]*proxy.Listener
+	proxyDir   string
 }
 
 // Option changes how NewRegistry builds a Registry.

@@ -19,9 +19,6 @@ type jailed struct {
 	once sync.Once
 	j    *sandbox.Jail
 	err  error
-
-	mu       sync.Mutex
-	refusals []string
 }
 
 func (c *jailed) get() (*sandbox.Jail, error) {
@@ -29,17 +26,11 @@ func (c *jailed) get() (*sandbox.Jail, error) {
 	return c.j, c.err
 }
 
-// end stops everything the run started (after grace, SIGKILL) and
-// returns what the proxy refused it.
-func (c *jailed) end(grace time.Duration) []string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+// end stops everything the run started (after grace, SIGKILL).
+func (c *jailed) end(grace time.Duration) {
 	if c.j != nil {
-		c.refusals = append(c.refusals, c.j.Reset(grace)...)
+		c.j.Reset(grace)
 	}
-	r := c.refusals
-	c.refusals = nil
-	return r
 }
 
 // run runs c in the jail and returns its exit status: the environment

@@ -106,6 +106,7 @@ func Local(run ShellFunc, opts ...Option) RunFunc {
 			defer cancel()
 		}
 		var conf *jailed
+		var notes []string
 		if req.Sandbox != nil {
 			// Confined or not run at all: the user was told it would be.
 			host := l.host
@@ -114,17 +115,19 @@ func Local(run ShellFunc, opts ...Option) RunFunc {
 				defer host.Close()
 			}
 			conf = &jailed{host: host, policy: *req.Sandbox}
-			if _, err := conf.get(); err != nil {
+			j, err := conf.get()
+			if err != nil {
 				fmt.Fprintf(out, "qsh: not run: the sandbox cannot confine it: %v\n", err)
 				return Result{Status: 126, Err: fmt.Errorf("the sandbox cannot confine it: %v", err)}
 			}
+			notes = j.Notes()
 		}
 		// What the guard and the sandbox refuse is told apart from what
 		// merely failed: a guard that refuses returns an error without
 		// calling on.
 		var mu sync.Mutex
 		var stopped error
-		var denied []string
+		denied := notes
 		stop := func(err error) {
 			mu.Lock()
 			if stopped == nil {
@@ -184,10 +187,7 @@ func Local(run ShellFunc, opts ...Option) RunFunc {
 		}
 		st, err := run(ctx, req.Command, out, out, execMW, openMW)
 		if conf != nil {
-			// What the run left behind dies with it.
-			for _, line := range conf.end(0) {
-				deny(line)
-			}
+			conf.end(0) // what the run left behind dies with it
 		}
 		mu.Lock()
 		defer mu.Unlock()

@@ -33,14 +33,11 @@ func (pl Place) getenv(name string) string {
 }
 
 // Settings are the user's choices a policy follows: QSH_AI_SANDBOX,
-// QSH_AI_SANDBOX_NET, the allow list (QSH_AI_SANDBOX_ALLOW and
-// sandbox.json) and QSH_AI_SANDBOX_STRICT.
+// QSH_AI_SANDBOX_NET and QSH_AI_SANDBOX_STRICT. (The allow list is the
+// proxy's; the caller names it in the policy.)
 type Settings struct {
 	Mode   Mode
 	Net    Net
-	Allow  []string
-	Block  []string
-	Hosts  map[string]string
 	Strict bool
 }
 
@@ -57,7 +54,7 @@ var devices = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/tty", "/dev/
 // temp dirs and caches a place of their own (see [Host]); where it cannot,
 // the grants are the user's own directories.
 func Compute(s Settings, pl Place) (p Policy, notes []string) {
-	p = Policy{Mode: s.Mode, Net: s.Net, Allow: s.Allow, Block: s.Block, Hosts: s.Hosts, Strict: s.Strict}
+	p = Policy{Mode: s.Mode, Net: s.Net, Strict: s.Strict}
 	if p.Net == "" {
 		p.Net = AllowList
 	}

@@ -12,7 +12,13 @@ import (
 // with " -> " a link) under a new temp dir, resolved, and returns it.
 func tree(t *testing.T, files ...string) string {
 	t.Helper()
-	root, err := filepath.EvalSymlinks(t.TempDir())
+	return treeIn(t, t.TempDir(), files...)
+}
+
+// treeIn is tree under base.
+func treeIn(t *testing.T, base string, files ...string) string {
+	t.Helper()
+	root, err := filepath.EvalSymlinks(base)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -226,25 +225,23 @@ func outsideFirst(p Policy) {
 // namespaces and starts each program inside them, as its child.
 type Jail struct {
 	cmd    *exec.Cmd
-	conn   *net.UnixConn
+	conn   *os.File // the control channel, a socket pair (qsh links no net)
 	stderr bytes.Buffer
 	wmu    sync.Mutex // writes to conn
 
-	mu       sync.Mutex
-	procs    map[string]*Proc
-	next     int
-	refusals []string
+	mu    sync.Mutex
+	procs map[string]*Proc
+	next  int
+	noted bool
 
 	first  chan []string // ready or fail
 	resets chan struct{}
 	dead   chan struct{}
 	once   sync.Once
 
-	layers    Layers
-	env       []string
-	view      view
-	stopProxy func()
-	sock      string
+	layers Layers
+	env    []string
+	view   view
 }
 
 // start starts a jail for p, namespaced or not. setUp reports whether
@@ -258,7 +255,7 @@ func (h *Host) start(p Policy, dir string, namespaced bool) (j *Jail, setUp bool
 	if err != nil {
 		return nil, false, fmt.Errorf("sandbox: %v", err)
 	}
-	ours, theirs := os.NewFile(uintptr(fds[0]), "jail"), os.NewFile(uintptr(fds[1]), "jail")
+	theirs := os.NewFile(uintptr(fds[1]), "jail")
 	uid, gid := os.Getuid(), os.Getgid()
 	attr := &syscall.SysProcAttr{Setsid: true}
 	if namespaced {
@@ -275,19 +272,19 @@ func (h *Host) start(p Policy, dir string, namespaced bool) (j *Jail, setUp bool
 	err = j.cmd.Start()
 	theirs.Close() // the jail's now: its end closes when the jail ends
 	if err != nil {
-		ours.Close()
+		syscall.Close(fds[0])
 		return nil, false, fmt.Errorf("the kernel refuses: %v", unwrapPath(err))
 	}
-	c, err := net.FileConn(ours)
-	ours.Close()
-	if err != nil {
+	// Non-blocking, through Go's poller, so that closing it ends a read.
+	if err := syscall.SetNonblock(fds[0], true); err != nil {
+		syscall.Close(fds[0])
 		j.cmd.Process.Kill()
 		j.cmd.Wait()
 		return nil, true, fmt.Errorf("sandbox: %v", err)
 	}
-	j.conn = c.(*net.UnixConn)
+	j.conn = os.NewFile(uintptr(fds[0]), "jail")
 	go j.read()
-	if err := j.setUp(p, dir, h.n, namespaced); err != nil {
+	if err := j.setUp(p, dir, namespaced); err != nil {
 		j.Close()
 		return nil, true, err
 	}
@@ -295,32 +292,18 @@ func (h *Host) start(p Policy, dir string, namespaced bool) (j *Jail, setUp bool
 }
 
 // setUp sends the jail its plan and waits for it to be ready.
-func (j *Jail) setUp(p Policy, dir string, n int, namespaced bool) error {
+func (j *Jail) setUp(p Policy, dir string, namespaced bool) error {
 	g := grants{write: p.Write, deny: p.denied()}
 	var steps []step
-	port := 0
-	if p.Net == AllowList {
-		var rules = netRules{allow: slices.Concat(DefaultAllow, p.Allow), block: p.Block, hosts: p.Hosts}
-		px := newProxy(rules, j.refused)
-		var l net.Listener
-		var err error
-		if namespaced {
-			j.sock = filepath.Join(dir, "proxy-"+strconv.Itoa(n)+".sock")
-			l, err = net.Listen("unix", j.sock)
-		} else {
-			l, err = net.Listen("tcp4", "127.0.0.1:0")
-		}
-		if err != nil {
-			return fmt.Errorf("sandbox: the proxy: %v", err)
-		}
-		j.stopProxy = serveProxy(px, l)
-		if !namespaced {
-			port = l.Addr().(*net.TCPAddr).Port
-		}
+	port := p.ProxyPort
+	if p.Net == AllowList && (namespaced && p.Proxy == "" || !namespaced && port == 0) {
+		return errors.New("sandbox: the network's allow list has no proxy to go through")
 	}
 	if namespaced {
 		tmp := filepath.Join(dir, "tmp")
-		g.write = []string{tmp}
+		// The rules are made inside: the private /tmp is where the temp
+		// dirs are.
+		g.write = roots(slices.Clone(p.Temps))
 		for _, w := range p.Write {
 			if !slices.Contains(p.Temps, w) {
 				g.write = append(g.write, w)
@@ -332,7 +315,11 @@ func (j *Jail) setUp(p Policy, dir string, n int, namespaced bool) error {
 		g.deny = slices.DeleteFunc(slices.Clone(g.deny), func(d string) bool {
 			return slices.ContainsFunc(p.Temps, func(t string) bool { return Under(d, t) })
 		})
-		steps, j.view = plan(p, layout{tmp: tmp, proxy: j.sock, uid: os.Getuid(), netOn: p.Net == NetOn})
+		proxy := ""
+		if p.Net == AllowList {
+			proxy = p.Proxy
+		}
+		steps, j.view = plan(p, layout{tmp: tmp, proxy: proxy, uid: os.Getuid(), netOn: p.Net == NetOn})
 		j.env = []string{"TMPDIR=/tmp", "XDG_RUNTIME_DIR=/run/user/" + strconv.Itoa(os.Getuid())}
 		if p.Layers != "" {
 			for _, f := range p.Fresh {
@@ -363,11 +350,10 @@ func (j *Jail) setUp(p Policy, dir string, n int, namespaced bool) error {
 			j.layers.Reduced = append(j.layers.Reduced, "caches you have not made yet are not writable")
 		}
 	}
-	ruleset, flags, err := ruleset(g)
+	ruleset, err := rules(g)
 	if err != nil {
 		return err
 	}
-	defer ruleset.Close()
 	filter, ferr := seccompProgram()
 	if ferr != nil {
 		j.layers.Reduced = append(j.layers.Reduced, ferr.Error())
@@ -377,12 +363,12 @@ func (j *Jail) setUp(p Policy, dir string, n int, namespaced bool) error {
 	if namespaced {
 		ns = "1"
 	}
-	msg := []string{confine.MsgPlan, ns, strconv.FormatUint(uint64(flags), 10), string(filter)}
+	msg := append([]string{confine.MsgPlan, ns, string(filter)}, ruleset.Fields()...)
 	for _, s := range steps {
 		msg = append(msg, s.kind, s.mode, s.note, strconv.Itoa(len(s.args)))
 		msg = append(msg, s.args...)
 	}
-	if err := j.send(msg, ruleset); err != nil {
+	if err := j.send(msg); err != nil {
 		return fmt.Errorf("sandbox: %v", err)
 	}
 	var reply []string
@@ -417,17 +403,24 @@ func (j *Jail) setUp(p Policy, dir string, n int, namespaced bool) error {
 	return fmt.Errorf("sandbox: %.300s", why)
 }
 
-// refused keeps a line of the proxy's for the run.
-func (j *Jail) refused(line string) {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	if !slices.Contains(j.refusals, line) {
-		j.refusals = append(j.refusals, line)
-	}
-}
-
 // Layers says what confines the jail's programs.
 func (j *Jail) Layers() Layers { return j.layers }
+
+// Notes says, the first time only, what the jail lacks: one line each,
+// for the run that first used it.
+func (j *Jail) Notes() []string {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.noted || len(j.layers.Reduced) == 0 {
+		return nil
+	}
+	j.noted = true
+	var out []string
+	for _, r := range j.layers.Reduced {
+		out = append(out, "sandbox: reduced: "+r)
+	}
+	return out
+}
 
 // Environ is env with what programs need in the jail: its /tmp and
 // runtime directory, the proxy.
@@ -461,7 +454,18 @@ func (j *Jail) send(fields []string, files ...*os.File) error {
 		}
 		oob = syscall.UnixRights(fds...)
 	}
-	n, _, err := j.conn.WriteMsgUnix(b, oob, nil)
+	rc, err := j.conn.SyscallConn()
+	if err != nil {
+		return err
+	}
+	n := 0
+	werr := rc.Write(func(fd uintptr) bool {
+		n, err = syscall.SendmsgN(int(fd), b, oob, nil, syscall.MSG_NOSIGNAL)
+		return err != syscall.EAGAIN
+	})
+	if werr != nil {
+		return werr
+	}
 	if err == nil && n < len(b) {
 		_, err = j.conn.Write(b[n:])
 	}
@@ -566,9 +570,8 @@ func (j *Jail) died() {
 var errJailGone = errors.New("the sandbox ended")
 
 // Reset ends the run: the programs still running get SIGTERM, then after
-// grace (if any is left) SIGKILL, as everything else the run started;
-// it returns what the proxy refused them since the last Reset.
-func (j *Jail) Reset(grace time.Duration) []string {
+// grace (if any is left) SIGKILL, as everything else the run started.
+func (j *Jail) Reset(grace time.Duration) {
 	if grace > 0 && j.running() {
 		j.send([]string{confine.MsgSignal, strconv.Itoa(int(syscall.SIGTERM))})
 		deadline := time.Now().Add(grace)
@@ -585,11 +588,6 @@ func (j *Jail) Reset(grace time.Duration) []string {
 			j.Close() // it does not answer: everything goes with it
 		}
 	}
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	r := j.refusals
-	j.refusals = nil
-	return r
 }
 
 func (j *Jail) running() bool {
@@ -612,12 +610,6 @@ func (j *Jail) Close() error {
 		case <-time.After(5 * time.Second):
 			j.cmd.Process.Kill() // as process 1 of its namespace, it takes the rest along
 			<-done
-		}
-		if j.stopProxy != nil {
-			j.stopProxy()
-		}
-		if j.sock != "" {
-			os.Remove(j.sock)
 		}
 	})
 	return nil

@@ -2,7 +2,10 @@ package sandbox
 
 import (
 	"bytes"
+	"io"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +16,7 @@ import (
 
 	"github.com/qsh-shell/qsh/internal/testtime"
 	"github.com/qsh-shell/qsh/tools/sandbox/confine"
+	"github.com/qsh-shell/qsh/tools/sandbox/proxy"
 	"github.com/qsh-shell/qsh/tools/sandbox/sandboxtest"
 )
 
@@ -81,7 +85,24 @@ type place struct {
 
 func newPlace(t *testing.T) place {
 	t.Helper()
-	root := tree(t, "home/.bashrc", "home/.qshrc", "state/qsh/history", "home/.ssh/id_rsa", "home/.aws/credentials", "home/.cache/", "home/notes.txt",
+	return newPlaceIn(t, t.TempDir())
+}
+
+// outsideTmp is a new directory outside /tmp and $TMPDIR, where a user's
+// home and projects are: none of it is put back into a private /tmp.
+func outsideTmp(t *testing.T) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("/var/tmp", "qsh-sandbox-test-")
+	if err != nil {
+		t.Skipf("no directory outside /tmp: %v", err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	return dir
+}
+
+func newPlaceIn(t *testing.T, base string) place {
+	t.Helper()
+	root := treeIn(t, base, "home/.bashrc", "home/.qshrc", "state/qsh/history", "home/.ssh/id_rsa", "home/.aws/credentials", "home/.cache/", "home/notes.txt",
 		"ws/.git/config", "ws/.git/HEAD", "ws/.git/objects/", "ws/.git/refs/heads/", "ws/src/main.c", "tmp/")
 	home, ws := filepath.Join(root, "home"), filepath.Join(root, "ws")
 	for _, f := range []string{"home/.ssh/id_rsa", "home/.qshrc", "state/qsh/history"} {
@@ -121,63 +142,73 @@ func hosts(t *testing.T) map[string]*Host {
 func TestJailFiles(t *testing.T) {
 	requireLandlock(t)
 	for name, h := range hosts(t) {
-		t.Run(name, func(t *testing.T) {
-			pl := newPlace(t)
-			j, err := h.Jail(pl.policy(t, Settings{Mode: Workspace, Net: NetOn}))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if name == "namespaces" && !j.Layers().Namespaces {
-				t.Skipf("no namespaces here: %v", j.Layers().Reduced)
-			}
-			tests := []struct {
-				name   string
-				script string
-				ok     bool
-				out    string // in the output
-			}{
-				{"write in the workspace", `echo built > "$WS/out.o" && cat "$WS/out.o"`, true, "built"},
-				{"write in the cache", `mkdir -p ~/.cache/tool && echo x > ~/.cache/tool/f`, true, ""},
-				{"mktemp", `f=$(mktemp) && echo t > "$f" && cat "$f"`, true, "t"},
-				{"/dev/null", `echo x > /dev/null`, true, ""},
-				{"/dev/stdout", `echo to-stdout > /dev/stdout`, true, "to-stdout"},
-				{"read at home", `cat ~/.bashrc`, true, "x"},
-				{"read the system", `head -c 5 /etc/passwd`, true, "root"},
-				{"append to ~/.bashrc", `echo evil >> ~/.bashrc`, false, ""},
-				{"create at home", `touch ~/pwned`, false, ""},
-				{"read a key", `cat ~/.ssh/id_rsa`, false, "ermission denied"},
-				{"read credentials", `cat ~/.aws/credentials`, false, "ermission denied"},
-				{"a child of a child", `sh -c 'sh -c "echo evil >> ~/.bashrc"'`, false, ""},
-				// Under /tmp, which a namespaced jail's programs have of
-				// their own: they may write there, not where it really is.
-				{"write outside", `touch "$WS/../outside"`, name != "reduced", ""},
-				{"qsh's own state", `mkdir -p "$XDG_STATE_HOME/qsh" && echo x > "$XDG_STATE_HOME/qsh/audit.jsonl"`, name != "reduced", ""},
-				{"qsh's history", `cat "$XDG_STATE_HOME/qsh/history"`, false, ""},
-				{"qsh's rc file", `cat ~/.qshrc`, false, "ermission denied"},
-			}
-			for _, tc := range tests {
-				out, ws := jailed(t, j, pl.env, pl.ws, "sh", "-c", tc.script)
-				if (ws.ExitStatus() == 0) != tc.ok || !strings.Contains(out, tc.out) {
-					t.Errorf("%s: %s: status %d, want ok %v; output:\n%s", tc.name, tc.script, ws.ExitStatus(), tc.ok, out)
-				}
-				if strings.Contains(out, "PRIVATE-KEY-SECRET") {
-					t.Errorf("%s: the key was read:\n%s", tc.name, out)
-				}
-			}
-			j.Reset(0)
-			if b, _ := os.ReadFile(filepath.Join(pl.home, ".bashrc")); string(b) != "x\n" {
-				t.Errorf("~/.bashrc = %q", b)
-			}
-			for _, f := range []string{filepath.Join(pl.home, "pwned"), filepath.Join(pl.root, "outside"),
-				filepath.Join(pl.root, "state/qsh/audit.jsonl")} {
-				if _, err := os.Stat(f); err == nil {
-					t.Errorf("%s was created", f)
-				}
-			}
-			if _, err := os.Stat(filepath.Join(pl.ws, "out.o")); err != nil {
-				t.Errorf("the workspace was not written: %v", err)
-			}
-		})
+		for _, where := range []string{"in /tmp", "outside /tmp"} {
+			t.Run(name+"/"+where, func(t *testing.T) {
+				testJailFiles(t, h, name, where)
+			})
+		}
+	}
+}
+
+func testJailFiles(t *testing.T, h *Host, name, where string) {
+	pl := newPlace(t)
+	if where == "outside /tmp" {
+		pl = newPlaceIn(t, outsideTmp(t))
+	}
+	j, err := h.Jail(pl.policy(t, Settings{Mode: Workspace, Net: NetOn}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if name == "namespaces" && !j.Layers().Namespaces {
+		t.Skipf("no namespaces here: %v", j.Layers().Reduced)
+	}
+	tests := []struct {
+		name   string
+		script string
+		ok     bool
+		out    string // in the output
+	}{
+		{"write in the workspace", `echo built > "$WS/out.o" && cat "$WS/out.o"`, true, "built"},
+		{"write in the cache", `mkdir -p ~/.cache/tool && echo x > ~/.cache/tool/f`, true, ""},
+		{"mktemp", `f=$(mktemp) && echo t > "$f" && cat "$f"`, true, "t"},
+		{"/dev/null", `echo x > /dev/null`, true, ""},
+		{"/dev/stdout", `echo to-stdout > /dev/stdout`, true, "to-stdout"},
+		{"read at home", `cat ~/.bashrc`, true, "x"},
+		{"read the system", `head -c 5 /etc/passwd`, true, "root"},
+		{"append to ~/.bashrc", `echo evil >> ~/.bashrc`, false, ""},
+		{"create at home", `touch ~/pwned`, false, ""},
+		{"read a key", `cat ~/.ssh/id_rsa`, false, "ermission denied"},
+		{"read credentials", `cat ~/.aws/credentials`, false, "ermission denied"},
+		{"a child of a child", `sh -c 'sh -c "echo evil >> ~/.bashrc"'`, false, ""},
+		// Under /tmp, which a namespaced jail's programs have of
+		// their own: they may write there, not where it really is.
+		{"write outside", `touch "$WS/../outside"`, name != "reduced" && where == "in /tmp", ""},
+		{"qsh's own state", `mkdir -p "$XDG_STATE_HOME/qsh" && echo x > "$XDG_STATE_HOME/qsh/audit.jsonl"`,
+			name != "reduced" && where == "in /tmp", ""},
+		{"qsh's history", `cat "$XDG_STATE_HOME/qsh/history"`, false, ""},
+		{"qsh's rc file", `cat ~/.qshrc`, false, "ermission denied"},
+	}
+	for _, tc := range tests {
+		out, ws := jailed(t, j, pl.env, pl.ws, "sh", "-c", tc.script)
+		if (ws.ExitStatus() == 0) != tc.ok || !strings.Contains(out, tc.out) {
+			t.Errorf("%s: %s: status %d, want ok %v; output:\n%s", tc.name, tc.script, ws.ExitStatus(), tc.ok, out)
+		}
+		if strings.Contains(out, "PRIVATE-KEY-SECRET") {
+			t.Errorf("%s: the key was read:\n%s", tc.name, out)
+		}
+	}
+	j.Reset(0)
+	if b, _ := os.ReadFile(filepath.Join(pl.home, ".bashrc")); string(b) != "x\n" {
+		t.Errorf("~/.bashrc = %q", b)
+	}
+	for _, f := range []string{filepath.Join(pl.home, "pwned"), filepath.Join(pl.root, "outside"),
+		filepath.Join(pl.root, "state/qsh/audit.jsonl")} {
+		if _, err := os.Stat(f); err == nil {
+			t.Errorf("%s was created", f)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(pl.ws, "out.o")); err != nil {
+		t.Errorf("the workspace was not written: %v", err)
 	}
 }
 
@@ -305,7 +336,11 @@ func TestJailGit(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("no git")
 	}
-	pl := newPlace(t)
+	t.Run("in /tmp", func(t *testing.T) { testJailGit(t, newPlace(t)) })
+	t.Run("outside /tmp", func(t *testing.T) { testJailGit(t, newPlaceIn(t, outsideTmp(t))) })
+}
+
+func testJailGit(t *testing.T, pl place) {
 	git := exec.Command("git", "init", "-q", "-b", "main", pl.ws)
 	git.Env = pl.env
 	if out, err := git.CombinedOutput(); err != nil {
@@ -347,7 +382,11 @@ func TestJailGit(t *testing.T) {
 // next jail sees.
 func TestJailCache(t *testing.T) {
 	requireLandlock(t)
-	pl := newPlace(t)
+	t.Run("in /tmp", func(t *testing.T) { testJailCache(t, newPlace(t)) })
+	t.Run("outside /tmp", func(t *testing.T) { testJailCache(t, newPlaceIn(t, outsideTmp(t))) })
+}
+
+func testJailCache(t *testing.T, pl place) {
 	cacheFile := filepath.Join(pl.home, ".cache/dep/code.go")
 	os.MkdirAll(filepath.Dir(cacheFile), 0o755)
 	os.WriteFile(cacheFile, []byte("package dep\n"), 0o444)
@@ -369,6 +408,66 @@ func TestJailCache(t *testing.T) {
 	j = namespaced(t, h, p)
 	if out, _ := jailed(t, j, pl.env, pl.ws, "cat", filepath.Join(pl.home, ".cache/new")); out != "new\n" {
 		t.Errorf("the next jail does not see the layer: %q", out)
+	}
+}
+
+// withProxy gives p a proxy for rules, as the assistant does.
+func withProxy(t *testing.T, p *Policy, rules proxy.Rules) *proxy.Listener {
+	t.Helper()
+	l, err := proxy.Listen(t.TempDir(), rules, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	p.Proxy, p.ProxyPort = l.Socket, l.Port
+	return l
+}
+
+// TestJailProxy checks the allow list end to end: curl in the jail
+// reaches a registry-like server by a name the user pinned, through the
+// proxy its environment names; not one that is not allowed, nor a name
+// that resolves to a private address, nor the server directly; each
+// refusal is told.
+func TestJailProxy(t *testing.T) {
+	requireLandlock(t)
+	if _, err := exec.LookPath("curl"); err != nil {
+		t.Skip("no curl")
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, "registry-says-"+r.URL.Path[1:])
+	}))
+	defer srv.Close()
+	_, port, _ := net.SplitHostPort(strings.TrimPrefix(srv.URL, "http://"))
+	for name, h := range hosts(t) {
+		t.Run(name, func(t *testing.T) {
+			pl := newPlace(t)
+			p := pl.policy(t, Settings{Mode: Workspace, Net: AllowList})
+			l := withProxy(t, &p, proxy.Rules{Allow: []string{"registry.test", "localhost"},
+				Hosts: map[string]string{"registry.test": "127.0.0.1"}})
+			j, err := h.Jail(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, _ := jailed(t, j, pl.env, pl.ws, "sh", "-c", `
+				curl -sS --max-time 20 http://registry.test:`+port+`/hello; echo
+				curl -sS --max-time 20 http://evil.test:`+port+`/x; echo " evil=$?"
+				curl -sS --max-time 20 --noproxy '' http://localhost:`+port+`/x; echo " private=$?"
+				curl -sS --max-time 20 --noproxy '*' http://127.0.0.1:`+port+`/x; echo " direct=$?"
+			`)
+			if !strings.Contains(out, "registry-says-hello") {
+				t.Errorf("the allowed registry was not reached:\n%s", out)
+			}
+			if strings.Count(out, "registry-says-") != 1 {
+				t.Errorf("a refused request got through:\n%s", out)
+			}
+			got := strings.Join(l.Refusals(), "\n")
+			for _, want := range []string{"network to evil.test:" + port + " refused (not in the allow list",
+				"network to localhost:" + port + " refused (it resolves to a private address"} {
+				if !strings.Contains(got, want) {
+					t.Errorf("refusals lack %q:\n%s", want, got)
+				}
+			}
+		})
 	}
 }
 
@@ -394,7 +493,11 @@ func TestJailNet(t *testing.T) {
 		for _, mode := range []Net{NetOn, NetOff, AllowList} {
 			t.Run(name+"/"+string(mode), func(t *testing.T) {
 				pl := newPlace(t)
-				j, err := h.Jail(pl.policy(t, Settings{Mode: Workspace, Net: mode}))
+				p := pl.policy(t, Settings{Mode: Workspace, Net: mode})
+				if mode == AllowList {
+					withProxy(t, &p, proxy.Rules{Allow: []string{"registry.test"}})
+				}
+				j, err := h.Jail(p)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -2,12 +2,12 @@ package sandbox
 
 import (
 	"errors"
-	"fmt"
 	"os"
 	"strconv"
 
-	"github.com/landlock-lsm/go-landlock/landlock"
 	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
+
+	"github.com/qsh-shell/qsh/tools/sandbox/confine"
 )
 
 // Support says what confines programs here ("Landlock ABI 7"), or why
@@ -37,6 +37,9 @@ const (
 	writeFS = ll.AccessFSWriteFile | ll.AccessFSRemoveDir | ll.AccessFSRemoveFile | ll.AccessFSMakeChar |
 		ll.AccessFSMakeDir | ll.AccessFSMakeReg | ll.AccessFSMakeSock | ll.AccessFSMakeFifo |
 		ll.AccessFSMakeBlock | ll.AccessFSMakeSym | ll.AccessFSRefer | ll.AccessFSTruncate
+	connectTCP = ll.AccessNetConnectTCP
+	bindTCP    = ll.AccessNetBindTCP
+	scopes     = ll.ScopeSignal | ll.ScopeAbstractUnixSocket
 )
 
 // grants are what a Landlock ruleset lets programs do: write under write,
@@ -48,54 +51,45 @@ type grants struct {
 	ports       []uint16
 }
 
-// ruleset makes the Landlock ruleset of g, and the flags to apply it
-// with (landlock_restrict_self). Rules hold on files, not on paths: a
-// ruleset made here holds in a jail's mount namespace, and what is
-// mounted over a granted directory is granted with it.
-func ruleset(g grants) (*os.File, uint32, error) {
+// rules are a Landlock ruleset described for a jail, which makes it
+// inside, once its mounts are made: Landlock's rules hold on the files
+// the paths lead to, and a directory mounted over another is not
+// covered by the rules of the one it hides. The rights are those the
+// kernel's ABI knows; a right no ABI knows is left out (best effort).
+func rules(g grants) (confine.Ruleset, error) {
 	abi := ABI()
 	if abi < 1 {
 		_, err := Support()
-		return nil, 0, err
+		return confine.Ruleset{}, err
 	}
-	cfg := landlock.Config{
-		HandledAccessFS: readFS | writeFS,
-		Scoped:          ll.ScopeSignal | ll.ScopeAbstractUnixSocket,
+	known := uint64(1<<13 - 1) // ABI 1
+	switch {
+	case abi >= 3:
+		known = 1<<15 - 1 // + refer, truncate
+	case abi == 2:
+		known = 1<<14 - 1 // + refer
 	}
-	if g.tcp {
-		cfg.HandledAccessNet = ll.AccessNetBindTCP | ll.AccessNetConnectTCP
+	r := confine.Ruleset{HandledFS: uint64(readFS|writeFS) & known}
+	if abi >= 6 {
+		r.Scoped = uint64(scopes)
 	}
-	dirs, files := readGrants(g.deny, os.ReadDir)
-	var wdirs, wfiles []string
-	for _, w := range g.write {
-		if fi, err := os.Stat(w); err == nil && fi.IsDir() {
-			wdirs = append(wdirs, w)
-		} else if err == nil {
-			wfiles = append(wfiles, w)
+	if g.tcp && abi >= 4 {
+		r.HandledNet = uint64(connectTCP | bindTCP)
+		for _, port := range g.ports {
+			r.Ports = append(r.Ports, confine.PortRule{Port: port, Access: uint64(connectTCP)})
 		}
 	}
-	rw := landlock.RWDirs(wdirs...)
-	if abi >= 2 {
-		// Moving files between directories; without it, best effort would
-		// give up on an ABI 1 kernel and confine nothing.
-		rw = rw.WithRefer()
+	read, write := uint64(readFS)&known, uint64(readFS|writeFS)&known
+	r.Paths = append(r.Paths, confine.PathRule{Path: "/", Access: uint64(ll.AccessFSReadDir)}) // ls anywhere; files stay unreadable
+	dirs, files := readGrants(g.deny, os.ReadDir)
+	for _, d := range dirs {
+		r.Paths = append(r.Paths, confine.PathRule{Path: d, Access: read})
 	}
-	rules := []landlock.Rule{
-		landlock.PathAccess(ll.AccessFSReadDir, "/"), // ls anywhere; the files stay unreadable
-		landlock.RODirs(dirs...).IgnoreIfMissing(),
-		landlock.ROFiles(files...).IgnoreIfMissing(),
-		rw.IgnoreIfMissing(),
-		landlock.RWFiles(wfiles...).IgnoreIfMissing(),
+	for _, f := range files {
+		r.Paths = append(r.Paths, confine.PathRule{Path: f, Access: read})
 	}
-	for _, port := range g.ports {
-		rules = append(rules, landlock.ConnectTCP(port))
+	for _, w := range g.write {
+		r.Paths = append(r.Paths, confine.PathRule{Path: w, Access: write})
 	}
-	fd, flags, err := cfg.BestEffort().NewRulesetFD(rules...)
-	if err != nil {
-		return nil, 0, fmt.Errorf("sandbox: %v", err)
-	}
-	if fd < 0 {
-		return nil, 0, errors.New("sandbox: the kernel confines nothing of this policy")
-	}
-	return os.NewFile(uintptr(fd), "landlock-ruleset"), flags, nil
+	return r, nil
 }

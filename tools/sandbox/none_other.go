@@ -30,12 +30,12 @@ func (h *Host) Close() error                 { return nil }
 // Jail is never made here.
 type Jail struct{}
 
-func (j *Jail) Layers() Layers                     { return Layers{} }
-func (j *Jail) Environ(env []string) []string      { return env }
-func (j *Jail) Outside(path string) string         { return path }
-func (j *Jail) Start(s Spec) (*Proc, error)        { return nil, errNoSandbox }
-func (j *Jail) Reset(grace time.Duration) []string { return nil }
-func (j *Jail) Close() error                       { return nil }
+func (j *Jail) Layers() Layers                { return Layers{} }
+func (j *Jail) Environ(env []string) []string { return env }
+func (j *Jail) Outside(path string) string    { return path }
+func (j *Jail) Start(s Spec) (*Proc, error)   { return nil, errNoSandbox }
+func (j *Jail) Reset(grace time.Duration)     {}
+func (j *Jail) Close() error                  { return nil }
 
 // Proc is never made here.
 type Proc struct{ Pid int }

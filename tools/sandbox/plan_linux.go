@@ -167,6 +167,14 @@ func plan(p Policy, l layout) (steps []step, in view) {
 		proxy = clones
 		clones++
 	}
+	fresh := map[string]int{}
+	if p.Layers != "" {
+		for _, f := range p.Fresh {
+			must(confine.StepClone, "a cache of the sandbox's", filepath.Join(p.Layers, layerName(f.Var), "data"))
+			fresh[f.Var] = clones
+			clones++
+		}
+	}
 
 	if len(p.Temps) > 0 {
 		for _, t := range p.Temps {
@@ -196,11 +204,9 @@ func plan(p Policy, l layout) (steps []step, in view) {
 	if proxy >= 0 {
 		must(confine.StepPlace, "the proxy's socket", strconv.Itoa(proxy), jailProxy)
 	}
-	if p.Layers != "" {
-		for _, f := range p.Fresh {
-			at := jailCaches + "/" + layerName(f.Var)
-			must(confine.StepMkdir, "a cache of the sandbox's", at, "448")
-			bind(must, filepath.Join(p.Layers, layerName(f.Var), "data"), at, 0, "a cache of the sandbox's")
+	for _, f := range p.Fresh {
+		if at, ok := fresh[f.Var]; ok {
+			must(confine.StepPlace, "a cache of the sandbox's", strconv.Itoa(at), jailCaches+"/"+layerName(f.Var))
 		}
 	}
 

@@ -64,13 +64,13 @@ func (n *Net) UnmarshalText(b []byte) error {
 // channel in run messages.
 type Policy struct {
 	Mode Mode `json:"mode"`
-	// Net is where programs may connect; with AllowList, the proxy lets
-	// them reach the domains of Allow but those of Block, and resolves the
-	// names of Hosts to the addresses given (see [NetRules]).
-	Net   Net               `json:"net,omitempty"`
-	Allow []string          `json:"allow,omitempty"`
-	Block []string          `json:"block,omitempty"`
-	Hosts map[string]string `json:"hosts,omitempty"`
+	// Net is where programs may connect; with AllowList, only through
+	// the proxy (package proxy, which the assistant runs) at the unix
+	// socket Proxy, which a jail binds in, or at 127.0.0.1:ProxyPort for
+	// a jail without a network namespace of its own.
+	Net       Net    `json:"net,omitempty"`
+	Proxy     string `json:"proxy,omitempty"`
+	ProxyPort int    `json:"proxyport,omitempty"`
 	// Workspace is where the question was asked: the git repository's
 	// root, else the cwd. In workspace mode it is in Write, and the
 	// repository's configuration stays read-only.
@@ -230,4 +230,20 @@ func resolve(path string, links int) string {
 		}
 	}
 	return p
+}
+
+// Strict is QSH_AI_SANDBOX_STRICT: yes, true, on or 1; no, false, off, 0.
+type Strict bool
+
+// UnmarshalText accepts the words for yes and no.
+func (s *Strict) UnmarshalText(b []byte) error {
+	switch v := strings.ToLower(strings.TrimSpace(string(b))); v {
+	case "1", "true", "yes", "on", "y", "t":
+		*s = true
+	case "0", "false", "no", "off", "n", "f", "":
+		*s = false
+	default:
+		return fmt.Errorf("expected true or false, not %q", v)
+	}
+	return nil
 }

@@ -60,6 +60,9 @@ type Jail struct {
 // Layers says what confines the programs.
 func (j *Jail) Layers() Layers { l, _ := Probe(); return l }
 
+// Notes says nothing: Probe tells what sandbox-exec lacks.
+func (j *Jail) Notes() []string { return nil }
+
 // Environ is env: sandbox-exec needs nothing more.
 func (j *Jail) Environ(env []string) []string { return env }
 
@@ -84,7 +87,7 @@ func (j *Jail) Start(s Spec) (*Proc, error) {
 }
 
 // Reset kills the process groups of the programs started, after grace.
-func (j *Jail) Reset(grace time.Duration) []string {
+func (j *Jail) Reset(grace time.Duration) {
 	j.mu.Lock()
 	groups := j.groups
 	j.groups = nil
@@ -98,7 +101,6 @@ func (j *Jail) Reset(grace time.Duration) []string {
 	for g := range groups {
 		syscall.Kill(-g, syscall.SIGKILL)
 	}
-	return nil
 }
 
 // Close kills what is left.

@@ -2,8 +2,7 @@ package confine
 
 // Linux's numbers, the same on every architecture.
 const (
-	sysLandlockRestrictSelf = 446
-	prSetNoNewPrivs         = 38
+	prSetNoNewPrivs = 38
 	// ctlFD is the control channel's descriptor in the jail.
 	ctlFD = 3
 )

@@ -67,10 +67,11 @@ func jail() {
 	runtime.LockOSThread()
 	s := &supervisor{ctl: &channel{fd: ctlFD}, procs: map[int]string{}, early: map[int]int{}, more: make(chan struct{}, 1)}
 	plan, fds, err := s.ctl.read()
-	if err != nil || len(plan) < 4 || plan[0] != MsgPlan {
+	closeAll(fds)
+	if err != nil || len(plan) < 3 || plan[0] != MsgPlan {
 		syscall.Exit(125)
 	}
-	port, notes, why := s.setUp(plan, fds)
+	port, notes, why := s.setUp(plan)
 	if why != "" {
 		s.ctl.write(MsgFail, why)
 		syscall.Exit(125)
@@ -103,15 +104,13 @@ func jail() {
 // setUp carries out the plan: the steps, then the confinement. It
 // returns the bridge's port, the notes of steps that could not be done,
 // or why the jail cannot be.
-func (s *supervisor) setUp(plan []string, fds []int) (port string, notes []string, why string) {
+func (s *supervisor) setUp(plan []string) (port string, notes []string, why string) {
 	s.namespaced = plan[1] == "1"
-	flags, ok := Atoi(plan[2])
-	if !ok || len(fds) != 1 {
-		return "", nil, "bad plan"
+	filter := plan[2]
+	ruleset, steps, ok := parseRuleset(plan[3:])
+	if !ok {
+		return "", nil, "bad plan: the ruleset"
 	}
-	ruleset := fds[0]
-	filter := plan[3]
-	steps := plan[4:]
 	if len(steps) > 0 && !s.namespaced {
 		return "", nil, "bad plan: steps without namespaces"
 	}
@@ -157,7 +156,7 @@ func (s *supervisor) setUp(plan []string, fds []int) (port string, notes []strin
 	for _, fd := range kept {
 		syscall.Close(fd)
 	}
-	if why := s.confine(ruleset, flags, filter); why != "" {
+	if why := s.confine(ruleset, filter); why != "" {
 		return "", nil, why
 	}
 	return port, notes, ""
@@ -263,7 +262,7 @@ var atFDCWD = -100
 // capabilities, even as root (in a user namespace that maps the user's
 // root, or in the machine's own), no_new_privs, the same Landlock domain
 // and filter.
-func (s *supervisor) confine(ruleset int, flags int, filter string) string {
+func (s *supervisor) confine(ruleset Ruleset, filter string) string {
 	fail := func(what string, e syscall.Errno) string { return what + ": " + e.Error() }
 	// Without namespaces an ordinary user has nothing to drop, and no
 	// right to change the bounding set: only failures that leave
@@ -287,10 +286,9 @@ func (s *supervisor) confine(ruleset int, flags int, filter string) string {
 	if _, _, e := syscall.RawSyscall6(syscall.SYS_PRCTL, prSetNoNewPrivs, 1, 0, 0, 0, 0); e != 0 {
 		return fail("no_new_privs", e)
 	}
-	if _, _, e := syscall.RawSyscall(sysLandlockRestrictSelf, uintptr(ruleset), uintptr(flags), 0); e != 0 {
-		return fail("landlock_restrict_self", e)
+	if err := ruleset.apply(); err != nil {
+		return "landlock: " + err.Error()
 	}
-	syscall.Close(ruleset)
 	if filter != "" {
 		prog := struct {
 			n   uint16

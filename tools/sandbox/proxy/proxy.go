@@ -1,4 +1,9 @@
-package sandbox
+// Package proxy is the HTTP proxy through which the programs the
+// assistant runs in the sandbox reach the network: the domains of an
+// allow list, none that leads to a private address, each refusal told.
+// The assistant runs it (a shell that never asks never links net/http);
+// a jail reaches it through a unix socket.
+package proxy
 
 import (
 	"context"
@@ -8,6 +13,9 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"os"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -306,4 +314,82 @@ func serveProxy(p *proxy, l net.Listener) func() {
 		srv.Close()
 		p.transport.CloseIdleConnections()
 	}
+}
+
+// Rules are what a Listener lets through: the domains of Allow (to which
+// DefaultAllow is not added: the caller composes), but those of Deny; the
+// names of Hosts resolve to the addresses given.
+type Rules struct {
+	Allow, Deny []string
+	Hosts       map[string]string
+}
+
+// Listener is the proxy serving one set of rules: on a unix socket, for
+// jails, which bind it in; and when asked on a TCP port of the loopback,
+// for jails without a network namespace of their own.
+type Listener struct {
+	Socket string // the unix socket's path
+	Port   int    // the TCP port; 0 without
+
+	mu       sync.Mutex
+	refusals []string
+	stops    []func()
+}
+
+// Listen starts a Listener for rules with its socket in dir.
+func Listen(dir string, rules Rules, tcp bool) (*Listener, error) {
+	l := &Listener{Socket: filepath.Join(dir, "proxy-"+strconv.Itoa(nextSocket())+".sock")}
+	p := newProxy(netRules{allow: rules.Allow, block: rules.Deny, hosts: rules.Hosts}, l.refused)
+	ul, err := net.Listen("unix", l.Socket)
+	if err != nil {
+		return nil, err
+	}
+	l.stops = append(l.stops, serveProxy(p, ul))
+	if tcp {
+		tl, err := net.Listen("tcp4", "127.0.0.1:0")
+		if err != nil {
+			l.Close()
+			return nil, err
+		}
+		l.Port = tl.Addr().(*net.TCPAddr).Port
+		l.stops = append(l.stops, serveProxy(p, tl))
+	}
+	return l, nil
+}
+
+var sockets struct {
+	sync.Mutex
+	n int
+}
+
+func nextSocket() int {
+	sockets.Lock()
+	defer sockets.Unlock()
+	sockets.n++
+	return sockets.n
+}
+
+func (l *Listener) refused(line string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !slices.Contains(l.refusals, line) && len(l.refusals) < 20 {
+		l.refusals = append(l.refusals, line)
+	}
+}
+
+// Refusals returns the refusals since the last call, one line each.
+func (l *Listener) Refusals() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	r := l.refusals
+	l.refusals = nil
+	return r
+}
+
+// Close stops the proxy and removes its socket.
+func (l *Listener) Close() error {
+	for _, stop := range l.stops {
+		stop()
+	}
+	return os.Remove(l.Socket)
 }

@@ -1,4 +1,4 @@
-package sandbox
+package proxy
 
 import (
 	"bytes"
@@ -10,7 +10,7 @@ import (
 	"strings"
 )
 
-// NetConfig is the user's file of the network allow list,
+// Config is the user's file of the network allow list,
 // $XDG_CONFIG_HOME/qsh/sandbox.json:
 //
 //	{"allow": ["example.com", "*.corp.example"],
@@ -23,32 +23,36 @@ import (
 // proxy connects to as they are (the user named them: a private address
 // is not refused there). The file is the user's, outside any
 // repository: a project cannot widen its own sandbox.
-type NetConfig struct {
-	Allow    []string              `json:"allow,omitempty"`
-	Deny     []string              `json:"deny,omitempty"`
-	Hosts    map[string]string     `json:"hosts,omitempty"`
-	Projects map[string]NetProject `json:"projects,omitempty"`
+type Config struct {
+	Allow    []string           `json:"allow,omitempty"`
+	Deny     []string           `json:"deny,omitempty"`
+	Hosts    map[string]string  `json:"hosts,omitempty"`
+	Projects map[string]Project `json:"projects,omitempty"`
 }
 
-// NetProject is one project's part of the allow list.
-type NetProject struct {
+// Project is one project's part of the allow list.
+type Project struct {
 	Allow []string `json:"allow,omitempty"`
 	Deny  []string `json:"deny,omitempty"`
 }
 
-// NetConfigPath is where the file is for the environment getenv reads.
-func NetConfigPath(home string, getenv func(string) string) string {
-	if home == "" && !filepath.IsAbs(getenv("XDG_CONFIG_HOME")) {
+// ConfigPath is where the file is for the environment getenv reads:
+// $XDG_CONFIG_HOME/qsh/sandbox.json, else under home's .config.
+func ConfigPath(home string, getenv func(string) string) string {
+	if d := getenv("XDG_CONFIG_HOME"); filepath.IsAbs(d) {
+		return filepath.Join(d, "qsh", "sandbox.json")
+	}
+	if home == "" {
 		return ""
 	}
-	return filepath.Join(configHome(home, getenv), "qsh", "sandbox.json")
+	return filepath.Join(home, ".config", "qsh", "sandbox.json")
 }
 
-// LoadNetConfig reads the file at path; a missing file is an empty one.
+// LoadConfig reads the file at path; a missing file is an empty one.
 // Anything else wrong with it is an error naming the file: the caller
 // must not go on as if its deny list were empty.
-func LoadNetConfig(path string) (NetConfig, error) {
-	var c NetConfig
+func LoadConfig(path string) (Config, error) {
+	var c Config
 	if path == "" {
 		return c, nil
 	}
@@ -81,10 +85,10 @@ func LoadNetConfig(path string) (NetConfig, error) {
 
 // For is the allow list's part for a workspace: the file's lists with
 // those of the projects ws is in.
-func (c NetConfig) For(ws string) (allow, deny []string) {
+func (c Config) For(ws string) (allow, deny []string) {
 	allow, deny = append([]string{}, c.Allow...), append([]string{}, c.Deny...)
 	for dir, p := range c.Projects {
-		if filepath.IsAbs(dir) && Under(ws, filepath.Clean(dir)) {
+		if d := filepath.Clean(dir); filepath.IsAbs(dir) && (ws == d || strings.HasPrefix(ws, d+"/")) {
 			allow = append(allow, p.Allow...)
 			deny = append(deny, p.Deny...)
 		}
@@ -111,22 +115,6 @@ func (d *Domains) UnmarshalText(b []byte) error {
 
 // String is the list as the variable writes it.
 func (d Domains) String() string { return strings.Join(d, ",") }
-
-// Strict is QSH_AI_SANDBOX_STRICT: yes, true, on or 1; no, false, off, 0.
-type Strict bool
-
-// UnmarshalText accepts the words for yes and no.
-func (s *Strict) UnmarshalText(b []byte) error {
-	switch v := strings.ToLower(strings.TrimSpace(string(b))); v {
-	case "1", "true", "yes", "on", "y", "t":
-		*s = true
-	case "0", "false", "no", "off", "n", "f", "":
-		*s = false
-	default:
-		return fmt.Errorf("expected true or false, not %q", v)
-	}
-	return nil
-}
 
 // checkDomain accepts a domain, "*.domain", "*" or an IP address.
 func checkDomain(d string) error {

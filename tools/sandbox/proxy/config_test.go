@@ -1,20 +1,20 @@
-package sandbox
+package proxy
 
 import (
 	"strings"
 	"testing"
 )
 
-func TestNetConfig(t *testing.T) {
+func TestConfig(t *testing.T) {
 	dir := t.TempDir()
 	path := dir + "/sandbox.json"
-	if c, err := LoadNetConfig(path); err != nil || len(c.Allow) != 0 {
+	if c, err := LoadConfig(path); err != nil || len(c.Allow) != 0 {
 		t.Errorf("a missing file: %+v %v", c, err)
 	}
 	writeFile(t, path, `{"allow": ["example.com", "*.corp.example"], "deny": ["gist.github.com"],
 		"hosts": {"registry.corp.example": "10.1.2.3"},
 		"projects": {"/home/al/app": {"allow": ["api.example.com"], "deny": ["x.example"]}}}`)
-	c, err := LoadNetConfig(path)
+	c, err := LoadConfig(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +29,7 @@ func TestNetConfig(t *testing.T) {
 	for _, bad := range []string{`{"allow": "example.com"}`, `{"allow": ["https://example.com/"]}`, `{"alow": []}`,
 		`{"hosts": {"x.example": "not an address"}}`, `{`} {
 		writeFile(t, path, bad)
-		if _, err := LoadNetConfig(path); err == nil || !strings.Contains(err.Error(), path) {
+		if _, err := LoadConfig(path); err == nil || !strings.Contains(err.Error(), path) {
 			t.Errorf("%s: %v", bad, err)
 		}
 	}
