@@ -46,7 +46,10 @@ func (c *jailed) run(ctx context.Context, cmd Command) (int, error) {
 	env = dedupEnv(j.Environ(env))
 	// Found as the jail's programs would find it: a program in the
 	// private /tmp, as they see it.
-	path, err := lookPath(cmd.Dir, env, cmd.Args[0], func(p string) bool { return isExec(j.Outside(p)) })
+	path, err := lookPath(cmd.Dir, env, cmd.Args[0], func(p string) bool {
+		fi, err := j.Stat(p)
+		return err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0
+	})
 	if err != nil {
 		return 127, err
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -206,16 +208,28 @@ const writeFlags = os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREATE | os.O_TR
 func sandboxOpen(conf *jailed, deny func(string), next interp.OpenHandlerFunc) interp.OpenHandlerFunc {
 	return func(ctx context.Context, path string, flag int, perm os.FileMode) (io.ReadWriteCloser, error) {
 		abs := sandbox.Resolve(interp.HandlerCtx(ctx).Dir, path)
-		if j, err := conf.get(); err == nil {
-			if outside := j.Outside(abs); outside != abs {
-				return next(ctx, outside, flag, perm)
-			}
-		}
 		if why := conf.policy.Refusal(abs, flag&writeFlags != 0); why != "" {
 			deny(why)
 			return nil, &os.PathError{Op: "open", Path: path, Err: syscall.EACCES}
 		}
-		return next(ctx, path, flag, perm)
+		j, err := conf.get()
+		if err != nil {
+			return nil, err
+		}
+		if path == "/dev/stdout" || path == "/dev/stderr" || path == "/dev/stdin" || strings.HasPrefix(path, "/dev/fd/") {
+			return next(ctx, path, flag, perm) // the shell's own, which interp knows
+		}
+		// As the run's programs see it: the jail's /tmp, its caches'
+		// layer, the repository's read-only configuration.
+		in := path
+		if !filepath.IsAbs(in) {
+			in = interp.HandlerCtx(ctx).Dir + "/" + path // unclean: link/.. is where the link leads, up one
+		}
+		f, err := j.Open(in, flag, perm)
+		if err != nil {
+			return nil, err
+		}
+		return f, nil
 	}
 }
 

@@ -141,6 +141,13 @@ func Compute(s Settings, pl Place) (p Policy, notes []string) {
 		}
 	}
 	p.Write = roots(p.Write)
+	if slices.Contains(p.Write, ws) {
+		for _, g := range gitProtected(ws) {
+			if filepath.Base(g) != ".git" {
+				p.ReadOnly = append(p.ReadOnly, g)
+			}
+		}
+	}
 	return p, notes
 }
 

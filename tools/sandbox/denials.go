@@ -21,7 +21,7 @@ const maxDenials = 5
 type Denials struct {
 	p   Policy
 	dir string
-	git []string // the repository's files that are read-only (gitProtected)
+	git []string // the repository's files that are read-only (Policy.ReadOnly)
 	// access reports whether the user (unconfined) may access path in
 	// mode (syscall.Access): a path the user may not touch either failed
 	// for another reason than the sandbox.
@@ -36,15 +36,7 @@ type Denials struct {
 
 // NewDenials watches the output of a run under p started in dir.
 func NewDenials(p Policy, dir string) *Denials {
-	d := &Denials{p: p, dir: dir, access: syscall.Access, seen: map[string]bool{}}
-	if p.Workspace != "" && slices.Contains(p.Write, p.Workspace) {
-		for _, g := range gitProtected(p.Workspace) {
-			if filepath.Base(g) != ".git" {
-				d.git = append(d.git, g)
-			}
-		}
-	}
-	return d
+	return &Denials{p: p, dir: dir, access: syscall.Access, seen: map[string]bool{}, git: p.ReadOnly}
 }
 
 // Write scans the complete lines of b.

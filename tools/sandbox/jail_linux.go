@@ -17,6 +17,8 @@ import (
 	"syscall"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/qsh-shell/qsh/tools/sandbox/confine"
 )
 
@@ -243,7 +245,10 @@ type Jail struct {
 
 	layers Layers
 	env    []string
-	view   view
+	// root is the jail's / from outside (/proc/PID/root), where the shell
+	// opens files for a run as its programs see them; -1 without a mount
+	// namespace.
+	root int
 }
 
 // start starts a jail for p, namespaced or not. setUp reports whether
@@ -251,7 +256,7 @@ type Jail struct {
 // kernel refusing namespaces).
 func (h *Host) start(p Policy, dir string, namespaced bool) (j *Jail, setUp bool, err error) {
 	j = &Jail{procs: map[string]*Proc{}, first: make(chan []string, 1), resets: make(chan struct{}, 1),
-		dead: make(chan struct{})}
+		dead: make(chan struct{}), root: -1}
 	j.layers = Layers{Landlock: ABI(), Namespaces: namespaced, Net: p.Net}
 	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
 	if err != nil {
@@ -321,7 +326,7 @@ func (j *Jail) setUp(p Policy, dir string, namespaced bool) error {
 		if p.Net == AllowList {
 			proxy = p.Proxy
 		}
-		steps, j.view = plan(p, layout{tmp: tmp, proxy: proxy, uid: os.Getuid(), netOn: p.Net == NetOn})
+		steps = plan(p, layout{tmp: tmp, proxy: proxy, uid: os.Getuid(), netOn: p.Net == NetOn})
 		j.env = []string{"TMPDIR=/tmp", "XDG_RUNTIME_DIR=/run/user/" + strconv.Itoa(os.Getuid())}
 		if p.Layers != "" {
 			for _, f := range p.Fresh {
@@ -350,6 +355,9 @@ func (j *Jail) setUp(p Policy, dir string, namespaced bool) error {
 		}
 		if len(p.Fresh) > 0 {
 			j.layers.Reduced = append(j.layers.Reduced, "caches you have not made yet are not writable")
+		}
+		if len(p.ReadOnly) > 0 {
+			j.layers.Reduced = append(j.layers.Reduced, "programs can write the repository's configuration and hooks")
 		}
 	}
 	ruleset, err := rules(g)
@@ -381,6 +389,14 @@ func (j *Jail) setUp(p Policy, dir string, namespaced bool) error {
 	}
 	switch {
 	case len(reply) >= 2 && reply[0] == confine.MsgReady:
+		if namespaced {
+			// qsh owns the jail's user namespace: it may look in.
+			root, err := unix.Open("/proc/"+strconv.Itoa(j.cmd.Process.Pid)+"/root", unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+			if err != nil {
+				return fmt.Errorf("sandbox: the jail's files: %v", err)
+			}
+			j.root = root
+		}
 		for _, note := range reply[2:] {
 			j.layers.Reduced = append(j.layers.Reduced, note)
 		}
@@ -430,9 +446,37 @@ func (j *Jail) Environ(env []string) []string {
 	return append(slices.Clip(env), j.env...)
 }
 
-// Outside is where a path a program names lies outside the jail: the
-// private /tmp is a directory of the session's.
-func (j *Jail) Outside(path string) string { return j.view.Outside(path) }
+// Open opens path as the jail's programs see it (their /tmp, their
+// caches' layer, the read-only configuration of the repository), with the
+// caller's own rights: the shell opens its redirections for a run so.
+// path is absolute; a link in the jail leads where it leads there.
+func (j *Jail) Open(path string, flag int, perm os.FileMode) (*os.File, error) {
+	if j.root < 0 {
+		return os.OpenFile(path, flag, perm)
+	}
+	how := &unix.OpenHow{Flags: uint64(flag | unix.O_CLOEXEC), Mode: uint64(perm.Perm()),
+		Resolve: unix.RESOLVE_IN_ROOT | unix.RESOLVE_NO_MAGICLINKS}
+	for {
+		fd, err := unix.Openat2(j.root, path, how)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, &os.PathError{Op: "open", Path: path, Err: err}
+		}
+		return os.NewFile(uintptr(fd), path), nil
+	}
+}
+
+// Stat is os.Stat of path as the jail's programs see it.
+func (j *Jail) Stat(path string) (os.FileInfo, error) {
+	f, err := j.Open(path, unix.O_PATH, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return f.Stat()
+}
 
 func (j *Jail) alive() bool {
 	select {
@@ -601,6 +645,9 @@ func (j *Jail) running() bool {
 // Close ends the jail and everything in it.
 func (j *Jail) Close() error {
 	j.once.Do(func() {
+		if j.root >= 0 {
+			unix.Close(j.root)
+		}
 		j.conn.Close() // the jail sees the end, kills everything and exits
 		done := make(chan struct{})
 		go func() {

@@ -4,6 +4,7 @@ package sandbox
 
 import (
 	"errors"
+	"os"
 	"syscall"
 	"time"
 )

@@ -20,34 +20,6 @@ type step struct {
 	args             []string
 }
 
-// view is what a jail's programs see, for those of qsh's parts that
-// look at the files from outside (the shell's redirections, the search
-// for a program on PATH).
-type view struct {
-	tmp   string   // the jail's /tmp, outside
-	temps []string // the temp dirs it stands for: /tmp, $TMPDIR
-	kept  []string // the places under them that stay the user's own
-}
-
-// Outside is where a path a program names lies outside the jail: under
-// the private /tmp, in the jail's own directory.
-func (in view) Outside(path string) string {
-	if in.tmp == "" {
-		return path
-	}
-	for _, k := range in.kept {
-		if Under(path, k) {
-			return path
-		}
-	}
-	for _, t := range in.temps {
-		if Under(path, t) {
-			return filepath.Join(in.tmp, strings.TrimPrefix(path, t))
-		}
-	}
-	return path
-}
-
 // layout is what a namespaced jail is made of, outside: its /tmp, the
 // proxy's socket, the uid whose /run/user directory it gets.
 type layout struct {
@@ -70,8 +42,8 @@ const (
 // the places it needs from the real one put back (read-only but for the
 // writable ones, with their secrets masked), an empty /run with
 // /run/user/UID, its own terminals, shared memory and /proc, and the
-// network as p says. kept is the places under the temp dirs it keeps.
-func plan(p Policy, l layout) (steps []step, in view) {
+// network as p says.
+func plan(p Policy, l layout) (steps []step) {
 	must := func(kind, note string, args ...string) {
 		steps = append(steps, step{kind, confine.ModeMust, note, args})
 	}
@@ -96,7 +68,6 @@ func plan(p Policy, l layout) (steps []step, in view) {
 	// so that the read-only ones do not make the writable ones so.
 	var keep []string
 	if len(p.Temps) > 0 {
-		in = view{tmp: l.tmp, temps: p.Temps}
 		want := slices.Concat([]string{p.Workspace, p.Home}, p.Keep, p.Write)
 		want = append(want, p.Caches...)
 		for _, w := range want {
@@ -105,7 +76,6 @@ func plan(p Policy, l layout) (steps []step, in view) {
 			}
 		}
 		keep = roots(keep)
-		in.kept = keep
 	}
 	writable := func(path string) bool {
 		return slices.Contains(p.Write, path) || slices.Contains(p.Caches, path)
@@ -244,7 +214,7 @@ func plan(p Policy, l layout) (steps []step, in view) {
 	if l.proxy != "" {
 		must(confine.StepBridge, "the proxy's bridge", jailProxy)
 	}
-	return steps, in
+	return steps
 }
 
 // layerName names the sandbox's layer over the cache at path: readable,

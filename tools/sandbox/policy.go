@@ -94,6 +94,9 @@ type Policy struct {
 	// Fresh are caches the user has not made: a jail gives programs a
 	// directory of its own for each, through the variable that moves it.
 	Fresh []Fresh `json:"fresh,omitempty"`
+	// ReadOnly lists what stays read-only under Write: the repository's
+	// configuration and hooks, which git runs later, outside.
+	ReadOnly []string `json:"readonly,omitempty"`
 	// Deny lists what holds secrets: neither read nor written.
 	// Everything else may be read.
 	Deny []string `json:"deny,omitempty"`
@@ -133,6 +136,11 @@ func (p Policy) Allows(path string, write bool) bool {
 	if !write {
 		return true
 	}
+	for _, r := range p.ReadOnly {
+		if Under(path, r) {
+			return false
+		}
+	}
 	for _, w := range p.Write {
 		if Under(path, w) {
 			return true
@@ -153,6 +161,11 @@ func (p Policy) Refusal(path string, write bool) string {
 		}
 		return "sandbox: access to " + p.Show(path) + " denied (it holds secrets)"
 	case write && !p.Allows(path, true):
+		for _, r := range p.ReadOnly {
+			if Under(path, r) {
+				return "sandbox: write to " + p.Show(path) + " denied (the repository's configuration and hooks are read-only in the sandbox)"
+			}
+		}
 		return "sandbox: write to " + p.Show(path) + " denied"
 	}
 	return ""

@@ -66,8 +66,13 @@ func (j *Jail) Notes() []string { return nil }
 // Environ is env: sandbox-exec needs nothing more.
 func (j *Jail) Environ(env []string) []string { return env }
 
-// Outside is path: programs see the files as they are.
-func (j *Jail) Outside(path string) string { return path }
+// Open is os.OpenFile: programs see the files as they are.
+func (j *Jail) Open(path string, flag int, perm os.FileMode) (*os.File, error) {
+	return os.OpenFile(path, flag, perm)
+}
+
+// Stat is os.Stat.
+func (j *Jail) Stat(path string) (os.FileInfo, error) { return os.Stat(path) }
 
 // Start starts s under the profile.
 func (j *Jail) Start(s Spec) (*Proc, error) {

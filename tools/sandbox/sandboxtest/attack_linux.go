@@ -338,6 +338,9 @@ func daemon(args []string) string {
 	if len(args) < 2 {
 		return result("daemon", false, "no name and file")
 	}
+	if err := os.WriteFile(args[1], []byte("started\n"), 0o644); err != nil {
+		return result("daemon", false, err.Error())
+	}
 	cmd := &exec.Cmd{Path: "/bin/sh", Args: []string{args[0], "-c", `while :; do echo alive >> "$1"; sleep 0.02; done`, args[0], args[1]},
 		SysProcAttr: &syscall.SysProcAttr{Setsid: true}}
 	if err := cmd.Start(); err != nil {
