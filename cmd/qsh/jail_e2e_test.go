@@ -688,3 +688,64 @@ func writeWheel(t *testing.T, path string) {
 		t.Fatal(err)
 	}
 }
+
+// TestJailReduced runs qsh where the kernel refuses user namespaces (a
+// user namespace of the test's whose limit is 0, as a system with them
+// turned off): the sandbox runs with Landlock and seccomp only, says
+// "reduced" in /status and once on the first command, still keeps the
+// home directory and the keyring; with QSH_AI_SANDBOX_STRICT=1 it runs
+// nothing.
+func TestJailReduced(t *testing.T) {
+	t.Parallel()
+	requireJail(t)
+	if os.Getuid() != 0 {
+		t.Skip("the limit on user namespaces is set as root of a user namespace of the test's")
+	}
+	unshare, err := exec.LookPath("unshare")
+	if err != nil {
+		t.Skip("no unshare")
+	}
+	start := func(t *testing.T, ws string, env []string) *shelltest.Term {
+		tm := shelltest.Start(t, unshare, shelltest.Env(env...), shelltest.Dir(ws),
+			shelltest.Args("-Ur", "sh", "-c", `echo 0 > /proc/sys/user/max_user_namespaces && exec "$0"`, qshBinary(t)))
+		tm.WaitFor(ps1)
+		return tm
+	}
+	t.Run("reduced", func(t *testing.T) {
+		t.Parallel()
+		commands := []string{"touch ~/pwned; echo touched=$?", "qsh-attack keyring tiocsti"}
+		srv := aitest.NewOpenAI(t, replies(commands...)...)
+		home, ws, env := attackPlace(t, srv)
+		tm := start(t, ws, env)
+		tm.SetTimeout(60 * time.Second)
+		tm.Line("? /status")
+		status := tm.WaitFor(ps1)
+		for _, want := range []string{"reduced: Landlock ABI", "no namespaces: the kernel refuses", "QSH_AI_SANDBOX_STRICT=1 refuses"} {
+			if !strings.Contains(status, want) {
+				t.Errorf("? /status lacks %q:\n%s", want, shelltest.Tail(status))
+			}
+		}
+		results, screen := runAll(t, tm, srv, len(commands))
+		noEscape(t, commands, results)
+		if exists(filepath.Join(home, "pwned")) {
+			t.Errorf("the reduced sandbox let a write at home through")
+		}
+		if !strings.Contains(results[0], "sandbox: reduced: no namespaces") || !strings.Contains(screen, "sandbox: reduced: no namespaces") {
+			t.Errorf("the first command does not say the sandbox is reduced:\n%s", results[0])
+		}
+		if strings.Contains(results[1], "sandbox: reduced") {
+			t.Errorf("said twice:\n%s", results[1])
+		}
+	})
+	t.Run("strict", func(t *testing.T) {
+		t.Parallel()
+		srv := aitest.NewOpenAI(t, replies("touch ran-strict")...)
+		_, ws, env := attackPlace(t, srv, "QSH_AI_SANDBOX_STRICT=1")
+		tm := start(t, ws, env)
+		tm.SetTimeout(60 * time.Second)
+		results, _ := runAll(t, tm, srv, 1)
+		if exists(filepath.Join(ws, "ran-strict")) || !strings.Contains(results[0], "QSH_AI_SANDBOX_STRICT is set") {
+			t.Errorf("strict: ran, or did not say why not:\n%s", results[0])
+		}
+	})
+}

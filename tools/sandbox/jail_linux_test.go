@@ -521,3 +521,82 @@ func TestJailNet(t *testing.T) {
 		}
 	}
 }
+
+// nonRootEnv makes this test binary, started as another user, run
+// TestJailNonRoot's inside.
+const nonRootEnv = "SANDBOX_TEST_NONROOT"
+
+// TestJailNonRoot runs a jail as an ordinary user (nobody, through
+// setpriv, when the tests run as root): the kernel gives it the same
+// namespaces, and the user's own rights hold inside.
+func TestJailNonRoot(t *testing.T) {
+	requireLandlock(t)
+	if os.Getenv(nonRootEnv) != "" {
+		nonRootInside(t)
+		return
+	}
+	if os.Getuid() != 0 {
+		t.Skip("the tests run as an ordinary user already")
+	}
+	setpriv, err := exec.LookPath("setpriv")
+	if err != nil {
+		t.Skip("no setpriv")
+	}
+	// A directory nobody can reach, with a copy of this binary.
+	dir, err := os.MkdirTemp("", "qsh-nonroot-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	os.Chmod(dir, 0o755)
+	exe, _ := os.Executable()
+	b, err := os.ReadFile(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(dir, "sandbox.test")
+	if err := os.WriteFile(bin, b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	home := filepath.Join(dir, "home")
+	os.MkdirAll(filepath.Join(home, "ws/.git"), 0o755)
+	os.WriteFile(filepath.Join(home, ".bashrc"), []byte("# rc\n"), 0o644)
+	filepath.Walk(home, func(p string, _ os.FileInfo, _ error) error { return os.Chown(p, 65534, 65534) })
+	cmd := exec.Command(setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", "--inh-caps=-all", bin,
+		"-test.run=^TestJailNonRoot$", "-test.v")
+	cmd.Env = []string{nonRootEnv + "=1", "HOME=" + home, "PATH=" + os.Getenv("PATH")}
+	cmd.Dir = home
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "--- PASS") {
+		t.Errorf("as nobody: %v\n%s", err, out)
+	}
+	t.Logf("as nobody:\n%s", out)
+}
+
+// nonRootInside is TestJailNonRoot as the ordinary user.
+func nonRootInside(t *testing.T) {
+	home := os.Getenv("HOME")
+	ws := filepath.Join(home, "ws")
+	env := []string{"HOME=" + home, "PATH=" + os.Getenv("PATH")}
+	p, _ := Compute(Settings{Mode: Workspace, Net: NetOff}, Place{Dir: ws, Home: home, Environ: env})
+	h := NewHost()
+	defer h.Close()
+	j, err := h.Jail(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("uid %d, layers: %s %q", os.Getuid(), j.Layers(), j.Layers().Reduced)
+	if !j.Layers().Namespaces {
+		t.Skipf("no namespaces for an ordinary user here: %q", j.Layers().Reduced)
+	}
+	out, _ := jailed(t, j, env, ws, "sh", "-c", `id -u; echo built > out.txt && echo ws-ok; echo evil >> ~/.bashrc || echo rc-denied;
+		mktemp >/dev/null && echo tmp-ok; ls /proc | grep -c '^[0-9]'`)
+	for _, want := range []string{"65534\n", "ws-ok", "rc-denied", "tmp-ok"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("lacks %q:\n%s", want, out)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(home, ".bashrc")); string(b) != "# rc\n" {
+		t.Errorf("~/.bashrc = %q", b)
+	}
+}
