@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/qsh-shell/qsh/tools/sandbox"
-	"github.com/qsh-shell/qsh/tools/sandbox/proxy"
 )
 
 // Config is the tools' part of qsh's configuration. qsh-assistant fills it with
@@ -40,10 +39,10 @@ type Config struct {
 	// sandbox); SandboxNet says where they may connect, SandboxAllow adds
 	// to the allow list (with $XDG_CONFIG_HOME/qsh/sandbox.json), and
 	// SandboxStrict refuses to run them with fewer layers than all.
-	Sandbox       sandbox.Mode   `env:"QSH_AI_SANDBOX" envDefault:"workspace" strict:"true"`
-	SandboxNet    sandbox.Net    `env:"QSH_AI_SANDBOX_NET" envDefault:"allowlist" strict:"true"`
-	SandboxAllow  proxy.Domains  `env:"QSH_AI_SANDBOX_ALLOW" doc:"package registries and code hosts"`
-	SandboxStrict sandbox.Strict `env:"QSH_AI_SANDBOX_STRICT" envDefault:"false" strict:"true"`
+	Sandbox       sandbox.Mode    `env:"QSH_AI_SANDBOX" envDefault:"workspace" strict:"true"`
+	SandboxNet    sandbox.Net     `env:"QSH_AI_SANDBOX_NET" envDefault:"allowlist" strict:"true"`
+	SandboxAllow  sandbox.Domains `env:"QSH_AI_SANDBOX_ALLOW" doc:"package registries and code hosts"`
+	SandboxStrict sandbox.Strict  `env:"QSH_AI_SANDBOX_STRICT" envDefault:"false" strict:"true"`
 
 	WebProvider   WebProvider `env:"QSH_AI_WEB_PROVIDER" envDefault:"duckduckgo"`
 	WebBaseURL    string      `env:"QSH_AI_WEB_BASE_URL"`

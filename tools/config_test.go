@@ -8,7 +8,6 @@ import (
 	"github.com/caarlos0/env/v11"
 
 	"github.com/qsh-shell/qsh/tools/sandbox"
-	"github.com/qsh-shell/qsh/tools/sandbox/proxy"
 )
 
 // TestConfigFromEnvironment parses Config the way cmd/qsh does, with the
@@ -51,7 +50,7 @@ func TestConfigFromEnvironment(t *testing.T) {
 		ExecTimeout: time.Minute, ExecMaxOutput: 500, AllowedOnly: true, DryRun: true,
 		WebProvider: SearXNG, WebBaseURL: "http://localhost:8888", WebMaxResults: 7,
 		Sandbox: sandbox.ReadOnly, SandboxNet: sandbox.NetOff,
-		SandboxAllow: proxy.Domains{"example.com", "*.corp.example"}, SandboxStrict: true,
+		SandboxAllow: sandbox.Domains{"example.com", "*.corp.example"}, SandboxStrict: true,
 	}
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("parsed %+v\nwant %+v", c, want)

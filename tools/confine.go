@@ -83,17 +83,18 @@ func (r *Registry) policy(env Env) (p sandbox.Policy, rules proxy.Rules, notes [
 		notes = append(notes, fmt.Sprintf("the workspace is read-only: %s now leads to %s, not %s as when the session began there",
 			pl.Dir, resolved, first))
 	}
+	getenv := func(k string) string { return envValue(pl.Environ, k) }
+	c, err := sandbox.LoadConfig(sandbox.ConfigPath(pl.Home, getenv))
+	if err != nil {
+		// Its deny list cannot be read: no network rather than more, and
+		// no daemon's socket.
+		s.Net = sandbox.NetOff
+		notes = append(notes, fmt.Sprintf("network off: %v", err))
+	}
+	s.Sockets = c.Sockets
 	if s.Net == sandbox.AllowList {
-		getenv := func(k string) string { return envValue(pl.Environ, k) }
-		c, err := proxy.LoadConfig(proxy.ConfigPath(pl.Home, getenv))
-		if err != nil {
-			// Its deny list cannot be read: no network rather than more.
-			s.Net = sandbox.NetOff
-			notes = append(notes, fmt.Sprintf("network off: %v", err))
-		} else {
-			allow, deny := c.For(sandbox.Root(resolved, sandbox.Resolve("/", pl.Home)))
-			rules = proxy.Rules{Allow: slices.Concat(proxy.DefaultAllow, r.cfg.SandboxAllow, allow), Deny: deny, Hosts: c.Hosts}
-		}
+		allow, deny := c.For(sandbox.Root(resolved, sandbox.Resolve("/", pl.Home)))
+		rules = proxy.Rules{Allow: slices.Concat(proxy.DefaultAllow, r.cfg.SandboxAllow, allow), Deny: deny, Hosts: c.Hosts}
 	}
 	p, more := sandbox.Compute(s, pl)
 	return p, rules, append(notes, more...)

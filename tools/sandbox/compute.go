@@ -39,6 +39,8 @@ type Settings struct {
 	Mode   Mode
 	Net    Net
 	Strict bool
+	// Sockets names the daemons programs may use (sandbox.json).
+	Sockets []string
 }
 
 // devices are the files under /dev that programs write to as a matter of
@@ -54,7 +56,7 @@ var devices = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/tty", "/dev/
 // temp dirs and caches a place of their own (see [Host]); where it cannot,
 // the grants are the user's own directories.
 func Compute(s Settings, pl Place) (p Policy, notes []string) {
-	p = Policy{Mode: s.Mode, Net: s.Net, Strict: s.Strict}
+	p = Policy{Mode: s.Mode, Net: s.Net, Strict: s.Strict, Sockets: Sockets(s.Sockets, pl.getenv)}
 	if p.Net == "" {
 		p.Net = AllowList
 	}

@@ -333,6 +333,7 @@ func (j *Jail) setUp(p Policy, dir string, namespaced bool) error {
 				j.env = append(j.env, f.Var+"="+jailCaches+"/"+layerName(f.Var))
 			}
 		}
+
 	} else {
 		if p.Net != NetOn {
 			g.tcp = true
@@ -359,6 +360,11 @@ func (j *Jail) setUp(p Policy, dir string, namespaced bool) error {
 		if len(p.ReadOnly) > 0 {
 			j.layers.Reduced = append(j.layers.Reduced, "programs can write the repository's configuration and hooks")
 		}
+		j.layers.Reduced = append(j.layers.Reduced,
+			"programs see the real /tmp and /run: the sockets of your daemons there are reachable by their paths")
+	}
+	for _, sock := range p.Sockets {
+		j.env = append(j.env, sock.Var+"="+sock.Value)
 	}
 	ruleset, err := rules(g)
 	if err != nil {

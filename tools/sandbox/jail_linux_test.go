@@ -306,8 +306,10 @@ func TestJailNamespaces(t *testing.T) {
 	// Left behind in a session of its own, it dies with the run.
 	marker := filepath.Join(pl.ws, "alive")
 	attack(t, j, pl.env, pl.ws, "daemon:qsh-test-daemon,"+marker)
-	if !testtime.Until(testtime.Scaled(10*time.Second), func() bool { _, err := os.Stat(marker); return err == nil }) ||
-		!running("qsh-test-daemon") {
+	if !testtime.Until(testtime.Scaled(10*time.Second), func() bool {
+		_, err := os.Stat(marker)
+		return err == nil && running("qsh-test-daemon")
+	}) {
 		t.Fatalf("the daemon did not start")
 	}
 	j.Reset(0)

@@ -137,6 +137,12 @@ func plan(p Policy, l layout) (steps []step) {
 		proxy = clones
 		clones++
 	}
+	var opened []int
+	for _, sock := range p.Sockets {
+		must(confine.StepClone, "the socket of "+sock.Var, sock.Path)
+		opened = append(opened, clones)
+		clones++
+	}
 	fresh := map[string]int{}
 	if p.Layers != "" {
 		for _, f := range p.Fresh {
@@ -173,6 +179,9 @@ func plan(p Policy, l layout) (steps []step) {
 	}
 	if proxy >= 0 {
 		must(confine.StepPlace, "the proxy's socket", strconv.Itoa(proxy), jailProxy)
+	}
+	for i, sock := range p.Sockets {
+		must(confine.StepPlace, "the socket of "+sock.Var, strconv.Itoa(opened[i]), sock.Path)
 	}
 	for _, f := range p.Fresh {
 		if at, ok := fresh[f.Var]; ok {

@@ -103,6 +103,9 @@ type Policy struct {
 	// Own lists qsh's own files (configuration, history, conversations,
 	// the audit log), kept from programs as secrets are.
 	Own []string `json:"own,omitempty"`
+	// Sockets are the user's daemons programs may use, as sandbox.json
+	// says: a jail keeps their variables and puts their sockets in.
+	Sockets []Socket `json:"sockets,omitempty"`
 	// Home is the user's home directory, to write paths as ~/… for people.
 	Home string `json:"home,omitempty"`
 	// Strict refuses to run with fewer layers than the jail's all.

@@ -243,6 +243,22 @@ func TestJailSockets(t *testing.T) {
 		}
 	}
 	noCanary(t, srv)
+
+	// A daemon the user opens by name in sandbox.json: its socket is
+	// there, the others are not.
+	opened := []string{`ssh-add -l`, `tmux -S ` + tmuxSock + ` run-shell "touch $HOME/PWNED-tmux4"; echo tmux=$?`}
+	srv = aitest.NewOpenAI(t, replies(opened...)...)
+	home, ws, env = attackPlace(t, srv, "TMUX="+tmuxSock+",1,0", "SSH_AUTH_SOCK="+agentSock)
+	writeFiles(t, filepath.Join(lookupEnv(env, "XDG_CONFIG_HOME"), "qsh"), map[string]string{"sandbox.json": `{"sockets": ["ssh-agent"]}`})
+	tm = startIn(t, ws, env)
+	tm.SetTimeout(90 * time.Second)
+	results, _ = runAll(t, tm, srv, len(opened))
+	if !strings.Contains(results[0], "qsh-agent-canary") {
+		t.Errorf("the agent opened in sandbox.json is not there:\n%s", results[0])
+	}
+	if exists(filepath.Join(home, "PWNED-tmux4")) {
+		t.Errorf("tmux, not opened, ran a command outside")
+	}
 }
 
 // TestJailTerminal: no terminal to type into (TIOCSTI), read or write;

@@ -1,6 +1,9 @@
-package proxy
+package sandbox
 
 import (
+	"net"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -36,5 +39,32 @@ func TestConfig(t *testing.T) {
 	var d Domains
 	if err := d.UnmarshalText([]byte("a.example, *.b.example 10.0.0.1")); err != nil || d.String() != "a.example,*.b.example,10.0.0.1" {
 		t.Errorf("Domains: %q %v", d, err)
+	}
+}
+
+func writeFile(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestSockets(t *testing.T) {
+	dir := t.TempDir()
+	agent := filepath.Join(dir, "agent.sock")
+	l, err := net.Listen("unix", agent)
+	if err != nil {
+		t.Skip(err)
+	}
+	defer l.Close()
+	env := map[string]string{"SSH_AUTH_SOCK": agent, "DOCKER_HOST": "unix://" + filepath.Join(dir, "missing.sock"),
+		"DBUS_SESSION_BUS_ADDRESS": "unix:abstract=/tmp/dbus-x,guid=1"}
+	got := Sockets([]string{"ssh-agent", "docker", "dbus", "tmux"}, func(k string) string { return env[k] })
+	if len(got) != 1 || got[0] != (Socket{Var: "SSH_AUTH_SOCK", Value: agent, Path: agent}) {
+		t.Errorf("Sockets: %+v", got)
+	}
+	writeFile(t, filepath.Join(dir, "sandbox.json"), `{"sockets": ["ssh-agent", "pulseaudio"]}`)
+	if _, err := LoadConfig(filepath.Join(dir, "sandbox.json")); err == nil || !strings.Contains(err.Error(), `"pulseaudio" is not one of`) {
+		t.Errorf("an unknown socket: %v", err)
 	}
 }

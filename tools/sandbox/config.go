@@ -1,4 +1,4 @@
-package proxy
+package sandbox
 
 import (
 	"bytes"
@@ -7,26 +7,31 @@ import (
 	"net/netip"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
-// Config is the user's file of the network allow list,
-// $XDG_CONFIG_HOME/qsh/sandbox.json:
+// Config is the user's file of the sandbox's settings beyond the
+// variables, $XDG_CONFIG_HOME/qsh/sandbox.json:
 //
 //	{"allow": ["example.com", "*.corp.example"],
 //	 "deny": ["gist.github.com"],
 //	 "hosts": {"registry.corp.example": "10.1.2.3"},
+//	 "sockets": ["ssh-agent"],
 //	 "projects": {"/home/al/app": {"allow": ["api.example.com"]}}}
 //
-// deny wins over allow; a project's lists add to the others for a
-// workspace at or under its directory; hosts pins names to addresses the
-// proxy connects to as they are (the user named them: a private address
-// is not refused there). The file is the user's, outside any
-// repository: a project cannot widen its own sandbox.
+// allow and deny are the network's allow list (deny wins); a project's
+// lists add to the others for a workspace at or under its directory;
+// hosts pins names to addresses the proxy connects to as they are (the
+// user named them: a private address is not refused there). sockets
+// names the daemons whose socket confined programs may use ([Sockets]).
+// The file is the user's, outside any repository: a project cannot widen
+// its own sandbox.
 type Config struct {
 	Allow    []string           `json:"allow,omitempty"`
 	Deny     []string           `json:"deny,omitempty"`
 	Hosts    map[string]string  `json:"hosts,omitempty"`
+	Sockets  []string           `json:"sockets,omitempty"`
 	Projects map[string]Project `json:"projects,omitempty"`
 }
 
@@ -73,6 +78,11 @@ func LoadConfig(path string) (Config, error) {
 			if err := checkDomain(d); err != nil {
 				return c, fmt.Errorf("%s: %v", path, err)
 			}
+		}
+	}
+	for _, name := range c.Sockets {
+		if _, ok := sockets[name]; !ok {
+			return c, fmt.Errorf("%s: sockets: %q is not one of %s", path, name, socketNames())
 		}
 	}
 	for name, addr := range c.Hosts {
@@ -129,4 +139,84 @@ func checkDomain(d string) error {
 		return fmt.Errorf("%q is not a domain (example.com, *.example.com) or an IP address", d)
 	}
 	return nil
+}
+
+// sockets are the daemons a confined program may be given, by name: the
+// variable that names the socket, and how its value gives the socket's
+// path ("" when it gives none a jail can bind in, such as an abstract
+// socket).
+var sockets = map[string]struct {
+	env  string
+	path func(value, runtime string) string
+}{
+	"ssh-agent": {"SSH_AUTH_SOCK", func(v, _ string) string { return v }},
+	"gpg-agent": {"GPG_AGENT_INFO", func(v, _ string) string { p, _, _ := strings.Cut(v, ":"); return p }},
+	"dbus": {"DBUS_SESSION_BUS_ADDRESS", func(v, _ string) string {
+		for _, part := range strings.Split(strings.TrimPrefix(v, "unix:"), ",") {
+			if p, ok := strings.CutPrefix(part, "path="); ok {
+				return p
+			}
+		}
+		return ""
+	}},
+	"docker": {"DOCKER_HOST", func(v, _ string) string {
+		if v == "" {
+			return "/var/run/docker.sock"
+		}
+		p, _ := strings.CutPrefix(v, "unix://")
+		return p
+	}},
+	"x11": {"DISPLAY", func(v, _ string) string {
+		if n, ok := strings.CutPrefix(v, ":"); ok {
+			n, _, _ = strings.Cut(n, ".")
+			return "/tmp/.X11-unix/X" + n
+		}
+		return ""
+	}},
+	"wayland": {"WAYLAND_DISPLAY", func(v, runtime string) string {
+		if filepath.IsAbs(v) || runtime == "" {
+			return v
+		}
+		return filepath.Join(runtime, v)
+	}},
+	"tmux": {"TMUX", func(v, _ string) string { p, _, _ := strings.Cut(v, ","); return p }},
+}
+
+func socketNames() string {
+	names := make([]string, 0, len(sockets))
+	for n := range sockets {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return strings.Join(names, ", ")
+}
+
+// Socket is a daemon's socket a confined program is given: the variable
+// it keeps, and the socket, which a jail puts at the same path.
+type Socket struct {
+	Var   string `json:"var"`
+	Value string `json:"value"`
+	Path  string `json:"path"`
+}
+
+// Sockets are the sockets of the daemons names opens, as getenv finds
+// them; a daemon not running here is left out.
+func Sockets(names []string, getenv func(string) string) []Socket {
+	var out []Socket
+	for _, n := range names {
+		s, ok := sockets[n]
+		if !ok {
+			continue
+		}
+		v := getenv(s.env)
+		p := s.path(v, getenv("XDG_RUNTIME_DIR"))
+		if p == "" || !filepath.IsAbs(p) {
+			continue
+		}
+		if fi, err := os.Stat(p); err != nil || fi.Mode().Type() != os.ModeSocket {
+			continue
+		}
+		out = append(out, Socket{Var: s.env, Value: v, Path: p})
+	}
+	return out
 }
