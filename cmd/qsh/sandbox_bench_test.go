@@ -7,14 +7,17 @@ import (
 	"testing"
 
 	"github.com/qsh-shell/qsh/tools/sandbox"
+	"github.com/qsh-shell/qsh/tools/sandbox/proxy"
 )
 
 // BenchmarkConfinedStart is what the sandbox costs a command: starting
 // `true` plainly (unconfined); in a jail opened for it, as the first
-// command of a question pays (jail: namespaces, mounts, the Landlock
-// ruleset, the seccomp filter, and the program); in a jail already open,
-// as the question's next commands pay (jailed). The jail's process is
-// this test binary, which starts as qsh does (cmd/qsh/early).
+// sandboxed command of a session pays (jail: namespaces, mounts, the
+// Landlock ruleset, the seccomp filter, the proxy's bridge, and the
+// program); in the jail already open, as the next commands pay (jailed:
+// the program, and the end of the run that kills what it left). The
+// jail's process is this test binary, which starts as qsh does
+// (cmd/qsh/early).
 func BenchmarkConfinedStart(b *testing.B) {
 	if sandbox.ABI() < 1 {
 		b.Skip("Landlock is not available on this kernel")
@@ -31,6 +34,14 @@ func BenchmarkConfinedStart(b *testing.B) {
 	os.MkdirAll(filepath.Join(ws, ".git"), 0o755)
 	pl := sandbox.Place{Dir: ws, Home: home, Environ: []string{"HOME=" + home, "PATH=" + os.Getenv("PATH")}}
 	p, _ := sandbox.Compute(sandbox.Settings{Mode: sandbox.Workspace, Net: sandbox.AllowList}, pl)
+	// The default network, the allow list, goes through the assistant's
+	// proxy.
+	l, err := proxy.Listen(b.TempDir(), proxy.Rules{Allow: proxy.DefaultAllow}, false)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer l.Close()
+	p.Proxy = l.Socket
 	run := func(b *testing.B, j *sandbox.Jail) {
 		proc, err := j.Start(sandbox.Spec{Path: prog, Args: []string{"true"}, Dir: ws})
 		if err != nil {
@@ -48,15 +59,16 @@ func BenchmarkConfinedStart(b *testing.B) {
 		}
 	})
 	b.Run("jail", func(b *testing.B) {
-		h := sandbox.NewHost()
-		defer h.Close()
 		for b.Loop() {
+			h := sandbox.NewHost()
 			j, err := h.Jail(p)
 			if err != nil {
 				b.Fatal(err)
 			}
 			run(b, j)
+			b.StopTimer() // its end is not the command's
 			h.Close()
+			b.StartTimer()
 		}
 	})
 	b.Run("jailed", func(b *testing.B) {

@@ -160,7 +160,7 @@ func testJailFiles(t *testing.T, h *Host, name, where string) {
 		t.Fatal(err)
 	}
 	if name == "namespaces" && !j.Layers().Namespaces {
-		t.Skipf("no namespaces here: %v", j.Layers().Reduced)
+		noNamespaces(t, j)
 	}
 	tests := []struct {
 		name   string
@@ -230,7 +230,8 @@ func TestJailReadOnly(t *testing.T) {
 	}
 }
 
-// namespaced is a jail with namespaces for p, or the test is skipped.
+// namespaced is a jail with namespaces for p, or the test is skipped
+// where the kernel gives none.
 func namespaced(t *testing.T, h *Host, p Policy) *Jail {
 	t.Helper()
 	j, err := h.Jail(p)
@@ -238,9 +239,19 @@ func namespaced(t *testing.T, h *Host, p Policy) *Jail {
 		t.Fatal(err)
 	}
 	if !j.Layers().Namespaces {
-		t.Skipf("no namespaces here: %v", j.Layers().Reduced)
+		noNamespaces(t, j)
 	}
 	return j
+}
+
+// noNamespaces skips the test where the kernel gives no namespaces, and
+// fails it where it does: the jail could not be made of them.
+func noNamespaces(t *testing.T, j *Jail) {
+	t.Helper()
+	if l, err := Probe(); err != nil || !l.Namespaces {
+		t.Skipf("no namespaces here: %v", j.Layers().Reduced)
+	}
+	t.Fatalf("the jail has no namespaces, which the kernel gives: %q", j.Layers().Reduced)
 }
 
 // TestJailNamespaces checks what a namespaced jail's programs see: a

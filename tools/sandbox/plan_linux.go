@@ -153,9 +153,19 @@ func plan(p Policy, l layout) (steps []step) {
 	}
 
 	if len(p.Temps) > 0 {
+		// The jail's /tmp covers each temp dir not under another; once
+		// the first is covered, the directory outside may be out of
+		// sight (it is under /tmp): the others are bound from the first.
+		first := ""
 		for _, t := range p.Temps {
-			if t == "/tmp" || !slices.ContainsFunc(p.Temps, func(o string) bool { return o != t && Under(t, o) }) {
+			if slices.ContainsFunc(p.Temps, func(o string) bool { return o != t && Under(t, o) }) {
+				continue
+			}
+			if first == "" {
 				bind(must, l.tmp, t, 0, "the private /tmp")
+				first = t
+			} else {
+				bind(must, first, t, 0, "the private /tmp")
 			}
 		}
 		for _, b := range back {
