@@ -290,9 +290,19 @@ func (r *Registry) Status(env Env) []string {
 		}
 		return strings.Join(s, ", ")
 	}
-	writes := show(p.Write)
+	written := p.Write
+	if layers.Namespaces {
+		// Its own /tmp stands for the temp dirs; its caches are said below.
+		written = slices.DeleteFunc(slices.Clone(p.Write), func(w string) bool {
+			return slices.Contains(p.Temps, w) || slices.Contains(p.Caches, w)
+		})
+	}
+	writes := show(written)
 	if writes != "" {
 		writes += ", "
+	}
+	if layers.Namespaces {
+		writes += "its own /tmp, "
 	}
 	lines := []string{
 		fmt.Sprintf("sandbox   %s (%s), %s", mode, how, net),
@@ -301,8 +311,28 @@ func (r *Registry) Status(env Env) []string {
 	}
 	if layers.Namespaces {
 		lines = append(lines,
-			"  jail    its own /tmp, /run and /proc; no sockets of your daemons; .git/config and hooks read-only",
-			"  caches  "+show(p.Caches)+" (its own layer over yours)")
+			"  jail    its own /tmp, /run and /proc; no sockets of your daemons; .git/config and hooks read-only")
+		var caches []string
+		if len(p.Caches) > 0 {
+			caches = append(caches, show(p.Caches)+" (its own layer over yours)")
+		}
+		if len(p.Fresh) > 0 {
+			var vars []string
+			for _, f := range p.Fresh {
+				vars = append(vars, f.Var)
+			}
+			caches = append(caches, "its own where you have none ("+strings.Join(vars, ", ")+")")
+		}
+		if len(caches) > 0 {
+			lines = append(lines, "  caches  "+strings.Join(caches, "; "))
+		}
+		if len(p.Sockets) > 0 {
+			var vars []string
+			for _, sock := range p.Sockets {
+				vars = append(vars, sock.Var)
+			}
+			lines = append(lines, "  sockets "+strings.Join(vars, ", ")+" (sandbox.json)")
+		}
 	}
 	lines = append(lines, "  mcp     stdio servers start in the same sandbox")
 	for _, n := range layers.Reduced {

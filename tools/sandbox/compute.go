@@ -105,7 +105,9 @@ func Compute(s Settings, pl Place) (p Policy, notes []string) {
 		}
 		p.Caches = roots(p.Caches)
 		// A new account's: made where the toolchain keeps its own, else
-		// moved into the sandbox's, never made in the home directory.
+		// moved into the sandbox's, never made in the home directory. A
+		// directory before what it holds (~/.cache before go-build).
+		slices.SortStableFunc(missing, func(a, b cache) int { return len(a.path) - len(b.path) })
 		for _, c := range missing {
 			r := Resolve("/", c.path)
 			switch {

@@ -274,3 +274,29 @@ func TestModeText(t *testing.T) {
 		t.Errorf("maybe accepted")
 	}
 }
+
+// TestComputeCaches: the caches a jail overlays, those it makes in a
+// toolchain's own directory, and those it gives a directory of its own
+// through the variable that moves them, a directory before what it holds.
+func TestComputeCaches(t *testing.T) {
+	root := tree(t, "home/.cargo/bin/", "home/.npm/", "ws/.git/config", "bin/go", "bin/cargo", "bin/npm")
+	for _, b := range []string{"go", "cargo", "npm"} {
+		os.Chmod(filepath.Join(root, "bin", b), 0o755)
+	}
+	home := filepath.Join(root, "home")
+	env := []string{"HOME=" + home, "PATH=" + filepath.Join(root, "bin")}
+	p, _ := Compute(Settings{Mode: Workspace, Net: NetOff}, Place{Dir: filepath.Join(root, "ws"), Home: home, Environ: env})
+	if got := inside(root, p.Caches); !slices.Equal(got, []string{"home/.cargo/git", "home/.cargo/registry", "home/.npm"}) {
+		t.Errorf("caches: %q", got)
+	}
+	var vars []string
+	for _, f := range p.Fresh {
+		vars = append(vars, f.Var)
+	}
+	if !slices.Equal(vars, []string{"XDG_CACHE_HOME", "GOMODCACHE"}) {
+		t.Errorf("fresh: %q", vars)
+	}
+	if p.Workspace != filepath.Join(root, "ws") || !slices.Contains(p.ReadOnly, filepath.Join(root, "ws/.git/config")) {
+		t.Errorf("workspace %q, read-only %q", p.Workspace, p.ReadOnly)
+	}
+}
