@@ -301,6 +301,7 @@ func (h *Host) start(p Policy, dir string, namespaced bool) (j *Jail, setUp bool
 // setUp sends the jail its plan and waits for it to be ready.
 func (j *Jail) setUp(p Policy, dir string, namespaced bool) error {
 	g := grants{write: p.Write, deny: p.denied()}
+	var extra []string // more directories to read
 	var steps []step
 	port := p.ProxyPort
 	if p.Net == AllowList && (namespaced && p.Proxy == "" || !namespaced && port == 0) {
@@ -325,6 +326,18 @@ func (j *Jail) setUp(p Policy, dir string, namespaced bool) error {
 		proxy := ""
 		if p.Net == AllowList {
 			proxy = p.Proxy
+		}
+		// A script without #! is run by this program, through the jail's
+		// /proc/self/exe: its directory must be readable there, and kept
+		// when it is under /tmp (as in tests).
+		if exe, err := os.Executable(); err == nil {
+			if exe, err = filepath.EvalSymlinks(exe); err == nil {
+				dir := filepath.Dir(exe)
+				if slices.ContainsFunc(p.Temps, func(t string) bool { return Under(dir, t) }) {
+					p.Keep = append(slices.Clip(p.Keep), dir)
+				}
+				extra = append(extra, dir)
+			}
 		}
 		steps = plan(p, layout{tmp: tmp, proxy: proxy, uid: os.Getuid(), netOn: p.Net == NetOn})
 		j.env = []string{"TMPDIR=/tmp", "XDG_RUNTIME_DIR=/run/user/" + strconv.Itoa(os.Getuid())}
@@ -369,6 +382,9 @@ func (j *Jail) setUp(p Policy, dir string, namespaced bool) error {
 	ruleset, err := rules(g)
 	if err != nil {
 		return err
+	}
+	for _, d := range extra {
+		ruleset.Paths = append(ruleset.Paths, confine.PathRule{Path: d, Access: ruleset.HandledFS & uint64(readFS)})
 	}
 	filter, ferr := seccompProgram()
 	if ferr != nil {
@@ -420,6 +436,7 @@ func (j *Jail) setUp(p Policy, dir string, namespaced bool) error {
 	case len(reply) >= 2 && reply[0] == confine.MsgFail:
 		return errors.New(reply[1])
 	}
+	j.Close() // what it said is all there once it has ended
 	why := strings.TrimSpace(j.stderr.String())
 	if why == "" {
 		why = "it did not start"
