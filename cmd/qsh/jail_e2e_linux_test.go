@@ -298,7 +298,7 @@ func TestJailTerminal(t *testing.T) {
 			t.Errorf("the output's %q reached the terminal", seq)
 		}
 	}
-	if !strings.Contains(screen, "beforeafter") {
+	if !strings.Contains(screen, "before") || !strings.Contains(screen, "after") {
 		t.Errorf("the text around the sequences is lost:\n%s", shelltest.Tail(screen))
 	}
 }
