@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -114,11 +113,7 @@ func (r *Registry) withProxy(p *sandbox.Policy, rules proxy.Rules) []string {
 	if l == nil {
 		var err error
 		if r.proxyDir == "" {
-			base := os.TempDir()
-			if d := os.Getenv("XDG_RUNTIME_DIR"); filepath.IsAbs(d) {
-				base = d
-			}
-			r.proxyDir, err = os.MkdirTemp(base, "qsh-proxy-")
+			r.proxyDir, err = sandbox.SessionDir("qsh-proxy")
 		}
 		if err == nil {
 			// A jail without a network namespace of its own reaches it

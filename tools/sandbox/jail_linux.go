@@ -104,24 +104,14 @@ func (h *Host) Close() error {
 	return err
 }
 
-// session makes the session's directory: under $XDG_RUNTIME_DIR when it
-// is the user's, else the temp dir, unguessable and the user's alone.
+// session makes the session's directory (see SessionDir).
 func (h *Host) session() (string, error) {
 	if h.dir != "" {
 		return h.dir, nil
 	}
-	base := os.TempDir()
-	if d := os.Getenv("XDG_RUNTIME_DIR"); filepath.IsAbs(d) {
-		if fi, err := os.Stat(d); err == nil && fi.IsDir() && owned(fi) {
-			base = d
-		}
-	}
-	dir, err := os.MkdirTemp(base, "qsh-sandbox-")
+	dir, err := SessionDir("qsh-sandbox")
 	if err != nil {
-		return "", fmt.Errorf("sandbox: %v", err)
-	}
-	if dir, err = filepath.EvalSymlinks(dir); err != nil {
-		return "", fmt.Errorf("sandbox: %v", err)
+		return "", err
 	}
 	if err := os.Mkdir(filepath.Join(dir, "tmp"), 0o700); err != nil {
 		os.RemoveAll(dir)
@@ -129,11 +119,6 @@ func (h *Host) session() (string, error) {
 	}
 	h.dir = dir
 	return dir, nil
-}
-
-func owned(fi os.FileInfo) bool {
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	return ok && int(st.Uid) == os.Getuid()
 }
 
 func policyKey(p Policy) string {

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -611,5 +612,34 @@ func nonRootInside(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(filepath.Join(home, ".bashrc")); string(b) != "# rc\n" {
 		t.Errorf("~/.bashrc = %q", b)
+	}
+}
+
+// TestSessionDir: the directories a dead process left are removed; a
+// live one's are not.
+func TestSessionDir(t *testing.T) {
+	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+	base := os.Getenv("XDG_RUNTIME_DIR")
+	dead := exec.Command("true")
+	if err := dead.Run(); err != nil {
+		t.Skip(err)
+	}
+	stale := filepath.Join(base, fmt.Sprintf("qsh-test-%d-123", dead.Process.Pid))
+	live := filepath.Join(base, fmt.Sprintf("qsh-test-%d-456", os.Getppid()))
+	for _, d := range []string{stale, live} {
+		os.MkdirAll(filepath.Join(d, "tmp/x"), 0o700)
+	}
+	dir, err := SessionDir("qsh-test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(filepath.Base(dir), fmt.Sprintf("qsh-test-%d-", os.Getpid())) {
+		t.Errorf("dir %s", dir)
+	}
+	if _, err := os.Stat(stale); err == nil {
+		t.Errorf("the dead process's directory is left")
+	}
+	if _, err := os.Stat(live); err != nil {
+		t.Errorf("the live process's directory was removed")
 	}
 }
