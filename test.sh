@@ -14,8 +14,12 @@ for program in direnv zoxide fzf git make autojump; do
 	command -v "$program" >/dev/null || missing+=("$program")
 done
 # The end-to-end tests run python3, vim, less and ps/pgrep on a terminal,
-# and node for the MCP server below: program:package.
-for pair in python3:python3 vim:vim less:less pgrep:procps node:nodejs npm:npm; do
+# and node for the MCP server below; the sandbox's attack the user's real
+# tmux and ssh-agent, go through its proxy with curl, build a venv, and
+# run jails without user namespaces (unshare) and as nobody (setpriv):
+# program:package.
+for pair in python3:python3 vim:vim less:less pgrep:procps node:nodejs npm:npm tmux:tmux ssh-agent:openssh-client \
+	curl:curl unshare:util-linux setpriv:util-linux; do
 	command -v "${pair%%:*}" >/dev/null || missing+=("${pair#*:}")
 done
 # Tab through bash-completion (cmd/qsh/complete_e2e_test.go, shell's Tab
@@ -23,6 +27,8 @@ done
 [ -f /usr/share/bash-completion/bash_completion ] || missing+=(bash-completion)
 # liquidprompt, a whole prompt framework in bash (hooks_e2e_test.go).
 [ -f /usr/share/liquidprompt/liquidprompt ] || missing+=(liquidprompt)
+# python3 -m venv (the sandbox's fresh-account build) is a package of its own.
+python3 -c 'import ensurepip' 2>/dev/null || missing+=(python3-venv)
 if [ ${#missing[@]} -gt 0 ]; then
 	if [ "$(id -u)" = 0 ]; then
 		echo "test.sh: installing ${missing[*]}"

@@ -36,9 +36,13 @@ type Config struct {
 	DryRun        bool          `env:"QSH_AI_DRY_RUN" envDefault:"false" strict:"true"`
 
 	// Sandbox confines the programs execute_command runs (see package
-	// sandbox); SandboxNet lets them use TCP.
-	Sandbox    sandbox.Mode `env:"QSH_AI_SANDBOX" envDefault:"workspace" strict:"true"`
-	SandboxNet sandbox.Net  `env:"QSH_AI_SANDBOX_NET" envDefault:"on" strict:"true"`
+	// sandbox); SandboxNet says where they may connect, SandboxAllow adds
+	// to the allow list (with $XDG_CONFIG_HOME/qsh/sandbox.json), and
+	// SandboxStrict refuses to run them with fewer layers than all.
+	Sandbox       sandbox.Mode    `env:"QSH_AI_SANDBOX" envDefault:"workspace" strict:"true"`
+	SandboxNet    sandbox.Net     `env:"QSH_AI_SANDBOX_NET" envDefault:"allowlist" strict:"true"`
+	SandboxAllow  sandbox.Domains `env:"QSH_AI_SANDBOX_ALLOW" doc:"package registries and code hosts"`
+	SandboxStrict sandbox.Strict  `env:"QSH_AI_SANDBOX_STRICT" envDefault:"false" strict:"true"`
 
 	WebProvider   WebProvider `env:"QSH_AI_WEB_PROVIDER" envDefault:"duckduckgo"`
 	WebBaseURL    string      `env:"QSH_AI_WEB_BASE_URL"`
@@ -64,7 +68,7 @@ func DefaultConfig() Config {
 		ExecTimeout:   30 * time.Second,
 		ExecMaxOutput: 102400,
 		Sandbox:       sandbox.Workspace,
-		SandboxNet:    true,
+		SandboxNet:    sandbox.AllowList,
 		WebProvider:   DuckDuckGo,
 		WebMaxResults: 5,
 	}
@@ -89,6 +93,9 @@ func (c Config) normalize() Config {
 	}
 	if c.Sandbox == "" {
 		c.Sandbox = d.Sandbox
+	}
+	if c.SandboxNet == "" {
+		c.SandboxNet = d.SandboxNet
 	}
 	if c.WebProvider == "" {
 		c.WebProvider = d.WebProvider

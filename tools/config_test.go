@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"reflect"
 	"testing"
 	"time"
 
@@ -16,7 +17,7 @@ func TestConfigFromEnvironment(t *testing.T) {
 	if err := env.ParseWithOptions(&def, env.Options{Environment: map[string]string{}}); err != nil {
 		t.Fatal(err)
 	}
-	if def != DefaultConfig() {
+	if !reflect.DeepEqual(def, DefaultConfig()) {
 		t.Errorf("defaults from tags %+v\n!= DefaultConfig %+v", def, DefaultConfig())
 	}
 	vars := map[string]string{
@@ -37,6 +38,8 @@ func TestConfigFromEnvironment(t *testing.T) {
 		"QSH_AI_WEB_MAX_RESULTS":   "7",
 		"QSH_AI_SANDBOX":           "readonly",
 		"QSH_AI_SANDBOX_NET":       "off",
+		"QSH_AI_SANDBOX_ALLOW":     "example.com, *.corp.example",
+		"QSH_AI_SANDBOX_STRICT":    "yes",
 	}
 	var c Config
 	if err := env.ParseWithOptions(&c, env.Options{Environment: vars}); err != nil {
@@ -46,13 +49,15 @@ func TestConfigFromEnvironment(t *testing.T) {
 		Confirm: ConfirmYolo, FSMaxSize: 2048, PostEdit: "gofmt -l {file}",
 		ExecTimeout: time.Minute, ExecMaxOutput: 500, AllowedOnly: true, DryRun: true,
 		WebProvider: SearXNG, WebBaseURL: "http://localhost:8888", WebMaxResults: 7,
-		Sandbox: sandbox.ReadOnly, SandboxNet: false,
+		Sandbox: sandbox.ReadOnly, SandboxNet: sandbox.NetOff,
+		SandboxAllow: sandbox.Domains{"example.com", "*.corp.example"}, SandboxStrict: true,
 	}
-	if c != want {
+	if !reflect.DeepEqual(c, want) {
 		t.Errorf("parsed %+v\nwant %+v", c, want)
 	}
 	for name, val := range map[string]string{"QSH_AI_TOOLS_CONFIRM": "sometimes", "QSH_AI_WEB_PROVIDER": "bing",
-		"QSH_AI_SANDBOX": "strict", "QSH_AI_SANDBOX_NET": "maybe"} {
+		"QSH_AI_SANDBOX": "strict", "QSH_AI_SANDBOX_NET": "maybe",
+		"QSH_AI_SANDBOX_ALLOW": "https://x.example/", "QSH_AI_SANDBOX_STRICT": "sometimes"} {
 		var c Config
 		err := env.ParseWithOptions(&c, env.Options{Environment: map[string]string{name: val}})
 		if err == nil {

@@ -93,11 +93,13 @@ func (t *execTool) call(ctx context.Context, env Env, args json.RawMessage, c *c
 	confined := t.r.confined(v.Class, c.decision)
 	c.sandbox = t.r.sandboxName(confined)
 	var policy *sandbox.Policy
+	var notes []string
 	if confined {
-		pol := t.r.policy(env)
-		policy = &pol
+		pol, rules, n := t.r.policy(env)
+		n = append(n, t.r.withProxy(&pol, rules)...)
+		policy, notes = &pol, n
 	}
-	return t.run(ctx, env, command, ws, v.Class, p.TimeoutSeconds, policy, c)
+	return t.run(ctx, env, command, ws, v.Class, p.TimeoutSeconds, policy, notes, c)
 }
 
 // dangerWorkspace is what the classifier needs to know about where a command runs.
@@ -115,7 +117,8 @@ func dangerWorkspace(dir string) danger.Workspace {
 // run runs an approved command: through the run-time guard, confined by
 // policy unless it is nil, in process groups that the timeout kills whole,
 // its output shown as it comes and kept head and tail for the model.
-func (t *execTool) run(ctx context.Context, env Env, command string, ws danger.Workspace, approved danger.Class, secs int, policy *sandbox.Policy, c *call) Result {
+func (t *execTool) run(ctx context.Context, env Env, command string, ws danger.Workspace, approved danger.Class, secs int,
+	policy *sandbox.Policy, notes []string, c *call) Result {
 	timeout := t.r.cfg.ExecTimeout
 	if secs > 0 {
 		timeout = min(time.Duration(secs)*time.Second, MaxExecTimeout)
@@ -123,22 +126,29 @@ func (t *execTool) run(ctx context.Context, env Env, command string, ws danger.W
 	out := newOutput(env.Out, env.Terminal, t.r.cfg.ExecMaxOutput)
 	var w io.Writer = out
 	var denials *sandbox.Denials
+	changed := func() []string { return nil }
 	if policy != nil {
 		denials = sandbox.NewDenials(*policy, env.Dir)
 		w = io.MultiWriter(out, denials)
+		changed = sandbox.Watch(policy.Workspace)
+		t.r.refusals(*policy) // an earlier run's, or an MCP server's
 	}
 	r := env.Run(ctx, guarded.Request{Command: command, Workspace: ws, Approved: approved, Timeout: timeout, Sandbox: policy}, w)
 	status, stopped, err := r.Status, r.Stopped, r.Err
 	out.finish()
 	text, truncated := out.text()
-	var denied []string
+	var denied, later []string
 	if denials != nil {
-		for _, l := range r.Denied {
+		for _, l := range append(r.Denied, t.r.refusals(*policy)...) {
 			denials.Add(l)
 		}
 		denied = denials.Lines()
 		c.denied = denied
-		showDenied(env, denied)
+		later = changed()
+		for _, n := range notes {
+			later = append(later, "sandbox: "+n)
+		}
+		showDenied(env, append(append([]string{}, denied...), later...))
 	}
 
 	var sb strings.Builder
@@ -175,6 +185,9 @@ func (t *execTool) run(ctx context.Context, env Env, command string, ws danger.W
 			sb.WriteString(l + "\n")
 		}
 		sb.WriteString("[the sandbox kept this from the command: say so to the user; if the task really needs it, call again with \"unconfined\": true, which the user must approve]\n")
+	}
+	for _, l := range later {
+		sb.WriteString(l + "\n")
 	}
 	res.Output = sb.String()
 	return res

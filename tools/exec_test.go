@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -123,22 +124,46 @@ func TestExecTimeoutKillsGroup(t *testing.T) {
 	dir := t.TempDir()
 	r := yolo(t)
 	env := Env{Dir: dir, Run: testRun(dir)}
+	// The child is known by its name: in the sandbox's PID namespace its
+	// process ID is not the machine's.
+	child := fmt.Sprintf("./qsh-timeout-child-%d", time.Now().UnixNano())
+	os.Symlink(sleepPath(t), filepath.Join(dir, child))
 	start := time.Now()
-	res := execCall(r, env, `sh -c 'sleep 100 & echo $! > child.pid; sleep 100'`, 1)
+	res := execCall(r, env, `sh -c '`+child+` 100 & echo started > child.out; sleep 100'`, 1)
 	if el := time.Since(start); el > 60*time.Second { // against the sleeps' 100 s
 		t.Errorf("took %s", el)
 	}
 	if res.Success || !strings.Contains(res.Error, "timed out after 1s") || !strings.Contains(res.Output, "everything it started was killed") {
 		t.Errorf("got %+v", res)
 	}
-	b, err := os.ReadFile(filepath.Join(dir, "child.pid"))
-	if err != nil {
+	if _, err := os.Stat(filepath.Join(dir, "child.out")); err != nil {
 		t.Fatal(err)
 	}
-	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
-	if !testtime.Until(30*time.Second, func() bool { return !alive(pid) }) {
-		t.Fatalf("background child %d survived the timeout", pid)
+	if !testtime.Until(30*time.Second, func() bool { return !aliveNamed(child) }) {
+		t.Fatalf("background child %s survived the timeout", child)
 	}
+}
+
+func sleepPath(t *testing.T) string {
+	p, err := exec.LookPath("sleep")
+	if err != nil {
+		t.Skip("no sleep")
+	}
+	return p
+}
+
+// aliveNamed reports whether a running (not zombie) process's argv[0] is name.
+func aliveNamed(name string) bool {
+	cmdlines, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	for _, c := range cmdlines {
+		b, _ := os.ReadFile(c)
+		if argv0, _, _ := strings.Cut(string(b), "\x00"); argv0 == name {
+			if pid, err := strconv.Atoi(filepath.Base(filepath.Dir(c))); err == nil && alive(pid) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // alive reports whether pid is a running (not zombie) process.
@@ -266,7 +291,7 @@ func TestExecRunTimeGuard(t *testing.T) {
 	env := Env{Dir: dir, Out: new(bytes.Buffer), Run: testRun(dir)}
 	for _, cmd := range []string{`X=rm; $X -rf ./src`, `$(printf rm) -rf src`, `eval "$(printf 'rm -rf src')"`} {
 		// As if the user had approved a safe command.
-		res := et.run(context.Background(), env, cmd, dangerWorkspace(dir), danger.Safe, 0, nil, &call{})
+		res := et.run(context.Background(), env, cmd, dangerWorkspace(dir), danger.Safe, 0, nil, nil, &call{})
 		if res.Success || !strings.Contains(res.Error, "stopped at run time") {
 			t.Errorf("%q: %+v", cmd, res)
 		}

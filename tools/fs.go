@@ -117,7 +117,7 @@ func (t *filesystem) call(ctx context.Context, env Env, args json.RawMessage, c 
 	// confine: it holds itself to the policy the programs are held to.
 	var pol *sandbox.Policy
 	if t.r.confining() {
-		pp := t.r.policy(env)
+		pp, _, _ := t.r.policy(env)
 		pol = &pp
 	}
 	var skip func(string) bool // files a search must leave out

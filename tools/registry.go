@@ -14,6 +14,7 @@ import (
 	"github.com/qsh-shell/qsh/tools/danger"
 	"github.com/qsh-shell/qsh/tools/danger/secret"
 	"github.com/qsh-shell/qsh/tools/sandbox"
+	"github.com/qsh-shell/qsh/tools/sandbox/proxy"
 )
 
 // Registry is the set of tools one session offers the model, with the
@@ -29,13 +30,17 @@ type Registry struct {
 	now       func() time.Time
 	sleep     func(context.Context, time.Duration) error
 	support   func() (string, error) // what confines programs here, or why nothing does
-	editor    EditorFunc             // runs the user's editor for "e" at a write
+	probe     func() (sandbox.Layers, error)
+	editor    EditorFunc // runs the user's editor for "e" at a write
 
 	mu         sync.Mutex
 	approvals  []Rule       // the session's "a" answers
 	perms      *permissions // the saved "A" answers; nil when saving is off
 	lastSearch time.Time
-	noted      bool // the session was told its commands run unconfined
+	noted      bool              // the session was told its commands run unconfined
+	roots      map[string]string // each directory asked from → where it led first (see policy)
+	proxies    map[string]*proxy.Listener
+	proxyDir   string
 }
 
 // Option changes how NewRegistry builds a Registry.
@@ -60,7 +65,8 @@ func Clock(now func() time.Time, sleep func(context.Context, time.Duration) erro
 
 // NewRegistry returns the built-in tools that cfg enables, ready to call.
 func NewRegistry(cfg Config, opts ...Option) *Registry {
-	r := &Registry{cfg: cfg.normalize(), now: time.Now, sleep: sleepCtx, support: sandbox.Support, editor: runEditor}
+	r := &Registry{cfg: cfg.normalize(), now: time.Now, sleep: sleepCtx, support: sandbox.Support, probe: sandbox.Probe,
+		editor: runEditor}
 	if d := stateDir(); d != "" {
 		r.auditPath = filepath.Join(d, "audit.jsonl")
 		r.backupDir = filepath.Join(d, "backups")

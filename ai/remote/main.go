@@ -93,6 +93,7 @@ func Main(args []string, stdin, stdout, stderr *os.File) int {
 // cmd/qsh did in-process before the assistant became a program of its own.
 func (s *server) newAgent() {
 	reg := tools.NewRegistry(s.cfg.Tools)
+	s.reg = reg
 	var ts ai.ToolSet = reg
 	if s.cfg.Tools.MCP {
 		opts := []mcp.Option{

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/qsh-shell/qsh/ai"
+	"github.com/qsh-shell/qsh/tools"
 	"github.com/qsh-shell/qsh/tools/guarded"
 	"github.com/qsh-shell/qsh/tools/mcp"
 	"github.com/qsh-shell/qsh/wire"
@@ -22,6 +23,7 @@ type server struct {
 
 	agent *ai.Agent
 	mcps  *mcp.Manager
+	reg   *tools.Registry
 	last  wire.Message // the question being answered, for the MCP servers' env and cwd
 
 	mu     sync.Mutex
@@ -66,6 +68,9 @@ func (s *server) serve() {
 	}
 	if s.mcps != nil {
 		s.mcps.Close()
+	}
+	if s.reg != nil {
+		s.reg.Close() // the sandbox's proxies
 	}
 }
 

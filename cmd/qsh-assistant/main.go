@@ -7,11 +7,14 @@ import (
 	"os"
 
 	"github.com/qsh-shell/qsh/ai/remote"
+	"github.com/qsh-shell/qsh/tools/sandbox"
 	"github.com/qsh-shell/qsh/tools/sandbox/confine"
 )
 
 func main() {
-	// The MCP servers it starts confined start through it (see confine).
+	// The MCP servers it starts confined start through it: as a jail
+	// (confine), and as the program that runs one in a jail of its own.
 	confine.Main(os.Args)
+	sandbox.RunJailed(os.Args)
 	os.Exit(remote.Main(os.Args, os.Stdin, os.Stdout, os.Stderr))
 }

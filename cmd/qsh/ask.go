@@ -16,6 +16,7 @@ import (
 
 	"github.com/qsh-shell/qsh/shell"
 	"github.com/qsh-shell/qsh/tools/guarded"
+	"github.com/qsh-shell/qsh/tools/sandbox"
 	"github.com/qsh-shell/qsh/wire"
 )
 
@@ -43,6 +44,11 @@ type assistant struct {
 	msgs   chan wire.Message // from the assistant; closed when the channel is
 	exited chan struct{}     // closed when the process has been waited for
 	err    error             // how it exited
+
+	// jails hold the commands the assistant runs confined: a question's
+	// runs share one while their policy is the same; the session's /tmp
+	// for them lives as long as the shell.
+	jails *sandbox.Host
 }
 
 // findAssistant looks for qsh-assistant next to the running qsh, then on
@@ -164,8 +170,12 @@ func (a *assistant) ask(ctx context.Context, q shell.Question) error {
 	if err != nil {
 		return a.died()
 	}
+	if a.jails == nil {
+		a.jails = sandbox.NewHost()
+	}
+	defer a.jails.Idle()
 	var (
-		run     = guarded.Local(q.Run)
+		run     = guarded.Local(q.Run, guarded.Jails(a.jails))
 		mu      sync.Mutex
 		cancels = map[int]context.CancelFunc{}
 		wg      sync.WaitGroup
@@ -309,6 +319,9 @@ func (a *assistant) reset() {
 // close ends the session's assistant: closing the channel tells it to stop
 // its MCP servers and exit; one that does not within stopWait is killed.
 func (a *assistant) close() {
+	if a.jails != nil {
+		a.jails.Close()
+	}
 	if a.cmd == nil {
 		return
 	}

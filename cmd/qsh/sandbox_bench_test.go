@@ -7,19 +7,20 @@ import (
 	"testing"
 
 	"github.com/qsh-shell/qsh/tools/sandbox"
+	"github.com/qsh-shell/qsh/tools/sandbox/proxy"
 )
 
-// BenchmarkConfinedStart is what the sandbox costs: starting a program
-// confined (qsh applies the ruleset in its first initialiser, then
-// executes the program) against starting it directly, and making the
-// ruleset, once per command line the assistant runs.
+// BenchmarkConfinedStart is what the sandbox costs a command: starting
+// `true` plainly (unconfined); in a jail opened for it, as the first
+// sandboxed command of a session pays (jail: namespaces, mounts, the
+// Landlock ruleset, the seccomp filter, the proxy's bridge, and the
+// program); in the jail already open, as the next commands pay (jailed:
+// the program, and the end of the run that kills what it left). The
+// jail's process is this test binary, which starts as qsh does
+// (cmd/qsh/early).
 func BenchmarkConfinedStart(b *testing.B) {
 	if sandbox.ABI() < 1 {
 		b.Skip("Landlock is not available on this kernel")
-	}
-	qsh, err := buildQsh()
-	if err != nil {
-		b.Fatal(err)
 	}
 	prog, err := exec.LookPath("true")
 	if err != nil {
@@ -31,36 +32,55 @@ func BenchmarkConfinedStart(b *testing.B) {
 		os.MkdirAll(filepath.Join(home, d), 0o755)
 	}
 	os.MkdirAll(filepath.Join(ws, ".git"), 0o755)
-	pl := sandbox.Place{Dir: ws, Home: home, Environ: []string{"HOME=" + home, "TMPDIR=" + root}}
-	p, _ := sandbox.Compute(sandbox.Workspace, true, pl)
-	run := func(b *testing.B, path string, args []string, files []*os.File) {
-		for b.Loop() {
-			cmd := &exec.Cmd{Path: path, Args: args, ExtraFiles: files}
-			if out, err := cmd.CombinedOutput(); err != nil {
-				b.Fatalf("%v: %v\n%s", args, err, out)
-			}
-		}
+	pl := sandbox.Place{Dir: ws, Home: home, Environ: []string{"HOME=" + home, "PATH=" + os.Getenv("PATH")}}
+	p, _ := sandbox.Compute(sandbox.Settings{Mode: sandbox.Workspace, Net: sandbox.AllowList}, pl)
+	// The default network, the allow list, goes through the assistant's
+	// proxy.
+	l, err := proxy.Listen(b.TempDir(), proxy.Rules{Allow: proxy.DefaultAllow}, false)
+	if err != nil {
+		b.Fatal(err)
 	}
-	b.Run("unconfined", func(b *testing.B) {
-		run(b, prog, []string{"true"}, nil)
-	})
-	b.Run("confined", func(b *testing.B) {
-		c, err := sandbox.Prepare(p, qsh)
+	defer l.Close()
+	p.Proxy = l.Socket
+	run := func(b *testing.B, j *sandbox.Jail) {
+		proc, err := j.Start(sandbox.Spec{Path: prog, Args: []string{"true"}, Dir: ws})
 		if err != nil {
 			b.Fatal(err)
 		}
-		defer c.Close()
-		path, args, files := c.Wrap(prog, []string{"true"})
-		run(b, path, args, files)
-	})
-	b.Run("ruleset", func(b *testing.B) {
+		if ws, err := proc.Wait(); err != nil || ws.ExitStatus() != 0 {
+			b.Fatalf("true: %v %v", ws, err)
+		}
+	}
+	b.Run("unconfined", func(b *testing.B) {
 		for b.Loop() {
-			p, _ := sandbox.Compute(sandbox.Workspace, true, pl)
-			c, err := sandbox.Prepare(p, qsh)
+			if out, err := exec.Command(prog).CombinedOutput(); err != nil {
+				b.Fatalf("%v\n%s", err, out)
+			}
+		}
+	})
+	b.Run("jail", func(b *testing.B) {
+		for b.Loop() {
+			h := sandbox.NewHost()
+			j, err := h.Jail(p)
 			if err != nil {
 				b.Fatal(err)
 			}
-			c.Close()
+			run(b, j)
+			b.StopTimer() // its end is not the command's
+			h.Close()
+			b.StartTimer()
+		}
+	})
+	b.Run("jailed", func(b *testing.B) {
+		h := sandbox.NewHost()
+		defer h.Close()
+		j, err := h.Jail(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for b.Loop() {
+			run(b, j)
+			j.Reset(0)
 		}
 	})
 }

@@ -351,7 +351,8 @@ func TestSandboxLifted(t *testing.T) {
 		tm.Line("? /status")
 		out := tm.WaitFor("secrets ")
 		out += tm.WaitFor(ps1)
-		for _, want := range []string{"sandbox   workspace (Landlock ABI ", "network off", ws + ", /dev/null and terminals", "~/.ssh", "~/.aws"} {
+		for _, want := range []string{"sandbox   workspace (Landlock ABI ", "network off", "  writes  " + ws + ", ", "/dev/null and terminals",
+			"~/.ssh", "~/.aws"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("? /status lacks %q:\n%s", want, out)
 			}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -79,31 +81,55 @@ var nonInteractive = []string{
 	"NPM_CONFIG_YES=true",
 }
 
+// Option changes how Local runs requests.
+type Option func(*local)
+
+type local struct {
+	host *sandbox.Host
+}
+
+// Jails has Local run confined requests in jails of host, which the
+// runs of one question share while their policy is the same; the caller
+// idles and closes it. Without it each confined run has a host of its
+// own.
+func Jails(host *sandbox.Host) Option { return func(l *local) { l.host = host } }
+
 // Local returns a RunFunc that runs requests with run, the shell's
 // subshell.
-func Local(run ShellFunc) RunFunc {
+func Local(run ShellFunc, opts ...Option) RunFunc {
+	var l local
+	for _, o := range opts {
+		o(&l)
+	}
 	return func(ctx context.Context, req Request, out io.Writer) Result {
 		if req.Timeout > 0 {
 			var cancel context.CancelFunc
 			ctx, cancel = context.WithTimeout(ctx, req.Timeout)
 			defer cancel()
 		}
-		var conf *sandbox.Confiner
+		var conf *jailed
+		var notes []string
 		if req.Sandbox != nil {
 			// Confined or not run at all: the user was told it would be.
-			var err error
-			if conf, err = sandbox.Prepare(*req.Sandbox, ""); err != nil {
+			host := l.host
+			if host == nil {
+				host = sandbox.NewHost()
+				defer host.Close()
+			}
+			conf = &jailed{host: host, policy: *req.Sandbox}
+			j, err := conf.get()
+			if err != nil {
 				fmt.Fprintf(out, "qsh: not run: the sandbox cannot confine it: %v\n", err)
 				return Result{Status: 126, Err: fmt.Errorf("the sandbox cannot confine it: %v", err)}
 			}
-			defer conf.Close()
+			notes = j.Notes()
 		}
 		// What the guard and the sandbox refuse is told apart from what
 		// merely failed: a guard that refuses returns an error without
 		// calling on.
 		var mu sync.Mutex
 		var stopped error
-		var denied []string
+		denied := notes
 		stop := func(err error) {
 			mu.Lock()
 			if stopped == nil {
@@ -117,10 +143,10 @@ func Local(run ShellFunc) RunFunc {
 			mu.Unlock()
 		}
 		confine := func(next interp.OpenHandlerFunc) interp.OpenHandlerFunc {
-			if req.Sandbox == nil {
+			if conf == nil {
 				return next
 			}
-			return sandboxOpen(*req.Sandbox, deny, next)
+			return sandboxOpen(conf, deny, next)
 		}
 		var execMW func(next interp.ExecHandlerFunc) interp.ExecHandlerFunc
 		var openMW func(next interp.OpenHandlerFunc) interp.OpenHandlerFunc
@@ -162,6 +188,9 @@ func Local(run ShellFunc) RunFunc {
 			}
 		}
 		st, err := run(ctx, req.Command, out, out, execMW, openMW)
+		if conf != nil {
+			conf.end(0) // what the run left behind dies with it
+		}
 		mu.Lock()
 		defer mu.Unlock()
 		return Result{Status: st, Stopped: stopped, Err: ctxErr(ctx, err), Denied: denied}
@@ -174,15 +203,33 @@ const writeFlags = os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREATE | os.O_TR
 // sandboxOpen holds the files the shell opens for a confined run (its
 // redirections, source, $(<file)) to the policy the kernel holds its
 // programs to: the shell's own process is not confined. A refusal fails
-// the open as the kernel would, with EACCES, and is told to deny.
-func sandboxOpen(p sandbox.Policy, deny func(string), next interp.OpenHandlerFunc) interp.OpenHandlerFunc {
+// the open as the kernel would, with EACCES, and is told to deny. A path
+// under the temp dirs is the jail's own /tmp, as its programs see it.
+func sandboxOpen(conf *jailed, deny func(string), next interp.OpenHandlerFunc) interp.OpenHandlerFunc {
 	return func(ctx context.Context, path string, flag int, perm os.FileMode) (io.ReadWriteCloser, error) {
 		abs := sandbox.Resolve(interp.HandlerCtx(ctx).Dir, path)
-		if why := p.Refusal(abs, flag&writeFlags != 0); why != "" {
+		if why := conf.policy.Refusal(abs, flag&writeFlags != 0); why != "" {
 			deny(why)
 			return nil, &os.PathError{Op: "open", Path: path, Err: syscall.EACCES}
 		}
-		return next(ctx, path, flag, perm)
+		j, err := conf.get()
+		if err != nil {
+			return nil, err
+		}
+		if path == "/dev/stdout" || path == "/dev/stderr" || path == "/dev/stdin" || strings.HasPrefix(path, "/dev/fd/") {
+			return next(ctx, path, flag, perm) // the shell's own, which interp knows
+		}
+		// As the run's programs see it: the jail's /tmp, its caches'
+		// layer, the repository's read-only configuration.
+		in := path
+		if !filepath.IsAbs(in) {
+			in = interp.HandlerCtx(ctx).Dir + "/" + path // unclean: link/.. is where the link leads, up one
+		}
+		f, err := j.Open(in, flag, perm)
+		if err != nil {
+			return nil, err
+		}
+		return f, nil
 	}
 }
 

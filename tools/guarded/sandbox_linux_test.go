@@ -72,7 +72,7 @@ func TestSandbox(t *testing.T) {
 		os.WriteFile(filepath.Join(root, f), []byte("SECRET-OR-RC\n"), 0o644)
 	}
 	env := []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "TMPDIR=" + ws}
-	p, _ := sandbox.Compute(sandbox.Workspace, true, sandbox.Place{Dir: ws, Home: home, Environ: env})
+	p, _ := sandbox.Compute(sandbox.Settings{Mode: sandbox.Workspace, Net: sandbox.NetOn}, sandbox.Place{Dir: ws, Home: home, Environ: env})
 	run := Local(shellIn(ws, env))
 	dw := danger.Workspace{Dir: ws, Home: home}
 	for _, tc := range []struct {
@@ -161,7 +161,7 @@ func noTerminalChild() {
 	defer os.RemoveAll(ws)
 	ws, _ = filepath.EvalSymlinks(ws)
 	env := []string{"HOME=" + ws, "PATH=" + os.Getenv("PATH"), "TMPDIR=" + ws}
-	p, _ := sandbox.Compute(sandbox.Workspace, true, sandbox.Place{Dir: ws, Home: ws, Environ: env})
+	p, _ := sandbox.Compute(sandbox.Settings{Mode: sandbox.Workspace, Net: sandbox.NetOn}, sandbox.Place{Dir: ws, Home: ws, Environ: env})
 	var out bytes.Buffer
 	Local(shellIn(ws, env))(context.Background(), Request{Workspace: danger.Workspace{Dir: ws, Home: ws},
 		Approved: danger.Dangerous, Sandbox: &p,

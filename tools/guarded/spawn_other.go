@@ -2,14 +2,10 @@
 
 package guarded
 
-import (
-	"mvdan.cc/sh/v3/interp"
-
-	"github.com/qsh-shell/qsh/tools/sandbox"
-)
+import "mvdan.cc/sh/v3/interp"
 
 // spawn leaves programs to the shell's own handler where there are no
 // process groups to kill, nor a sandbox to start them in.
-func spawn(next interp.ExecHandlerFunc, extraEnv []string, conf *sandbox.Confiner) interp.ExecHandlerFunc {
+func spawn(next interp.ExecHandlerFunc, extraEnv []string, conf *jailed) interp.ExecHandlerFunc {
 	return next
 }

@@ -6,112 +6,116 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"os/exec"
 	"syscall"
 	"time"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
-
-	"github.com/qsh-shell/qsh/tools/sandbox"
 )
 
-// killGrace is how long a stopped command's process group has between
+// killGrace is how long a stopped command's programs have between
 // SIGTERM and SIGKILL.
 const killGrace = 2 * time.Second
 
-// spawn runs each program of an assistant's command in a process group of
-// its own, with extra variables set. When the context ends
-// (timeout, Ctrl-C) the whole group is killed: the program and whatever it
-// started in the background, which killing the program alone would leave
-// behind. A file the kernel will not execute (a script without #!) is left
-// to next, the shell's own handler. With conf, each program starts
-// confined by it.
-func spawn(next interp.ExecHandlerFunc, extraEnv []string, conf *sandbox.Confiner) interp.ExecHandlerFunc {
+// spawn is the interpreter's side of starting a program for the
+// assistant: the program the shell would run, with extra variables set,
+// started as runPlain starts it, or in the run's jail when conf is set.
+// A file the kernel will not execute (a script without #!) is left to
+// next, the shell's own handler (a jail runs it with qsh itself).
+func spawn(next interp.ExecHandlerFunc, extraEnv []string, conf *jailed) interp.ExecHandlerFunc {
 	return func(ctx context.Context, args []string) error {
 		hc := interp.HandlerCtx(ctx)
-		path, err := interp.LookPathDir(hc.Dir, hc.Env, args[0])
-		if err != nil {
-			fmt.Fprintf(hc.Stderr, "%s: command not found\n", args[0])
-			return interp.ExitStatus(127)
-		}
-		prog, argv := path, args
-		var files []*os.File
-		if conf != nil {
-			// A script without #! is run by the confined start itself.
-			prog, argv, files = conf.Wrap(path, args)
-		}
-		attr := &syscall.SysProcAttr{Setpgid: true}
-		if conf != nil {
-			// A session of its own, which has no terminal: a confined
-			// program must not reach the user's through /dev/tty, where
-			// TIOCSTI would type commands the user's shell then runs
-			// unconfined. Its process group is the session's.
-			attr = &syscall.SysProcAttr{Setsid: true}
-		}
-		cmd := &exec.Cmd{
-			Path:        prog,
-			Args:        argv,
-			ExtraFiles:  files,
-			Env:         append(environ(hc.Env), extraEnv...),
-			Dir:         hc.Dir,
-			Stdout:      hc.Stdout,
-			Stderr:      hc.Stderr,
-			SysProcAttr: attr,
-			// A background child that keeps the output pipe open must not
-			// hold the call up once the program itself has exited.
-			WaitDelay: killGrace,
-		}
+		c := Command{Args: args, Env: append(environ(hc.Env), extraEnv...), Dir: hc.Dir,
+			Stdout: hc.Stdout, Stderr: hc.Stderr}
 		// Stdin is what the pipeline gives; the run's own stdin is closed.
 		if hc.Stdin != nil {
-			cmd.Stdin = hc.Stdin
+			c.Stdin = hc.Stdin
 		}
-		if err := cmd.Start(); err != nil {
-			if errors.Is(err, syscall.ENOEXEC) {
-				return next(ctx, args)
-			}
+		var status int
+		var err error
+		if conf != nil {
+			status, err = conf.run(ctx, c)
+		} else {
+			status, err = runPlain(ctx, c)
+		}
+		switch {
+		case errors.Is(err, syscall.ENOEXEC):
+			return next(ctx, args)
+		case errors.Is(err, errNotFound):
+			fmt.Fprintf(hc.Stderr, "%s: command not found\n", args[0])
+			return interp.ExitStatus(127)
+		case err != nil:
 			fmt.Fprintf(hc.Stderr, "%s: %v\n", args[0], unwrapPath(err))
-			return interp.ExitStatus(126)
-		}
-		pgid := cmd.Process.Pid
-		done := make(chan struct{})
-		killed := make(chan struct{})
-		go func() {
-			defer close(killed)
-			select {
-			case <-done:
-				return
-			case <-ctx.Done():
-			}
-			syscall.Kill(-pgid, syscall.SIGTERM)
-			select {
-			case <-done:
-			case <-time.After(killGrace):
-			}
-			syscall.Kill(-pgid, syscall.SIGKILL)
-		}()
-		err = cmd.Wait()
-		if errors.Is(err, exec.ErrWaitDelay) {
-			// The program is gone but something it started still holds
-			// its output: the group outlived it; end the group.
-			syscall.Kill(-pgid, syscall.SIGKILL)
-		}
-		close(done)
-		<-killed
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-				return interp.ExitStatus(128 + int(ws.Signal()))
-			}
-			return interp.ExitStatus(ee.ExitCode())
-		}
-		if err != nil && !errors.Is(err, exec.ErrWaitDelay) {
-			fmt.Fprintf(hc.Stderr, "%s: %v\n", args[0], err)
-			return interp.ExitStatus(1)
+			return interp.ExitStatus(status)
+		case status != 0:
+			return interp.ExitStatus(status)
 		}
 		return nil
 	}
+}
+
+// runPlain runs c as the user would, in a process group of its own.
+// When ctx ends (timeout, Ctrl-C) the whole group is killed: the program
+// and whatever it started in the background, which killing the program
+// alone would leave behind.
+func runPlain(ctx context.Context, c Command) (int, error) {
+	path, err := lookPath(c.Dir, c.Env, c.Args[0], isExec)
+	if err != nil {
+		return 127, err
+	}
+	cmd := &exec.Cmd{
+		Path:        path,
+		Args:        c.Args,
+		Env:         c.Env,
+		Dir:         c.Dir,
+		Stdin:       c.Stdin,
+		Stdout:      c.Stdout,
+		Stderr:      c.Stderr,
+		SysProcAttr: &syscall.SysProcAttr{Setpgid: true},
+		// A background child that keeps the output pipe open must not
+		// hold the call up once the program itself has exited.
+		WaitDelay: killGrace,
+	}
+	if err := cmd.Start(); err != nil {
+		return 126, err
+	}
+	pgid := cmd.Process.Pid
+	done := make(chan struct{})
+	killed := make(chan struct{})
+	go func() {
+		defer close(killed)
+		select {
+		case <-done:
+			return
+		case <-ctx.Done():
+		}
+		syscall.Kill(-pgid, syscall.SIGTERM)
+		select {
+		case <-done:
+		case <-time.After(killGrace):
+		}
+		syscall.Kill(-pgid, syscall.SIGKILL)
+	}()
+	err = cmd.Wait()
+	if errors.Is(err, exec.ErrWaitDelay) {
+		// The program is gone but something it started still holds
+		// its output: the group outlived it; end the group.
+		syscall.Kill(-pgid, syscall.SIGKILL)
+	}
+	close(done)
+	<-killed
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		if ws, ok := ee.Sys().(syscall.WaitStatus); ok {
+			return waitStatus(ws), nil
+		}
+		return ee.ExitCode(), nil
+	}
+	if err != nil && !errors.Is(err, exec.ErrWaitDelay) {
+		return 1, err
+	}
+	return 0, nil
 }
 
 // environ lists the exported variables of env as NAME=value.

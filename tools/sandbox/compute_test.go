@@ -12,7 +12,13 @@ import (
 // with " -> " a link) under a new temp dir, resolved, and returns it.
 func tree(t *testing.T, files ...string) string {
 	t.Helper()
-	root, err := filepath.EvalSymlinks(t.TempDir())
+	return treeIn(t, t.TempDir(), files...)
+}
+
+// treeIn is tree under base.
+func treeIn(t *testing.T, base string, files ...string) string {
+	t.Helper()
+	root, err := filepath.EvalSymlinks(base)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +153,7 @@ func TestCompute(t *testing.T) {
 				h = filepath.Join(root, tc.home)
 			}
 			env := append(append([]string{}, base...), tc.env...)
-			p, notes := Compute(tc.mode, true, Place{Dir: filepath.Join(root, tc.dir), Home: h, Environ: env})
+			p, notes := Compute(Settings{Mode: tc.mode, Net: NetOn}, Place{Dir: filepath.Join(root, tc.dir), Home: h, Environ: env})
 			if got := inside(root, p.Write); !slices.Equal(got, tc.write) {
 				t.Errorf("write:\n got %q\nwant %q", got, tc.write)
 			}
@@ -257,11 +263,40 @@ func TestModeText(t *testing.T) {
 	if err := m.UnmarshalText([]byte("strict")); err == nil {
 		t.Errorf("strict accepted")
 	}
-	var n Net
-	if err := n.UnmarshalText([]byte("off")); err != nil || n {
-		t.Errorf("off: %v %v", n, err)
+	for in, want := range map[string]Net{"allowlist": AllowList, "off": NetOff, "ON": NetOn, "false": NetOff} {
+		var n Net
+		if err := n.UnmarshalText([]byte(in)); err != nil || n != want {
+			t.Errorf("%q: %v %v", in, n, err)
+		}
 	}
+	var n Net
 	if err := n.UnmarshalText([]byte("maybe")); err == nil {
 		t.Errorf("maybe accepted")
+	}
+}
+
+// TestComputeCaches: the caches a jail overlays, those it makes in a
+// toolchain's own directory, and those it gives a directory of its own
+// through the variable that moves them, a directory before what it holds.
+func TestComputeCaches(t *testing.T) {
+	root := tree(t, "home/.cargo/bin/", "home/.npm/", "ws/.git/config", "bin/go", "bin/cargo", "bin/npm")
+	for _, b := range []string{"go", "cargo", "npm"} {
+		os.Chmod(filepath.Join(root, "bin", b), 0o755)
+	}
+	home := filepath.Join(root, "home")
+	env := []string{"HOME=" + home, "PATH=" + filepath.Join(root, "bin")}
+	p, _ := Compute(Settings{Mode: Workspace, Net: NetOff}, Place{Dir: filepath.Join(root, "ws"), Home: home, Environ: env})
+	if got := inside(root, p.Caches); !slices.Equal(got, []string{"home/.cargo/git", "home/.cargo/registry", "home/.npm"}) {
+		t.Errorf("caches: %q", got)
+	}
+	var vars []string
+	for _, f := range p.Fresh {
+		vars = append(vars, f.Var)
+	}
+	if !slices.Equal(vars, []string{"XDG_CACHE_HOME", "GOMODCACHE"}) {
+		t.Errorf("fresh: %q", vars)
+	}
+	if p.Workspace != filepath.Join(root, "ws") || !slices.Contains(p.ReadOnly, filepath.Join(root, "ws/.git/config")) {
+		t.Errorf("workspace %q, read-only %q", p.Workspace, p.ReadOnly)
 	}
 }

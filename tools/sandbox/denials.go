@@ -2,7 +2,9 @@ package sandbox
 
 import (
 	"fmt"
+	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -19,6 +21,7 @@ const maxDenials = 5
 type Denials struct {
 	p   Policy
 	dir string
+	git []string // the repository's files that are read-only (Policy.ReadOnly)
 	// access reports whether the user (unconfined) may access path in
 	// mode (syscall.Access): a path the user may not touch either failed
 	// for another reason than the sandbox.
@@ -33,7 +36,7 @@ type Denials struct {
 
 // NewDenials watches the output of a run under p started in dir.
 func NewDenials(p Policy, dir string) *Denials {
-	return &Denials{p: p, dir: dir, access: syscall.Access, seen: map[string]bool{}}
+	return &Denials{p: p, dir: dir, access: syscall.Access, seen: map[string]bool{}, git: p.ReadOnly}
 }
 
 // Write scans the complete lines of b.
@@ -99,7 +102,7 @@ var pathToken struct {
 
 func pathTokens() *regexp.Regexp {
 	pathToken.once.Do(func() {
-		pathToken.re = regexp.MustCompile("(?:^|[\\s'\"`‘(\\[=,])((?:~|/)[^\\s'\"`’:,;()\\[\\]]*)|['\"`‘]([^'\"`’\\s]+)['\"`’]")
+		pathToken.re = regexp.MustCompile("(?:^|[\\s'\"`‘(\\[=,])((?:~|/|\\.git/)[^\\s'\"`’:,;()\\[\\]]*)|['\"`‘]([^'\"`’\\s]+)['\"`’]")
 	})
 	return pathToken.re
 }
@@ -107,12 +110,20 @@ func pathTokens() *regexp.Regexp {
 // scan looks at one line of output.
 func (d *Denials) scan(line string) {
 	low := strings.ToLower(line)
-	if !strings.Contains(low, "permission denied") && !strings.Contains(low, "operation not permitted") &&
-		!strings.Contains(low, "eacces") {
+	has := func(words ...string) bool {
+		return slices.ContainsFunc(words, func(w string) bool { return strings.Contains(low, w) })
+	}
+	if d.p.Net != NetOn && has("network is unreachable", "address family not supported",
+		"permission denied", "operation not permitted", "eacces") &&
+		has("connect", "dial", "bind", "network", "socket", "resolve", "address family") {
+		if d.p.Net == NetOff {
+			d.add("sandbox: network connection denied (QSH_AI_SANDBOX_NET=off)")
+		} else {
+			d.add("sandbox: network connection denied (programs reach the allowed domains only, through the proxy HTTP_PROXY names)")
+		}
 		return
 	}
-	if !d.p.Net && (strings.Contains(low, "connect") || strings.Contains(low, "dial") || strings.Contains(low, "bind")) {
-		d.add("sandbox: network connection denied (QSH_AI_SANDBOX_NET=off)")
+	if !has("permission denied", "operation not permitted", "eacces", "read-only file system", "resource busy") {
 		return
 	}
 	for _, m := range pathTokens().FindAllStringSubmatch(line, -1) {
@@ -138,6 +149,14 @@ func (d *Denials) scan(line string) {
 // sandbox is not why: the policy allows it, or the user could not either.
 func (d *Denials) explain(path string) string {
 	const r, w = 4, 2 // R_OK, W_OK
+	for _, g := range d.git {
+		if Under(path, g) {
+			return "sandbox: write to " + d.p.Show(path) + " denied (the repository's configuration and hooks are read-only in the sandbox)"
+		}
+		if path == filepath.Dir(g) && filepath.Base(path) == ".git" {
+			return "sandbox: " + d.p.Show(path) + " cannot be moved or replaced in the sandbox"
+		}
+	}
 	switch {
 	case !d.p.Allows(path, false):
 		if d.access(path, r) != nil {

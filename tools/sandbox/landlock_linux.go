@@ -2,11 +2,9 @@ package sandbox
 
 import (
 	"errors"
-	"fmt"
 	"os"
 	"strconv"
 
-	"github.com/landlock-lsm/go-landlock/landlock"
 	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
 
 	"github.com/qsh-shell/qsh/tools/sandbox/confine"
@@ -31,15 +29,6 @@ func ABI() int {
 	return v
 }
 
-// Limits says what the kernel cannot enforce of p, for people; empty
-// when it enforces all of it.
-func Limits(p Policy) []string {
-	if !p.Net && ABI() < 4 {
-		return []string{fmt.Sprintf("network: TCP cannot be denied (Landlock ABI %d; 4 is needed)", ABI())}
-	}
-	return nil
-}
-
 // readFS, writeFS are the filesystem rights a policy handles: all that
 // Landlock ABI 7 knows but ioctl on devices, which terminals need and
 // which grants nothing else.
@@ -48,77 +37,59 @@ const (
 	writeFS = ll.AccessFSWriteFile | ll.AccessFSRemoveDir | ll.AccessFSRemoveFile | ll.AccessFSMakeChar |
 		ll.AccessFSMakeDir | ll.AccessFSMakeReg | ll.AccessFSMakeSock | ll.AccessFSMakeFifo |
 		ll.AccessFSMakeBlock | ll.AccessFSMakeSym | ll.AccessFSRefer | ll.AccessFSTruncate
+	connectTCP = ll.AccessNetConnectTCP
+	bindTCP    = ll.AccessNetBindTCP
+	scopes     = ll.ScopeSignal | ll.ScopeAbstractUnixSocket
 )
 
-// Confiner starts programs under one policy.
-type Confiner struct {
-	exe     string   // the program that confines itself and executes the target: qsh
-	ruleset *os.File // the Landlock ruleset, which each program inherits as fd 3
-	flags   uint32
+// grants are what a Landlock ruleset lets programs do: write under write,
+// read everything but deny; with tcp, use TCP only to connect to ports
+// (the proxy's, where there is no network namespace to keep them in).
+type grants struct {
+	write, deny []string
+	tcp         bool
+	ports       []uint16
 }
 
-// Prepare makes the Landlock ruleset for p, to start programs through
-// exe, a program whose start calls [confine.Main]; "" is this one, as the
-// kernel knows it (/proc/self/exe: the very binary, even once an upgrade
-// has replaced the file). It fails when the kernel cannot confine; Close
-// releases the ruleset.
-func Prepare(p Policy, exe string) (*Confiner, error) {
-	if exe == "" {
-		exe = "/proc/self/exe"
-	}
+// rules are a Landlock ruleset described for a jail, which makes it
+// inside, once its mounts are made: Landlock's rules hold on the files
+// the paths lead to, and a directory mounted over another is not
+// covered by the rules of the one it hides. The rights are those the
+// kernel's ABI knows; a right no ABI knows is left out (best effort).
+func rules(g grants) (confine.Ruleset, error) {
 	abi := ABI()
 	if abi < 1 {
 		_, err := Support()
-		return nil, err
+		return confine.Ruleset{}, err
 	}
-	cfg := landlock.Config{
-		HandledAccessFS: readFS | writeFS,
-		Scoped:          ll.ScopeSignal | ll.ScopeAbstractUnixSocket,
+	known := uint64(1<<13 - 1) // ABI 1
+	switch {
+	case abi >= 3:
+		known = 1<<15 - 1 // + refer, truncate
+	case abi == 2:
+		known = 1<<14 - 1 // + refer
 	}
-	if !p.Net {
-		cfg.HandledAccessNet = ll.AccessNetBindTCP | ll.AccessNetConnectTCP
+	r := confine.Ruleset{HandledFS: uint64(readFS|writeFS) & known}
+	if abi >= 6 {
+		r.Scoped = uint64(scopes)
 	}
-	dirs, files := readGrants(p.Deny, os.ReadDir)
-	var wdirs, wfiles []string
-	for _, w := range p.Write {
-		if fi, err := os.Stat(w); err == nil && fi.IsDir() {
-			wdirs = append(wdirs, w)
-		} else if err == nil {
-			wfiles = append(wfiles, w)
+	if g.tcp && abi >= 4 {
+		r.HandledNet = uint64(connectTCP | bindTCP)
+		for _, port := range g.ports {
+			r.Ports = append(r.Ports, confine.PortRule{Port: port, Access: uint64(connectTCP)})
 		}
 	}
-	rw := landlock.RWDirs(wdirs...)
-	if abi >= 2 {
-		// Moving files between directories; without it, best effort would
-		// give up on an ABI 1 kernel and confine nothing.
-		rw = rw.WithRefer()
+	read, write := uint64(readFS)&known, uint64(readFS|writeFS)&known
+	r.Paths = append(r.Paths, confine.PathRule{Path: "/", Access: uint64(ll.AccessFSReadDir)}) // ls anywhere; files stay unreadable
+	dirs, files := readGrants(g.deny, os.ReadDir)
+	for _, d := range dirs {
+		r.Paths = append(r.Paths, confine.PathRule{Path: d, Access: read})
 	}
-	rules := []landlock.Rule{
-		landlock.PathAccess(ll.AccessFSReadDir, "/"), // ls anywhere; the files stay unreadable
-		landlock.RODirs(dirs...).IgnoreIfMissing(),
-		landlock.ROFiles(files...).IgnoreIfMissing(),
-		rw.IgnoreIfMissing(),
-		landlock.RWFiles(wfiles...).IgnoreIfMissing(),
+	for _, f := range files {
+		r.Paths = append(r.Paths, confine.PathRule{Path: f, Access: read})
 	}
-	fd, flags, err := cfg.BestEffort().NewRulesetFD(rules...)
-	if err != nil {
-		return nil, fmt.Errorf("sandbox: %v", err)
+	for _, w := range g.write {
+		r.Paths = append(r.Paths, confine.PathRule{Path: w, Access: write})
 	}
-	if fd < 0 {
-		return nil, errors.New("sandbox: the kernel confines nothing of this policy")
-	}
-	return &Confiner{exe: exe, ruleset: os.NewFile(uintptr(fd), "landlock-ruleset"), flags: flags}, nil
-}
-
-// Wrap is how to start the program at path with args (args[0] its name)
-// confined: the program to execute, its arguments, and the files to hand
-// it from fd 3 on.
-func (c *Confiner) Wrap(path string, args []string) (string, []string, []*os.File) {
-	argv := append([]string{c.exe, confine.Arg, strconv.FormatUint(uint64(c.flags), 10), path}, args...)
-	return c.exe, argv, []*os.File{c.ruleset}
-}
-
-// Close releases the ruleset; the programs started keep their confinement.
-func (c *Confiner) Close() error {
-	return c.ruleset.Close()
+	return r, nil
 }

@@ -15,7 +15,7 @@ func profile(p Policy) string {
 	for _, d := range p.Deny {
 		b.WriteString("(deny file-read* file-write* (subpath " + quote(d) + "))\n")
 	}
-	if !p.Net {
+	if p.Net != NetOn {
 		b.WriteString("(deny network-outbound (remote tcp))\n(deny network-bind (local tcp))\n")
 	}
 	return b.String()

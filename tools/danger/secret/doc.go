@@ -1,6 +1,8 @@
 // Package secret says what is secret, in one place for all of qsh:
 // environment variables by their names ([Var]), files by their paths
-// ([Places.Why], [Name]) and values by their shape ([Redact]).
+// ([Places.Why], [Name]) and values by their shape ([Redact]); and what of
+// the environment a confined program may have ([Confined]: no secrets, no
+// handles of the user's daemons such as TMUX or SSH_AUTH_SOCK).
 //
 // The classifier (tools/danger), the assistant's redaction (ai), the
 // filesystem tool (tools) and the sandbox all ask it, so that what one

@@ -211,6 +211,29 @@ func TestSecret(t *testing.T) {
 		{"redact", "api_key: abc123", "api_key: [REDACTED]"},
 		{"redact", "aws_secret_access_key = abc123", "aws_secret_access_key = [REDACTED]"},
 		{"redact", "credentials=abc123", "credentials=[REDACTED]"},
+
+		// What reaches a program the sandbox confines: not secrets by name
+		// or by shape, nor the handles of the user's daemons.
+		{"confined", "PATH=/usr/bin:/bin", "yes"},
+		{"confined", "GOFLAGS=-mod=mod", "yes"},
+		{"confined", "LS_COLORS=rs=0:di=01;34:ln=01;36", "yes"},
+		{"confined", "GIT_AUTHOR_EMAIL=al@example.com", "yes"},
+		{"confined", "GOPROXY=https://proxy.golang.org,direct", "yes"},
+		{"confined", "XDG_RUNTIME_DIR=/run/user/1000", "yes"},
+		{"confined", "GITHUB_TOKEN=anything", "no"},
+		{"confined", "AWS_SECRET_ACCESS_KEY=anything", "no"},
+		{"confined", "AWS_SESSION_TOKEN=anything", "no"},
+		{"confined", "NPM_TOKEN=anything", "no"},
+		{"confined", "HF_TOKEN=anything", "no"},
+		{"confined", "DATABASE_URL=postgres://db/x", "no"},
+		{"confined", "MY_UPSTREAM=https://bob:hunter2@git.example/x", "no"},
+		{"confined", "SOMETHING=ghp_abcdefghijklmnopqrstuvwxyz0123456789", "no"},
+		{"confined", "TMUX=/tmp/tmux-1000/default,1234,0", "no"},
+		{"confined", "SSH_AUTH_SOCK=/tmp/ssh-x/agent.1", "no"},
+		{"confined", "DBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/1000/bus", "no"},
+		{"confined", "DOCKER_HOST=unix:///var/run/docker.sock", "no"},
+		{"confined", "DISPLAY=:0", "no"},
+		{"confined", "WAYLAND_DISPLAY=wayland-0", "no"},
 	}
 	yes := func(b bool) string {
 		if b {
@@ -229,6 +252,9 @@ func TestSecret(t *testing.T) {
 			got = yes(Name(tt.in))
 		case "redact":
 			got = Redact(tt.in)
+		case "confined":
+			name, value, _ := strings.Cut(tt.in, "=")
+			got = yes(Confined(name, value))
 		default:
 			t.Fatalf("unknown kind %q", tt.kind)
 		}
@@ -263,6 +289,10 @@ func TestSecret(t *testing.T) {
 	}
 	if VarFile("KUBECONFIG") != ".kube/config" || VarFile("HOME") != "" {
 		t.Errorf("VarFile(KUBECONFIG) = %q, VarFile(HOME) = %q", VarFile("KUBECONFIG"), VarFile("HOME"))
+	}
+	kept, withheld := ConfinedEnviron([]string{"HOME=/home/al", "GITHUB_TOKEN=x", "TMUX=/tmp/t,1,0"})
+	if !slices.Equal(kept, []string{"HOME=/home/al"}) || !slices.Equal(withheld, []string{"GITHUB_TOKEN", "TMUX"}) {
+		t.Errorf("ConfinedEnviron: kept %q, withheld %q", kept, withheld)
 	}
 	if strings.Contains(Redact("x AWS_SECRET_ACCESS_KEY='a b c' y"), "a b c") {
 		t.Errorf("a quoted secret value survives")

@@ -1,13 +1,10 @@
 package confine
 
-// Arg is qsh's hidden first argument that asks for [Main]'s work:
-//
-//	qsh Arg FLAGS PATH ARGV0 ARGS…
-//
-// with the ruleset as fd 3 and FLAGS those of landlock_restrict_self.
-const Arg = "--qsh-confine"
+// JailArg is qsh's hidden first argument that makes it a jail (see
+// [Main]): `qsh JailArg`, with the control channel on fd 3.
+const JailArg = "--qsh-jail"
 
-// Wanted reports whether args (os.Args) ask to start a confined program.
+// Wanted reports whether args (os.Args) ask qsh to be a jail.
 func Wanted(args []string) bool {
-	return len(args) >= 5 && args[1] == Arg
+	return len(args) == 2 && args[1] == JailArg
 }

@@ -2,6 +2,6 @@
 
 package confine
 
-// Main does nothing where there is no Landlock: sandbox-exec confines
+// Main does nothing where there is no jail: sandbox-exec confines
 // programs on macOS, and nothing elsewhere.
 func Main(args []string) {}

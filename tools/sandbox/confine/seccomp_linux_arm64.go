@@ -1,0 +1,3 @@
+package confine
+
+const seccompNr = 277

@@ -1,0 +1,907 @@
+package sandbox
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/qsh-shell/qsh/tools/sandbox/confine"
+)
+
+// Capabilities the jail needs in its user namespace to set itself up, and
+// drops before it starts anything (see package confine).
+const (
+	capDacOverride = 1
+	capSetpcap     = 8
+	capNetAdmin    = 12
+	capSysAdmin    = 21
+)
+
+const prSetNoNewPrivs = 38
+
+// readyWait bounds a jail's set-up, a safety net: it takes milliseconds.
+const readyWait = 30 * time.Second
+
+// Host is the outside of a session's jails: the directory that holds
+// their private /tmp and the proxy's sockets, and the jail in use, which
+// the runs of one question share while their policy is the same.
+type Host struct {
+	mu   sync.Mutex
+	dir  string // made on first use; removed by Close
+	n    int
+	live *Jail
+	key  string
+	// noNS says why the kernel gives no namespaces, once a jail found
+	// out: the session's next jails do not try again.
+	noNS string
+	// noNamespaces makes jails without namespaces, as where the kernel
+	// refuses them (for tests).
+	noNamespaces bool
+}
+
+// NewHost returns a Host; it makes nothing until a jail is asked for.
+func NewHost() *Host { return &Host{} }
+
+// Jail returns a jail for p: the one in use when its policy is p, else a
+// new one (the old one closed).
+func (h *Host) Jail(p Policy) (*Jail, error) {
+	key := policyKey(p)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.live != nil && h.key == key && h.live.alive() {
+		return h.live, nil
+	}
+	if h.live != nil {
+		h.live.Close()
+		h.live = nil
+	}
+	j, err := h.open(p)
+	if err != nil {
+		return nil, err
+	}
+	h.live, h.key = j, key
+	return j, nil
+}
+
+// Idle kills whatever the jail in use still runs: the question that used
+// it is over. The jail stays for the next question of the same policy:
+// its namespaces cost milliseconds to make.
+func (h *Host) Idle() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.live != nil {
+		h.live.Reset(0)
+	}
+}
+
+// Close closes the jail in use and removes the session's directory.
+func (h *Host) Close() error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.live != nil {
+		h.live.Close()
+		h.live = nil
+	}
+	if h.dir == "" {
+		return nil
+	}
+	err := os.RemoveAll(h.dir)
+	h.dir = ""
+	return err
+}
+
+// session makes the session's directory (see SessionDir).
+func (h *Host) session() (string, error) {
+	if h.dir != "" {
+		return h.dir, nil
+	}
+	dir, err := SessionDir("qsh-sandbox")
+	if err != nil {
+		return "", err
+	}
+	if err := os.Mkdir(filepath.Join(dir, "tmp"), 0o700); err != nil {
+		os.RemoveAll(dir)
+		return "", fmt.Errorf("sandbox: %v", err)
+	}
+	h.dir = dir
+	return dir, nil
+}
+
+func policyKey(p Policy) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%#v", p)
+	return b.String()
+}
+
+// open starts a jail for p: in namespaces of its own where the kernel
+// allows them, else without (reduced, and said so), unless p is strict.
+func (h *Host) open(p Policy) (*Jail, error) {
+	if _, err := Support(); err != nil {
+		return nil, err
+	}
+	dir, err := h.session()
+	if err != nil {
+		return nil, err
+	}
+	outsideFirst(p)
+	h.n++
+	var j *Jail
+	reason := h.noNS
+	if h.noNamespaces {
+		reason = "namespaces are turned off"
+	}
+	if reason == "" {
+		var setUp bool
+		j, setUp, err = h.start(p, dir, true)
+		if err != nil {
+			if !setUp {
+				h.noNS = err.Error() // the kernel refused the namespaces: not again this session
+			}
+			reason = err.Error()
+		}
+	}
+	if j == nil {
+		if p.Strict {
+			return nil, fmt.Errorf("the sandbox would be reduced here (%s) and QSH_AI_SANDBOX_STRICT is set", reason)
+		}
+		j, _, err = h.start(p, dir, false)
+		if err != nil {
+			return nil, err
+		}
+		j.layers.Reduced = append([]string{"no namespaces: " + reason}, j.layers.Reduced...)
+	}
+	if p.Strict && len(j.layers.Reduced) > 0 {
+		j.Close()
+		return nil, fmt.Errorf("the sandbox would be reduced here (%s) and QSH_AI_SANDBOX_STRICT is set",
+			strings.Join(j.layers.Reduced, "; "))
+	}
+	return j, nil
+}
+
+// outsideFirst makes what a jail for p needs to find outside: qsh's own
+// directories (to keep them from programs they must exist), the caches
+// a new account has not made yet, the layers over them.
+func outsideFirst(p Policy) {
+	for _, o := range p.Own {
+		if filepath.Ext(o) == "" && !strings.HasPrefix(filepath.Base(o), ".") {
+			if _, err := os.Lstat(o); errors.Is(err, os.ErrNotExist) {
+				os.MkdirAll(o, 0o700)
+			}
+		}
+	}
+	if p.Workspace != "" && slices.Contains(p.Write, p.Workspace) {
+		for _, g := range gitProtected(p.Workspace) {
+			if filepath.Base(g) == "hooks" {
+				if _, err := os.Lstat(g); errors.Is(err, os.ErrNotExist) {
+					os.Mkdir(g, 0o755) // empty, as git init makes it: a program must not make it
+				}
+			}
+		}
+	}
+	if p.Layers != "" {
+		for _, f := range p.Fresh {
+			os.MkdirAll(filepath.Join(p.Layers, layerName(f.Var), "data"), 0o700)
+		}
+	}
+	for _, c := range p.Caches {
+		if _, err := os.Lstat(c); errors.Is(err, os.ErrNotExist) {
+			os.MkdirAll(c, 0o755) // in the toolchain's own directory (see Compute)
+		}
+		if p.Layers != "" {
+			l := filepath.Join(p.Layers, layerName(c))
+			for _, d := range []string{"upper", "work", "data"} {
+				os.MkdirAll(filepath.Join(l, d), 0o700)
+			}
+		}
+	}
+}
+
+// Jail runs programs confined by one policy: the process that holds the
+// namespaces and starts each program inside them, as its child.
+type Jail struct {
+	cmd    *exec.Cmd
+	conn   *os.File // the control channel, a socket pair (qsh links no net)
+	stderr bytes.Buffer
+	wmu    sync.Mutex // writes to conn
+
+	mu    sync.Mutex
+	procs map[string]*Proc
+	next  int
+	noted bool
+
+	first  chan []string // ready or fail
+	resets chan struct{}
+	dead   chan struct{}
+	once   sync.Once
+
+	layers Layers
+	env    []string
+	// root is the jail's / from outside (/proc/PID/root), where the shell
+	// opens files for a run as its programs see them; -1 without a mount
+	// namespace.
+	root int
+}
+
+// start starts a jail for p, namespaced or not. setUp reports whether
+// the jail's process started (a failure after is the set-up's, not the
+// kernel refusing namespaces).
+func (h *Host) start(p Policy, dir string, namespaced bool) (j *Jail, setUp bool, err error) {
+	j = &Jail{procs: map[string]*Proc{}, first: make(chan []string, 1), resets: make(chan struct{}, 1),
+		dead: make(chan struct{}), root: -1}
+	j.layers = Layers{Landlock: ABI(), Namespaces: namespaced, Net: p.Net}
+	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return nil, false, fmt.Errorf("sandbox: %v", err)
+	}
+	theirs := os.NewFile(uintptr(fds[1]), "jail")
+	uid, gid := os.Getuid(), os.Getgid()
+	attr := &syscall.SysProcAttr{Setsid: true}
+	if namespaced {
+		attr.Cloneflags = syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWPID | syscall.CLONE_NEWIPC
+		if p.Net != NetOn {
+			attr.Cloneflags |= syscall.CLONE_NEWNET
+		}
+		attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
+		attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
+		attr.AmbientCaps = []uintptr{capDacOverride, capSetpcap, capNetAdmin, capSysAdmin}
+	}
+	j.cmd = &exec.Cmd{Path: "/proc/self/exe", Args: []string{"qsh-sandbox", confine.JailArg}, Env: []string{},
+		ExtraFiles: []*os.File{theirs}, Stderr: &j.stderr, SysProcAttr: attr}
+	err = j.cmd.Start()
+	theirs.Close() // the jail's now: its end closes when the jail ends
+	if err != nil {
+		syscall.Close(fds[0])
+		return nil, false, fmt.Errorf("the kernel refuses: %v", unwrapPath(err))
+	}
+	// Non-blocking, through Go's poller, so that closing it ends a read.
+	if err := syscall.SetNonblock(fds[0], true); err != nil {
+		syscall.Close(fds[0])
+		j.cmd.Process.Kill()
+		j.cmd.Wait()
+		return nil, true, fmt.Errorf("sandbox: %v", err)
+	}
+	j.conn = os.NewFile(uintptr(fds[0]), "jail")
+	go j.read()
+	if err := j.setUp(p, dir, namespaced); err != nil {
+		j.Close()
+		return nil, true, err
+	}
+	return j, true, nil
+}
+
+// setUp sends the jail its plan and waits for it to be ready.
+func (j *Jail) setUp(p Policy, dir string, namespaced bool) error {
+	g := grants{write: p.Write, deny: p.denied()}
+	var extra []string // more directories to read
+	var steps []step
+	port := p.ProxyPort
+	if p.Net == AllowList && (namespaced && p.Proxy == "" || !namespaced && port == 0) {
+		return errors.New("sandbox: the network's allow list has no proxy to go through")
+	}
+	if namespaced {
+		tmp := filepath.Join(dir, "tmp")
+		// The rules are made inside: the private /tmp is where the temp
+		// dirs are.
+		g.write = roots(slices.Clone(p.Temps))
+		for _, w := range p.Write {
+			if !slices.Contains(p.Temps, w) {
+				g.write = append(g.write, w)
+			}
+		}
+		g.write = roots(append(append(g.write, p.Caches...), "/run"))
+		// What is under the temp dirs is out of sight, or masked where a
+		// place is kept (see plan): Landlock need not walk the real /tmp.
+		g.deny = slices.DeleteFunc(slices.Clone(g.deny), func(d string) bool {
+			return slices.ContainsFunc(p.Temps, func(t string) bool { return Under(d, t) })
+		})
+		proxy := ""
+		if p.Net == AllowList {
+			proxy = p.Proxy
+		}
+		// A script without #! is run by this program, through the jail's
+		// /proc/self/exe: its directory must be readable there, and kept
+		// when it is under /tmp (as in tests).
+		if exe, err := os.Executable(); err == nil {
+			if exe, err = filepath.EvalSymlinks(exe); err == nil {
+				dir := filepath.Dir(exe)
+				if slices.ContainsFunc(p.Temps, func(t string) bool { return Under(dir, t) }) {
+					p.Keep = append(slices.Clip(p.Keep), dir)
+				}
+				extra = append(extra, dir)
+			}
+		}
+		steps = plan(p, layout{tmp: tmp, proxy: proxy, uid: os.Getuid(), netOn: p.Net == NetOn})
+		j.env = []string{"TMPDIR=/tmp", "XDG_RUNTIME_DIR=/run/user/" + strconv.Itoa(os.Getuid())}
+		if p.Layers != "" {
+			for _, f := range p.Fresh {
+				j.env = append(j.env, f.Var+"="+jailCaches+"/"+layerName(f.Var))
+			}
+		}
+
+	} else {
+		if p.Net != NetOn {
+			g.tcp = true
+			if port != 0 {
+				g.ports = []uint16{uint16(port)}
+			}
+			if ABI() < 4 {
+				j.layers.Reduced = append(j.layers.Reduced,
+					fmt.Sprintf("network: TCP cannot be limited (Landlock ABI %d; 4 is needed)", ABI()))
+			} else {
+				j.layers.Reduced = append(j.layers.Reduced, "network: only TCP is limited (UDP and DNS are not)")
+			}
+		}
+		if len(p.Temps) > 0 && !slices.ContainsFunc(p.Write, func(w string) bool { return slices.Contains(p.Temps, w) }) {
+			j.layers.Reduced = append(j.layers.Reduced, "/tmp is not writable (it holds your home directory)")
+		}
+		if len(p.Caches) > 0 {
+			j.layers.Reduced = append(j.layers.Reduced, "caches: programs write your own (no layer of the sandbox's over them)")
+			g.write = roots(slices.Concat(p.Write, p.Caches))
+		}
+		if len(p.Fresh) > 0 {
+			j.layers.Reduced = append(j.layers.Reduced, "caches you have not made yet are not writable")
+		}
+		if len(p.ReadOnly) > 0 {
+			j.layers.Reduced = append(j.layers.Reduced, "programs can write the repository's configuration and hooks")
+		}
+		j.layers.Reduced = append(j.layers.Reduced,
+			"programs see the real /tmp and /run: the sockets of your daemons there are reachable by their paths")
+	}
+	for _, sock := range p.Sockets {
+		j.env = append(j.env, sock.Var+"="+sock.Value)
+	}
+	ruleset, err := rules(g)
+	if err != nil {
+		return err
+	}
+	for _, d := range extra {
+		ruleset.Paths = append(ruleset.Paths, confine.PathRule{Path: d, Access: ruleset.HandledFS & uint64(readFS)})
+	}
+	filter, ferr := seccompProgram()
+	if ferr != nil {
+		j.layers.Reduced = append(j.layers.Reduced, ferr.Error())
+	}
+	j.layers.Seccomp = ferr == nil
+	ns := "0"
+	if namespaced {
+		ns = "1"
+	}
+	msg := append([]string{confine.MsgPlan, ns, string(filter)}, ruleset.Fields()...)
+	for _, s := range steps {
+		msg = append(msg, s.kind, s.mode, s.note, strconv.Itoa(len(s.args)))
+		msg = append(msg, s.args...)
+	}
+	if err := j.send(msg); err != nil {
+		return fmt.Errorf("sandbox: %v", err)
+	}
+	var reply []string
+	select {
+	case reply = <-j.first:
+	case <-j.dead:
+	case <-time.After(readyWait):
+	}
+	switch {
+	case len(reply) >= 2 && reply[0] == confine.MsgReady:
+		if namespaced {
+			// qsh owns the jail's user namespace: it may look in.
+			root, err := unix.Open("/proc/"+strconv.Itoa(j.cmd.Process.Pid)+"/root", unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+			if err != nil {
+				return fmt.Errorf("sandbox: the jail's files: %v", err)
+			}
+			j.root = root
+		}
+		for _, note := range reply[2:] {
+			j.layers.Reduced = append(j.layers.Reduced, note)
+		}
+		if p.Net == AllowList {
+			if namespaced {
+				port, _ = strconv.Atoi(reply[1])
+			}
+			proxy := "http://127.0.0.1:" + strconv.Itoa(port)
+			for _, k := range []string{"HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"} {
+				j.env = append(j.env, k+"="+proxy)
+			}
+			j.env = append(j.env, "NO_PROXY=localhost,127.0.0.1,::1", "no_proxy=localhost,127.0.0.1,::1")
+		}
+		return nil
+	case len(reply) >= 2 && reply[0] == confine.MsgFail:
+		return errors.New(reply[1])
+	}
+	j.Close() // what it said is all there once it has ended
+	why := strings.TrimSpace(j.stderr.String())
+	if why == "" {
+		why = "it did not start"
+	}
+	return fmt.Errorf("sandbox: %.300s", why)
+}
+
+// Layers says what confines the jail's programs.
+func (j *Jail) Layers() Layers { return j.layers }
+
+// Notes says, the first time only, what the jail lacks: one line each,
+// for the run that first used it.
+func (j *Jail) Notes() []string {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.noted || len(j.layers.Reduced) == 0 {
+		return nil
+	}
+	j.noted = true
+	var out []string
+	for _, r := range j.layers.Reduced {
+		out = append(out, "sandbox: reduced: "+r)
+	}
+	return out
+}
+
+// Environ is env with what programs need in the jail: its /tmp and
+// runtime directory, the proxy.
+func (j *Jail) Environ(env []string) []string {
+	return append(slices.Clip(env), j.env...)
+}
+
+// Open opens path as the jail's programs see it (their /tmp, their
+// caches' layer, the read-only configuration of the repository), with the
+// caller's own rights: the shell opens its redirections for a run so.
+// path is absolute; a link in the jail leads where it leads there.
+func (j *Jail) Open(path string, flag int, perm os.FileMode) (*os.File, error) {
+	if j.root < 0 {
+		return os.OpenFile(path, flag, perm)
+	}
+	how := &unix.OpenHow{Flags: uint64(flag | unix.O_CLOEXEC), Mode: uint64(perm.Perm()),
+		Resolve: unix.RESOLVE_IN_ROOT | unix.RESOLVE_NO_MAGICLINKS}
+	for {
+		fd, err := unix.Openat2(j.root, path, how)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, &os.PathError{Op: "open", Path: path, Err: err}
+		}
+		return os.NewFile(uintptr(fd), path), nil
+	}
+}
+
+// Stat is os.Stat of path as the jail's programs see it.
+func (j *Jail) Stat(path string) (os.FileInfo, error) {
+	f, err := j.Open(path, unix.O_PATH, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return f.Stat()
+}
+
+func (j *Jail) alive() bool {
+	select {
+	case <-j.dead:
+		return false
+	default:
+		return true
+	}
+}
+
+// send writes a message, with files whose descriptors go along.
+func (j *Jail) send(fields []string, files ...*os.File) error {
+	b := confine.AppendMessage(nil, fields...)
+	j.wmu.Lock()
+	defer j.wmu.Unlock()
+	var oob []byte
+	if len(files) > 0 {
+		fds := make([]int, len(files))
+		for i, f := range files {
+			fds[i] = int(f.Fd())
+		}
+		oob = syscall.UnixRights(fds...)
+	}
+	rc, err := j.conn.SyscallConn()
+	if err != nil {
+		return err
+	}
+	n := 0
+	werr := rc.Write(func(fd uintptr) bool {
+		n, err = syscall.SendmsgN(int(fd), b, oob, nil, syscall.MSG_NOSIGNAL)
+		return err != syscall.EAGAIN
+	})
+	if werr != nil {
+		return werr
+	}
+	if err == nil && n < len(b) {
+		_, err = j.conn.Write(b[n:])
+	}
+	return err
+}
+
+// read takes the jail's messages until it ends.
+func (j *Jail) read() {
+	defer j.died()
+	var buf []byte
+	chunk := make([]byte, 32<<10)
+	for {
+		n, err := j.conn.Read(chunk)
+		if err != nil {
+			return
+		}
+		buf = append(buf, chunk[:n]...)
+		for {
+			m, size, ok := confine.ParseMessage(buf)
+			if !ok {
+				return
+			}
+			if size == 0 {
+				break
+			}
+			buf = buf[size:]
+			j.dispatch(m)
+		}
+	}
+}
+
+func (j *Jail) dispatch(m []string) {
+	if len(m) == 0 {
+		return
+	}
+	switch m[0] {
+	case confine.MsgReady, confine.MsgFail:
+		select {
+		case j.first <- m:
+		default:
+		}
+		return
+	case confine.MsgReset:
+		select {
+		case j.resets <- struct{}{}:
+		default:
+		}
+		return
+	}
+	if len(m) < 3 {
+		return
+	}
+	j.mu.Lock()
+	p := j.procs[m[1]]
+	j.mu.Unlock()
+	if p == nil {
+		return
+	}
+	switch m[0] {
+	case confine.MsgPid:
+		p.Pid, _ = strconv.Atoi(m[2])
+		p.started <- nil
+	case confine.MsgError:
+		errno, _ := strconv.Atoi(m[2])
+		err := &os.PathError{Op: "fork/exec", Path: p.path, Err: syscall.Errno(errno)}
+		if len(m) > 3 && m[3] == "dir" {
+			err = &os.PathError{Op: "chdir", Path: p.dir, Err: syscall.Errno(errno)}
+		}
+		p.started <- err
+		j.forget(p)
+	case confine.MsgExit:
+		ws, _ := strconv.Atoi(m[2])
+		p.status = syscall.WaitStatus(ws)
+		j.forget(p)
+		close(p.exited)
+	}
+}
+
+func (j *Jail) forget(p *Proc) {
+	j.mu.Lock()
+	delete(j.procs, p.id)
+	j.mu.Unlock()
+}
+
+// died ends what waits on a jail that is gone.
+func (j *Jail) died() {
+	close(j.dead)
+	j.mu.Lock()
+	procs := j.procs
+	j.procs = map[string]*Proc{}
+	j.mu.Unlock()
+	for _, p := range procs {
+		select {
+		case p.started <- errJailGone:
+		default:
+		}
+		p.err = errJailGone
+		close(p.exited)
+	}
+}
+
+var errJailGone = errors.New("the sandbox ended")
+
+// Reset ends the run: the programs still running get SIGTERM, then after
+// grace (if any is left) SIGKILL, as everything else the run started.
+func (j *Jail) Reset(grace time.Duration) {
+	if grace > 0 && j.running() {
+		j.send([]string{confine.MsgSignal, strconv.Itoa(int(syscall.SIGTERM))})
+		deadline := time.Now().Add(grace)
+		for j.running() && time.Now().Before(deadline) && j.alive() {
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	if j.alive() {
+		j.send([]string{confine.MsgReset})
+		select {
+		case <-j.resets:
+		case <-j.dead:
+		case <-time.After(readyWait):
+			j.Close() // it does not answer: everything goes with it
+		}
+	}
+}
+
+func (j *Jail) running() bool {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return len(j.procs) > 0
+}
+
+// Close ends the jail and everything in it.
+func (j *Jail) Close() error {
+	j.once.Do(func() {
+		if j.root >= 0 {
+			unix.Close(j.root)
+		}
+		j.conn.Close() // the jail sees the end, kills everything and exits
+		done := make(chan struct{})
+		go func() {
+			j.cmd.Wait()
+			close(done)
+		}()
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			j.cmd.Process.Kill() // as process 1 of its namespace, it takes the rest along
+			<-done
+		}
+	})
+	return nil
+}
+
+// Proc is a program running in a jail.
+type Proc struct {
+	Pid int // in the jail
+
+	j         *Jail
+	id        string
+	path, dir string
+	started   chan error
+	exited    chan struct{}
+	status    syscall.WaitStatus
+	err       error
+	readers   []*os.File
+	copied    chan struct{}
+}
+
+// Start starts s in the jail.
+func (j *Jail) Start(s Spec) (*Proc, error) {
+	p := &Proc{j: j, path: s.Path, dir: s.Dir, started: make(chan error, 1), exited: make(chan struct{}),
+		copied: make(chan struct{})}
+	var child [3]*os.File
+	var closeAfter []*os.File
+	var copies sync.WaitGroup
+	fail := func(err error) (*Proc, error) {
+		for _, f := range closeAfter {
+			f.Close()
+		}
+		for _, f := range p.readers {
+			f.Close()
+		}
+		return nil, err
+	}
+	switch in := s.Stdin.(type) {
+	case nil:
+		f, err := os.Open(os.DevNull)
+		if err != nil {
+			return fail(err)
+		}
+		child[0] = f
+		closeAfter = append(closeAfter, f)
+	case *os.File:
+		child[0] = in
+	default:
+		pr, pw, err := os.Pipe()
+		if err != nil {
+			return fail(err)
+		}
+		child[0] = pr
+		closeAfter = append(closeAfter, pr)
+		go func() {
+			io.Copy(pw, in)
+			pw.Close()
+		}()
+	}
+	for i, w := range []io.Writer{s.Stdout, s.Stderr} {
+		switch out := w.(type) {
+		case nil:
+			f, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+			if err != nil {
+				return fail(err)
+			}
+			child[1+i] = f
+			closeAfter = append(closeAfter, f)
+		case *os.File:
+			child[1+i] = out
+		default:
+			if i == 1 && s.Stderr == s.Stdout {
+				child[2] = child[1]
+				continue
+			}
+			pr, pw, err := os.Pipe()
+			if err != nil {
+				return fail(err)
+			}
+			child[1+i] = pw
+			closeAfter = append(closeAfter, pw)
+			p.readers = append(p.readers, pr)
+			copies.Add(1)
+			go func() {
+				defer copies.Done()
+				io.Copy(out, pr)
+			}()
+		}
+	}
+	go func() {
+		copies.Wait()
+		close(p.copied)
+	}()
+	j.mu.Lock()
+	j.next++
+	p.id = strconv.Itoa(j.next)
+	j.procs[p.id] = p
+	j.mu.Unlock()
+	msg := []string{confine.MsgStart, p.id, s.Path, s.Dir, strconv.Itoa(len(s.Args))}
+	msg = append(append(msg, s.Args...), s.Env...)
+	err := j.send(msg, child[:]...)
+	for _, f := range closeAfter {
+		f.Close()
+	}
+	closeAfter = nil
+	if err == nil {
+		select {
+		case err = <-p.started:
+		case <-j.dead:
+			err = errJailGone
+		}
+	}
+	if err != nil {
+		j.forget(p)
+		return fail(err)
+	}
+	return p, nil
+}
+
+// Wait waits for the program to exit, and for its output to be copied
+// (see [OutputGrace]).
+func (p *Proc) Wait() (syscall.WaitStatus, error) {
+	<-p.exited
+	err := p.err
+	select {
+	case <-p.copied:
+	case <-time.After(OutputGrace):
+		for _, r := range p.readers {
+			r.Close()
+		}
+		<-p.copied
+		if err == nil {
+			err = ErrOutputHeld
+		}
+	}
+	for _, r := range p.readers {
+		r.Close()
+	}
+	return p.status, err
+}
+
+func unwrapPath(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// probe is what a jail gets here, found once a process.
+var probe struct {
+	once   sync.Once
+	layers Layers
+	err    error
+}
+
+// Probe says what a jail gets on this machine, for people: it starts one
+// the first time (a few milliseconds), with no network and nothing
+// writable.
+func Probe() (Layers, error) {
+	probe.once.Do(func() {
+		var p Policy
+		p, _ = Compute(Settings{Mode: ReadOnly, Net: NetOff}, Place{Dir: "/"})
+		h := NewHost()
+		defer h.Close()
+		j, err := h.Jail(p)
+		if err != nil {
+			probe.err = err
+			return
+		}
+		probe.layers = j.Layers()
+	})
+	return probe.layers, probe.err
+}
+
+// JailedArg is the hidden first argument that makes a program of qsh's
+// run another in a jail of its own and end with it (see [RunJailed]).
+const JailedArg = "--qsh-jailed"
+
+// JailedCommand is how to start the program at path with args (args[0]
+// its name) in a jail for p that lives as long as it does, for a caller
+// that starts programs itself (the MCP servers): this program, with
+// [JailedArg].
+func JailedCommand(p Policy, path string, args []string) (string, []string, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return "", nil, fmt.Errorf("sandbox: %v", err)
+	}
+	b, err := json.Marshal(p)
+	if err != nil {
+		return "", nil, err
+	}
+	return exe, append([]string{exe, JailedArg, string(b), path}, args...), nil
+}
+
+// RunJailed runs the program args name in a jail and exits with its
+// status, if args (os.Args) ask for it with [JailedArg]; it returns at once
+// otherwise. The program gets this one's standard files, environment and
+// directory; a SIGTERM or SIGINT stops it and everything it started.
+func RunJailed(args []string) {
+	if len(args) < 5 || args[1] != JailedArg {
+		return
+	}
+	// Nothing it starts gains privileges; nor does it, which only waits.
+	syscall.AllThreadsSyscall(syscall.SYS_PRCTL, prSetNoNewPrivs, 1, 0)
+	syscall.RawSyscall(syscall.SYS_PRCTL, prSetNoNewPrivs, 1, 0) // where cgo makes the line above fail
+	var p Policy
+	if err := json.Unmarshal([]byte(args[2]), &p); err != nil {
+		fmt.Fprintf(os.Stderr, "qsh: %s: the sandbox's policy: %v\n", args[3], err)
+		os.Exit(126)
+	}
+	h := NewHost()
+	j, err := h.Jail(p)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "qsh: %s: not started: the sandbox cannot confine it: %v\n", args[3], err)
+		h.Close()
+		os.Exit(126)
+	}
+	dir, _ := os.Getwd()
+	proc, err := j.Start(Spec{Path: args[3], Args: args[4:], Env: j.Environ(os.Environ()), Dir: dir,
+		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr})
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "qsh: %s: %v\n", args[3], unwrapPath(err))
+		h.Close()
+		os.Exit(127)
+	}
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+	go func() {
+		<-sigs
+		j.Reset(OutputGrace)
+	}()
+	ws, _ := proc.Wait()
+	h.Close()
+	if ws.Signaled() {
+		os.Exit(128 + int(ws.Signal()))
+	}
+	os.Exit(ws.ExitStatus())
+}
