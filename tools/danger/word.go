@@ -239,6 +239,9 @@ func (w *walker) literal(word *syntax.Word) string {
 
 // text is how a word was written, for reasons.
 func (w *walker) text(word *syntax.Word) string {
+	if len(word.Parts) == 0 {
+		return "" // ${x:-} with its empty default put in
+	}
 	if lit := word.Lit(); lit != "" {
 		return lit
 	}
