@@ -466,7 +466,7 @@ func (w *walker) output(s *syntax.Stmt, name string, args []string, in input) in
 	case "echo", "printf":
 		text := strings.Join(args, " ")
 		if name == "printf" && len(args) > 0 && !hasHole(text) {
-			if s, err := printfText(w.config(), args[0], args[1:]); err == nil {
+			if s, ok := printfText(args[0], args[1:]); ok {
 				text = s
 			}
 		}

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"sync"
 
-	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/qsh-shell/qsh/tools/danger/lazy"
@@ -144,10 +143,9 @@ type walker struct {
 	aliases  map[string]string // defined earlier in the string
 	ints     map[string]bool   // variables declared integer: assigning evaluates arithmetic
 	res      *result
-	src      string         // the text being walked, for reasons
-	cfg      *expand.Config // made on first use; each clone has its own
-	last     []arg          // the last command line run, wrappers removed
-	box      *box           // inside a container: how its paths map to the host
+	src      string // the text being walked, for reasons
+	last     []arg  // the last command line run, wrappers removed
+	box      *box   // inside a container: how its paths map to the host
 }
 
 // shared is the state every nested walker of one Classify call sees.
@@ -278,7 +276,6 @@ func (w *walker) clone() *walker {
 	c.aliases = maps.Clone(w.aliases)
 	c.ints = maps.Clone(w.ints)
 	c.alts = maps.Clone(w.alts)
-	c.cfg = nil
 	return &c
 }
 
@@ -412,7 +409,6 @@ func (w *walker) inPlace(src string, in input) {
 	c := *w // shares the maps: changes are the shell's own
 	c.depth++
 	c.src = src
-	c.cfg = nil
 	c.stmts(f.Stmts, in)
 	w.cwd, w.params, w.lists, w.aliases = c.cwd, c.params, c.lists, c.aliases
 }

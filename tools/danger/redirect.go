@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -202,8 +201,8 @@ func (w *walker) heredoc(r *syntax.Redirect) string {
 		}
 		return sb.String()
 	}
-	s, err := expand.Document(w.config(), r.Hdoc)
-	if err != nil {
+	s, ok := w.expandDocument(r.Hdoc)
+	if !ok {
 		return hole
 	}
 	return s
