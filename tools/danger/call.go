@@ -450,7 +450,7 @@ func (w *walker) output(s *syntax.Stmt, name string, args []string, in input) in
 		}
 		return input{kind: inUnknown, parts: echoTexts(s)}
 	}
-	if fetchers.Get()[name] {
+	if remoteOutput(name, args) {
 		return input{kind: inDownload}
 	}
 	if endlessOutput(name, args, in) {

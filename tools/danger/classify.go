@@ -140,12 +140,16 @@ type walker struct {
 	// testOnly is set while expanding the operands of test, [ and [[:
 	// a secret there decides only the exit status, it is not printed.
 	testOnly bool
-	aliases  map[string]string // defined earlier in the string
-	ints     map[string]bool   // variables declared integer: assigning evaluates arithmetic
-	res      *result
-	src      string // the text being walked, for reasons
-	last     []arg  // the last command line run, wrappers removed
-	box      *box   // inside a container: how its paths map to the host
+	// procIn is what a >(…) of the statement being judged reads: what
+	// the statement writes, downloaded content when it fetches or passes
+	// a download on (curl … > >(sh), tee >(sh)).
+	procIn  input
+	aliases map[string]string // defined earlier in the string
+	ints    map[string]bool   // variables declared integer: assigning evaluates arithmetic
+	res     *result
+	src     string // the text being walked, for reasons
+	last    []arg  // the last command line run, wrappers removed
+	box     *box   // inside a container: how its paths map to the host
 }
 
 // shared is the state every nested walker of one Classify call sees.
@@ -160,6 +164,7 @@ type shared struct {
 	// with the walker state at their declaration.
 	declared   []declared
 	netfd      map[string]bool      // file descriptors opened on /dev/tcp
+	fdIn       map[string]input     // what file descriptors opened for reading read
 	runtime    bool                 // judging a real argv at run time (see Guard)
 	piped      bool                 // at run time: the output goes into a pipe, judged with it before running
 	budget     int                  // statements left to walk
@@ -455,6 +460,12 @@ func (w *walker) stmt(s *syntax.Stmt, in input) {
 		return
 	}
 	defer func() { w.shared.level-- }()
+	saved := w.procIn
+	w.procIn = input{kind: inUnknown}
+	if in.kind == inDownload || !isBlock(s) && w.shared.fetching(s, []*syntax.Stmt{s}) {
+		w.procIn = input{kind: inDownload}
+	}
+	defer func() { w.procIn = saved }()
 	io := w.redirects(s.Redirs, in)
 	if s.Background {
 		c := w.clone()
@@ -469,6 +480,13 @@ func (w *walker) stmt(s *syntax.Stmt, in input) {
 	}
 }
 
+// isBlock reports a statement made of other statements (a block, a
+// subshell, a loop): a fetch among them says nothing of the others.
+func isBlock(s *syntax.Stmt) bool {
+	_, call := s.Cmd.(*syntax.CallExpr)
+	return !call
+}
+
 // wroteOutput records what a statement wrote to the files its output goes
 // to, so that running one of them later in the string is judged by its
 // content (printf 'rm -rf ~' > t.sh; bash t.sh).
@@ -479,6 +497,12 @@ func (w *walker) wroteOutput(s *syntax.Stmt, io ioInfo) {
 		out := w.output(s, name, args, io.in)
 		if out.kind == inData {
 			data, known = out.data, true
+		}
+		if out.kind == inDownload {
+			// ssh host cat x > x.sh: what it wrote came from elsewhere.
+			for _, p := range io.out {
+				w.shared.download(p)
+			}
 		}
 		if out.endless && slices.ContainsFunc(io.out, func(p string) bool { return !strings.HasPrefix(p, "/dev/") }) {
 			w.res.add(Dangerous, "`"+name+"`: writes an endless stream to a file, until the disk is full")

@@ -3,6 +3,7 @@ package danger
 import (
 	"net/url"
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -199,6 +200,13 @@ func (w *walker) rsync(chain string, args []arg, io ioInfo) {
 			deletes = deletes || a != "--remove-source-files"
 		}
 	}
+	if len(ops) > 1 {
+		srcs := make([]string, 0, len(ops)-1)
+		for _, i := range ops[:len(ops)-1] {
+			srcs = append(srcs, args[i].s)
+		}
+		w.remoteCopy(srcs, args[ops[len(ops)-1]].s, true)
+	}
 	for _, i := range ops {
 		s := args[i].s
 		if host, _, ok := strings.Cut(s, ":"); ok && !strings.Contains(host, "/") || strings.HasPrefix(s, "rsync://") {
@@ -225,6 +233,17 @@ func (w *walker) rsync(chain string, args []arg, io ioInfo) {
 // and scp's -S. -V, -G and -Q only print.
 func (w *walker) ssh(chain string, args []arg, io ioInfo) {
 	name := firstWord(chain)
+	if name == "scp" {
+		ops := scan(&rule{vals: "-P -i -o -F -S -c -l -J -D -X"}, args)
+		if len(ops) > 1 {
+			srcs := make([]string, 0, len(ops)-1)
+			for _, i := range ops[:len(ops)-1] {
+				srcs = append(srcs, args[i].s)
+			}
+			recursive := slices.ContainsFunc(args[1:], func(a arg) bool { return matchFlag("-r", a.s) })
+			w.remoteCopy(srcs, args[ops[len(ops)-1]].s, recursive)
+		}
+	}
 	for i := 1; i < len(args); i++ {
 		a := args[i].s
 		if !strings.HasPrefix(a, "-") {

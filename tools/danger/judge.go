@@ -51,6 +51,7 @@ func (w *walker) run(args []arg, io ioInfo) {
 		}
 		name = path.Base(name)
 	}
+	w.runsDownloaded(name, args)
 	r := lookup(name)
 	if r == nil {
 		w.res.add(Dangerous, "unknown command `"+name+"`")
@@ -58,7 +59,10 @@ func (w *walker) run(args []arg, io ioInfo) {
 		w.unknownOnDisk(name, args[1:])
 		return
 	}
-	if len(args) == 2 && (args[1].s == "--help" || args[1].s == "--version" || r.sub != nil && (args[1].s == "-v" || args[1].s == "-V" || args[1].s == "-version")) {
+	if installers.Get()[name] {
+		w.installsDownloaded(name, args)
+	}
+	if len(args) == 2 && (args[1].s == "--help" || args[1].s == "--version" || r.sub != nil && (args[1].s == "-v" || args[1].s == "-V" || args[1].s == "-version") || slices.Contains(strings.Fields(r.alone), args[1].s)) {
 		w.res.add(Safe, "`"+name+" "+args[1].s+"`: prints help or version")
 		return
 	}

@@ -63,6 +63,7 @@ func (w *walker) redirects(rs []*syntax.Redirect, in input) ioInfo {
 		case syntax.WordHdoc:
 			io.in = w.dataInput(w.literal(r.Word))
 		case syntax.RdrIn:
+			stdin := io.in
 			target := w.literal(r.Word)
 			p, ok := w.abs(target)
 			w.readFile(p, ok, "`< "+w.text(r.Word)+"`")
@@ -75,12 +76,20 @@ func (w *walker) redirects(rs []*syntax.Redirect, in input) ioInfo {
 				// < <(printf …): the output of a process substitution
 				// known before running.
 				io.in = input{kind: inData, data: w.shared.scripts[p]}
+			case w.downloaded(p):
+				io.in = input{kind: inDownload}
 			default:
 				io.in = input{kind: inFile, data: p}
 				if network(p) {
 					io.net = true
 					w.netfd(fd)
 				}
+			}
+			if fd != "" && fd != "0" {
+				// exec 3< <(curl …): what fd 3 reads, for a later <&3;
+				// standard input is not changed.
+				w.fdInput(fd, io.in)
+				io.in = stdin
 			}
 		case syntax.RdrOut, syntax.AppOut, syntax.ClbOut, syntax.RdrAll, syntax.AppAll, syntax.RdrInOut:
 			target := w.literal(r.Word)
@@ -111,6 +120,10 @@ func (w *walker) redirects(rs []*syntax.Redirect, in input) ioInfo {
 				}
 				continue
 			}
+			if in, ok := w.shared.fdIn[target]; ok && r.Op == syntax.DplIn && (fd == "" || fd == "0") {
+				io.in = in // <&3 after exec 3< FILE
+				continue
+			}
 			if _, err := strconv.Atoi(target); err == nil || target == "-" {
 				continue
 			}
@@ -125,6 +138,14 @@ func (w *walker) redirects(rs []*syntax.Redirect, in input) ioInfo {
 		}
 	}
 	return io
+}
+
+// fdInput records what file descriptor fd reads.
+func (w *walker) fdInput(fd string, in input) {
+	if w.shared.fdIn == nil {
+		w.shared.fdIn = map[string]input{}
+	}
+	w.shared.fdIn[fd] = in
 }
 
 func (w *walker) netfd(fd string) {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/qsh-shell/qsh/tools/danger/lazy"
@@ -286,6 +287,10 @@ func (w *walker) cloud(chain string, args []arg, io ioInfo) {
 				w.res.add(Dangerous, "`aws s3 "+words[1]+"`: uploads to a bucket")
 			} else {
 				w.res.add(Dangerous, "`aws s3 "+words[1]+"`: copies from a bucket")
+				if len(words) > 3 {
+					w.remoteCopy(words[2:len(words)-1], words[len(words)-1],
+						words[1] == "sync" || slices.ContainsFunc(args, func(a arg) bool { return a.s == "--recursive" }))
+				}
 			}
 		default:
 			w.res.add(Dangerous, "`aws s3 "+words[1]+"`: "+remoteEdit)

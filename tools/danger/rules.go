@@ -96,6 +96,9 @@ type rule struct {
 	// place write to standard output instead (gzip -c), or only list or
 	// test them: the operands are then read, not written.
 	stdout string
+	// alone are flags that, given alone, only print the version or help
+	// (mkfs.ext4 -V; with a device, -V is mkfs's verbose).
+	alone string
 }
 
 // flag matches arguments: for flags, `-f` (also inside `-xdf`) and

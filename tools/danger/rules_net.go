@@ -4,12 +4,15 @@ package danger
 // shells, sockets, DNS and probes.
 func networkCommands() map[string]*rule {
 	return map[string]*rule{
-		"curl":   {class: Safe, why: "transfers data", check: (*walker).fetch, noscope: true},
-		"wget":   {class: Safe, why: "transfers data", check: (*walker).fetch, noscope: true},
-		"http":   {class: Safe, why: "transfers data", check: (*walker).fetch, noscope: true},
-		"https":  {class: Safe, why: "transfers data", check: (*walker).fetch, noscope: true},
-		"xh":     {class: Safe, why: "transfers data", check: (*walker).fetch, noscope: true},
-		"aria2c": dangerous("downloads from the network"),
+		"curl":         {class: Safe, why: "transfers data", check: (*walker).fetch, noscope: true},
+		"wget":         {class: Safe, why: "transfers data", check: (*walker).fetch, noscope: true},
+		"http":         {class: Safe, why: "transfers data", check: (*walker).fetch, noscope: true},
+		"https":        {class: Safe, why: "transfers data", check: (*walker).fetch, noscope: true},
+		"xh":           {class: Safe, why: "transfers data", check: (*walker).fetch, noscope: true},
+		"aria2c":       {class: Dangerous, why: "downloads from the network", check: (*walker).saves},
+		"axel":         {class: Dangerous, why: "downloads from the network", check: (*walker).saves},
+		"lwp-download": {class: Dangerous, why: "downloads from the network", check: (*walker).saves},
+		"wget2":        {class: Safe, why: "transfers data", check: (*walker).fetch, noscope: true},
 		"ssh": {
 			class: Dangerous,
 			why:   "connects to a remote machine",

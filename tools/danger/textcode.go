@@ -41,6 +41,9 @@ func (w *walker) awk(chain string, args []arg, io ioInfo) {
 				prog, haveProg = prog+"\n"+io.in.data, true
 			case ok && w.shared.scripts[p] != "" && !hasHole(w.shared.scripts[p]):
 				prog, haveProg = prog+"\n"+w.shared.scripts[p], true
+			case strings.ContainsRune(f, holeDL) || ok && w.downloaded(p) ||
+				(f == "-" || f == "/dev/stdin") && io.in.kind == inDownload:
+				w.res.add(Blocked, "`"+chain+" -f "+f+"`: runs an awk program downloaded from the network")
 			case ok && w.inside(p):
 				w.res.add(Dev, "`"+chain+" -f "+f+"`: runs the project's awk program")
 			default:

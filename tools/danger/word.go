@@ -192,7 +192,11 @@ func (w *walker) substs(node syntax.Node) {
 			c := w.clone()
 			c.testOnly = false
 			if n.Op == syntax.CmdOut {
-				c.stmts(n.Stmts, input{kind: inUnknown})
+				in := w.procIn
+				if in.kind == inNone {
+					in = input{kind: inUnknown}
+				}
+				c.stmts(n.Stmts, in)
 			} else {
 				c.stmts(n.Stmts, input{})
 			}
@@ -225,8 +229,12 @@ func (s *shared) fetching(node syntax.Node, stmts []*syntax.Stmt) bool {
 		syntax.Walk(st, func(n syntax.Node) bool {
 			switch n := n.(type) {
 			case *syntax.CallExpr:
-				if len(n.Args) > 0 && fetchers.Get()[commandBase(n.Args[0].Lit())] {
-					found = true
+				if len(n.Args) > 0 {
+					args := make([]string, len(n.Args)-1)
+					for i, a := range n.Args[1:] {
+						args[i] = a.Lit()
+					}
+					found = found || remoteOutput(commandBase(n.Args[0].Lit()), args)
 				}
 			case *syntax.CmdSubst:
 				found = found || s.fetching(n, n.Stmts)
