@@ -137,6 +137,8 @@ type walker struct {
 	// alts are the known values unknown variables take when a default
 	// they were assigned from applies (X=${X:-rm}).
 	alts map[string]string
+	// dry is set while the checks of a dry run judge it (see rule.dry).
+	dry bool
 	// testOnly is set while expanding the operands of test, [ and [[:
 	// a secret there decides only the exit status, it is not printed.
 	testOnly bool

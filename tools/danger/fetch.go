@@ -194,13 +194,13 @@ func (w *walker) rsync(chain string, args []arg, io ioInfo) {
 			}
 			w.res.add(Dangerous, "`rsync "+name+"`: runs a program of its choice")
 			w.literal1(v)
-		case a == "--delete" || strings.HasPrefix(a, "--delete-") || a == "--del" || a == "--remove-source-files" ||
-			a == "--remove-sent-files":
+		case !w.dry && (a == "--delete" || strings.HasPrefix(a, "--delete-") || a == "--del" ||
+			a == "--remove-source-files" || a == "--remove-sent-files"):
 			w.res.add(Dangerous, "`rsync "+args[i].text+"`: deletes files")
 			deletes = deletes || a != "--remove-source-files"
 		}
 	}
-	if len(ops) > 1 {
+	if len(ops) > 1 && !w.dry {
 		srcs := make([]string, 0, len(ops)-1)
 		for _, i := range ops[:len(ops)-1] {
 			srcs = append(srcs, args[i].s)
@@ -214,7 +214,7 @@ func (w *walker) rsync(chain string, args []arg, io ioInfo) {
 			return
 		}
 	}
-	if len(ops) > 0 {
+	if len(ops) > 0 && !w.dry {
 		last := args[ops[len(ops)-1]]
 		w.writeTo(last.s, chain, last.text)
 		// --delete makes the destination a copy of the source: whatever

@@ -721,6 +721,9 @@ func (w *walker) gitRemoteSet(chain string, args []arg, io ioInfo) {
 // history go there.
 func (w *walker) gitPush(chain string, args []arg, io ioInfo) {
 	w.gitExt(chain, args, io)
+	if w.dry {
+		return
+	}
 	repo := ""
 	for i := 1; i < len(args); i++ {
 		if v, ok := strings.CutPrefix(args[i].s, "--repo="); ok {

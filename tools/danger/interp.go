@@ -67,6 +67,10 @@ func (w *walker) interp(r *rule, chain string, args []arg, ops []int, io ioInfo)
 	inPlace := false
 	for i := 1; i < len(args); i++ {
 		a := args[i].s
+		if syntaxCheck(r, lang, a) {
+			w.res.add(Safe, "`"+name+" "+a+"`: checks the syntax, runs nothing")
+			return
+		}
 		if code, ok := codeFlag(r, a); ok {
 			if code == "" {
 				if r.kind == kindShell {
@@ -169,6 +173,24 @@ func (w *walker) interp(r *rule, chain string, args []arg, ops []int, io ioInfo)
 		}
 	}
 	w.stdinCode(r, name, lang, io)
+}
+
+// syntaxCheck reports the flags that make a shell or interpreter only
+// parse its code: sh -n (also in a cluster, -nx), node --check, ruby -c,
+// php -l. perl -c is not one: it runs BEGIN blocks.
+func syntaxCheck(r *rule, lang, a string) bool {
+	switch {
+	case r.kind == kindShell:
+		return a == "-n" || a == "-o noexec" || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") &&
+			letters(a[1:]) && strings.Contains(a, "n")
+	case lang == "node":
+		return a == "--check" || a == "-c"
+	case lang == "ruby":
+		return a == "-c" || a == "-wc" || a == "-cw"
+	case lang == "php":
+		return a == "-l" || a == "--syntax-check"
+	}
+	return false
 }
 
 // shellOption reports whether a looks like an option a shell accepts

@@ -333,6 +333,10 @@ func glob(p, s string) bool {
 // apply judges args (args[0] is the command or subcommand word) by rule r;
 // chain is how the command and its subcommands were written.
 func (w *walker) apply(r *rule, chain string, args []arg, io ioInfo) {
+	if r.kind == kindPlain && helpAsked(r, chain, args) {
+		w.res.add(Safe, "`"+chain+" --help`: prints help")
+		return
+	}
 	ops := scan(r, args)
 	if r.sub != nil && len(ops) > 0 {
 		word := args[ops[0]]
@@ -388,6 +392,26 @@ func (w *walker) apply(r *rule, chain string, args []arg, io ioInfo) {
 	// their own reason (the result keeps the worst).
 	class, why := base.class, "`"+chain+"`: "+base.why
 	set := false
+	if a, ok := dryRun(r.dry.match, args); ok && class >= r.dry.class {
+		// A dry run changes nothing: what its flags would do does not
+		// happen, but what its checks find (code it runs, secrets it
+		// prints, the network) still counts.
+		w.res.add(r.dry.class, "`"+chain+" "+a.text+"`: "+r.dry.why)
+		saved := w.dry
+		w.dry = true
+		if r.check != nil {
+			r.check(w, chain, args, io)
+		}
+		w.dry = saved
+		if r.progs != "" {
+			w.progs(r.progs, args)
+		}
+		w.listens(chain, args)
+		if !namesOnly(r, args) {
+			w.operandsOf(firstWord(chain), args[1:])
+		}
+		return
+	}
 	hit := func(f flag, a arg) {
 		reason := "`" + chain + " " + a.text + "`: " + f.why
 		switch {
@@ -459,6 +483,48 @@ func (w *walker) apply(r *rule, chain string, args []arg, io ioInfo) {
 	if r.check != nil {
 		r.check(w, chain, args, io)
 	}
+}
+
+// helpAsked reports --help (or a subcommand's -help, as Go's flag
+// package spells it) among the options before the first operand: the
+// program prints its usage and exits.
+func helpAsked(r *rule, chain string, args []arg) bool {
+	for i := 1; i < len(args); i++ {
+		a := args[i].s
+		switch {
+		case a == "--help" || a == "-help" && strings.Contains(chain, " "):
+			return true
+		case a == "--" || !strings.HasPrefix(a, "-"):
+			return false
+		case takesValue(r.vals, a):
+			i++
+		}
+	}
+	return false
+}
+
+// dryRun finds the argument among spec's flags that makes a command a
+// dry run; a value that turns it off (--dry-run=none) does not.
+func dryRun(spec string, args []arg) (arg, bool) {
+	if spec == "" {
+		return arg{}, false
+	}
+	for _, a := range args[1:] {
+		if a.s == "--" {
+			break
+		}
+		if !matchFlag(spec, a.s) {
+			continue
+		}
+		if _, v, ok := strings.Cut(a.s, "="); ok {
+			switch strings.ToLower(v) {
+			case "none", "false", "0", "no", "off":
+				continue
+			}
+		}
+		return a, true
+	}
+	return arg{}, false
 }
 
 // searched are the operands a search such as grep reads: all but the

@@ -158,6 +158,31 @@ func (w *walker) pkgSource(chain string, args []arg, io ioInfo) {
 	}
 }
 
+// pipUninstall judges which packages are removed: named ones are the
+// project's business; a list not known before running (-r <(pip
+// freeze), xargs) may be every package of the interpreter.
+func (w *walker) pipUninstall(chain string, args []arg, io ioInfo) {
+	for i, a := range args[1:] {
+		req := ""
+		switch {
+		case (a.s == "-r" || a.s == "--requirement") && i+2 < len(args):
+			req = args[i+2].s
+		case strings.HasPrefix(a.s, "--requirement="):
+			req = strings.TrimPrefix(a.s, "--requirement=")
+		case !strings.HasPrefix(a.s, "-") && hasHole(a.s):
+			w.res.add(Dangerous, "`"+chain+" "+a.text+"`: removes packages not known before running, maybe all")
+			return
+		default:
+			continue
+		}
+		p, ok := w.abs(req)
+		if content, wrote := w.shared.scripts[p]; !ok || strings.HasPrefix(p, "/dev/") && (!wrote || hasHole(content)) {
+			w.res.add(Dangerous, "`"+chain+" -r "+req+"`: removes packages not known before running, maybe all")
+			return
+		}
+	}
+}
+
 func (w *walker) pkgSpec(chain string, a arg) {
 	spec := a.s
 	_, after, named := strings.Cut(spec, "@") // name@https://…, name@file:…

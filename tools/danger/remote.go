@@ -272,6 +272,15 @@ func (w *walker) cloud(chain string, args []arg, io ioInfo) {
 	for _, i := range ops {
 		words = append(words, args[i].s)
 	}
+	if a, ok := dryRun("--dry-run --dryrun", args); ok || slices.Contains(words, "what-if") {
+		// aws … --dry-run asks whether it may; --dryrun lists what s3
+		// would do; az … what-if previews a deployment.
+		if a.s == "" {
+			a.text = "what-if"
+		}
+		w.res.add(Dev, "`"+name+" "+strings.Join(words, " ")+" "+a.text+"`: "+dryRunWhy)
+		return
+	}
 	if name == "aws" && len(words) >= 2 && words[0] == "s3" {
 		switch words[1] {
 		case "ls":

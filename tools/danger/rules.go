@@ -99,6 +99,9 @@ type rule struct {
 	// alone are flags that, given alone, only print the version or help
 	// (mkfs.ext4 -V; with a device, -V is mkfs's verbose).
 	alone string
+	// dry: flags that make the command a dry run (git push -n, kubectl
+	// --dry-run=client): it changes nothing, and its class is dry.class.
+	dry flag
 }
 
 // flag matches arguments: for flags, `-f` (also inside `-xdf`) and
@@ -139,6 +142,26 @@ func allNamed(m map[string]*rule) map[string]*rule {
 		mark(r)
 	}
 	return m
+}
+
+// dryRunWhy is what a dry run does.
+const dryRunWhy = "a dry run: reports what it would do, changes nothing"
+
+// withDry marks every rule of a table whose class is worse than dev as
+// having the dry-run flags spec: what such a run reads stays dev.
+func withDry(m map[string]*rule, spec string) map[string]*rule {
+	for _, r := range m {
+		if r.class > Dev || len(r.flags) > 0 {
+			r.dry = flag{match: spec, class: Dev, why: dryRunWhy}
+		}
+	}
+	return m
+}
+
+// dryRule gives r the dry-run flags spec (see withDry).
+func dryRule(r *rule, spec string) *rule {
+	r.dry = flag{match: spec, class: Dev, why: dryRunWhy}
+	return r
 }
 
 func raise(match string, c Class, why string) flag { return flag{match: match, class: c, why: why} }

@@ -541,7 +541,7 @@ func cargoRules() map[string]*rule {
 		"metadata":          safe("prints metadata"),
 		"search":            dev("queries the registry"),
 		"version":           safe("prints the version"),
-		"publish":           dangerous("publishes a crate"),
+		"publish":           dryRule(dangerous("publishes a crate"), "--dry-run -n"),
 		"yank":              dangerous("yanks a published crate"),
 		"install":           dangerous("installs a program outside the workspace"),
 		"uninstall":         dangerous("removes an installed program"),

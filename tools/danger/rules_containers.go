@@ -25,7 +25,7 @@ func containerCommands() map[string]*rule {
 		"kubectl": {
 			class: Dangerous,
 			why:   "unknown kubectl command",
-			sub:   kubectlRules(),
+			sub:   withDry(kubectlRules(), "--dry-run"),
 			vals: "-n --namespace --context --cluster --kubeconfig -s --server --user -l --selector " +
 				"-o --output -f --filename -c --container",
 		},
@@ -33,7 +33,7 @@ func containerCommands() map[string]*rule {
 		"helm": {
 			class: Dangerous,
 			why:   "unknown helm command",
-			sub:   helmRules(),
+			sub:   withDry(helmRules(), "--dry-run"),
 			vals:  "-n --namespace --kube-context --kubeconfig",
 		},
 	}

@@ -263,6 +263,7 @@ func gitRules() map[string]*rule {
 		"push": {
 			class: Dev,
 			why:   "pushes the branch",
+			dry:   flag{match: "-n --dry-run", class: Dev, why: dryRunWhy},
 			vals:  "-o --push-option --repo --receive-pack --exec",
 			check: (*walker).gitPush,
 			flags: []flag{

@@ -19,9 +19,14 @@ func networkCommands() map[string]*rule {
 			check: (*walker).ssh,
 			flags: []flag{set("-V -G -Q", Safe, "prints its version, configuration or a query's answer")},
 		},
-		"scp":   {class: Dangerous, why: "copies files over the network", check: (*walker).ssh},
-		"sftp":  {class: Dangerous, why: "copies files over the network", check: (*walker).ssh},
-		"rsync": {class: Dev, why: "copies files", check: (*walker).rsync},
+		"scp":  {class: Dangerous, why: "copies files over the network", check: (*walker).ssh},
+		"sftp": {class: Dangerous, why: "copies files over the network", check: (*walker).ssh},
+		"rsync": {
+			class: Dev,
+			why:   "copies files",
+			check: (*walker).rsync,
+			dry:   flag{match: "-n --dry-run", class: Safe, why: "a dry run: lists what it would copy"},
+		},
 		"nc": {
 			class: Dangerous,
 			why:   "opens network connections",

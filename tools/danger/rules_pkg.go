@@ -61,7 +61,7 @@ func packageCommands() map[string]*rule {
 				"build":   dev(buildWhy),
 				"tree":    safe("shows the dependency tree"),
 				"version": safe("prints the version"),
-				"publish": dangerous("publishes a package"),
+				"publish": dryRule(dangerous("publishes a package"), "--dry-run"),
 				"tool": {
 					class: Dangerous,
 					why:   "installs or runs tools outside the project",
@@ -99,7 +99,7 @@ func packageCommands() map[string]*rule {
 			why:   "manages the project environment",
 			sub: map[string]*rule{
 				"run":     runIn("the project's environment"),
-				"publish": dangerous("publishes a package"),
+				"publish": dryRule(dangerous("publishes a package"), "--dry-run"),
 				"show":    safe("shows dependencies"),
 				"source": {
 					class: Dangerous,
@@ -132,7 +132,7 @@ func packageCommands() map[string]*rule {
 			why:   "manages the project environment",
 			sub: map[string]*rule{
 				"run":     runIn("the project's environment"),
-				"publish": dangerous("publishes a package"),
+				"publish": dryRule(dangerous("publishes a package"), "--dry-run"),
 			},
 			open: true,
 		},
@@ -141,7 +141,7 @@ func packageCommands() map[string]*rule {
 			why:   "manages the project environment",
 			sub: map[string]*rule{
 				"run":     runIn("the project's environment"),
-				"publish": dangerous("publishes a package"),
+				"publish": dryRule(dangerous("publishes a package"), "--dry-run"),
 			},
 			open: true,
 		},
@@ -201,6 +201,7 @@ func packageCommands() map[string]*rule {
 		"apt": {
 			class: Dangerous,
 			why:   "changes system packages",
+			dry:   flag{match: "-s --simulate --dry-run --just-print --no-act --recon", class: Safe, why: "simulates"},
 			sub: map[string]*rule{
 				"list":      safe("lists packages"),
 				"search":    safe("searches packages"),
@@ -220,8 +221,8 @@ func packageCommands() map[string]*rule {
 				"source":    dev("downloads sources"),
 				"changelog": dev("downloads a changelog"),
 			},
-			open:  true,
-			flags: []flag{set("-s --simulate --dry-run --just-print", Safe, "simulates")},
+			open: true,
+			dry:  flag{match: "-s --simulate --dry-run --just-print --no-act --recon", class: Safe, why: "simulates"},
 		},
 		"apt-cache": safe("queries packages"),
 		"dpkg": {
@@ -510,7 +511,7 @@ func jsRules() map[string]*rule {
 		"exec":      {class: Dev, why: "runs a package's program", check: (*walker).npx, noscope: true},
 		"dlx":       {class: Dev, why: "runs a package", check: (*walker).npx, noscope: true},
 		"x":         {class: Dev, why: "runs a package", check: (*walker).npx, noscope: true},
-		"publish":   dangerous("publishes a package"),
+		"publish":   dryRule(dangerous("publishes a package"), "--dry-run"),
 		"unpublish": dangerous("removes a published package"),
 		"deprecate": dangerous("changes a published package"),
 		"dist-tag":  dangerous("changes a published package"),
@@ -654,8 +655,9 @@ func pipRules() map[string]*rule {
 				raise("--system", Dangerous, "installs into the system Python"),
 			},
 			check: (*walker).pkgSource,
+			dry:   flag{match: "--dry-run", class: Dev, why: dryRunWhy},
 		},
-		"uninstall": dev("removes packages from the environment"),
+		"uninstall": {class: Dev, why: "removes packages from the environment", check: (*walker).pipUninstall},
 		"download":  dev("downloads packages"),
 		"wheel":     dev("builds wheels"),
 		"list":      safe("lists packages"),

@@ -73,7 +73,24 @@ func remoteCommands() map[string]*rule {
 				"stat": dev(remoteRead),
 			},
 		},
-		"doctl": {class: Safe, why: "runs a cloud CLI", check: (*walker).cloud},
+		"doctl":  {class: Safe, why: "runs a cloud CLI", check: (*walker).cloud},
+		"rclone": rcloneRule(),
+		"goreleaser": {
+			class: Dangerous,
+			why:   "publishes a release",
+			sub: map[string]*rule{
+				"release": {
+					class: Dangerous,
+					why:   "publishes a release",
+					dry: flag{match: "--snapshot --skip=publish --skip-publish", class: Dev,
+						why: "builds a release, publishes nothing"},
+				},
+				"build":       dev(buildWhy),
+				"check":       safe("checks the configuration"),
+				"healthcheck": safe("checks the tools it needs"),
+				"init":        dev("writes a configuration"),
+			},
+		},
 		"flyctl": {
 			class: Dangerous,
 			why:   remoteEdit,
@@ -153,6 +170,29 @@ func remoteCommands() map[string]*rule {
 
 // terraformRules are terraform's (and tofu's) subcommands: their files
 // (-var-file=prod.tfvars) configure the run, they are not printed.
+// rcloneRule: rclone reads and writes remote storage; what it copies to
+// this machine lands in files, what it changes is remote state.
+func rcloneRule() *rule {
+	read := dev(remoteRead)
+	change := dangerous(remoteEdit)
+	r := &rule{class: Dangerous, why: "unknown rclone command", sub: map[string]*rule{
+		"ls": read, "lsd": read, "lsl": read, "lsf": read, "lsjson": read, "size": read, "about": read,
+		"tree": read, "check": read, "md5sum": read, "sha1sum": read, "hashsum": read, "cat": read,
+		"listremotes": safe("lists configured remotes"), "version": safe("prints its version"),
+		"copy": change, "sync": change, "move": change, "copyto": change, "moveto": change,
+		"delete": change, "deletefile": change, "purge": change, "rmdir": change, "rmdirs": change,
+		"dedupe": change, "cleanup": change, "mkdir": change, "touch": change, "rcat": change,
+		"config": dangerous("shows or changes remotes and their credentials"),
+		"mount":  dangerous("mounts remote storage"), "serve": dangerous("serves files to the network"),
+	}}
+	for _, s := range r.sub {
+		if s.class > Dev {
+			s.dry = flag{match: "-n --dry-run", class: Dev, why: dryRunWhy}
+		}
+	}
+	return r
+}
+
 func terraformRules() map[string]*rule {
 	m := terraformSubs()
 	for _, r := range m {
