@@ -101,7 +101,7 @@ func (w *walker) paramCode(n *syntax.ParamExp) {
 		case !known || hasHole(target):
 			w.res.add(Dangerous, "`${!"+name+"}`: reads a variable whose name is not known before running")
 		case secret.Var(target):
-			w.res.add(Dangerous, "`${!"+name+"}`: reads the secret `"+target+"`")
+			w.discloses("`${!" + name + "}`: reads the secret `" + target + "`")
 		}
 	}
 	if n.Exp != nil && n.Exp.Op == syntax.OtherParamOps && n.Exp.Word != nil && n.Exp.Word.Lit() == "P" {

@@ -310,7 +310,7 @@ func (w *walker) decl(c *syntax.DeclClause) {
 		if slices.Contains(flags, "-p") {
 			for _, a := range c.Args {
 				if a.Name != nil && secret.Var(a.Name.Value) {
-					w.res.add(Dangerous, "`"+variant+" -p "+a.Name.Value+"`: prints a secret")
+					w.discloses("`" + variant + " -p " + a.Name.Value + "`: prints a secret")
 				}
 			}
 		}
@@ -328,7 +328,7 @@ func (w *walker) decl(c *syntax.DeclClause) {
 	case variant == "local":
 		w.res.add(Safe, "`local`: lists local variables")
 	default:
-		w.res.add(Dangerous, "`"+variant+"`: prints variables, which may include secrets")
+		w.discloses("`" + variant + "`: prints variables, which may include secrets")
 	}
 }
 
@@ -349,9 +349,13 @@ func (w *walker) pipeline(c *syntax.BinaryCmd, io ioInfo) {
 
 	in := io.in
 	netTool, shellIn := false, false
+	masked := w.maskedFrom(elems)
 	for i, s := range elems {
 		e := w.clone()
 		e.forking = true
+		if i < masked {
+			e.masked = true
+		}
 		if i+1 < len(elems) && filtersEnv(elems[i+1]) {
 			e.envFiltered = true
 		}

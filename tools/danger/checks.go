@@ -21,7 +21,7 @@ func (w *walker) set(chain string, args []arg, io ioInfo) {
 		if w.envFiltered || w.shared.piped {
 			w.res.add(Safe, "`set | grep`: shows only matching variables")
 		} else {
-			w.res.add(Dangerous, "`set`: prints all variables, which may include secrets")
+			w.discloses("`set`: prints all variables, which may include secrets")
 		}
 	}
 	// set -- a b, or set a b: new positional parameters.
@@ -265,12 +265,12 @@ func (w *walker) printenv(chain string, args []arg, io ioInfo) {
 		if w.envFiltered || w.shared.piped {
 			w.res.add(Safe, "`printenv | grep`: shows only matching variables")
 		} else {
-			w.res.add(Dangerous, "`printenv`: prints all variables, which may include secrets")
+			w.discloses("`printenv`: prints all variables, which may include secrets")
 		}
 	}
 	for _, a := range args[1:] {
 		if secret.Var(a.s) || hasHole(a.s) {
-			w.res.add(Dangerous, "`printenv "+a.text+"`: may print a secret")
+			w.discloses("`printenv " + a.text + "`: may print a secret")
 		}
 	}
 }

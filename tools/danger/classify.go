@@ -139,6 +139,9 @@ type walker struct {
 	alts map[string]string
 	// dry is set while the checks of a dry run judge it (see rule.dry).
 	dry bool
+	// masked is set while judging a command whose output is reduced to
+	// names, counts or hashes (see masks.go): it discloses nothing.
+	masked bool
 	// testOnly is set while expanding the operands of test, [ and [[:
 	// a secret there decides only the exit status, it is not printed.
 	testOnly bool
@@ -540,6 +543,7 @@ func (w *walker) command(cmd syntax.Command, io ioInfo) {
 			what = "until"
 		}
 		w.bomb(what, 0, alwaysTrue(c.Cond, c.Until), c.Cond, c.Do)
+		w.fills(what, alwaysTrue(c.Cond, c.Until), c.Cond, c.Do)
 		b := w.clone()
 		b.looping = true
 		b.stmts(c.Cond, io.in)
@@ -652,6 +656,7 @@ func (w *walker) forClause(c *syntax.ForClause, in input) {
 	case *syntax.CStyleLoop:
 		times, endless := cLoopBound(l)
 		w.bomb("for ((…))", times, endless, nil, c.Do)
+		w.fills("for ((…))", endless, nil, c.Do)
 		for _, x := range []syntax.ArithmExpr{l.Init, l.Cond, l.Post} {
 			if x != nil {
 				w.substs(x)

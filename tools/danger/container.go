@@ -116,7 +116,9 @@ func (w *walker) dockerRun(chain string, args []arg, io ioInfo) {
 				v = next
 				i++
 			}
-			if n, _, _ := strings.Cut(v, "="); secret.Var(n) {
+			// -e NAME=value written here gives what the command shows;
+			// -e NAME (or a value not known) passes the user's secret.
+			if n, val, given := strings.Cut(v, "="); secret.Var(n) && (!given || hasHole(val)) {
 				w.res.add(Dangerous, "`"+chain+" -e "+n+"`: gives the container a secret, and what it prints "+
 					"reaches the model")
 			}
@@ -313,7 +315,7 @@ func (w *walker) kubectlGet(chain string, args []arg, io ioInfo) {
 		}
 	}
 	if secrets && shows {
-		w.res.add(Dangerous, "`"+chain+"` of Secrets with an output that prints them: shows their values")
+		w.discloses("`" + chain + "` of Secrets with an output that prints them: shows their values")
 	}
 }
 

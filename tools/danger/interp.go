@@ -339,9 +339,13 @@ var (
 	// homeExpr are ways code names the home directory.
 	homeExpr = lazy.Regexp{Expr: homeItem + `|["']~["']`}
 	// writesCode are calls that write, delete, run programs or reach the network.
-	writesCode = lazy.Regexp{Expr: `\bfork\b|pcntl_|open\s*\([^)]*["'][wax+]|\.write\w*\s*\(|write_text|write_bytes|unlink|remove\s*\(|rmdir|rmtree|rename|os\.replace|shutil\.|chmod|chown|mkdir|makedirs|writeFile|appendFile|copyFile|fs\.\w*(rm|write|unlink|rename|mkdir|copy|append|chmod)|\bsystem\b|subprocess|popen|\bexec\s*\(|execSync|spawn|child_process|\beval\s*\(|Function\(|__import__|importlib|compile\(|ctypes|urllib|requests\.|http\.client|urlopen|fetch\(|https?\.(get|request)|socket|smtplib|ftplib|paramiko|LWP|HTTP::|Net::|IO::Socket|` + "`" + `|\bqx|%x|File\.(write|delete|open)|FileUtils|IO\.popen|file_put_contents|fopen|shell_exec|passthru|proc_open|curl_|os\.execute|io\.popen|os\.remove|os\.rename|io\.open|kill\s*\(|os\.kill|signal|truncate|pickle|marshal|setattr|globals\(\)|__builtins__|getattr|vars\(|require\s*\(\s*['"](fs|child_process|http|https|net|os)['"]|from\s+os\s+import|import\s+(os|sys|shutil|subprocess|socket|pathlib|glob|tempfile)\b.*\b(remove|unlink|rmtree|system|run|call|Popen|write|rename|mkdir|chmod|connect)|\bunlink\b|\bopen\s*\(\s*\w+\s*,\s*["']?[>+|]`}
+	writesCode = lazy.Regexp{Expr: `\bfork\b|pcntl_|open\s*\([^)]*["'][wax+]|\.write\w*\s*\(|write_text|write_bytes|unlink|remove\s*\(|rmdir|rmtree|rename|os\.replace|shutil\.(?:rmtree|move|copy|make_archive|unpack_archive|chown)|chmod|chown|mkdir|makedirs|writeFile|appendFile|copyFile|fs\.\w*(rm|write|unlink|rename|mkdir|copy|append|chmod)|\bsystem\b|subprocess|popen|\bexec\s*\(|execSync|spawn|child_process|\beval\s*\(|Function\(|__import__|importlib|compile\(|ctypes|urllib|requests\.|http\.client|urlopen|fetch\(|https?\.(get|request)|socket|smtplib|ftplib|paramiko|LWP|HTTP::|Net::|IO::Socket|` + "`" + `|\bqx|%x|File\.(write|delete|open)|FileUtils|IO\.popen|file_put_contents|fopen|shell_exec|passthru|proc_open|curl_|os\.execute|io\.popen|os\.remove|os\.rename|io\.open|kill\s*\(|os\.kill|signal|truncate|pickle|marshal|setattr|globals\(\)|__builtins__|getattr|vars\(|require\s*\(\s*['"](fs|child_process|http|https|net|os)['"]|from\s+os\s+import|import\s+(os|sys|shutil|subprocess|socket|pathlib|glob|tempfile)\b.*\b(remove|unlink|rmtree|system|run|call|Popen|write|rename|mkdir|chmod|connect)|\bunlink\b|\bopen\s*\(\s*\w+\s*,\s*["']?[>+|]`}
 	// envDump prints the whole environment.
-	envDump      = lazy.Regexp{Expr: `os\.environ\s*(\)|$|\.items|\.keys|\.values|\.copy)|dict\(os\.environ\)|process\.env\s*(\)|$|,|;)|\bENV\.to_h|\bENV\s*(\)|$|\.each|\.keys|\.inspect)|%ENV|getenv\(\)|environ\b[^\[.]|\$_ENV|\$_SERVER`}
+	envDump = lazy.Regexp{Expr: `os\.environ\s*(\)|$|\.items|\.keys|\.values|\.copy)|dict\(os\.environ\)|process\.env\s*(\)|$|,|;)|\bENV\.to_h|\bENV\s*(\)|$|\.each|\.keys|\.inspect)|%ENV|getenv\(\)|environ\b[^\[.]|\$_ENV|\$_SERVER`}
+	// envKeys read only the environment's names or their count:
+	// sorted(os.environ), Object.keys(process.env), ENV.keys.
+	envKeys = lazy.Regexp{Expr: `(?:sorted|list|len|set|tuple)\(\s*os\.environ\s*\)|os\.environ\.keys\(\)|` +
+		`Object\.keys\(\s*process\.env\s*\)|\bENV\.(?:keys|size|length|count)\b|(?:scalar\s*\(?\s*)?keys\s*%ENV`}
 	runsCommands = lazy.Regexp{Expr: `system|subprocess|popen|\bexec|spawn|child_process|shell_exec|passthru|proc_open|os\.execute|` + "`"}
 	envName      = lazy.Regexp{Expr: `(?:os\.environ\[|os\.getenv\(|os\.environ\.get\(|process\.env\.|process\.env\[|ENV\[|\$ENV\{|getenv\()\s*["']?(\w+)`}
 )
@@ -373,7 +377,7 @@ func (w *walker) inline(lang, code string) {
 		w.res.add(Blocked, label+": reverse shell (a socket wired to a shell)")
 		return
 	}
-	if lang != "python" && lang != "node" && lang != "nodejs" {
+	if lang != "python" && lang != "node" && lang != "nodejs" && lang != "pwsh" {
 		for _, m := range backticks.Get().FindAllStringSubmatch(code, -1) {
 			w.nested(m[1], input{})
 		}
@@ -425,12 +429,20 @@ func (w *walker) inline(lang, code string) {
 		}
 	}
 	w.codeReads(label, code)
-	if envDump.Get().MatchString(code) {
-		w.res.add(Dangerous, label+": prints environment variables, which may include secrets")
+	if lang == "pwsh" || lang == "powershell" {
+		w.pwshCode(label, code)
+		return
+	}
+	w.encoded(lang, code)
+	if hugeAlloc(code) {
+		w.res.add(Dangerous, label+": allocates memory without bound, which may exhaust the machine")
+	}
+	if envDump.Get().MatchString(envKeys.Get().ReplaceAllString(code, "")) {
+		w.discloses(label + ": prints environment variables, which may include secrets")
 	}
 	for _, m := range envName.Get().FindAllStringSubmatch(code, -1) {
 		if secret.Var(m[1]) {
-			w.res.add(Dangerous, label+": reads the secret `"+m[1]+"`")
+			w.discloses(label + ": reads the secret `" + m[1] + "`")
 		}
 	}
 	if writesCode.Get().MatchString(code) {
@@ -650,7 +662,7 @@ func (w *walker) codeReads(label, code string) {
 			continue
 		}
 		if why := w.secretFile(p); why != "" {
-			w.res.add(Dangerous, label+": reads `"+v+"`, which may hold secrets ("+why+")")
+			w.discloses(label + ": reads `" + v + "`, which may hold secrets (" + why + ")")
 			return
 		}
 	}

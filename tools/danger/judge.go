@@ -52,6 +52,7 @@ func (w *walker) run(args []arg, io ioInfo) {
 		name = path.Base(name)
 	}
 	w.runsDownloaded(name, args)
+	w.holdsEndless(name, args, io.in)
 	r := lookup(name)
 	if r == nil {
 		w.res.add(Dangerous, "unknown command `"+name+"`")
@@ -65,6 +66,17 @@ func (w *walker) run(args []arg, io ioInfo) {
 	if len(args) == 2 && (args[1].s == "--help" || args[1].s == "--version" || r.sub != nil && (args[1].s == "-v" || args[1].s == "-V" || args[1].s == "-version") || slices.Contains(strings.Fields(r.alone), args[1].s)) {
 		w.res.add(Safe, "`"+name+" "+args[1].s+"`: prints help or version")
 		return
+	}
+	if maskers.Get()[name] {
+		ss := make([]string, len(args)-1)
+		for i, a := range args[1:] {
+			ss[i] = a.s
+		}
+		if m := masks(name, ss); m == maskAll || m == maskKeys && operandsEnvLines(w, r, args) {
+			saved := w.masked
+			w.masked = true
+			defer func() { w.masked = saved }()
+		}
 	}
 	w.apply(r, name, args, io)
 }
@@ -144,17 +156,25 @@ func (w *walker) operandsOf(name string, args []arg) {
 			w.readPath(p, true, "`"+a.text+"`", !a.quoted)
 			if tree && !w.inside(p) && p != w.ws.Dir {
 				if why := w.holdsSecrets(p); why != "" {
-					w.res.add(Dangerous, "`"+name+" "+a.text+"`: reads a tree that holds secrets ("+why+")")
+					w.discloses("`" + name + " " + a.text + "`: reads a tree that holds secrets (" + why + ")")
 				}
 			}
-		case hasHole(a.s) && strings.Trim(a.s, hole) != "" && !strings.ContainsRune(a.s, holeDL):
-			// /proc/$$/environ, ~/$d/id_rsa: what the known parts allow.
-			pattern := strings.ReplaceAll(a.s, hole, "*")
-			if pp, ok := w.abs(pattern); ok {
-				if why := w.globSecret(pp); why != "" {
-					w.res.add(Dangerous, "`"+a.text+"`: may read a file that holds secrets ("+why+")")
-				}
-			}
+		default:
+			w.readPartly(a.s, "`"+a.text+"`")
+		}
+	}
+}
+
+// readPartly judges reading a path with parts not known before running
+// (/proc/$$/environ, ~/$d/id_rsa) by what its known parts allow.
+func (w *walker) readPartly(s, what string) {
+	if !hasHole(s) || strings.Trim(s, hole) == "" || strings.ContainsRune(s, holeDL) {
+		return
+	}
+	pattern := strings.ReplaceAll(s, hole, "*")
+	if pp, ok := w.abs(pattern); ok {
+		if why := w.globSecret(pp); why != "" {
+			w.discloses(what + ": may read a file that holds secrets (" + why + ")")
 		}
 	}
 }
@@ -444,6 +464,9 @@ func (w *walker) apply(r *rule, chain string, args []arg, io ioInfo) {
 		}
 	}
 	w.res.add(class, why)
+	if base.shows != "" {
+		w.discloses("`" + chain + "`: " + base.shows)
+	}
 	if r.progs != "" {
 		w.progs(r.progs, args)
 	}

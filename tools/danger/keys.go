@@ -85,7 +85,7 @@ func (w *walker) sops(chain string, args []arg, io ioInfo) {
 				w.writeTo(args[i].s, chain, args[i].text)
 			}
 		default:
-			w.res.add(Dangerous, on+": prints the decrypted secrets")
+			w.discloses(on + ": prints the decrypted secrets")
 		}
 	case "encrypt", "set", "unset", "rotate", "updatekeys":
 		if inPlace || verb != "encrypt" {

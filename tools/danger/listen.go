@@ -112,7 +112,7 @@ func (w *walker) elsewhere(chain string, args []arg) {
 	for i := 1; i < len(args); i++ {
 		flag, v, hasV := strings.Cut(args[i].s, "=")
 		if secretFlags.Get()[flag] {
-			w.res.add(Dangerous, "`"+chain+" "+flag+"`: prints secrets")
+			w.discloses("`" + chain + " " + flag + "`: prints secrets")
 			continue
 		}
 		pip := strings.HasPrefix(name, "pip") || name == "uv"

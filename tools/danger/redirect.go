@@ -67,6 +67,9 @@ func (w *walker) redirects(rs []*syntax.Redirect, in input) ioInfo {
 			target := w.literal(r.Word)
 			p, ok := w.abs(target)
 			w.readFile(p, ok, "`< "+w.text(r.Word)+"`")
+			if !ok {
+				w.readPartly(target, "`< "+w.text(r.Word)+"`")
+			}
 			switch {
 			case strings.ContainsRune(target, holeDL):
 				io.in = input{kind: inDownload}
@@ -179,7 +182,7 @@ func (w *walker) readPath(p string, ok bool, what string, glob bool) {
 	if ok && path.Base(p) == holeTree {
 		// Every file under a tree: secrets among them if it holds any.
 		if why := w.holdsSecrets(path.Dir(p)); why != "" {
-			w.res.add(Dangerous, what+": reads every file under `"+path.Dir(p)+"`, secrets among them ("+why+")")
+			w.discloses(what + ": reads every file under `" + path.Dir(p) + "`, secrets among them (" + why + ")")
 		}
 	}
 	if ok {
@@ -188,7 +191,7 @@ func (w *walker) readPath(p string, ok bool, what string, glob bool) {
 			why = w.globSecret(p)
 		}
 		if why != "" {
-			w.res.add(Dangerous, what+": reads a file that may hold secrets ("+why+")")
+			w.discloses(what + ": reads a file that may hold secrets (" + why + ")")
 		}
 	}
 	if ok && strings.HasPrefix(p, "/dev/") && rawDevice.Get().MatchString(p) {

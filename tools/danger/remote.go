@@ -314,7 +314,7 @@ func (w *walker) cloud(chain string, args []arg, io ioInfo) {
 	lower := strings.ToLower(strings.Join(all, " "))
 	for _, s := range cloudSecret {
 		if strings.Contains(lower, s) && !strings.Contains(lower, "list") {
-			w.res.add(Dangerous, "`"+text+"`: may print a secret")
+			w.discloses("`" + text + "`: may print a secret")
 			return
 		}
 	}
@@ -386,6 +386,12 @@ func (w *walker) lookupName(chain string, args []arg, io ioInfo) {
 // a package manager then runs them: npm test runs "test", npm install its
 // install hooks, npm run X "preX", "X" and "postX".
 func (w *walker) jsScripts(chain string, args []arg, io ioInfo) {
+	if sub := chain[strings.LastIndexByte(chain, ' ')+1:]; sub == "run" || sub == "run-script" {
+		if ops := scan(&rule{}, args); len(ops) > 0 && args[ops[0]].s == "env" {
+			// npm's own env script, unless package.json has one.
+			w.discloses("`" + chain + " env`: prints the whole environment, which may include secrets")
+		}
+	}
 	if w.cwd == "" || len(w.shared.scripts) == 0 {
 		return
 	}

@@ -99,6 +99,9 @@ type rule struct {
 	// alone are flags that, given alone, only print the version or help
 	// (mkfs.ext4 -V; with a device, -V is mkfs's verbose).
 	alone string
+	// shows says why what the command prints discloses secrets: judged
+	// dangerous unless a filter reduces its output to names (masks.go).
+	shows string
 	// dry: flags that make the command a dry run (git push -n, kubectl
 	// --dry-run=client): it changes nothing, and its class is dry.class.
 	dry flag

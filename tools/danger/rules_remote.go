@@ -27,6 +27,18 @@ func remoteCommands() map[string]*rule {
 					},
 					open: true,
 				},
+				"config": {
+					class: Dev,
+					why:   "shows the stack's configuration, secrets masked",
+					flags: []flag{raise("--show-secrets", Dangerous, "prints the stack's secrets")},
+					sub: map[string]*rule{
+						"get": {class: Dev, why: remoteRead, shows: "prints a value, a secret one decrypted"},
+						"set": dev("changes the stack's configuration"),
+						"rm":  dev("changes the stack's configuration"),
+						"cp":  dev("copies the stack's configuration"),
+						"env": dev("changes the stack's environments"),
+					},
+				},
 				"up":      dangerous("applies infrastructure changes"),
 				"destroy": dangerous("destroys infrastructure"),
 				"whoami":  dev(remoteRead),
@@ -46,18 +58,21 @@ func remoteCommands() map[string]*rule {
 		},
 		"ansible": dangerous("runs commands on remote machines"),
 		"aws": {
+			names: true, // resources, not files
 			class: Safe,
 			why:   "runs a cloud CLI",
 			check: (*walker).cloud,
 			vals:  "--profile --region --output --endpoint-url --query",
 		},
 		"gcloud": {
+			names: true, // resources, not files
 			class: Safe,
 			why:   "runs a cloud CLI",
 			check: (*walker).cloud,
 			vals:  "--project --region --zone --format --account --configuration",
 		},
 		"az": {
+			names: true, // resources, not files
 			class: Safe,
 			why:   "runs a cloud CLI",
 			check: (*walker).cloud,
@@ -252,7 +267,8 @@ func terraformSubs() map[string]*rule {
 			sub: map[string]*rule{
 				"list": dev(remoteRead),
 				"show": dev(remoteRead),
-				"pull": dangerous("prints the whole state, every secret in it in plain text"),
+				"pull": {class: Dev, why: remoteRead,
+					shows: "prints the whole state, every secret in it in plain text"},
 			},
 			open: true,
 		},

@@ -205,12 +205,12 @@ func (w *walker) substs(node syntax.Node) {
 			w.arithVars(n.X, "$(( … ))")
 		case *syntax.ParamExp:
 			w.paramCode(n)
-			if n.Param != nil && secret.Var(n.Param.Value) && !w.testOnly && !n.Length && !alternate(n) {
-				w.res.add(Dangerous, "`$"+n.Param.Value+"` may expose a secret")
+			if n.Param != nil && secret.Var(n.Param.Value) && !w.testOnly && !n.Length && !alternate(n) &&
+				!n.Excl && !withoutUserinfo(n) {
+				w.discloses("`$" + n.Param.Value + "` may expose a secret")
 			}
-			if n.Excl && n.Param != nil && (n.Names != 0) {
-				w.res.add(Dangerous, "`${!"+n.Param.Value+"…}` lists variable names that may include secrets")
-			}
+			// ${!AWS_@} lists names: naming is not showing. Reading the
+			// variables they name (${!v}) is judged by paramCode.
 		}
 		return true
 	})
@@ -487,6 +487,18 @@ func commandBase(name string) string {
 		return name[i+1:]
 	}
 	return name
+}
+
+// withoutUserinfo reports ${DATABASE_URL#*@} and the like: a URL's
+// credentials (user:password@) cut off, the host and path left.
+func withoutUserinfo(n *syntax.ParamExp) bool {
+	if n.Exp == nil || n.Exp.Op != syntax.RemSmallPrefix && n.Exp.Op != syntax.RemLargePrefix || n.Exp.Word == nil {
+		return false
+	}
+	name := n.Param.Value
+	url := strings.HasSuffix(name, "_URL") || strings.HasSuffix(name, "_URI") || strings.HasSuffix(name, "_DSN") ||
+		name == "DATABASE_URL"
+	return url && strings.HasSuffix(n.Exp.Word.Lit(), "@")
 }
 
 // alternate reports ${X:+word} and ${X+word}: the value of X is not
