@@ -3,6 +3,7 @@ package danger
 import (
 	"encoding/base64"
 	"maps"
+	"path"
 	"slices"
 	"strings"
 
@@ -212,6 +213,25 @@ var (
 	}}
 )
 
+// promptVars are the prompts bash expands, running their substitutions.
+var promptVars = lazy.Value[map[string]bool]{Build: func() map[string]bool {
+	return nameSet("PS0 PS1 PS2 PS3 PS4")
+}}
+
+// systemPath reports a PATH made only of the system's program
+// directories.
+func systemPath(val string) bool {
+	if val == "" || hasHole(val) {
+		return false
+	}
+	for _, d := range strings.Split(val, ":") {
+		if !binDirs.Get()[path.Clean(d)] {
+			return false
+		}
+	}
+	return true
+}
+
 // harmlessPrograms are values of PAGER, EDITOR … that run nothing new.
 var harmlessPrograms = lazy.Value[map[string]bool]{Build: func() map[string]bool {
 	return map[string]bool{"": true, "cat": true, "true": true, ":": true, "less": true, "more": true, "vi": true, "vim": true, "nano": true, "false": true}
@@ -222,11 +242,29 @@ func (w *walker) hijack(name, val, text string) bool {
 	if strings.HasPrefix(name, "GIT_") && w.gitEnv(name, val, text) || w.codeVar(name, val, text) {
 		return true
 	}
+	if promptVars.Get()[name] && (strings.Contains(val, "$(") || strings.Contains(val, "`")) {
+		// PS4='$(…)': bash expands the prompt, and runs what is in it,
+		// when it prints one (set -x for PS4, every prompt for PS1).
+		w.res.add(Dangerous, "`"+text+"`: a prompt that runs commands when it is shown")
+		w.literal1(": " + val)
+		return true
+	}
 	if !hijackVars.Get()[name] && !strings.HasPrefix(name, "BASH_FUNC_") {
 		return false
 	}
 	if harmlessVars.Get()[name] && harmlessPrograms.Get()[val] {
 		return false
+	}
+	if name == "PATH" && systemPath(val) {
+		return false // PATH=/usr/bin:/bin: only the system's programs
+	}
+	if name == "BASH_ENV" || name == "ENV" {
+		// The file a non-interactive bash (sh for ENV) runs first.
+		w.res.add(Dangerous, "`"+text+"`: makes shells run a file before their commands")
+		if val != "" {
+			w.runFile(val, val, "sh")
+		}
+		return true
 	}
 	w.res.add(Dangerous, "`"+text+"`: changes which programs later commands run")
 	if programVars.Get()[name] {
@@ -298,8 +336,17 @@ func (w *walker) decl(c *syntax.DeclClause) {
 			}
 			w.ints[a.Name.Value] = true
 		}
-		if nameref(flags) && a.Value != nil && secret.Var(w.literal(a.Value)) {
-			w.res.add(Dangerous, "`"+variant+" -n "+a.Name.Value+"`: names the secret `"+w.literal(a.Value)+"`")
+		if nameref(flags) && a.Value != nil && a.Name != nil {
+			target := w.literal(a.Value)
+			if secret.Var(target) {
+				w.res.add(Dangerous, "`"+variant+" -n "+a.Name.Value+"`: names the secret `"+target+"`")
+			}
+			if w.refs == nil {
+				w.refs = map[string]string{}
+			}
+			w.refs[a.Name.Value] = target
+			delete(w.vars, a.Name.Value)
+			continue
 		}
 		if a.Naked && slices.Contains(flags, "-p") {
 			continue // declare -p NAME prints it, judged below

@@ -151,6 +151,7 @@ type walker struct {
 	procIn  input
 	aliases map[string]string // defined earlier in the string
 	ints    map[string]bool   // variables declared integer: assigning evaluates arithmetic
+	refs    map[string]string // namerefs (declare -n r=HOME): the variable each names
 	res     *result
 	src     string // the text being walked, for reasons
 	last    []arg  // the last command line run, wrappers removed
@@ -234,6 +235,7 @@ func (s *shared) wrote(p, data string, known, append bool) {
 // as code there, for what is worse than dangerous.
 func (w *walker) wroteFile(p, data string, known, append bool) {
 	w.shared.wrote(p, data, known, append)
+	w.supplyWrite(p, data, known)
 	if known && startupFiles.Get()[path.Base(p)] && data != "" {
 		w.literal1(data)
 	}
@@ -285,6 +287,7 @@ func (w *walker) clone() *walker {
 	c.funcs = maps.Clone(w.funcs)
 	c.aliases = maps.Clone(w.aliases)
 	c.ints = maps.Clone(w.ints)
+	c.refs = maps.Clone(w.refs)
 	c.alts = maps.Clone(w.alts)
 	return &c
 }

@@ -206,6 +206,18 @@ func (w *walker) builtImage(chain string, args []arg, io ioInfo) {
 			tags = append(tags, args[i].s)
 		}
 	}
+	if !strings.HasSuffix(chain, " tag") {
+		ops := scan(&rule{vals: "-t --tag -f --file --build-arg --target --platform --label --network --secret " +
+			"--ssh --cache-from --cache-to -o --output --iidfile --progress --add-host --shm-size -m --memory " +
+			"--ulimit --build-context --annotation --attest --metadata-file --builder"}, args)
+		for _, i := range ops {
+			if c := args[i].s; strings.Contains(c, "://") || strings.HasPrefix(c, "git@") ||
+				strings.HasPrefix(c, "github.com/") {
+				w.res.add(Dangerous, "`"+chain+" "+args[i].text+"`: builds from a repository fetched from "+
+					"elsewhere, running its steps")
+			}
+		}
+	}
 	if w.shared.images == nil {
 		w.shared.images = map[string]bool{}
 	}

@@ -223,6 +223,66 @@ func (w *walker) saves(chain string, args []arg, io ioInfo) {
 	}
 }
 
+// template judges a template runner (cookiecutter, copier, cargo
+// generate) by where its template comes from: rendered, a template runs
+// its hooks, so one from another machine is download-and-run.
+func (w *walker) template(chain string, args []arg, io ioInfo) {
+	src := ""
+	for i := 1; i < len(args); i++ {
+		a := args[i].s
+		switch {
+		case a == "--git" || a == "-g" && firstWord(chain) == "cargo":
+			if i+1 < len(args) {
+				src = args[i+1].s
+			}
+			i++
+		case strings.HasPrefix(a, "--git="):
+			src = strings.TrimPrefix(a, "--git=")
+		case strings.HasPrefix(a, "-"):
+			if matchFlag("-o --output-dir --name -n --config-file --directory --checkout -c --data -d --vcs-ref "+
+				"--answers-file -a --branch -b --tag --path", a) && !strings.Contains(a, "=") {
+				i++
+			}
+		case src == "" && a != "copy" && a != "update" && a != "recopy":
+			src = a
+		}
+	}
+	remote := strings.Contains(src, "://") || strings.HasPrefix(src, "git@") || strings.HasPrefix(src, "git+") ||
+		strings.HasPrefix(src, "gh:") || strings.HasPrefix(src, "gl:") || strings.HasPrefix(src, "bb:") ||
+		firstWord(chain) == "cargo" && strings.Count(src, "/") == 1 && !strings.HasPrefix(src, ".")
+	switch {
+	case src == "":
+	case remote:
+		w.res.add(Blocked, "`"+chain+" "+src+"`: renders a template fetched from elsewhere and runs its hooks")
+	default:
+		if p, ok := w.abs(src); !ok || !w.inside(p) && p != w.ws.Dir {
+			w.res.add(Dangerous, "`"+chain+" "+src+"`: runs the hooks of a template outside the workspace")
+		}
+	}
+}
+
+// miseTools judges the tools mise exec is told to provide: a backend's
+// (ubi:, github:, npm:, cargo: …) is a program fetched from a repository
+// or registry and run, as npx of a package the project lacks; a core
+// tool's version is a toolchain fetched fresh.
+func (w *walker) miseTools(chain string, args []arg, io ioInfo) {
+	for _, a := range args[1:] {
+		if a.s == "--" {
+			return
+		}
+		if strings.HasPrefix(a.s, "-") {
+			continue
+		}
+		if backend, _, ok := strings.Cut(a.s, ":"); ok && backend != "" && !strings.Contains(backend, "/") {
+			w.res.add(Blocked, "`"+chain+" "+a.text+"`: fetches a program from "+backend+" and runs it")
+			return
+		}
+		if strings.Contains(a.s, "@") {
+			w.res.add(Dangerous, "`"+chain+" "+a.text+"`: fetches a toolchain and runs it, outside the project")
+		}
+	}
+}
+
 // installers install package files they are given.
 var installers = lazy.Value[map[string]bool]{Build: func() map[string]bool {
 	return nameSet("dpkg apt apt-get aptitude yum dnf rpm zypper pacman pip pip3 pipx uv npm pnpm yarn bun gem " +

@@ -37,15 +37,49 @@ func urlHost(s string) (string, bool) {
 
 func (w *walker) fetch(chain string, args []arg, io ioInfo) {
 	name := firstWord(chain)
-	vals := "-o --output -H --header -d --data --data-raw --data-binary --data-urlencode -F --form -u --user -X --request -A --user-agent -e --referer -b --cookie -c --cookie-jar -x --proxy -T --upload-file -m --max-time --connect-timeout -w --write-out -r --range -K --config --retry --resolve --cacert --cert --key --url"
+	vals := "-o --output -H --header -d --data --data-raw --data-binary --data-urlencode -F --form -u --user -X --request -A --user-agent -e --referer -b --cookie -c --cookie-jar -x --proxy -T --upload-file -m --max-time --connect-timeout -w --write-out -r --range -K --config --retry --resolve --cacert --cert --key --url --unix-socket --abstract-unix-socket"
 	if name == "wget" {
 		vals = "-O --output-document -o --output-file -a --append-output -P --directory-prefix -U --user-agent --header --post-data --post-file --body-data --body-file --method -T --timeout -t --tries -i --input-file -e --execute --user --password"
 	}
 	r := &rule{vals: vals}
 	ops := scan(r, args)
 	var urls []arg
-	for _, i := range ops {
-		urls = append(urls, args[i])
+	method, socket := "", ""
+	httpie := name == "http" || name == "https" || name == "xh"
+	for n, i := range ops {
+		s := args[i].s
+		switch {
+		case httpie && n == 0 && httpMethod(s):
+			method = s // HTTPie: http DELETE :9200/x
+		case httpie && len(urls) > 0:
+			// HTTPie's request items after the URL: key=value, Header:value
+		case httpie && strings.HasPrefix(s, ":"):
+			a := args[i]
+			a.s = "localhost" + s // :8000/x is localhost:8000/x
+			urls = append(urls, a)
+		default:
+			urls = append(urls, args[i])
+		}
+	}
+	for i := 1; i < len(args); i++ {
+		a := args[i].s
+		switch {
+		case (a == "-X" || a == "--request") && i+1 < len(args):
+			method = strings.ToUpper(args[i+1].s)
+		case strings.HasPrefix(a, "-X") && len(a) > 2:
+			method = strings.ToUpper(a[2:])
+		case strings.HasPrefix(a, "--request="):
+			method = strings.ToUpper(strings.TrimPrefix(a, "--request="))
+		case (a == "--unix-socket" || a == "--abstract-unix-socket") && i+1 < len(args):
+			socket = args[i+1].s
+		}
+	}
+	if method == "DELETE" || method == "PURGE" {
+		w.res.add(Dangerous, "`"+name+" "+method+"`: deletes data on the server")
+	}
+	if socket != "" && (strings.Contains(socket, "docker") || strings.Contains(socket, "podman") ||
+		strings.Contains(socket, "containerd")) && method != "" && method != "GET" && method != "HEAD" {
+		w.res.add(Dangerous, "`"+name+" --unix-socket "+socket+"`: controls containers through the daemon's socket")
 	}
 	out := ""
 	remoteName := false
@@ -99,6 +133,9 @@ func (w *walker) fetch(chain string, args []arg, io ioInfo) {
 	}
 	for _, u := range urls {
 		host, ok := urlHost(u.s)
+		if socket != "" {
+			host, ok = "localhost", true // the request goes to the socket
+		}
 		switch {
 		case !ok:
 			w.res.add(Dangerous, "`"+name+" "+u.text+"`: address not known before running")
@@ -121,6 +158,15 @@ func (w *walker) fetch(chain string, args []arg, io ioInfo) {
 	for _, p := range io.out {
 		w.shared.download(p)
 	}
+}
+
+// httpMethod reports an HTTP method as HTTPie takes it before the URL.
+func httpMethod(s string) bool {
+	switch s {
+	case "GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "PURGE":
+		return true
+	}
+	return false
 }
 
 // curlElsewhere reports curl's options that send a request to another
@@ -244,6 +290,9 @@ func (w *walker) ssh(chain string, args []arg, io ioInfo) {
 			w.remoteCopy(srcs, args[ops[len(ops)-1]].s, recursive)
 		}
 	}
+	if name == "ssh" {
+		w.remoteCommand(chain, args)
+	}
 	for i := 1; i < len(args); i++ {
 		a := args[i].s
 		if !strings.HasPrefix(a, "-") {
@@ -279,6 +328,31 @@ func (w *walker) ssh(chain string, args []arg, io ioInfo) {
 			if p, ok := w.abs(args[i].s); !ok || !w.inside(p) {
 				w.res.add(Dangerous, "`"+name+" -F`: reads a configuration that may run commands")
 			}
+		}
+	}
+}
+
+// remoteCommand judges the command ssh runs on the other machine as if it
+// ran here, in a home directory with no workspace: wiping a server's
+// root is as catastrophic as wiping this one's.
+func (w *walker) remoteCommand(chain string, args []arg) {
+	ops := scan(&rule{vals: "-b -c -D -E -e -F -I -i -J -L -l -m -O -o -p -Q -R -S -W -w"}, args)
+	if len(ops) < 2 {
+		return
+	}
+	parts := make([]string, 0, len(args))
+	for _, a := range args[ops[1]:] {
+		parts = append(parts, a.s)
+	}
+	c := w.clone()
+	c.res = &result{home: w.ws.Home}
+	c.ws.Dir = ""
+	c.cwd = w.ws.Home
+	c.box = nil
+	c.nested(strings.Join(parts, " "), input{})
+	if c.res.class == Blocked {
+		for _, r := range c.res.reasons {
+			w.res.add(Blocked, "on `"+args[ops[0]].text+"`: "+r)
 		}
 	}
 }

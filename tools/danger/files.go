@@ -83,6 +83,8 @@ func (w *walker) rm(chain string, args []arg, io ioInfo) {
 			w.res.add(Dev, on+": removes regenerable build output")
 		case hasGlob(base):
 			w.res.add(Dangerous, on+": deletes files in bulk")
+		case rec && plainFile(p) && w.secretFile(p) == "":
+			w.res.add(Dev, on+": deletes a file in the workspace (-r changes nothing for a file)")
 		case rec:
 			w.res.add(Dangerous, on+": deletes a directory tree")
 		case w.secretFile(p) != "":
@@ -91,6 +93,24 @@ func (w *walker) rm(chain string, args []arg, io ioInfo) {
 			w.res.add(Dev, on+": deletes a file in the workspace")
 		}
 	}
+}
+
+// plainFile reports a path that is a file, not a directory: one on disk,
+// or, when there is none, a lock file or a name with a data file's
+// extension (package-lock.json, app.log).
+func plainFile(p string) bool {
+	if fi, err := os.Lstat(p); err == nil {
+		return fi.Mode().IsRegular()
+	}
+	if lockFiles.Get()[path.Base(p)] {
+		return true
+	}
+	switch path.Ext(p) {
+	case ".json", ".lock", ".log", ".txt", ".csv", ".tsv", ".xml", ".yaml", ".yml", ".toml", ".sum", ".tgz",
+		".zip", ".gz", ".img", ".iso", ".pdf", ".png", ".jpg", ".sqlite", ".db", ".pyc", ".o", ".a", ".so":
+		return true
+	}
+	return false
 }
 
 // buildDirUnder reports whether p lies inside a build directory of the
@@ -142,12 +162,21 @@ func (w *walker) chmod(chain string, args []arg, io ioInfo) {
 			w.res.add(Dangerous, on+": path not known before running")
 		case strings.Contains(p, holeEntry) || strings.Contains(p, holeTree):
 			// Every file find or xargs gives it: as good as -R.
-			if worldWritable(ops[0].s) {
+			root := strings.TrimSuffix(strings.TrimSuffix(p, "/"+holeEntry), "/"+holeTree)
+			if root == "" {
+				root = "/"
+			}
+			switch {
+			case strings.HasSuffix(p, "/"+holeTree) && (root == "/" || systemDirs.Get()[root]):
+				w.res.add(Blocked, on+": changes every file of the system")
+			case worldWritable(ops[0].s):
 				w.res.add(Dangerous, on+": makes every file found writable by every user")
-			} else {
+			case !w.inside(root) && root != w.ws.Dir:
+				w.res.add(Dangerous, on+": changes files outside the workspace")
+			default:
 				w.res.add(Dev, on+": changes permissions of the files found")
 			}
-			if why := w.catastrophic(strings.TrimSuffix(strings.TrimSuffix(p, "/"+holeEntry), "/"+holeTree)); why != "" {
+			if why := w.catastrophic(root); why != "" {
 				w.res.add(Dangerous, on+": changes system or home files")
 			}
 		case recursive && (p == "/" || systemDirs.Get()[p] || path.Dir(p) == "/" && hasGlob(path.Base(p))):

@@ -619,9 +619,38 @@ func (w *walker) writes(mode writeMode, chain string, args []arg, ops []int) []i
 		}
 	}
 	for _, i := range targets {
+		if mode == writeLast && w.ownHook(args, ops, i) {
+			w.res.add(Dev, "`"+chain+" "+args[i].text+"`: installs the project's own git hook")
+			continue
+		}
 		w.writeTo(args[i].s, chain, args[i].text)
 	}
 	return targets
+}
+
+// ownHook reports a copy into .git/hooks of files that are all the
+// project's own (cp hooks/pre-commit .git/hooks/): the hook runs the
+// project's code, which is dev work.
+func (w *walker) ownHook(args []arg, ops []int, target int) bool {
+	p, ok := w.abs(args[target].s)
+	if !ok || w.ws.Dir == "" || !under(p, w.ws.Dir+"/.git/hooks") {
+		return false
+	}
+	srcs := 0
+	for _, i := range ops {
+		if i == target {
+			continue
+		}
+		s, ok := w.abs(args[i].s)
+		if !ok || !w.inside(s) || under(s, w.ws.Dir+"/.git") || w.downloaded(s) {
+			return false
+		}
+		if _, wrote := w.shared.scripts[s]; wrote {
+			return false // written by this string: judged as what it holds
+		}
+		srcs++
+	}
+	return srcs > 0
 }
 
 func (w *walker) writeTo(target, chain, text string) {

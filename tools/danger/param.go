@@ -43,6 +43,16 @@ func (v value) elems() []string {
 // (HOME, PWD, IFS, $0, $#, $@ and the positional parameters inside a
 // function the string calls), or unknown.
 func (w *walker) param(name string) value {
+	for range 8 { // declare -n r=HOME: $r is $HOME
+		target, ok := w.refs[name]
+		if !ok {
+			break
+		}
+		if !syntax.ValidName(target) {
+			return value{s: hole}
+		}
+		name = target
+	}
 	if v, ok := w.vars[name]; ok {
 		return value{s: v}
 	}

@@ -147,7 +147,7 @@ func gitRules() map[string]*rule {
 			class: Dangerous,
 			why:   "throws away local changes",
 			flags: []flag{set("--staged -S", Dev, "unstages changes")},
-			ops:   []flag{raise(". :/ \\*", Dangerous, "throws away local changes in the whole tree")},
+			check: (*walker).gitRestore,
 		},
 		"branch": {
 			names: true, // refs, not files

@@ -28,8 +28,9 @@ func networkCommands() map[string]*rule {
 			dry:   flag{match: "-n --dry-run", class: Safe, why: "a dry run: lists what it would copy"},
 		},
 		"nc": {
-			class: Dangerous,
+			class: Dev,
 			why:   "opens network connections",
+			check: (*walker).netcat,
 			flags: []flag{
 				raise(
 					"-e -c --exec --sh-exec --lua-exec",
@@ -39,8 +40,9 @@ func networkCommands() map[string]*rule {
 			},
 		},
 		"ncat": {
-			class: Dangerous,
+			class: Dev,
 			why:   "opens network connections",
+			check: (*walker).netcat,
 			flags: []flag{
 				raise(
 					"-e -c --exec --sh-exec --lua-exec",
@@ -50,13 +52,17 @@ func networkCommands() map[string]*rule {
 			},
 		},
 		"netcat": {
-			class: Dangerous,
+			class: Dev,
 			why:   "opens network connections",
+			check: (*walker).netcat,
 			flags: []flag{raise("-e -c", Blocked, "runs a shell over the network (reverse shell)")},
 		},
+		"ttyd":  {class: Dangerous, why: "serves a terminal", check: (*walker).webTerminal, noscope: true},
+		"gotty": {class: Dangerous, why: "serves a terminal", check: (*walker).webTerminal, noscope: true},
 		"socat": {
-			class: Dangerous,
-			why:   "opens network connections",
+			class: Dev,
+			why:   "relays data",
+			check: (*walker).socat,
 			ops: []flag{
 				raise(
 					"exec:* EXEC:* system:* SYSTEM:*",

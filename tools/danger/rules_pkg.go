@@ -362,10 +362,15 @@ func packageCommands() map[string]*rule {
 				"ls":      safe("lists versions"),
 				"current": safe("shows versions"),
 				"run":     dev("runs a project task"),
-				"exec":    runIn("the project's tools"),
+				"exec":    miseExec(),
+				"x":       miseExec(),
 			},
 			open: true,
 		},
+		// Template runners render a template and run its hooks: one
+		// fetched from elsewhere is code from the network run here.
+		"cookiecutter": {class: Dev, why: "renders a project template", check: (*walker).template},
+		"copier":       {class: Dev, why: "renders a project template", check: (*walker).template},
 		"nvm": {
 			class: Dev,
 			why:   "selects a Node version",
@@ -418,6 +423,14 @@ func bunRules() map[string]*rule {
 // runIn is a subcommand that runs a command in the project's environment.
 func runIn(what string) *rule {
 	return runWith(what, runnerVals, 0)
+}
+
+// miseExec is mise exec TOOL@VERSION… -- COMMAND: the tools named are
+// fetched first (see miseTools).
+func miseExec() *rule {
+	r := runIn("the project's tools")
+	r.check = (*walker).miseTools
+	return r
 }
 
 // uvRunRule is uv run: a command of the project's environment, or a

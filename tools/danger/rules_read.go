@@ -188,6 +188,7 @@ func jqRule() *rule {
 		class: Safe,
 		why:   "filters JSON",
 		vals:  "--arg --argjson --slurpfile --rawfile -f --from-file --indent",
+		check: (*walker).jqScript,
 		ops: []flag{
 			raise(
 				"env $ENV *$ENV* env.* *|env* *(env* *env|* *env)*",

@@ -90,6 +90,19 @@ func remoteCommands() map[string]*rule {
 		},
 		"doctl":  {class: Safe, why: "runs a cloud CLI", check: (*walker).cloud},
 		"rclone": rcloneRule(),
+		"jupyter": {
+			class: Dangerous,
+			why:   "runs a Jupyter command",
+			sub: map[string]*rule{
+				"notebook":  {class: Dev, why: "serves notebooks on this machine", check: (*walker).notebook},
+				"lab":       {class: Dev, why: "serves notebooks on this machine", check: (*walker).notebook},
+				"server":    {class: Dev, why: "serves notebooks on this machine", check: (*walker).notebook},
+				"nbconvert": dev("converts notebooks, running them with --execute"),
+				"kernelspec": {class: Dangerous, why: "changes kernels",
+					sub: map[string]*rule{"list": safe("lists kernels")}, open: true},
+			},
+			open: true,
+		},
 		"goreleaser": {
 			class: Dangerous,
 			why:   "publishes a release",

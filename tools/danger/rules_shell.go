@@ -57,7 +57,10 @@ func shellCommands() map[string]*rule {
 		"history": {
 			class: Safe,
 			why:   "shows history",
-			flags: []flag{raise("-c -d -w -a", Dev, "changes the history")},
+			flags: []flag{
+				raise("-c -d -a", Dev, "changes the history"),
+				raise("-w", Dangerous, "overwrites the history file with this session's list"),
+			},
 		},
 		"fc":      dangerous("edits and re-runs history"),
 		"disown":  safe("detaches a job"),
