@@ -78,7 +78,7 @@ func (r *result) verdict() Verdict {
 
 // holeText shows the parts of a value not known before running.
 var holeText = lazy.Value[*strings.Replacer]{Build: func() *strings.Replacer {
-	return strings.NewReplacer(hole, "…", string(holeDL), "…", holeEntry, "{}", holeTree, "{}")
+	return strings.NewReplacer(hole, "…", string(holeDL), "…", holeEntry, "{}", holeTree, "{}", holeSetup, "…")
 }}
 
 // tilde writes the home directory as ~ in a reason: shorter, and the
@@ -375,6 +375,10 @@ func (w *walker) nested(src string, in input) {
 // nestedWith walks shell code run with the given positional parameters
 // (nil: unknown).
 func (w *walker) nestedWith(src string, in input, params []string) {
+	if setupOnly(src) {
+		w.res.add(Dev, "runs the shell setup code an installed tool prints")
+		return
+	}
 	c := w.clone()
 	c.params = params
 	c.depth++
@@ -406,6 +410,10 @@ func (w *walker) nestedWith(src string, in input, params []string) {
 // inPlace walks shell code the current shell runs itself (eval): its
 // assignments, functions and cd stay.
 func (w *walker) inPlace(src string, in input) {
+	if setupOnly(src) {
+		w.res.add(Dev, "runs the shell setup code an installed tool prints")
+		return
+	}
 	if strings.ContainsRune(src, holeDL) || hasHole(src) {
 		w.nested(src, in)
 		return

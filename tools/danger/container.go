@@ -391,6 +391,46 @@ func (w *walker) dockerMount(chain string, b *box, val string) {
 
 // inContainer judges the command a container runs: only what it does to
 // the host's mounted files counts (rm -rf /src with the workspace at /src).
+// composeExec judges docker compose exec SERVICE COMMAND by the command,
+// run in the project's container: what it changes there (a database
+// dropped) counts; its paths are the container's.
+func (w *walker) composeExec(chain string, args []arg, io ioInfo) {
+	i := 1
+	for ; i < len(args); i++ {
+		a := args[i].s
+		switch {
+		case a == "--privileged":
+			w.res.add(Dangerous, "`"+chain+" --privileged`: runs with power over the host")
+		case a == "-u" || a == "--user" || a == "-w" || a == "--workdir" || a == "-e" || a == "--env" ||
+			a == "--index":
+			i++
+		case strings.HasPrefix(a, "-"):
+		default:
+			goto service
+		}
+	}
+	return
+service:
+	if i+1 >= len(args) {
+		return
+	}
+	// A service may mount the project anywhere: the command is judged
+	// as if the container's root were the workspace, the worst case.
+	c := w.clone()
+	c.res = &result{home: w.ws.Home}
+	c.box = &box{}
+	if w.ws.Dir != "" {
+		c.box.mounts = []mount{{host: w.ws.Dir, container: "/"}}
+	}
+	c.cwd = "/"
+	c.exec(args[i+1:], ioInfo{in: io.in})
+	if c.res.class >= Dangerous {
+		for _, r := range c.res.reasons {
+			w.res.add(Dangerous, "in the `"+args[i].text+"` container: "+r)
+		}
+	}
+}
+
 func (w *walker) inContainer(chain string, b *box, workdir string, inner []arg, in input) {
 	if len(b.mounts) == 0 {
 		return

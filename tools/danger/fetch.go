@@ -75,7 +75,12 @@ func (w *walker) fetch(chain string, args []arg, io ioInfo) {
 		}
 	}
 	if method == "DELETE" || method == "PURGE" {
-		w.res.add(Dangerous, "`"+name+" "+method+"`: deletes data on the server")
+		for _, u := range urls {
+			if bulkDelete(u.s) {
+				w.res.add(Dangerous, "`"+name+" "+method+" "+u.text+"`: deletes a whole index, database or "+
+					"collection")
+			}
+		}
 	}
 	if socket != "" && (strings.Contains(socket, "docker") || strings.Contains(socket, "podman") ||
 		strings.Contains(socket, "containerd")) && method != "" && method != "GET" && method != "HEAD" {
@@ -158,6 +163,27 @@ func (w *walker) fetch(chain string, args []arg, io ioInfo) {
 	for _, p := range io.out {
 		w.shared.download(p)
 	}
+}
+
+// bulkDelete reports a DELETE that drops more than a record: _all or a
+// wildcard, or a top-level name on a database's HTTP port (Elasticsearch
+// and OpenSearch drop an index, CouchDB a database).
+func bulkDelete(raw string) bool {
+	if strings.Contains(raw, "_all") || strings.Contains(raw, "*") {
+		return true
+	}
+	u, err := url.Parse(raw)
+	if err != nil || !strings.Contains(raw, "://") {
+		u, err = url.Parse("http://" + raw)
+	}
+	if err != nil {
+		return true
+	}
+	switch u.Port() {
+	case "9200", "9201", "5984", "8086", "6333", "8529":
+		return strings.Count(strings.Trim(u.Path, "/"), "/") == 0
+	}
+	return false
 }
 
 // httpMethod reports an HTTP method as HTTPie takes it before the URL.

@@ -640,9 +640,16 @@ func (w *walker) inplace(chain string, args []arg, io ioInfo) {
 		return
 	}
 	for _, a := range args[1:] {
-		if !strings.HasPrefix(a.s, "-") {
-			w.writeTo(a.s, chain, a.text)
+		if strings.HasPrefix(a.s, "-") {
+			continue
 		}
+		if a.s == hole && a.text == "(input)" {
+			// xargs gofmt -w < list: names not known, but a formatter
+			// rewrites only sources of its language, in place.
+			w.res.add(Dev, "`"+chain+"`: formats the files its input names")
+			continue
+		}
+		w.writeTo(a.s, chain, a.text)
 	}
 }
 

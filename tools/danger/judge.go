@@ -390,6 +390,11 @@ func (w *walker) apply(r *rule, chain string, args []arg, io ioInfo) {
 			w.cwd = cwd
 			return
 		}
+		if word.s == "completion" || word.s == "completions" {
+			// kubectl completion bash: every CLI framework's script.
+			w.res.add(Safe, "`"+chain+" "+word.s+"`: prints shell completion code")
+			return
+		}
 		if !r.open {
 			if r.check != nil {
 				// The options before an unknown subcommand still count (git -c
@@ -452,7 +457,7 @@ func (w *walker) apply(r *rule, chain string, args []arg, io ioInfo) {
 	for _, f := range r.ops {
 		for _, i := range ops {
 			a := args[i]
-			if matchOp(f.match, a.s) {
+			if matchOp(f.match, a.s) && (f.not == "" || !matchOp(f.not, a.s)) {
 				hit(f, a)
 				break
 			}
@@ -669,6 +674,8 @@ func (w *walker) runFile(target, text, lang string) {
 		return
 	}
 	switch {
+	case strings.Contains(target, holeSetup):
+		w.res.add(Dev, "`"+text+"`: runs the shell setup code an installed tool prints")
 	case strings.ContainsRune(target, holeDL):
 		w.res.add(Blocked, "`"+text+"`: runs code downloaded from the network")
 	case !ok:

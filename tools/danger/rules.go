@@ -113,7 +113,8 @@ type flag struct {
 	match string
 	class Class
 	why   string
-	set   bool // replaces the rule's class instead of raising it
+	set   bool   // replaces the rule's class instead of raising it
+	not   string // operands that match does not cover after all
 }
 
 func safe(why string) *rule      { return &rule{class: Safe, why: why} }
@@ -180,8 +181,20 @@ const (
 	buildWhy   = "builds or tests the project"
 )
 
-// destroyNames are script and target names that say they destroy data.
-const destroyNames = "*drop* *reset* *destroy* *purge* *wipe* *truncate* *nuke* *teardown* *flush*"
+// destroyNames are script and target names that say they destroy data;
+// testNames say a target tests or previews instead (make test-destroy,
+// npm run check:reset, make plan-destroy).
+const (
+	destroyNames = "*drop* *reset* *destroy* *purge* *wipe* *truncate* *nuke* *teardown* *flush*"
+	testNames    = "test* *-test *-test-* *_test *_test_* *:test *:test:* tests* *-tests check* *-check *:check " +
+		"*dry-run* *dryrun* plan-* *-plan preview* *-preview lint*"
+)
+
+// destroys is the flag for a script or target whose name says it
+// destroys data.
+func destroys(why string) flag {
+	return flag{match: destroyNames, class: Dangerous, why: why, not: testNames}
+}
 
 // commands is the table: every command the classifier recognises. It is
 // built on first use (see package lazy); init only names its builder, which the

@@ -16,7 +16,7 @@ func buildCommands() map[string]*rule {
 			ops: []flag{
 				raise("install uninstall", Dangerous, "installs outside the workspace"),
 				raise("deploy* publish* release* upload* push*", Dangerous, "publishes or deploys"),
-				raise(destroyNames, Dangerous, "runs a target whose name says it destroys data"),
+				destroys("runs a target whose name says it destroys data"),
 			},
 		},
 		"gmake": {
@@ -51,7 +51,7 @@ func buildCommands() map[string]*rule {
 			why:   "runs a project recipe",
 			ops: []flag{
 				raise("deploy* publish* release* install", Dangerous, "publishes, deploys or installs"),
-				raise(destroyNames, Dangerous, "runs a recipe whose name says it destroys data"),
+				destroys("runs a recipe whose name says it destroys data"),
 			},
 		},
 		"task": {
@@ -59,7 +59,7 @@ func buildCommands() map[string]*rule {
 			why:   "runs a project task",
 			ops: []flag{
 				raise("deploy* publish* release* install", Dangerous, "publishes, deploys or installs"),
-				raise(destroyNames, Dangerous, "runs a recipe whose name says it destroys data"),
+				destroys("runs a recipe whose name says it destroys data"),
 			},
 		},
 		"mvn": {
@@ -502,9 +502,21 @@ func goRules() map[string]*rule {
 		},
 		"install": dangerous("installs a program outside the workspace"),
 		"work":    dev("edits go.work"),
-		"tool":    dev("runs a Go tool"),
-		"bug":     dangerous("opens a browser"),
-		"fix":     dev("rewrites code"),
+		"tool": {
+			class: Dev,
+			why:   "runs a Go tool",
+			sub: map[string]*rule{
+				"nm":        safe("lists a binary's symbols"),
+				"objdump":   safe("disassembles a binary"),
+				"addr2line": safe("maps addresses to lines"),
+				"buildid":   safe("shows a binary's build id"),
+				"doc":       safe("shows documentation"),
+				"cover":     {class: Safe, why: "reports coverage", check: (*walker).outflag},
+			},
+			open: true, // a tool of the go.mod tool directive: the project's
+		},
+		"bug": dangerous("opens a browser"),
+		"fix": dev("rewrites code"),
 		"telemetry": {
 			class: Dev,
 			why:   "changes telemetry settings",

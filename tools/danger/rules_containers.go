@@ -196,7 +196,7 @@ func dockerRules() map[string]*rule {
 				"stop":    dev("stops containers"),
 				"restart": dev("restarts containers"),
 				"run":     {class: Dev, why: "runs a one-off project container", check: (*walker).dockerRun},
-				"exec":    dangerous("runs a command inside a container"),
+				"exec":    {class: Dev, why: "runs a command in the project's container", check: (*walker).composeExec},
 				"rm":      dangerous("deletes containers"),
 				"kill":    dangerous("kills containers"),
 				"push":    dangerous("publishes images"),

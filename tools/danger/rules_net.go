@@ -2,6 +2,12 @@ package danger
 
 // networkCommands is the part of the table (see rules.go) for the network: transfers, remote
 // shells, sockets, DNS and probes.
+// publicHalf is openssl pkey and its kin: -pubout prints only the public
+// half of the key it reads; -text or no -pubout prints the key itself.
+func publicHalf(why string) *rule {
+	return &rule{class: Safe, why: why, namesWith: "-pubout", contents: "-text", check: (*walker).outflag}
+}
+
 func networkCommands() map[string]*rule {
 	return map[string]*rule{
 		"curl":         {class: Safe, why: "transfers data", check: (*walker).fetch, noscope: true},
@@ -80,6 +86,17 @@ func networkCommands() map[string]*rule {
 			sub: map[string]*rule{
 				"s_client": dangerous("opens a network connection"),
 				"s_server": dangerous("listens on the network"),
+				// Certificates, requests and revocation lists are public;
+				// a key shows only its public half with -pubout.
+				"x509": {class: Safe, why: "shows or converts a certificate", names: true, check: (*walker).outflag},
+				"req": {class: Safe, why: "shows or makes a certificate request", names: true,
+					check: (*walker).outflag},
+				"crl":    {class: Safe, why: "shows a revocation list", names: true, check: (*walker).outflag},
+				"verify": named(safe("verifies a certificate")),
+				"dgst":   named(safe("hashes files")),
+				"pkey":   publicHalf("shows or converts a key"),
+				"rsa":    publicHalf("shows or converts an RSA key"),
+				"ec":     publicHalf("shows or converts an EC key"),
 			},
 			open: true,
 		},

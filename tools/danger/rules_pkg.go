@@ -30,7 +30,7 @@ func packageCommands() map[string]*rule {
 			open:  true,
 			ops: []flag{
 				raise("deploy* publish* release*", Dangerous, "runs a deploy or release script"),
-				raise(destroyNames, Dangerous, "runs a script whose name says it destroys data"),
+				destroys("runs a script whose name says it destroys data"),
 			},
 		},
 		"bun": {
@@ -505,7 +505,7 @@ func jsRules() map[string]*rule {
 			check: (*walker).jsScripts,
 			ops: []flag{
 				raise("deploy* publish* release*", Dangerous, "runs a deploy or release script"),
-				raise(destroyNames, Dangerous, "runs a script whose name says it destroys data"),
+				destroys("runs a script whose name says it destroys data"),
 			},
 		},
 		"run-script": {
@@ -514,7 +514,7 @@ func jsRules() map[string]*rule {
 			check: (*walker).jsScripts,
 			ops: []flag{
 				raise("deploy* publish* release*", Dangerous, "runs a deploy or release script"),
-				raise(destroyNames, Dangerous, "runs a script whose name says it destroys data"),
+				destroys("runs a script whose name says it destroys data"),
 			},
 		},
 		"start":     {class: Dev, why: "starts the project", check: (*walker).jsScripts},

@@ -476,8 +476,12 @@ func systemCommands() map[string]*rule {
 		"direnv": {
 			class: Dangerous,
 			why:   "allows code to run on cd",
-			sub:   map[string]*rule{"status": safe("shows state")},
-			open:  true,
+			sub: map[string]*rule{
+				"status":  safe("shows state"),
+				"hook":    safe("prints the shell hook that loads allowed .envrc files"),
+				"version": safe("prints its version"),
+			},
+			open: true,
 		},
 		"gpg": {
 			class: Dangerous,
@@ -510,10 +514,17 @@ func systemCommands() map[string]*rule {
 			},
 		},
 		"ssh-copy-id": dangerous("installs a key on a remote machine"),
-		"security":    dangerous("reads the keychain"),
-		"pass":        passRule(),
-		"op":          dangerous("reads a password manager"),
-		"vault":       vaultRule(),
+		"ssh-agent": {
+			class: Dev,
+			why:   "starts a key agent for the session",
+			kind:  kindWrap, // ssh-agent CMD runs CMD with the agent
+			vals:  "-a -E -P -t",
+			flags: []flag{raise("-k", Dev, "stops the session's key agent")},
+		},
+		"security": dangerous("reads the keychain"),
+		"pass":     passRule(),
+		"op":       dangerous("reads a password manager"),
+		"vault":    vaultRule(),
 	}
 }
 

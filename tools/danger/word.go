@@ -19,10 +19,13 @@ const (
 	holeDL    = '\ue001' // content fetched from the network
 	holeEntry = "\ue002" // one entry name found by a command (find's {})
 	holeTree  = "\ue003" // any path in a tree a command walks (find | xargs)
+	// holeSetup is the shell setup code an installed tool prints for
+	// eval or source (kubectl completion bash, pyenv init -).
+	holeSetup = "\ue004"
 )
 
 func hasHole(s string) bool {
-	return strings.ContainsAny(s, "\ue000\ue001\ue002\ue003")
+	return strings.ContainsAny(s, "\ue000\ue001\ue002\ue003\ue004")
 }
 
 // arg is one field of an expanded command line, with the source text it
@@ -44,6 +47,8 @@ func (w *walker) substText(cs *syntax.CmdSubst) string {
 	switch {
 	case w.cwd != "" && isPwd(cs.Stmts):
 		out = w.cwd
+	case shellSetup(cs.Stmts):
+		out = holeSetup
 	default:
 		if s, ok := w.substOutput(cs.Stmts); ok {
 			out = s
@@ -64,6 +69,9 @@ func (w *walker) substText(cs *syntax.CmdSubst) string {
 // procSubstPath is the file a process substitution gives: what <(…)
 // prints, when known, is recorded as that file's content.
 func (w *walker) procSubstPath(ps *syntax.ProcSubst) string {
+	if ps.Op == syntax.CmdIn && shellSetup(ps.Stmts) {
+		return "/dev/fd/" + holeSetup
+	}
 	if ps.Op == syntax.CmdIn && w.shared.fetching(ps, ps.Stmts) {
 		return "/dev/fd/" + string(holeDL)
 	}
