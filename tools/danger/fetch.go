@@ -83,8 +83,12 @@ func (w *walker) fetch(chain string, args []arg, io ioInfo) {
 		}
 	}
 	if socket != "" && (strings.Contains(socket, "docker") || strings.Contains(socket, "podman") ||
-		strings.Contains(socket, "containerd")) && method != "" && method != "GET" && method != "HEAD" {
-		w.res.add(Dangerous, "`"+name+" --unix-socket "+socket+"`: controls containers through the daemon's socket")
+		strings.Contains(socket, "containerd")) && !daemonVersion(method, urls) {
+		// The daemon's API is root's: beyond its version it shows
+		// containers' configurations, environments and files, or changes
+		// them.
+		w.res.add(Dangerous, "`"+name+" --unix-socket "+socket+"`: uses the container daemon's API, which "+
+			"acts as root")
 	}
 	out := ""
 	remoteName := false
@@ -184,6 +188,30 @@ func bulkDelete(raw string) bool {
 		return strings.Count(strings.Trim(u.Path, "/"), "/") == 0
 	}
 	return false
+}
+
+// daemonVersion reports a read of a container daemon's version or health
+// only (GET /version, /_ping, /info).
+func daemonVersion(method string, urls []arg) bool {
+	if method != "" && method != "GET" && method != "HEAD" || len(urls) == 0 {
+		return false
+	}
+	for _, u := range urls {
+		raw := u.s
+		if !strings.Contains(raw, "://") {
+			raw = "http://" + raw
+		}
+		p, err := url.Parse(raw)
+		if err != nil {
+			return false
+		}
+		switch path.Base(p.Path) {
+		case "version", "_ping", "info":
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // httpMethod reports an HTTP method as HTTPie takes it before the URL.
