@@ -478,7 +478,7 @@ func (w *walker) stmt(s *syntax.Stmt, in input) {
 	defer func() { w.shared.level-- }()
 	saved := w.procIn
 	w.procIn = input{kind: inUnknown}
-	if in.kind == inDownload || !isBlock(s) && w.shared.fetching(s, []*syntax.Stmt{s}) {
+	if in.kind == inDownload || w.stmtFetches(s) {
 		w.procIn = input{kind: inDownload}
 	}
 	defer func() { w.procIn = saved }()
@@ -496,11 +496,52 @@ func (w *walker) stmt(s *syntax.Stmt, in input) {
 	}
 }
 
-// isBlock reports a statement made of other statements (a block, a
-// subshell, a loop): a fetch among them says nothing of the others.
-func isBlock(s *syntax.Stmt) bool {
-	_, call := s.Cmd.(*syntax.CallExpr)
-	return !call
+// stmtFetches reports a command whose output is downloaded content: a
+// fetcher, or one whose words hold a substitution that fetches. A block
+// or loop is not one: a fetch among its statements says nothing of the
+// others.
+func (w *walker) stmtFetches(s *syntax.Stmt) bool {
+	c, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || len(c.Args) == 0 {
+		return false
+	}
+	name := commandBase(c.Args[0].Lit())
+	if fetchers.Get()[name] || remoteReaders.Get()[name] {
+		return true
+	}
+	if !dbClients.Get()[name] && !slices.ContainsFunc(c.Args, maySubst) {
+		return false // most commands: no walk, no map
+	}
+	return w.shared.fetching(s, []*syntax.Stmt{s})
+}
+
+// maySubst reports a word that may hold a command or process
+// substitution, by a look at its parts that allocates nothing.
+func maySubst(word *syntax.Word) bool {
+	for _, p := range word.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit, *syntax.SglQuoted:
+		case *syntax.DblQuoted:
+			for _, q := range p.Parts {
+				switch q.(type) {
+				case *syntax.Lit:
+				case *syntax.ParamExp:
+					if pe := q.(*syntax.ParamExp); pe.Exp != nil || pe.Repl != nil || pe.Slice != nil || pe.Index != nil {
+						return true
+					}
+				default:
+					return true
+				}
+			}
+		case *syntax.ParamExp:
+			if p.Exp != nil || p.Repl != nil || p.Slice != nil || p.Index != nil {
+				return true
+			}
+		default:
+			return true
+		}
+	}
+	return false
 }
 
 // wroteOutput records what a statement wrote to the files its output goes

@@ -437,7 +437,7 @@ func (w *walker) inline(lang, code string) {
 	if hugeAlloc(code) {
 		w.res.add(Dangerous, label+": allocates memory without bound, which may exhaust the machine")
 	}
-	if envDump.Get().MatchString(envKeys.Get().ReplaceAllString(code, "")) {
+	if envDump.Get().MatchString(code) && envDump.Get().MatchString(envKeys.Get().ReplaceAllString(code, "")) {
 		w.discloses(label + ": prints environment variables, which may include secrets")
 	}
 	for _, m := range envName.Get().FindAllStringSubmatch(code, -1) {
