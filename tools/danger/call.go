@@ -457,6 +457,34 @@ func translate(s, set1, set2 string) string {
 	}, s)
 }
 
+// echoText is what echo prints: its -n, -e and -E options taken off, and
+// with -e the escapes decoded (echo -e 'o\nw' prints two lines).
+func echoText(args []string) string {
+	escapes := false
+	for len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' && strings.Trim(args[0][1:], "neE") == "" {
+		escapes = strings.Contains(args[0], "e") && !strings.Contains(args[0], "E") || escapes && !strings.Contains(args[0], "E")
+		args = args[1:]
+	}
+	text := strings.Join(args, " ")
+	if !escapes || !strings.Contains(text, `\`) {
+		return text
+	}
+	var b strings.Builder
+	for i := 0; i < len(text); {
+		if text[i] != '\\' {
+			b.WriteByte(text[i])
+			i++
+			continue
+		}
+		n, stop := escape(&b, text[i:], escB)
+		if stop {
+			break
+		}
+		i += n
+	}
+	return b.String()
+}
+
 // echoTexts are the literal texts echo and printf print in a statement.
 func echoTexts(s *syntax.Stmt) []string {
 	var out []string
@@ -516,6 +544,9 @@ func (w *walker) output(s *syntax.Stmt, name string, args []string, in input) in
 	switch name {
 	case "echo", "printf":
 		text := strings.Join(args, " ")
+		if name == "echo" {
+			text = echoText(args)
+		}
 		if name == "printf" && len(args) > 0 && !hasHole(text) {
 			if s, ok := printfText(args[0], args[1:]); ok {
 				text = s

@@ -74,6 +74,11 @@ func (w *walker) remoteCopy(srcs []string, dest string, recursive bool) {
 		return
 	}
 	for _, s := range srcs {
+		if strings.HasSuffix(s, "/") && recursive {
+			// rsync host:dir/ dest/: dir's content lands in dest.
+			w.shared.dlDirs = append(w.shared.dlDirs, p)
+			continue
+		}
 		rest := s
 		if i := strings.Index(s, "://"); i >= 0 {
 			rest = s[i+3:]
@@ -279,6 +284,36 @@ func (w *walker) miseTools(chain string, args []arg, io ioInfo) {
 		}
 		if strings.Contains(a.s, "@") {
 			w.res.add(Dangerous, "`"+chain+" "+a.text+"`: fetches a toolchain and runs it, outside the project")
+		}
+	}
+}
+
+// releaseAssets records what gh release download writes: -O FILE, the
+// assets -p names (a literal name), or everything under -D DIR.
+func (w *walker) releaseAssets(chain string, args []arg, io ioInfo) {
+	dir := "."
+	var names []string
+	for i := 1; i+1 < len(args); i++ {
+		switch a, v := args[i].s, args[i+1].s; a {
+		case "-O", "--output":
+			w.download(v, chain)
+			return
+		case "-D", "--dir":
+			dir = v
+		case "-p", "--pattern":
+			names = append(names, v)
+		}
+	}
+	p, ok := w.abs(dir)
+	if !ok {
+		return
+	}
+	if dir != "." && p != w.cwd && p != w.ws.Dir {
+		w.shared.dlDirs = append(w.shared.dlDirs, p)
+	}
+	for _, n := range names {
+		if !hasGlob(n) {
+			w.shared.download(path.Join(p, n))
 		}
 	}
 }

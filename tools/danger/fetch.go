@@ -37,7 +37,7 @@ func urlHost(s string) (string, bool) {
 
 func (w *walker) fetch(chain string, args []arg, io ioInfo) {
 	name := firstWord(chain)
-	vals := "-o --output -H --header -d --data --data-raw --data-binary --data-urlencode -F --form -u --user -X --request -A --user-agent -e --referer -b --cookie -c --cookie-jar -x --proxy -T --upload-file -m --max-time --connect-timeout -w --write-out -r --range -K --config --retry --resolve --cacert --cert --key --url --unix-socket --abstract-unix-socket"
+	vals := "--output-dir -o --output -H --header -d --data --data-raw --data-binary --data-urlencode -F --form -u --user -X --request -A --user-agent -e --referer -b --cookie -c --cookie-jar -x --proxy -T --upload-file -m --max-time --connect-timeout -w --write-out -r --range -K --config --retry --resolve --cacert --cert --key --url --unix-socket --abstract-unix-socket"
 	if name == "wget" {
 		vals = "-O --output-document -o --output-file -a --append-output -P --directory-prefix -U --user-agent --header --post-data --post-file --body-data --body-file --method -T --timeout -t --tries -i --input-file -e --execute --user --password"
 	}
@@ -90,7 +90,7 @@ func (w *walker) fetch(chain string, args []arg, io ioInfo) {
 		w.res.add(Dangerous, "`"+name+" --unix-socket "+socket+"`: uses the container daemon's API, which "+
 			"acts as root")
 	}
-	out := ""
+	out, outDir := "", ""
 	remoteName := false
 	for i := 1; i < len(args); i++ {
 		a := args[i].s
@@ -103,6 +103,11 @@ func (w *walker) fetch(chain string, args []arg, io ioInfo) {
 		switch {
 		case a == "--url":
 			urls = append(urls, args[min(i+1, len(args)-1)])
+		case name == "wget" && (a == "-P" || a == "--directory-prefix") || name == "curl" && a == "--output-dir":
+			outDir = next()
+		case name == "wget" && strings.HasPrefix(a, "--directory-prefix="), name == "curl" &&
+			strings.HasPrefix(a, "--output-dir="):
+			_, outDir, _ = strings.Cut(a, "=")
 		case name == "curl" && a == "--output", name == "wget" && a == "--output-document":
 			out = next()
 		case name == "curl" && strings.HasPrefix(a, "--output="):
@@ -158,10 +163,16 @@ func (w *walker) fetch(chain string, args []arg, io ioInfo) {
 			if base == "." || base == "/" || !strings.Contains(u.s, "/") {
 				base = "index.html"
 			}
+			if outDir != "" {
+				base = path.Join(outDir, base)
+			}
 			w.download(base, name)
 		}
 	}
 	if out != "" && out != "-" {
+		if outDir != "" && !path.IsAbs(out) {
+			out = path.Join(outDir, out)
+		}
 		w.download(out, name)
 	}
 	for _, p := range io.out {
@@ -407,6 +418,17 @@ func (w *walker) remoteCommand(chain string, args []arg) {
 	if c.res.class == Blocked {
 		for _, r := range c.res.reasons {
 			w.res.add(Blocked, "on `"+args[ops[0]].text+"`: "+r)
+		}
+	}
+}
+
+// mosh judges the command mosh runs on the other machine (mosh HOST --
+// COMMAND) as ssh's is judged.
+func (w *walker) mosh(chain string, args []arg, io ioInfo) {
+	for i, a := range args {
+		if a.s == "--" && i > 1 && i+1 < len(args) {
+			w.remoteCommand(chain, append([]arg{args[0], args[i-1]}, args[i+1:]...))
+			return
 		}
 	}
 }

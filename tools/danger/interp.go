@@ -308,6 +308,9 @@ var (
 	endless  = lazy.Regexp{Expr: `while\s*\(?\s*(1|true|True|fork|!0)\b|\bwhile\s*\(\s*\)|for\s*\(\s*;\s*;\s*\)|` +
 		`\bloop\s*(\{|do\b)|iter\s*\(\s*int\s*,|itertools\.count|\buntil\s+(0|false)\b|\b1\s+while\b|` +
 		`setInterval|\brepeat\b[\s\S]*\buntil\s+false|while\s+true\s+do`}
+	// grows adds to what a program holds.
+	grows = lazy.Regexp{Expr: `\.push\(|\.append\(|\.extend\(|\+=|\.concat\(|new Array|bytearray|\.repeat\(|` +
+		`<<\s*["'\[]|\bpush\s*@`}
 	// fetchCode downloads; runCode runs what it is given as code.
 	fetchCode = lazy.Regexp{Expr: `urlopen|urllib|requests\.|httpx|http\.client|https?\.(get|request)|\bfetch\s*\(|` +
 		`open-uri|URI\.open|Net::HTTP|LWP|HTTP::Tiny|\bget\s*\(\s*["']https?:|["']https?://|curl_exec|` +
@@ -434,7 +437,7 @@ func (w *walker) inline(lang, code string) {
 		return
 	}
 	w.encoded(lang, code)
-	if hugeAlloc(code) {
+	if hugeAlloc(code) || endless.Get().MatchString(code) && grows.Get().MatchString(code) {
 		w.res.add(Dangerous, label+": allocates memory without bound, which may exhaust the machine")
 	}
 	if envDump.Get().MatchString(code) && envDump.Get().MatchString(envKeys.Get().ReplaceAllString(code, "")) {

@@ -72,7 +72,7 @@ var (
 	pwshFetch = lazy.Regexp{Expr: `(?i)\b(irm|iwr|invoke-webrequest|invoke-restmethod|downloadstring|downloadfile|` +
 		`net\.webclient|start-bitstransfer|curl|wget)\b`}
 	pwshRun = lazy.Regexp{Expr: `(?i)\b(iex|invoke-expression|invoke-command|start-process|\&\s*\(|` +
-		`\[scriptblock\]::create)`}
+		`\[scriptblock\]::create)|(^|[;|&]\s*|\s)\.[\\/]\S+|\&\s*\S+\.ps1`}
 	// pwshDelete is a recursive removal and its target.
 	pwshDelete = lazy.Regexp{Expr: `(?i)\b(remove-item|ri|rm|del|erase|rd|rmdir)\b([^;|]*)`}
 	// pwshRead are the cmdlets that only read or print.

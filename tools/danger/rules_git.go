@@ -493,7 +493,7 @@ func ghRules() map[string]*rule {
 			sub: map[string]*rule{
 				"list":     dev(remoteRead),
 				"view":     dev(remoteRead),
-				"download": dev("downloads release assets"),
+				"download": {class: Dev, why: "downloads release assets", check: (*walker).releaseAssets},
 				"create":   dangerous("publishes a release"),
 				"delete":   dangerous("deletes a release"),
 				"upload":   dangerous("uploads release assets"),

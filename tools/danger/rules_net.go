@@ -26,6 +26,7 @@ func networkCommands() map[string]*rule {
 			flags: []flag{set("-V -G -Q", Safe, "prints its version, configuration or a query's answer")},
 		},
 		"scp":  {class: Dangerous, why: "copies files over the network", check: (*walker).ssh},
+		"mosh": {class: Dangerous, why: "connects to a remote machine", check: (*walker).mosh},
 		"sftp": {class: Dangerous, why: "copies files over the network", check: (*walker).ssh},
 		"rsync": {
 			class: Dev,

@@ -55,7 +55,7 @@ func packageCommands() map[string]*rule {
 				"run":     uvRunRule(),
 				"sync":    dev("installs dependencies"),
 				"lock":    dev("locks dependencies"),
-				"add":     dev("adds a dependency"),
+				"add":     {class: Dev, why: "adds a dependency", check: (*walker).pkgSource},
 				"remove":  dev("removes a dependency"),
 				"venv":    dev("creates a virtual environment"),
 				"build":   dev(buildWhy),
@@ -101,6 +101,7 @@ func packageCommands() map[string]*rule {
 				"run":     runIn("the project's environment"),
 				"publish": dryRule(dangerous("publishes a package"), "--dry-run"),
 				"show":    safe("shows dependencies"),
+				"add":     {class: Dev, why: "adds a dependency", check: (*walker).pkgSource},
 				"source": {
 					class: Dangerous,
 					why:   "adds a package source, which later installs trust",
@@ -124,8 +125,11 @@ func packageCommands() map[string]*rule {
 		"pipenv": {
 			class: Dev,
 			why:   "manages the project environment",
-			sub:   map[string]*rule{"run": runIn("the project's environment")},
-			open:  true,
+			sub: map[string]*rule{
+				"run":     runIn("the project's environment"),
+				"install": {class: Dev, why: "installs dependencies", check: (*walker).pkgSource},
+			},
+			open: true,
 		},
 		"pdm": {
 			class: Dev,
@@ -133,6 +137,7 @@ func packageCommands() map[string]*rule {
 			sub: map[string]*rule{
 				"run":     runIn("the project's environment"),
 				"publish": dryRule(dangerous("publishes a package"), "--dry-run"),
+				"add":     {class: Dev, why: "adds a dependency", check: (*walker).pkgSource},
 			},
 			open: true,
 		},
@@ -528,12 +533,21 @@ func jsRules() map[string]*rule {
 		"unpublish": dangerous("removes a published package"),
 		"deprecate": dangerous("changes a published package"),
 		"dist-tag":  dangerous("changes a published package"),
-		"link":      dangerous("links a package globally"),
-		"login":     dangerous("stores credentials"),
-		"logout":    dangerous("changes credentials"),
-		"adduser":   dangerous("stores credentials"),
-		"token":     dangerous("handles credentials"),
-		"whoami":    dev("queries the registry"),
+		"pkg": {
+			class: Dev,
+			why:   "edits package.json",
+			sub: map[string]*rule{
+				"get": safe("shows package.json fields"),
+				"set": {class: Dev, why: "edits package.json", check: (*walker).jqScript},
+			},
+			open: true,
+		},
+		"link":    dangerous("links a package globally"),
+		"login":   dangerous("stores credentials"),
+		"logout":  dangerous("changes credentials"),
+		"adduser": dangerous("stores credentials"),
+		"token":   dangerous("handles credentials"),
+		"whoami":  dev("queries the registry"),
 		"config": {
 			class: Dangerous,
 			why:   "changes user config",

@@ -88,8 +88,9 @@ func remoteCommands() map[string]*rule {
 				"stat": dev(remoteRead),
 			},
 		},
-		"doctl":  {class: Safe, why: "runs a cloud CLI", check: (*walker).cloud},
-		"rclone": rcloneRule(),
+		"doctl":       {class: Safe, why: "runs a cloud CLI", check: (*walker).cloud},
+		"rclone":      rcloneRule(),
+		"code-server": {class: Dev, why: "serves an editor", check: (*walker).codeServer, noscope: true},
 		"jupyter": {
 			class: Dangerous,
 			why:   "runs a Jupyter command",

@@ -139,6 +139,36 @@ func (w *walker) netcat(chain string, args []arg, io ioInfo) {
 	w.res.add(Dangerous, "`"+chain+"`: opens network connections")
 }
 
+// codeServer judges code-server: an editor with a terminal, served; with
+// --auth none on an address beyond loopback, a shell for anyone.
+func (w *walker) codeServer(chain string, args []arg, io ioInfo) {
+	public, open := false, false
+	for i := 1; i < len(args); i++ {
+		flag, v, hasV := strings.Cut(args[i].s, "=")
+		if !hasV && i+1 < len(args) && (flag == "--auth" || flag == "--bind-addr" || flag == "--host") {
+			v = args[i+1].s
+			i++
+		}
+		switch flag {
+		case "--auth":
+			open = v == "none"
+		case "--bind-addr", "--host":
+			host := v
+			if h, _, ok := strings.Cut(v, ":"); ok {
+				host = h
+			}
+			public = !localHost(host) || host == "0.0.0.0"
+		}
+	}
+	switch {
+	case public && open:
+		w.res.add(Blocked, "`"+chain+" --auth none`: serves an editor with a terminal to the network, with no "+
+			"login")
+	case public:
+		w.res.add(Dangerous, "`"+chain+"`: serves an editor with a terminal to the network")
+	}
+}
+
 // socatLocal reports socat addresses that stay on this machine: a
 // listener bound to loopback, a connection to it, a Unix socket or a
 // standard stream.

@@ -33,6 +33,10 @@ var registryKeys = lazy.Regexp{Expr: `(?i)registry|index-url|index_url|npmRegist
 	`\[source|\[registries|GOPROXY|GONOSUMDB|GONOSUMCHECK|GOINSECURE|GOSUMDB|strict-ssl|trusted-host|` +
 	`packageSources|channels|unsafeHttpWhitelist|enableStrictSsl|cafile|ca=`}
 
+// goModReplace is a go.mod replace directive to another module (not a
+// local directory).
+var goModReplace = lazy.Regexp{Expr: `(?m)replace\s*\(?\s*\S+(\s+v\S+)?\s*=>\s*[^.\s/]\S*\s+v`}
+
 // installScripts are the package.json scripts an install runs.
 var installScripts = lazy.Regexp{Expr: `scripts\.(?:pre|post)?(?:install|prepare|prepublish|prepack)\b|` +
 	`"(?:pre|post)?(?:install|prepare)"\s*:`}
@@ -47,6 +51,8 @@ func (w *walker) supplyWrite(p, data string, known bool) {
 		if !known || registryKeys.Get().MatchString(data) {
 			w.res.add(Dangerous, "`"+base+"`: changes where packages come from, or how they are checked")
 		}
+	case base == "go.mod" && known && goModReplace.Get().MatchString(data):
+		w.res.add(Dangerous, "`go.mod`: replaces a dependency with another repository's code")
 	case base == "package.json" && known && installScripts.Get().MatchString(data):
 		w.res.add(Dangerous, "`package.json`: sets a script that runs at the next install")
 	case base == "tasks.json" && dir == ".vscode" && (!known || strings.Contains(data, "folderOpen")):
@@ -64,7 +70,8 @@ func lockWrite(p string) bool {
 // jq '.scripts.preinstall = "…"' package.json > p && mv p package.json.
 func (w *walker) jqScript(chain string, args []arg, io ioInfo) {
 	for _, a := range args[1:] {
-		if !strings.HasPrefix(a.s, "-") && installScripts.Get().MatchString(a.s) && strings.Contains(a.s, "=") {
+		if !strings.HasPrefix(a.s, "-") && installScripts.Get().MatchString(a.s) &&
+			(strings.Contains(a.s, "=") || firstWord(chain) == "npm") {
 			w.res.add(Dangerous, "`"+chain+"`: sets a script that npm runs at the next install")
 			return
 		}

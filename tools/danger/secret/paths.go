@@ -239,7 +239,7 @@ func procEnviron(p string) bool {
 // that hold secrets wherever they are.
 var namePatterns = lazy.Value[[]string]{Build: func() []string {
 	return []string{
-		".env", ".env.*", "*.env", ".envrc", ".flaskenv", ".dev.vars",
+		".env", ".env.*", "*.env", ".envrc", ".flaskenv", ".dev.vars", ".dev.vars.*",
 		"*.pem", "*.key", "*.p12", "*.pfx", "*.jks", "*.keystore", "*.kdbx", "*.ovpn",
 		"*credentials*", "secrets.json", "secrets.yaml", "secrets.yml", "secrets.toml", "secret.yaml",
 		"id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "id_ecdsa_sk", "id_ed25519_sk", "*_rsa", "*_ed25519",
