@@ -482,6 +482,12 @@ func (w *walker) stmt(s *syntax.Stmt, in input) {
 		w.procIn = input{kind: inDownload}
 	}
 	defer func() { w.procIn = saved }()
+	if len(s.Redirs) > 0 && w.countsOnly(s) {
+		// wc -l < .env: what the redirection reads is counted, not shown.
+		masked := w.masked
+		w.masked = true
+		defer func() { w.masked = masked }()
+	}
 	io := w.redirects(s.Redirs, in)
 	if s.Background {
 		c := w.clone()

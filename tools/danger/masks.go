@@ -240,6 +240,33 @@ func jqNames(filter string) bool {
 
 var jqNamePath = lazy.Regexp{Expr: `^(\.[A-Za-z_][A-Za-z0-9_]*|\[\]|\.\[\])*\.(name|Name|key|metadata\.name)(\[\])?$`}
 
+// countsOnly reports a command that prints only counts, hashes or names
+// of what it reads, whatever that is (wc, sha256sum, grep -c).
+func (w *walker) countsOnly(s *syntax.Stmt) bool {
+	c, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || len(c.Args) == 0 || !maskers.Get()[c.Args[0].Lit()] {
+		return false
+	}
+	return masks(c.Args[0].Lit(), w.litArgs(c)) == maskAll
+}
+
+// litArgs are a command's arguments expanded, or nil when one holds a
+// substitution (computed, and judged, elsewhere).
+func (w *walker) litArgs(c *syntax.CallExpr) []string {
+	q := w.clone()
+	q.res = &result{}
+	var args []string
+	for _, word := range c.Args[1:] {
+		if hasSubst(word) {
+			return nil
+		}
+		for _, f := range q.fields(word) {
+			args = append(args, f.s)
+		}
+	}
+	return args
+}
+
 // maskedFrom is the index of the first element of a pipeline that masks
 // what it reads (and so what every element before it prints), or -1.
 func (w *walker) maskedFrom(elems []*syntax.Stmt) int {
@@ -248,18 +275,7 @@ func (w *walker) maskedFrom(elems []*syntax.Stmt) int {
 		if !ok || len(c.Args) == 0 || !maskers.Get()[c.Args[0].Lit()] {
 			continue
 		}
-		q := w.clone()
-		q.res = &result{}
-		var args []string
-		for _, word := range c.Args[1:] {
-			if hasSubst(word) {
-				args = nil
-				break
-			}
-			for _, f := range q.fields(word) {
-				args = append(args, f.s)
-			}
-		}
+		args := w.litArgs(c)
 		switch masks(c.Args[0].Lit(), args) {
 		case maskAll:
 			return i + 1

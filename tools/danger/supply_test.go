@@ -147,5 +147,8 @@ func TestMoreRoads(t *testing.T) {
 		{"code-server --auth none --bind-addr 0.0.0.0:8080", Blocked},
 		{"code-server --bind-addr 127.0.0.1:8080", Dev},
 		{"cat .dev.vars.production", Dangerous},
+		{"wc -l < .env", Safe},
+		{"sha256sum < ~/.ssh/id_rsa", Safe},
+		{"sort < .env", Dangerous},
 	})
 }
