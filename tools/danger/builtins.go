@@ -4,7 +4,6 @@ import (
 	"slices"
 	"strings"
 
-	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/qsh-shell/qsh/tools/danger/secret"
@@ -102,7 +101,7 @@ func (w *walker) paramCode(n *syntax.ParamExp) {
 		case !known || hasHole(target):
 			w.res.add(Dangerous, "`${!"+name+"}`: reads a variable whose name is not known before running")
 		case secret.Var(target):
-			w.res.add(Dangerous, "`${!"+name+"}`: reads the secret `"+target+"`")
+			w.discloses("`${!" + name + "}`: reads the secret `" + target + "`")
 		}
 	}
 	if n.Exp != nil && n.Exp.Op == syntax.OtherParamOps && n.Exp.Word != nil && n.Exp.Word.Lit() == "P" {
@@ -115,22 +114,6 @@ func (w *walker) paramCode(n *syntax.ParamExp) {
 		if strings.Contains(v, "$(") || strings.Contains(v, "`") {
 			w.res.add(Dangerous, "`${"+name+"@P}`: prompt expansion runs the commands in the value")
 			w.nested(": "+v, input{})
-		}
-	}
-}
-
-// printfText is what printf FORMAT ARGS… prints: like bash, the format is
-// used again while arguments are left (printf '%s\n' a b prints two lines).
-func printfText(cfg *expand.Config, format string, args []string) (string, error) {
-	var b strings.Builder
-	for {
-		s, n, err := expand.Format(cfg, format, args)
-		if err != nil {
-			return "", err
-		}
-		b.WriteString(s)
-		if args = args[n:]; n == 0 || len(args) == 0 {
-			return b.String(), nil
 		}
 	}
 }
@@ -149,7 +132,7 @@ func (w *walker) printfVar(chain string, args []arg, io ioInfo) {
 				for j, a := range rest {
 					ss[j] = a.s
 				}
-				if out, err := printfText(w.config(), ss[0], ss[1:]); err == nil {
+				if out, ok := printfText(ss[0], ss[1:]); ok {
 					val = out
 				}
 			}

@@ -3,6 +3,7 @@ package danger
 import (
 	"encoding/base64"
 	"maps"
+	"path"
 	"slices"
 	"strings"
 
@@ -212,6 +213,25 @@ var (
 	}}
 )
 
+// promptVars are the prompts bash expands, running their substitutions.
+var promptVars = lazy.Value[map[string]bool]{Build: func() map[string]bool {
+	return nameSet("PS0 PS1 PS2 PS3 PS4")
+}}
+
+// systemPath reports a PATH made only of the system's program
+// directories.
+func systemPath(val string) bool {
+	if val == "" || hasHole(val) {
+		return false
+	}
+	for _, d := range strings.Split(val, ":") {
+		if !binDirs.Get()[path.Clean(d)] {
+			return false
+		}
+	}
+	return true
+}
+
 // harmlessPrograms are values of PAGER, EDITOR … that run nothing new.
 var harmlessPrograms = lazy.Value[map[string]bool]{Build: func() map[string]bool {
 	return map[string]bool{"": true, "cat": true, "true": true, ":": true, "less": true, "more": true, "vi": true, "vim": true, "nano": true, "false": true}
@@ -222,11 +242,29 @@ func (w *walker) hijack(name, val, text string) bool {
 	if strings.HasPrefix(name, "GIT_") && w.gitEnv(name, val, text) || w.codeVar(name, val, text) {
 		return true
 	}
+	if promptVars.Get()[name] && (strings.Contains(val, "$(") || strings.Contains(val, "`")) {
+		// PS4='$(…)': bash expands the prompt, and runs what is in it,
+		// when it prints one (set -x for PS4, every prompt for PS1).
+		w.res.add(Dangerous, "`"+text+"`: a prompt that runs commands when it is shown")
+		w.literal1(": " + val)
+		return true
+	}
 	if !hijackVars.Get()[name] && !strings.HasPrefix(name, "BASH_FUNC_") {
 		return false
 	}
 	if harmlessVars.Get()[name] && harmlessPrograms.Get()[val] {
 		return false
+	}
+	if name == "PATH" && systemPath(val) {
+		return false // PATH=/usr/bin:/bin: only the system's programs
+	}
+	if name == "BASH_ENV" || name == "ENV" {
+		// The file a non-interactive bash (sh for ENV) runs first.
+		w.res.add(Dangerous, "`"+text+"`: makes shells run a file before their commands")
+		if val != "" {
+			w.runFile(val, val, "sh")
+		}
+		return true
 	}
 	w.res.add(Dangerous, "`"+text+"`: changes which programs later commands run")
 	if programVars.Get()[name] {
@@ -298,8 +336,17 @@ func (w *walker) decl(c *syntax.DeclClause) {
 			}
 			w.ints[a.Name.Value] = true
 		}
-		if nameref(flags) && a.Value != nil && secret.Var(w.literal(a.Value)) {
-			w.res.add(Dangerous, "`"+variant+" -n "+a.Name.Value+"`: names the secret `"+w.literal(a.Value)+"`")
+		if nameref(flags) && a.Value != nil && a.Name != nil {
+			target := w.literal(a.Value)
+			if secret.Var(target) {
+				w.res.add(Dangerous, "`"+variant+" -n "+a.Name.Value+"`: names the secret `"+target+"`")
+			}
+			if w.refs == nil {
+				w.refs = map[string]string{}
+			}
+			w.refs[a.Name.Value] = target
+			delete(w.vars, a.Name.Value)
+			continue
 		}
 		if a.Naked && slices.Contains(flags, "-p") {
 			continue // declare -p NAME prints it, judged below
@@ -310,7 +357,7 @@ func (w *walker) decl(c *syntax.DeclClause) {
 		if slices.Contains(flags, "-p") {
 			for _, a := range c.Args {
 				if a.Name != nil && secret.Var(a.Name.Value) {
-					w.res.add(Dangerous, "`"+variant+" -p "+a.Name.Value+"`: prints a secret")
+					w.discloses("`" + variant + " -p " + a.Name.Value + "`: prints a secret")
 				}
 			}
 		}
@@ -328,7 +375,7 @@ func (w *walker) decl(c *syntax.DeclClause) {
 	case variant == "local":
 		w.res.add(Safe, "`local`: lists local variables")
 	default:
-		w.res.add(Dangerous, "`"+variant+"`: prints variables, which may include secrets")
+		w.discloses("`" + variant + "`: prints variables, which may include secrets")
 	}
 }
 
@@ -349,9 +396,13 @@ func (w *walker) pipeline(c *syntax.BinaryCmd, io ioInfo) {
 
 	in := io.in
 	netTool, shellIn := false, false
+	masked := w.maskedFrom(elems)
 	for i, s := range elems {
 		e := w.clone()
 		e.forking = true
+		if i < masked {
+			e.masked = true
+		}
 		if i+1 < len(elems) && filtersEnv(elems[i+1]) {
 			e.envFiltered = true
 		}
@@ -406,6 +457,34 @@ func translate(s, set1, set2 string) string {
 	}, s)
 }
 
+// echoText is what echo prints: its -n, -e and -E options taken off, and
+// with -e the escapes decoded (echo -e 'o\nw' prints two lines).
+func echoText(args []string) string {
+	escapes := false
+	for len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' && strings.Trim(args[0][1:], "neE") == "" {
+		escapes = strings.Contains(args[0], "e") && !strings.Contains(args[0], "E") || escapes && !strings.Contains(args[0], "E")
+		args = args[1:]
+	}
+	text := strings.Join(args, " ")
+	if !escapes || !strings.Contains(text, `\`) {
+		return text
+	}
+	var b strings.Builder
+	for i := 0; i < len(text); {
+		if text[i] != '\\' {
+			b.WriteByte(text[i])
+			i++
+			continue
+		}
+		n, stop := escape(&b, text[i:], escB)
+		if stop {
+			break
+		}
+		i += n
+	}
+	return b.String()
+}
+
 // echoTexts are the literal texts echo and printf print in a statement.
 func echoTexts(s *syntax.Stmt) []string {
 	var out []string
@@ -450,7 +529,7 @@ func (w *walker) output(s *syntax.Stmt, name string, args []string, in input) in
 		}
 		return input{kind: inUnknown, parts: echoTexts(s)}
 	}
-	if fetchers.Get()[name] {
+	if remoteOutput(name, args) {
 		return input{kind: inDownload}
 	}
 	if endlessOutput(name, args, in) {
@@ -465,8 +544,11 @@ func (w *walker) output(s *syntax.Stmt, name string, args []string, in input) in
 	switch name {
 	case "echo", "printf":
 		text := strings.Join(args, " ")
+		if name == "echo" {
+			text = echoText(args)
+		}
 		if name == "printf" && len(args) > 0 && !hasHole(text) {
-			if s, err := printfText(w.config(), args[0], args[1:]); err == nil {
+			if s, ok := printfText(args[0], args[1:]); ok {
 				text = s
 			}
 		}

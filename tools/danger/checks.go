@@ -1,6 +1,7 @@
 package danger
 
 import (
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -21,7 +22,7 @@ func (w *walker) set(chain string, args []arg, io ioInfo) {
 		if w.envFiltered || w.shared.piped {
 			w.res.add(Safe, "`set | grep`: shows only matching variables")
 		} else {
-			w.res.add(Dangerous, "`set`: prints all variables, which may include secrets")
+			w.discloses("`set`: prints all variables, which may include secrets")
 		}
 	}
 	// set -- a b, or set a b: new positional parameters.
@@ -241,6 +242,13 @@ func (w *walker) ln(chain string, args []arg, io ioInfo) {
 	// Remember links made here: a later write through one lands on
 	// its target.
 	ops := scan(commands.Get()["ln"], args)
+	force := slices.ContainsFunc(args[1:], func(a arg) bool { return matchFlag("-f --force", a.s) })
+	if len(ops) == 2 && force && (args[ops[0]].s == "/dev/null" || args[ops[0]].s == "/dev/zero") {
+		// ln -sf /dev/null package.json: the file is replaced by a link
+		// that holds nothing, as cp /dev/null f clobbers it.
+		w.res.add(Dangerous, "`"+chain+" "+args[ops[0]].text+" "+args[ops[1]].text+"`: replaces the file by a "+
+			"link to "+args[ops[0]].s+", throwing its content away")
+	}
 	if len(ops) == 2 {
 		target, link := args[ops[0]].s, args[ops[1]].s
 		lp, ok1 := w.abs(link)
@@ -250,6 +258,27 @@ func (w *walker) ln(chain string, args []arg, io ioInfo) {
 				w.shared.links = map[string]string{}
 			}
 			w.shared.links[lp] = tp
+		}
+	}
+}
+
+// gitRestore judges git restore of the whole tree: the worktree's
+// changes are thrown away, unless only the index is restored (--staged
+// without --worktree: unstaging).
+func (w *walker) gitRestore(chain string, args []arg, io ioInfo) {
+	staged, worktree := false, false
+	for _, a := range args[1:] {
+		staged = staged || matchFlag("--staged -S", a.s)
+		worktree = worktree || matchFlag("--worktree -W", a.s)
+	}
+	if staged && !worktree {
+		return
+	}
+	for _, i := range scan(commands.Get()["git"].sub["restore"], args) {
+		switch args[i].s {
+		case ".", ":/", "*":
+			w.res.add(Dangerous, "`"+chain+" "+args[i].text+"`: throws away local changes in the whole tree")
+			return
 		}
 	}
 }
@@ -265,12 +294,12 @@ func (w *walker) printenv(chain string, args []arg, io ioInfo) {
 		if w.envFiltered || w.shared.piped {
 			w.res.add(Safe, "`printenv | grep`: shows only matching variables")
 		} else {
-			w.res.add(Dangerous, "`printenv`: prints all variables, which may include secrets")
+			w.discloses("`printenv`: prints all variables, which may include secrets")
 		}
 	}
 	for _, a := range args[1:] {
 		if secret.Var(a.s) || hasHole(a.s) {
-			w.res.add(Dangerous, "`printenv "+a.text+"`: may print a secret")
+			w.discloses("`printenv " + a.text + "`: may print a secret")
 		}
 	}
 }

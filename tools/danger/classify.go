@@ -9,7 +9,6 @@ import (
 	"strings"
 	"sync"
 
-	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/qsh-shell/qsh/tools/danger/lazy"
@@ -79,7 +78,7 @@ func (r *result) verdict() Verdict {
 
 // holeText shows the parts of a value not known before running.
 var holeText = lazy.Value[*strings.Replacer]{Build: func() *strings.Replacer {
-	return strings.NewReplacer(hole, "…", string(holeDL), "…", holeEntry, "{}", holeTree, "{}")
+	return strings.NewReplacer(hole, "…", string(holeDL), "…", holeEntry, "{}", holeTree, "{}", holeSetup, "…")
 }}
 
 // tilde writes the home directory as ~ in a reason: shorter, and the
@@ -138,16 +137,25 @@ type walker struct {
 	// alts are the known values unknown variables take when a default
 	// they were assigned from applies (X=${X:-rm}).
 	alts map[string]string
+	// dry is set while the checks of a dry run judge it (see rule.dry).
+	dry bool
+	// masked is set while judging a command whose output is reduced to
+	// names, counts or hashes (see masks.go): it discloses nothing.
+	masked bool
 	// testOnly is set while expanding the operands of test, [ and [[:
 	// a secret there decides only the exit status, it is not printed.
 	testOnly bool
-	aliases  map[string]string // defined earlier in the string
-	ints     map[string]bool   // variables declared integer: assigning evaluates arithmetic
-	res      *result
-	src      string         // the text being walked, for reasons
-	cfg      *expand.Config // made on first use; each clone has its own
-	last     []arg          // the last command line run, wrappers removed
-	box      *box           // inside a container: how its paths map to the host
+	// procIn is what a >(…) of the statement being judged reads: what
+	// the statement writes, downloaded content when it fetches or passes
+	// a download on (curl … > >(sh), tee >(sh)).
+	procIn  input
+	aliases map[string]string // defined earlier in the string
+	ints    map[string]bool   // variables declared integer: assigning evaluates arithmetic
+	refs    map[string]string // namerefs (declare -n r=HOME): the variable each names
+	res     *result
+	src     string // the text being walked, for reasons
+	last    []arg  // the last command line run, wrappers removed
+	box     *box   // inside a container: how its paths map to the host
 }
 
 // shared is the state every nested walker of one Classify call sees.
@@ -162,6 +170,7 @@ type shared struct {
 	// with the walker state at their declaration.
 	declared   []declared
 	netfd      map[string]bool      // file descriptors opened on /dev/tcp
+	fdIn       map[string]input     // what file descriptors opened for reading read
 	runtime    bool                 // judging a real argv at run time (see Guard)
 	piped      bool                 // at run time: the output goes into a pipe, judged with it before running
 	budget     int                  // statements left to walk
@@ -226,6 +235,7 @@ func (s *shared) wrote(p, data string, known, append bool) {
 // as code there, for what is worse than dangerous.
 func (w *walker) wroteFile(p, data string, known, append bool) {
 	w.shared.wrote(p, data, known, append)
+	w.supplyWrite(p, data, known)
 	if known && startupFiles.Get()[path.Base(p)] && data != "" {
 		w.literal1(data)
 	}
@@ -277,8 +287,8 @@ func (w *walker) clone() *walker {
 	c.funcs = maps.Clone(w.funcs)
 	c.aliases = maps.Clone(w.aliases)
 	c.ints = maps.Clone(w.ints)
+	c.refs = maps.Clone(w.refs)
 	c.alts = maps.Clone(w.alts)
-	c.cfg = nil
 	return &c
 }
 
@@ -365,6 +375,10 @@ func (w *walker) nested(src string, in input) {
 // nestedWith walks shell code run with the given positional parameters
 // (nil: unknown).
 func (w *walker) nestedWith(src string, in input, params []string) {
+	if setupOnly(src) {
+		w.res.add(Dev, "runs the shell setup code an installed tool prints")
+		return
+	}
 	c := w.clone()
 	c.params = params
 	c.depth++
@@ -396,6 +410,10 @@ func (w *walker) nestedWith(src string, in input, params []string) {
 // inPlace walks shell code the current shell runs itself (eval): its
 // assignments, functions and cd stay.
 func (w *walker) inPlace(src string, in input) {
+	if setupOnly(src) {
+		w.res.add(Dev, "runs the shell setup code an installed tool prints")
+		return
+	}
 	if strings.ContainsRune(src, holeDL) || hasHole(src) {
 		w.nested(src, in)
 		return
@@ -412,7 +430,6 @@ func (w *walker) inPlace(src string, in input) {
 	c := *w // shares the maps: changes are the shell's own
 	c.depth++
 	c.src = src
-	c.cfg = nil
 	c.stmts(f.Stmts, in)
 	w.cwd, w.params, w.lists, w.aliases = c.cwd, c.params, c.lists, c.aliases
 }
@@ -459,6 +476,18 @@ func (w *walker) stmt(s *syntax.Stmt, in input) {
 		return
 	}
 	defer func() { w.shared.level-- }()
+	saved := w.procIn
+	w.procIn = input{kind: inUnknown}
+	if in.kind == inDownload || w.stmtFetches(s) {
+		w.procIn = input{kind: inDownload}
+	}
+	defer func() { w.procIn = saved }()
+	if len(s.Redirs) > 0 && w.countsOnly(s) {
+		// wc -l < .env: what the redirection reads is counted, not shown.
+		masked := w.masked
+		w.masked = true
+		defer func() { w.masked = masked }()
+	}
 	io := w.redirects(s.Redirs, in)
 	if s.Background {
 		c := w.clone()
@@ -473,6 +502,54 @@ func (w *walker) stmt(s *syntax.Stmt, in input) {
 	}
 }
 
+// stmtFetches reports a command whose output is downloaded content: a
+// fetcher, or one whose words hold a substitution that fetches. A block
+// or loop is not one: a fetch among its statements says nothing of the
+// others.
+func (w *walker) stmtFetches(s *syntax.Stmt) bool {
+	c, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || len(c.Args) == 0 {
+		return false
+	}
+	name := commandBase(c.Args[0].Lit())
+	if fetchers.Get()[name] || remoteReaders.Get()[name] {
+		return true
+	}
+	if !dbClients.Get()[name] && !slices.ContainsFunc(c.Args, maySubst) {
+		return false // most commands: no walk, no map
+	}
+	return w.shared.fetching(s, []*syntax.Stmt{s})
+}
+
+// maySubst reports a word that may hold a command or process
+// substitution, by a look at its parts that allocates nothing.
+func maySubst(word *syntax.Word) bool {
+	for _, p := range word.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit, *syntax.SglQuoted:
+		case *syntax.DblQuoted:
+			for _, q := range p.Parts {
+				switch q.(type) {
+				case *syntax.Lit:
+				case *syntax.ParamExp:
+					if pe := q.(*syntax.ParamExp); pe.Exp != nil || pe.Repl != nil || pe.Slice != nil || pe.Index != nil {
+						return true
+					}
+				default:
+					return true
+				}
+			}
+		case *syntax.ParamExp:
+			if p.Exp != nil || p.Repl != nil || p.Slice != nil || p.Index != nil {
+				return true
+			}
+		default:
+			return true
+		}
+	}
+	return false
+}
+
 // wroteOutput records what a statement wrote to the files its output goes
 // to, so that running one of them later in the string is judged by its
 // content (printf 'rm -rf ~' > t.sh; bash t.sh).
@@ -483,6 +560,12 @@ func (w *walker) wroteOutput(s *syntax.Stmt, io ioInfo) {
 		out := w.output(s, name, args, io.in)
 		if out.kind == inData {
 			data, known = out.data, true
+		}
+		if out.kind == inDownload {
+			// ssh host cat x > x.sh: what it wrote came from elsewhere.
+			for _, p := range io.out {
+				w.shared.download(p)
+			}
 		}
 		if out.endless && slices.ContainsFunc(io.out, func(p string) bool { return !strings.HasPrefix(p, "/dev/") }) {
 			w.res.add(Dangerous, "`"+name+"`: writes an endless stream to a file, until the disk is full")
@@ -518,6 +601,7 @@ func (w *walker) command(cmd syntax.Command, io ioInfo) {
 			what = "until"
 		}
 		w.bomb(what, 0, alwaysTrue(c.Cond, c.Until), c.Cond, c.Do)
+		w.fills(what, alwaysTrue(c.Cond, c.Until), c.Cond, c.Do)
 		b := w.clone()
 		b.looping = true
 		b.stmts(c.Cond, io.in)
@@ -630,6 +714,7 @@ func (w *walker) forClause(c *syntax.ForClause, in input) {
 	case *syntax.CStyleLoop:
 		times, endless := cLoopBound(l)
 		w.bomb("for ((…))", times, endless, nil, c.Do)
+		w.fills("for ((…))", endless, nil, c.Do)
 		for _, x := range []syntax.ArithmExpr{l.Init, l.Cond, l.Post} {
 			if x != nil {
 				w.substs(x)

@@ -116,7 +116,9 @@ func (w *walker) dockerRun(chain string, args []arg, io ioInfo) {
 				v = next
 				i++
 			}
-			if n, _, _ := strings.Cut(v, "="); secret.Var(n) {
+			// -e NAME=value written here gives what the command shows;
+			// -e NAME (or a value not known) passes the user's secret.
+			if n, val, given := strings.Cut(v, "="); secret.Var(n) && (!given || hasHole(val)) {
 				w.res.add(Dangerous, "`"+chain+" -e "+n+"`: gives the container a secret, and what it prints "+
 					"reaches the model")
 			}
@@ -202,6 +204,18 @@ func (w *walker) builtImage(chain string, args []arg, io ioInfo) {
 			tags = append(tags, v)
 		case strings.HasSuffix(chain, " tag") && !strings.HasPrefix(args[i].s, "-"):
 			tags = append(tags, args[i].s)
+		}
+	}
+	if !strings.HasSuffix(chain, " tag") {
+		ops := scan(&rule{vals: "-t --tag -f --file --build-arg --target --platform --label --network --secret " +
+			"--ssh --cache-from --cache-to -o --output --iidfile --progress --add-host --shm-size -m --memory " +
+			"--ulimit --build-context --annotation --attest --metadata-file --builder"}, args)
+		for _, i := range ops {
+			if c := args[i].s; strings.Contains(c, "://") || strings.HasPrefix(c, "git@") ||
+				strings.HasPrefix(c, "github.com/") {
+				w.res.add(Dangerous, "`"+chain+" "+args[i].text+"`: builds from a repository fetched from "+
+					"elsewhere, running its steps")
+			}
 		}
 	}
 	if w.shared.images == nil {
@@ -313,7 +327,7 @@ func (w *walker) kubectlGet(chain string, args []arg, io ioInfo) {
 		}
 	}
 	if secrets && shows {
-		w.res.add(Dangerous, "`"+chain+"` of Secrets with an output that prints them: shows their values")
+		w.discloses("`" + chain + "` of Secrets with an output that prints them: shows their values")
 	}
 }
 
@@ -377,6 +391,46 @@ func (w *walker) dockerMount(chain string, b *box, val string) {
 
 // inContainer judges the command a container runs: only what it does to
 // the host's mounted files counts (rm -rf /src with the workspace at /src).
+// composeExec judges docker compose exec SERVICE COMMAND by the command,
+// run in the project's container: what it changes there (a database
+// dropped) counts; its paths are the container's.
+func (w *walker) composeExec(chain string, args []arg, io ioInfo) {
+	i := 1
+	for ; i < len(args); i++ {
+		a := args[i].s
+		switch {
+		case a == "--privileged":
+			w.res.add(Dangerous, "`"+chain+" --privileged`: runs with power over the host")
+		case a == "-u" || a == "--user" || a == "-w" || a == "--workdir" || a == "-e" || a == "--env" ||
+			a == "--index":
+			i++
+		case strings.HasPrefix(a, "-"):
+		default:
+			goto service
+		}
+	}
+	return
+service:
+	if i+1 >= len(args) {
+		return
+	}
+	// A service may mount the project anywhere: the command is judged
+	// as if the container's root were the workspace, the worst case.
+	c := w.clone()
+	c.res = &result{home: w.ws.Home}
+	c.box = &box{}
+	if w.ws.Dir != "" {
+		c.box.mounts = []mount{{host: w.ws.Dir, container: "/"}}
+	}
+	c.cwd = "/"
+	c.exec(args[i+1:], ioInfo{in: io.in})
+	if c.res.class >= Dangerous {
+		for _, r := range c.res.reasons {
+			w.res.add(Dangerous, "in the `"+args[i].text+"` container: "+r)
+		}
+	}
+}
+
 func (w *walker) inContainer(chain string, b *box, workdir string, inner []arg, in input) {
 	if len(b.mounts) == 0 {
 		return

@@ -93,7 +93,8 @@ func (w *walker) unknownDefault(p *syntax.ParamExp) bool {
 	switch p.Exp.Op {
 	case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AlternateUnset,
 		syntax.AlternateUnsetOrNull, syntax.AssignUnset, syntax.AssignUnsetOrNull:
-		return (env{w}).Get(p.Param.Value).Str == hole
+		v := w.param(p.Param.Value)
+		return !v.isList && v.s == hole
 	}
 	return false
 }

@@ -5,9 +5,11 @@
 // pipelines, subshells, bodies of if/for/while/case and of functions at
 // their calls, command and process substitutions wherever they stand,
 // redirections, the code of bash -c, eval, trap, su -c, find -exec, xargs
-// and wrappers such as sudo or timeout. Words are resolved as the shell
-// would (quotes, ~, $HOME, values assigned earlier in the string, path
-// normalisation); a value that cannot be known is taken for the worst.
+// and wrappers such as sudo or timeout. Words are resolved as bash would
+// resolve them, by the package's own expansion (quotes, $'…', ~, braces,
+// parameter operators, arithmetic, printf, here-documents, values
+// assigned earlier in the string, path normalisation); a value that
+// cannot be known is taken for the worst.
 // What each command does is data, in the table of rules.go and its
 // domains (rules_git.go, rules_pkg.go …).
 //

@@ -1,6 +1,7 @@
 package danger
 
 import (
+	"path"
 	"strings"
 
 	"github.com/qsh-shell/qsh/tools/danger/lazy"
@@ -78,6 +79,47 @@ func toolName(name string) string {
 // readerFlags is the check of every family's rule: the flags that make a
 // reader write a file, rewrite its operands, run a program or reach the
 // network, whatever the member, and operands that are URLs.
+// ldd judges the programs ldd is given by where they are.
+func (w *walker) ldd(chain string, args []arg, io ioInfo) {
+	for _, i := range scan(&rule{}, args) {
+		p, ok := w.abs(args[i].s)
+		switch {
+		case ok && (w.inside(p) || binDirs.Get()[path.Dir(p)] || under(p, "/usr/lib") || under(p, "/lib")):
+		default:
+			w.res.add(Dangerous, "`"+chain+" "+args[i].text+"`: may run a program from outside the workspace")
+		}
+	}
+}
+
+// exiftool judges exiftool: tag assignments (-Artist=x, -all=) and
+// -tagsFromFile rewrite the files, or write -o's.
+func (w *walker) exiftool(chain string, args []arg, io ioInfo) {
+	writes, out := false, ""
+	for i := 1; i < len(args); i++ {
+		a := args[i].s
+		switch {
+		case (a == "-o" || a == "-out") && i+1 < len(args):
+			out = args[i+1].s
+			i++
+		case a == "-@":
+			w.res.add(Dangerous, "`"+chain+" -@`: takes its arguments from a file")
+			i++
+		case strings.HasPrefix(a, "-") && (strings.Contains(a, "=") || strings.Contains(a, "<")) ||
+			a == "-tagsFromFile" || a == "-geotag" || a == "-overwrite_original" ||
+			a == "-overwrite_original_in_place" || a == "-delete_original" || a == "-delete_original!":
+			writes = true
+		}
+	}
+	switch {
+	case out != "":
+		w.writeTo(out, chain+" -o", out)
+	case writes:
+		for _, i := range scan(&rule{}, args) {
+			w.writeTo(args[i].s, chain, args[i].text)
+		}
+	}
+}
+
 func (w *walker) readerFlags(chain string, args []arg, io ioInfo) {
 	rewrites := false
 	for i := 1; i < len(args); i++ {

@@ -3,6 +3,7 @@ package danger
 import (
 	"net/url"
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -36,17 +37,60 @@ func urlHost(s string) (string, bool) {
 
 func (w *walker) fetch(chain string, args []arg, io ioInfo) {
 	name := firstWord(chain)
-	vals := "-o --output -H --header -d --data --data-raw --data-binary --data-urlencode -F --form -u --user -X --request -A --user-agent -e --referer -b --cookie -c --cookie-jar -x --proxy -T --upload-file -m --max-time --connect-timeout -w --write-out -r --range -K --config --retry --resolve --cacert --cert --key --url"
+	vals := "--output-dir -o --output -H --header -d --data --data-raw --data-binary --data-urlencode -F --form -u --user -X --request -A --user-agent -e --referer -b --cookie -c --cookie-jar -x --proxy -T --upload-file -m --max-time --connect-timeout -w --write-out -r --range -K --config --retry --resolve --cacert --cert --key --url --unix-socket --abstract-unix-socket"
 	if name == "wget" {
 		vals = "-O --output-document -o --output-file -a --append-output -P --directory-prefix -U --user-agent --header --post-data --post-file --body-data --body-file --method -T --timeout -t --tries -i --input-file -e --execute --user --password"
 	}
 	r := &rule{vals: vals}
 	ops := scan(r, args)
 	var urls []arg
-	for _, i := range ops {
-		urls = append(urls, args[i])
+	method, socket := "", ""
+	httpie := name == "http" || name == "https" || name == "xh"
+	for n, i := range ops {
+		s := args[i].s
+		switch {
+		case httpie && n == 0 && httpMethod(s):
+			method = s // HTTPie: http DELETE :9200/x
+		case httpie && len(urls) > 0:
+			// HTTPie's request items after the URL: key=value, Header:value
+		case httpie && strings.HasPrefix(s, ":"):
+			a := args[i]
+			a.s = "localhost" + s // :8000/x is localhost:8000/x
+			urls = append(urls, a)
+		default:
+			urls = append(urls, args[i])
+		}
 	}
-	out := ""
+	for i := 1; i < len(args); i++ {
+		a := args[i].s
+		switch {
+		case (a == "-X" || a == "--request") && i+1 < len(args):
+			method = strings.ToUpper(args[i+1].s)
+		case strings.HasPrefix(a, "-X") && len(a) > 2:
+			method = strings.ToUpper(a[2:])
+		case strings.HasPrefix(a, "--request="):
+			method = strings.ToUpper(strings.TrimPrefix(a, "--request="))
+		case (a == "--unix-socket" || a == "--abstract-unix-socket") && i+1 < len(args):
+			socket = args[i+1].s
+		}
+	}
+	if method == "DELETE" || method == "PURGE" {
+		for _, u := range urls {
+			if bulkDelete(u.s) {
+				w.res.add(Dangerous, "`"+name+" "+method+" "+u.text+"`: deletes a whole index, database or "+
+					"collection")
+			}
+		}
+	}
+	if socket != "" && (strings.Contains(socket, "docker") || strings.Contains(socket, "podman") ||
+		strings.Contains(socket, "containerd")) && !daemonVersion(method, urls) {
+		// The daemon's API is root's: beyond its version it shows
+		// containers' configurations, environments and files, or changes
+		// them.
+		w.res.add(Dangerous, "`"+name+" --unix-socket "+socket+"`: uses the container daemon's API, which "+
+			"acts as root")
+	}
+	out, outDir := "", ""
 	remoteName := false
 	for i := 1; i < len(args); i++ {
 		a := args[i].s
@@ -59,6 +103,11 @@ func (w *walker) fetch(chain string, args []arg, io ioInfo) {
 		switch {
 		case a == "--url":
 			urls = append(urls, args[min(i+1, len(args)-1)])
+		case name == "wget" && (a == "-P" || a == "--directory-prefix") || name == "curl" && a == "--output-dir":
+			outDir = next()
+		case name == "wget" && strings.HasPrefix(a, "--directory-prefix="), name == "curl" &&
+			strings.HasPrefix(a, "--output-dir="):
+			_, outDir, _ = strings.Cut(a, "=")
 		case name == "curl" && a == "--output", name == "wget" && a == "--output-document":
 			out = next()
 		case name == "curl" && strings.HasPrefix(a, "--output="):
@@ -98,6 +147,9 @@ func (w *walker) fetch(chain string, args []arg, io ioInfo) {
 	}
 	for _, u := range urls {
 		host, ok := urlHost(u.s)
+		if socket != "" {
+			host, ok = "localhost", true // the request goes to the socket
+		}
 		switch {
 		case !ok:
 			w.res.add(Dangerous, "`"+name+" "+u.text+"`: address not known before running")
@@ -111,15 +163,75 @@ func (w *walker) fetch(chain string, args []arg, io ioInfo) {
 			if base == "." || base == "/" || !strings.Contains(u.s, "/") {
 				base = "index.html"
 			}
+			if outDir != "" {
+				base = path.Join(outDir, base)
+			}
 			w.download(base, name)
 		}
 	}
 	if out != "" && out != "-" {
+		if outDir != "" && !path.IsAbs(out) {
+			out = path.Join(outDir, out)
+		}
 		w.download(out, name)
 	}
 	for _, p := range io.out {
 		w.shared.download(p)
 	}
+}
+
+// bulkDelete reports a DELETE that drops more than a record: _all or a
+// wildcard, or a top-level name on a database's HTTP port (Elasticsearch
+// and OpenSearch drop an index, CouchDB a database).
+func bulkDelete(raw string) bool {
+	if strings.Contains(raw, "_all") || strings.Contains(raw, "*") {
+		return true
+	}
+	u, err := url.Parse(raw)
+	if err != nil || !strings.Contains(raw, "://") {
+		u, err = url.Parse("http://" + raw)
+	}
+	if err != nil {
+		return true
+	}
+	switch u.Port() {
+	case "9200", "9201", "5984", "8086", "6333", "8529":
+		return strings.Count(strings.Trim(u.Path, "/"), "/") == 0
+	}
+	return false
+}
+
+// daemonVersion reports a read of a container daemon's version or health
+// only (GET /version, /_ping, /info).
+func daemonVersion(method string, urls []arg) bool {
+	if method != "" && method != "GET" && method != "HEAD" || len(urls) == 0 {
+		return false
+	}
+	for _, u := range urls {
+		raw := u.s
+		if !strings.Contains(raw, "://") {
+			raw = "http://" + raw
+		}
+		p, err := url.Parse(raw)
+		if err != nil {
+			return false
+		}
+		switch path.Base(p.Path) {
+		case "version", "_ping", "info":
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// httpMethod reports an HTTP method as HTTPie takes it before the URL.
+func httpMethod(s string) bool {
+	switch s {
+	case "GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "PURGE":
+		return true
+	}
+	return false
 }
 
 // curlElsewhere reports curl's options that send a request to another
@@ -193,11 +305,18 @@ func (w *walker) rsync(chain string, args []arg, io ioInfo) {
 			}
 			w.res.add(Dangerous, "`rsync "+name+"`: runs a program of its choice")
 			w.literal1(v)
-		case a == "--delete" || strings.HasPrefix(a, "--delete-") || a == "--del" || a == "--remove-source-files" ||
-			a == "--remove-sent-files":
+		case !w.dry && (a == "--delete" || strings.HasPrefix(a, "--delete-") || a == "--del" ||
+			a == "--remove-source-files" || a == "--remove-sent-files"):
 			w.res.add(Dangerous, "`rsync "+args[i].text+"`: deletes files")
 			deletes = deletes || a != "--remove-source-files"
 		}
+	}
+	if len(ops) > 1 && !w.dry {
+		srcs := make([]string, 0, len(ops)-1)
+		for _, i := range ops[:len(ops)-1] {
+			srcs = append(srcs, args[i].s)
+		}
+		w.remoteCopy(srcs, args[ops[len(ops)-1]].s, true)
 	}
 	for _, i := range ops {
 		s := args[i].s
@@ -206,7 +325,7 @@ func (w *walker) rsync(chain string, args []arg, io ioInfo) {
 			return
 		}
 	}
-	if len(ops) > 0 {
+	if len(ops) > 0 && !w.dry {
 		last := args[ops[len(ops)-1]]
 		w.writeTo(last.s, chain, last.text)
 		// --delete makes the destination a copy of the source: whatever
@@ -225,6 +344,20 @@ func (w *walker) rsync(chain string, args []arg, io ioInfo) {
 // and scp's -S. -V, -G and -Q only print.
 func (w *walker) ssh(chain string, args []arg, io ioInfo) {
 	name := firstWord(chain)
+	if name == "scp" {
+		ops := scan(&rule{vals: "-P -i -o -F -S -c -l -J -D -X"}, args)
+		if len(ops) > 1 {
+			srcs := make([]string, 0, len(ops)-1)
+			for _, i := range ops[:len(ops)-1] {
+				srcs = append(srcs, args[i].s)
+			}
+			recursive := slices.ContainsFunc(args[1:], func(a arg) bool { return matchFlag("-r", a.s) })
+			w.remoteCopy(srcs, args[ops[len(ops)-1]].s, recursive)
+		}
+	}
+	if name == "ssh" {
+		w.remoteCommand(chain, args)
+	}
 	for i := 1; i < len(args); i++ {
 		a := args[i].s
 		if !strings.HasPrefix(a, "-") {
@@ -260,6 +393,42 @@ func (w *walker) ssh(chain string, args []arg, io ioInfo) {
 			if p, ok := w.abs(args[i].s); !ok || !w.inside(p) {
 				w.res.add(Dangerous, "`"+name+" -F`: reads a configuration that may run commands")
 			}
+		}
+	}
+}
+
+// remoteCommand judges the command ssh runs on the other machine as if it
+// ran here, in a home directory with no workspace: wiping a server's
+// root is as catastrophic as wiping this one's.
+func (w *walker) remoteCommand(chain string, args []arg) {
+	ops := scan(&rule{vals: "-b -c -D -E -e -F -I -i -J -L -l -m -O -o -p -Q -R -S -W -w"}, args)
+	if len(ops) < 2 {
+		return
+	}
+	parts := make([]string, 0, len(args))
+	for _, a := range args[ops[1]:] {
+		parts = append(parts, a.s)
+	}
+	c := w.clone()
+	c.res = &result{home: w.ws.Home}
+	c.ws.Dir = ""
+	c.cwd = w.ws.Home
+	c.box = nil
+	c.nested(strings.Join(parts, " "), input{})
+	if c.res.class == Blocked {
+		for _, r := range c.res.reasons {
+			w.res.add(Blocked, "on `"+args[ops[0]].text+"`: "+r)
+		}
+	}
+}
+
+// mosh judges the command mosh runs on the other machine (mosh HOST --
+// COMMAND) as ssh's is judged.
+func (w *walker) mosh(chain string, args []arg, io ioInfo) {
+	for i, a := range args {
+		if a.s == "--" && i > 1 && i+1 < len(args) {
+			w.remoteCommand(chain, append([]arg{args[0], args[i-1]}, args[i+1:]...))
+			return
 		}
 	}
 }

@@ -1,8 +1,10 @@
 package danger
 
 import (
+	"os"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/qsh-shell/qsh/tools/danger/lazy"
@@ -81,6 +83,8 @@ func (w *walker) rm(chain string, args []arg, io ioInfo) {
 			w.res.add(Dev, on+": removes regenerable build output")
 		case hasGlob(base):
 			w.res.add(Dangerous, on+": deletes files in bulk")
+		case rec && plainFile(p) && w.secretFile(p) == "":
+			w.res.add(Dev, on+": deletes a file in the workspace (-r changes nothing for a file)")
 		case rec:
 			w.res.add(Dangerous, on+": deletes a directory tree")
 		case w.secretFile(p) != "":
@@ -89,6 +93,24 @@ func (w *walker) rm(chain string, args []arg, io ioInfo) {
 			w.res.add(Dev, on+": deletes a file in the workspace")
 		}
 	}
+}
+
+// plainFile reports a path that is a file, not a directory: one on disk,
+// or, when there is none, a lock file or a name with a data file's
+// extension (package-lock.json, app.log).
+func plainFile(p string) bool {
+	if fi, err := os.Lstat(p); err == nil {
+		return fi.Mode().IsRegular()
+	}
+	if lockFiles.Get()[path.Base(p)] {
+		return true
+	}
+	switch path.Ext(p) {
+	case ".json", ".lock", ".log", ".txt", ".csv", ".tsv", ".xml", ".yaml", ".yml", ".toml", ".sum", ".tgz",
+		".zip", ".gz", ".img", ".iso", ".pdf", ".png", ".jpg", ".sqlite", ".db", ".pyc", ".o", ".a", ".so":
+		return true
+	}
+	return false
 }
 
 // buildDirUnder reports whether p lies inside a build directory of the
@@ -140,12 +162,21 @@ func (w *walker) chmod(chain string, args []arg, io ioInfo) {
 			w.res.add(Dangerous, on+": path not known before running")
 		case strings.Contains(p, holeEntry) || strings.Contains(p, holeTree):
 			// Every file find or xargs gives it: as good as -R.
-			if worldWritable(ops[0].s) {
+			root := strings.TrimSuffix(strings.TrimSuffix(p, "/"+holeEntry), "/"+holeTree)
+			if root == "" {
+				root = "/"
+			}
+			switch {
+			case strings.HasSuffix(p, "/"+holeTree) && (root == "/" || systemDirs.Get()[root]):
+				w.res.add(Blocked, on+": changes every file of the system")
+			case worldWritable(ops[0].s):
 				w.res.add(Dangerous, on+": makes every file found writable by every user")
-			} else {
+			case !w.inside(root) && root != w.ws.Dir:
+				w.res.add(Dangerous, on+": changes files outside the workspace")
+			default:
 				w.res.add(Dev, on+": changes permissions of the files found")
 			}
-			if why := w.catastrophic(strings.TrimSuffix(strings.TrimSuffix(p, "/"+holeEntry), "/"+holeTree)); why != "" {
+			if why := w.catastrophic(root); why != "" {
 				w.res.add(Dangerous, on+": changes system or home files")
 			}
 		case recursive && (p == "/" || systemDirs.Get()[p] || path.Dir(p) == "/" && hasGlob(path.Base(p))):
@@ -159,6 +190,46 @@ func (w *walker) chmod(chain string, args []arg, io ioInfo) {
 			default:
 				w.res.add(Dev, on+": changes permissions in the workspace")
 			}
+		default:
+			w.res.add(Dangerous, on+": changes files outside the workspace")
+		}
+	}
+}
+
+// setfacl judges changing ACLs or attributes (setfacl, chattr) as chmod
+// is judged: -R on / or a system directory changes the whole system.
+func (w *walker) setfacl(chain string, args []arg, io ioInfo) {
+	recursive := false
+	var targets []arg
+	for i := 1; i < len(args); i++ {
+		a := args[i].s
+		switch {
+		case a == "-R" || a == "--recursive" || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") &&
+			strings.Contains(a, "R") && chain == "setfacl":
+			recursive = true
+		case chain == "setfacl" && matchFlag("-m --modify -M --modify-file -x --remove -X --remove-file --set "+
+			"--set-file", a) && !strings.Contains(a, "="):
+			i++
+		case chain == "chattr" && (strings.HasPrefix(a, "+") || strings.HasPrefix(a, "=") ||
+			strings.HasPrefix(a, "-") && len(a) > 1 && strings.Trim(a[1:], "aAcCdDeFijmPsStTux") == ""):
+			// a mode: +i, -a, =e
+		case chain == "chattr" && (a == "-v" || a == "-p") && i+1 < len(args):
+			i++
+		case strings.HasPrefix(a, "-"):
+		default:
+			targets = append(targets, args[i])
+		}
+	}
+	for _, t := range targets {
+		p, ok := w.abs(t.s)
+		on := "`" + chain + " " + t.text + "`"
+		switch {
+		case !ok:
+			w.res.add(Dangerous, on+": path not known before running")
+		case recursive && (p == "/" || systemDirs.Get()[p] || path.Dir(p) == "/" && hasGlob(path.Base(p))):
+			w.res.add(Blocked, on+": changes the whole system recursively")
+		case w.inside(p) || p == w.ws.Dir:
+			w.res.add(Dev, on+": changes files in the workspace")
 		default:
 			w.res.add(Dangerous, on+": changes files outside the workspace")
 		}
@@ -219,7 +290,7 @@ func (w *walker) dd(chain string, args []arg, io ioInfo) {
 			endless = endlessDevices[v]
 		}
 		bounded = bounded || strings.HasPrefix(a.s, "count=")
-		if v, ok := strings.CutPrefix(a.s, "of="); ok {
+		if op, v, ok := ddOutput(a.s); ok && !strings.Contains(op, "wipe") {
 			out = v
 		}
 	}
@@ -227,17 +298,172 @@ func (w *walker) dd(chain string, args []arg, io ioInfo) {
 		w.res.add(Dangerous, "`dd of="+out+"`: writes an endless stream to a file, until the disk is full")
 	}
 	for _, a := range args[1:] {
-		if v, ok := strings.CutPrefix(a.s, "of="); ok {
-			w.writeTo(v, "dd", a.text)
+		if op, v, ok := ddOutput(a.s); ok {
+			w.writeTo(v, chain, a.text)
+			if strings.Contains(op, "wipe") {
+				w.res.add(Dangerous, "`"+chain+" "+a.text+"`: overwrites the file's contents")
+			}
 		}
 		if v, ok := strings.CutPrefix(a.s, "if="); ok {
 			p, ok := w.abs(v)
 			if ok && strings.HasPrefix(p, "/dev/") && rawDevice.Get().MatchString(p) {
+				if ddHead(args) {
+					w.res.add(Safe, "`dd "+a.text+"`: reads the start of a disk: its partition table and boot code")
+					continue
+				}
 				w.res.add(Dangerous, "`dd "+a.text+"`: reads a raw disk")
 			}
 			w.readFile(p, ok, "`dd "+a.text+"`")
 		}
 	}
+}
+
+// bigFile is the size from which a file allocated at once may fill the
+// disk (fallocate -l 500G): a test image or a swap file is smaller.
+const bigFile = 10 << 30
+
+// fallocate judges the size a file is given: its blocks are reserved.
+func (w *walker) fallocate(chain string, args []arg, io ioInfo) {
+	for i, a := range args[1:] {
+		v, ok := strings.CutPrefix(a.s, "--length=")
+		if !ok && (a.s == "-l" || a.s == "--length") && i+2 < len(args) {
+			v, ok = args[i+2].s, true
+		}
+		if n := sizeArg(v); ok && (n < 0 || n >= bigFile) {
+			w.res.add(Dangerous, "`"+chain+" "+a.text+" "+v+"`: reserves disk space that may fill the disk")
+		}
+	}
+}
+
+// truncate judges setting sizes: growing a file, or making a new one
+// (sparse: it uses no space), changes no data; shrinking cuts it off.
+func (w *walker) truncate(chain string, args []arg, io ioInfo) {
+	size, ops := "", []arg{}
+	for i := 1; i < len(args); i++ {
+		a := args[i].s
+		switch {
+		case (a == "-s" || a == "--size") && i+1 < len(args):
+			size = args[i+1].s
+			i++
+		case strings.HasPrefix(a, "--size="):
+			size = strings.TrimPrefix(a, "--size=")
+		case strings.HasPrefix(a, "-s") && len(a) > 2:
+			size = a[2:]
+		case (a == "-r" || a == "--reference") && i+1 < len(args):
+			size = "?"
+			i++
+		case strings.HasPrefix(a, "-"):
+		default:
+			ops = append(ops, args[i])
+		}
+	}
+	grow := strings.HasPrefix(size, "+") && sizeArg(size[1:]) >= 0
+	n := sizeArg(size)
+	for _, t := range ops {
+		p, ok := w.abs(t.s)
+		var fi os.FileInfo
+		err := os.ErrNotExist
+		if ok {
+			fi, err = os.Stat(p)
+		}
+		switch {
+		case !ok:
+			w.res.add(Dangerous, "`"+chain+" "+t.text+"`: path not known before running")
+		case grow:
+		case n > 0 && (os.IsNotExist(err) || err == nil && fi.Size() <= n):
+			// a new (sparse) file, or one made longer
+		default:
+			w.res.add(Dangerous, "`"+chain+" -s "+size+" "+t.text+"`: cuts off the file's data")
+		}
+	}
+}
+
+// sizeArg reads a size as fallocate and truncate take it: a number with
+// an optional unit (K M G T, KB MB … as powers of 1000, KiB … of 1024);
+// -1 when it is none.
+func sizeArg(s string) int64 {
+	s = strings.TrimSuffix(strings.TrimSuffix(s, "iB"), "B")
+	if s == "" {
+		return -1
+	}
+	mul := int64(1)
+	switch s[len(s)-1] {
+	case 'K', 'k':
+		mul = 1 << 10
+	case 'M', 'm':
+		mul = 1 << 20
+	case 'G', 'g':
+		mul = 1 << 30
+	case 'T', 't':
+		mul = 1 << 40
+	case 'P', 'p':
+		mul = 1 << 50
+	}
+	if mul > 1 {
+		s = s[:len(s)-1]
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < 0 || n > (1<<62)/mul {
+		return -1
+	}
+	return n * mul
+}
+
+// ddHead reports a dd that reads no more than the first MiB of its input:
+// on a disk, the partition table and boot code, before any filesystem.
+func ddHead(args []arg) bool {
+	bs, count := int64(512), int64(-1)
+	for _, a := range args[1:] {
+		op, v, _ := strings.Cut(a.s, "=")
+		switch op {
+		case "bs", "ibs":
+			bs = ddSize(v)
+		case "count":
+			count = ddSize(v)
+		case "skip", "iseek":
+			if ddSize(v) != 0 {
+				return false
+			}
+		case "iflag":
+			if strings.Contains(v, "count_bytes") {
+				bs = 1
+			}
+		}
+	}
+	return count >= 0 && bs > 0 && bs <= 1<<20 && count*bs <= 1<<20
+}
+
+// ddSize reads a dd size: a number with an optional unit (c w b K M G,
+// kB MB GB …, xN products are not read); -1 when it is no size.
+func ddSize(s string) int64 {
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	n, err := strconv.ParseInt(s[:i], 10, 64)
+	if err != nil || n > 1<<40 {
+		return -1
+	}
+	unit := map[string]int64{"": 1, "c": 1, "w": 2, "b": 512, "K": 1 << 10, "k": 1 << 10, "KiB": 1 << 10,
+		"kB": 1000, "KB": 1000, "M": 1 << 20, "MiB": 1 << 20, "MB": 1000000, "G": 1 << 30, "GiB": 1 << 30,
+		"GB": 1000000000, "T": 1 << 40, "TB": 1000000000000}
+	m, ok := unit[s[i:]]
+	if !ok {
+		return -1
+	}
+	return n * m
+}
+
+// ddOutput splits an operand of dd or its kin (dcfldd, dc3dd) that names
+// a file they write: of=, hof= and ofs= copy into it, wipe= and hwipe=
+// overwrite it with a pattern.
+func ddOutput(a string) (op, target string, ok bool) {
+	op, target, found := strings.Cut(a, "=")
+	switch op {
+	case "of", "hof", "ofs", "hofs", "wipe", "hwipe":
+		return op + "=", target, found
+	}
+	return "", "", false
 }
 
 func (w *walker) tar(chain string, args []arg, io ioInfo) {
@@ -414,9 +640,16 @@ func (w *walker) inplace(chain string, args []arg, io ioInfo) {
 		return
 	}
 	for _, a := range args[1:] {
-		if !strings.HasPrefix(a.s, "-") {
-			w.writeTo(a.s, chain, a.text)
+		if strings.HasPrefix(a.s, "-") {
+			continue
 		}
+		if a.s == hole && a.text == "(input)" {
+			// xargs gofmt -w < list: names not known, but a formatter
+			// rewrites only sources of its language, in place.
+			w.res.add(Dev, "`"+chain+"`: formats the files its input names")
+			continue
+		}
+		w.writeTo(a.s, chain, a.text)
 	}
 }
 
@@ -524,6 +757,9 @@ func (w *walker) gitRemoteSet(chain string, args []arg, io ioInfo) {
 // history go there.
 func (w *walker) gitPush(chain string, args []arg, io ioInfo) {
 	w.gitExt(chain, args, io)
+	if w.dry {
+		return
+	}
 	repo := ""
 	for i := 1; i < len(args); i++ {
 		if v, ok := strings.CutPrefix(args[i].s, "--repo="); ok {

@@ -179,10 +179,15 @@ func (w *walker) find(chain string, args []arg, io ioInfo) {
 				w.writeTo(args[i+1].s, "find "+a, args[i+1].text)
 			}
 		case a == "-name" || a == "-iname" || a == "-path" || a == "-ipath" || a == "-regex" || a == "-iregex" ||
-			a == "-newer" || a == "-mtime" || a == "-mmin" || a == "-user" || a == "-size" || a == "-empty" || a == "-wholename":
+			a == "-newer" || a == "-size" || a == "-empty" || a == "-wholename":
 			// A pattern that matches every name (-name '*', -regex '.*')
 			// filters nothing.
 			if i+1 >= len(args) || !matchesAll(a, args[i+1].s) {
+				filtered = true
+			}
+		case a == "-mtime" || a == "-mmin" || a == "-atime" || a == "-amin" || a == "-ctime" || a == "-cmin":
+			// Older than a day (+1) is most of a tree; newer (-1) is not.
+			if i+1 < len(args) && !strings.HasPrefix(args[i+1].s, "+") {
 				filtered = true
 			}
 		}

@@ -14,7 +14,11 @@ import (
 // (go test -v -run HeldOut) and fails only if a blocked command is let
 // through, which the bar forbids outright.
 func TestHeldOut(t *testing.T) {
-	for _, name := range []string{"heldout.tsv", "heldout2.tsv", "heldout3.tsv", "heldout4.tsv", "heldout5.tsv", "heldout6.tsv"} {
+	// Each set's first line records its one measurement before anyone
+	// tuned on it; heldout7's five lines read otherwise are explained in
+	// docs/danger-classes-notes.md.
+	for _, name := range []string{"heldout.tsv", "heldout2.tsv", "heldout3.tsv", "heldout4.tsv", "heldout5.tsv",
+		"heldout6.tsv", "heldout7.tsv"} {
 		t.Run(name, func(t *testing.T) { heldOut(t, "testdata/"+name) })
 	}
 }

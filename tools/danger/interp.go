@@ -67,6 +67,10 @@ func (w *walker) interp(r *rule, chain string, args []arg, ops []int, io ioInfo)
 	inPlace := false
 	for i := 1; i < len(args); i++ {
 		a := args[i].s
+		if syntaxCheck(r, lang, a) {
+			w.res.add(Safe, "`"+name+" "+a+"`: checks the syntax, runs nothing")
+			return
+		}
 		if code, ok := codeFlag(r, a); ok {
 			if code == "" {
 				if r.kind == kindShell {
@@ -169,6 +173,24 @@ func (w *walker) interp(r *rule, chain string, args []arg, ops []int, io ioInfo)
 		}
 	}
 	w.stdinCode(r, name, lang, io)
+}
+
+// syntaxCheck reports the flags that make a shell or interpreter only
+// parse its code: sh -n (also in a cluster, -nx), node --check, ruby -c,
+// php -l. perl -c is not one: it runs BEGIN blocks.
+func syntaxCheck(r *rule, lang, a string) bool {
+	switch {
+	case r.kind == kindShell:
+		return a == "-n" || a == "-o noexec" || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") &&
+			letters(a[1:]) && strings.Contains(a, "n")
+	case lang == "node":
+		return a == "--check" || a == "-c"
+	case lang == "ruby":
+		return a == "-c" || a == "-wc" || a == "-cw"
+	case lang == "php":
+		return a == "-l" || a == "--syntax-check"
+	}
+	return false
 }
 
 // shellOption reports whether a looks like an option a shell accepts
@@ -286,6 +308,9 @@ var (
 	endless  = lazy.Regexp{Expr: `while\s*\(?\s*(1|true|True|fork|!0)\b|\bwhile\s*\(\s*\)|for\s*\(\s*;\s*;\s*\)|` +
 		`\bloop\s*(\{|do\b)|iter\s*\(\s*int\s*,|itertools\.count|\buntil\s+(0|false)\b|\b1\s+while\b|` +
 		`setInterval|\brepeat\b[\s\S]*\buntil\s+false|while\s+true\s+do`}
+	// grows adds to what a program holds.
+	grows = lazy.Regexp{Expr: `\.push\(|\.append\(|\.extend\(|\+=|\.concat\(|new Array|bytearray|\.repeat\(|` +
+		`<<\s*["'\[]|\bpush\s*@`}
 	// fetchCode downloads; runCode runs what it is given as code.
 	fetchCode = lazy.Regexp{Expr: `urlopen|urllib|requests\.|httpx|http\.client|https?\.(get|request)|\bfetch\s*\(|` +
 		`open-uri|URI\.open|Net::HTTP|LWP|HTTP::Tiny|\bget\s*\(\s*["']https?:|["']https?://|curl_exec|` +
@@ -317,9 +342,13 @@ var (
 	// homeExpr are ways code names the home directory.
 	homeExpr = lazy.Regexp{Expr: homeItem + `|["']~["']`}
 	// writesCode are calls that write, delete, run programs or reach the network.
-	writesCode = lazy.Regexp{Expr: `\bfork\b|pcntl_|open\s*\([^)]*["'][wax+]|\.write\w*\s*\(|write_text|write_bytes|unlink|remove\s*\(|rmdir|rmtree|rename|os\.replace|shutil\.|chmod|chown|mkdir|makedirs|writeFile|appendFile|copyFile|fs\.\w*(rm|write|unlink|rename|mkdir|copy|append|chmod)|\bsystem\b|subprocess|popen|\bexec\s*\(|execSync|spawn|child_process|\beval\s*\(|Function\(|__import__|importlib|compile\(|ctypes|urllib|requests\.|http\.client|urlopen|fetch\(|https?\.(get|request)|socket|smtplib|ftplib|paramiko|LWP|HTTP::|Net::|IO::Socket|` + "`" + `|\bqx|%x|File\.(write|delete|open)|FileUtils|IO\.popen|file_put_contents|fopen|shell_exec|passthru|proc_open|curl_|os\.execute|io\.popen|os\.remove|os\.rename|io\.open|kill\s*\(|os\.kill|signal|truncate|pickle|marshal|setattr|globals\(\)|__builtins__|getattr|vars\(|require\s*\(\s*['"](fs|child_process|http|https|net|os)['"]|from\s+os\s+import|import\s+(os|sys|shutil|subprocess|socket|pathlib|glob|tempfile)\b.*\b(remove|unlink|rmtree|system|run|call|Popen|write|rename|mkdir|chmod|connect)|\bunlink\b|\bopen\s*\(\s*\w+\s*,\s*["']?[>+|]`}
+	writesCode = lazy.Regexp{Expr: `\bfork\b|pcntl_|open\s*\([^)]*["'][wax+]|\.write\w*\s*\(|write_text|write_bytes|unlink|remove\s*\(|rmdir|rmtree|rename|os\.replace|shutil\.(?:rmtree|move|copy|make_archive|unpack_archive|chown)|chmod|chown|mkdir|makedirs|writeFile|appendFile|copyFile|fs\.\w*(rm|write|unlink|rename|mkdir|copy|append|chmod)|\bsystem\b|subprocess|popen|\bexec\s*\(|execSync|spawn|child_process|\beval\s*\(|Function\(|__import__|importlib|compile\(|ctypes|urllib|requests\.|http\.client|urlopen|fetch\(|https?\.(get|request)|socket|smtplib|ftplib|paramiko|LWP|HTTP::|Net::|IO::Socket|` + "`" + `|\bqx|%x|File\.(write|delete|open)|FileUtils|IO\.popen|file_put_contents|fopen|shell_exec|passthru|proc_open|curl_|os\.execute|io\.popen|os\.remove|os\.rename|io\.open|kill\s*\(|os\.kill|signal|truncate|pickle|marshal|setattr|globals\(\)|__builtins__|getattr|vars\(|require\s*\(\s*['"](fs|child_process|http|https|net|os)['"]|from\s+os\s+import|import\s+(os|sys|shutil|subprocess|socket|pathlib|glob|tempfile)\b.*\b(remove|unlink|rmtree|system|run|call|Popen|write|rename|mkdir|chmod|connect)|\bunlink\b|\bopen\s*\(\s*\w+\s*,\s*["']?[>+|]`}
 	// envDump prints the whole environment.
-	envDump      = lazy.Regexp{Expr: `os\.environ\s*(\)|$|\.items|\.keys|\.values|\.copy)|dict\(os\.environ\)|process\.env\s*(\)|$|,|;)|\bENV\.to_h|\bENV\s*(\)|$|\.each|\.keys|\.inspect)|%ENV|getenv\(\)|environ\b[^\[.]|\$_ENV|\$_SERVER`}
+	envDump = lazy.Regexp{Expr: `os\.environ\s*(\)|$|\.items|\.keys|\.values|\.copy)|dict\(os\.environ\)|process\.env\s*(\)|$|,|;)|\bENV\.to_h|\bENV\s*(\)|$|\.each|\.keys|\.inspect)|%ENV|getenv\(\)|environ\b[^\[.]|\$_ENV|\$_SERVER`}
+	// envKeys read only the environment's names or their count:
+	// sorted(os.environ), Object.keys(process.env), ENV.keys.
+	envKeys = lazy.Regexp{Expr: `(?:sorted|list|len|set|tuple)\(\s*os\.environ\s*\)|os\.environ\.keys\(\)|` +
+		`Object\.keys\(\s*process\.env\s*\)|\bENV\.(?:keys|size|length|count)\b|(?:scalar\s*\(?\s*)?keys\s*%ENV`}
 	runsCommands = lazy.Regexp{Expr: `system|subprocess|popen|\bexec|spawn|child_process|shell_exec|passthru|proc_open|os\.execute|` + "`"}
 	envName      = lazy.Regexp{Expr: `(?:os\.environ\[|os\.getenv\(|os\.environ\.get\(|process\.env\.|process\.env\[|ENV\[|\$ENV\{|getenv\()\s*["']?(\w+)`}
 )
@@ -351,7 +380,7 @@ func (w *walker) inline(lang, code string) {
 		w.res.add(Blocked, label+": reverse shell (a socket wired to a shell)")
 		return
 	}
-	if lang != "python" && lang != "node" && lang != "nodejs" {
+	if lang != "python" && lang != "node" && lang != "nodejs" && lang != "pwsh" {
 		for _, m := range backticks.Get().FindAllStringSubmatch(code, -1) {
 			w.nested(m[1], input{})
 		}
@@ -403,12 +432,20 @@ func (w *walker) inline(lang, code string) {
 		}
 	}
 	w.codeReads(label, code)
-	if envDump.Get().MatchString(code) {
-		w.res.add(Dangerous, label+": prints environment variables, which may include secrets")
+	if lang == "pwsh" || lang == "powershell" {
+		w.pwshCode(label, code)
+		return
+	}
+	w.encoded(lang, code)
+	if hugeAlloc(code) || endless.Get().MatchString(code) && grows.Get().MatchString(code) {
+		w.res.add(Dangerous, label+": allocates memory without bound, which may exhaust the machine")
+	}
+	if envDump.Get().MatchString(code) && envDump.Get().MatchString(envKeys.Get().ReplaceAllString(code, "")) {
+		w.discloses(label + ": prints environment variables, which may include secrets")
 	}
 	for _, m := range envName.Get().FindAllStringSubmatch(code, -1) {
 		if secret.Var(m[1]) {
-			w.res.add(Dangerous, label+": reads the secret `"+m[1]+"`")
+			w.discloses(label + ": reads the secret `" + m[1] + "`")
 		}
 	}
 	if writesCode.Get().MatchString(code) {
@@ -628,7 +665,7 @@ func (w *walker) codeReads(label, code string) {
 			continue
 		}
 		if why := w.secretFile(p); why != "" {
-			w.res.add(Dangerous, label+": reads `"+v+"`, which may hold secrets ("+why+")")
+			w.discloses(label + ": reads `" + v + "`, which may hold secrets (" + why + ")")
 			return
 		}
 	}

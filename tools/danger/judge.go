@@ -51,6 +51,8 @@ func (w *walker) run(args []arg, io ioInfo) {
 		}
 		name = path.Base(name)
 	}
+	w.runsDownloaded(name, args)
+	w.holdsEndless(name, args, io.in)
 	r := lookup(name)
 	if r == nil {
 		w.res.add(Dangerous, "unknown command `"+name+"`")
@@ -58,9 +60,23 @@ func (w *walker) run(args []arg, io ioInfo) {
 		w.unknownOnDisk(name, args[1:])
 		return
 	}
-	if len(args) == 2 && (args[1].s == "--help" || args[1].s == "--version" || r.sub != nil && (args[1].s == "-v" || args[1].s == "-V" || args[1].s == "-version")) {
+	if installers.Get()[name] {
+		w.installsDownloaded(name, args)
+	}
+	if len(args) == 2 && (args[1].s == "--help" || args[1].s == "--version" || r.sub != nil && (args[1].s == "-v" || args[1].s == "-V" || args[1].s == "-version") || slices.Contains(strings.Fields(r.alone), args[1].s)) {
 		w.res.add(Safe, "`"+name+" "+args[1].s+"`: prints help or version")
 		return
+	}
+	if maskers.Get()[name] {
+		ss := make([]string, len(args)-1)
+		for i, a := range args[1:] {
+			ss[i] = a.s
+		}
+		if m := masks(name, ss); m == maskAll || m == maskKeys && operandsEnvLines(w, r, args) {
+			saved := w.masked
+			w.masked = true
+			defer func() { w.masked = saved }()
+		}
 	}
 	w.apply(r, name, args, io)
 }
@@ -140,17 +156,25 @@ func (w *walker) operandsOf(name string, args []arg) {
 			w.readPath(p, true, "`"+a.text+"`", !a.quoted)
 			if tree && !w.inside(p) && p != w.ws.Dir {
 				if why := w.holdsSecrets(p); why != "" {
-					w.res.add(Dangerous, "`"+name+" "+a.text+"`: reads a tree that holds secrets ("+why+")")
+					w.discloses("`" + name + " " + a.text + "`: reads a tree that holds secrets (" + why + ")")
 				}
 			}
-		case hasHole(a.s) && strings.Trim(a.s, hole) != "" && !strings.ContainsRune(a.s, holeDL):
-			// /proc/$$/environ, ~/$d/id_rsa: what the known parts allow.
-			pattern := strings.ReplaceAll(a.s, hole, "*")
-			if pp, ok := w.abs(pattern); ok {
-				if why := w.globSecret(pp); why != "" {
-					w.res.add(Dangerous, "`"+a.text+"`: may read a file that holds secrets ("+why+")")
-				}
-			}
+		default:
+			w.readPartly(a.s, "`"+a.text+"`")
+		}
+	}
+}
+
+// readPartly judges reading a path with parts not known before running
+// (/proc/$$/environ, ~/$d/id_rsa) by what its known parts allow.
+func (w *walker) readPartly(s, what string) {
+	if !hasHole(s) || strings.Trim(s, hole) == "" || strings.ContainsRune(s, holeDL) {
+		return
+	}
+	pattern := strings.ReplaceAll(s, hole, "*")
+	if pp, ok := w.abs(pattern); ok {
+		if why := w.globSecret(pp); why != "" {
+			w.discloses(what + ": may read a file that holds secrets (" + why + ")")
 		}
 	}
 }
@@ -329,6 +353,10 @@ func glob(p, s string) bool {
 // apply judges args (args[0] is the command or subcommand word) by rule r;
 // chain is how the command and its subcommands were written.
 func (w *walker) apply(r *rule, chain string, args []arg, io ioInfo) {
+	if r.kind == kindPlain && helpAsked(r, chain, args) {
+		w.res.add(Safe, "`"+chain+" --help`: prints help")
+		return
+	}
 	ops := scan(r, args)
 	if r.sub != nil && len(ops) > 0 {
 		word := args[ops[0]]
@@ -362,6 +390,11 @@ func (w *walker) apply(r *rule, chain string, args []arg, io ioInfo) {
 			w.cwd = cwd
 			return
 		}
+		if word.s == "completion" || word.s == "completions" {
+			// kubectl completion bash: every CLI framework's script.
+			w.res.add(Safe, "`"+chain+" "+word.s+"`: prints shell completion code")
+			return
+		}
 		if !r.open {
 			if r.check != nil {
 				// The options before an unknown subcommand still count (git -c
@@ -384,6 +417,26 @@ func (w *walker) apply(r *rule, chain string, args []arg, io ioInfo) {
 	// their own reason (the result keeps the worst).
 	class, why := base.class, "`"+chain+"`: "+base.why
 	set := false
+	if a, ok := dryRun(r.dry.match, args); ok && class >= r.dry.class {
+		// A dry run changes nothing: what its flags would do does not
+		// happen, but what its checks find (code it runs, secrets it
+		// prints, the network) still counts.
+		w.res.add(r.dry.class, "`"+chain+" "+a.text+"`: "+r.dry.why)
+		saved := w.dry
+		w.dry = true
+		if r.check != nil {
+			r.check(w, chain, args, io)
+		}
+		w.dry = saved
+		if r.progs != "" {
+			w.progs(r.progs, args)
+		}
+		w.listens(chain, args)
+		if !namesOnly(r, args) {
+			w.operandsOf(firstWord(chain), args[1:])
+		}
+		return
+	}
 	hit := func(f flag, a arg) {
 		reason := "`" + chain + " " + a.text + "`: " + f.why
 		switch {
@@ -404,7 +457,7 @@ func (w *walker) apply(r *rule, chain string, args []arg, io ioInfo) {
 	for _, f := range r.ops {
 		for _, i := range ops {
 			a := args[i]
-			if matchOp(f.match, a.s) {
+			if matchOp(f.match, a.s) && (f.not == "" || !matchOp(f.not, a.s)) {
 				hit(f, a)
 				break
 			}
@@ -416,6 +469,9 @@ func (w *walker) apply(r *rule, chain string, args []arg, io ioInfo) {
 		}
 	}
 	w.res.add(class, why)
+	if base.shows != "" {
+		w.discloses("`" + chain + "`: " + base.shows)
+	}
 	if r.progs != "" {
 		w.progs(r.progs, args)
 	}
@@ -455,6 +511,48 @@ func (w *walker) apply(r *rule, chain string, args []arg, io ioInfo) {
 	if r.check != nil {
 		r.check(w, chain, args, io)
 	}
+}
+
+// helpAsked reports --help (or a subcommand's -help, as Go's flag
+// package spells it) among the options before the first operand: the
+// program prints its usage and exits.
+func helpAsked(r *rule, chain string, args []arg) bool {
+	for i := 1; i < len(args); i++ {
+		a := args[i].s
+		switch {
+		case a == "--help" || a == "-help" && strings.Contains(chain, " "):
+			return true
+		case a == "--" || !strings.HasPrefix(a, "-"):
+			return false
+		case takesValue(r.vals, a):
+			i++
+		}
+	}
+	return false
+}
+
+// dryRun finds the argument among spec's flags that makes a command a
+// dry run; a value that turns it off (--dry-run=none) does not.
+func dryRun(spec string, args []arg) (arg, bool) {
+	if spec == "" {
+		return arg{}, false
+	}
+	for _, a := range args[1:] {
+		if a.s == "--" {
+			break
+		}
+		if !matchFlag(spec, a.s) {
+			continue
+		}
+		if _, v, ok := strings.Cut(a.s, "="); ok {
+			switch strings.ToLower(v) {
+			case "none", "false", "0", "no", "off":
+				continue
+			}
+		}
+		return a, true
+	}
+	return arg{}, false
 }
 
 // searched are the operands a search such as grep reads: all but the
@@ -526,9 +624,38 @@ func (w *walker) writes(mode writeMode, chain string, args []arg, ops []int) []i
 		}
 	}
 	for _, i := range targets {
+		if mode == writeLast && w.ownHook(args, ops, i) {
+			w.res.add(Dev, "`"+chain+" "+args[i].text+"`: installs the project's own git hook")
+			continue
+		}
 		w.writeTo(args[i].s, chain, args[i].text)
 	}
 	return targets
+}
+
+// ownHook reports a copy into .git/hooks of files that are all the
+// project's own (cp hooks/pre-commit .git/hooks/): the hook runs the
+// project's code, which is dev work.
+func (w *walker) ownHook(args []arg, ops []int, target int) bool {
+	p, ok := w.abs(args[target].s)
+	if !ok || w.ws.Dir == "" || !under(p, w.ws.Dir+"/.git/hooks") {
+		return false
+	}
+	srcs := 0
+	for _, i := range ops {
+		if i == target {
+			continue
+		}
+		s, ok := w.abs(args[i].s)
+		if !ok || !w.inside(s) || under(s, w.ws.Dir+"/.git") || w.downloaded(s) {
+			return false
+		}
+		if _, wrote := w.shared.scripts[s]; wrote {
+			return false // written by this string: judged as what it holds
+		}
+		srcs++
+	}
+	return srcs > 0
 }
 
 func (w *walker) writeTo(target, chain, text string) {
@@ -547,6 +674,8 @@ func (w *walker) runFile(target, text, lang string) {
 		return
 	}
 	switch {
+	case strings.Contains(target, holeSetup):
+		w.res.add(Dev, "`"+text+"`: runs the shell setup code an installed tool prints")
 	case strings.ContainsRune(target, holeDL):
 		w.res.add(Blocked, "`"+text+"`: runs code downloaded from the network")
 	case !ok:

@@ -112,7 +112,7 @@ func (w *walker) elsewhere(chain string, args []arg) {
 	for i := 1; i < len(args); i++ {
 		flag, v, hasV := strings.Cut(args[i].s, "=")
 		if secretFlags.Get()[flag] {
-			w.res.add(Dangerous, "`"+chain+" "+flag+"`: prints secrets")
+			w.discloses("`" + chain + " " + flag + "`: prints secrets")
 			continue
 		}
 		pip := strings.HasPrefix(name, "pip") || name == "uv"
@@ -154,6 +154,31 @@ func (w *walker) pkgSource(chain string, args []arg, io ioInfo) {
 	for i := 1; i+1 < len(args); i++ {
 		if args[i].s == "-e" || args[i].s == "--editable" {
 			w.pkgSpec(chain, args[i+1])
+		}
+	}
+}
+
+// pipUninstall judges which packages are removed: named ones are the
+// project's business; a list not known before running (-r <(pip
+// freeze), xargs) may be every package of the interpreter.
+func (w *walker) pipUninstall(chain string, args []arg, io ioInfo) {
+	for i, a := range args[1:] {
+		req := ""
+		switch {
+		case (a.s == "-r" || a.s == "--requirement") && i+2 < len(args):
+			req = args[i+2].s
+		case strings.HasPrefix(a.s, "--requirement="):
+			req = strings.TrimPrefix(a.s, "--requirement=")
+		case !strings.HasPrefix(a.s, "-") && hasHole(a.s):
+			w.res.add(Dangerous, "`"+chain+" "+a.text+"`: removes packages not known before running, maybe all")
+			return
+		default:
+			continue
+		}
+		p, ok := w.abs(req)
+		if content, wrote := w.shared.scripts[p]; !ok || strings.HasPrefix(p, "/dev/") && (!wrote || hasHole(content)) {
+			w.res.add(Dangerous, "`"+chain+" -r "+req+"`: removes packages not known before running, maybe all")
+			return
 		}
 	}
 }

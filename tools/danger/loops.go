@@ -84,6 +84,114 @@ func waits(stmts []*syntax.Stmt) bool {
 	return found
 }
 
+// fills judges an endless loop that nothing ends or slows (no break,
+// exit, return, sleep, read) and that makes files or directories on every
+// turn: it runs until the disk or its inodes are full (while :; do mkdir
+// -p d && cd d; done).
+func (w *walker) fills(what string, endless bool, cond, body []*syntax.Stmt) {
+	if !endless || waits(cond) || waits(body) || exits(body) || !makesFiles(body) {
+		return
+	}
+	w.res.add(Dangerous, "`"+what+"`: makes files or directories endlessly, until the disk is full")
+}
+
+// exits reports a statement that can leave the loop or the shell.
+func exits(stmts []*syntax.Stmt) bool {
+	found := false
+	for _, s := range stmts {
+		syntax.Walk(s, func(n syntax.Node) bool {
+			if c, ok := n.(*syntax.CallExpr); ok && len(c.Args) > 0 {
+				switch c.Args[0].Lit() {
+				case "break", "exit", "return", "false":
+					found = true
+				}
+			}
+			return !found
+		})
+	}
+	return found
+}
+
+// makesFiles reports a command that creates a file or a directory, or a
+// redirection that writes one.
+func makesFiles(stmts []*syntax.Stmt) bool {
+	found := false
+	for _, s := range stmts {
+		syntax.Walk(s, func(n syntax.Node) bool {
+			switch n := n.(type) {
+			case *syntax.CallExpr:
+				if len(n.Args) > 0 {
+					switch n.Args[0].Lit() {
+					case "mkdir", "touch", "cp", "dd", "fallocate", "tee", "ln", "mktemp", "truncate", "install":
+						found = true
+					}
+				}
+			case *syntax.Redirect:
+				if n.Op == syntax.RdrOut || n.Op == syntax.AppOut || n.Op == syntax.ClbOut || n.Op == syntax.RdrAll ||
+					n.Op == syntax.AppAll {
+					found = found || !strings.HasPrefix(n.Word.Lit(), "/dev/")
+				}
+			}
+			return !found
+		})
+	}
+	return found
+}
+
+// holdsEndless judges a command that keeps what it reads (sort, tac, or
+// tail's last line) given an input that never ends: it grows until the
+// machine runs out of memory (tail /dev/zero, yes | sort).
+func (w *walker) holdsEndless(name string, args []arg, in input) {
+	switch name {
+	case "sort", "tac", "tail", "shuf":
+	default:
+		return
+	}
+	endless := in.endless && in.kind != inNone
+	for _, a := range args[1:] {
+		if name == "tail" && (a.s == "-c" || strings.HasPrefix(a.s, "-c") || strings.HasPrefix(a.s, "--bytes")) {
+			return // a bounded number of bytes
+		}
+		endless = endless || endlessDevices[a.s]
+	}
+	if endless {
+		w.res.add(Dangerous, "`"+name+"`: keeps an input that never ends in memory, until the machine runs out")
+	}
+}
+
+// hugeAlloc reports interpreter code that asks for memory by a number no
+// machine has: bytearray(10**13), 'x' * 10**12, Buffer.alloc(1e13).
+func hugeAlloc(code string) bool {
+	if !mayContain(code, "**", "e1", "e2", "<<", "000000000") || !allocWords.Get().MatchString(code) {
+		return false
+	}
+	for _, m := range hugeNumber.Get().FindAllStringSubmatch(code, -1) {
+		switch {
+		case m[1] != "": // 10**N
+			if n, _ := strconv.Atoi(m[1]); n >= 10 {
+				return true
+			}
+		case m[2] != "": // 2**N, 1<<N
+			if n, _ := strconv.Atoi(m[2]); n >= 34 {
+				return true
+			}
+		case m[3] != "": // 1eN
+			if n, _ := strconv.Atoi(m[3]); n >= 10 {
+				return true
+			}
+		case m[4] != "": // eleven digits or more
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	allocWords = lazy.Regexp{Expr: `bytearray|bytes\(|alloc|Buffer|Array\(|\[[^\]]*\]\s*\*|["']\s*\*|\*\s*\(|repeat\(|` +
+		`zeros|ones|empty\(|range\(|list\(|\bx\s*\*|'\s*x\s*\d|"\s*x\s*\d`}
+	hugeNumber = lazy.Regexp{Expr: `10\s*\*\*\s*(\d+)|(?:2\s*\*\*|1\s*<<)\s*(\d+)|\b\d(?:\.\d+)?[eE]\+?(\d+)|(\b\d{11,}\b)`}
+)
+
 // endlessDevices never reach their end.
 var endlessDevices = map[string]bool{"/dev/zero": true, "/dev/urandom": true, "/dev/random": true, "/dev/full": true}
 

@@ -50,7 +50,9 @@ func (w *walker) make(chain string, args []arg, io ioInfo) {
 			case (v == "-" || v == "/dev/stdin") && io.in.kind == inData:
 				w.res.add(Dev, "`"+chain+" -f -`: runs a makefile given on its input")
 				w.makeText(io.in.data)
-			case v == "-" || v == "/dev/stdin" || strings.HasPrefix(v, "/dev/fd/"):
+			case (v == "-" || v == "/dev/stdin") && io.in.kind == inDownload:
+				w.res.add(Blocked, "`"+chain+" -f -`: runs a makefile downloaded from the network")
+			case (v == "-" || v == "/dev/stdin" || strings.HasPrefix(v, "/dev/fd/")) && !strings.ContainsRune(v, holeDL):
 				w.res.add(Dangerous, "`"+chain+" -f "+v+"`: runs a makefile from its input, which cannot be seen")
 			default:
 				w.runFile(v, v, "make")

@@ -192,6 +192,9 @@ func (w *walker) writeClass(p string, what string) (Class, string) {
 		if strings.HasPrefix(rel, ".git/hooks") || rel == ".git/config" {
 			return Dangerous, what + ": changes git hooks or config, which run code"
 		}
+		if lockWrite(p) {
+			return Dangerous, what + ": rewrites a lock file by hand, which changes what gets installed"
+		}
 		return Dev, what + ": writes a file in the workspace"
 	}
 	return Dangerous, what + ": writes outside the workspace"

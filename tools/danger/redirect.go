@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -64,9 +63,13 @@ func (w *walker) redirects(rs []*syntax.Redirect, in input) ioInfo {
 		case syntax.WordHdoc:
 			io.in = w.dataInput(w.literal(r.Word))
 		case syntax.RdrIn:
+			stdin := io.in
 			target := w.literal(r.Word)
 			p, ok := w.abs(target)
 			w.readFile(p, ok, "`< "+w.text(r.Word)+"`")
+			if !ok {
+				w.readPartly(target, "`< "+w.text(r.Word)+"`")
+			}
 			switch {
 			case strings.ContainsRune(target, holeDL):
 				io.in = input{kind: inDownload}
@@ -76,12 +79,20 @@ func (w *walker) redirects(rs []*syntax.Redirect, in input) ioInfo {
 				// < <(printf …): the output of a process substitution
 				// known before running.
 				io.in = input{kind: inData, data: w.shared.scripts[p]}
+			case w.downloaded(p):
+				io.in = input{kind: inDownload}
 			default:
 				io.in = input{kind: inFile, data: p}
 				if network(p) {
 					io.net = true
 					w.netfd(fd)
 				}
+			}
+			if fd != "" && fd != "0" {
+				// exec 3< <(curl …): what fd 3 reads, for a later <&3;
+				// standard input is not changed.
+				w.fdInput(fd, io.in)
+				io.in = stdin
 			}
 		case syntax.RdrOut, syntax.AppOut, syntax.ClbOut, syntax.RdrAll, syntax.AppAll, syntax.RdrInOut:
 			target := w.literal(r.Word)
@@ -112,6 +123,10 @@ func (w *walker) redirects(rs []*syntax.Redirect, in input) ioInfo {
 				}
 				continue
 			}
+			if in, ok := w.shared.fdIn[target]; ok && r.Op == syntax.DplIn && (fd == "" || fd == "0") {
+				io.in = in // <&3 after exec 3< FILE
+				continue
+			}
 			if _, err := strconv.Atoi(target); err == nil || target == "-" {
 				continue
 			}
@@ -126,6 +141,14 @@ func (w *walker) redirects(rs []*syntax.Redirect, in input) ioInfo {
 		}
 	}
 	return io
+}
+
+// fdInput records what file descriptor fd reads.
+func (w *walker) fdInput(fd string, in input) {
+	if w.shared.fdIn == nil {
+		w.shared.fdIn = map[string]input{}
+	}
+	w.shared.fdIn[fd] = in
 }
 
 func (w *walker) netfd(fd string) {
@@ -159,7 +182,7 @@ func (w *walker) readPath(p string, ok bool, what string, glob bool) {
 	if ok && path.Base(p) == holeTree {
 		// Every file under a tree: secrets among them if it holds any.
 		if why := w.holdsSecrets(path.Dir(p)); why != "" {
-			w.res.add(Dangerous, what+": reads every file under `"+path.Dir(p)+"`, secrets among them ("+why+")")
+			w.discloses(what + ": reads every file under `" + path.Dir(p) + "`, secrets among them (" + why + ")")
 		}
 	}
 	if ok {
@@ -168,7 +191,7 @@ func (w *walker) readPath(p string, ok bool, what string, glob bool) {
 			why = w.globSecret(p)
 		}
 		if why != "" {
-			w.res.add(Dangerous, what+": reads a file that may hold secrets ("+why+")")
+			w.discloses(what + ": reads a file that may hold secrets (" + why + ")")
 		}
 	}
 	if ok && strings.HasPrefix(p, "/dev/") && rawDevice.Get().MatchString(p) {
@@ -202,8 +225,8 @@ func (w *walker) heredoc(r *syntax.Redirect) string {
 		}
 		return sb.String()
 	}
-	s, err := expand.Document(w.config(), r.Hdoc)
-	if err != nil {
+	s, ok := w.expandDocument(r.Hdoc)
+	if !ok {
 		return hole
 	}
 	return s

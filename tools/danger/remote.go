@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/qsh-shell/qsh/tools/danger/lazy"
@@ -271,6 +272,15 @@ func (w *walker) cloud(chain string, args []arg, io ioInfo) {
 	for _, i := range ops {
 		words = append(words, args[i].s)
 	}
+	if a, ok := dryRun("--dry-run --dryrun", args); ok || slices.Contains(words, "what-if") {
+		// aws … --dry-run asks whether it may; --dryrun lists what s3
+		// would do; az … what-if previews a deployment.
+		if a.s == "" {
+			a.text = "what-if"
+		}
+		w.res.add(Dev, "`"+name+" "+strings.Join(words, " ")+" "+a.text+"`: "+dryRunWhy)
+		return
+	}
 	if name == "aws" && len(words) >= 2 && words[0] == "s3" {
 		switch words[1] {
 		case "ls":
@@ -286,6 +296,10 @@ func (w *walker) cloud(chain string, args []arg, io ioInfo) {
 				w.res.add(Dangerous, "`aws s3 "+words[1]+"`: uploads to a bucket")
 			} else {
 				w.res.add(Dangerous, "`aws s3 "+words[1]+"`: copies from a bucket")
+				if len(words) > 3 {
+					w.remoteCopy(words[2:len(words)-1], words[len(words)-1],
+						words[1] == "sync" || slices.ContainsFunc(args, func(a arg) bool { return a.s == "--recursive" }))
+				}
 			}
 		default:
 			w.res.add(Dangerous, "`aws s3 "+words[1]+"`: "+remoteEdit)
@@ -300,7 +314,7 @@ func (w *walker) cloud(chain string, args []arg, io ioInfo) {
 	lower := strings.ToLower(strings.Join(all, " "))
 	for _, s := range cloudSecret {
 		if strings.Contains(lower, s) && !strings.Contains(lower, "list") {
-			w.res.add(Dangerous, "`"+text+"`: may print a secret")
+			w.discloses("`" + text + "`: may print a secret")
 			return
 		}
 	}
@@ -372,6 +386,12 @@ func (w *walker) lookupName(chain string, args []arg, io ioInfo) {
 // a package manager then runs them: npm test runs "test", npm install its
 // install hooks, npm run X "preX", "X" and "postX".
 func (w *walker) jsScripts(chain string, args []arg, io ioInfo) {
+	if sub := chain[strings.LastIndexByte(chain, ' ')+1:]; sub == "run" || sub == "run-script" {
+		if ops := scan(&rule{}, args); len(ops) > 0 && args[ops[0]].s == "env" {
+			// npm's own env script, unless package.json has one.
+			w.discloses("`" + chain + " env`: prints the whole environment, which may include secrets")
+		}
+	}
 	if w.cwd == "" || len(w.shared.scripts) == 0 {
 		return
 	}

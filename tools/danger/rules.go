@@ -96,6 +96,15 @@ type rule struct {
 	// place write to standard output instead (gzip -c), or only list or
 	// test them: the operands are then read, not written.
 	stdout string
+	// alone are flags that, given alone, only print the version or help
+	// (mkfs.ext4 -V; with a device, -V is mkfs's verbose).
+	alone string
+	// shows says why what the command prints discloses secrets: judged
+	// dangerous unless a filter reduces its output to names (masks.go).
+	shows string
+	// dry: flags that make the command a dry run (git push -n, kubectl
+	// --dry-run=client): it changes nothing, and its class is dry.class.
+	dry flag
 }
 
 // flag matches arguments: for flags, `-f` (also inside `-xdf`) and
@@ -104,7 +113,8 @@ type flag struct {
 	match string
 	class Class
 	why   string
-	set   bool // replaces the rule's class instead of raising it
+	set   bool   // replaces the rule's class instead of raising it
+	not   string // operands that match does not cover after all
 }
 
 func safe(why string) *rule      { return &rule{class: Safe, why: why} }
@@ -138,6 +148,26 @@ func allNamed(m map[string]*rule) map[string]*rule {
 	return m
 }
 
+// dryRunWhy is what a dry run does.
+const dryRunWhy = "a dry run: reports what it would do, changes nothing"
+
+// withDry marks every rule of a table whose class is worse than dev as
+// having the dry-run flags spec: what such a run reads stays dev.
+func withDry(m map[string]*rule, spec string) map[string]*rule {
+	for _, r := range m {
+		if r.class > Dev || len(r.flags) > 0 {
+			r.dry = flag{match: spec, class: Dev, why: dryRunWhy}
+		}
+	}
+	return m
+}
+
+// dryRule gives r the dry-run flags spec (see withDry).
+func dryRule(r *rule, spec string) *rule {
+	r.dry = flag{match: spec, class: Dev, why: dryRunWhy}
+	return r
+}
+
 func raise(match string, c Class, why string) flag { return flag{match: match, class: c, why: why} }
 func set(match string, c Class, why string) flag {
 	return flag{match: match, class: c, why: why, set: true}
@@ -151,8 +181,20 @@ const (
 	buildWhy   = "builds or tests the project"
 )
 
-// destroyNames are script and target names that say they destroy data.
-const destroyNames = "*drop* *reset* *destroy* *purge* *wipe* *truncate* *nuke* *teardown* *flush*"
+// destroyNames are script and target names that say they destroy data;
+// testNames say a target tests or previews instead (make test-destroy,
+// npm run check:reset, make plan-destroy).
+const (
+	destroyNames = "*drop* *reset* *destroy* *purge* *wipe* *truncate* *nuke* *teardown* *flush*"
+	testNames    = "test* *-test *-test-* *_test *_test_* *:test *:test:* tests* *-tests check* *-check *:check " +
+		"*dry-run* *dryrun* plan-* *-plan preview* *-preview lint*"
+)
+
+// destroys is the flag for a script or target whose name says it
+// destroys data.
+func destroys(why string) flag {
+	return flag{match: destroyNames, class: Dangerous, why: why, not: testNames}
+}
 
 // commands is the table: every command the classifier recognises. It is
 // built on first use (see package lazy); init only names its builder, which the

@@ -16,7 +16,7 @@ func buildCommands() map[string]*rule {
 			ops: []flag{
 				raise("install uninstall", Dangerous, "installs outside the workspace"),
 				raise("deploy* publish* release* upload* push*", Dangerous, "publishes or deploys"),
-				raise(destroyNames, Dangerous, "runs a target whose name says it destroys data"),
+				destroys("runs a target whose name says it destroys data"),
 			},
 		},
 		"gmake": {
@@ -51,7 +51,7 @@ func buildCommands() map[string]*rule {
 			why:   "runs a project recipe",
 			ops: []flag{
 				raise("deploy* publish* release* install", Dangerous, "publishes, deploys or installs"),
-				raise(destroyNames, Dangerous, "runs a recipe whose name says it destroys data"),
+				destroys("runs a recipe whose name says it destroys data"),
 			},
 		},
 		"task": {
@@ -59,7 +59,7 @@ func buildCommands() map[string]*rule {
 			why:   "runs a project task",
 			ops: []flag{
 				raise("deploy* publish* release* install", Dangerous, "publishes, deploys or installs"),
-				raise(destroyNames, Dangerous, "runs a recipe whose name says it destroys data"),
+				destroys("runs a recipe whose name says it destroys data"),
 			},
 		},
 		"mvn": {
@@ -480,6 +480,7 @@ func goRules() map[string]*rule {
 					class: Dev,
 					why:   "edits go.mod",
 					flags: []flag{set("-json -print", Safe, "prints go.mod")},
+					check: (*walker).goReplace,
 				},
 			},
 			open: true,
@@ -501,9 +502,21 @@ func goRules() map[string]*rule {
 		},
 		"install": dangerous("installs a program outside the workspace"),
 		"work":    dev("edits go.work"),
-		"tool":    dev("runs a Go tool"),
-		"bug":     dangerous("opens a browser"),
-		"fix":     dev("rewrites code"),
+		"tool": {
+			class: Dev,
+			why:   "runs a Go tool",
+			sub: map[string]*rule{
+				"nm":        safe("lists a binary's symbols"),
+				"objdump":   safe("disassembles a binary"),
+				"addr2line": safe("maps addresses to lines"),
+				"buildid":   safe("shows a binary's build id"),
+				"doc":       safe("shows documentation"),
+				"cover":     {class: Safe, why: "reports coverage", check: (*walker).outflag},
+			},
+			open: true, // a tool of the go.mod tool directive: the project's
+		},
+		"bug": dangerous("opens a browser"),
+		"fix": dev("rewrites code"),
 		"telemetry": {
 			class: Dev,
 			why:   "changes telemetry settings",
@@ -532,7 +545,7 @@ func cargoRules() map[string]*rule {
 		"doc":               dev("builds documentation"),
 		"new":               dev("creates a crate"),
 		"init":              dev("creates a crate"),
-		"add":               dev("adds a dependency"),
+		"add":               {class: Dev, why: "adds a dependency", check: (*walker).gitDependency},
 		"remove":            dev("removes a dependency"),
 		"update":            dev("updates dependencies"),
 		"fetch":             dev("fetches dependencies"),
@@ -541,7 +554,8 @@ func cargoRules() map[string]*rule {
 		"metadata":          safe("prints metadata"),
 		"search":            dev("queries the registry"),
 		"version":           safe("prints the version"),
-		"publish":           dangerous("publishes a crate"),
+		"publish":           dryRule(dangerous("publishes a crate"), "--dry-run -n"),
+		"generate":          {class: Dev, why: "renders a project template", check: (*walker).template},
 		"yank":              dangerous("yanks a published crate"),
 		"install":           dangerous("installs a program outside the workspace"),
 		"uninstall":         dangerous("removes an installed program"),

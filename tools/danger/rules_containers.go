@@ -25,7 +25,7 @@ func containerCommands() map[string]*rule {
 		"kubectl": {
 			class: Dangerous,
 			why:   "unknown kubectl command",
-			sub:   kubectlRules(),
+			sub:   withDry(kubectlRules(), "--dry-run"),
 			vals: "-n --namespace --context --cluster --kubeconfig -s --server --user -l --selector " +
 				"-o --output -f --filename -c --container",
 		},
@@ -33,7 +33,7 @@ func containerCommands() map[string]*rule {
 		"helm": {
 			class: Dangerous,
 			why:   "unknown helm command",
-			sub:   helmRules(),
+			sub:   withDry(helmRules(), "--dry-run"),
 			vals:  "-n --namespace --kube-context --kubeconfig",
 		},
 	}
@@ -196,7 +196,7 @@ func dockerRules() map[string]*rule {
 				"stop":    dev("stops containers"),
 				"restart": dev("restarts containers"),
 				"run":     {class: Dev, why: "runs a one-off project container", check: (*walker).dockerRun},
-				"exec":    dangerous("runs a command inside a container"),
+				"exec":    {class: Dev, why: "runs a command in the project's container", check: (*walker).composeExec},
 				"rm":      dangerous("deletes containers"),
 				"kill":    dangerous("kills containers"),
 				"push":    dangerous("publishes images"),

@@ -42,7 +42,7 @@ func families() []family {
 				ops: []flag{
 					raise("install uninstall", Dangerous, "installs outside the workspace"),
 					raise("deploy* publish* release* upload* push*", Dangerous, "publishes or deploys"),
-					raise(destroyNames, Dangerous, "runs a target whose name says it destroys data"),
+					destroys("runs a target whose name says it destroys data"),
 				},
 			},
 			names: "dune scons waf buck buck2 pants mill xmake premake5 gn b2 bjam qmake tup redo " +

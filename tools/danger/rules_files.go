@@ -45,10 +45,11 @@ func fileCommands() map[string]*rule {
 		"unlink": {class: Safe, why: "deletes a file", check: (*walker).rm, noscope: true},
 		"shred":  {class: Dangerous, why: "destroys file contents", write: writeAll},
 		"truncate": {
-			class: Dangerous,
-			why:   "truncates files",
+			class: Dev,
+			why:   "sets the size of files",
 			write: writeAll,
 			vals:  "-s --size -r --reference",
+			check: (*walker).truncate,
 		},
 		"dd": {class: Safe, why: "copies data", check: (*walker).dd, noscope: true},
 		"patch": {
@@ -166,6 +167,9 @@ func fileCommands() map[string]*rule {
 			why:   "allocates a file",
 			write: writeAll,
 			vals:  "-l -o --length --offset",
+			check: (*walker).fallocate,
+			flags: []flag{raise("-p --punch-hole -c --collapse-range -z --zero-range -i --insert-range", Dangerous,
+				"removes or zeroes a range of the file's data")},
 		},
 		"ed": {class: Dev, why: "edits files", check: (*walker).ed},
 	}

@@ -30,3 +30,21 @@ func TestFileRules(t *testing.T) {
 		{"gzip notes.txt", Dev},
 	})
 }
+
+// TestFileFamilies: ACLs and attributes are judged as chmod is; sizes by
+// what they do to the data and the disk.
+func TestFileFamilies(t *testing.T) {
+	checkRules(t, []ruleCase{
+		{"setfacl -Rm g:dev:rwx /etc", Blocked},
+		{"setfacl -m u:bob:r notes.txt", Dev},
+		{"setfacl -m u:bob:r ~/.ssh/id_rsa", Dangerous},
+		{"chattr -R +i /usr", Blocked},
+		{"fallocate -l 20G disk.img", Dangerous},
+		{"fallocate -l 100M test.img", Dev},
+		{"fallocate --punch-hole -o 0 -l 4096 db.img", Dangerous},
+		{"truncate -s +10M log.img", Dev},
+		{"truncate --size=0 app.log", Dangerous},
+		{"truncate -s 2G new-sparse.img", Dev},
+		{"truncate -s 10 $F", Dangerous},
+	})
+}

@@ -147,7 +147,7 @@ func gitRules() map[string]*rule {
 			class: Dangerous,
 			why:   "throws away local changes",
 			flags: []flag{set("--staged -S", Dev, "unstages changes")},
-			ops:   []flag{raise(". :/ \\*", Dangerous, "throws away local changes in the whole tree")},
+			check: (*walker).gitRestore,
 		},
 		"branch": {
 			names: true, // refs, not files
@@ -263,6 +263,7 @@ func gitRules() map[string]*rule {
 		"push": {
 			class: Dev,
 			why:   "pushes the branch",
+			dry:   flag{match: "-n --dry-run", class: Dev, why: dryRunWhy},
 			vals:  "-o --push-option --repo --receive-pack --exec",
 			check: (*walker).gitPush,
 			flags: []flag{
@@ -492,7 +493,7 @@ func ghRules() map[string]*rule {
 			sub: map[string]*rule{
 				"list":     dev(remoteRead),
 				"view":     dev(remoteRead),
-				"download": dev("downloads release assets"),
+				"download": {class: Dev, why: "downloads release assets", check: (*walker).releaseAssets},
 				"create":   dangerous("publishes a release"),
 				"delete":   dangerous("deletes a release"),
 				"upload":   dangerous("uploads release assets"),

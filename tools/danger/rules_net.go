@@ -2,26 +2,42 @@ package danger
 
 // networkCommands is the part of the table (see rules.go) for the network: transfers, remote
 // shells, sockets, DNS and probes.
+// publicHalf is openssl pkey and its kin: -pubout prints only the public
+// half of the key it reads; -text or no -pubout prints the key itself.
+func publicHalf(why string) *rule {
+	return &rule{class: Safe, why: why, namesWith: "-pubout", contents: "-text", check: (*walker).outflag}
+}
+
 func networkCommands() map[string]*rule {
 	return map[string]*rule{
-		"curl":   {class: Safe, why: "transfers data", check: (*walker).fetch, noscope: true},
-		"wget":   {class: Safe, why: "transfers data", check: (*walker).fetch, noscope: true},
-		"http":   {class: Safe, why: "transfers data", check: (*walker).fetch, noscope: true},
-		"https":  {class: Safe, why: "transfers data", check: (*walker).fetch, noscope: true},
-		"xh":     {class: Safe, why: "transfers data", check: (*walker).fetch, noscope: true},
-		"aria2c": dangerous("downloads from the network"),
+		"curl":         {class: Safe, why: "transfers data", check: (*walker).fetch, noscope: true},
+		"wget":         {class: Safe, why: "transfers data", check: (*walker).fetch, noscope: true},
+		"http":         {class: Safe, why: "transfers data", check: (*walker).fetch, noscope: true},
+		"https":        {class: Safe, why: "transfers data", check: (*walker).fetch, noscope: true},
+		"xh":           {class: Safe, why: "transfers data", check: (*walker).fetch, noscope: true},
+		"aria2c":       {class: Dangerous, why: "downloads from the network", check: (*walker).saves},
+		"axel":         {class: Dangerous, why: "downloads from the network", check: (*walker).saves},
+		"lwp-download": {class: Dangerous, why: "downloads from the network", check: (*walker).saves},
+		"wget2":        {class: Safe, why: "transfers data", check: (*walker).fetch, noscope: true},
 		"ssh": {
 			class: Dangerous,
 			why:   "connects to a remote machine",
 			check: (*walker).ssh,
 			flags: []flag{set("-V -G -Q", Safe, "prints its version, configuration or a query's answer")},
 		},
-		"scp":   {class: Dangerous, why: "copies files over the network", check: (*walker).ssh},
-		"sftp":  {class: Dangerous, why: "copies files over the network", check: (*walker).ssh},
-		"rsync": {class: Dev, why: "copies files", check: (*walker).rsync},
+		"scp":  {class: Dangerous, why: "copies files over the network", check: (*walker).ssh},
+		"mosh": {class: Dangerous, why: "connects to a remote machine", check: (*walker).mosh},
+		"sftp": {class: Dangerous, why: "copies files over the network", check: (*walker).ssh},
+		"rsync": {
+			class: Dev,
+			why:   "copies files",
+			check: (*walker).rsync,
+			dry:   flag{match: "-n --dry-run", class: Safe, why: "a dry run: lists what it would copy"},
+		},
 		"nc": {
-			class: Dangerous,
+			class: Dev,
 			why:   "opens network connections",
+			check: (*walker).netcat,
 			flags: []flag{
 				raise(
 					"-e -c --exec --sh-exec --lua-exec",
@@ -31,8 +47,9 @@ func networkCommands() map[string]*rule {
 			},
 		},
 		"ncat": {
-			class: Dangerous,
+			class: Dev,
 			why:   "opens network connections",
+			check: (*walker).netcat,
 			flags: []flag{
 				raise(
 					"-e -c --exec --sh-exec --lua-exec",
@@ -42,13 +59,17 @@ func networkCommands() map[string]*rule {
 			},
 		},
 		"netcat": {
-			class: Dangerous,
+			class: Dev,
 			why:   "opens network connections",
+			check: (*walker).netcat,
 			flags: []flag{raise("-e -c", Blocked, "runs a shell over the network (reverse shell)")},
 		},
+		"ttyd":  {class: Dangerous, why: "serves a terminal", check: (*walker).webTerminal, noscope: true},
+		"gotty": {class: Dangerous, why: "serves a terminal", check: (*walker).webTerminal, noscope: true},
 		"socat": {
-			class: Dangerous,
-			why:   "opens network connections",
+			class: Dev,
+			why:   "relays data",
+			check: (*walker).socat,
 			ops: []flag{
 				raise(
 					"exec:* EXEC:* system:* SYSTEM:*",
@@ -66,6 +87,17 @@ func networkCommands() map[string]*rule {
 			sub: map[string]*rule{
 				"s_client": dangerous("opens a network connection"),
 				"s_server": dangerous("listens on the network"),
+				// Certificates, requests and revocation lists are public;
+				// a key shows only its public half with -pubout.
+				"x509": {class: Safe, why: "shows or converts a certificate", names: true, check: (*walker).outflag},
+				"req": {class: Safe, why: "shows or makes a certificate request", names: true,
+					check: (*walker).outflag},
+				"crl":    {class: Safe, why: "shows a revocation list", names: true, check: (*walker).outflag},
+				"verify": named(safe("verifies a certificate")),
+				"dgst":   named(safe("hashes files")),
+				"pkey":   publicHalf("shows or converts a key"),
+				"rsa":    publicHalf("shows or converts an RSA key"),
+				"ec":     publicHalf("shows or converts an EC key"),
 			},
 			open: true,
 		},

@@ -30,7 +30,7 @@ func packageCommands() map[string]*rule {
 			open:  true,
 			ops: []flag{
 				raise("deploy* publish* release*", Dangerous, "runs a deploy or release script"),
-				raise(destroyNames, Dangerous, "runs a script whose name says it destroys data"),
+				destroys("runs a script whose name says it destroys data"),
 			},
 		},
 		"bun": {
@@ -55,13 +55,13 @@ func packageCommands() map[string]*rule {
 				"run":     uvRunRule(),
 				"sync":    dev("installs dependencies"),
 				"lock":    dev("locks dependencies"),
-				"add":     dev("adds a dependency"),
+				"add":     {class: Dev, why: "adds a dependency", check: (*walker).pkgSource},
 				"remove":  dev("removes a dependency"),
 				"venv":    dev("creates a virtual environment"),
 				"build":   dev(buildWhy),
 				"tree":    safe("shows the dependency tree"),
 				"version": safe("prints the version"),
-				"publish": dangerous("publishes a package"),
+				"publish": dryRule(dangerous("publishes a package"), "--dry-run"),
 				"tool": {
 					class: Dangerous,
 					why:   "installs or runs tools outside the project",
@@ -99,8 +99,9 @@ func packageCommands() map[string]*rule {
 			why:   "manages the project environment",
 			sub: map[string]*rule{
 				"run":     runIn("the project's environment"),
-				"publish": dangerous("publishes a package"),
+				"publish": dryRule(dangerous("publishes a package"), "--dry-run"),
 				"show":    safe("shows dependencies"),
+				"add":     {class: Dev, why: "adds a dependency", check: (*walker).pkgSource},
 				"source": {
 					class: Dangerous,
 					why:   "adds a package source, which later installs trust",
@@ -124,15 +125,19 @@ func packageCommands() map[string]*rule {
 		"pipenv": {
 			class: Dev,
 			why:   "manages the project environment",
-			sub:   map[string]*rule{"run": runIn("the project's environment")},
-			open:  true,
+			sub: map[string]*rule{
+				"run":     runIn("the project's environment"),
+				"install": {class: Dev, why: "installs dependencies", check: (*walker).pkgSource},
+			},
+			open: true,
 		},
 		"pdm": {
 			class: Dev,
 			why:   "manages the project environment",
 			sub: map[string]*rule{
 				"run":     runIn("the project's environment"),
-				"publish": dangerous("publishes a package"),
+				"publish": dryRule(dangerous("publishes a package"), "--dry-run"),
+				"add":     {class: Dev, why: "adds a dependency", check: (*walker).pkgSource},
 			},
 			open: true,
 		},
@@ -141,7 +146,7 @@ func packageCommands() map[string]*rule {
 			why:   "manages the project environment",
 			sub: map[string]*rule{
 				"run":     runIn("the project's environment"),
-				"publish": dangerous("publishes a package"),
+				"publish": dryRule(dangerous("publishes a package"), "--dry-run"),
 			},
 			open: true,
 		},
@@ -201,6 +206,7 @@ func packageCommands() map[string]*rule {
 		"apt": {
 			class: Dangerous,
 			why:   "changes system packages",
+			dry:   flag{match: "-s --simulate --dry-run --just-print --no-act --recon", class: Safe, why: "simulates"},
 			sub: map[string]*rule{
 				"list":      safe("lists packages"),
 				"search":    safe("searches packages"),
@@ -220,8 +226,8 @@ func packageCommands() map[string]*rule {
 				"source":    dev("downloads sources"),
 				"changelog": dev("downloads a changelog"),
 			},
-			open:  true,
-			flags: []flag{set("-s --simulate --dry-run --just-print", Safe, "simulates")},
+			open: true,
+			dry:  flag{match: "-s --simulate --dry-run --just-print --no-act --recon", class: Safe, why: "simulates"},
 		},
 		"apt-cache": safe("queries packages"),
 		"dpkg": {
@@ -361,10 +367,15 @@ func packageCommands() map[string]*rule {
 				"ls":      safe("lists versions"),
 				"current": safe("shows versions"),
 				"run":     dev("runs a project task"),
-				"exec":    runIn("the project's tools"),
+				"exec":    miseExec(),
+				"x":       miseExec(),
 			},
 			open: true,
 		},
+		// Template runners render a template and run its hooks: one
+		// fetched from elsewhere is code from the network run here.
+		"cookiecutter": {class: Dev, why: "renders a project template", check: (*walker).template},
+		"copier":       {class: Dev, why: "renders a project template", check: (*walker).template},
 		"nvm": {
 			class: Dev,
 			why:   "selects a Node version",
@@ -417,6 +428,14 @@ func bunRules() map[string]*rule {
 // runIn is a subcommand that runs a command in the project's environment.
 func runIn(what string) *rule {
 	return runWith(what, runnerVals, 0)
+}
+
+// miseExec is mise exec TOOL@VERSION… -- COMMAND: the tools named are
+// fetched first (see miseTools).
+func miseExec() *rule {
+	r := runIn("the project's tools")
+	r.check = (*walker).miseTools
+	return r
 }
 
 // uvRunRule is uv run: a command of the project's environment, or a
@@ -491,7 +510,7 @@ func jsRules() map[string]*rule {
 			check: (*walker).jsScripts,
 			ops: []flag{
 				raise("deploy* publish* release*", Dangerous, "runs a deploy or release script"),
-				raise(destroyNames, Dangerous, "runs a script whose name says it destroys data"),
+				destroys("runs a script whose name says it destroys data"),
 			},
 		},
 		"run-script": {
@@ -500,7 +519,7 @@ func jsRules() map[string]*rule {
 			check: (*walker).jsScripts,
 			ops: []flag{
 				raise("deploy* publish* release*", Dangerous, "runs a deploy or release script"),
-				raise(destroyNames, Dangerous, "runs a script whose name says it destroys data"),
+				destroys("runs a script whose name says it destroys data"),
 			},
 		},
 		"start":     {class: Dev, why: "starts the project", check: (*walker).jsScripts},
@@ -510,16 +529,25 @@ func jsRules() map[string]*rule {
 		"exec":      {class: Dev, why: "runs a package's program", check: (*walker).npx, noscope: true},
 		"dlx":       {class: Dev, why: "runs a package", check: (*walker).npx, noscope: true},
 		"x":         {class: Dev, why: "runs a package", check: (*walker).npx, noscope: true},
-		"publish":   dangerous("publishes a package"),
+		"publish":   dryRule(dangerous("publishes a package"), "--dry-run"),
 		"unpublish": dangerous("removes a published package"),
 		"deprecate": dangerous("changes a published package"),
 		"dist-tag":  dangerous("changes a published package"),
-		"link":      dangerous("links a package globally"),
-		"login":     dangerous("stores credentials"),
-		"logout":    dangerous("changes credentials"),
-		"adduser":   dangerous("stores credentials"),
-		"token":     dangerous("handles credentials"),
-		"whoami":    dev("queries the registry"),
+		"pkg": {
+			class: Dev,
+			why:   "edits package.json",
+			sub: map[string]*rule{
+				"get": safe("shows package.json fields"),
+				"set": {class: Dev, why: "edits package.json", check: (*walker).jqScript},
+			},
+			open: true,
+		},
+		"link":    dangerous("links a package globally"),
+		"login":   dangerous("stores credentials"),
+		"logout":  dangerous("changes credentials"),
+		"adduser": dangerous("stores credentials"),
+		"token":   dangerous("handles credentials"),
+		"whoami":  dev("queries the registry"),
 		"config": {
 			class: Dangerous,
 			why:   "changes user config",
@@ -654,8 +682,9 @@ func pipRules() map[string]*rule {
 				raise("--system", Dangerous, "installs into the system Python"),
 			},
 			check: (*walker).pkgSource,
+			dry:   flag{match: "--dry-run", class: Dev, why: dryRunWhy},
 		},
-		"uninstall": dev("removes packages from the environment"),
+		"uninstall": {class: Dev, why: "removes packages from the environment", check: (*walker).pipUninstall},
 		"download":  dev("downloads packages"),
 		"wheel":     dev("builds wheels"),
 		"list":      safe("lists packages"),

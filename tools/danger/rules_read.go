@@ -137,7 +137,12 @@ func readCommands() map[string]*rule {
 		"xzcat":     safe(readOnly),
 		"zless":     safe(readOnly),
 		"jq":        jqRule(),
-		"gojq":      jqRule(),
+		"exiftool":  {class: Safe, why: "shows a file's metadata", check: (*walker).exiftool},
+		// ldd runs the program's loader, which an untrusted binary can
+		// make run code: the project's own binary is dev, a system one
+		// trusted, any other dangerous.
+		"ldd":  {class: Dev, why: "lists a program's libraries (its loader may run it)", check: (*walker).ldd},
+		"gojq": jqRule(),
 		"yq": {
 			class: Safe,
 			why:   "filters YAML",
@@ -188,6 +193,7 @@ func jqRule() *rule {
 		class: Safe,
 		why:   "filters JSON",
 		vals:  "--arg --argjson --slurpfile --rawfile -f --from-file --indent",
+		check: (*walker).jqScript,
 		ops: []flag{
 			raise(
 				"env $ENV *$ENV* env.* *|env* *(env* *env|* *env)*",

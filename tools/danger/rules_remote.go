@@ -27,6 +27,18 @@ func remoteCommands() map[string]*rule {
 					},
 					open: true,
 				},
+				"config": {
+					class: Dev,
+					why:   "shows the stack's configuration, secrets masked",
+					flags: []flag{raise("--show-secrets", Dangerous, "prints the stack's secrets")},
+					sub: map[string]*rule{
+						"get": {class: Dev, why: remoteRead, shows: "prints a value, a secret one decrypted"},
+						"set": dev("changes the stack's configuration"),
+						"rm":  dev("changes the stack's configuration"),
+						"cp":  dev("copies the stack's configuration"),
+						"env": dev("changes the stack's environments"),
+					},
+				},
 				"up":      dangerous("applies infrastructure changes"),
 				"destroy": dangerous("destroys infrastructure"),
 				"whoami":  dev(remoteRead),
@@ -46,18 +58,21 @@ func remoteCommands() map[string]*rule {
 		},
 		"ansible": dangerous("runs commands on remote machines"),
 		"aws": {
+			names: true, // resources, not files
 			class: Safe,
 			why:   "runs a cloud CLI",
 			check: (*walker).cloud,
 			vals:  "--profile --region --output --endpoint-url --query",
 		},
 		"gcloud": {
+			names: true, // resources, not files
 			class: Safe,
 			why:   "runs a cloud CLI",
 			check: (*walker).cloud,
 			vals:  "--project --region --zone --format --account --configuration",
 		},
 		"az": {
+			names: true, // resources, not files
 			class: Safe,
 			why:   "runs a cloud CLI",
 			check: (*walker).cloud,
@@ -73,7 +88,38 @@ func remoteCommands() map[string]*rule {
 				"stat": dev(remoteRead),
 			},
 		},
-		"doctl": {class: Safe, why: "runs a cloud CLI", check: (*walker).cloud},
+		"doctl":       {class: Safe, why: "runs a cloud CLI", check: (*walker).cloud},
+		"rclone":      rcloneRule(),
+		"code-server": {class: Dev, why: "serves an editor", check: (*walker).codeServer, noscope: true},
+		"jupyter": {
+			class: Dangerous,
+			why:   "runs a Jupyter command",
+			sub: map[string]*rule{
+				"notebook":  {class: Dev, why: "serves notebooks on this machine", check: (*walker).notebook},
+				"lab":       {class: Dev, why: "serves notebooks on this machine", check: (*walker).notebook},
+				"server":    {class: Dev, why: "serves notebooks on this machine", check: (*walker).notebook},
+				"nbconvert": dev("converts notebooks, running them with --execute"),
+				"kernelspec": {class: Dangerous, why: "changes kernels",
+					sub: map[string]*rule{"list": safe("lists kernels")}, open: true},
+			},
+			open: true,
+		},
+		"goreleaser": {
+			class: Dangerous,
+			why:   "publishes a release",
+			sub: map[string]*rule{
+				"release": {
+					class: Dangerous,
+					why:   "publishes a release",
+					dry: flag{match: "--snapshot --skip=publish --skip-publish", class: Dev,
+						why: "builds a release, publishes nothing"},
+				},
+				"build":       dev(buildWhy),
+				"check":       safe("checks the configuration"),
+				"healthcheck": safe("checks the tools it needs"),
+				"init":        dev("writes a configuration"),
+			},
+		},
 		"flyctl": {
 			class: Dangerous,
 			why:   remoteEdit,
@@ -153,6 +199,29 @@ func remoteCommands() map[string]*rule {
 
 // terraformRules are terraform's (and tofu's) subcommands: their files
 // (-var-file=prod.tfvars) configure the run, they are not printed.
+// rcloneRule: rclone reads and writes remote storage; what it copies to
+// this machine lands in files, what it changes is remote state.
+func rcloneRule() *rule {
+	read := dev(remoteRead)
+	change := dangerous(remoteEdit)
+	r := &rule{class: Dangerous, why: "unknown rclone command", sub: map[string]*rule{
+		"ls": read, "lsd": read, "lsl": read, "lsf": read, "lsjson": read, "size": read, "about": read,
+		"tree": read, "check": read, "md5sum": read, "sha1sum": read, "hashsum": read, "cat": read,
+		"listremotes": safe("lists configured remotes"), "version": safe("prints its version"),
+		"copy": change, "sync": change, "move": change, "copyto": change, "moveto": change,
+		"delete": change, "deletefile": change, "purge": change, "rmdir": change, "rmdirs": change,
+		"dedupe": change, "cleanup": change, "mkdir": change, "touch": change, "rcat": change,
+		"config": dangerous("shows or changes remotes and their credentials"),
+		"mount":  dangerous("mounts remote storage"), "serve": dangerous("serves files to the network"),
+	}}
+	for _, s := range r.sub {
+		if s.class > Dev {
+			s.dry = flag{match: "-n --dry-run", class: Dev, why: dryRunWhy}
+		}
+	}
+	return r
+}
+
 func terraformRules() map[string]*rule {
 	m := terraformSubs()
 	for _, r := range m {
@@ -212,7 +281,8 @@ func terraformSubs() map[string]*rule {
 			sub: map[string]*rule{
 				"list": dev(remoteRead),
 				"show": dev(remoteRead),
-				"pull": dangerous("prints the whole state, every secret in it in plain text"),
+				"pull": {class: Dev, why: remoteRead,
+					shows: "prints the whole state, every secret in it in plain text"},
 			},
 			open: true,
 		},

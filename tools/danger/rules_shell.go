@@ -57,7 +57,10 @@ func shellCommands() map[string]*rule {
 		"history": {
 			class: Safe,
 			why:   "shows history",
-			flags: []flag{raise("-c -d -w -a", Dev, "changes the history")},
+			flags: []flag{
+				raise("-c -d -a", Dev, "changes the history"),
+				raise("-w", Dangerous, "overwrites the history file with this session's list"),
+			},
 		},
 		"fc":      dangerous("edits and re-runs history"),
 		"disown":  safe("detaches a job"),
@@ -73,8 +76,10 @@ func shellCommands() map[string]*rule {
 		"set":     {class: Safe, why: "sets shell options", check: (*walker).set},
 		"alias":   {class: Safe, why: "lists aliases", check: (*walker).alias},
 		"trap":    {class: Safe, why: "sets a signal handler", check: (*walker).trap},
-		"source":  {class: Dev, why: "runs a file in this shell", check: (*walker).source},
-		".":       {class: Dev, why: "runs a file in this shell", check: (*walker).source},
+		// Run, a file is judged as code (runFile), not shown: . .env
+		// loads its values and prints none.
+		"source":  {class: Dev, why: "runs a file in this shell", check: (*walker).source, names: true},
+		".":       {class: Dev, why: "runs a file in this shell", check: (*walker).source, names: true},
 		"eval":    {class: Safe, why: "runs its arguments as shell code", kind: kindEval, noscope: true},
 		"builtin": {class: Safe, why: "runs a builtin", kind: kindWrap, noscope: true},
 		"command": {
@@ -250,13 +255,15 @@ func shellCommands() map[string]*rule {
 			suffixes: true,
 			noscope:  true,
 		},
-		"sh":   {class: Safe, why: "runs shell code", kind: kindShell, code: "-c", noscope: true},
-		"zsh":  {class: Safe, why: "runs shell code", kind: kindShell, code: "-c", noscope: true},
-		"dash": {class: Safe, why: "runs shell code", kind: kindShell, code: "-c", noscope: true},
-		"ksh":  {class: Safe, why: "runs shell code", kind: kindShell, code: "-c", noscope: true},
-		"fish": {class: Safe, why: "runs shell code", kind: kindShell, code: "-c", noscope: true},
-		"qsh":  {class: Safe, why: "runs shell code", kind: kindShell, code: "-c", noscope: true},
-		"gosh": {class: Safe, why: "runs shell code", kind: kindShell, code: "-c", noscope: true},
+		"sh":         {class: Safe, why: "runs shell code", kind: kindShell, code: "-c", noscope: true},
+		"zsh":        {class: Safe, why: "runs shell code", kind: kindShell, code: "-c", noscope: true},
+		"dash":       {class: Safe, why: "runs shell code", kind: kindShell, code: "-c", noscope: true},
+		"ksh":        {class: Safe, why: "runs shell code", kind: kindShell, code: "-c", noscope: true},
+		"fish":       {class: Safe, why: "runs shell code", kind: kindShell, code: "-c", noscope: true},
+		"qsh":        {class: Safe, why: "runs shell code", kind: kindShell, code: "-c", noscope: true},
+		"gosh":       {class: Safe, why: "runs shell code", kind: kindShell, code: "-c", noscope: true},
+		"pwsh":       {class: Safe, why: "runs PowerShell", check: (*walker).pwsh, noscope: true},
+		"powershell": {class: Safe, why: "runs PowerShell", check: (*walker).pwsh, noscope: true},
 		"python": {
 			class:    Safe,
 			why:      "runs Python",

@@ -7,6 +7,8 @@ func systemCommands() map[string]*rule {
 		"ps": {
 			class: Safe,
 			why:   "lists processes",
+			// -o's value is a format (pid,etime,cmd), not BSD options.
+			vals: "-o -O --format -p --pid -q --quick-pid -u -U --user -G -g --group -C -t --tty --sort --ppid",
 			ops: []flag{
 				raise("*e*", Dangerous, "shows process environments, which may include secrets"),
 			},
@@ -62,11 +64,18 @@ func systemCommands() map[string]*rule {
 		"lsb_release": safe("shows the system"),
 		"env-update":  dangerous("changes system settings"),
 		"sysctl": {
-			class: Dangerous,
-			why:   "changes kernel settings",
-			flags: []flag{set("-a -n", Safe, "shows kernel settings")},
+			class: Safe,
+			why:   "shows kernel settings",
+			flags: []flag{raise("-w --write -p --load --system", Dangerous, "changes kernel settings")},
 			ops:   []flag{raise("*=*", Dangerous, "changes kernel settings")},
 		},
+		"getenforce":      safe("shows the SELinux mode"),
+		"sestatus":        safe("shows SELinux's state"),
+		"setenforce":      dangerous("changes the SELinux mode"),
+		"namei":           named(safe("shows the permissions along a path")),
+		"atq":             safe("lists scheduled jobs"),
+		"atrm":            dangerous("removes scheduled jobs"),
+		"systemd-analyze": systemdAnalyzeRule(),
 		"dmesg": {
 			class: Safe,
 			why:   "shows kernel messages",
@@ -149,24 +158,34 @@ func systemCommands() map[string]*rule {
 			bare:  safe("shows swap"),
 		},
 		"swapoff": dangerous("changes swap"),
-		"mkfs":    {class: Blocked, why: "makes a filesystem, wiping the device", suffixes: true},
-		"mke2fs":  blocked("makes a filesystem, wiping the device"),
-		"mkswap":  blocked("makes swap, wiping the device"),
-		"mkdosfs": blocked("makes a filesystem, wiping the device"),
-		"mkntfs":  blocked("makes a filesystem, wiping the device"),
-		"newfs":   blocked("makes a filesystem, wiping the device"),
+		"mkfs": {
+			class: Blocked, why: "makes a filesystem, wiping the device", suffixes: true, names: true, alone: "-V",
+		},
+		// mke2fs (mkfs.ext2/3/4) -n only says what it would do; for
+		// mkfs.vfat -n is the volume's name.
+		"mke2fs":    mke2fsRule(),
+		"mkfs.ext2": mke2fsRule(),
+		"mkfs.ext3": mke2fsRule(),
+		"mkfs.ext4": mke2fsRule(),
+		"mkswap":    {class: Blocked, why: "makes swap, wiping the device", names: true, alone: "-V --version"},
+		"mkdosfs":   blocked("makes a filesystem, wiping the device"),
+		"mkntfs":    blocked("makes a filesystem, wiping the device"),
+		"newfs":     blocked("makes a filesystem, wiping the device"),
 		"wipefs": {
-			class: Blocked,
-			why:   "wipes filesystem signatures",
-			flags: []flag{set("-n --no-act", Safe, "lists signatures")},
-			bare:  safe("lists signatures"),
+			names: true, // lists signatures: the disk's metadata, none of its data
+			class: Safe,
+			why:   "lists filesystem signatures",
+			flags: []flag{
+				raise("-a --all -o --offset", Blocked, "wipes filesystem signatures"),
+				set("-n --no-act", Safe, "lists what it would wipe"),
+			},
 		},
 		"blkdiscard": blocked("discards every block on a device"),
 		// Disk tools that copy or write images onto the operand they are
 		// given, and those that only ask a disk how it is.
 		"ddrescue": {class: Dev, why: "copies a disk or a file", write: writeRest},
-		"dcfldd":   {class: Safe, why: "copies data", check: (*walker).dd},
-		"dc3dd":    {class: Safe, why: "copies data", check: (*walker).dd},
+		"dcfldd":   {class: Safe, why: "copies data", check: (*walker).dd, noscope: true},
+		"dc3dd":    {class: Safe, why: "copies data", check: (*walker).dd, noscope: true},
 		"pv":       {class: Safe, why: "copies its input, showing progress", check: (*walker).outflag},
 		"bmaptool": {
 			class: Dangerous,
@@ -264,11 +283,31 @@ func systemCommands() map[string]*rule {
 		},
 		"pvcreate": blocked("writes an LVM label over the device"),
 		"vgcreate": blocked("writes LVM labels over the devices"),
-		"lvremove": dangerous("deletes logical volumes"),
-		"vgremove": dangerous("deletes volume groups"),
-		"pvs":      safe("lists LVM volumes"),
-		"vgs":      safe("lists LVM volumes"),
-		"lvs":      safe("lists LVM volumes"),
+		// Removing a volume destroys the filesystem on it, as wiping does.
+		"lvremove":  blocked("deletes logical volumes and the filesystems on them"),
+		"vgremove":  blocked("deletes volume groups and the filesystems on them"),
+		"pvremove":  blocked("wipes a device's LVM label"),
+		"lvreduce":  blocked("shrinks a logical volume, cutting off the data at its end"),
+		"lvresize":  dangerous("resizes a logical volume"),
+		"lvcreate":  dangerous("creates logical volumes"),
+		"lvdisplay": safe("shows LVM volumes"),
+		"vgdisplay": safe("shows LVM volumes"),
+		"pvdisplay": safe("shows LVM volumes"),
+		"zfs": {
+			class: Dangerous,
+			why:   "changes ZFS datasets",
+			sub: map[string]*rule{
+				"list":     safe("lists datasets"),
+				"get":      safe("shows datasets"),
+				"diff":     safe("shows changes"),
+				"destroy":  blocked("destroys datasets and their data"),
+				"rollback": blocked("rolls a dataset back, destroying what changed since"),
+			},
+			open: true,
+		},
+		"pvs": safe("lists LVM volumes"),
+		"vgs": safe("lists LVM volumes"),
+		"lvs": safe("lists LVM volumes"),
 		"zpool": {
 			class: Dangerous,
 			why:   "changes ZFS pools",
@@ -284,38 +323,57 @@ func systemCommands() map[string]*rule {
 			},
 			open: true,
 		},
+		// Partition editors read the table, none of the disk's data; their
+		// commands say whether they write it.
 		"parted": {
+			names: true,
 			class: Dangerous,
 			why:   "edits partition tables",
 			flags: []flag{set("-l --list", Safe, "lists partitions")},
 			ops: []flag{
-				raise("mklabel mktable rm mkpart resizepart", Blocked, "rewrites the partition table"),
+				set("print p", Safe, "prints the partition table"),
+				raise("mklabel mktable rm mkpart resizepart rescue", Blocked, "rewrites the partition table"),
 			},
 		},
 		"fdisk": {
+			names: true,
 			class: Dangerous,
 			why:   "edits partition tables",
 			flags: []flag{set("-l --list", Safe, "lists partitions")},
+			check: (*walker).fdisk,
 		},
 		"sfdisk": {
+			names: true,
 			class: Blocked,
 			why:   "rewrites partition tables",
-			flags: []flag{set("-l --list -d --dump", Safe, "lists partitions")},
+			flags: []flag{set("-l --list -d --dump -J --json -s --show-size -V --verify", Safe, "lists partitions")},
 		},
 		"sgdisk": {
+			names: true,
 			class: Dangerous,
 			why:   "edits partition tables",
 			flags: []flag{
-				set("-p --print", Safe, "lists partitions"),
+				set("-p --print -i --info -v --verify", Safe, "lists partitions"),
 				raise("-Z --zap-all -o --clear -z --zap", Blocked, "wipes the partition table"),
 			},
 		},
-		"gdisk":  dangerous("edits partition tables"),
-		"cfdisk": dangerous("edits partition tables"),
+		"gdisk":  {names: true, class: Dangerous, why: "edits partition tables", check: (*walker).fdisk},
+		"cfdisk": {names: true, class: Dangerous, why: "edits partition tables"},
 		"cryptsetup": {
+			names: true,
 			class: Dangerous,
 			why:   "changes encrypted devices",
-			ops:   []flag{raise("luksFormat erase", Blocked, "wipes an encrypted device")},
+			sub: allNamed(map[string]*rule{
+				"status":     safe("shows an encrypted mapping"),
+				"luksDump":   safe("shows an encrypted device's header"),
+				"isLuks":     safe("checks an encrypted device"),
+				"luksUUID":   safe("shows an encrypted device's id"),
+				"benchmark":  safe("measures ciphers"),
+				"luksFormat": blocked("wipes an encrypted device"),
+				"erase":      blocked("wipes an encrypted device's keys"),
+				"luksErase":  blocked("wipes an encrypted device's keys"),
+			}),
+			open: true,
 		},
 		"fsck":      dangerous("repairs a filesystem"),
 		"e2fsck":    dangerous("repairs a filesystem"),
@@ -380,21 +438,29 @@ func systemCommands() map[string]*rule {
 		},
 		"update-alternatives": dangerous("changes system defaults"),
 		"ldconfig":            dangerous("changes the linker cache"),
-		"chattr":              dangerous("changes file attributes"),
+		"chattr":              {class: Dangerous, why: "changes file attributes", check: (*walker).setfacl},
 		"lsattr":              safe("shows file attributes"),
-		"setfacl":             dangerous("changes permissions"),
+		"setfacl":             {class: Dev, why: "changes permissions", check: (*walker).setfacl},
 		"getfacl":             safe("shows permissions"),
 		"xdg-open":            dangerous("opens a program"),
 		"open":                dangerous("opens a program"),
-		"code":                dangerous("opens an editor"),
-		"pbcopy":              dangerous("writes the clipboard"),
-		"xclip":               dangerous("uses the clipboard"),
-		"pbpaste":             safe("reads the clipboard"),
-		"wall":                dangerous("messages every user"),
-		"write":               dangerous("messages a user"),
-		"mail":                dangerous("sends mail"),
-		"sendmail":            dangerous("sends mail"),
-		"screen":              {class: Dangerous, why: "starts a terminal multiplexer", check: (*walker).screen},
+		"code": {
+			class: Dangerous,
+			why:   "opens an editor",
+			flags: []flag{
+				set("--list-extensions --show-versions --status --version -v --help -h --locate-extension", Safe,
+					"shows the editor's state"),
+				raise("--install-extension --uninstall-extension", Dangerous, "changes the editor's extensions"),
+			},
+		},
+		"pbcopy":   dangerous("writes the clipboard"),
+		"xclip":    dangerous("uses the clipboard"),
+		"pbpaste":  safe("reads the clipboard"),
+		"wall":     dangerous("messages every user"),
+		"write":    dangerous("messages a user"),
+		"mail":     dangerous("sends mail"),
+		"sendmail": dangerous("sends mail"),
+		"screen":   {class: Dangerous, why: "starts a terminal multiplexer", check: (*walker).screen},
 		"tmux": {
 			class: Dangerous,
 			why:   "controls terminal sessions",
@@ -410,8 +476,12 @@ func systemCommands() map[string]*rule {
 		"direnv": {
 			class: Dangerous,
 			why:   "allows code to run on cd",
-			sub:   map[string]*rule{"status": safe("shows state")},
-			open:  true,
+			sub: map[string]*rule{
+				"status":  safe("shows state"),
+				"hook":    safe("prints the shell hook that loads allowed .envrc files"),
+				"version": safe("prints its version"),
+			},
+			open: true,
 		},
 		"gpg": {
 			class: Dangerous,
@@ -427,10 +497,14 @@ func systemCommands() map[string]*rule {
 			},
 		},
 		"ssh-keygen": {
-			class: Dangerous,
-			why:   "creates or changes keys",
-			flags: []flag{set("-l -F -y", Safe, "shows keys")},
+			class: Dev,
+			why:   "creates a key",
+			vals:  "-f -t -b -C -N -P -a -Z -O -n -I -V -z -s -D -E -m -w -Y",
+			flags: []flag{set("-l -F -y -B", Safe, "shows keys")},
+			check: (*walker).keygen,
 		},
+		"age-keygen": {class: Dev, why: "creates a key", vals: "-o --output", check: (*walker).keygen},
+		"sops":       sopsRule(),
 		"ssh-add": {
 			class: Dangerous,
 			why:   "changes the key agent",
@@ -440,10 +514,102 @@ func systemCommands() map[string]*rule {
 			},
 		},
 		"ssh-copy-id": dangerous("installs a key on a remote machine"),
-		"security":    dangerous("reads the keychain"),
-		"pass":        dangerous("reads a password store"),
-		"op":          dangerous("reads a password manager"),
-		"vault":       dangerous("reads secrets"),
+		"ssh-agent": {
+			class: Dev,
+			why:   "starts a key agent for the session",
+			kind:  kindWrap, // ssh-agent CMD runs CMD with the agent
+			vals:  "-a -E -P -t",
+			flags: []flag{raise("-k", Dev, "stops the session's key agent")},
+		},
+		"security": dangerous("reads the keychain"),
+		"pass":     passRule(),
+		"op":       dangerous("reads a password manager"),
+		"vault":    vaultRule(),
+	}
+}
+
+func systemdAnalyzeRule() *rule {
+	r := &rule{class: Dangerous, why: "changes the service manager", open: true, bare: safe("shows boot time")}
+	r.sub = map[string]*rule{}
+	for _, s := range []string{"time", "blame", "critical-chain", "verify", "calendar", "timespan", "timestamp",
+		"security", "unit-paths", "cat-config", "dot", "plot", "dump", "syscall-filter", "condition",
+		"log-level", "log-target", "service-watchdogs", "unit-files", "exit-status", "capability", "filesystems"} {
+		r.sub[s] = safe("shows how units and boot behave")
+	}
+	r.sub["set-log-level"] = dangerous("changes the service manager's logging")
+	r.sub["set-log-target"] = dangerous("changes the service manager's logging")
+	return r
+}
+
+func mke2fsRule() *rule {
+	return &rule{
+		class: Blocked,
+		why:   "makes a filesystem, wiping the device",
+		names: true,
+		alone: "-V",
+		flags: []flag{set("-n", Safe, "shows what it would do, writes nothing")},
+	}
+}
+
+// passRule: the entries' names are no secret, their contents are.
+func passRule() *rule {
+	names := named(safe("lists the store's entries (names, not passwords)"))
+	changes := dangerous("changes the password store")
+	return &rule{
+		class: Dangerous,
+		why:   "shows a password",
+		bare:  names,
+		sub: map[string]*rule{
+			"ls": names, "list": names, "find": names, "search": names,
+			"show": dangerous("shows a password"), "grep": dangerous("searches the passwords, printing what matches"),
+			"insert": changes, "add": changes, "edit": changes, "generate": changes, "rm": changes,
+			"remove": changes, "delete": changes, "mv": changes, "rename": changes, "cp": changes,
+			"copy": changes, "init": changes, "git": dangerous("runs git on the password store"),
+			"otp": dangerous("shows a one-time password"),
+		},
+		open: true,
+	}
+}
+
+// vaultRule: Vault's names and status are remote reads; values are secrets.
+func vaultRule() *rule {
+	list := named(dev("lists secret names"))
+	read := dangerous("reads secrets")
+	write := dangerous("changes secrets")
+	return &rule{
+		class: Dangerous,
+		why:   "reads secrets",
+		sub: map[string]*rule{
+			"status":  dev(remoteRead),
+			"version": safe("prints its version"),
+			"list":    list,
+			"read":    read,
+			"write":   write,
+			"delete":  write,
+			"login":   dangerous("logs in, printing a token"),
+			"token":   dangerous("handles tokens"),
+			"kv": {
+				class: Dangerous,
+				why:   "reads secrets",
+				sub: map[string]*rule{
+					"list": list, "metadata": named(dev("shows secrets' versions")), "get": read,
+					"put": write, "patch": write, "delete": write, "destroy": write, "undelete": write,
+				},
+			},
+		},
+	}
+}
+
+// sopsRule: sops encrypts files in place (dev); what it decrypts to
+// standard output or an editor is the secret itself.
+func sopsRule() *rule {
+	return &rule{
+		names: true, // a file it encrypts is not shown
+		class: Dev,
+		why:   "encrypts or decrypts files",
+		vals: "--output --input-type --output-type -k --kms --pgp --age --gcp-kms --azure-kv --hc-vault-transit " +
+			"--config",
+		check: (*walker).sops,
 	}
 }
 

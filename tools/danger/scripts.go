@@ -19,6 +19,9 @@ func (w *walker) tee(chain string, args []arg, io ioInfo) {
 	for _, i := range scan(&rule{}, args) {
 		if p, ok := w.abs(args[i].s); ok {
 			w.wroteFile(p, io.in.data, io.in.kind == inData, appends)
+			if io.in.kind == inDownload {
+				w.shared.download(p) // curl … | tee x.sh
+			}
 		}
 	}
 }

@@ -64,7 +64,7 @@ func parseSed(script string) sedScript {
 				return sc
 			}
 			p.delimited(delim)
-			p.delimited(delim)
+			repl := p.delimited(delim)
 			if c == 'y' {
 				break
 			}
@@ -72,6 +72,11 @@ func parseSed(script string) sedScript {
 				switch f := p.next(); f {
 				case 'e':
 					sc.execs = append(sc.execs, "")
+					if r, ok := sedReplacement(repl); ok {
+						// s/.*/rm -rf ~/e: the edited line, run, holds
+						// the replacement.
+						sc.execs = append(sc.execs, r)
+					}
 				case 'w':
 					sc.writes = append(sc.writes, strings.TrimSpace(p.line()))
 				case 'g', 'p', 'i', 'I', 'm', 'M', ' ', '\t', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
@@ -144,7 +149,34 @@ func (p *sedParser) text() {
 
 // delimited passes over a regular expression or replacement up to an
 // unescaped delim.
-func (p *sedParser) delimited(delim byte) {
+// sedReplacement is the text a replacement puts in, its escapes undone;
+// ok is false when it holds what was matched (&, \1).
+func sedReplacement(repl string) (string, bool) {
+	var b strings.Builder
+	for i := 0; i < len(repl); i++ {
+		c := repl[i]
+		switch {
+		case c == '&':
+			return "", false
+		case c == '\\' && i+1 < len(repl):
+			i++
+			switch n := repl[i]; {
+			case n >= '0' && n <= '9':
+				return "", false
+			case n == 'n':
+				b.WriteByte('\n')
+			default:
+				b.WriteByte(n)
+			}
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String(), true
+}
+
+func (p *sedParser) delimited(delim byte) string {
+	start := p.i
 	for !p.done() {
 		c := p.next()
 		if c == '\\' && !p.done() {
@@ -152,9 +184,10 @@ func (p *sedParser) delimited(delim byte) {
 			continue
 		}
 		if c == delim {
-			return
+			return p.s[start : p.i-1]
 		}
 	}
+	return p.s[start:p.i]
 }
 
 // address passes over zero, one or two addresses: numbers, first~step, $,

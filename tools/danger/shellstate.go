@@ -109,6 +109,6 @@ func (w *walker) env(chain string, args []arg, io ioInfo) {
 			w.res.add(Safe, "`env | grep`: shows only matching variables")
 			return
 		}
-		w.res.add(Dangerous, "`env`: prints all variables, which may include secrets")
+		w.discloses("`env`: prints all variables, which may include secrets")
 	}
 }

@@ -41,6 +41,9 @@ func (w *walker) awk(chain string, args []arg, io ioInfo) {
 				prog, haveProg = prog+"\n"+io.in.data, true
 			case ok && w.shared.scripts[p] != "" && !hasHole(w.shared.scripts[p]):
 				prog, haveProg = prog+"\n"+w.shared.scripts[p], true
+			case strings.ContainsRune(f, holeDL) || ok && w.downloaded(p) ||
+				(f == "-" || f == "/dev/stdin") && io.in.kind == inDownload:
+				w.res.add(Blocked, "`"+chain+" -f "+f+"`: runs an awk program downloaded from the network")
 			case ok && w.inside(p):
 				w.res.add(Dev, "`"+chain+" -f "+f+"`: runs the project's awk program")
 			default:
@@ -77,6 +80,11 @@ var (
 	awkCmdIn  = lazy.Regexp{Expr: `"((?:[^"\\]|\\.)*)"\s*\|&?\s*getline`}
 	awkFileIn = lazy.Regexp{Expr: `getline\b[^<;}]*<\s*"((?:[^"\\]|\\.)*)"`}
 	awkString = lazy.Regexp{Expr: `"(?:[^"\\\n]|\\.)*"`}
+	// awkPrintTo is a print of a literal piped to a command: print "…" | "sh".
+	awkPrintTo = lazy.Regexp{Expr: `print[f]?\s*\(?\s*"((?:[^"\\]|\\.)*)"\s*\)?\s*\|\s*"((?:[^"\\]|\\.)*)"`}
+	// awkOutDir is a print to a file named by an expression that starts
+	// with a literal directory: print > ("out/" $1 ".txt").
+	awkOutDir = lazy.Regexp{Expr: `>>?\s*\(\s*"((?:[^"\\]|\\.)*/)"[^)]*\)`}
 	awkSystem = lazy.Regexp{Expr: `system\s*\(\s*"((?:[^"\\]|\\.)*)"\s*\)`}
 	// awkRuns are uses that run commands or write files.
 	awkRuns = lazy.Regexp{Expr: `system\s*\(|\|\s*getline|\|&|print[f]?\b[^;}]*[^>=!<(]>{1,2}\s*[^=\s]|` +
@@ -124,11 +132,11 @@ func (w *walker) awkCode(code string, values []string) {
 	}
 	for _, m := range envName.Get().FindAllStringSubmatch(strings.ReplaceAll(code, "ENVIRON[", "ENV["), -1) {
 		if secret.Var(m[1]) {
-			w.res.add(Dangerous, "`awk`: reads the secret `"+m[1]+"`")
+			w.discloses("`awk`: reads the secret `" + m[1] + "`")
 		}
 	}
 	if awkEnv.Get().MatchString(code) {
-		w.res.add(Dangerous, "`awk`: prints every environment variable, which may include secrets")
+		w.discloses("`awk`: prints every environment variable, which may include secrets")
 	}
 	if !awkRuns.Get().MatchString(code) || !awkRuns.Get().MatchString(awkNoStrings(code)) {
 		w.res.add(Safe, "`awk`: the program only prints")
@@ -138,14 +146,32 @@ func (w *walker) awkCode(code string, values []string) {
 	// (a pipe, system(), a file named by an expression) runs commands or
 	// writes where the classifier cannot see.
 	rest := code
+	printed := map[string]string{}
+	for _, m := range awkPrintTo.Get().FindAllStringSubmatch(code, -1) {
+		printed[unq(m[2])] += unq(m[1]) + "\n"
+	}
 	for _, m := range awkOut.Get().FindAllStringSubmatchIndex(code, -1) {
 		op, target := code[m[2]:m[3]], unq(code[m[4]:m[5]])
 		if op == ">" || op == ">>" {
 			w.writeTo(target, "awk "+op, `"`+target+`"`)
 		} else {
 			w.res.add(Dangerous, "`awk`: pipes output to `"+target+"`")
-			w.nested(target, input{})
+			in := input{}
+			if text, ok := printed[target]; ok {
+				in = input{kind: inData, data: text} // print "rm -rf ~" | "sh"
+			}
+			w.nested(target, in)
 		}
+	}
+	for _, m := range awkOutDir.Get().FindAllStringSubmatch(code, -1) {
+		// Files under a directory the program names: the directory
+		// decides where they land, as tar's -C does.
+		dir := unq(m[1])
+		if strings.Contains(dir, "..") {
+			continue
+		}
+		w.writeTo(dir+holeEntry, "awk >", `("`+dir+`" …)`)
+		rest = strings.Replace(rest, m[0], "", 1)
 	}
 	rest = awkOut.Get().ReplaceAllString(rest, "")
 	if awkRuns.Get().MatchString(rest) {

@@ -1,14 +1,11 @@
 package danger
 
 import (
-	"io"
 	"path"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
-	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/qsh-shell/qsh/tools/danger/lazy"
@@ -22,10 +19,13 @@ const (
 	holeDL    = '\ue001' // content fetched from the network
 	holeEntry = "\ue002" // one entry name found by a command (find's {})
 	holeTree  = "\ue003" // any path in a tree a command walks (find | xargs)
+	// holeSetup is the shell setup code an installed tool prints for
+	// eval or source (kubectl completion bash, pyenv init -).
+	holeSetup = "\ue004"
 )
 
 func hasHole(s string) bool {
-	return strings.ContainsAny(s, "\ue000\ue001\ue002\ue003")
+	return strings.ContainsAny(s, "\ue000\ue001\ue002\ue003\ue004")
 }
 
 // arg is one field of an expanded command line, with the source text it
@@ -38,111 +38,50 @@ type arg struct {
 	quoted bool
 }
 
-// env answers the expander's questions from what the walker knows.
-type env struct{ w *walker }
-
-func str(s string) expand.Variable {
-	return expand.Variable{Set: true, Kind: expand.String, Str: s}
+// substText is what a command substitution gives: the cwd for $(pwd),
+// the output of commands that only compute from what they are given,
+// what a search may print, or a hole (holeDL for content fetched from
+// the network). Trailing newlines go, as in bash.
+func (w *walker) substText(cs *syntax.CmdSubst) string {
+	var out string
+	switch {
+	case w.cwd != "" && isPwd(cs.Stmts):
+		out = w.cwd
+	case shellSetup(cs.Stmts):
+		out = holeSetup
+	default:
+		if s, ok := w.substOutput(cs.Stmts); ok {
+			out = s
+		} else if p := w.searchOutput(cs.Stmts); p != "" {
+			out = p
+		} else if w.shared.fetching(cs, cs.Stmts) {
+			out = string(holeDL)
+		} else {
+			out = hole
+		}
+	}
+	if strings.IndexByte(out, 0) >= 0 {
+		out = strings.ReplaceAll(out, "\x00", "")
+	}
+	return strings.TrimRight(out, "\n")
 }
 
-func (e env) Get(name string) expand.Variable {
-	w := e.w
-	if v, ok := w.vars[name]; ok {
-		return str(v)
+// procSubstPath is the file a process substitution gives: what <(…)
+// prints, when known, is recorded as that file's content.
+func (w *walker) procSubstPath(ps *syntax.ProcSubst) string {
+	if ps.Op == syntax.CmdIn && shellSetup(ps.Stmts) {
+		return "/dev/fd/" + holeSetup
 	}
-	if l, ok := w.lists[name]; ok {
-		return expand.Variable{Set: true, Kind: expand.Indexed, List: l}
+	if ps.Op == syntax.CmdIn && w.shared.fetching(ps, ps.Stmts) {
+		return "/dev/fd/" + string(holeDL)
 	}
-	switch name {
-	case "HOME":
-		return str(w.ws.Home)
-	case "PWD":
-		if w.cwd != "" {
-			return str(w.cwd)
-		}
-	case "IFS":
-		return str(" \t\n")
-	case "0":
-		if w.arg0 != "" {
-			return str(w.arg0)
-		}
-	case "#":
-		if w.params != nil {
-			return str(strconv.Itoa(len(w.params)))
-		}
-	case "@", "*":
-		if w.params != nil {
-			return expand.Variable{Set: true, Kind: expand.Indexed, List: w.params}
-		}
-		return expand.Variable{Set: true, Kind: expand.Indexed, List: []string{hole}}
+	// <(echo …): what it gives is known, for source or bash to run.
+	if out, ok := w.substOutput(ps.Stmts); ok && ps.Op == syntax.CmdIn {
+		p := "/dev/fd/" + strconv.Itoa(62-len(w.shared.scripts))
+		w.shared.wrote(p, out, true, false)
+		return p
 	}
-	switch name {
-	case "HOME +": // ~+ is the cwd
-		if w.cwd != "" {
-			return str(w.cwd)
-		}
-		return str(hole)
-	case "HOME -": // ~- is the previous cwd
-		return str(hole)
-	}
-	if f := secret.VarFile(name); f != "" {
-		// $KUBECONFIG and the like name a secret file wherever it is.
-		return str(path.Join(w.ws.Home, f))
-	}
-	if rest, ok := strings.CutPrefix(name, "HOME "); ok {
-		return str(filepath.Join(filepath.Dir(w.ws.Home), rest))
-	}
-	if n, err := strconv.Atoi(name); err == nil && n > 0 && w.params != nil {
-		if n <= len(w.params) {
-			return str(w.params[n-1])
-		}
-		return str("")
-	}
-	return str(hole)
-}
-
-func (e env) Each(func(name string, vr expand.Variable) bool) {}
-
-func (w *walker) config() *expand.Config {
-	if w.cfg != nil {
-		return w.cfg
-	}
-	w.cfg = &expand.Config{
-		Env: env{w},
-		CmdSubst: func(out io.Writer, cs *syntax.CmdSubst) error {
-			if w.cwd != "" && isPwd(cs.Stmts) {
-				io.WriteString(out, w.cwd)
-				return nil
-			}
-			if s, ok := w.substOutput(cs.Stmts); ok {
-				io.WriteString(out, s)
-				return nil
-			}
-			if p := w.searchOutput(cs.Stmts); p != "" {
-				io.WriteString(out, p)
-				return nil
-			}
-			if w.shared.fetching(cs, cs.Stmts) {
-				io.WriteString(out, string(holeDL))
-			} else {
-				io.WriteString(out, hole)
-			}
-			return nil
-		},
-		ProcSubst: func(ps *syntax.ProcSubst) (string, error) {
-			if ps.Op == syntax.CmdIn && w.shared.fetching(ps, ps.Stmts) {
-				return "/dev/fd/" + string(holeDL), nil
-			}
-			// <(echo …): what it gives is known, for source or bash to run.
-			if out, ok := w.substOutput(ps.Stmts); ok && ps.Op == syntax.CmdIn {
-				p := "/dev/fd/" + strconv.Itoa(62-len(w.shared.scripts))
-				w.shared.wrote(p, out, true, false)
-				return p, nil
-			}
-			return "/dev/fd/63", nil
-		},
-	}
-	return w.cfg
+	return "/dev/fd/63"
 }
 
 // fields expands a word to the fields the shell would pass, after first
@@ -164,18 +103,20 @@ func (w *walker) fields(word *syntax.Word) []arg {
 	w.substs(word)
 	text := w.text(word)
 	quoted := !globbing(word)
-	word = litExtGlobs(word)
-	var out []arg
-	for s, err := range expand.FieldsSeq(w.config(), word) {
-		if err != nil {
-			return []arg{{s: hole, text: text}}
-		}
-		if (s == "~" || strings.HasPrefix(s, "~/")) && strings.Contains(text, "{") {
-			// {rm,-rf,~}: bash expands the tilde of a word brace expansion
-			// made.
+	fields, ok := w.expandFields(word)
+	if !ok {
+		return []arg{{s: hole, text: text}}
+	}
+	out := make([]arg, len(fields))
+	for i, s := range fields {
+		if (s == "~" || strings.HasPrefix(s, "~/")) && strings.Contains(text, "${") {
+			// rm${IFS}-rf${IFS}~: bash leaves a tilde that splitting
+			// brings to the front of a field as it is, but only one
+			// hiding the command's shape writes it so; it is taken for
+			// what it looks like.
 			s = w.ws.Home + s[1:]
 		}
-		out = append(out, arg{s: s, text: text, quoted: quoted})
+		out[i] = arg{s: s, text: text, quoted: quoted}
 	}
 	return out
 }
@@ -204,34 +145,14 @@ func globbing(word *syntax.Word) bool {
 	return false
 }
 
-// litExtGlobs replaces extended globs such as !(keep) by their text: with
-// globbing off the expander rejects them, and the pattern is what matters.
-func litExtGlobs(word *syntax.Word) *syntax.Word {
-	var parts []syntax.WordPart
-	for i, p := range word.Parts {
-		eg, ok := p.(*syntax.ExtGlob)
-		if !ok {
-			continue
-		}
-		if parts == nil {
-			parts = append([]syntax.WordPart(nil), word.Parts...)
-		}
-		parts[i] = &syntax.Lit{ValuePos: eg.OpPos, ValueEnd: eg.Pattern.ValueEnd, Value: eg.Op.String() + eg.Pattern.Value + ")"}
-	}
-	if parts == nil {
-		return word
-	}
-	return &syntax.Word{Parts: parts}
-}
-
 // literal expands a word as one string, as in an assignment value.
 func (w *walker) literal(word *syntax.Word) string {
 	if word == nil {
 		return ""
 	}
 	w.substs(word)
-	s, err := expand.Literal(w.config(), word)
-	if err != nil {
+	s, ok := w.expandLiteral(word)
+	if !ok {
 		return hole
 	}
 	return s
@@ -239,6 +160,9 @@ func (w *walker) literal(word *syntax.Word) string {
 
 // text is how a word was written, for reasons.
 func (w *walker) text(word *syntax.Word) string {
+	if len(word.Parts) == 0 {
+		return "" // ${x:-} with its empty default put in
+	}
 	if lit := word.Lit(); lit != "" {
 		return lit
 	}
@@ -276,7 +200,11 @@ func (w *walker) substs(node syntax.Node) {
 			c := w.clone()
 			c.testOnly = false
 			if n.Op == syntax.CmdOut {
-				c.stmts(n.Stmts, input{kind: inUnknown})
+				in := w.procIn
+				if in.kind == inNone {
+					in = input{kind: inUnknown}
+				}
+				c.stmts(n.Stmts, in)
 			} else {
 				c.stmts(n.Stmts, input{})
 			}
@@ -285,12 +213,12 @@ func (w *walker) substs(node syntax.Node) {
 			w.arithVars(n.X, "$(( … ))")
 		case *syntax.ParamExp:
 			w.paramCode(n)
-			if n.Param != nil && secret.Var(n.Param.Value) && !w.testOnly && !n.Length && !alternate(n) {
-				w.res.add(Dangerous, "`$"+n.Param.Value+"` may expose a secret")
+			if n.Param != nil && secret.Var(n.Param.Value) && !w.testOnly && !n.Length && !alternate(n) &&
+				!n.Excl && !withoutUserinfo(n) {
+				w.discloses("`$" + n.Param.Value + "` may expose a secret")
 			}
-			if n.Excl && n.Param != nil && (n.Names != 0) {
-				w.res.add(Dangerous, "`${!"+n.Param.Value+"…}` lists variable names that may include secrets")
-			}
+			// ${!AWS_@} lists names: naming is not showing. Reading the
+			// variables they name (${!v}) is judged by paramCode.
 		}
 		return true
 	})
@@ -309,8 +237,12 @@ func (s *shared) fetching(node syntax.Node, stmts []*syntax.Stmt) bool {
 		syntax.Walk(st, func(n syntax.Node) bool {
 			switch n := n.(type) {
 			case *syntax.CallExpr:
-				if len(n.Args) > 0 && fetchers.Get()[commandBase(n.Args[0].Lit())] {
-					found = true
+				if len(n.Args) > 0 {
+					args := make([]string, len(n.Args)-1)
+					for i, a := range n.Args[1:] {
+						args[i] = a.Lit()
+					}
+					found = found || remoteOutput(commandBase(n.Args[0].Lit()), args)
 				}
 			case *syntax.CmdSubst:
 				found = found || s.fetching(n, n.Stmts)
@@ -361,8 +293,6 @@ func (w *walker) echoed(stmts []*syntax.Stmt) (string, bool) {
 	default:
 		return "", false
 	}
-	// A clone has its own expand.Config: this runs inside an expansion,
-	// and a Config must not be re-entered.
 	q := w.clone()
 	var parts []string
 	for _, word := range c.Args[1:] {
@@ -384,8 +314,7 @@ func (w *walker) echoed(stmts []*syntax.Stmt) (string, bool) {
 	}
 	switch name {
 	case "printf":
-		s, err := printfText(q.config(), parts[0], parts[1:])
-		return s, err == nil
+		return printfText(parts[0], parts[1:])
 	case "dirname", "basename", "realpath":
 		if len(parts) != 1 || strings.HasPrefix(parts[0], "-") {
 			return "", false
@@ -447,8 +376,7 @@ func (w *walker) computeOutput(stmts []*syntax.Stmt) (string, bool) {
 	if !flatten(stmts[0]) || len(elems) > 8 {
 		return "", false
 	}
-	// A clone judges nothing for the string: it only computes. It has its
-	// own expand.Config, as this runs inside an expansion.
+	// A clone judges nothing for the string: it only computes.
 	q := w.clone()
 	q.res = &result{}
 	in := input{}
@@ -567,6 +495,18 @@ func commandBase(name string) string {
 		return name[i+1:]
 	}
 	return name
+}
+
+// withoutUserinfo reports ${DATABASE_URL#*@} and the like: a URL's
+// credentials (user:password@) cut off, the host and path left.
+func withoutUserinfo(n *syntax.ParamExp) bool {
+	if n.Exp == nil || n.Exp.Op != syntax.RemSmallPrefix && n.Exp.Op != syntax.RemLargePrefix || n.Exp.Word == nil {
+		return false
+	}
+	name := n.Param.Value
+	url := strings.HasSuffix(name, "_URL") || strings.HasSuffix(name, "_URI") || strings.HasSuffix(name, "_DSN") ||
+		name == "DATABASE_URL"
+	return url && strings.HasSuffix(n.Exp.Word.Lit(), "@")
 }
 
 // alternate reports ${X:+word} and ${X+word}: the value of X is not

@@ -174,7 +174,7 @@ func (pl Places) Why(p string) string {
 		return ""
 	}
 	p = path.Clean(p)
-	if strings.HasSuffix(p, ".pub") || publicFiles(path.Base(p)) {
+	if strings.HasSuffix(p, ".pub") || publicFile(p) {
 		return "" // public keys and host names, even in ~/.ssh
 	}
 	if f := pl.fixedUnder(p); f != "" {
@@ -207,13 +207,19 @@ func (pl Places) Why(p string) string {
 	return ""
 }
 
-// publicFiles are the files of ~/.ssh that hold host names and their
-// public keys only. (authorized_keys says who may log in, and how: it
-// stays with the rest.)
-func publicFiles(base string) bool {
+// publicFile reports the files among secret ones that hold no secret:
+// ~/.ssh's host names and public keys (known_hosts, authorized_keys, the
+// client's config of hosts and users), and gh's preferences (its token
+// is in hosts.yml).
+func publicFile(p string) bool {
+	dir, base := path.Split(p)
 	switch base {
 	case "known_hosts", "known_hosts.old":
 		return true
+	case "authorized_keys", "authorized_keys2", "config":
+		return strings.HasSuffix(dir, "/.ssh/")
+	case "config.yml":
+		return strings.HasSuffix(dir, "/.config/gh/")
 	}
 	return false
 }
@@ -233,7 +239,7 @@ func procEnviron(p string) bool {
 // that hold secrets wherever they are.
 var namePatterns = lazy.Value[[]string]{Build: func() []string {
 	return []string{
-		".env", ".env.*", "*.env", ".envrc", ".flaskenv",
+		".env", ".env.*", "*.env", ".envrc", ".flaskenv", ".dev.vars", ".dev.vars.*",
 		"*.pem", "*.key", "*.p12", "*.pfx", "*.jks", "*.keystore", "*.kdbx", "*.ovpn",
 		"*credentials*", "secrets.json", "secrets.yaml", "secrets.yml", "secrets.toml", "secret.yaml",
 		"id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "id_ecdsa_sk", "id_ed25519_sk", "*_rsa", "*_ed25519",

@@ -59,7 +59,6 @@ func TestSecret(t *testing.T) {
 		// Paths.
 		{"path", "/home/al/.ssh", "yes"},
 		{"path", "/home/al/.ssh/id_ed25519", "yes"},
-		{"path", "/home/al/.ssh/config", "yes"},
 		{"path", "/home/al/.gnupg/private-keys-v1.d/x.key", "yes"},
 		{"path", "/home/al/.aws/credentials", "yes"},
 		{"path", "/home/al/.azure/accessTokens.json", "yes"},
@@ -114,9 +113,16 @@ func TestSecret(t *testing.T) {
 		{"path", "/work/app/docs/credentials.md", "no"},
 		{"path", "/home/al/.ssh-config-notes", "no"},
 		{"path", "/srv/kube.yaml.bak", "no"},
-		// Public keys and host names, even in ~/.ssh.
+		// Public keys, host names and users, even in ~/.ssh; gh's
+		// preferences, not its token.
 		{"path", "/home/al/.ssh/known_hosts", "no"},
-		{"path", "/home/al/.ssh/authorized_keys", "yes"},
+		{"path", "/home/al/.ssh/authorized_keys", "no"},
+		{"path", "/home/al/.ssh/config", "no"},
+		{"path", "/srv/x/.ssh/config", "no"},
+		{"path", "/home/al/.kube/config", "yes"},
+		{"path", "/home/al/.config/gh/config.yml", "no"},
+		{"path", "/home/al/.config/gh/hosts.yml", "yes"},
+		{"path", "/home/al/app/.dev.vars", "yes"},
 		// Passwords services generate, credentials of clusters, VPNs and
 		// tools; state files that keep every value in plain text.
 		{"path", "/etc/gitlab/initial_root_password", "yes"},
