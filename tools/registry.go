@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/qsh-shell/qsh/tools/checkpoint"
 	"github.com/qsh-shell/qsh/tools/danger"
 	"github.com/qsh-shell/qsh/tools/danger/secret"
 	"github.com/qsh-shell/qsh/tools/sandbox"
@@ -41,6 +42,11 @@ type Registry struct {
 	roots      map[string]string // each directory asked from → where it led first (see policy)
 	proxies    map[string]*proxy.Listener
 	proxyDir   string
+	// cpBase is where checkpoints are kept ("" for nowhere), cps the
+	// stores opened, by workspace, and cpNo why a workspace has none.
+	cpBase string
+	cps    map[string]*checkpoint.Store
+	cpNo   map[string]string
 }
 
 // Option changes how NewRegistry builds a Registry.
@@ -70,6 +76,7 @@ func NewRegistry(cfg Config, opts ...Option) *Registry {
 	if d := stateDir(); d != "" {
 		r.auditPath = filepath.Join(d, "audit.jsonl")
 		r.backupDir = filepath.Join(d, "backups")
+		r.cpBase = undoCheckpointDir(d)
 	}
 	r.client = &http.Client{Timeout: 20 * time.Second}
 	r.perms = newPermissions(cmp.Or(cfg.Permissions, defaultPermissionsFile()))
@@ -86,6 +93,9 @@ func NewRegistry(cfg Config, opts ...Option) *Registry {
 	}
 	if r.cfg.Web {
 		r.builtin = append(r.builtin, newWeb(r))
+	}
+	if bool(r.cfg.Checkpoints) && r.cpBase != "" && (r.cfg.FS && r.cfg.FSWrite || r.cfg.Exec) {
+		r.builtin = append(r.builtin, newUndo(r))
 	}
 	return r
 }

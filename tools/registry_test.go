@@ -37,7 +37,7 @@ func testRegistry(t *testing.T, cfg Config, opts ...Option) (*Registry, string) 
 	t.Helper()
 	state := t.TempDir()
 	opts = append([]Option{AuditLog(filepath.Join(state, "audit.jsonl")), BackupDir(filepath.Join(state, "backups")),
-		PermissionsFile(filepath.Join(state, "permissions")), Editor(nil)}, opts...)
+		PermissionsFile(filepath.Join(state, "permissions")), Editor(nil), CheckpointDir(filepath.Join(state, "checkpoints"))}, opts...)
 	return NewRegistry(cfg, opts...), state
 }
 
@@ -50,8 +50,8 @@ func TestRegistryTools(t *testing.T) {
 		fs, exec, web bool
 		want          string
 	}{
-		{true, true, true, "filesystem execute_command web_search"},
-		{true, false, true, "filesystem web_search"},
+		{true, true, true, "filesystem execute_command web_search undo"},
+		{true, false, true, "filesystem web_search undo"},
 		{false, false, false, ""},
 		{false, false, true, "web_search"},
 	} {
