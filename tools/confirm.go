@@ -247,7 +247,7 @@ func (r *Registry) prompt(w io.Writer, env Env, q ask, keys, effect, where, undo
 	}
 	if undo != "" {
 		style := "2"
-		if !strings.HasSuffix(undo, "yes") {
+		if !strings.HasPrefix(undo, "undo: yes") {
 			style = "1"
 		}
 		head = append(head, ansi.Span{Text: "  "}, ansi.Span{Style: style, Text: ansi.Escape(undo), Keep: true})

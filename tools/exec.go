@@ -190,7 +190,7 @@ func (t *execTool) run(ctx context.Context, env Env, command string, ws danger.W
 	for _, l := range later {
 		sb.WriteString(l + "\n")
 	}
-	sb.WriteString(checkpointed(cp, noCP))
+	sb.WriteString(t.r.checkpointed(cp, noCP))
 	res.Output = sb.String()
 	return res
 }

@@ -147,7 +147,7 @@ func (t *filesystem) commit(ctx context.Context, env Env, q ask, pl place, op st
 	if err := writeAtomic(pl.abs, []byte(updated), mode, t.write); err != nil {
 		return failf("%s %s: not written, the file is unchanged: %v", op, pl.show(), plainErr(err))
 	}
-	if c := checkpointed(cp, noCP); c != "" {
+	if c := t.r.checkpointed(cp, noCP); c != "" {
 		note += "\n" + strings.TrimSuffix(c, "\n")
 	}
 	verb := "wrote"

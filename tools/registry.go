@@ -47,6 +47,8 @@ type Registry struct {
 	cpBase string
 	cps    map[string]*checkpoint.Store
 	cpNo   map[string]string
+	undo   Tool // the undo tool, nil with checkpoints off
+	undoOn bool // offered: a checkpoint was made this session
 }
 
 // Option changes how NewRegistry builds a Registry.
@@ -95,7 +97,10 @@ func NewRegistry(cfg Config, opts ...Option) *Registry {
 		r.builtin = append(r.builtin, newWeb(r))
 	}
 	if bool(r.cfg.Checkpoints) && r.cpBase != "" && (r.cfg.FS && r.cfg.FSWrite || r.cfg.Exec) {
-		r.builtin = append(r.builtin, newUndo(r))
+		// Offered once a run of this session made a checkpoint (see
+		// checkpointed): until then it would cost every prompt its
+		// description for nothing.
+		r.undo = newUndo(r)
 	}
 	return r
 }
@@ -108,7 +113,11 @@ func (r *Registry) Config() Config { return r.cfg }
 func (r *Registry) Tools() []Tool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return append(append([]Tool(nil), r.builtin...), r.added...)
+	out := append([]Tool(nil), r.builtin...)
+	if r.undoOn {
+		out = append(out, r.undo)
+	}
+	return append(out, r.added...)
 }
 
 // Add offers one more tool, such as an MCP server's. A tool with the name

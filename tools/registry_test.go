@@ -50,8 +50,8 @@ func TestRegistryTools(t *testing.T) {
 		fs, exec, web bool
 		want          string
 	}{
-		{true, true, true, "filesystem execute_command web_search undo"},
-		{true, false, true, "filesystem web_search undo"},
+		{true, true, true, "filesystem execute_command web_search"},
+		{true, false, true, "filesystem web_search"},
 		{false, false, false, ""},
 		{false, false, true, "web_search"},
 	} {

@@ -42,6 +42,14 @@ func (o *OnOff) UnmarshalText(b []byte) error {
 	return nil
 }
 
+// String is on or off.
+func (o OnOff) String() string {
+	if o {
+		return "on"
+	}
+	return "off"
+}
+
 // MarshalText writes on or off.
 func (o OnOff) MarshalText() ([]byte, error) {
 	if o {
@@ -126,7 +134,7 @@ func (r *Registry) checkpoint(env Env, label string, paths ...string) (*checkpoi
 
 // checkpointed ends the checkpoint p after its run and says what the
 // model is told of it: that the user can undo it, or why they cannot.
-func checkpointed(p *checkpoint.Pending, why string) string {
+func (r *Registry) checkpointed(p *checkpoint.Pending, why string) string {
 	if p == nil {
 		if why == "" {
 			return ""
@@ -140,6 +148,9 @@ func checkpointed(p *checkpoint.Pending, why string) string {
 	case cp == nil:
 		return ""
 	}
+	r.mu.Lock()
+	r.undoOn = r.undo != nil
+	r.mu.Unlock()
 	return fmt.Sprintf("[checkpoint: this changed %s; the user can undo it with `? /undo`, or you can call undo, which they must confirm]\n",
 		plural(len(cp.Changes), "path"))
 }
@@ -166,7 +177,11 @@ func (r *Registry) undoable(env Env, q ask, unconfined bool) string {
 		if what := remoteEffect(q.subject); what != "" {
 			return "undo: no (" + what + ")"
 		}
-		if unconfined {
+		switch {
+		case r.cfg.Sandbox == sandbox.Off:
+			// The user's choice: the line stays as before the sandbox.
+			return "undo: yes (in the workspace)"
+		case unconfined:
 			return "undo: only in the workspace (runs unconfined)"
 		}
 		return "undo: yes"
@@ -441,7 +456,7 @@ func askYN(ctx context.Context, env Env, w io.Writer, question string) (bool, er
 
 // undoParams are the undo tool's arguments.
 type undoParams struct {
-	Steps int `json:"steps,omitempty" jsonschema:"how many of your runs to undo, the last first (default 1)"`
+	Steps int `json:"steps,omitempty" jsonschema:"runs to undo (default 1)"`
 }
 
 // undoTool lets the model put the workspace back as it was before its
@@ -459,7 +474,7 @@ func newUndo(r *Registry) Tool {
 
 func (t *undoTool) Name() string { return "undo" }
 func (t *undoTool) Description() string {
-	return "Undo your last commands and file edits in this workspace: qsh keeps a checkpoint of the files before each, and puts back exactly what the runs changed (content, modes, links, files created or deleted). The user is always asked first and sees what changes. It refuses when the user changed the same files since. What reached outside the workspace (a push, a deploy, a database) is not undone."
+	return "Put the workspace's files back as before your last runs (commands, edits); the user confirms."
 }
 func (t *undoTool) Schema() json.RawMessage { return t.schema }
 

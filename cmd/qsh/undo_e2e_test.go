@@ -139,8 +139,8 @@ func treeDiff(got, want string) string {
 }
 
 // runAndUndo has the model run command in dir (the user says y), then
-// undoes it with `? /undo` (the user says y again). It returns the
-// terminal and the environment qsh ran with.
+// undoes it with `? /undo` (the user says y again), and checks that the
+// workspace is as before, byte for byte.
 func runAndUndo(t *testing.T, dir, command string) {
 	t.Helper()
 	want := workspaceTree(t, dir)
@@ -170,9 +170,6 @@ func runAndUndo(t *testing.T, dir, command string) {
 	tm.Type("y")
 	tm.WaitFor("restored ")
 	tm.WaitFor(ps1)
-	if os.Getenv("UNDO_SHOW") != "" {
-		t.Log(tm.Output())
-	}
 	if got := workspaceTree(t, dir); got != want {
 		t.Errorf("after ? /undo:\n%s\n\nscreen:\n%s", treeDiff(got, want), shelltest.Tail(tm.Output()))
 	}

@@ -1,6 +1,7 @@
 package checkpoint
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -31,19 +32,19 @@ func (k *Keep) UnmarshalText(b []byte) error {
 		part = strings.ToLower(strings.TrimSpace(part))
 		if d, ok := parseAge(part); ok && !(part == "0" && out.Age >= 0) {
 			if out.Age >= 0 {
-				return fmt.Errorf("%q: two ages; want an age and a size, as 7d,1GB", s)
+				return errors.New("expected an age and a size, as 7d,1GB (two ages given)")
 			}
 			out.Age = d
 			continue
 		}
 		if n, ok := parseSize(part); ok {
 			if out.Bytes >= 0 {
-				return fmt.Errorf("%q: two sizes; want an age and a size, as 7d,1GB", s)
+				return errors.New("expected an age and a size, as 7d,1GB (two sizes given)")
 			}
 			out.Bytes = n
 			continue
 		}
-		return fmt.Errorf("%q: %q is neither an age (7d, 12h) nor a size (1GB, 500MB)", s, part)
+		return fmt.Errorf("expected an age and a size, as 7d,1GB (%q is neither)", part)
 	}
 	if out.Age < 0 {
 		out.Age = DefaultKeep.Age
