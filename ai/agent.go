@@ -94,6 +94,8 @@ type Agent struct {
 	window  window
 	// perms is `? /permissions`; nil without tools.
 	perms PermissionsFunc
+	// undo is `? /undo` and `? /checkpoints`; nil without checkpoints.
+	undo UndoFunc
 }
 
 // Option configures an Agent.
@@ -127,6 +129,15 @@ type PermissionsFunc func(w io.Writer, dir, args string) error
 
 // Permissions sets what `? /permissions` does.
 func Permissions(f PermissionsFunc) Option { return func(a *Agent) { a.perms = f } }
+
+// UndoFunc is `? /undo [N]` (command "/undo") and `? /checkpoints` for a
+// question asked with env: it lists the workspace's checkpoints, or puts
+// the files back as they were before the last N runs once the user agrees
+// (see tools.Registry.Undo).
+type UndoFunc func(ctx context.Context, w io.Writer, env tools.Env, command, args string) error
+
+// Undo sets what `? /undo` and `? /checkpoints` do.
+func Undo(f UndoFunc) Option { return func(a *Agent) { a.undo = f } }
 
 // Clock sets the time source of the context block.
 func Clock(now func() time.Time) Option { return func(a *Agent) { a.now = now } }
@@ -213,7 +224,7 @@ func (a *Agent) Ask(ctx context.Context, req Request) (err error) {
 	a.init()
 	text := strings.TrimSpace(req.Text)
 	if strings.HasPrefix(text, "/") {
-		if done, err := a.command(req, text); done {
+		if done, err := a.command(ctx, req, text); done {
 			return err
 		}
 	}
@@ -335,7 +346,7 @@ func trim(msgs []chat.Message, max int) []chat.Message {
 
 // command runs an in-band command such as /reset; done is false when the
 // line is a question that merely starts with a slash.
-func (a *Agent) command(req Request, line string) (done bool, err error) {
+func (a *Agent) command(ctx context.Context, req Request, line string) (done bool, err error) {
 	name, arg, _ := strings.Cut(line, " ")
 	arg = strings.TrimSpace(arg)
 	w := req.Stdout
@@ -358,6 +369,22 @@ func (a *Agent) command(req Request, line string) (done bool, err error) {
 			return true, nil
 		}
 		return true, a.perms(w, req.Dir, arg)
+	case "/undo", "/checkpoints":
+		if a.undo == nil {
+			fmt.Fprintln(w, "no checkpoints: the assistant has no tools that change files here")
+			return true, nil
+		}
+		env := req.Env
+		if env.Dir == "" {
+			env.Dir = req.Dir
+		}
+		if env.Out == nil {
+			env.Out, env.Terminal = w, req.Terminal
+		}
+		if env.Environ == nil {
+			env.Environ = sessionEnviron(req)
+		}
+		return true, a.undo(ctx, w, env, name, arg)
 	case "/model":
 		if a.epErr != nil {
 			return true, a.epErr
@@ -390,6 +417,10 @@ const helpText = `? QUESTION     ask the assistant; follow-up questions continue
 ? /permissions [revoke N | clear]
                what you allowed with a (this session) and A (always, in this project);
                revoke one, or forget this session's
+? /checkpoints list the checkpoints of this workspace: the files before each command
+               or edit the assistant made
+? /undo [N]    put the files back as they were before the assistant's last run (or last N
+               runs), after showing what changes; refused if you changed the same files since
 ? /model NAME  use another model for this session
 ? /help        this text
 Ctrl-C cancels an answer. Configuration: QSH_AI_* variables (qsh --config).

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/qsh-shell/qsh/tools/checkpoint"
 	"github.com/qsh-shell/qsh/tools/sandbox"
 )
 
@@ -44,6 +45,12 @@ type Config struct {
 	SandboxAllow  sandbox.Domains `env:"QSH_AI_SANDBOX_ALLOW" doc:"package registries and code hosts"`
 	SandboxStrict sandbox.Strict  `env:"QSH_AI_SANDBOX_STRICT" envDefault:"false" strict:"true"`
 
+	// Checkpoints keeps what the workspace was before each command and
+	// file change, for `? /undo` (see package checkpoint); CheckpointKeep
+	// is how long and how much.
+	Checkpoints    OnOff           `env:"QSH_AI_CHECKPOINTS" envDefault:"on"`
+	CheckpointKeep checkpoint.Keep `env:"QSH_AI_CHECKPOINT_KEEP" envDefault:"7d,1GB"`
+
 	WebProvider   WebProvider `env:"QSH_AI_WEB_PROVIDER" envDefault:"duckduckgo"`
 	WebBaseURL    string      `env:"QSH_AI_WEB_BASE_URL"`
 	WebMaxResults int         `env:"QSH_AI_WEB_MAX_RESULTS" envDefault:"5" min:"1"`
@@ -71,6 +78,9 @@ func DefaultConfig() Config {
 		SandboxNet:    sandbox.AllowList,
 		WebProvider:   DuckDuckGo,
 		WebMaxResults: 5,
+
+		Checkpoints:    true,
+		CheckpointKeep: checkpoint.DefaultKeep,
 	}
 }
 

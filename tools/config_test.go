@@ -7,6 +7,7 @@ import (
 
 	"github.com/caarlos0/env/v11"
 
+	"github.com/qsh-shell/qsh/tools/checkpoint"
 	"github.com/qsh-shell/qsh/tools/sandbox"
 )
 
@@ -40,6 +41,8 @@ func TestConfigFromEnvironment(t *testing.T) {
 		"QSH_AI_SANDBOX_NET":       "off",
 		"QSH_AI_SANDBOX_ALLOW":     "example.com, *.corp.example",
 		"QSH_AI_SANDBOX_STRICT":    "yes",
+		"QSH_AI_CHECKPOINTS":       "off",
+		"QSH_AI_CHECKPOINT_KEEP":   "30d",
 	}
 	var c Config
 	if err := env.ParseWithOptions(&c, env.Options{Environment: vars}); err != nil {
@@ -51,6 +54,7 @@ func TestConfigFromEnvironment(t *testing.T) {
 		WebProvider: SearXNG, WebBaseURL: "http://localhost:8888", WebMaxResults: 7,
 		Sandbox: sandbox.ReadOnly, SandboxNet: sandbox.NetOff,
 		SandboxAllow: sandbox.Domains{"example.com", "*.corp.example"}, SandboxStrict: true,
+		Checkpoints: false, CheckpointKeep: checkpoint.Keep{Age: 30 * 24 * time.Hour, Bytes: 1 << 30},
 	}
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("parsed %+v\nwant %+v", c, want)

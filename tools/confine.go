@@ -177,7 +177,7 @@ func (r *Registry) place(env Env) sandbox.Place {
 		home, _ = os.UserHomeDir()
 	}
 	var own []string
-	for _, f := range []string{r.auditPath, r.backupDir, r.cfg.Permissions, r.cfg.MCPConfig} {
+	for _, f := range []string{r.auditPath, r.backupDir, r.cpBase, r.cfg.Permissions, r.cfg.MCPConfig} {
 		if f != "" {
 			own = append(own, f)
 		}

@@ -75,14 +75,14 @@ func TestExecSandbox(t *testing.T) {
 		sandbox    string // in the audit log
 	}{
 		{name: "dev, y", confirm: ConfirmSensitive, command: "make -s", keys: []rune{'y'},
-			prompt: ")  sandboxed  run? [y/n/a/A]", sandbox: "workspace"},
+			prompt: ")  sandboxed  undo: yes  run? [y/n/a/A]", sandbox: "workspace"},
 		{name: "dev, yolo", confirm: ConfirmYolo, command: "make -s", sandbox: "workspace"},
 		{name: "dangerous, a", confirm: ConfirmSensitive, command: "touch ~/pwned", keys: []rune{'a'},
-			prompt: "unconfined (a/A: sandboxed)  run? [y/n/a/A]", sandbox: "workspace"},
+			prompt: "unconfined (a/A: sandboxed)  undo: only in the workspace (runs unconfined)  run? [y/n/a/A]", sandbox: "workspace"},
 		{name: "dangerous, y", confirm: ConfirmYolo, command: "touch ~/pwned", keys: []rune{'y'},
 			wrote: true, sandbox: "unconfined"},
 		{name: "asked unconfined, y", confirm: ConfirmYolo, command: "make -s", unconfined: true, keys: []rune{'y'},
-			prompt: "asks to run outside the sandbox)  unconfined  run? [y/n] ", wrote: true, sandbox: "unconfined"},
+			prompt: "asks to run outside the sandbox)  unconfined  undo: only in the workspace (runs unconfined)  run? [y/n] ", wrote: true, sandbox: "unconfined"},
 		{name: "readonly", confirm: ConfirmYolo, mode: sandbox.ReadOnly, command: "make -s", sandbox: "readonly"},
 		{name: "off", confirm: ConfirmSensitive, mode: sandbox.Off, command: "make -s", keys: []rune{'y'},
 			prompt: ")  run? [y/n/a/A]", wrote: true}, // no word: as before the sandbox

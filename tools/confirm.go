@@ -106,7 +106,8 @@ func (r *Registry) decide(ctx context.Context, env Env, q ask, c *call) (bool, R
 	if env.Discard != nil {
 		env.Discard() // a y typed twice must not answer this question
 	}
-	r.prompt(out, env, q, keys, effect, r.where(v.Class, q.rule != nil && q.sandboxed))
+	where := r.where(v.Class, q.rule != nil && q.sandboxed)
+	r.prompt(out, env, q, keys, effect, where, r.undoable(env, q, where != "" && where != "sandboxed" || !r.confining() && q.kind == kindRun))
 	// The call's time is its work's, not the user's thinking.
 	asked := r.now()
 	defer func() { c.waited = r.now().Sub(asked) }()
@@ -213,12 +214,12 @@ func (q ask) key() string {
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // prompt writes the confirmation line DESIGN.md shows, with where the
-// call would run:
+// call would run and whether `? /undo` could take it back:
 //
-//	⚠ dev  go build ./...   (runs the Go toolchain in this project)  sandboxed  run? [y/n/a/A/e]
+//	⚠ dev  go build ./...   (runs the Go toolchain in this project)  sandboxed  undo: yes  run? [y/n/a/A/e]
 //
 // effect, when known, is what the command would change (see package effect).
-func (r *Registry) prompt(w io.Writer, env Env, q ask, keys, effect, where string) {
+func (r *Registry) prompt(w io.Writer, env Env, q ask, keys, effect, where, undo string) {
 	colour := "33" // dev: yellow
 	switch {
 	case q.verdict.Class >= danger.Dangerous:
@@ -243,6 +244,13 @@ func (r *Registry) prompt(w io.Writer, env Env, q ask, keys, effect, where strin
 			style = "1"
 		}
 		head = append(head, ansi.Span{Text: "  "}, ansi.Span{Style: style, Text: where, Keep: true})
+	}
+	if undo != "" {
+		style := "2"
+		if !strings.HasPrefix(undo, "undo: yes") {
+			style = "1"
+		}
+		head = append(head, ansi.Span{Text: "  "}, ansi.Span{Style: style, Text: ansi.Escape(undo), Keep: true})
 	}
 	cols := env.columns()
 	if q.body == "" {

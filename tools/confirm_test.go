@@ -26,7 +26,7 @@ func TestPromptLine(t *testing.T) {
 	out := new(bytes.Buffer)
 	rk, _ := keys(t, 'y')
 	ok, _ := r.approve(context.Background(), Env{Out: out, ReadKey: rk}, devAsk("go build ./..."), &call{})
-	want := "⚠ dev  go build ./...   (runs the Go toolchain in this project)  run? [y/n/a/A] y\n"
+	want := "⚠ dev  go build ./...   (runs the Go toolchain in this project)  undo: yes  run? [y/n/a/A] y\n"
 	if !ok || out.String() != want {
 		t.Errorf("prompt %q, want %q", out, want)
 	}
@@ -34,7 +34,7 @@ func TestPromptLine(t *testing.T) {
 	out.Reset()
 	rk, _ = keys(t, 'y')
 	r.approve(context.Background(), Env{Out: out, ReadKey: rk, Terminal: true}, devAsk("go vet"), &call{})
-	if s := out.String(); !strings.Contains(s, "\x1b[") || stripANSI(s) != "⚠ dev  go vet   (runs the Go toolchain in this project)  run? [y/n/a/A] y\n" {
+	if s := out.String(); !strings.Contains(s, "\x1b[") || stripANSI(s) != "⚠ dev  go vet   (runs the Go toolchain in this project)  undo: yes  run? [y/n/a/A] y\n" {
 		t.Errorf("terminal prompt %q", s)
 	}
 }
@@ -181,7 +181,7 @@ func TestPromptEffect(t *testing.T) {
 	rk, _ := keys(t, 'n')
 	q := devAsk("rm -r build")
 	r.approve(context.Background(), Env{Out: out, ReadKey: rk, Preview: preview}, q, &call{})
-	if !strings.Contains(out.String(), "(runs the Go toolchain in this project)  → deletes 3 files, 2.9 kB in build/  run? [y/n/a/A] n\n") {
+	if !strings.Contains(out.String(), "(runs the Go toolchain in this project)  → deletes 3 files, 2.9 kB in build/  undo: yes  run? [y/n/a/A] n\n") {
 		t.Errorf("prompt %q", out)
 	}
 	safe := devAsk("ls")

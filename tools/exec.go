@@ -133,6 +133,7 @@ func (t *execTool) run(ctx context.Context, env Env, command string, ws danger.W
 		changed = sandbox.Watch(policy.Workspace)
 		t.r.refusals(*policy) // an earlier run's, or an MCP server's
 	}
+	cp, noCP := t.r.checkpoint(env, command)
 	r := env.Run(ctx, guarded.Request{Command: command, Workspace: ws, Approved: approved, Timeout: timeout, Sandbox: policy}, w)
 	status, stopped, err := r.Status, r.Stopped, r.Err
 	out.finish()
@@ -189,6 +190,7 @@ func (t *execTool) run(ctx context.Context, env Env, command string, ws danger.W
 	for _, l := range later {
 		sb.WriteString(l + "\n")
 	}
+	sb.WriteString(t.r.checkpointed(cp, noCP))
 	res.Output = sb.String()
 	return res
 }

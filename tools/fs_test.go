@@ -276,7 +276,7 @@ func TestFSWrite(t *testing.T) {
 		t.Errorf("backup holds %q", b)
 	}
 	prompt := out.String()
-	if !strings.Contains(prompt, "⚠ dev  write a.txt   (changes a file in this project)  "+r.where(danger.Dev, true)+"\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-old\n+new\nwrite? [y/n/a/A] y\n") {
+	if !strings.Contains(prompt, "⚠ dev  write a.txt   (changes a file in this project)  "+r.where(danger.Dev, true)+"  undo: yes\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-old\n+new\nwrite? [y/n/a/A] y\n") {
 		t.Errorf("prompt:\n%s", prompt)
 	}
 

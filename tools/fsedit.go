@@ -13,6 +13,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/qsh-shell/qsh/tools/checkpoint"
 	"github.com/qsh-shell/qsh/tools/danger"
 	"github.com/qsh-shell/qsh/tools/guarded"
 	"github.com/qsh-shell/qsh/tools/sandbox"
@@ -138,8 +139,16 @@ func (t *filesystem) commit(ctx context.Context, env Env, q ask, pl place, op st
 	if err := os.MkdirAll(filepath.Dir(pl.abs), 0o755); err != nil {
 		return failf("%s %s: not written: %v", op, pl.show(), plainErr(err))
 	}
+	var cp *checkpoint.Pending
+	noCP := ""
+	if within(pl.abs, t.r.checkpointRoot(env)) {
+		cp, noCP = t.r.checkpoint(env, op+" "+pl.show(), pl.abs)
+	}
 	if err := writeAtomic(pl.abs, []byte(updated), mode, t.write); err != nil {
 		return failf("%s %s: not written, the file is unchanged: %v", op, pl.show(), plainErr(err))
+	}
+	if c := t.r.checkpointed(cp, noCP); c != "" {
+		note += "\n" + strings.TrimSuffix(c, "\n")
 	}
 	verb := "wrote"
 	if op == "edit" {

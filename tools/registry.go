@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/qsh-shell/qsh/tools/checkpoint"
 	"github.com/qsh-shell/qsh/tools/danger"
 	"github.com/qsh-shell/qsh/tools/danger/secret"
 	"github.com/qsh-shell/qsh/tools/sandbox"
@@ -41,6 +42,13 @@ type Registry struct {
 	roots      map[string]string // each directory asked from → where it led first (see policy)
 	proxies    map[string]*proxy.Listener
 	proxyDir   string
+	// cpBase is where checkpoints are kept ("" for nowhere), cps the
+	// stores opened, by workspace, and cpNo why a workspace has none.
+	cpBase string
+	cps    map[string]*checkpoint.Store
+	cpNo   map[string]string
+	undo   Tool // the undo tool, nil with checkpoints off
+	undoOn bool // offered: a checkpoint was made this session
 }
 
 // Option changes how NewRegistry builds a Registry.
@@ -70,6 +78,7 @@ func NewRegistry(cfg Config, opts ...Option) *Registry {
 	if d := stateDir(); d != "" {
 		r.auditPath = filepath.Join(d, "audit.jsonl")
 		r.backupDir = filepath.Join(d, "backups")
+		r.cpBase = undoCheckpointDir(d)
 	}
 	r.client = &http.Client{Timeout: 20 * time.Second}
 	r.perms = newPermissions(cmp.Or(cfg.Permissions, defaultPermissionsFile()))
@@ -87,6 +96,12 @@ func NewRegistry(cfg Config, opts ...Option) *Registry {
 	if r.cfg.Web {
 		r.builtin = append(r.builtin, newWeb(r))
 	}
+	if bool(r.cfg.Checkpoints) && r.cpBase != "" && (r.cfg.FS && r.cfg.FSWrite || r.cfg.Exec) {
+		// Offered once a run of this session made a checkpoint (see
+		// checkpointed): until then it would cost every prompt its
+		// description for nothing.
+		r.undo = newUndo(r)
+	}
 	return r
 }
 
@@ -98,7 +113,11 @@ func (r *Registry) Config() Config { return r.cfg }
 func (r *Registry) Tools() []Tool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return append(append([]Tool(nil), r.builtin...), r.added...)
+	out := append([]Tool(nil), r.builtin...)
+	if r.undoOn {
+		out = append(out, r.undo)
+	}
+	return append(out, r.added...)
 }
 
 // Add offers one more tool, such as an MCP server's. A tool with the name

@@ -37,7 +37,7 @@ func testRegistry(t *testing.T, cfg Config, opts ...Option) (*Registry, string) 
 	t.Helper()
 	state := t.TempDir()
 	opts = append([]Option{AuditLog(filepath.Join(state, "audit.jsonl")), BackupDir(filepath.Join(state, "backups")),
-		PermissionsFile(filepath.Join(state, "permissions")), Editor(nil)}, opts...)
+		PermissionsFile(filepath.Join(state, "permissions")), Editor(nil), CheckpointDir(filepath.Join(state, "checkpoints"))}, opts...)
 	return NewRegistry(cfg, opts...), state
 }
 

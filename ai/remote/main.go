@@ -115,7 +115,13 @@ func (s *server) newAgent() {
 		s.mcps = mcp.New(opts...)
 		ts = s.mcps.Set(reg)
 	}
-	s.agent = ai.New(s.cfg.AI, ts, ai.Conversations(conversation.Dir(os.Getenv)), ai.Permissions(reg.Permissions))
+	s.agent = ai.New(s.cfg.AI, ts, ai.Conversations(conversation.Dir(os.Getenv)), ai.Permissions(reg.Permissions),
+		ai.Undo(func(ctx context.Context, w io.Writer, env tools.Env, command, args string) error {
+			if command == "/checkpoints" {
+				return reg.Checkpoints(w, env)
+			}
+			return reg.Undo(ctx, w, env, args)
+		}))
 }
 
 // ask answers one question.

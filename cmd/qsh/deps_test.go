@@ -21,6 +21,7 @@ func TestNoAssistantLinked(t *testing.T) {
 		"github.com/qsh-shell/qsh/ai",
 		"github.com/qsh-shell/qsh/tools",
 		"github.com/qsh-shell/qsh/tools/mcp",
+		"github.com/qsh-shell/qsh/tools/checkpoint",
 		"github.com/PuerkitoBio/goquery",
 		"golang.org/x/net/html",
 		"github.com/modelcontextprotocol/go-sdk/mcp",

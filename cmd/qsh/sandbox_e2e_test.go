@@ -180,11 +180,11 @@ func TestSandboxProjectCode(t *testing.T) {
 	tm := startIn(t, ws, env)
 	tm.SetTimeout(120 * time.Second) // go test compiles on two busy cores
 	tm.Line("? run the tests")
-	if out := tm.WaitFor("run? [y/n/a"); !strings.Contains(out, "⚠ dev  make test") || !strings.Contains(out, ")  sandboxed  run?") {
+	if out := tm.WaitFor("run? [y/n/a"); !strings.Contains(out, "⚠ dev  make test") || !strings.Contains(out, ")  sandboxed  undo: yes  run?") {
 		t.Errorf("the confirmation does not say make runs sandboxed:\n%s", out)
 	}
 	tm.Type("y")
-	if out := tm.WaitFor("run? [y/n/a"); !strings.Contains(out, "go test -v ./...") || !strings.Contains(out, "sandboxed  run?") {
+	if out := tm.WaitFor("run? [y/n/a"); !strings.Contains(out, "go test -v ./...") || !strings.Contains(out, "sandboxed  undo: yes  run?") {
 		t.Errorf("the confirmation does not say go test runs sandboxed:\n%s", out)
 	}
 	tm.Type("a")
@@ -301,12 +301,12 @@ func TestSandboxLifted(t *testing.T) {
 		tm.SetTimeout(30 * time.Second)
 		tm.Line("? touch it")
 		if out := tm.WaitFor("run? [y/n/a"); !strings.Contains(out, "⚠ dangerous  touch ~/allowed-by-user") ||
-			!strings.Contains(out, "unconfined (a/A: sandboxed)  run?") {
+			!strings.Contains(out, "unconfined (a/A: sandboxed)  undo: only in the workspace (runs unconfined)  run?") {
 			t.Errorf("the confirmation:\n%s", out)
 		}
 		tm.Type("y")
 		if out := tm.WaitFor("run? [y/n/e]"); !strings.Contains(out, "asks to run outside the sandbox") ||
-			!strings.Contains(out, "unconfined  run?") {
+			!strings.Contains(out, "unconfined  undo: only in the workspace (runs unconfined)  run?") {
 			t.Errorf("the confirmation of an unconfined run:\n%s", out)
 		}
 		tm.Type("y")
