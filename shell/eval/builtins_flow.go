@@ -44,6 +44,13 @@ func numArg(b *B, s string) (int64, bool) {
 	return n, true
 }
 
+// tooManyArgs ends a non-interactive shell, as bash's exit, return, break,
+// continue and shift do when given more than their one number.
+func tooManyArgs(b *B) {
+	b.Errorf("too many arguments")
+	panic(abort{status: 1, exit: true})
+}
+
 func builtinExit(b *B) int {
 	args := b.Args[1:]
 	if len(args) > 0 && args[0] == "--" {
@@ -57,8 +64,7 @@ func builtinExit(b *B) int {
 			return 2
 		}
 		if len(args) > 1 {
-			b.Errorf("too many arguments")
-			return 1
+			tooManyArgs(b)
 		}
 		status = int(n & 0xff)
 	}
@@ -85,6 +91,9 @@ func builtinReturn(b *B) int {
 		if !ok {
 			return 2
 		}
+		if len(args) > 1 {
+			tooManyArgs(b)
+		}
 		status = int(n & 0xff)
 	}
 	r.status = status
@@ -103,6 +112,9 @@ func loopControl(b *B, kind flow) int {
 		if v < 1 {
 			b.Errorf("%s: loop count out of range", b.Args[1])
 			return 1
+		}
+		if len(b.Args) > 2 {
+			tooManyArgs(b)
 		}
 		n = v
 	}
@@ -345,6 +357,9 @@ func builtinShift(b *B) int {
 		v, ok := numArg(b, args[0])
 		if !ok {
 			return 1
+		}
+		if len(args) > 1 {
+			tooManyArgs(b)
 		}
 		n = v
 	}
