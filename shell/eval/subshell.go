@@ -156,7 +156,18 @@ func (r *Runner) cmdSubst(cs *syntax.CmdSubst) string {
 	sub.runSubshell(func(sub *Runner) { sub.stmts(cs.Stmts) })
 	r.status = sub.status
 	r.substStatus = sub.status
-	return strings.TrimRight(buf.String(), "\n")
+	return r.substText(buf.String())
+}
+
+// substText is a command substitution's value: its output without the
+// trailing newlines, and without NUL bytes, which no value holds; bash
+// warns when it drops them.
+func (r *Runner) substText(out string) string {
+	if strings.IndexByte(out, 0) >= 0 {
+		r.errorf("warning: command substitution: ignored null byte in input")
+		out = strings.ReplaceAll(out, "\x00", "")
+	}
+	return strings.TrimRight(out, "\n")
 }
 
 // catFile is $(< file): the file's content, without running anything.
@@ -180,7 +191,7 @@ func (r *Runner) catFile(cs *syntax.CmdSubst) (string, bool) {
 	data, _ := io.ReadAll(f.r)
 	r.status = 0
 	r.substStatus = 0
-	return strings.TrimRight(string(data), "\n"), true
+	return r.substText(string(data)), true
 }
 
 // procSubst runs <(…) or >(…) in the background, joined to the command by
