@@ -2,9 +2,11 @@ package eval
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"golang.org/x/term"
 )
@@ -30,12 +32,19 @@ func (t *jobTable) findJob(spec string) (*job, string) {
 		if err != nil {
 			return nil, spec + ": arguments must be process or job IDs"
 		}
-		p := t.procs[pid]
-		if p == nil {
-			return nil, "pid " + spec + " is not a child of this shell"
+		if p := t.procs[pid]; p != nil {
+			if j := t.jobOf[p]; j != nil {
+				return j, ""
+			}
 		}
-		if j := t.jobOf[p]; j != nil {
-			return j, ""
+		// A job remembers its programs after they end, until it is
+		// waited for: bash's wait $! gives a finished job's status.
+		for _, j := range t.list {
+			for _, p := range j.procs {
+				if p.pid == pid {
+					return j, ""
+				}
+			}
 		}
 		return nil, "pid " + spec + " is not a child of this shell"
 	}
@@ -103,7 +112,7 @@ func builtinWait(b *B) int {
 				}
 			}
 			if len(pending) == 0 {
-				for _, j := range t.list {
+				for _, j := range slices.Clone(t.list) { // remove changes t.list
 					if j.state() == procDone {
 						t.remove(j)
 					}
@@ -111,8 +120,9 @@ func builtinWait(b *B) int {
 				t.mu.Unlock()
 				return 0
 			}
+			gen := t.gen
 			t.mu.Unlock()
-			if st, interrupted := r.waitChange(); interrupted {
+			if st, interrupted := r.waitChange(gen); interrupted {
 				return st
 			}
 		}
@@ -127,7 +137,17 @@ func builtinWait(b *B) int {
 				p = t.procs[pid]
 			}
 		}
+		ended, wasBg := 0, false
+		if j == nil && p == nil {
+			if pid, err := strconv.Atoi(a); err == nil {
+				ended, wasBg = t.ended[pid]
+			}
+		}
 		t.mu.Unlock()
+		if wasBg {
+			status = ended
+			continue
+		}
 		if j == nil && p == nil {
 			b.Errorf("%s", msg)
 			status = 127
@@ -153,11 +173,12 @@ func builtinWait(b *B) int {
 			if done && j != nil && j.state() == procDone {
 				t.remove(j)
 			}
+			gen := t.gen
 			t.mu.Unlock()
 			if done {
 				break
 			}
-			if st, interrupted := r.waitChange(); interrupted {
+			if st, interrupted := r.waitChange(gen); interrupted {
 				return st
 			}
 		}
@@ -204,11 +225,12 @@ func (r *Runner) waitAny(b *B, ids []string, pvar string) int {
 		for _, j := range candidates {
 			running = running || j.state() == procRunning
 		}
+		gen := t.gen
 		t.mu.Unlock()
 		if !running {
 			return 127
 		}
-		if st, interrupted := r.waitChange(); interrupted {
+		if st, interrupted := r.waitChange(gen); interrupted {
 			return st
 		}
 	}
@@ -216,12 +238,17 @@ func (r *Runner) waitAny(b *B, ids []string, pvar string) int {
 
 // waitChange waits until a process changes state, or a trapped signal
 // comes (then it returns 128+N and true).
-func (r *Runner) waitChange() (int, bool) {
+func (r *Runner) waitChange(gen uint64) (int, bool) {
 	t := r.sess.jobs
 	ch := make(chan struct{})
+	var stop bool // under t.mu
 	go func() {
+		// A change since the caller looked (gen moved on) counts: a
+		// broadcast before this Wait would be lost otherwise.
 		t.mu.Lock()
-		t.cond.Wait()
+		for t.gen == gen && !stop {
+			t.cond.Wait()
+		}
 		t.mu.Unlock()
 		close(ch)
 	}()
@@ -235,6 +262,7 @@ func (r *Runner) waitChange() (int, bool) {
 	case <-sigWake:
 		// Wake the helper goroutine so that it does not linger.
 		t.mu.Lock()
+		stop = true
 		t.cond.Broadcast()
 		t.mu.Unlock()
 		for n := range r.sess.sigs.pending {
@@ -247,6 +275,7 @@ func (r *Runner) waitChange() (int, bool) {
 		return 0, false
 	case <-r.ctx.Done():
 		t.mu.Lock()
+		stop = true
 		t.cond.Broadcast()
 		t.mu.Unlock()
 		return 130, true
@@ -488,12 +517,44 @@ func builtinKill(b *B) int {
 			continue
 		}
 		t.mu.Unlock()
-		if err := syscall.Kill(pid, sig); err != nil {
+		if err := b.R.killSelfAware(pid, sig); err != nil {
 			b.Errorf("(%d) - %s", pid, errText(err))
 			status = 1
 		}
 	}
 	return status
+}
+
+// killSelfAware sends sig to pid. When that reaches the shell itself and
+// a trap catches sig, it waits for the signal to arrive, so that the trap
+// runs before the next command, as bash's does (Go's runtime hands a
+// signal on a little later).
+func (r *Runner) killSelfAware(pid int, sig syscall.Signal) error {
+	ss := r.sess.sigs
+	self := pid == r.sess.pid || pid == 0 || pid == -syscall.Getpgrp()
+	if !self || ss == nil || int(sig) >= len(ss.pending) {
+		return syscall.Kill(pid, sig)
+	}
+	ss.mu.Lock()
+	caught := ss.caught[sig]
+	ss.mu.Unlock()
+	if !caught {
+		return syscall.Kill(pid, sig)
+	}
+	wake := ss.woken()
+	if err := syscall.Kill(pid, sig); err != nil {
+		return err
+	}
+	timeout := time.After(time.Second)
+	for !ss.pending[sig].Load() {
+		select {
+		case <-wake:
+			wake = ss.woken()
+		case <-timeout:
+			return nil
+		}
+	}
+	return nil
 }
 
 // signalJob sends sig to a job: its process group, or its processes; a

@@ -109,8 +109,11 @@ func (r *Runner) checkUnset(pe *syntax.ParamExp, v pval) {
 	if pe.Index != nil {
 		name += "[" + r.srcOf(pe.Index) + "]"
 	}
-	if name == "!" || name == "-" {
+	switch name {
+	case "-":
 		return
+	case "!":
+		name = "$!" // as bash names it
 	}
 	r.errorf("%s: unbound variable", name)
 	panic(abort{status: 127, exit: true})

@@ -257,7 +257,7 @@ func (r *Runner) spawn(ctx context.Context, sp Spawn) (int, error) {
 	}
 	p := r.sess.jobs.track(pid, job, sp.Argv, job == nil || job.fg)
 	if job != nil {
-		job.started(pid)
+		job.started(pid, r.pipeLast)
 	}
 	st := r.sess.jobs.waitProc(ctx, p, job)
 	cleanup()

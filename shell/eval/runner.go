@@ -87,6 +87,12 @@ type Runner struct {
 	// procSubsts are the descriptors of <(…) and >(…) of the command
 	// running, closed when it ends.
 	procSubsts []int
+	// substDepth counts the command substitutions this runs in: set -x
+	// repeats PS4's first character once for each, as bash does.
+	substDepth int
+	// pipeLast marks the last element of a pipeline, whose program is
+	// the $! of a background pipeline.
+	pipeLast bool
 	// ignoreInt marks a background statement without job control.
 	ignoreInt bool
 	// substStatus is the status of the last command substitution of the
@@ -489,13 +495,20 @@ func (r *Runner) usesAlias(st *syntax.Stmt) bool {
 // syntaxError reports a parse error as bash does: the code's name, the
 // line, what is wrong.
 func (r *Runner) syntaxError(err error) {
+	name := r.sess.name
+	switch {
+	case r.errSource() != "":
+		name = r.errSource()
+	case r.sess.dashExtra == "c":
+		name += ": -c" // bash names the string in a syntax error only
+	}
 	var pe syntax.ParseError
 	if errors.As(err, &pe) {
 		line := pe.Pos.Line()
-		fmt.Fprintf(r.stderr(), "%s: line %d: syntax error: %s\n", r.sess.name, line, pe.Text)
+		fmt.Fprintf(r.stderr(), "%s: line %d: syntax error: %s\n", name, line, pe.Text)
 		return
 	}
-	fmt.Fprintf(r.stderr(), "%s: %v\n", r.sess.name, err)
+	fmt.Fprintf(r.stderr(), "%s: %v\n", name, err)
 }
 
 // abort is the panic an error that ends the command line makes: expansion

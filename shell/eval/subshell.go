@@ -89,6 +89,7 @@ func (r *Runner) pipeline(c *syntax.BinaryCmd) {
 				}
 			}
 			sub.job = j
+			sub.pipeLast = i == n-1
 			sub.stmt(st)
 		}
 		if i == n-1 && lastInShell {
@@ -147,6 +148,7 @@ func (r *Runner) cmdSubst(cs *syntax.CmdSubst) string {
 	sub := r.fork()
 	sub.ctx = r.ctx
 	sub.inSubst = true
+	sub.substDepth++
 	sub.job = nil
 	sub.fds.set(1, out)
 	if !r.opts.shopt[optInheritErrexit] {
@@ -275,12 +277,28 @@ func (r *Runner) background(st *syntax.Stmt) {
 		sub.runSubshell(func(sub *Runner) { sub.stmt(&stmt) })
 		t.finish(fake, sub.status)
 	}()
+	// $! is the program's process ID when a simple command or a
+	// pipeline ending in one runs a program at once, as bash's fork
+	// would give; a stand-in otherwise.
 	pid := fake.pid
-	if _, simple := st.Cmd.(*syntax.CallExpr); simple && !hasSubst(st) {
-		select {
-		case p := <-j.first:
-			pid = p
-		case <-done:
+	if !hasSubst(st) {
+		var started <-chan int
+		switch c := st.Cmd.(type) {
+		case *syntax.CallExpr:
+			if r.mayRunProgram(c) {
+				started = j.first
+			}
+		case *syntax.BinaryCmd:
+			if last := pipeEnd(c); last != nil && r.mayRunProgram(last) {
+				started = j.last
+			}
+		}
+		if started != nil {
+			select {
+			case p := <-started:
+				pid = p
+			case <-done:
+			}
 		}
 	}
 	r.lastBg = pid
@@ -290,6 +308,29 @@ func (r *Runner) background(st *syntax.Stmt) {
 		t.mu.Unlock()
 	}
 	r.status = 0
+}
+
+// mayRunProgram reports whether a simple command may run a program: not
+// when it only assigns, nor when its name is a function or a builtin.
+func (r *Runner) mayRunProgram(c *syntax.CallExpr) bool {
+	if len(c.Args) == 0 {
+		return false
+	}
+	name := c.Args[0].Lit()
+	return name == "" || r.funcs.get(name) == nil && r.sess.builtins[name] == nil
+}
+
+// pipeEnd is the last element of a pipeline when it is a simple command;
+// nil for anything else.
+func pipeEnd(c *syntax.BinaryCmd) *syntax.CallExpr {
+	if c.Op != syntax.Pipe && c.Op != syntax.PipeAll {
+		return nil
+	}
+	if c.Y.Negated || c.Y.Background {
+		return nil
+	}
+	call, _ := c.Y.Cmd.(*syntax.CallExpr)
+	return call
 }
 
 // hasSubst reports whether a statement holds a command substitution,

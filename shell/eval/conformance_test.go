@@ -28,3 +28,10 @@ func TestErrorsAgainstBash(t *testing.T) {
 		{"ps4-arith", `PS4='+$(( 1 / 0 )) '; set -x; echo one; echo status=$?`},
 	})
 }
+
+// set -x repeats PS4's first character for command substitutions only.
+func TestXtraceDepthAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"depth", `set -x; (echo a); x=$(echo b); f(){ echo f; }; f; (echo $(echo $(echo d)))`},
+	})
+}
