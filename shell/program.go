@@ -52,6 +52,9 @@ func RunsOnEvaluator(cmd *string) bool { return cmd == nil || !hasQuestion(*cmd)
 // the signal too, after its EXIT trap.
 func (p Program) Run(ctx context.Context) int {
 	var ints intState
+	// The history list and its builtins are the interactive shell's, used
+	// here with a list of its own.
+	histShell := &Shell{hist: &history{}, stderr: p.Stderr}
 	opts := []eval.Option{
 		eval.Stdio(p.Stdin, p.Stdout, p.Stderr),
 		eval.Params(p.Name, p.Params...),
@@ -60,6 +63,8 @@ func (p Program) Run(ctx context.Context) int {
 		eval.Login(p.Login),
 		eval.OnSignalTrap(ints.trapped),
 		eval.WrapExec(ints.foreground),
+		eval.Builtins(new(evalCompletion).builtins()...),
+		eval.Builtins(historyOnEval(histShell)...),
 	}
 	switch {
 	case p.Command != nil:
@@ -148,6 +153,30 @@ func (p Program) run(ctx context.Context, r *eval.Runner) int {
 		src = string(data)
 	}
 	return r.RunString(ctx, src, p.Name)
+}
+
+// historyOnEval are history, fc and bind on the evaluator, over s's list:
+// a non-interactive shell records no commands, but history -s adds to the
+// list, -r reads a file into it, -w writes it, fc -l lists it, as in bash;
+// bind says what bash's says there, that line editing is not enabled.
+func historyOnEval(s *Shell) []*eval.Builtin {
+	bio := func(b *eval.B) builtinIO {
+		return builtinIO{name: b.Args[0], out: b.Stdout(), err: b.Stderr(), errorf: b.Errorf}
+	}
+	return []*eval.Builtin{
+		{Name: "history", Usage: strings.TrimPrefix(historyUsage, "history: usage: "), Run: func(b *eval.B) int {
+			env := func(name string) (string, bool) { return b.R.Get(name) }
+			return s.historyBuiltin(env, b.R.Dir(), bio(b), b.Args[1:], false)
+		}},
+		{Name: "fc", Usage: "fc [-e ename] [-lnr] [first] [last] or fc -s [pat=rep] [command]", Run: func(b *eval.B) int {
+			return s.fcBuiltin(bio(b), b.Args[1:])
+		}},
+		{Name: "bind", Usage: "bind [-lpsvPSVX] [-m keymap] [-f filename] [-q name] [-u name] [-r keyseq] [-x keyseq:shell-command] [keyseq:readline-function or readline-command]",
+			Run: func(b *eval.B) int {
+				b.Errorf("warning: line editing not enabled")
+				return 0
+			}},
+	}
 }
 
 // profiles are the files a login shell reads: /etc/profile, then the first
