@@ -72,6 +72,12 @@ func (p Program) Run(ctx context.Context) int {
 	case p.Script != "":
 		opts = append(opts, eval.Script(p.Script))
 	}
+	if _, err := os.Getwd(); err != nil {
+		// The directory was removed under the shell: bash says so and
+		// runs all the same.
+		fmt.Fprintf(p.Stderr, "%s: shell-init: error retrieving current directory: %v\n", p.Name, err)
+		opts = append(opts, eval.Dir(startDir(p.Environ)))
+	}
 	r, err := eval.New(opts...)
 	if err != nil {
 		fmt.Fprintf(p.Stderr, "qsh: %v\n", err)
@@ -177,6 +183,19 @@ func historyOnEval(s *Shell) []*eval.Builtin {
 				return 0
 			}},
 	}
+}
+
+// startDir is where a shell whose directory is gone starts: $PWD if it
+// still is a directory, else /.
+func startDir(environ []string) string {
+	for _, kv := range environ {
+		if pwd, ok := strings.CutPrefix(kv, "PWD="); ok && filepath.IsAbs(pwd) {
+			if fi, err := os.Stat(pwd); err == nil && fi.IsDir() {
+				return pwd
+			}
+		}
+	}
+	return "/"
 }
 
 // profiles are the files a login shell reads: /etc/profile, then the first
