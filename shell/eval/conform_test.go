@@ -1,0 +1,57 @@
+package eval
+
+import "testing"
+
+// Behaviours fixed against bash, each a case that runs in bash and
+// in-process and must print and exit alike (see bash_test.go).
+
+func TestTypeAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"relative-entries", `mkdir d d/sub bin; touch d/plain; printf '#!/bin/sh\necho hi\n' > bin/x; chmod +x bin/x; cp bin/x y
+PATH=d:bin:; type -t sub; type sub; type x y; command -v x y; command -V x y; type -p x y
+PATH=.:bin; type y; command -v y; command -V y; hash; y; hash; type y; command -v y; command -V y; hash -l
+hash -t y; type -P y x; echo $?; type -a y; type -t /bin/ls ./y; type -P ls; hash -t ls`},
+		{"not-executable", `mkdir d; touch d/plain; PATH=d:/usr/bin; type -a plain; echo $?; command -v plain; plain; echo $?; hash`},
+		{"tilde-entry", `mkdir tbin; printf '#!/bin/sh\necho hi\n' > tbin/zz; chmod +x tbin/zz; PATH="~/tbin:/usr/bin"; type zz; zz; type -a zz`},
+		{"last-flag-wins", `f() { :; }; type -tp f ls; type -pt f ls; type -Pt ls; type -tP ls; echo $?`},
+		{"builtin-p", `type -p cd echo; echo $?; type -P cd; echo $?`},
+		{"command-v-status", `command -v nosuch echo; echo $?; command -v nosuch; echo $?; command -V nosuch echo; echo $?`},
+		{"command-p", `hash -r; command -p -v ls; command -pV ls; hash; PATH=/nowhere; command -p ls /dev/null; echo $?`},
+		{"alias-needs-expand", `alias ll='ls -l'; type -t ll; echo $?; command -v ll; echo $?; shopt -s expand_aliases; type -t ll; command -v ll`},
+		{"posix-special", `set -o posix; type export cd`},
+		{"absolute", `type /bin/sh /nonexistent; echo $?; type -t /bin/sh; command -v /bin/sh /nonexistent; echo $?`},
+		{"builtin-flags", `builtin -x; echo $?; builtin -- echo hi; builtin`},
+	})
+}
+
+func TestHashAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"order", `hash ls cat sed awk grep tr sort head tail wc cut id env; hash; hash -l`},
+		{"hits", `hash ls; type ls; hash -t ls; ls >/dev/null; ls >/dev/null; hash`},
+		{"needs-arg", `hash -d; echo $?; hash -t; echo $?; hash -r; hash; hash -l; echo $?`},
+		{"p-dir", `hash -p /tmp foo; echo $?; hash -p /bin/ls 'a b'; hash -l; hash -t 'a b' ls; echo $?`},
+		{"function-builtin", `f() { :; }; hash f cd; echo $?; hash`},
+		{"disabled", `set +h; hash -r; echo $?; set -h; hash; echo $?`},
+		{"unset-path", `hash ls; unset PATH; hash; PATH=/usr/bin:/bin; hash cat; hash`},
+		{"gone", `cp /bin/true t; hash -p $PWD/t t; rm t; t; echo $?`},
+		{"exec-denied", `mkdir d; touch d/plain; PATH=$PWD/d; plain; echo $?; ./d/plain; echo $?; ./d; echo $?`},
+		{"bad-interpreter", `printf '#!/nonexistent/sh\n' > s; chmod +x s; ./s; echo $?; PATH=.; s; echo $?`},
+	})
+}
+
+// exec's failures, in subshells so that nothing replaces the test's
+// process if one started.
+func TestExecErrorsAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"dir", `(exec /tmp); echo $?`},
+		{"not-found", `(exec nosuch); echo $?`},
+		{"not-found-path", `(exec ./nosuch/x); echo $?; (exec .//nosuch); echo $?; (exec d/../nosuch); echo $?`},
+		{"denied", `mkdir d; touch d/plain; (exec ./d/plain); echo $?; (PATH=$PWD/d; exec plain); echo $?; (exec d/./plain); echo $?`},
+		{"no-interpreter", `printf "#!/nonexistent/sh\n" > s; chmod +x s; (exec ./s); echo $?`},
+		{"dir-in-cwd", `mkdir d; (exec d); echo $?`},
+		{"execfail", `shopt -s execfail; exec /tmp; echo $?; exec nosuch; echo $?; exec ./nosuch; echo $?; exec -x; echo $?`},
+		{"main-shell-exits", `exec nosuch; echo not-here`},
+		{"main-shell-dir", `exec /tmp; echo not-here`},
+		{"script", `printf 'echo from script "$0" "$1"\n' > s; chmod +x s; (exec ./s a); echo $?`},
+	})
+}
