@@ -55,3 +55,22 @@ func TestExecErrorsAgainstBash(t *testing.T) {
 		{"script", `printf 'echo from script "$0" "$1"\n' > s; chmod +x s; (exec ./s a); echo $?`},
 	})
 }
+
+func TestTestBuiltinAgainstBash(t *testing.T) {
+	var cases []bashCase
+	for i, c := range []string{
+		`test a =~ a`, `test a -a b c`, `[ 1 -eq 1 -a ]`, `[ a b c d e ]`, `[ a = a -x b ]`, `[ \( a b ]`,
+		`[ \( a = a b ]`, `[ -t ]`, `test -t 0 x y`, `[ 1 -eq " 2" ]`, `[ 1 -eq "2 " ]`, `[ 1 -eq +2 ]`,
+		`[ 1 -eq 0x1 ]`, `[ a -lt b ]`, `test ! ! a`, `test -o`, `test -o noclobber`, `test -o nosuch`,
+		`[ a \< b ]`, `test a -nt`, `test -a a -a`, `test \( \)`, `test ! \( a \) -a b`, `test -z -a -z`,
+		`test x -a \( -z \)`, `test ! -a`, `test -n -o -z`, `test ! = !`, `test \( ! \)`, `test ! ! ! -z x`,
+		`test -t x`, `test -t 99`, `test a -o b -a ""`, `test "" -o "" -o x`, `[ ! ]`, `[ ]`, `[ -e ]`,
+		`test \( a -a \( b -o "" \) \)`, `test -e / -a -d / -a ! -f /`, `test 9223372036854775808 -gt 1`,
+		`test -v PATH -a -v NOPE`, `test -R x`, `[ ! "" -a a ]`, `[ 1 -ef 1 ]`, `test / -ef /.`,
+	} {
+		cases = append(cases, bashCase{string(rune('a'+i%26)) + "-" + itoaTest(i), c + `; echo "$?"`})
+	}
+	checkAgainstBash(t, cases)
+}
+
+func itoaTest(i int) string { return string(rune('0'+i/10)) + string(rune('0'+i%10)) }
