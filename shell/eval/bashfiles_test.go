@@ -55,11 +55,6 @@ var bashCasesKnown = map[string]bool{
 	"parse-errors.sh:a bad name in export":                                        true,
 	"parse-errors.sh:a syntax error inside a compound command runs nothing of it": true,
 	"parse-errors.sh:unclosed quote at the end":                                   true,
-	"trap.sh:kill -l lists signals as bash does":                                  true,
-	"trap.sh:an ignored signal does nothing, in programs too":                     true,
-	"trap.sh:a signal's trap runs before the next command":                        true,
-	"trap.sh:a trapped TERM does not end the shell; reset, it does":               true,
-	"trap.sh:trap - and a number first reset":                                     true,
 }
 
 func TestBashFilesAgainstBash(t *testing.T) {

@@ -394,7 +394,7 @@ func builtinShift(b *B) int {
 		return 1
 	}
 	if n > int64(len(r.params)) {
-		if r.opts.shopt[optShiftVerbose] {
+		if r.opts.shopt[optShiftVerbose] || r.opts.set[optPosix] {
 			b.Errorf("%d: shift count out of range", n)
 		}
 		return 1

@@ -75,6 +75,7 @@ func (r *Runner) declClause(c *syntax.DeclClause) {
 	def := r.sess.builtins[kind]
 	b := &B{Args: []string{kind}, Ctx: r.ctx, R: r, def: def}
 	r.status = r.declare(b, kind, items)
+	r.specialDone(def)
 }
 
 // declWords is a declaration's argument as plain words, for a function
@@ -661,7 +662,7 @@ func builtinSet(b *B) int {
 				o, ok := lookupSetOpt(name)
 				if !ok {
 					b.Errorf("%s: invalid option name", name)
-					return 1
+					return 2
 				}
 				if err := r.setOption(o, on); err != nil {
 					b.Errorf("%s", err.Error())

@@ -74,3 +74,34 @@ func TestTestBuiltinAgainstBash(t *testing.T) {
 }
 
 func itoaTest(i int) string { return string(rune('0'+i/10)) + string(rune('0'+i%10)) }
+
+// Signals and traps run in a helper process: kill $$ reaches the process
+// the evaluator runs in.
+func TestTrapAgainstBash(t *testing.T) {
+	checkAgainstBashIn(t, []bashCase{
+		{"kill-l", `kill -l 0 EXIT sigexit 1 129 32 33 64 65 -1 x; echo $?; trap -l | tail -1; kill -l | head -1`},
+		{"kill-l-posix", `set -o posix; kill -l; trap -l | head -2; kill -l 9`},
+		{"trap-args", `trap foo; echo $?; trap -x; echo $?; trap -- -- USR1; trap -p USR1; trap -p NOSUCH; echo $?`},
+		{"trap-number-first", `trap 'echo a' USR1 INT HUP; trap 1 INT; trap -p; trap 0; trap INT; trap -p`},
+		{"trap-posix", `set -o posix; trap 'echo a' USR1; trap "" INT; trap; trap -p | head -4; trap -p | tail -3; trap USR1; echo $?`},
+		{"trap-ignored-quoting", `trap "" USR1; trap "it's" USR2; trap -p`},
+		{"untrapped-term-runs-exit-trap", `trap 'echo exit-trap $?' EXIT; kill -TERM $$; echo after`},
+		{"untrapped-usr1", `trap 'echo exit-trap' EXIT; kill -USR1 $$; echo after`},
+		{"ignored-then-default", `trap '' USR2; kill -USR2 $$; echo ignored; trap - USR2; kill -USR2 $$; echo not-here`},
+		{"trapped-each-time", `n=0; trap 'n=$((n+1))' USR1; for i in 1 2 3; do kill -USR1 $$; done; echo $n`},
+		{"kill-0-self", `kill -0 $$; echo $?; kill -s 0 $$; echo $?`},
+		{"trap-in-trap", `trap 'echo usr1; kill -USR2 $$; echo back' USR1; trap 'echo usr2' USR2; kill -USR1 $$; echo end`},
+	}, runInHelper)
+}
+
+func TestPosixSpecialUsageAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"trap", `set -o posix; trap USR1; echo $?`},
+		{"export", `set -o posix; export -x; echo $?`},
+		{"shift", `set -o posix; shift 5; echo $?`},
+		{"unset", `set -o posix; unset -x; echo $?`},
+		{"set", `set -o posix; set -o nosuch; echo $?`},
+		{"command", `set -o posix; command trap USR1; echo $?`},
+		{"not-posix", `trap USR1; echo $?; export -x; echo $?`},
+	})
+}

@@ -153,7 +153,7 @@ func (r *Runner) checkInterrupt() {
 	r.sess.interrupted.Store(false)
 	if cmd, ok := r.traps.get("INT"); ok {
 		if cmd != "" {
-			r.runTrap("signal", cmd)
+			r.runTrap("SIGINT", cmd)
 		}
 		return
 	}
