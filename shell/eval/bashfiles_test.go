@@ -45,10 +45,6 @@ var bashCasesSkipped = map[string]string{}
 // skipped with a note, so that the others guard what passes.
 var bashCasesKnown = map[string]bool{
 	"debug-trap.sh:a pipeline runs the trap before each command":                  true,
-	"options.sh:set -u works through qsh's set":                                   true,
-	"options.sh:set - ends options, keeps parameters when none follow":            true,
-	"options.sh:set without arguments lists variables":                            true,
-	"options.sh:set -o with a bad name":                                           true,
 	"parse-errors.sh:lines before a syntax error run":                             true,
 	"parse-errors.sh:a function name that is not one, with no body":               true,
 	"parse-errors.sh:a bad function name":                                         true,

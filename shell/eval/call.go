@@ -307,9 +307,9 @@ func (r *Runner) withTemp(assigns []*syntax.Assign, args []string, f func()) {
 				val = old + val
 			}
 			if v, _ := r.vars.find(a.Name.Value); v != nil && v.Attr&AttrReadonly != 0 {
+				// bash says so and runs the command all the same.
 				r.errorf("%s: readonly variable", a.Name.Value)
-				r.status = 1
-				return
+				continue
 			}
 			vals = append(vals, kv{a.Name.Value, val})
 			trace = append(trace, a.Name.Value+"="+quoteWord(val))

@@ -105,3 +105,71 @@ func TestPosixSpecialUsageAgainstBash(t *testing.T) {
 		{"not-posix", `trap USR1; echo $?; export -x; echo $?`},
 	})
 }
+
+func TestNounsetAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"top", `set -u; echo $nosuch; echo after`},
+		{"subshell", `set -u; (echo $nosuch; echo in); echo st=$?`},
+		{"subst", `set -u; x=$(echo $nosuch; echo in); echo st=$? "$x"`},
+		{"group", `set -u; { echo $nosuch; echo in; }; echo st=$?`},
+		{"function", `set -u; f() { echo $nosuch; echo in; }; f; echo st=$?`},
+		{"pipe", `set -u; echo $nosuch | cat; echo st=$?`},
+		{"question", `set -u; : ${nosuch?}; echo st=$?`},
+		{"question-sub", `set -u; (: ${nosuch?}); echo st=$?`},
+		{"question-msg", `(: ${nosuch?x}); echo st=$?`},
+		{"line2", `set -u
+echo $nosuch`},
+		{"array", `set -u; a=(); echo "${a[@]}"; echo "${#a[@]}"; echo ${a[0]}; echo st=$?`},
+		{"positional", `set -u; echo "$@"; echo $1; echo after`},
+	})
+}
+
+func TestSetAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"listing-quotes", `_a=""; _b=x; _c='~x'; _d='a~b'; _e='#x'; _f='a#b'; _g='p:~'; _h='x=~'; _i='a^b'; _j=$'\x01'
+set | grep '^_[a-j]='`},
+		{"dash", `set -- a b; set -; echo $#; set -x; set - ; echo $- ; set - c; echo $# $1`},
+		{"plus-o", `set +o | head -5; set -o | head -3`},
+		{"bad-option", `set -o nosuch; echo $?; set +o nosuch; echo $?; set -Z; echo $?; shopt -s nosuch; echo $?`},
+	})
+}
+
+func TestOptionListsAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"set-o", `set -o`},
+		{"set+o", `set +o`},
+		{"shopt", `shopt`},
+		{"shopt-p", `shopt -p`},
+		{"shopt-op", `shopt -op; shopt -o`},
+		{"shopt-s-u", `shopt -s; echo; shopt -u | head -5; shopt -ps | head -3`},
+		{"vars", `echo $- "$SHELLOPTS"; echo "$BASHOPTS"`},
+		{"after", `set -euf -o pipefail; shopt -s extglob nullglob; echo $- "$SHELLOPTS"; echo "$BASHOPTS"; shopt -p extglob nullglob; shopt -q extglob; echo $?`},
+		{"shopt-errors", `shopt -p nosuch extglob; echo $?; shopt -q nosuch; echo $?; shopt -s -u extglob; echo $?; shopt -x; echo $?`},
+		{"shopt-o-names", `shopt -s -o errexit; echo $-; shopt -o errexit nounset; shopt -so nosuch; echo $?`},
+		{"readonly-shellopts", `SHELLOPTS=x; echo $?; BASHOPTS=y; echo $?`},
+	})
+}
+
+func TestReadonlyAssignAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"plain", `readonly x=1; x=2; echo st=$?`},
+		{"before-command", `readonly x=1; x=2 true; echo st=$?`},
+		{"subshell", `readonly x=1; (x=2; echo in); echo st=$?`},
+		{"function", `readonly x=1; f() { x=2; echo in; }; f; echo st=$?`},
+		{"append", `readonly x=1; x+=2 ; echo st=$?`},
+		{"declare", `readonly x=1; declare x=2; echo st=$?; x=(1); echo st=$?`},
+		{"shellopts", `SHELLOPTS=x; echo $?`},
+		{"bashopts", `(BASHOPTS=y; echo $?); echo $?`},
+		{"for", `readonly x=1; for x in a; do echo in; done; echo st=$?`},
+		{"read", `readonly x=1; read x <<< a; echo st=$?`},
+		{"arith", `readonly x=1; (( x = 2 )); echo st=$?; let x=3; echo st=$?`},
+	})
+}
+
+func TestReadonlyArithAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"for", `readonly x=1; for ((x=0; x<1; x++)); do :; done; echo $?`},
+		{"elem", `declare -a y; readonly y; ((y[1]=2)); echo $?`},
+		{"expansion", `readonly x=1; echo $((x=3)); echo $?`},
+	})
+}

@@ -112,6 +112,9 @@ func (r *Runner) checkUnset(pe *syntax.ParamExp, v pval) {
 	if name == "!" || name == "-" {
 		return
 	}
+	if name[0] >= '0' && name[0] <= '9' {
+		name = "$" + name
+	}
 	r.errorf("%s: unbound variable", name)
 	panic(abort{status: 127, exit: true})
 }
