@@ -173,3 +173,11 @@ func TestReadonlyArithAgainstBash(t *testing.T) {
 		{"expansion", `readonly x=1; echo $((x=3)); echo $?`},
 	})
 }
+
+func TestSliceEmptyAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"empty-offset", `x=abc; echo "[${x::0}]" "[${x::2}]" "[${0::0}]"`},
+		// ${x:1:} (an empty length) the parser refuses: a bad substitution.
+		{"empty-length", `x=abc; echo "[${x: :1}]"; set -- a b c; echo "[${@::2}]"`},
+	})
+}
