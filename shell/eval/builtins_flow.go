@@ -273,17 +273,28 @@ func builtinExec(b *B) int {
 	if len(args) == 0 {
 		return 0 // redirections alone: the caller kept them
 	}
+	failed := func(status int) int {
+		if r.subshell > 0 || !r.sess.interactive && !r.opts.shopt[optExecfail] {
+			r.exit(status)
+		}
+		return status
+	}
 	path, err := r.lookPath(args[0])
-	if err != nil {
-		if errors.Is(err, errNotFoundPath) {
-			b.Errorf("%s: No such file or directory", args[0])
-		} else {
-			b.Errorf("%s: not found", args[0])
+	if errors.Is(err, errNotFound) {
+		if fi, err := os.Stat(r.abs(args[0])); err == nil && fi.IsDir() {
+			b.Errorf("%s: cannot execute: Is a directory", args[0])
+			return failed(126)
 		}
-		if !r.sess.interactive && !r.opts.shopt[optExecfail] {
-			r.exit(127)
-		}
-		return 127
+		b.Errorf("%s: not found", args[0])
+		return failed(127)
+	}
+	if err != nil || strings.Contains(args[0], "/") {
+		path = args[0]
+	}
+	// bash runs the program by a full path: the directory, then the
+	// name less a leading "./".
+	if !filepath.IsAbs(path) {
+		path = r.dir + "/" + strings.TrimPrefix(path, "./")
 	}
 	argv := append([]string(nil), args...)
 	if a := f.val('a'); a != "" {
@@ -296,29 +307,49 @@ func builtinExec(b *B) int {
 	if f.has('c') {
 		env = nil
 	}
+	var st int
 	if r.subshell > 0 || r.job != nil && !r.ownJob {
 		// A subshell is no process of its own: the program runs and the
 		// subshell ends with it.
 		c := &Call{Args: args, Dir: r.dir, Env: env, Stdin: r.stdin(), Stdout: r.stdout(), Stderr: r.stderr(), r: r}
-		st, err := c.Spawn(r.ctx, Spawn{Path: path, Argv: argv, Env: env})
-		if err != nil {
-			b.Errorf("%s: %s", args[0], errText(err))
-			st = 126
+		st, err = c.Spawn(r.ctx, Spawn{Path: path, Argv: argv, Env: env})
+		if err == nil {
+			r.exit(st)
+			return st
 		}
+	} else {
+		if r.sess.beforeExec != nil {
+			r.sess.beforeExec()
+		}
+		err = r.execReplace(path, argv, env)
+	}
+	if errors.Is(err, syscall.ENOEXEC) {
+		// A file the kernel will not run is a script: the shell runs it
+		// and ends.
+		st = r.runScriptFile(path, append([]string{path}, args[1:]...))
 		r.exit(st)
 		return st
 	}
-	if r.sess.beforeExec != nil {
-		r.sess.beforeExec()
-	}
-	if err := r.execReplace(path, argv, env); err != nil {
-		b.Errorf("%s: %s", args[0], errText(err))
-		if !r.sess.interactive && !r.opts.shopt[optExecfail] {
-			r.exit(126)
+	// shell_execve's message, then exec's own unless the file was
+	// missing.
+	st = r.execFailed(path, path, err)
+	if st != 127 {
+		st = 126
+		if !isExecutable(path) {
+			b.Errorf("%s: cannot execute: %s", path, execErrText(path, err))
+		} else {
+			r.errorf("%s: %s", path, errText(err))
 		}
-		return 126
 	}
-	return 0
+	return failed(st)
+}
+
+// execErrText is why a file could not run: a directory says so.
+func execErrText(path string, err error) string {
+	if fi, e := os.Stat(path); e == nil && fi.IsDir() {
+		return "Is a directory"
+	}
+	return errText(err)
 }
 
 // execReplace replaces the process with a program: the shell's
@@ -329,10 +360,19 @@ func (r *Runner) execReplace(path string, argv, env []string) error {
 		return err
 	}
 	defer cleanup()
+	// The shell's own descriptors come back if the program does not
+	// start (execfail, an interactive shell).
+	var restore []func()
+	defer func() {
+		for i := len(restore) - 1; i >= 0; i-- {
+			restore[i]()
+		}
+	}()
 	for n, f := range files {
 		if f == nil {
 			continue
 		}
+		restore = append(restore, saveFd(n))
 		if int(f.Fd()) != n {
 			if err := dup2(int(f.Fd()), n); err != nil {
 				return err
@@ -341,8 +381,9 @@ func (r *Runner) execReplace(path string, argv, env []string) error {
 			clearCloexec(n)
 		}
 	}
-	syscall.Umask(int(r.umask))
-	applyLimits(r.limits)
+	um := syscall.Umask(int(r.umask))
+	defer syscall.Umask(um)
+	defer applyLimits(r.limits)()
 	return syscall.Exec(path, argv, env)
 }
 
@@ -368,7 +409,7 @@ func builtinShift(b *B) int {
 		return 1
 	}
 	if n > int64(len(r.params)) {
-		if r.opts.shopt[optShiftVerbose] {
+		if r.opts.shopt[optShiftVerbose] || r.opts.set[optPosix] {
 			b.Errorf("%d: shift count out of range", n)
 		}
 		return 1

@@ -272,11 +272,20 @@ func (r *Runner) run(args []string, assigns []*syntax.Assign) {
 	}
 	if b != nil && !strings.Contains(name, "/") {
 		r.withTemp(temp, args, func() { r.runBuiltin(b, args) })
+		r.specialDone(b)
 		return
 	}
 	// A program's assignments are in scope while it is looked up (a
 	// PATH=… before it counts) and exported to it.
 	r.withTemp(temp, args, func() { r.execProgram(args, nil) })
+}
+
+// specialDone ends a non-interactive shell in posix mode after a special
+// builtin's usage error, as POSIX asks (not when command runs it).
+func (r *Runner) specialDone(b *Builtin) {
+	if b != nil && b.Special && r.status == 2 && r.opts.set[optPosix] && !r.sess.interactive && r.flow == flowNone {
+		r.exit(2)
+	}
 }
 
 // withTemp runs f with the assignments before a function or builtin in a
@@ -298,9 +307,9 @@ func (r *Runner) withTemp(assigns []*syntax.Assign, args []string, f func()) {
 				val = old + val
 			}
 			if v, _ := r.vars.find(a.Name.Value); v != nil && v.Attr&AttrReadonly != 0 {
+				// bash says so and runs the command all the same.
 				r.errorf("%s: readonly variable", a.Name.Value)
-				r.status = 1
-				return
+				continue
 			}
 			vals = append(vals, kv{a.Name.Value, val})
 			trace = append(trace, a.Name.Value+"="+quoteWord(val))

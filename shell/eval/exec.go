@@ -139,7 +139,7 @@ func (r *Runner) compound(cmd syntax.Command) {
 		r.xtrace("((", r.srcOf(c.X), "))")
 		n, err := r.arithCmd(c.X)
 		if err != nil {
-			r.errorf("((: %s", err.Error())
+			r.arithError("((", err)
 			r.status = 1
 			return
 		}
@@ -322,7 +322,7 @@ func (r *Runner) forClause(c *syntax.ForClause) {
 		status := 0
 		if l.Init != nil {
 			if _, err := r.arithCmd(l.Init); err != nil {
-				r.errorf("((: %s", err.Error())
+				r.arithError("((", err)
 				r.status = 1
 				return
 			}
@@ -331,7 +331,7 @@ func (r *Runner) forClause(c *syntax.ForClause) {
 			if l.Cond != nil {
 				n, err := r.arithCmd(l.Cond)
 				if err != nil {
-					r.errorf("((: %s", err.Error())
+					r.arithError("((", err)
 					r.status = 1
 					return
 				}
@@ -346,7 +346,7 @@ func (r *Runner) forClause(c *syntax.ForClause) {
 			}
 			if l.Post != nil {
 				if _, err := r.arithCmd(l.Post); err != nil {
-					r.errorf("((: %s", err.Error())
+					r.arithError("((", err)
 					r.status = 1
 					return
 				}
@@ -411,10 +411,20 @@ func (r *Runner) letClause(c *syntax.LetClause) {
 		var err error
 		n, err = r.arithCmd(x)
 		if err != nil {
-			r.errorf("let: %s", err.Error())
+			r.arithError("let", err)
 			r.status = 1
 			return
 		}
 	}
 	r.status = int(b2i(n == 0))
+}
+
+// arithError reports an arithmetic command's error: bash names the
+// command, but not for an assignment to a readonly variable.
+func (r *Runner) arithError(cmd string, err error) {
+	if ve, ok := err.(*varError); ok && ve.fatal {
+		r.errorf("%s", err.Error())
+		return
+	}
+	r.errorf("%s: %s", cmd, err.Error())
 }

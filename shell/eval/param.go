@@ -115,6 +115,9 @@ func (r *Runner) checkUnset(pe *syntax.ParamExp, v pval) {
 	case "!":
 		name = "$!" // as bash names it
 	}
+	if name[0] >= '0' && name[0] <= '9' {
+		name = "$" + name
+	}
 	r.errorf("%s: unbound variable", name)
 	panic(abort{status: 127, exit: true})
 }

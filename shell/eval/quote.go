@@ -120,28 +120,6 @@ func quoteWord(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// hasShellMetas reports whether s must be quoted to be read back as one
-// word, as bash judges it: a # only begins a comment at a word's start,
-// a ~ is expanded there and after = or :.
-func hasShellMetas(s string) bool {
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case ' ', '\t', '\n', '"', '\'', '\\', '$', '`', ';', '&', '|', '<', '>', '(', ')',
-			'{', '}', '[', ']', '*', '?', '!', '^':
-			return true
-		case '#':
-			if i == 0 {
-				return true
-			}
-		case '~':
-			if i == 0 || s[i-1] == '=' || s[i-1] == ':' {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // ansiC interprets the backslash escapes of $'…' (and ${x@E}, echo -e's
 // kin).
 func ansiC(s string) string {

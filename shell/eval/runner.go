@@ -159,7 +159,7 @@ func (r *Runner) checkInterrupt() {
 	r.sess.interrupted.Store(false)
 	if cmd, ok := r.traps.get("INT"); ok {
 		if cmd != "" {
-			r.runTrap("signal", cmd)
+			r.runTrap("SIGINT", cmd)
 		}
 		return
 	}
@@ -533,6 +533,11 @@ func (r *Runner) guard(f func()) (aborted bool) {
 		switch e := e.(type) {
 		case abort:
 			r.status = e.status
+			if r.subshell > 0 && e.exit && e.status == 127 {
+				// set -u and ${x?} end a subshell with status 1, the
+				// shell itself with 127, as in bash.
+				r.status = 1
+			}
 			if r.subshell > 0 || e.exit && !r.sess.interactive {
 				r.flow = flowExit
 			} else {

@@ -604,6 +604,9 @@ func (r *Runner) assigned(name string, v *Var) {
 		r.ifsCache = nil
 	case "OPTIND":
 		r.getopts = r.getopts.forget(v)
+	case "PATH":
+		// bash forgets where it found programs when PATH changes.
+		r.hash.clear()
 	}
 	if r.sess.onAssign != nil && r.subshell == 0 && !r.dry {
 		r.sess.onAssign(r, name)
