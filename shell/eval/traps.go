@@ -321,7 +321,8 @@ func (r *Runner) diesBy(sig syscall.Signal) bool {
 		// with the signal is the shell's.
 		return false
 	}
-	return !r.sess.interactive && r.sess.signalHook == nil && fatalByDefault(sig)
+	// bash ignores SIGQUIT, interactive or not.
+	return !r.sess.interactive && sig != syscall.SIGQUIT && fatalByDefault(sig)
 }
 
 // fatalByDefault reports whether sig's default action ends a process.
