@@ -111,8 +111,9 @@ func builtinWait(b *B) int {
 				t.mu.Unlock()
 				return 0
 			}
+			gen := t.gen
 			t.mu.Unlock()
-			if st, interrupted := r.waitChange(); interrupted {
+			if st, interrupted := r.waitChange(gen); interrupted {
 				return st
 			}
 		}
@@ -153,11 +154,12 @@ func builtinWait(b *B) int {
 			if done && j != nil && j.state() == procDone {
 				t.remove(j)
 			}
+			gen := t.gen
 			t.mu.Unlock()
 			if done {
 				break
 			}
-			if st, interrupted := r.waitChange(); interrupted {
+			if st, interrupted := r.waitChange(gen); interrupted {
 				return st
 			}
 		}
@@ -204,11 +206,12 @@ func (r *Runner) waitAny(b *B, ids []string, pvar string) int {
 		for _, j := range candidates {
 			running = running || j.state() == procRunning
 		}
+		gen := t.gen
 		t.mu.Unlock()
 		if !running {
 			return 127
 		}
-		if st, interrupted := r.waitChange(); interrupted {
+		if st, interrupted := r.waitChange(gen); interrupted {
 			return st
 		}
 	}
@@ -216,12 +219,15 @@ func (r *Runner) waitAny(b *B, ids []string, pvar string) int {
 
 // waitChange waits until a process changes state, or a trapped signal
 // comes (then it returns 128+N and true).
-func (r *Runner) waitChange() (int, bool) {
+func (r *Runner) waitChange(gen uint64) (int, bool) {
 	t := r.sess.jobs
 	ch := make(chan struct{})
+	stop := false
 	go func() {
 		t.mu.Lock()
-		t.cond.Wait()
+		for t.gen == gen && !stop {
+			t.cond.Wait()
+		}
 		t.mu.Unlock()
 		close(ch)
 	}()
@@ -235,6 +241,7 @@ func (r *Runner) waitChange() (int, bool) {
 	case <-sigWake:
 		// Wake the helper goroutine so that it does not linger.
 		t.mu.Lock()
+		stop = true
 		t.cond.Broadcast()
 		t.mu.Unlock()
 		for n := range r.sess.sigs.pending {
@@ -247,6 +254,7 @@ func (r *Runner) waitChange() (int, bool) {
 		return 0, false
 	case <-r.ctx.Done():
 		t.mu.Lock()
+		stop = true
 		t.cond.Broadcast()
 		t.mu.Unlock()
 		return 130, true

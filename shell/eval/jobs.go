@@ -103,6 +103,9 @@ func (j *job) status() int {
 type jobTable struct {
 	mu   sync.Mutex
 	cond *sync.Cond
+	// gen counts the changes of state cond announces, so that a waiter
+	// that looked before a change does not miss it.
+	gen  uint64
 	list []*job
 	// procs are every process not yet reaped or forgotten, by ID.
 	procs map[int]*proc
@@ -215,6 +218,7 @@ func (t *jobTable) trackFake(pid int, j *job, cancel context.CancelFunc) *proc {
 func (t *jobTable) finish(p *proc, status int) {
 	t.mu.Lock()
 	p.state, p.status = procDone, status
+	t.gen++
 	t.cond.Broadcast()
 	t.mu.Unlock()
 }
@@ -251,6 +255,7 @@ func (t *jobTable) reap(p *proc) {
 			j.noted = false
 		}
 		done := p.state == procDone
+		t.gen++
 		t.cond.Broadcast()
 		t.mu.Unlock()
 		if done {
