@@ -132,8 +132,7 @@ func builtinEval(b *B) int {
 func (r *Runner) eval(src, name string) int {
 	p, err := r.parseEval(src, name)
 	if err != nil {
-		r.errorf("%s", parseErrMsg(err))
-		return 2
+		return r.reportSyntax(src, err, "eval")
 	}
 	restore := r.withCode(p.src, p.lenient)
 	savedLine := r.line

@@ -65,8 +65,11 @@ type Runner struct {
 	// cmdText is BASH_COMMAND: the command running or about to.
 	cmdText string
 	// inTrap is set while a trap runs: traps do not nest, as in bash.
-	inTrap  map[string]bool
-	inDebug bool
+	inTrap map[string]bool
+	// trapDepth counts the traps running: BASH_COMMAND stays the command
+	// a trap interrupted while it runs.
+	trapDepth int
+	inDebug   bool
 	// funcDepth counts function calls, for FUNCNEST.
 	funcDepth int
 
@@ -239,10 +242,27 @@ type Option func(*Runner)
 // programs as they are.
 func Stdio(in io.Reader, out, err io.Writer) Option {
 	return func(r *Runner) {
+		// A writer that is no file is written by goroutines at once
+		// (a pipeline's, the copiers of programs' output, 2>&1): one
+		// lock for it, the same when out and err are one writer.
+		lock := func(w io.Writer) io.Writer {
+			if _, ok := w.(*os.File); ok || w == nil {
+				return w
+			}
+			if _, ok := w.(*lockedWriter); ok {
+				return w
+			}
+			return &lockedWriter{w: w}
+		}
+		lo := lock(out)
+		le := lo
+		if err != out {
+			le = lock(err)
+		}
 		r.fds.set(0, newFile(in, nil, "stdin"))
-		r.fds.set(1, newFile(nil, out, "stdout"))
-		r.fds.set(2, newFile(nil, err, "stderr"))
-		r.sess.stderr = err
+		r.fds.set(1, newFile(nil, lo, "stdout"))
+		r.fds.set(2, newFile(nil, le, "stderr"))
+		r.sess.stderr = le
 	}
 }
 
@@ -417,50 +437,113 @@ func (r *Runner) RunString(ctx context.Context, src, name string) int {
 func (r *Runner) runIncremental(src string, top bool) {
 	var l *lenient
 	defer r.withCode(src, nil)()
-	done := uint(0)     // the end of the last statement run
+	done := uint(0)     // the end of the last statement read
 	skipLine := uint(0) // an error abandons the rest of its line
+	// bash reads a whole line (and the lines a compound command takes)
+	// before it runs any of it: the statements read wait in pending until
+	// one starts on a later line. Aliases are those of when the line was
+	// read: defined on a line, they apply from the next.
+	var pending []*syntax.Stmt
+	var refused error
+	stop := false
+	flush := func(before uint) {
+		view := aliasView{a: r.aliases.fork(), expand: r.opts.shopt[optExpandAliases]}
+		for len(pending) > 0 && !stop {
+			st := pending[0]
+			if before > 0 && st.End().Line() >= before {
+				break
+			}
+			pending = pending[1:]
+			if st.Pos().Line() == skipLine {
+				continue
+			}
+			if r.guard(func() { r.topStmt(st, view) }) {
+				skipLine = st.End().Line()
+			}
+			stop = r.flow != flowNone || r.ctx.Err() != nil
+		}
+	}
 	for {
 		r.src, r.lenient = src, l
 		err := NewParser().Stmts(strings.NewReader(src), func(st *syntax.Stmt) bool {
 			if st.End().Offset() <= done && done > 0 {
-				return true // ran before the text was fixed
+				return true // read before the text was fixed
 			}
 			done = st.End().Offset()
 			Fix(st)
-			if st.Pos().Line() == skipLine {
-				return true
+			if n := len(pending); n > 0 && st.Pos().Line() > pending[n-1].End().Line() {
+				flush(0)
 			}
-			if r.guard(func() { r.topStmt(st) }) {
-				skipLine = st.End().Line()
+			if e := checkBashSyntax(st); e != nil {
+				refused = e
+				return false
 			}
-			return r.flow == flowNone && r.ctx.Err() == nil
+			pending = append(pending, st)
+			return !stop
 		})
-		if err != nil && r.flow == flowNone && r.ctx.Err() == nil {
+		if refused != nil {
+			err, refused = refused, nil
+		}
+		if err != nil && !stop && r.flow == flowNone && r.ctx.Err() == nil {
 			if fixed, ok := fixParseError(src, err, &l); ok {
 				src = fixed
+				r.heredocWarnings(l)
 				continue
 			}
-			r.syntaxError(err)
-			r.status = 2
+			// The lines before the error run; the error's own does not.
+			line := uint(1)
+			var pe syntax.ParseError
+			var be badSyntax
+			if pos, ok := errPos(err); ok {
+				line = pos.Line()
+			} else if errors.As(err, &pe) {
+				line = pe.Pos.Line()
+			} else if errors.As(err, &be) {
+				line = be.pos.Line()
+			}
+			flush(line)
+			if stop {
+				return
+			}
+			where := ""
+			if top && r.sess.dashExtra == "c" && r.sess.scriptName == "" {
+				where = "-c"
+			}
+			r.status = r.reportSyntax(src, err, where)
 			if top && !r.sess.interactive {
 				r.flow = flowExit
 			}
+			return
+		}
+		if !stop {
+			flush(0)
 		}
 		return
 	}
 }
 
+// aliasView is the aliases a line was read with.
+type aliasView struct {
+	a      *aliases
+	expand bool
+}
+
 // topStmt runs a statement read at the top level, its aliases expanded
 // first (they are read as the line is, which the parser cannot do).
-func (r *Runner) topStmt(st *syntax.Stmt) {
-	if r.opts.shopt[optExpandAliases] && r.aliases.any() && r.usesAlias(st) {
-		text := r.srcOf(st)
-		expanded := r.expandAliases(text)
+func (r *Runner) topStmt(st *syntax.Stmt, view aliasView) {
+	if view.expand && view.a.any() {
+		saved := r.aliases
+		r.aliases = view.a
+		var text, expanded string
+		if r.usesAlias(st) {
+			text = r.srcOf(st)
+			expanded = r.expandAliases(text)
+		}
+		r.aliases = saved
 		if expanded != text {
 			p, err := Parse(expanded, "")
 			if err != nil {
-				r.syntaxError(err)
-				r.status = 2
+				r.status = r.reportSyntax(expanded, err, "")
 				return
 			}
 			restore := r.withCode(p.src, p.lenient)
@@ -486,16 +569,19 @@ func (r *Runner) usesAlias(st *syntax.Stmt) bool {
 	return found
 }
 
-// syntaxError reports a parse error as bash does: the code's name, the
-// line, what is wrong.
-func (r *Runner) syntaxError(err error) {
-	var pe syntax.ParseError
-	if errors.As(err, &pe) {
-		line := pe.Pos.Line()
-		fmt.Fprintf(r.stderr(), "%s: line %d: syntax error: %s\n", r.sess.name, line, pe.Text)
+// heredocWarnings prints bash's warning for each here-document the input
+// ended inside, once.
+func (r *Runner) heredocWarnings(l *lenient) {
+	if l == nil {
 		return
 	}
-	fmt.Fprintf(r.stderr(), "%s: %v\n", r.sess.name, err)
+	for _, h := range l.heredocs {
+		saved := r.line
+		r.line = h.eofLine
+		r.errorf("warning: here-document at line %d delimited by end-of-file (wanted `%s')", h.line, h.delim)
+		r.line = saved
+	}
+	l.heredocs = nil
 }
 
 // abort is the panic an error that ends the command line makes: expansion
@@ -597,14 +683,14 @@ func (r *Runner) stderr() io.Writer {
 	if f := r.fds.get(2); f != nil && f.w != nil {
 		return f.w
 	}
-	return io.Discard
+	return badFdWriter{}
 }
 
 func (r *Runner) stdout() io.Writer {
 	if f := r.fds.get(1); f != nil && f.w != nil {
 		return f.w
 	}
-	return io.Discard
+	return badFdWriter{}
 }
 
 func (r *Runner) stdin() io.Reader {
@@ -613,6 +699,12 @@ func (r *Runner) stdin() io.Reader {
 	}
 	return eofReader{}
 }
+
+// badFdWriter is a descriptor that is closed (>&-) or open only for
+// reading: writes fail as write(2) does.
+type badFdWriter struct{}
+
+func (badFdWriter) Write([]byte) (int, error) { return 0, syscall.EBADF }
 
 type eofReader struct{}
 

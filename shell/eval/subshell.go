@@ -63,9 +63,32 @@ func (r *Runner) pipeline(c *syntax.BinaryCmd) {
 		ownJob = true
 	}
 	lastInShell := r.opts.shopt[optLastpipe] && !r.sess.jobs.control
+	// bash runs the DEBUG trap before each simple command of a pipeline
+	// (not inside a compound one, whose subshell drops it without
+	// functrace), element after element: each waits for the trap before.
+	debugCmd, hasDebug := r.traps.get("DEBUG")
+	hasDebug = hasDebug && debugCmd != "" && r.inDebugFunc == 0 && !r.inTrap["DEBUG"]
+	trapTurn := make(chan struct{})
+	close(trapTurn)
 	var wg sync.WaitGroup
 	var in *file
 	for i, st := range elems {
+		wait, mine := trapTurn, make(chan struct{})
+		trapTurn = mine
+		var once sync.Once
+		turnDone := func() { once.Do(func() { close(mine) }) }
+		debugFirst := func(sub *Runner, st *syntax.Stmt) {
+			<-wait
+			defer turnDone()
+			c, simple := st.Cmd.(*syntax.CallExpr)
+			if !hasDebug || !simple || sub == r {
+				return
+			}
+			sub.traps.set("DEBUG", debugCmd)
+			sub.setCmdText(sub.commandText(st, c))
+			sub.debugTrap()
+			sub.traps.reset("DEBUG")
+		}
 		var out *file
 		var nextIn *file
 		if i < n-1 {
@@ -89,6 +112,7 @@ func (r *Runner) pipeline(c *syntax.BinaryCmd) {
 				}
 			}
 			sub.job = j
+			debugFirst(sub, st)
 			sub.stmt(st)
 		}
 		if i == n-1 && lastInShell {
@@ -102,6 +126,8 @@ func (r *Runner) pipeline(c *syntax.BinaryCmd) {
 					}
 				}
 			}
+			<-wait
+			turnDone()
 			r.stmt(st)
 			if restore != nil {
 				restore()
@@ -114,6 +140,7 @@ func (r *Runner) pipeline(c *syntax.BinaryCmd) {
 		wg.Add(1)
 		go func(i int, st *syntax.Stmt, in, out *file, all bool) {
 			defer wg.Done()
+			defer turnDone()
 			sub.runSubshell(func(sub *Runner) { runElem(sub, i, st, in, out, all) })
 			statuses[i] = sub.status
 		}(i, st, in, out, alls[i])
