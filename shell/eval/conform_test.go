@@ -327,3 +327,45 @@ func TestClosedStdoutAgainstBash(t *testing.T) {
 echo a >&-; echo st=$?`},
 	})
 }
+
+// Gaps the issue named, closed.
+func TestGapsAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"localvar-unset", `shopt -s localvar_unset; x=g; f() { local x=l; unset x; echo "[${x-unset}]"; }; f; g() { local x=l; h; echo "[${x-unset}]"; }; h() { unset x; }; g`},
+		{"localvar-unset-off", `x=g; f() { local x=l; unset x; echo "[${x-unset}]"; }; f; g() { local x=l; h; echo "[${x-unset}]"; }; h() { unset x; }; g`},
+		{"set-v", `set -v; echo a; x=1 # c
+echo b
+set +v; echo c`},
+		{"bang-pipeline", `sleep 0 | sleep 0 & p=$!; wait; jobs -l >/dev/null; echo ok`},
+		{"nul-arg", `printf 'a\0b' > f; x=$(cat f); echo "${#x}"; printf '%s\n' "$(printf 'x\0y')"`},
+		{"umask-sub", `umask 022; (umask 077; umask); umask; x=$(umask 0; umask); echo $x; umask`},
+		{"ulimit-sub", `(ulimit -n 64; ulimit -n); ulimit -n >/dev/null; echo ok`},
+		{"command-v-statuses", `command -v ls >/dev/null; echo $?; command -v nosuch; echo $?; command -v; echo $?; command -V; echo $?`},
+	})
+}
+
+func TestVerboseAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"lines", "set -v\n# c\neval \"echo x\"\necho \"a\nb\"\ncat <<E\nbody\nE\necho end # t\n\n# last"},
+		{"same-line", "set -v; echo a; x=1 # c\necho b\nset +v; echo c\necho d"},
+		{"source", "printf 'echo s1\\n# sc\\necho s2' > f; set -v; . ./f; echo after"},
+		{"function", "set -v\nf() {\n  echo in\n}\nf; f"},
+		{"heredoc-two", "set -v\ncat <<A; cat <<B\n1\nA\n2\nB\necho z"},
+	})
+}
+
+// eval reads a line at a time. (Its line numbers are left out: bash
+// counts an eval's lines on from the line it is on and keeps the count
+// after it, which qsh does not copy.)
+func TestEvalLinesAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"before-error", `eval "echo a
+echo )" 2>/dev/null; echo st=$?; eval "echo b; echo )" 2>/dev/null; echo st=$?`},
+		{"bad-subst", `eval 'echo ${x&}
+echo after' 2>/dev/null; echo out $?`},
+		{"alias-next-line", `shopt -s expand_aliases; eval 'alias e=echo; e 1
+e 2' 2>/dev/null`},
+		{"status", `eval 'false'; echo $?; eval ''; echo $?; false; eval ' '; echo $?`},
+		{"return", `f() { eval 'return 3'; echo no; }; f; echo $?`},
+	})
+}

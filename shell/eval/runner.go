@@ -422,7 +422,11 @@ func (r *Runner) RunString(ctx context.Context, src, name string) int {
 	savedCtx := r.ctx
 	r.ctx = ctx
 	defer func() { r.ctx = savedCtx }()
-	r.runIncremental(src, true)
+	where := ""
+	if r.sess.dashExtra == "c" && r.sess.scriptName == "" {
+		where = "-c"
+	}
+	r.runIncremental(src, true, where)
 	if r.flow == flowReturn && len(r.frames) == 0 {
 		r.flow = flowNone
 	}
@@ -433,8 +437,9 @@ func (r *Runner) RunString(ctx context.Context, src, name string) int {
 // ends it with status 2 (and a non-interactive shell, when top is set: a
 // sourced file's error ends only the file). Placeholders stand in for
 // what bash judges only when it runs it (see lenient.go): the text is
-// fixed and read again from where it stopped.
-func (r *Runner) runIncremental(src string, top bool) {
+// fixed and read again from where it stopped. where names the input in
+// syntax errors, as bash does: "-c", "eval", or "" for a file.
+func (r *Runner) runIncremental(src string, top bool, where string) {
 	var l *lenient
 	defer r.withCode(src, nil)()
 	done := uint(0)     // the end of the last statement read
@@ -446,7 +451,27 @@ func (r *Runner) runIncremental(src string, top bool) {
 	var pending []*syntax.Stmt
 	var refused error
 	stop := false
+	// set -v echoes the lines as they are read: those of a batch before
+	// it runs, from where the last echo (or read) ended.
+	echoed := 0
+	echo := func(end int) {
+		end = min(end, len(src))
+		if end <= echoed {
+			return
+		}
+		if r.opts.set[optVerbose] {
+			text := src[echoed:end]
+			if !strings.HasSuffix(text, "\n") {
+				text += "\n"
+			}
+			io.WriteString(r.stderr(), text)
+		}
+		echoed = end
+	}
 	flush := func(before uint) {
+		if len(pending) > 0 && before == 0 {
+			echo(batchEnd(src, pending))
+		}
 		view := aliasView{a: r.aliases.fork(), expand: r.opts.shopt[optExpandAliases]}
 		for len(pending) > 0 && !stop {
 			st := pending[0]
@@ -505,10 +530,6 @@ func (r *Runner) runIncremental(src string, top bool) {
 			if stop {
 				return
 			}
-			where := ""
-			if top && r.sess.dashExtra == "c" && r.sess.scriptName == "" {
-				where = "-c"
-			}
 			r.status = r.reportSyntax(src, err, where)
 			if top && !r.sess.interactive {
 				r.flow = flowExit
@@ -517,9 +538,46 @@ func (r *Runner) runIncremental(src string, top bool) {
 		}
 		if !stop {
 			flush(0)
+			echo(len(src))
 		}
 		return
 	}
+}
+
+// batchEnd is where the lines of a batch of statements end: the end of
+// the line the last one ends on, past here-document bodies.
+func batchEnd(src string, stmts []*syntax.Stmt) int {
+	end := 0
+	for _, st := range stmts {
+		end = max(end, int(st.End().Offset()))
+		syntax.Walk(st, func(n syntax.Node) bool {
+			if rd, ok := n.(*syntax.Redirect); ok && rd.Hdoc != nil {
+				end = max(end, int(rd.Hdoc.End().Offset()))
+			}
+			return true
+		})
+	}
+	if end >= len(src) {
+		return len(src)
+	}
+	if i := strings.IndexByte(src[end:], '\n'); i >= 0 {
+		end += i + 1
+		// A here-document's delimiter line follows its body.
+		for _, st := range stmts {
+			syntax.Walk(st, func(n syntax.Node) bool {
+				if rd, ok := n.(*syntax.Redirect); ok && rd.Hdoc != nil && int(rd.Hdoc.End().Offset()) >= end-1 {
+					if j := strings.IndexByte(src[end:], '\n'); j >= 0 {
+						end += j + 1
+					} else {
+						end = len(src)
+					}
+				}
+				return true
+			})
+		}
+		return min(end, len(src))
+	}
+	return len(src)
 }
 
 // aliasView is the aliases a line was read with.

@@ -183,7 +183,17 @@ func (r *Runner) cmdSubst(cs *syntax.CmdSubst) string {
 	sub.runSubshell(func(sub *Runner) { sub.stmts(cs.Stmts) })
 	r.status = sub.status
 	r.substStatus = sub.status
-	return strings.TrimRight(buf.String(), "\n")
+	return strings.TrimRight(r.dropNuls(buf.String()), "\n")
+}
+
+// dropNuls removes the NUL bytes of a substitution's output, which bash's
+// strings cannot hold, with bash's warning.
+func (r *Runner) dropNuls(s string) string {
+	if !strings.Contains(s, "\x00") {
+		return s
+	}
+	r.errorf("warning: command substitution: ignored null byte in input")
+	return strings.ReplaceAll(s, "\x00", "")
 }
 
 // catFile is $(< file): the file's content, without running anything.
@@ -207,7 +217,7 @@ func (r *Runner) catFile(cs *syntax.CmdSubst) (string, bool) {
 	data, _ := io.ReadAll(f.r)
 	r.status = 0
 	r.substStatus = 0
-	return strings.TrimRight(string(data), "\n"), true
+	return strings.TrimRight(r.dropNuls(string(data)), "\n"), true
 }
 
 // procSubst runs <(…) or >(…) in the background, joined to the command by
