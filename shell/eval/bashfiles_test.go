@@ -43,15 +43,7 @@ var bashCasesSkipped = map[string]string{}
 
 // Cases where the evaluator still differs from bash, to be fixed: each is
 // skipped with a note, so that the others guard what passes.
-var bashCasesKnown = map[string]bool{
-	"debug-trap.sh:a pipeline runs the trap before each command":                  true,
-	"parse-errors.sh:lines before a syntax error run":                             true,
-	"parse-errors.sh:a function name that is not one, with no body":               true,
-	"parse-errors.sh:a bad function name":                                         true,
-	"parse-errors.sh:a bad name in export":                                        true,
-	"parse-errors.sh:a syntax error inside a compound command runs nothing of it": true,
-	"parse-errors.sh:unclosed quote at the end":                                   true,
-}
+var bashCasesKnown = map[string]bool{}
 
 func TestBashFilesAgainstBash(t *testing.T) {
 	if _, err := exec.LookPath("bash"); err != nil {

@@ -141,27 +141,14 @@ func builtinEval(b *B) int {
 }
 
 // eval parses and runs src in the current shell, as the eval builtin.
+// Like bash's, it reads and runs a line at a time: the lines before a
+// syntax error run.
 func (r *Runner) eval(src, name string) int {
-	p, err := r.parseEval(src, name)
-	if err != nil {
-		r.errorf("%s", parseErrMsg(err))
-		return 2
-	}
-	restore := r.withCode(p.src, p.lenient)
 	savedLine := r.line
-	r.stmts(p.File.Stmts)
-	restore()
+	r.status = 0
+	r.runIncremental(src, false, "eval")
 	r.line = savedLine
 	return r.status
-}
-
-// parseEval parses code the shell runs at run time: eval's, a trap's.
-// Aliases expand in it as in the shell's own input.
-func (r *Runner) parseEval(src, name string) (*Program, error) {
-	if r.opts.shopt[optExpandAliases] && r.aliases.any() {
-		src = r.expandAliases(src)
-	}
-	return Parse(src, name)
 }
 
 func builtinSource(b *B) int {
@@ -250,7 +237,7 @@ func (r *Runner) Source(path, name string, data []byte, args []string, setArgs b
 	if setArgs {
 		r.params = args
 	}
-	r.runIncremental(string(data), false)
+	r.runIncremental(string(data), false, "")
 	r.line = savedLine
 	top := r.frames[len(r.frames)-1]
 	r.frames = r.frames[:len(r.frames)-1]

@@ -240,7 +240,7 @@ func (r *Runner) waitAny(b *B, ids []string, pvar string) int {
 func (r *Runner) waitChange(gen uint64) (int, bool) {
 	t := r.sess.jobs
 	ch := make(chan struct{})
-	var stop bool // under t.mu
+	stop := false
 	go func() {
 		// A change since the caller looked (gen moved on) counts: a
 		// broadcast before this Wait would be lost otherwise.

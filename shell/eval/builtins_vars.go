@@ -43,7 +43,7 @@ type declItem struct {
 // declClause runs declare, local, export, readonly and typeset written as
 // keywords, whose assignments the parser read.
 func (r *Runner) declClause(c *syntax.DeclClause) {
-	r.cmdText = r.srcOf(c)
+	r.setCmdText(r.srcOf(c))
 	r.debugTrap()
 	if r.flow != flowNone {
 		return
@@ -61,6 +61,13 @@ func (r *Runner) declClause(c *syntax.DeclClause) {
 	var items []declItem
 	var trace []string
 	for _, a := range c.Args {
+		if p := a.Pos(); a.Name != nil || a.Value != nil {
+			if text, ok := r.lenientWord(p); ok {
+				items = append(items, declItem{text: text})
+				trace = append(trace, text)
+				continue
+			}
+		}
 		if a.Name == nil {
 			for _, s := range r.Fields(a.Value) {
 				items = append(items, declItem{text: s})

@@ -10,7 +10,7 @@ import (
 // redirections applied, then its assignments, and the command found — a
 // function, a builtin or a program — runs.
 func (r *Runner) call(st *syntax.Stmt, c *syntax.CallExpr) {
-	r.cmdText = r.commandText(st, c)
+	r.setCmdText(r.commandText(st, c))
 	r.debugTrap()
 	if r.flow != flowNone {
 		return
@@ -57,10 +57,17 @@ func (r *Runner) isExecAlone(args []string) bool {
 
 // commandText is BASH_COMMAND's text for a simple command.
 func (r *Runner) commandText(st *syntax.Stmt, c *syntax.CallExpr) string {
-	if len(st.Redirs) == 0 {
-		return r.srcOf(c)
+	if len(st.Redirs) == 0 && !strings.ContainsAny(r.srcOf(c), "\\$`\n\t") && !strings.Contains(r.srcOf(c), "  ") {
+		return r.srcOf(c) // the common case, as bash would print it
 	}
-	return strings.TrimRight(r.srcOf(st), ";& \t")
+	// bash prints the command again: one space between words,
+	// redirections as 2> f, here-document bodies after a newline.
+	p := &funcPrinter{src: r.src, exact: sourceMatches(st, r.src)}
+	bare := *st
+	bare.Negated, bare.Background, bare.Coprocess = false, false, false
+	p.stmt(&bare)
+	p.flushWith("")
+	return p.String()
 }
 
 // assignOnly runs a command of assignments alone: they stay in the shell;

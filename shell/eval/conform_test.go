@@ -181,3 +181,191 @@ func TestSliceEmptyAgainstBash(t *testing.T) {
 		{"empty-length", `x=abc; echo "[${x: :1}]"; set -- a b c; echo "[${@::2}]"`},
 	})
 }
+
+// Syntax errors as bash words them, and what runs before them. Left
+// out: [[ ]]'s own messages, `! !` (bash takes it), and errors inside
+// backquotes (bash parses them only when it runs them).
+func TestSyntaxErrorsAgainstBash(t *testing.T) {
+	var cases []bashCase
+	for i, code := range []string{
+		`echo )`,
+		`echo a; echo )`,
+		`foo$identity('z')`,
+		`f$x() { echo body; }`,
+		`export A-B=1`,
+		`echo "unclosed`,
+		`echo 'unclosed`,
+		"echo `unclosed",
+		`echo $(unclosed`,
+		`if true; then echo`,
+		`if true; fi`,
+		`fi`,
+		`done`,
+		`then`,
+		`while true; do echo; od`,
+		`case x in a) echo;; esac; esac`,
+		`for 1 in a; do :; done`,
+		`echo ${x`,
+		`echo $((1+`,
+		`(echo a`,
+		`{ echo a`,
+		`echo a |`,
+		`echo a &&`,
+		`echo a ||`,
+		`| echo`,
+		`&& echo`,
+		`; echo`,
+		`;;`,
+		`echo a;;`,
+		`echo a & ;`,
+		`f() echo`,
+		`f()`,
+		`x=(a b`,
+		`echo <`,
+		`echo >`,
+		`cat <<EOF
+abc`,
+		`echo a >&`,
+		`a=(1 2)) `,
+		`echo ${a[}`,
+		`{ }`,
+		`( )`,
+		`if ; then :; fi`,
+		`while ; do :; done`,
+		`echo a
+)`,
+		`echo $(echo ))`,
+		`function { :; }`,
+		`case`,
+		`case x`,
+		`case x in`,
+		`for`,
+		`for x`,
+		`for x in`,
+		`select`,
+		`echo a 2>`,
+		`echo ((`,
+		`((1+`,
+		`(( `,
+		`echo $[1+`,
+		`echo a } `,
+		`}`,
+		"echo a\necho \"x\ny",
+		"echo \"x\n\n\n",
+		"if true; then\n",
+		"if true; then\necho\n\n",
+		"echo $(a\nb",
+		"echo ${x\n",
+		"x=(a\n",
+		"echo <\n",
+		"echo a |\n",
+		"f()\n",
+		"cat <<EOF\nabc\n",
+		"cat <<EOF\nabc",
+		"cat <<EOF\nabc\n\n",
+		"echo a\n((1+\n",
+		"echo a\n(echo\n\n",
+		"echo 1; echo 2 )\necho 3",
+		"echo 1\necho 2; echo )",
+		"cat <<'E'\nx $y\n",
+		"cat <<-E\n\tx\n",
+		"f$x() { echo body; }; echo $?",
+		"for 1 in a; do :; done; echo $?; for a-b in x; do :; done; echo $?; select 1 in a; do :; done; echo $?",
+		"cat <<-E\n\tx $HOME\n\t\ty\n  \tz\nE\ncat <<-\"E\"\n\tq\n\tE\n",
+		"alias x='echo aliased'; x 1\nx 2",
+		"shopt -s expand_aliases; alias x='echo aliased'; x 1\nx 2",
+		"shopt -s expand_aliases\nif true; then\n alias y='echo y'\n y 1\nfi\ny 2",
+		"shopt -s expand_aliases; alias z='echo z'; eval 'z 1'; f() { z 2; }; f",
+		"export A-B=1 C=2; echo $? $C; local a-b=1; echo $?",
+		"eval \"echo )\"; echo $?",
+		"eval \"if\"; echo $?",
+		"f() { eval \"if\"; }; f; echo $?",
+		"echo \"echo )\" > f; . ./f; echo $?",
+		"echo \"echo \\\"\" > f; . ./f; echo $?",
+		"x=$(echo \")\"; echo a",
+	} {
+		cases = append(cases, bashCase{"e" + itoaTest(i), code})
+	}
+	checkAgainstBash(t, cases)
+}
+
+func TestDebugTrapAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"pipeline", `trap "echo T \$BASH_COMMAND >&2" DEBUG; echo a | cat; echo b`},
+		{"compound", `trap 'echo T $BASH_COMMAND >&2' DEBUG; (echo a; echo b); x=$(echo c); { echo d; echo e; } | cat; f() { echo f; }; f | cat; echo g`},
+		{"in-trap", `trap 'echo "[$BASH_COMMAND]"' USR1; f() { kill -USR1 $$; }; trap 'echo "<$BASH_COMMAND>"' EXIT; echo x`},
+		{"err-trap", `trap 'echo "err: $BASH_COMMAND"' ERR; false; ls /nonexistent 2>/dev/null; echo end`},
+	})
+}
+
+func TestBashCommandAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"redirections", `trap 'printf "[%s]\n" "$BASH_COMMAND" >&2' DEBUG; echo   a    "b  c" >/dev/null; echo x 2>/dev/null >&2; echo y 2>&1 >>/dev/null </dev/null; echo z &>/dev/null; x=1   y=2 true
+echo $((1 +  2)) >| /dev/null 3<>/dev/null 4>&- {fd}>/dev/null; exec {fd}>&-`},
+		{"heredoc", `trap 'printf "[%s]\n" "$BASH_COMMAND" >&2' DEBUG; cat <<EOF >/dev/null
+hi $x
+EOF
+cat <<-"E" 2>&1
+	x
+	E
+echo a <<<"here" 5>&1 >&- <&-`},
+		{"words", `trap 'printf "[%s]\n" "$BASH_COMMAND" >&2' DEBUG; echo a 2>&1; echo "$(date +%s   )"  ; a[1]=2; f=(1 2); echo ${a[@]} # comment
+echo a\
+b`},
+	})
+}
+
+func TestClosedStdoutAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"echo", `echo a >&-; echo st=$?`},
+		{"printf", `printf x >&-; echo st=$?; printf '' >&-; echo st=$?`},
+		{"read-only", `echo a 1</dev/null; echo st=$?`},
+		{"stderr", `ls /nonexistent 2>&-; echo st=$?; echo b 2>&-`},
+		{"cat-after", `cat <<-"E" 2>&1
+	x
+	E
+echo a >&-; echo st=$?`},
+	})
+}
+
+// Gaps the issue named, closed.
+func TestGapsAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"localvar-unset", `shopt -s localvar_unset; x=g; f() { local x=l; unset x; echo "[${x-unset}]"; }; f; g() { local x=l; h; echo "[${x-unset}]"; }; h() { unset x; }; g`},
+		{"localvar-unset-off", `x=g; f() { local x=l; unset x; echo "[${x-unset}]"; }; f; g() { local x=l; h; echo "[${x-unset}]"; }; h() { unset x; }; g`},
+		{"set-v", `set -v; echo a; x=1 # c
+echo b
+set +v; echo c`},
+		{"bang-pipeline", `sleep 0 | sleep 0 & p=$!; wait; jobs -l >/dev/null; echo ok`},
+		{"nul-arg", `printf 'a\0b' > f; x=$(cat f); echo "${#x}"; printf '%s\n' "$(printf 'x\0y')"`},
+		{"umask-sub", `umask 022; (umask 077; umask); umask; x=$(umask 0; umask); echo $x; umask`},
+		{"ulimit-sub", `(ulimit -n 64; ulimit -n); ulimit -n >/dev/null; echo ok`},
+		{"command-v-statuses", `command -v ls >/dev/null; echo $?; command -v nosuch; echo $?; command -v; echo $?; command -V; echo $?`},
+	})
+}
+
+func TestVerboseAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"lines", "set -v\n# c\neval \"echo x\"\necho \"a\nb\"\ncat <<E\nbody\nE\necho end # t\n\n# last"},
+		{"same-line", "set -v; echo a; x=1 # c\necho b\nset +v; echo c\necho d"},
+		{"source", "printf 'echo s1\\n# sc\\necho s2' > f; set -v; . ./f; echo after"},
+		{"function", "set -v\nf() {\n  echo in\n}\nf; f"},
+		{"heredoc-two", "set -v\ncat <<A; cat <<B\n1\nA\n2\nB\necho z"},
+	})
+}
+
+// eval reads a line at a time. (Its line numbers are left out: bash
+// counts an eval's lines on from the line it is on and keeps the count
+// after it, which qsh does not copy.)
+func TestEvalLinesAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"before-error", `eval "echo a
+echo )" 2>/dev/null; echo st=$?; eval "echo b; echo )" 2>/dev/null; echo st=$?`},
+		{"bad-subst", `eval 'echo ${x&}
+echo after' 2>/dev/null; echo out $?`},
+		{"alias-next-line", `shopt -s expand_aliases; eval 'alias e=echo; e 1
+e 2' 2>/dev/null`},
+		{"status", `eval 'false'; echo $?; eval ''; echo $?; false; eval ' '; echo $?`},
+		{"return", `f() { eval 'return 3'; echo no; }; f; echo $?`},
+	})
+}

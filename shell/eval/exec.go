@@ -131,7 +131,7 @@ func (r *Runner) compound(cmd syntax.Command) {
 	case *syntax.FuncDecl:
 		r.funcDecl(c)
 	case *syntax.ArithmCmd:
-		r.cmdText = "(( " + r.srcOf(c.X) + " ))"
+		r.setCmdText("(( " + r.srcOf(c.X) + " ))")
 		r.debugTrap()
 		if r.flow != flowNone {
 			return
@@ -145,7 +145,7 @@ func (r *Runner) compound(cmd syntax.Command) {
 		}
 		r.status = int(b2i(n == 0))
 	case *syntax.TestClause:
-		r.cmdText = "[[ " + r.srcOf(c.X) + " ]]"
+		r.setCmdText("[[ " + r.srcOf(c.X) + " ]]")
 		r.debugTrap()
 		if r.flow != flowNone {
 			return
@@ -295,6 +295,11 @@ func (r *Runner) forClause(c *syntax.ForClause) {
 	defer func() { r.loops-- }()
 	switch l := c.Loop.(type) {
 	case *syntax.WordIter:
+		if !validName(l.Name.Value) {
+			r.errorf("`%s': not a valid identifier", l.Name.Value)
+			r.status = 1
+			return
+		}
 		var items []string
 		if l.InPos.IsValid() {
 			r.debugTrapText("for " + l.Name.Value + " in " + r.srcOfList(l.Items))
@@ -404,7 +409,7 @@ func (r *Runner) caseClause(c *syntax.CaseClause) {
 }
 
 func (r *Runner) letClause(c *syntax.LetClause) {
-	r.cmdText = r.srcOf(c)
+	r.setCmdText(r.srcOf(c))
 	r.debugTrap()
 	var n int64
 	for _, x := range c.Exprs {

@@ -116,6 +116,9 @@ func (j *job) status() int {
 type jobTable struct {
 	mu   sync.Mutex
 	cond *sync.Cond
+	// gen counts the changes of state cond announces, so that a waiter
+	// that looked before a change does not miss it.
+	gen  uint64
 	list []*job
 	// procs are every process not yet reaped or forgotten, by ID.
 	procs map[int]*proc
@@ -134,9 +137,6 @@ type jobTable struct {
 	// endedOrder bounds it.
 	ended      map[int]int
 	endedOrder []int
-	// gen counts the changes of state, so that a wait misses none (see
-	// [Runner.waitChange]).
-	gen uint64
 	// fakePid numbers the statements the shell runs itself.
 	fakePid int
 	warned  bool
@@ -213,13 +213,6 @@ func (t *jobTable) remove(j *job) {
 	}
 }
 
-// changed wakes the waits for a process's or statement's change; t.mu is
-// held.
-func (t *jobTable) changed() {
-	t.gen++
-	t.cond.Broadcast()
-}
-
 // maxEnded is how many ended background jobs' statuses are kept.
 const maxEnded = 1024
 
@@ -272,7 +265,8 @@ func (t *jobTable) finish(p *proc, status int) {
 		status = 128 + int(p.killedBy)
 	}
 	p.state, p.status = procDone, status
-	t.changed()
+	t.gen++
+	t.cond.Broadcast()
 	t.mu.Unlock()
 }
 
@@ -308,7 +302,8 @@ func (t *jobTable) reap(p *proc) {
 			j.noted = false
 		}
 		done := p.state == procDone
-		t.changed()
+		t.gen++
+		t.cond.Broadcast()
 		t.mu.Unlock()
 		if done {
 			return

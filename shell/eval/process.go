@@ -305,7 +305,17 @@ func (r *Runner) spawn(ctx context.Context, sp Spawn) (int, error) {
 		Files: fds,
 		Sys:   attr,
 	}
-	pid, err := r.forkExec(sp.Path, sp.Argv, pa)
+	// A C string ends at its first NUL: so do a program's arguments.
+	argv := sp.Argv
+	for i, a := range argv {
+		if k := strings.IndexByte(a, 0); k >= 0 {
+			if &argv[0] == &sp.Argv[0] {
+				argv = append([]string(nil), sp.Argv...)
+			}
+			argv[i] = a[:k]
+		}
+	}
+	pid, err := r.forkExec(sp.Path, argv, pa)
 	if err != nil && attr.Pgid != 0 && (errors.Is(err, syscall.EPERM) || errors.Is(err, syscall.ESRCH)) {
 		// The group's leader is gone: start a group of its own.
 		attr.Pgid = 0

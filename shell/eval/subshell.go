@@ -63,9 +63,32 @@ func (r *Runner) pipeline(c *syntax.BinaryCmd) {
 		ownJob = true
 	}
 	lastInShell := r.opts.shopt[optLastpipe] && !r.sess.jobs.control
+	// bash runs the DEBUG trap before each simple command of a pipeline
+	// (not inside a compound one, whose subshell drops it without
+	// functrace), element after element: each waits for the trap before.
+	debugCmd, hasDebug := r.traps.get("DEBUG")
+	hasDebug = hasDebug && debugCmd != "" && r.inDebugFunc == 0 && !r.inTrap["DEBUG"]
+	trapTurn := make(chan struct{})
+	close(trapTurn)
 	var wg sync.WaitGroup
 	var in *file
 	for i, st := range elems {
+		wait, mine := trapTurn, make(chan struct{})
+		trapTurn = mine
+		var once sync.Once
+		turnDone := func() { once.Do(func() { close(mine) }) }
+		debugFirst := func(sub *Runner, st *syntax.Stmt) {
+			<-wait
+			defer turnDone()
+			c, simple := st.Cmd.(*syntax.CallExpr)
+			if !hasDebug || !simple || sub == r {
+				return
+			}
+			sub.traps.set("DEBUG", debugCmd)
+			sub.setCmdText(sub.commandText(st, c))
+			sub.debugTrap()
+			sub.traps.reset("DEBUG")
+		}
 		var out *file
 		var nextIn *file
 		if i < n-1 {
@@ -90,6 +113,7 @@ func (r *Runner) pipeline(c *syntax.BinaryCmd) {
 			}
 			sub.job = j
 			sub.pipeLast = i == n-1
+			debugFirst(sub, st)
 			sub.stmt(st)
 		}
 		if i == n-1 && lastInShell {
@@ -103,6 +127,8 @@ func (r *Runner) pipeline(c *syntax.BinaryCmd) {
 					}
 				}
 			}
+			<-wait
+			turnDone()
 			r.stmt(st)
 			if restore != nil {
 				restore()
@@ -115,6 +141,7 @@ func (r *Runner) pipeline(c *syntax.BinaryCmd) {
 		wg.Add(1)
 		go func(i int, st *syntax.Stmt, in, out *file, all bool) {
 			defer wg.Done()
+			defer turnDone()
 			sub.runSubshell(func(sub *Runner) { runElem(sub, i, st, in, out, all) })
 			statuses[i] = sub.status
 		}(i, st, in, out, alls[i])
@@ -158,18 +185,17 @@ func (r *Runner) cmdSubst(cs *syntax.CmdSubst) string {
 	sub.runSubshell(func(sub *Runner) { sub.stmts(cs.Stmts) })
 	r.status = sub.status
 	r.substStatus = sub.status
-	return r.substText(buf.String())
+	return strings.TrimRight(r.dropNuls(buf.String()), "\n")
 }
 
-// substText is a command substitution's value: its output without the
-// trailing newlines, and without NUL bytes, which no value holds; bash
-// warns when it drops them.
-func (r *Runner) substText(out string) string {
-	if strings.IndexByte(out, 0) >= 0 {
-		r.errorf("warning: command substitution: ignored null byte in input")
-		out = strings.ReplaceAll(out, "\x00", "")
+// dropNuls removes the NUL bytes of a substitution's output, which bash's
+// strings cannot hold, with bash's warning.
+func (r *Runner) dropNuls(s string) string {
+	if !strings.Contains(s, "\x00") {
+		return s
 	}
-	return strings.TrimRight(out, "\n")
+	r.errorf("warning: command substitution: ignored null byte in input")
+	return strings.ReplaceAll(s, "\x00", "")
 }
 
 // catFile is $(< file): the file's content, without running anything.
@@ -193,7 +219,7 @@ func (r *Runner) catFile(cs *syntax.CmdSubst) (string, bool) {
 	data, _ := io.ReadAll(f.r)
 	r.status = 0
 	r.substStatus = 0
-	return r.substText(string(data)), true
+	return strings.TrimRight(r.dropNuls(string(data)), "\n"), true
 }
 
 // procSubst runs <(…) or >(…) in the background, joined to the command by

@@ -191,6 +191,8 @@ func (r *Runner) runTrap(kind, cmd string) {
 		r.inTrap = map[string]bool{}
 	}
 	r.inTrap[kind] = true
+	r.trapDepth++
+	defer func() { r.trapDepth-- }()
 	status := r.status
 	savedLine := r.line
 	savedFlow := r.flow
@@ -244,7 +246,7 @@ func (r *Runner) debugTrapText(text string) {
 	if _, ok := r.traps.get("DEBUG"); !ok {
 		return
 	}
-	r.cmdText = text
+	r.setCmdText(text)
 	r.debugTrap()
 }
 
@@ -333,4 +335,11 @@ func fatalByDefault(sig syscall.Signal) bool {
 		return false
 	}
 	return true
+}
+
+// setCmdText sets BASH_COMMAND, but not while a trap runs.
+func (r *Runner) setCmdText(s string) {
+	if r.trapDepth == 0 {
+		r.cmdText = s
+	}
 }

@@ -667,8 +667,10 @@ func (r *Runner) unsetVar(name string) error {
 		return &varError{msg: target + ": cannot unset: readonly variable"}
 	}
 	r.vars.changed(v)
-	if s == r.vars.local() && s.fn && !r.opts.shopt[optLocalvarUnset] {
-		// The running function's own local: it stays declared.
+	if s.fn && (s == r.vars.local() || r.opts.shopt[optLocalvarUnset]) {
+		// The running function's own local stays declared, unset; with
+		// localvar_unset, a caller's local too (else unsetting it shows
+		// the variable below it, as in bash).
 		nv := &Var{Attr: v.Attr &^ (AttrIndexed | AttrAssoc | AttrNameref | AttrInteger | AttrLower | AttrUpper)}
 		s.writable()[target] = nv
 		r.assigned(target, nv)
