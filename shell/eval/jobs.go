@@ -68,7 +68,13 @@ type job struct {
 	waited bool
 }
 
-func (j *job) pgid() int { return j.pg }
+// pgid is the job's process group so far: its first program's; 0 before
+// one started. A pipeline's elements start at once, hence the lock.
+func (j *job) pgid() int {
+	j.t.mu.Lock()
+	defer j.t.mu.Unlock()
+	return j.pg
+}
 
 // takesTerminal reports whether the job's programs get the terminal.
 func (j *job) takesTerminal() bool { return j.fg && j.t.control }
