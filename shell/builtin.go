@@ -155,7 +155,8 @@ func (s *Shell) builtins(next interp.ExecHandlerFunc) interp.ExecHandlerFunc {
 		case "kill":
 			st = s.kill(ctx, b, args[1:])
 		case "history":
-			st = s.historyBuiltin(hc, b, args[1:], inRun(ctx))
+			env := func(name string) (string, bool) { v := hc.Env.Get(name); return v.String(), v.IsSet() }
+			st = s.historyBuiltin(env, hc.Dir, b, args[1:], inRun(ctx))
 		case "trap":
 			st = s.trap(ctx, hc, b, args[1:])
 		case "command":
@@ -281,9 +282,16 @@ type builtinIO struct {
 	name     string
 	out, err io.Writer
 	where    string // starts messages: "qsh: ", or the sourced file and line
+	// errorf, when set, prints the builtin's messages instead (the
+	// evaluator's, which knows where they come from).
+	errorf func(format string, args ...any)
 }
 
 func (b builtinIO) fail(st int, format string, args ...any) int {
+	if b.errorf != nil {
+		b.errorf(format, args...)
+		return st
+	}
 	where := b.where
 	if where == "" {
 		where = "qsh: "

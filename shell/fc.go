@@ -38,9 +38,10 @@ func (s *Shell) fcBuiltin(b builtinIO, args []string) int {
 	s.joinHistory(true)
 	entries := s.hist.entries
 	// The line running is the last entry, and fc does not list itself;
-	// a key's command (bind -x) runs before its line is an entry.
+	// a key's command (bind -x) runs before its line is an entry, and a
+	// non-interactive shell records no lines.
 	last := len(entries)
-	if !s.inKeyCommand && last > 0 {
+	if s.interactive && !s.inKeyCommand && last > 0 {
 		last--
 	}
 	entries = entries[:last]

@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 
-	"mvdan.cc/sh/v3/interp"
 )
 
 // history, as bash's: list (all or the last N), -c, -d offset or range,
@@ -27,7 +26,10 @@ type histFiles struct {
 	read     int
 }
 
-func (s *Shell) historyBuiltin(hc interp.HandlerContext, b builtinIO, args []string, run bool) int {
+// getenv is a shell variable's value, and whether it is set.
+type getenv func(name string) (string, bool)
+
+func (s *Shell) historyBuiltin(env getenv, dir string, b builtinIO, args []string, run bool) int {
 	s.joinHistory(true)
 	h := s.hist
 	// In the assistant's subshell (run), the list comes back after the run
@@ -89,9 +91,9 @@ func (s *Shell) historyBuiltin(hc interp.HandlerContext, b builtinIO, args []str
 			// and the guard watch.
 			return b.fail(1, "-%c: the assistant's commands read and write no history files", flag)
 		}
-		return s.historyFileOp(hc, b, flag, args)
+		return s.historyFileOp(env, dir, b, flag, args)
 	}
-	s.boundHistory(hc)
+	s.boundHistory(env)
 	n := len(h.entries)
 	if len(args) > 1 {
 		return b.fail(1, "too many arguments")
@@ -130,12 +132,12 @@ func (s *Shell) addHistory(e string, lines LineReader) {
 }
 
 // boundHistory keeps the list within HISTSIZE, when it is set.
-func (s *Shell) boundHistory(hc interp.HandlerContext) {
-	v := hc.Env.Get("HISTSIZE")
-	if !v.IsSet() {
+func (s *Shell) boundHistory(env getenv) {
+	v, ok := env("HISTSIZE")
+	if !ok {
 		return
 	}
-	n, err := strconv.Atoi(strings.TrimSpace(v.String()))
+	n, err := strconv.Atoi(strings.TrimSpace(v))
 	if err != nil || n < 0 || n >= len(s.hist.entries) {
 		return
 	}
@@ -178,17 +180,17 @@ func (s *Shell) deleteHistory(b builtinIO, spec string, lines LineReader) int {
 }
 
 // historyFileOp is -a, -n, -r and -w.
-func (s *Shell) historyFileOp(hc interp.HandlerContext, b builtinIO, flag byte, args []string) int {
+func (s *Shell) historyFileOp(env getenv, dir string, b builtinIO, flag byte, args []string) int {
 	path := ""
 	if len(args) > 0 {
 		path = args[0]
-	} else if v := hc.Env.Get("HISTFILE"); v.IsSet() && v.String() != "" {
-		path = v.String()
+	} else if v, ok := env("HISTFILE"); ok && v != "" {
+		path = v
 	} else if s.interactive {
-		path, _ = historyFile(s.cfg, func(k string) string { return hc.Env.Get(k).String() })
+		path, _ = historyFile(s.cfg, func(k string) string { v, _ := env(k); return v })
 	}
 	if path != "" && !filepath.IsAbs(path) {
-		path = filepath.Join(hc.Dir, path)
+		path = filepath.Join(dir, path)
 	}
 	own := path != "" && path == s.hist.path
 	h := s.hist
@@ -209,7 +211,7 @@ func (s *Shell) historyFileOp(hc interp.HandlerContext, b builtinIO, flag byte, 
 			s.addHistory(e, s.lines)
 		}
 		s.histFiles.read = len(lines)
-		s.boundHistory(hc)
+		s.boundHistory(env)
 	case 'a', 'w':
 		if path == "" {
 			return 0

@@ -648,7 +648,13 @@ func TestJailFreshAccount(t *testing.T) {
 		files["crate/Cargo.toml"] = "[package]\nname = \"hello\"\nversion = \"0.1.0\"\nedition = \"2021\"\n"
 		files["crate/src/lib.rs"] = "#[test]\nfn hello() { println!(\"hello-from-cargo\"); }\n"
 	}
-	srv := aitest.NewOpenAI(t, replies(commands...)...)
+	// A build with empty caches on two busy cores takes minutes, not the
+	// tool's default 30 s: the model asks for the most it may.
+	var calls []aitest.Reply
+	for _, c := range commands {
+		calls = append(calls, call("execute_command", map[string]any{"command": c, "timeout_seconds": 300}))
+	}
+	srv := aitest.NewOpenAI(t, append(calls, aitest.Say("All checks ran.", 1))...)
 	// No GOCACHE, GOMODCACHE, TMPDIR: the defaults of a new account.
 	home, ws, env := attackPlace(t, srv, "RUSTUP_HOME="+rustup)
 	var clean []string

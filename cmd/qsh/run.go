@@ -216,6 +216,15 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case len(params) > 0 && !o.stdin:
 		script, name, params = params[0], params[0], params[1:]
 	}
+	if !interactive && shell.RunsOnEvaluator(o.command) {
+		return shell.Program{
+			Stdin: stdin, Stdout: stdout, Stderr: stderr,
+			Name: name, Params: params, Environ: environ,
+			Version: version, Login: o.login && !o.noprofile,
+			Set: o.set, Shopt: o.shopt,
+			Command: o.command, Script: script,
+		}.Run(ctx)
+	}
 	helper := &assistant{environ: environ, stdin: stdin, stdout: stdout, stderr: stderr}
 	defer helper.close()
 	sh, err := shell.New(

@@ -57,24 +57,17 @@ func testEnv(dir string) []string {
 // runBash runs code with bash, as runInProcess does.
 func runBash(t *testing.T, code, dir string) (stdout, stderr string, status int) {
 	t.Helper()
-	cmd := exec.Command("bash", "-c", code)
-	cmd.Dir = dir
-	cmd.Env = testEnv(dir)
-	cmd.Stdin = strings.NewReader("")
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	status = 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		status = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return out.String(), errb.String(), status
+	return runCommand(t, exec.Command("bash", "-c", code), code, dir, testEnv(dir))
 }
 
 // checkAgainstBash runs each case in both and compares.
 func checkAgainstBash(t *testing.T, cases []bashCase) {
+	t.Helper()
+	checkAgainstBashIn(t, cases, runInProcess)
+}
+
+// checkAgainstBashIn runs each case in bash and with run, and compares.
+func checkAgainstBashIn(t *testing.T, cases []bashCase, run func(t *testing.T, code, dir string) (string, string, int)) {
 	t.Helper()
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("bash is not installed: the differential tests need it")
@@ -84,7 +77,7 @@ func checkAgainstBash(t *testing.T, cases []bashCase) {
 			t.Parallel()
 			dirB, dirQ := t.TempDir(), t.TempDir()
 			wantOut, wantErr, wantSt := runBash(t, c.code, dirB)
-			gotOut, gotErr, gotSt := runInProcess(t, c.code, dirQ)
+			gotOut, gotErr, gotSt := run(t, c.code, dirQ)
 			wantErr = strings.ReplaceAll(wantErr, dirB, "$DIR")
 			gotErr = strings.ReplaceAll(gotErr, dirQ, "$DIR")
 			wantOut = strings.ReplaceAll(wantOut, dirB, "$DIR")

@@ -70,6 +70,8 @@ type flagSet struct {
 	on   map[byte]bool
 	off  map[byte]bool // +x
 	vals map[byte][]string
+	// order is the options given, in order, for those whose last wins.
+	order []byte
 }
 
 func (f *flagSet) has(c byte) bool  { return f.on[c] }
@@ -110,6 +112,7 @@ func (b *B) flags(spec string, plus bool) (*flagSet, []string, bool) {
 			} else {
 				f.on[c] = true
 			}
+			f.order = append(f.order, c)
 			if takes {
 				var v string
 				if i+1 < len(a) {

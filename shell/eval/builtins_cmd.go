@@ -34,16 +34,26 @@ func builtinCommand(b *B) int {
 		return 0
 	}
 	if f.has('v') || f.has('V') {
-		status := 0
+		// bash: -V wins over -v; the status is 0 when any name was found.
+		o := describeOpts{short: true}
+		if f.has('V') {
+			o = describeOpts{absPath: true}
+		}
+		if f.has('p') {
+			defer r.withStdPath()()
+		}
+		any := false
 		for _, name := range args {
-			if !r.describe(b, name, describeOpts{short: f.has('v'), verbose: f.has('V'), noFuncs: false}) {
-				if f.has('V') {
-					b.Errorf("%s: not found", name)
-				}
-				status = 1
+			if r.describe(b, name, o) {
+				any = true
+			} else if f.has('V') {
+				b.Errorf("%s: not found", name)
 			}
 		}
-		return status
+		if !any {
+			return 1
+		}
+		return 0
 	}
 	name := args[0]
 	if bi := r.Builtin(name); bi != nil && !strings.Contains(name, "/") {
@@ -52,29 +62,43 @@ func builtinCommand(b *B) int {
 	}
 	var env []string
 	if f.has('p') {
-		saved, had := r.Get("PATH")
-		r.assign("PATH", "/usr/bin:/bin:/usr/sbin:/sbin", false)
-		defer func() {
-			if had {
-				r.assign("PATH", saved, false)
-			}
-		}()
+		defer r.withStdPath()()
 	}
 	r.execProgram(args, env)
 	return r.status
 }
 
+// withStdPath searches the system's standard PATH until the function it
+// returns is called, for command -p; the hash table is left as it was.
+func (r *Runner) withStdPath() func() {
+	saved, had := r.Get("PATH")
+	hash := r.hash.fork()
+	r.assign("PATH", stdPath, false)
+	return func() {
+		if had {
+			r.assign("PATH", saved, false)
+		} else {
+			r.unsetVar("PATH")
+		}
+		r.hash = hash
+	}
+}
+
 func builtinBuiltin(b *B) int {
-	if len(b.Args) < 2 {
+	_, args, ok := b.flags("", false)
+	if !ok {
+		return 2
+	}
+	if len(args) == 0 {
 		return 0
 	}
-	name := b.Args[1]
+	name := args[0]
 	bi := b.R.Builtin(name)
 	if bi == nil {
 		b.Errorf("%s: not a shell builtin", name)
 		return 1
 	}
-	b.R.runBuiltin(bi, b.Args[1:])
+	b.R.runBuiltin(bi, args)
 	return b.R.status
 }
 
@@ -90,116 +114,101 @@ func isKeyword(s string) bool {
 	return false
 }
 
+// describeOpts are describe's ways to say what a name is, as bash's
+// type, command -v and command -V ask for them.
 type describeOpts struct {
-	short, verbose, all, typeOnly, path, forcePath, noFuncs bool
+	short    bool // command -v: a name, a path, or an alias as it would be defined
+	typeOnly bool // -t: one word
+	path     bool // -p, -P: a file's path only, nothing for the other kinds
+	all      bool // -a: every kind and every file along PATH
+	// forcePath is -P: only files, the hash table included.
+	forcePath bool
+	noFuncs   bool // -f
+	absPath   bool // command -V: a file found along a relative PATH entry made absolute
 }
 
 // describe says what name is, as type and command -v/-V do; false when
-// it is nothing.
+// it is nothing. The order is bash's: alias (with expand_aliases),
+// keyword, function, builtin, then a file — by its own name when it has a
+// slash, else from the hash table (not with -a) or along PATH.
 func (r *Runner) describe(b *B, name string, o describeOpts) bool {
 	w := b.Stdout()
 	found := false
+	say := func(kind, long, short string) bool {
+		found = true
+		switch {
+		case o.typeOnly:
+			fmt.Fprintln(w, kind)
+		case o.short:
+			fmt.Fprintln(w, short)
+		case o.path:
+		default:
+			fmt.Fprint(w, long)
+		}
+		return !o.all
+	}
 	if !o.forcePath {
-		if v, ok := r.aliases.m[name]; ok && !o.path {
-			found = true
-			switch {
-			case o.typeOnly:
-				fmt.Fprintln(w, "alias")
-			case o.short:
-				fmt.Fprintf(w, "alias %s=%s\n", name, singleQuote(v))
-			default:
-				fmt.Fprintf(w, "%s is aliased to `%s'\n", name, v)
-			}
-			if !o.all {
+		if v, ok := r.aliases.m[name]; ok && r.opts.shopt[optExpandAliases] {
+			if say("alias", fmt.Sprintf("%s is aliased to `%s'\n", name, v), "alias "+name+"="+singleQuote(v)) {
 				return true
 			}
 		}
-		if isKeyword(name) && !o.path {
-			found = true
-			switch {
-			case o.typeOnly:
-				fmt.Fprintln(w, "keyword")
-			case o.short:
-				fmt.Fprintln(w, name)
-			default:
-				fmt.Fprintf(w, "%s is a shell keyword\n", name)
-			}
-			if !o.all {
+		if isKeyword(name) {
+			if say("keyword", name+" is a shell keyword\n", name) {
 				return true
 			}
 		}
-		if fn := r.funcs.get(name); fn != nil && !o.noFuncs && !o.path {
-			found = true
-			switch {
-			case o.typeOnly:
-				fmt.Fprintln(w, "function")
-			case o.short:
-				fmt.Fprintln(w, name)
-			default:
-				fmt.Fprintf(w, "%s is a function\n%s", name, FuncText(fn))
-			}
-			if !o.all {
+		if fn := r.funcs.get(name); fn != nil && !o.noFuncs {
+			if say("function", fmt.Sprintf("%s is a function\n%s", name, FuncText(fn)), name) {
 				return true
 			}
 		}
-		if bi := r.Builtin(name); bi != nil && !o.path {
-			found = true
-			switch {
-			case o.typeOnly:
-				fmt.Fprintln(w, "builtin")
-			case o.short:
-				fmt.Fprintln(w, name)
-			default:
-				fmt.Fprintf(w, "%s is a shell builtin\n", name)
+		if bi := r.Builtin(name); bi != nil {
+			kind := "a shell builtin"
+			if bi.Special && r.opts.set[optPosix] {
+				kind = "a special shell builtin"
 			}
-			if !o.all {
+			if say("builtin", name+" is "+kind+"\n", name) {
 				return true
 			}
 		}
 	}
-	var paths []string
-	if o.all {
-		pathVar, _ := r.Get("PATH")
-		for _, d := range filepath.SplitList(pathVar) {
-			if d == "" {
-				d = "."
-			}
-			p := filepath.Join(d, name)
-			if isExecutable(r.abs(p)) {
-				paths = append(paths, p)
-			}
-		}
-	} else if p, ok := r.hash.m[name]; ok && !o.forcePath {
-		if o.typeOnly {
-			fmt.Fprintln(w, "file")
-			return true
-		}
-		if o.short || o.path || o.forcePath {
-			fmt.Fprintln(w, p.path)
-		} else {
-			fmt.Fprintf(w, "%s is hashed (%s)\n", name, p.path)
-		}
-		return true
-	} else if p, err := r.lookPath(name); err == nil && isExecutable(p) {
-		if !strings.Contains(name, "/") {
-			pathVar, _ := r.Get("PATH")
-			p = findInPath(pathVar, r.dir, name)
-		}
-		paths = []string{p}
-	}
-	for _, p := range paths {
+	file := func(long, p string) {
 		found = true
 		switch {
 		case o.typeOnly:
 			fmt.Fprintln(w, "file")
-		case o.short || o.path || o.forcePath:
+		case o.short || o.path:
 			fmt.Fprintln(w, p)
 		default:
-			fmt.Fprintf(w, "%s is %s\n", name, p)
+			fmt.Fprint(w, long)
 		}
-		if !o.all {
-			break
+	}
+	if strings.Contains(name, "/") {
+		if isExecutable(r.abs(name)) {
+			file(name+" is "+name+"\n", name)
+			return true
 		}
+	}
+	if !o.all || o.forcePath {
+		if p, ok := r.hash.get(name); ok {
+			file(fmt.Sprintf("%s is hashed (%s)\n", name, p), p)
+			return true
+		}
+	}
+	pathVar, _ := r.Get("PATH")
+	home, _ := r.Get("HOME")
+	var paths []string
+	if o.all {
+		paths = allInPath(pathVar, r.dir, home, name)
+	} else if p := findInPath(pathVar, r.dir, home, name); p != "" {
+		paths = []string{p}
+	}
+	for _, p := range paths {
+		if o.absPath && !filepath.IsAbs(p) {
+			p = filepath.Join(r.dir, p)
+		}
+		file(name+" is "+p+"\n", p)
 	}
 	return found
 }
@@ -209,11 +218,23 @@ func builtinType(b *B) int {
 	if !ok {
 		return 2
 	}
-	o := describeOpts{all: f.has('a'), typeOnly: f.has('t'), path: f.has('p'), forcePath: f.has('P'), noFuncs: f.has('f')}
+	o := describeOpts{all: f.has('a'), noFuncs: f.has('f')}
+	// bash's last of -t, -p and -P wins; -P is -p that skips the
+	// shell's own kinds.
+	for _, c := range f.order {
+		switch c {
+		case 't':
+			o.typeOnly, o.path, o.forcePath = true, false, false
+		case 'p':
+			o.typeOnly, o.path = false, true
+		case 'P':
+			o.typeOnly, o.path, o.forcePath = false, true, true
+		}
+	}
 	status := 0
 	for _, name := range args {
 		if !b.R.describe(b, name, o) {
-			if !o.typeOnly && !o.path && !o.forcePath {
+			if !o.typeOnly && !o.path {
 				b.Errorf("%s: not found", name)
 			}
 			status = 1
@@ -224,45 +245,76 @@ func builtinType(b *B) int {
 
 func builtinHash(b *B) int {
 	r := b.R
-	f, args, ok := b.flags("lrp:dt", false)
+	if !r.opts.set[optHashall] {
+		b.Errorf("hashing disabled")
+		return 1
+	}
+	f, args, ok := b.flags("dlp:rt", false)
 	if !ok {
 		return 2
 	}
 	w := b.Stdout()
-	if f.has('r') {
-		r.hash.clear()
-	}
-	if p := f.val('p'); p != "" {
-		for _, name := range args {
-			r.hash.put(name, p)
+	if len(args) == 0 && (f.has('d') || f.has('t')) {
+		opt := "-t"
+		if f.has('d') {
+			opt = "-d"
 		}
-		return 0
+		b.Errorf("%s: option requires an argument", opt)
+		return 1
 	}
-	if len(args) == 0 {
-		if f.has('r') {
-			return 0
-		}
+	if len(args) == 0 && !f.has('r') {
 		names := r.hash.names()
 		if len(names) == 0 {
-			fmt.Fprintf(b.Stderr(), "hash: hash table empty\n")
-			return 0
-		}
-		if f.has('l') {
-			for _, n := range names {
-				fmt.Fprintf(w, "builtin hash -p %s %s\n", r.hash.m[n].path, n)
+			if !r.opts.set[optPosix] && !f.has('l') {
+				fmt.Fprintf(w, "%s: hash table empty\n", b.Args[0])
 			}
 			return 0
 		}
-		fmt.Fprintln(w, "hits\tcommand")
+		if !f.has('l') {
+			fmt.Fprintln(w, "hits\tcommand")
+		}
 		for _, n := range names {
 			e := r.hash.m[n]
-			fmt.Fprintf(w, "%4d\t%s\n", e.hits, e.path)
+			if f.has('l') {
+				fmt.Fprintf(w, "builtin hash -p %s %s\n", printableName(e.path), printableName(n))
+			} else {
+				fmt.Fprintf(w, "%4d\t%s\n", e.hits, e.path)
+			}
 		}
 		return 0
 	}
+	if f.has('r') {
+		r.hash.clear()
+	}
 	status := 0
+	if f.has('t') {
+		for _, name := range args {
+			p, ok := r.hash.get(name)
+			switch {
+			case !ok:
+				b.Errorf("%s: not found", name)
+				status = 1
+			case f.has('l'):
+				fmt.Fprintf(w, "builtin hash -p %s %s\n", printableName(p), printableName(name))
+			case len(args) > 1:
+				fmt.Fprintf(w, "%s\t%s\n", name, p)
+			default:
+				fmt.Fprintln(w, p)
+			}
+		}
+		return status
+	}
 	for _, name := range args {
 		switch {
+		case strings.Contains(name, "/"):
+		case f.vals['p'] != nil:
+			p := f.val('p')
+			if fi, err := os.Stat(r.abs(p)); err == nil && fi.IsDir() {
+				b.Errorf("%s: Is a directory", p)
+				status = 1
+				continue
+			}
+			r.hash.put(name, p)
 		case f.has('d'):
 			if _, ok := r.hash.m[name]; !ok {
 				b.Errorf("%s: not found", name)
@@ -270,25 +322,13 @@ func builtinHash(b *B) int {
 				continue
 			}
 			r.hash.remove(name)
-		case f.has('t'):
-			e, ok := r.hash.m[name]
-			if !ok {
-				b.Errorf("%s: not found", name)
-				status = 1
-				continue
-			}
-			if len(args) > 1 {
-				fmt.Fprintf(w, "%s\t%s\n", name, e.path)
-			} else {
-				fmt.Fprintln(w, e.path)
-			}
 		default:
-			if strings.Contains(name, "/") || r.Builtin(name) != nil {
+			if r.funcs.get(name) != nil || r.Builtin(name) != nil {
 				continue
 			}
-			pathVar, _ := r.Get("PATH")
-			p := findInPath(pathVar, r.dir, name)
-			if p == "" {
+			r.hash.remove(name)
+			p := r.findInPath(name)
+			if p == "" || !isExecutable(r.abs(p)) {
 				b.Errorf("%s: not found", name)
 				status = 1
 				continue
@@ -297,6 +337,21 @@ func builtinHash(b *B) int {
 		}
 	}
 	return status
+}
+
+// printableName quotes a file name for output meant to be read back, as
+// bash's hash -l does: $'…' for control characters, '…' for a name with
+// characters special to the shell.
+func printableName(s string) string {
+	for _, c := range []byte(s) {
+		if c < ' ' || c == 0x7f {
+			return ansiCQuote(s)
+		}
+	}
+	if strings.ContainsAny(s, " \t\n'\"\\|&;()<>!{}*[?]^$`~#=%") {
+		return singleQuote(s)
+	}
+	return s
 }
 
 func builtinEnable(b *B) int {

@@ -44,6 +44,13 @@ func numArg(b *B, s string) (int64, bool) {
 	return n, true
 }
 
+// tooManyArgs ends a non-interactive shell, as bash's exit, return, break,
+// continue and shift do when given more than their one number.
+func tooManyArgs(b *B) {
+	b.Errorf("too many arguments")
+	panic(abort{status: 1, exit: true})
+}
+
 func builtinExit(b *B) int {
 	args := b.Args[1:]
 	if len(args) > 0 && args[0] == "--" {
@@ -57,8 +64,7 @@ func builtinExit(b *B) int {
 			return 2
 		}
 		if len(args) > 1 {
-			b.Errorf("too many arguments")
-			return 1
+			tooManyArgs(b)
 		}
 		status = int(n & 0xff)
 	}
@@ -85,6 +91,9 @@ func builtinReturn(b *B) int {
 		if !ok {
 			return 2
 		}
+		if len(args) > 1 {
+			tooManyArgs(b)
+		}
 		status = int(n & 0xff)
 	}
 	r.status = status
@@ -103,6 +112,9 @@ func loopControl(b *B, kind flow) int {
 		if v < 1 {
 			b.Errorf("%s: loop count out of range", b.Args[1])
 			return 1
+		}
+		if len(b.Args) > 2 {
+			tooManyArgs(b)
 		}
 		n = v
 	}
@@ -129,27 +141,14 @@ func builtinEval(b *B) int {
 }
 
 // eval parses and runs src in the current shell, as the eval builtin.
+// Like bash's, it reads and runs a line at a time: the lines before a
+// syntax error run.
 func (r *Runner) eval(src, name string) int {
-	p, err := r.parseEval(src, name)
-	if err != nil {
-		r.errorf("%s", parseErrMsg(err))
-		return 2
-	}
-	restore := r.withCode(p.src, p.lenient)
 	savedLine := r.line
-	r.stmts(p.File.Stmts)
-	restore()
+	r.status = 0
+	r.runIncremental(src, false, "eval")
 	r.line = savedLine
 	return r.status
-}
-
-// parseEval parses code the shell runs at run time: eval's, a trap's.
-// Aliases expand in it as in the shell's own input.
-func (r *Runner) parseEval(src, name string) (*Program, error) {
-	if r.opts.shopt[optExpandAliases] && r.aliases.any() {
-		src = r.expandAliases(src)
-	}
-	return Parse(src, name)
 }
 
 func builtinSource(b *B) int {
@@ -238,7 +237,7 @@ func (r *Runner) Source(path, name string, data []byte, args []string, setArgs b
 	if setArgs {
 		r.params = args
 	}
-	r.runIncremental(string(data), false)
+	r.runIncremental(string(data), false, "")
 	r.line = savedLine
 	top := r.frames[len(r.frames)-1]
 	r.frames = r.frames[:len(r.frames)-1]
@@ -261,17 +260,28 @@ func builtinExec(b *B) int {
 	if len(args) == 0 {
 		return 0 // redirections alone: the caller kept them
 	}
+	failed := func(status int) int {
+		if r.subshell > 0 || !r.sess.interactive && !r.opts.shopt[optExecfail] {
+			r.exit(status)
+		}
+		return status
+	}
 	path, err := r.lookPath(args[0])
-	if err != nil {
-		if errors.Is(err, errNotFoundPath) {
-			b.Errorf("%s: No such file or directory", args[0])
-		} else {
-			b.Errorf("%s: not found", args[0])
+	if errors.Is(err, errNotFound) {
+		if fi, err := os.Stat(r.abs(args[0])); err == nil && fi.IsDir() {
+			b.Errorf("%s: cannot execute: Is a directory", args[0])
+			return failed(126)
 		}
-		if !r.sess.interactive && !r.opts.shopt[optExecfail] {
-			r.exit(127)
-		}
-		return 127
+		b.Errorf("%s: not found", args[0])
+		return failed(127)
+	}
+	if err != nil || strings.Contains(args[0], "/") {
+		path = args[0]
+	}
+	// bash runs the program by a full path: the directory, then the
+	// name less a leading "./".
+	if !filepath.IsAbs(path) {
+		path = r.dir + "/" + strings.TrimPrefix(path, "./")
 	}
 	argv := append([]string(nil), args...)
 	if a := f.val('a'); a != "" {
@@ -284,29 +294,49 @@ func builtinExec(b *B) int {
 	if f.has('c') {
 		env = nil
 	}
+	var st int
 	if r.subshell > 0 || r.job != nil && !r.ownJob {
 		// A subshell is no process of its own: the program runs and the
 		// subshell ends with it.
 		c := &Call{Args: args, Dir: r.dir, Env: env, Stdin: r.stdin(), Stdout: r.stdout(), Stderr: r.stderr(), r: r}
-		st, err := c.Spawn(r.ctx, Spawn{Path: path, Argv: argv, Env: env})
-		if err != nil {
-			b.Errorf("%s: %s", args[0], errText(err))
-			st = 126
+		st, err = c.Spawn(r.ctx, Spawn{Path: path, Argv: argv, Env: env})
+		if err == nil {
+			r.exit(st)
+			return st
 		}
+	} else {
+		if r.sess.beforeExec != nil {
+			r.sess.beforeExec()
+		}
+		err = r.execReplace(path, argv, env)
+	}
+	if errors.Is(err, syscall.ENOEXEC) {
+		// A file the kernel will not run is a script: the shell runs it
+		// and ends.
+		st = r.runScriptFile(path, append([]string{path}, args[1:]...))
 		r.exit(st)
 		return st
 	}
-	if r.sess.beforeExec != nil {
-		r.sess.beforeExec()
-	}
-	if err := r.execReplace(path, argv, env); err != nil {
-		b.Errorf("%s: %s", args[0], errText(err))
-		if !r.sess.interactive && !r.opts.shopt[optExecfail] {
-			r.exit(126)
+	// shell_execve's message, then exec's own unless the file was
+	// missing.
+	st = r.execFailed(path, path, err)
+	if st != 127 {
+		st = 126
+		if !isExecutable(path) {
+			b.Errorf("%s: cannot execute: %s", path, execErrText(path, err))
+		} else {
+			r.errorf("%s: %s", path, errText(err))
 		}
-		return 126
 	}
-	return 0
+	return failed(st)
+}
+
+// execErrText is why a file could not run: a directory says so.
+func execErrText(path string, err error) string {
+	if fi, e := os.Stat(path); e == nil && fi.IsDir() {
+		return "Is a directory"
+	}
+	return errText(err)
 }
 
 // execReplace replaces the process with a program: the shell's
@@ -317,10 +347,19 @@ func (r *Runner) execReplace(path string, argv, env []string) error {
 		return err
 	}
 	defer cleanup()
+	// The shell's own descriptors come back if the program does not
+	// start (execfail, an interactive shell).
+	var restore []func()
+	defer func() {
+		for i := len(restore) - 1; i >= 0; i-- {
+			restore[i]()
+		}
+	}()
 	for n, f := range files {
 		if f == nil {
 			continue
 		}
+		restore = append(restore, saveFd(n))
 		if int(f.Fd()) != n {
 			if err := dup2(int(f.Fd()), n); err != nil {
 				return err
@@ -329,8 +368,9 @@ func (r *Runner) execReplace(path string, argv, env []string) error {
 			clearCloexec(n)
 		}
 	}
-	syscall.Umask(int(r.umask))
-	applyLimits(r.limits)
+	um := syscall.Umask(int(r.umask))
+	defer syscall.Umask(um)
+	defer applyLimits(r.limits)()
 	return syscall.Exec(path, argv, env)
 }
 
@@ -346,6 +386,9 @@ func builtinShift(b *B) int {
 		if !ok {
 			return 1
 		}
+		if len(args) > 1 {
+			tooManyArgs(b)
+		}
 		n = v
 	}
 	if n < 0 {
@@ -353,7 +396,7 @@ func builtinShift(b *B) int {
 		return 1
 	}
 	if n > int64(len(r.params)) {
-		if r.opts.shopt[optShiftVerbose] {
+		if r.opts.shopt[optShiftVerbose] || r.opts.set[optPosix] {
 			b.Errorf("%d: shift count out of range", n)
 		}
 		return 1

@@ -2,6 +2,7 @@ package eval
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -30,12 +31,19 @@ func (t *jobTable) findJob(spec string) (*job, string) {
 		if err != nil {
 			return nil, spec + ": arguments must be process or job IDs"
 		}
-		p := t.procs[pid]
-		if p == nil {
-			return nil, "pid " + spec + " is not a child of this shell"
+		if p := t.procs[pid]; p != nil {
+			if j := t.jobOf[p]; j != nil {
+				return j, ""
+			}
 		}
-		if j := t.jobOf[p]; j != nil {
-			return j, ""
+		// A job remembers its programs after they end, until it is
+		// waited for: bash's wait $! gives a finished job's status.
+		for _, j := range t.list {
+			for _, p := range j.procs {
+				if p.pid == pid {
+					return j, ""
+				}
+			}
 		}
 		return nil, "pid " + spec + " is not a child of this shell"
 	}
@@ -103,7 +111,7 @@ func builtinWait(b *B) int {
 				}
 			}
 			if len(pending) == 0 {
-				for _, j := range t.list {
+				for _, j := range slices.Clone(t.list) { // remove changes t.list
 					if j.state() == procDone {
 						t.remove(j)
 					}
@@ -111,8 +119,9 @@ func builtinWait(b *B) int {
 				t.mu.Unlock()
 				return 0
 			}
+			gen := t.gen
 			t.mu.Unlock()
-			if st, interrupted := r.waitChange(); interrupted {
+			if st, interrupted := r.waitChange(gen); interrupted {
 				return st
 			}
 		}
@@ -127,7 +136,17 @@ func builtinWait(b *B) int {
 				p = t.procs[pid]
 			}
 		}
+		ended, wasBg := 0, false
+		if j == nil && p == nil {
+			if pid, err := strconv.Atoi(a); err == nil {
+				ended, wasBg = t.ended[pid]
+			}
+		}
 		t.mu.Unlock()
+		if wasBg {
+			status = ended
+			continue
+		}
 		if j == nil && p == nil {
 			b.Errorf("%s", msg)
 			status = 127
@@ -153,11 +172,12 @@ func builtinWait(b *B) int {
 			if done && j != nil && j.state() == procDone {
 				t.remove(j)
 			}
+			gen := t.gen
 			t.mu.Unlock()
 			if done {
 				break
 			}
-			if st, interrupted := r.waitChange(); interrupted {
+			if st, interrupted := r.waitChange(gen); interrupted {
 				return st
 			}
 		}
@@ -204,11 +224,12 @@ func (r *Runner) waitAny(b *B, ids []string, pvar string) int {
 		for _, j := range candidates {
 			running = running || j.state() == procRunning
 		}
+		gen := t.gen
 		t.mu.Unlock()
 		if !running {
 			return 127
 		}
-		if st, interrupted := r.waitChange(); interrupted {
+		if st, interrupted := r.waitChange(gen); interrupted {
 			return st
 		}
 	}
@@ -216,12 +237,17 @@ func (r *Runner) waitAny(b *B, ids []string, pvar string) int {
 
 // waitChange waits until a process changes state, or a trapped signal
 // comes (then it returns 128+N and true).
-func (r *Runner) waitChange() (int, bool) {
+func (r *Runner) waitChange(gen uint64) (int, bool) {
 	t := r.sess.jobs
 	ch := make(chan struct{})
+	stop := false
 	go func() {
+		// A change since the caller looked (gen moved on) counts: a
+		// broadcast before this Wait would be lost otherwise.
 		t.mu.Lock()
-		t.cond.Wait()
+		for t.gen == gen && !stop {
+			t.cond.Wait()
+		}
 		t.mu.Unlock()
 		close(ch)
 	}()
@@ -235,6 +261,7 @@ func (r *Runner) waitChange() (int, bool) {
 	case <-sigWake:
 		// Wake the helper goroutine so that it does not linger.
 		t.mu.Lock()
+		stop = true
 		t.cond.Broadcast()
 		t.mu.Unlock()
 		for n := range r.sess.sigs.pending {
@@ -247,6 +274,7 @@ func (r *Runner) waitChange() (int, bool) {
 		return 0, false
 	case <-r.ctx.Done():
 		t.mu.Lock()
+		stop = true
 		t.cond.Broadcast()
 		t.mu.Unlock()
 		return 130, true
@@ -431,7 +459,7 @@ func builtinKill(b *B) int {
 	}
 	switch a := args[0]; {
 	case a == "-l" || a == "-L":
-		return listSignals(b, args[1:])
+		return listSignals(b, args[1:], false)
 	case a == "-s" || a == "-n":
 		if len(args) < 2 {
 			b.Errorf("%s: option requires an argument", a)
@@ -488,9 +516,25 @@ func builtinKill(b *B) int {
 			continue
 		}
 		t.mu.Unlock()
+		self := r.sess.pid
+		toSelf := pid == self || pid == 0 || pid == -1 || pid == -syscall.Getpgrp()
+		var wake <-chan struct{}
+		if toSelf && sig != 0 && r.sess.sigs != nil {
+			wake = r.sess.sigs.woken()
+		}
+		if pid == self && r.diesBy(sig) {
+			// Go's runtime would end the process at once, before the
+			// EXIT trap bash runs.
+			r.signalledSelf(sig, nil)
+			continue
+		}
 		if err := syscall.Kill(pid, sig); err != nil {
 			b.Errorf("(%d) - %s", pid, errText(err))
 			status = 1
+			continue
+		}
+		if toSelf && sig != 0 {
+			r.signalledSelf(sig, wake)
 		}
 	}
 	return status
@@ -527,8 +571,12 @@ func (t *jobTable) signalJob(j *job, sig syscall.Signal) {
 	}
 }
 
-func listSignals(b *B, args []string) int {
+// listSignals is kill -l and trap -l: with no operands the table (for
+// kill in posix mode, names on one line), else each number's name (without
+// SIG for kill; 0 is EXIT) and each name's number. forceCols is trap's.
+func listSignals(b *B, args []string, forceCols bool) int {
 	w := b.Stdout()
+	posix := b.R.opts.set[optPosix] && !forceCols
 	if len(args) == 0 {
 		var sb strings.Builder
 		col := 0
@@ -537,37 +585,56 @@ func listSignals(b *B, args []string) int {
 			if name == "" {
 				continue
 			}
+			if posix {
+				if sb.Len() > 0 {
+					sb.WriteByte(' ')
+				}
+				sb.WriteString(name)
+				continue
+			}
 			fmt.Fprintf(&sb, "%2d) SIG%s", n, name)
-			if col++; col%5 == 0 {
-				sb.WriteByte('\n')
-			} else {
+			if col++; col < 5 {
 				sb.WriteByte('\t')
+			} else {
+				sb.WriteByte('\n')
+				col = 0
 			}
 		}
-		s := sb.String()
-		if !strings.HasSuffix(s, "\n") {
-			s = strings.TrimRight(s, "\t") + "\n"
+		if posix || col != 0 {
+			sb.WriteByte('\n')
 		}
-		fmt.Fprint(w, s)
+		fmt.Fprint(w, sb.String())
 		return 0
 	}
 	status := 0
 	for _, a := range args {
-		if n, err := strconv.Atoi(a); err == nil {
+		if n, ok := testInt(a); ok {
 			if n > 128 {
 				n -= 128
 			}
-			name := signalName(syscall.Signal(n))
-			if name == "" {
+			if n < 0 || n > int64(maxSignal()) {
 				b.Errorf("%s: invalid signal specification", a)
 				status = 1
 				continue
 			}
-			fmt.Fprintln(w, name)
+			switch name := signalName(syscall.Signal(n)); {
+			case n == 0:
+				fmt.Fprintln(w, "EXIT")
+			case name == "":
+				// A number with no signal (32, 33 on Linux): nothing.
+			case b.Args[0] == "kill":
+				fmt.Fprintln(w, name)
+			default:
+				fmt.Fprintln(w, "SIG"+name)
+			}
+			continue
+		}
+		if strings.EqualFold(a, "EXIT") {
+			fmt.Fprintln(w, 0)
 			continue
 		}
 		s, ok := signalNum(a)
-		if !ok {
+		if !ok || s == 0 {
 			b.Errorf("%s: invalid signal specification", a)
 			status = 1
 			continue
@@ -668,65 +735,61 @@ func builtinTrap(b *B) int {
 			if !ok {
 				continue
 			}
-			shown := key
-			if _, isSig := signalNum(key); isSig && key != "EXIT" {
-				shown = "SIG" + key
-			}
-			fmt.Fprintf(b.Stdout(), "trap -- %s %s\n", shellQuoteTrap(cmd), shown)
+			fmt.Fprintf(b.Stdout(), "trap -- %s %s\n", shellQuoteTrap(cmd), r.trapShown(key))
 		}
 		return status
 	}
-	if len(args) == 0 {
-		return printTraps(nil)
-	}
-	switch args[0] {
-	case "-l":
-		return listSignals(b, args[1:])
-	case "-p", "-P":
-		if len(args) == 1 {
-			return printTraps(nil)
+	display, list := false, false
+	for len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' {
+		a := args[0]
+		if a == "--" {
+			args = args[1:]
+			break
 		}
-		if args[0] == "-P" {
-			for _, n := range args[1:] {
-				if key, ok := trapKey(n); ok {
-					if cmd, ok := r.traps.list()[key]; ok {
-						fmt.Fprintln(b.Stdout(), cmd)
-					}
-				}
+		if a == "-" {
+			break
+		}
+		for _, c := range a[1:] {
+			switch c {
+			case 'l':
+				list = true
+			case 'p':
+				display = true
+			default:
+				return b.UsageError("-" + string(c))
 			}
-			return 0
 		}
-		return printTraps(args[1:])
-	case "--":
 		args = args[1:]
 	}
-	if len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' && args[0] != "-" {
-		if _, err := strconv.Atoi(args[0][1:]); err != nil {
-			return b.UsageError(args[0][:2])
+	if list {
+		return listSignals(b, nil, true)
+	}
+	if display || len(args) == 0 {
+		if len(args) == 0 && display && r.opts.set[optPosix] {
+			return printAllTraps(b)
 		}
+		if len(args) == 0 {
+			return printTraps(nil)
+		}
+		return printTraps(args)
 	}
-	if len(args) == 0 {
-		return 0
-	}
+	// bash: a first operand that is a signal number, or (outside posix
+	// mode) a lone signal, resets; '' ignores; - resets.
 	action := args[0]
-	conds := args[1:]
+	conds := args
 	reset := false
-	if len(conds) == 0 {
-		// trap SIG resets it, as trap - SIG.
-		conds, reset = args, true
-	} else if action == "-" {
+	_, isSig := trapKey(action)
+	switch {
+	case action != "" && strings.Trim(action, "0123456789") == "" && isSig:
 		reset = true
-	} else if _, err := strconv.Atoi(action); err == nil && len(args) > 0 {
-		// trap 2 3: a number first means reset those.
-		allNums := true
-		for _, a := range args {
-			if _, err := strconv.Atoi(a); err != nil {
-				allNums = false
-			}
-		}
-		if allNums {
-			conds, reset = args, true
-		}
+	case !r.opts.set[optPosix] && action != "-" && isSig && len(args) == 1:
+		reset = true
+	case len(args) == 1:
+		b.usage()
+		return 2
+	default:
+		conds = args[1:]
+		reset = action == "-"
 	}
 	status := 0
 	for _, c := range conds {
@@ -750,6 +813,43 @@ func builtinTrap(b *B) int {
 		}
 	}
 	return status
+}
+
+// trapShown is how trap -p names a condition: SIGHUP, or HUP in posix
+// mode; EXIT, DEBUG, ERR, RETURN as they are.
+func (r *Runner) trapShown(key string) string {
+	if _, isSig := signalNum(key); isSig && key != "EXIT" && !r.opts.set[optPosix] {
+		return "SIG" + key
+	}
+	return key
+}
+
+// printAllTraps is trap -p in posix mode: every condition, - for those
+// left at their default.
+func printAllTraps(b *B) int {
+	r := b.R
+	list := r.traps.list()
+	show := func(key, shown string) {
+		cmd, ok := list[key]
+		if !ok {
+			fmt.Fprintf(b.Stdout(), "trap -- - %s\n", shown)
+			return
+		}
+		fmt.Fprintf(b.Stdout(), "trap -- %s %s\n", shellQuoteTrap(cmd), shown)
+	}
+	show("EXIT", "EXIT")
+	for n := 1; n <= maxSignal(); n++ {
+		name := signalName(syscall.Signal(n))
+		if name == "" {
+			show("", strconv.Itoa(n))
+			continue
+		}
+		show(name, name)
+	}
+	for _, k := range []string{"DEBUG", "ERR", "RETURN"} {
+		show(k, k)
+	}
+	return 0
 }
 
 // trapKey is the name traps are kept under: EXIT, ERR, DEBUG, RETURN, or

@@ -53,7 +53,9 @@ func TestUlimitAgainstBash(t *testing.T) {
 
 func TestTimesAgainstBash(t *testing.T) {
 	checkAgainstBash(t, []bashCase{
-		{"shape", `times | sed 's/[0-9]/N/g'`},
+		// Digit runs, not digits: the children's time of an in-process shell is
+		// the test process's, which a busy machine makes run past 9 s.
+		{"shape", `times | sed -E 's/[0-9]+/N/g'`},
 		{"args-ignored", `times x | wc -l`},
 	})
 }

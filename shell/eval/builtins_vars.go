@@ -43,7 +43,7 @@ type declItem struct {
 // declClause runs declare, local, export, readonly and typeset written as
 // keywords, whose assignments the parser read.
 func (r *Runner) declClause(c *syntax.DeclClause) {
-	r.cmdText = r.srcOf(c)
+	r.setCmdText(r.srcOf(c))
 	r.debugTrap()
 	if r.flow != flowNone {
 		return
@@ -61,6 +61,13 @@ func (r *Runner) declClause(c *syntax.DeclClause) {
 	var items []declItem
 	var trace []string
 	for _, a := range c.Args {
+		if p := a.Pos(); a.Name != nil || a.Value != nil {
+			if text, ok := r.lenientWord(p); ok {
+				items = append(items, declItem{text: text})
+				trace = append(trace, text)
+				continue
+			}
+		}
 		if a.Name == nil {
 			for _, s := range r.Fields(a.Value) {
 				items = append(items, declItem{text: s})
@@ -75,6 +82,7 @@ func (r *Runner) declClause(c *syntax.DeclClause) {
 	def := r.sess.builtins[kind]
 	b := &B{Args: []string{kind}, Ctx: r.ctx, R: r, def: def}
 	r.status = r.declare(b, kind, items)
+	r.specialDone(def)
 }
 
 // declWords is a declaration's argument as plain words, for a function
@@ -470,10 +478,34 @@ func setLine(name string, v *Var) string {
 		return name + "=" + arrayText(v, false)
 	}
 	s := v.str
-	if needsANSIC(s) {
+	switch {
+	case needsANSIC(s):
 		return name + "=" + ansiCQuote(s)
+	case hasShellMetas(s):
+		return name + "=" + singleQuote(s)
 	}
-	return name + "=" + quoteWord(s)
+	return name + "=" + s
+}
+
+// hasShellMetas is bash's sh_contains_shell_metas: whether a value set
+// prints needs quotes.
+func hasShellMetas(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case ' ', '\t', '\n', '\'', '"', '\\', '|', '&', ';', '(', ')', '<', '>', '!', '{', '}', '*', '[', '?',
+			']', '^', '$', '`':
+			return true
+		case '~':
+			if i == 0 || s[i-1] == '=' || s[i-1] == ':' {
+				return true
+			}
+		case '#':
+			if i == 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // arrayText is an array's value as declare -p and set show it.
@@ -639,8 +671,11 @@ func builtinSet(b *B) int {
 			break
 		}
 		if a == "-" {
+			// set - turns -x and -v off and ends options; the
+			// parameters change only when words follow.
 			r.opts.set[optXtrace], r.opts.set[optVerbose] = false, false
-			args, setParams = args[1:], true
+			args = args[1:]
+			setParams = len(args) > 0
 			break
 		}
 		if len(a) < 2 || a[0] != '-' && a[0] != '+' {
@@ -661,7 +696,7 @@ func builtinSet(b *B) int {
 				o, ok := lookupSetOpt(name)
 				if !ok {
 					b.Errorf("%s: invalid option name", name)
-					return 1
+					return 2
 				}
 				if err := r.setOption(o, on); err != nil {
 					b.Errorf("%s", err.Error())

@@ -10,7 +10,7 @@ import (
 // redirections applied, then its assignments, and the command found — a
 // function, a builtin or a program — runs.
 func (r *Runner) call(st *syntax.Stmt, c *syntax.CallExpr) {
-	r.cmdText = r.commandText(st, c)
+	r.setCmdText(r.commandText(st, c))
 	r.debugTrap()
 	if r.flow != flowNone {
 		return
@@ -57,10 +57,17 @@ func (r *Runner) isExecAlone(args []string) bool {
 
 // commandText is BASH_COMMAND's text for a simple command.
 func (r *Runner) commandText(st *syntax.Stmt, c *syntax.CallExpr) string {
-	if len(st.Redirs) == 0 {
-		return r.srcOf(c)
+	if len(st.Redirs) == 0 && !strings.ContainsAny(r.srcOf(c), "\\$`\n\t") && !strings.Contains(r.srcOf(c), "  ") {
+		return r.srcOf(c) // the common case, as bash would print it
 	}
-	return strings.TrimRight(r.srcOf(st), ";& \t")
+	// bash prints the command again: one space between words,
+	// redirections as 2> f, here-document bodies after a newline.
+	p := &funcPrinter{src: r.src, exact: sourceMatches(st, r.src)}
+	bare := *st
+	bare.Negated, bare.Background, bare.Coprocess = false, false, false
+	p.stmt(&bare)
+	p.flushWith("")
+	return p.String()
 }
 
 // assignOnly runs a command of assignments alone: they stay in the shell;
@@ -272,11 +279,20 @@ func (r *Runner) run(args []string, assigns []*syntax.Assign) {
 	}
 	if b != nil && !strings.Contains(name, "/") {
 		r.withTemp(temp, args, func() { r.runBuiltin(b, args) })
+		r.specialDone(b)
 		return
 	}
 	// A program's assignments are in scope while it is looked up (a
 	// PATH=… before it counts) and exported to it.
 	r.withTemp(temp, args, func() { r.execProgram(args, nil) })
+}
+
+// specialDone ends a non-interactive shell in posix mode after a special
+// builtin's usage error, as POSIX asks (not when command runs it).
+func (r *Runner) specialDone(b *Builtin) {
+	if b != nil && b.Special && r.status == 2 && r.opts.set[optPosix] && !r.sess.interactive && r.flow == flowNone {
+		r.exit(2)
+	}
 }
 
 // withTemp runs f with the assignments before a function or builtin in a
@@ -298,9 +314,9 @@ func (r *Runner) withTemp(assigns []*syntax.Assign, args []string, f func()) {
 				val = old + val
 			}
 			if v, _ := r.vars.find(a.Name.Value); v != nil && v.Attr&AttrReadonly != 0 {
+				// bash says so and runs the command all the same.
 				r.errorf("%s: readonly variable", a.Name.Value)
-				r.status = 1
-				return
+				continue
 			}
 			vals = append(vals, kv{a.Name.Value, val})
 			trace = append(trace, a.Name.Value+"="+quoteWord(val))

@@ -131,7 +131,7 @@ func (r *Runner) compound(cmd syntax.Command) {
 	case *syntax.FuncDecl:
 		r.funcDecl(c)
 	case *syntax.ArithmCmd:
-		r.cmdText = "(( " + r.srcOf(c.X) + " ))"
+		r.setCmdText("(( " + r.srcOf(c.X) + " ))")
 		r.debugTrap()
 		if r.flow != flowNone {
 			return
@@ -139,13 +139,13 @@ func (r *Runner) compound(cmd syntax.Command) {
 		r.xtrace("((", r.srcOf(c.X), "))")
 		n, err := r.arithCmd(c.X)
 		if err != nil {
-			r.errorf("((: %s", err.Error())
+			r.arithError("((", err)
 			r.status = 1
 			return
 		}
 		r.status = int(b2i(n == 0))
 	case *syntax.TestClause:
-		r.cmdText = "[[ " + r.srcOf(c.X) + " ]]"
+		r.setCmdText("[[ " + r.srcOf(c.X) + " ]]")
 		r.debugTrap()
 		if r.flow != flowNone {
 			return
@@ -295,6 +295,11 @@ func (r *Runner) forClause(c *syntax.ForClause) {
 	defer func() { r.loops-- }()
 	switch l := c.Loop.(type) {
 	case *syntax.WordIter:
+		if !validName(l.Name.Value) {
+			r.errorf("`%s': not a valid identifier", l.Name.Value)
+			r.status = 1
+			return
+		}
 		var items []string
 		if l.InPos.IsValid() {
 			r.debugTrapText("for " + l.Name.Value + " in " + r.srcOfList(l.Items))
@@ -322,7 +327,7 @@ func (r *Runner) forClause(c *syntax.ForClause) {
 		status := 0
 		if l.Init != nil {
 			if _, err := r.arithCmd(l.Init); err != nil {
-				r.errorf("((: %s", err.Error())
+				r.arithError("((", err)
 				r.status = 1
 				return
 			}
@@ -331,7 +336,7 @@ func (r *Runner) forClause(c *syntax.ForClause) {
 			if l.Cond != nil {
 				n, err := r.arithCmd(l.Cond)
 				if err != nil {
-					r.errorf("((: %s", err.Error())
+					r.arithError("((", err)
 					r.status = 1
 					return
 				}
@@ -346,7 +351,7 @@ func (r *Runner) forClause(c *syntax.ForClause) {
 			}
 			if l.Post != nil {
 				if _, err := r.arithCmd(l.Post); err != nil {
-					r.errorf("((: %s", err.Error())
+					r.arithError("((", err)
 					r.status = 1
 					return
 				}
@@ -404,17 +409,27 @@ func (r *Runner) caseClause(c *syntax.CaseClause) {
 }
 
 func (r *Runner) letClause(c *syntax.LetClause) {
-	r.cmdText = r.srcOf(c)
+	r.setCmdText(r.srcOf(c))
 	r.debugTrap()
 	var n int64
 	for _, x := range c.Exprs {
 		var err error
 		n, err = r.arithCmd(x)
 		if err != nil {
-			r.errorf("let: %s", err.Error())
+			r.arithError("let", err)
 			r.status = 1
 			return
 		}
 	}
 	r.status = int(b2i(n == 0))
+}
+
+// arithError reports an arithmetic command's error: bash names the
+// command, but not for an assignment to a readonly variable.
+func (r *Runner) arithError(cmd string, err error) {
+	if ve, ok := err.(*varError); ok && ve.fatal {
+		r.errorf("%s", err.Error())
+		return
+	}
+	r.errorf("%s: %s", cmd, err.Error())
 }

@@ -379,7 +379,9 @@ func (r *Runner) parts(parts []syntax.WordPart, quoted bool, b *builder, first b
 		case *syntax.SglQuoted:
 			s := p.Value
 			if p.Dollar {
-				s = ansiC(s)
+				// A NUL ends a C string: what follows it in
+				// the quotes is lost, as in bash.
+				s = ansiCValue(s)
 			}
 			b.text(s, true)
 		case *syntax.DblQuoted:

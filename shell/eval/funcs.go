@@ -77,6 +77,11 @@ func (r *Runner) funcDecl(c *syntax.FuncDecl) {
 		return
 	}
 	name := c.Name.Value
+	if text, ok := r.lenientWord(c.Name.Pos()); ok {
+		r.errorf("`%s': not a valid identifier", text)
+		r.status = 1
+		return
+	}
 	if b := r.sess.builtins[name]; b != nil && b.Special && r.opts.set[optPosix] {
 		r.errorf("`%s': is a special builtin", name)
 		r.status = 1

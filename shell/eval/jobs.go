@@ -57,6 +57,8 @@ type job struct {
 	nohup bool
 	// first receives the process ID of its first program, for $!.
 	first chan int
+	// last receives the process ID of the last element of its pipeline.
+	last chan int
 	// modes are the terminal's modes when it stopped, for fg; before
 	// the shell's, to restore when it stops or dies of a signal.
 	modes, before *term.State
@@ -66,12 +68,18 @@ type job struct {
 	waited bool
 }
 
-func (j *job) pgid() int { return j.pg }
+// pgid is the job's process group so far: its first program's; 0 before
+// one started. A pipeline's elements start at once, hence the lock.
+func (j *job) pgid() int {
+	j.t.mu.Lock()
+	defer j.t.mu.Unlock()
+	return j.pg
+}
 
 // takesTerminal reports whether the job's programs get the terminal.
 func (j *job) takesTerminal() bool { return j.fg && j.t.control }
 
-func (j *job) started(pid int) {
+func (j *job) started(pid int, last bool) {
 	j.t.mu.Lock()
 	if j.pg == 0 {
 		j.pg = pid
@@ -80,6 +88,12 @@ func (j *job) started(pid int) {
 	select {
 	case j.first <- pid:
 	default:
+	}
+	if last {
+		select {
+		case j.last <- pid:
+		default:
+		}
 	}
 }
 
@@ -96,6 +110,11 @@ func (j *job) status() int {
 	if len(j.procs) == 0 {
 		return 0
 	}
+	// A statement the shell runs itself stands for the job: its status
+	// is the whole statement's, whatever programs it ran last.
+	if lead := j.procs[0]; lead.fake && lead.state == procDone {
+		return lead.status
+	}
 	return j.procs[len(j.procs)-1].status
 }
 
@@ -103,6 +122,9 @@ func (j *job) status() int {
 type jobTable struct {
 	mu   sync.Mutex
 	cond *sync.Cond
+	// gen counts the changes of state cond announces, so that a waiter
+	// that looked before a change does not miss it.
+	gen  uint64
 	list []*job
 	// procs are every process not yet reaped or forgotten, by ID.
 	procs map[int]*proc
@@ -116,6 +138,11 @@ type jobTable struct {
 	// notices is where [1]+ Done and the like go.
 	notices io.Writer
 	seq     int
+	// ended keeps the statuses of background jobs that were removed
+	// from the list, by their $!, as bash keeps them for wait PID;
+	// endedOrder bounds it.
+	ended      map[int]int
+	endedOrder []int
 	// fakePid numbers the statements the shell runs itself.
 	fakePid int
 	warned  bool
@@ -154,7 +181,7 @@ func pidMax() int {
 
 // newJob makes a job; fg jobs are not listed unless they stop.
 func (t *jobTable) newJob(fg bool, text string) *job {
-	return &job{t: t, fg: fg, text: text, first: make(chan int, 1)}
+	return &job{t: t, fg: fg, text: text, first: make(chan int, 1), last: make(chan int, 1)}
 }
 
 // add lists j with the next free number; t.mu is held.
@@ -178,11 +205,35 @@ func (t *jobTable) touch(j *job) {
 
 func (t *jobTable) remove(j *job) {
 	t.list = slices.DeleteFunc(t.list, func(o *job) bool { return o == j })
+	if !j.fg && j.state() == procDone && len(j.procs) > 0 {
+		t.remember(j.procs[0].pid, j.status())
+		if n := len(j.procs); n > 1 {
+			t.remember(j.procs[n-1].pid, j.status())
+		}
+	}
 	for _, p := range j.procs {
 		if p.state == procDone {
 			delete(t.procs, p.pid)
 			delete(t.jobOf, p)
 		}
+	}
+}
+
+// maxEnded is how many ended background jobs' statuses are kept.
+const maxEnded = 1024
+
+// remember keeps an ended background job's status for wait PID.
+func (t *jobTable) remember(pid, status int) {
+	if t.ended == nil {
+		t.ended = map[int]int{}
+	}
+	if _, ok := t.ended[pid]; !ok {
+		t.endedOrder = append(t.endedOrder, pid)
+	}
+	t.ended[pid] = status
+	if len(t.endedOrder) > maxEnded {
+		delete(t.ended, t.endedOrder[0])
+		t.endedOrder = t.endedOrder[1:]
 	}
 }
 
@@ -214,7 +265,13 @@ func (t *jobTable) trackFake(pid int, j *job, cancel context.CancelFunc) *proc {
 // finish marks a statement the shell ran itself as done.
 func (t *jobTable) finish(p *proc, status int) {
 	t.mu.Lock()
+	if p.killedBy != 0 {
+		// Stopped by a signal sent to it: it died of that, as a
+		// forked bash would.
+		status = 128 + int(p.killedBy)
+	}
 	p.state, p.status = procDone, status
+	t.gen++
 	t.cond.Broadcast()
 	t.mu.Unlock()
 }
@@ -251,6 +308,7 @@ func (t *jobTable) reap(p *proc) {
 			j.noted = false
 		}
 		done := p.state == procDone
+		t.gen++
 		t.cond.Broadcast()
 		t.mu.Unlock()
 		if done {

@@ -21,6 +21,19 @@ import (
 type lenient struct {
 	bad   map[uint]string // offset of a ${…} placeholder → its text
 	arith map[uint]string // offset of an arithmetic placeholder → its text
+	// words are declaration arguments (export A-B=1) and function names
+	// (f$x) bash parses and refuses only when it runs them: offset of
+	// the placeholder → the text.
+	words map[uint]string
+	// heredocs are here-documents the input ended inside: bash warns and
+	// takes the rest as the body.
+	heredocs []heredocEOF
+}
+
+// heredocEOF is a here-document ended by the end of the input.
+type heredocEOF struct {
+	line, eofLine int
+	delim         string
 }
 
 // maxLenientFixes bounds the pieces replaced in one text.
@@ -60,6 +73,14 @@ func errPos(err error) (syntax.Pos, bool) {
 // fixParseError replaces the piece err is about with a placeholder, when
 // bash would take it; ok is false for a real syntax error.
 func fixParseError(src string, err error, l **lenient) (string, bool) {
+	if *l == nil {
+		*l = &lenient{bad: map[uint]string{}, arith: map[uint]string{}, words: map[uint]string{}}
+	}
+	msg := err.Error()
+	var pe syntax.ParseError
+	if errors.As(err, &pe) && strings.Contains(msg, "unclosed here-document `") {
+		return endHeredoc(src, msg, int(pe.Pos.Offset()), *l)
+	}
 	pos, ok := errPos(err)
 	if !ok || !pos.IsValid() {
 		return src, false
@@ -68,8 +89,16 @@ func fixParseError(src string, err error, l **lenient) (string, bool) {
 	if off > len(src) {
 		return src, false
 	}
-	if *l == nil {
-		*l = &lenient{bad: map[uint]string{}, arith: map[uint]string{}}
+	if strings.HasSuffix(msg, "invalid var name") {
+		return placeWord(src, off, *l)
+	}
+	if strings.HasSuffix(msg, "invalid func name") {
+		tok := tokenAt(src, off)
+		rest := src[off+len(tok):]
+		if strings.HasPrefix(rest, "(") && strings.HasPrefix(rest[skipBlanks(rest, 1):], ")") {
+			return placeWord(src, off, *l)
+		}
+		return src, false
 	}
 	if start, end, ok := arithmeticAround(src, off); ok {
 		return placeArith(src, start, end, *l)
@@ -80,6 +109,41 @@ func fixParseError(src string, err error, l **lenient) (string, bool) {
 	return src, false
 }
 
+// endHeredoc ends a here-document the input ended inside, as bash does,
+// with a warning: the delimiter is put at the end.
+func endHeredoc(src, msg string, off int, l *lenient) (string, bool) {
+	i := strings.Index(msg, "unclosed here-document `")
+	delim := strings.TrimSuffix(msg[i+len("unclosed here-document `"):], "`")
+	delim = strings.NewReplacer("'", "", `"`, "", `\`, "").Replace(delim)
+	if delim == "" || strings.Contains(delim, "\n") || strings.HasSuffix(src, "\n"+delim+"\n") {
+		return src, false
+	}
+	l.heredocs = append(l.heredocs, heredocEOF{line: lineAt(src, off), eofLine: lineCount(src), delim: delim})
+	if !strings.HasSuffix(src, "\n") {
+		src += "\n"
+	}
+	return src + delim + "\n", true
+}
+
+// placeWord replaces the word at off with underscores, kept in words.
+func placeWord(src string, off int, l *lenient) (string, bool) {
+	tok := tokenAt(src, off)
+	if tok == "" || tok == "newline" || strings.ContainsAny(tok, "\n") || strings.Trim(tok, "_") == "" {
+		return src, false
+	}
+	l.words[uint(off)] = tok
+	return src[:off] + strings.Repeat("_", len(tok)) + src[off+len(tok):], true
+}
+
+// lenientWord is the text a word placeholder at off stands for.
+func (r *Runner) lenientWord(pos syntax.Pos) (string, bool) {
+	if r.lenient == nil || !pos.IsValid() {
+		return "", false
+	}
+	text, ok := r.lenient.words[pos.Offset()]
+	return text, ok
+}
+
 // paramExpError reports whether err is about a parameter expansion bash
 // only finds bad when it runs it.
 func paramExpError(err error) bool {
@@ -87,7 +151,7 @@ func paramExpError(err error) bool {
 	for _, m := range []string{"cannot combine multiple parameter expansion operators",
 		"not a valid parameter expansion operator", "invalid nested parameter expansion",
 		"invalid parameter name", "invalid @ expansion operator", "are a zsh feature",
-		"`:` must be followed by an expression"} {
+		"`:` must be followed by an expression", "`[` must be followed by an expression"} {
 		if strings.Contains(msg, m) {
 			return true
 		}

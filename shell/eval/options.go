@@ -1,5 +1,7 @@
 package eval
 
+import "slices"
+
 // setOpt is an option of set -o; shopt's are [shoptOpt].
 type setOpt uint8
 
@@ -194,4 +196,17 @@ func (r *Runner) dollarDash() string {
 		}
 	}
 	return string(b) + r.sess.dashExtra
+}
+
+// OptionNames are the names of set -o's options (set) or shopt's, in the
+// order they list them.
+func OptionNames(set bool) []string {
+	if !set {
+		return slices.Clone(shoptNames[:])
+	}
+	names := make([]string, 0, numSetOpts)
+	for _, o := range setOpts {
+		names = append(names, o.name)
+	}
+	return names
 }

@@ -109,8 +109,14 @@ func (r *Runner) checkUnset(pe *syntax.ParamExp, v pval) {
 	if pe.Index != nil {
 		name += "[" + r.srcOf(pe.Index) + "]"
 	}
-	if name == "!" || name == "-" {
+	switch name {
+	case "-":
 		return
+	case "!":
+		name = "$!" // as bash names it
+	}
+	if name[0] >= '0' && name[0] <= '9' {
+		name = "$" + name
 	}
 	r.errorf("%s: unbound variable", name)
 	panic(abort{status: 127, exit: true})

@@ -282,6 +282,9 @@ func (r *Runner) arithExpansion(a *syntax.ArithmExp) int64 {
 
 // arithExp evaluates an arithmetic expression of the tree from its text.
 func (r *Runner) arithExp(x syntax.ArithmExpr) int64 {
+	if x == nil {
+		return 0 // an empty offset or length: ${x::2}, ${x:1:}
+	}
 	var text string
 	if orig, ok := r.arithOriginal(x); ok {
 		text = r.arithText(orig)

@@ -86,40 +86,66 @@ func (s *session) defaultExec(ctx context.Context, c *Call) int {
 	if err == nil {
 		return st
 	}
+	// bash names the file it tried: the path found along PATH.
+	shown := path
+	if strings.Contains(name, "/") {
+		shown = name
+	}
 	if errors.Is(err, syscall.ENOEXEC) {
 		// A file the kernel will not run is a script for the shell.
 		return r.runScriptFile(path, c.Args)
 	}
-	if errors.Is(err, syscall.EACCES) || errors.Is(err, syscall.EISDIR) || errors.Is(err, syscall.ETXTBSY) {
-		msg := errText(err)
-		if fi, e := os.Stat(path); e == nil && fi.IsDir() {
-			msg = "Is a directory"
-		}
-		r.errorf("%s: %s", name, msg)
-		return 126
-	}
-	if errors.Is(err, syscall.ENOENT) {
-		// The interpreter of a #! line is missing.
-		r.errorf("%s: %s", name, describeBadInterpreter(path))
-		return 126
-	}
-	r.errorf("%s: %s", name, errText(err))
-	return 126
+	return r.execFailed(shown, r.abs(path), err)
 }
 
-func describeBadInterpreter(path string) string {
+// execFailed reports a program the system would not start, as bash's
+// shell_execve does, and returns the status: 127 when a file is missing,
+// else 126.
+func (r *Runner) execFailed(shown, abs string, err error) int {
+	status := 126
+	if errors.Is(err, syscall.ENOENT) {
+		status = 127
+	}
+	fi, statErr := os.Stat(abs)
+	switch {
+	case statErr == nil && fi.IsDir():
+		r.errorf("%s: Is a directory", shown)
+	case !isExecutable(abs) || errors.Is(err, syscall.E2BIG) || errors.Is(err, syscall.ENOMEM):
+		r.errorf("%s: %s", shown, errText(err))
+	case errors.Is(err, syscall.ENOENT):
+		// The interpreter of a #! line, or the loader, is missing.
+		r.errorf("%s: cannot execute: required file not found", shown)
+	default:
+		if interp, ok := hashBangInterp(abs); ok {
+			r.errorf("%s: %s: bad interpreter: %s", shown, interp, errText(err))
+		} else {
+			r.errorf("%s: %s", shown, errText(err))
+		}
+	}
+	return status
+}
+
+// hashBangInterp is the interpreter a #! line names.
+func hashBangInterp(path string) (string, bool) {
 	f, err := os.Open(path)
 	if err != nil {
-		return "No such file or directory"
+		return "", false
 	}
 	defer f.Close()
-	buf := make([]byte, 256)
+	buf := make([]byte, 80)
 	n, _ := f.Read(buf)
-	line, _, _ := strings.Cut(string(buf[:n]), "\n")
-	if interp, ok := strings.CutPrefix(line, "#!"); ok {
-		return strings.TrimSpace(interp) + ": bad interpreter: No such file or directory"
+	line := string(buf[:n])
+	if !strings.HasPrefix(line, "#!") {
+		return "", false
 	}
-	return "No such file or directory"
+	line = strings.TrimLeft(line[2:], " \t")
+	if i := strings.IndexAny(line, " \t\n"); i >= 0 {
+		line = line[:i]
+	}
+	if strings.HasSuffix(line, "\r") {
+		line = strings.TrimSuffix(line, "\r") + "^M"
+	}
+	return line, true
 }
 
 // notFound reports a command that was not found: through
@@ -167,8 +193,7 @@ func (r *Runner) lookPath(name string) (string, error) {
 		}
 		r.hash.remove(name)
 	}
-	pathVar, _ := r.Get("PATH")
-	p := findInPath(pathVar, r.dir, name)
+	p := r.findInPath(name)
 	if p == "" {
 		return "", errNotFound
 	}
@@ -178,32 +203,68 @@ func (r *Runner) lookPath(name string) (string, error) {
 	return p, nil
 }
 
-// findInPath searches the directories of path for an executable file
-// name; an empty element is the current directory.
-func findInPath(path, dir, name string) string {
+// findInPath searches the directories of path for name as bash does: the
+// first executable file, else the first file that exists (bash runs it
+// and fails with 126). The path is as bash writes it, the PATH entry and
+// the name joined ("./y" for an entry "." or an empty one, "bin/x" for
+// "bin"); relative entries are relative to dir.
+func findInPath(path, dir, home, name string) string {
 	firstFile := ""
 	for _, d := range filepath.SplitList(path) {
-		if d == "" {
-			d = "."
+		p := pathEntry(d, home, name)
+		full := p
+		if !filepath.IsAbs(full) {
+			full = filepath.Join(dir, full)
 		}
-		p := filepath.Join(d, name)
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(dir, p)
-		}
-		if isExecutable(p) {
-			if !filepath.IsAbs(d) {
-				return filepath.Join(d, name)
-			}
+		if isExecutable(full) {
 			return p
 		}
 		if firstFile == "" {
-			if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+			if fi, err := os.Stat(full); err == nil && !fi.IsDir() {
 				firstFile = p
 			}
 		}
 	}
-	// bash runs a file found but not executable, and fails with 126.
 	return firstFile
+}
+
+// findInPath searches PATH for name.
+func (r *Runner) findInPath(name string) string {
+	pathVar, _ := r.Get("PATH")
+	home, _ := r.Get("HOME")
+	return findInPath(pathVar, r.dir, home, name)
+}
+
+// allInPath is every executable file name along path, as type -a lists
+// them.
+func allInPath(path, dir, home, name string) []string {
+	var out []string
+	for _, d := range filepath.SplitList(path) {
+		p := pathEntry(d, home, name)
+		full := p
+		if !filepath.IsAbs(full) {
+			full = filepath.Join(dir, full)
+		}
+		if isExecutable(full) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// pathEntry joins a PATH entry and a name as bash does, ~ at the start
+// of the entry the home directory.
+func pathEntry(d, home, name string) string {
+	if home != "" && (d == "~" || strings.HasPrefix(d, "~/")) {
+		d = home + d[1:]
+	}
+	switch {
+	case d == "":
+		return "./" + name
+	case strings.HasSuffix(d, "/"):
+		return d + name
+	}
+	return d + "/" + name
 }
 
 func isExecutable(p string) bool {
@@ -244,7 +305,17 @@ func (r *Runner) spawn(ctx context.Context, sp Spawn) (int, error) {
 		Files: fds,
 		Sys:   attr,
 	}
-	pid, err := r.forkExec(sp.Path, sp.Argv, pa)
+	// A C string ends at its first NUL: so do a program's arguments.
+	argv := sp.Argv
+	for i, a := range argv {
+		if k := strings.IndexByte(a, 0); k >= 0 {
+			if &argv[0] == &sp.Argv[0] {
+				argv = append([]string(nil), sp.Argv...)
+			}
+			argv[i] = a[:k]
+		}
+	}
+	pid, err := r.forkExec(sp.Path, argv, pa)
 	if err != nil && attr.Pgid != 0 && (errors.Is(err, syscall.EPERM) || errors.Is(err, syscall.ESRCH)) {
 		// The group's leader is gone: start a group of its own.
 		attr.Pgid = 0
@@ -257,7 +328,7 @@ func (r *Runner) spawn(ctx context.Context, sp Spawn) (int, error) {
 	}
 	p := r.sess.jobs.track(pid, job, sp.Argv, job == nil || job.fg)
 	if job != nil {
-		job.started(pid)
+		job.started(pid, r.pipeLast)
 	}
 	st := r.sess.jobs.waitProc(ctx, p, job)
 	cleanup()

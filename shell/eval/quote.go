@@ -114,7 +114,7 @@ func quoteWord(s string) string {
 	if needsANSIC(s) {
 		return ansiCQuote(s)
 	}
-	if !strings.ContainsAny(s, " \t\n\"'\\$`;&|<>(){}[]*?!#~=%^,") {
+	if !hasShellMetas(s) {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"

@@ -316,17 +316,55 @@ func stringFile(s string) *file {
 }
 
 // hereDoc expands a here-document's body, unless its delimiter was quoted;
-// <<- has removed the leading tabs already (the parser does).
+// <<- removes each line's leading tabs first.
 func (r *Runner) hereDoc(rd *syntax.Redirect) string {
 	if rd.Hdoc == nil {
 		return ""
 	}
+	parts := rd.Hdoc.Parts
+	if rd.Op == syntax.DashHdoc {
+		parts = stripHdocTabs(parts)
+	}
 	if quotedDelim(rd.Word) {
-		return rd.Hdoc.Lit()
+		var sb strings.Builder
+		for _, p := range parts {
+			if l, ok := p.(*syntax.Lit); ok {
+				sb.WriteString(l.Value)
+			}
+		}
+		return sb.String()
 	}
 	b := &builder{r: r}
-	r.docParts(rd.Hdoc.Parts, b)
+	r.docParts(parts, b)
 	return string(b.cur.val)
+}
+
+// stripHdocTabs is a <<- body without the tabs that begin its lines (the
+// parser keeps them), as new parts: the tree is shared.
+func stripHdocTabs(parts []syntax.WordPart) []syntax.WordPart {
+	out := make([]syntax.WordPart, len(parts))
+	lineStart := true
+	for i, p := range parts {
+		l, ok := p.(*syntax.Lit)
+		if !ok {
+			out[i] = p
+			lineStart = false
+			continue
+		}
+		var sb strings.Builder
+		for j := 0; j < len(l.Value); j++ {
+			c := l.Value[j]
+			if lineStart && c == '\t' {
+				continue
+			}
+			lineStart = c == '\n'
+			sb.WriteByte(c)
+		}
+		nl := *l
+		nl.Value = sb.String()
+		out[i] = &nl
+	}
+	return out
 }
 
 func quotedDelim(w *syntax.Word) bool {

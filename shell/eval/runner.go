@@ -65,8 +65,11 @@ type Runner struct {
 	// cmdText is BASH_COMMAND: the command running or about to.
 	cmdText string
 	// inTrap is set while a trap runs: traps do not nest, as in bash.
-	inTrap  map[string]bool
-	inDebug bool
+	inTrap map[string]bool
+	// trapDepth counts the traps running: BASH_COMMAND stays the command
+	// a trap interrupted while it runs.
+	trapDepth int
+	inDebug   bool
 	// funcDepth counts function calls, for FUNCNEST.
 	funcDepth int
 
@@ -87,6 +90,12 @@ type Runner struct {
 	// procSubsts are the descriptors of <(…) and >(…) of the command
 	// running, closed when it ends.
 	procSubsts []int
+	// substDepth counts the command substitutions this runs in: set -x
+	// repeats PS4's first character once for each, as bash does.
+	substDepth int
+	// pipeLast marks the last element of a pipeline, whose program is
+	// the $! of a background pipeline.
+	pipeLast bool
 	// ignoreInt marks a background statement without job control.
 	ignoreInt bool
 	// substStatus is the status of the last command substitution of the
@@ -153,7 +162,7 @@ func (r *Runner) checkInterrupt() {
 	r.sess.interrupted.Store(false)
 	if cmd, ok := r.traps.get("INT"); ok {
 		if cmd != "" {
-			r.runTrap("signal", cmd)
+			r.runTrap("SIGINT", cmd)
 		}
 		return
 	}
@@ -239,10 +248,27 @@ type Option func(*Runner)
 // programs as they are.
 func Stdio(in io.Reader, out, err io.Writer) Option {
 	return func(r *Runner) {
+		// A writer that is no file is written by goroutines at once
+		// (a pipeline's, the copiers of programs' output, 2>&1): one
+		// lock for it, the same when out and err are one writer.
+		lock := func(w io.Writer) io.Writer {
+			if _, ok := w.(*os.File); ok || w == nil {
+				return w
+			}
+			if _, ok := w.(*lockedWriter); ok {
+				return w
+			}
+			return &lockedWriter{w: w}
+		}
+		lo := lock(out)
+		le := lo
+		if err != out {
+			le = lock(err)
+		}
 		r.fds.set(0, newFile(in, nil, "stdin"))
-		r.fds.set(1, newFile(nil, out, "stdout"))
-		r.fds.set(2, newFile(nil, err, "stderr"))
-		r.sess.stderr = err
+		r.fds.set(1, newFile(nil, lo, "stdout"))
+		r.fds.set(2, newFile(nil, le, "stderr"))
+		r.sess.stderr = le
 	}
 }
 
@@ -402,7 +428,11 @@ func (r *Runner) RunString(ctx context.Context, src, name string) int {
 	savedCtx := r.ctx
 	r.ctx = ctx
 	defer func() { r.ctx = savedCtx }()
-	r.runIncremental(src, true)
+	where := ""
+	if r.sess.dashExtra == "c" && r.sess.scriptName == "" {
+		where = "-c"
+	}
+	r.runIncremental(src, true, where)
 	if r.flow == flowReturn && len(r.frames) == 0 {
 		r.flow = flowNone
 	}
@@ -413,54 +443,171 @@ func (r *Runner) RunString(ctx context.Context, src, name string) int {
 // ends it with status 2 (and a non-interactive shell, when top is set: a
 // sourced file's error ends only the file). Placeholders stand in for
 // what bash judges only when it runs it (see lenient.go): the text is
-// fixed and read again from where it stopped.
-func (r *Runner) runIncremental(src string, top bool) {
+// fixed and read again from where it stopped. where names the input in
+// syntax errors, as bash does: "-c", "eval", or "" for a file.
+func (r *Runner) runIncremental(src string, top bool, where string) {
 	var l *lenient
 	defer r.withCode(src, nil)()
-	done := uint(0)     // the end of the last statement run
+	done := uint(0)     // the end of the last statement read
 	skipLine := uint(0) // an error abandons the rest of its line
+	// bash reads a whole line (and the lines a compound command takes)
+	// before it runs any of it: the statements read wait in pending until
+	// one starts on a later line. Aliases are those of when the line was
+	// read: defined on a line, they apply from the next.
+	var pending []*syntax.Stmt
+	var refused error
+	stop := false
+	// set -v echoes the lines as they are read: those of a batch before
+	// it runs, from where the last echo (or read) ended.
+	echoed := 0
+	echo := func(end int) {
+		end = min(end, len(src))
+		if end <= echoed {
+			return
+		}
+		if r.opts.set[optVerbose] {
+			text := src[echoed:end]
+			if !strings.HasSuffix(text, "\n") {
+				text += "\n"
+			}
+			io.WriteString(r.stderr(), text)
+		}
+		echoed = end
+	}
+	flush := func(before uint) {
+		if len(pending) > 0 && before == 0 {
+			echo(batchEnd(src, pending))
+		}
+		view := aliasView{a: r.aliases.fork(), expand: r.opts.shopt[optExpandAliases]}
+		for len(pending) > 0 && !stop {
+			st := pending[0]
+			if before > 0 && st.End().Line() >= before {
+				break
+			}
+			pending = pending[1:]
+			if st.Pos().Line() == skipLine {
+				continue
+			}
+			if r.guard(func() { r.topStmt(st, view) }) {
+				skipLine = st.End().Line()
+			}
+			stop = r.flow != flowNone || r.ctx.Err() != nil
+		}
+	}
 	for {
 		r.src, r.lenient = src, l
 		err := NewParser().Stmts(strings.NewReader(src), func(st *syntax.Stmt) bool {
 			if st.End().Offset() <= done && done > 0 {
-				return true // ran before the text was fixed
+				return true // read before the text was fixed
 			}
 			done = st.End().Offset()
 			Fix(st)
-			if st.Pos().Line() == skipLine {
-				return true
+			if n := len(pending); n > 0 && st.Pos().Line() > pending[n-1].End().Line() {
+				flush(0)
 			}
-			if r.guard(func() { r.topStmt(st) }) {
-				skipLine = st.End().Line()
+			if e := checkBashSyntax(st); e != nil {
+				refused = e
+				return false
 			}
-			return r.flow == flowNone && r.ctx.Err() == nil
+			pending = append(pending, st)
+			return !stop
 		})
-		if err != nil && r.flow == flowNone && r.ctx.Err() == nil {
+		if refused != nil {
+			err, refused = refused, nil
+		}
+		if err != nil && !stop && r.flow == flowNone && r.ctx.Err() == nil {
 			if fixed, ok := fixParseError(src, err, &l); ok {
 				src = fixed
+				r.heredocWarnings(l)
 				continue
 			}
-			r.syntaxError(err)
-			r.status = 2
+			// The lines before the error run; the error's own does not.
+			line := uint(1)
+			var pe syntax.ParseError
+			var be badSyntax
+			if pos, ok := errPos(err); ok {
+				line = pos.Line()
+			} else if errors.As(err, &pe) {
+				line = pe.Pos.Line()
+			} else if errors.As(err, &be) {
+				line = be.pos.Line()
+			}
+			flush(line)
+			if stop {
+				return
+			}
+			r.status = r.reportSyntax(src, err, where)
 			if top && !r.sess.interactive {
 				r.flow = flowExit
 			}
+			return
+		}
+		if !stop {
+			flush(0)
+			echo(len(src))
 		}
 		return
 	}
 }
 
+// batchEnd is where the lines of a batch of statements end: the end of
+// the line the last one ends on, past here-document bodies.
+func batchEnd(src string, stmts []*syntax.Stmt) int {
+	end := 0
+	for _, st := range stmts {
+		end = max(end, int(st.End().Offset()))
+		syntax.Walk(st, func(n syntax.Node) bool {
+			if rd, ok := n.(*syntax.Redirect); ok && rd.Hdoc != nil {
+				end = max(end, int(rd.Hdoc.End().Offset()))
+			}
+			return true
+		})
+	}
+	if end >= len(src) {
+		return len(src)
+	}
+	if i := strings.IndexByte(src[end:], '\n'); i >= 0 {
+		end += i + 1
+		// A here-document's delimiter line follows its body.
+		for _, st := range stmts {
+			syntax.Walk(st, func(n syntax.Node) bool {
+				if rd, ok := n.(*syntax.Redirect); ok && rd.Hdoc != nil && int(rd.Hdoc.End().Offset()) >= end-1 {
+					if j := strings.IndexByte(src[end:], '\n'); j >= 0 {
+						end += j + 1
+					} else {
+						end = len(src)
+					}
+				}
+				return true
+			})
+		}
+		return min(end, len(src))
+	}
+	return len(src)
+}
+
+// aliasView is the aliases a line was read with.
+type aliasView struct {
+	a      *aliases
+	expand bool
+}
+
 // topStmt runs a statement read at the top level, its aliases expanded
 // first (they are read as the line is, which the parser cannot do).
-func (r *Runner) topStmt(st *syntax.Stmt) {
-	if r.opts.shopt[optExpandAliases] && r.aliases.any() && r.usesAlias(st) {
-		text := r.srcOf(st)
-		expanded := r.expandAliases(text)
+func (r *Runner) topStmt(st *syntax.Stmt, view aliasView) {
+	if view.expand && view.a.any() {
+		saved := r.aliases
+		r.aliases = view.a
+		var text, expanded string
+		if r.usesAlias(st) {
+			text = r.srcOf(st)
+			expanded = r.expandAliases(text)
+		}
+		r.aliases = saved
 		if expanded != text {
 			p, err := Parse(expanded, "")
 			if err != nil {
-				r.syntaxError(err)
-				r.status = 2
+				r.status = r.reportSyntax(expanded, err, "")
 				return
 			}
 			restore := r.withCode(p.src, p.lenient)
@@ -486,16 +633,19 @@ func (r *Runner) usesAlias(st *syntax.Stmt) bool {
 	return found
 }
 
-// syntaxError reports a parse error as bash does: the code's name, the
-// line, what is wrong.
-func (r *Runner) syntaxError(err error) {
-	var pe syntax.ParseError
-	if errors.As(err, &pe) {
-		line := pe.Pos.Line()
-		fmt.Fprintf(r.stderr(), "%s: line %d: syntax error: %s\n", r.sess.name, line, pe.Text)
+// heredocWarnings prints bash's warning for each here-document the input
+// ended inside, once.
+func (r *Runner) heredocWarnings(l *lenient) {
+	if l == nil {
 		return
 	}
-	fmt.Fprintf(r.stderr(), "%s: %v\n", r.sess.name, err)
+	for _, h := range l.heredocs {
+		saved := r.line
+		r.line = h.eofLine
+		r.errorf("warning: here-document at line %d delimited by end-of-file (wanted `%s')", h.line, h.delim)
+		r.line = saved
+	}
+	l.heredocs = nil
 }
 
 // abort is the panic an error that ends the command line makes: expansion
@@ -520,6 +670,11 @@ func (r *Runner) guard(f func()) (aborted bool) {
 		switch e := e.(type) {
 		case abort:
 			r.status = e.status
+			if r.subshell > 0 && e.exit && e.status == 127 {
+				// set -u and ${x?} end a subshell with status 1, the
+				// shell itself with 127, as in bash.
+				r.status = 1
+			}
 			if r.subshell > 0 || e.exit && !r.sess.interactive {
 				r.flow = flowExit
 			} else {
@@ -592,14 +747,14 @@ func (r *Runner) stderr() io.Writer {
 	if f := r.fds.get(2); f != nil && f.w != nil {
 		return f.w
 	}
-	return io.Discard
+	return badFdWriter{}
 }
 
 func (r *Runner) stdout() io.Writer {
 	if f := r.fds.get(1); f != nil && f.w != nil {
 		return f.w
 	}
-	return io.Discard
+	return badFdWriter{}
 }
 
 func (r *Runner) stdin() io.Reader {
@@ -608,6 +763,12 @@ func (r *Runner) stdin() io.Reader {
 	}
 	return eofReader{}
 }
+
+// badFdWriter is a descriptor that is closed (>&-) or open only for
+// reading: writes fail as write(2) does.
+type badFdWriter struct{}
+
+func (badFdWriter) Write([]byte) (int, error) { return 0, syscall.EBADF }
 
 type eofReader struct{}
 

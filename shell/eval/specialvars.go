@@ -188,6 +188,7 @@ func (r *Runner) initVars() {
 		v.Attr = AttrReadonly
 		return v
 	}, nil)
+	g["SHELLOPTS"].Attr = AttrReadonly
 	dyn("BASHOPTS", func(r *Runner) *Var {
 		var on []string
 		for i, n := range shoptNames {
@@ -199,6 +200,7 @@ func (r *Runner) initVars() {
 		v.Attr = AttrReadonly
 		return v
 	}, nil)
+	g["BASHOPTS"].Attr = AttrReadonly
 	// SHLVL counts nested shells.
 	lvl := int64(0)
 	if v, ok := g["SHLVL"]; ok {

@@ -63,9 +63,32 @@ func (r *Runner) pipeline(c *syntax.BinaryCmd) {
 		ownJob = true
 	}
 	lastInShell := r.opts.shopt[optLastpipe] && !r.sess.jobs.control
+	// bash runs the DEBUG trap before each simple command of a pipeline
+	// (not inside a compound one, whose subshell drops it without
+	// functrace), element after element: each waits for the trap before.
+	debugCmd, hasDebug := r.traps.get("DEBUG")
+	hasDebug = hasDebug && debugCmd != "" && r.inDebugFunc == 0 && !r.inTrap["DEBUG"]
+	trapTurn := make(chan struct{})
+	close(trapTurn)
 	var wg sync.WaitGroup
 	var in *file
 	for i, st := range elems {
+		wait, mine := trapTurn, make(chan struct{})
+		trapTurn = mine
+		var once sync.Once
+		turnDone := func() { once.Do(func() { close(mine) }) }
+		debugFirst := func(sub *Runner, st *syntax.Stmt) {
+			<-wait
+			defer turnDone()
+			c, simple := st.Cmd.(*syntax.CallExpr)
+			if !hasDebug || !simple || sub == r {
+				return
+			}
+			sub.traps.set("DEBUG", debugCmd)
+			sub.setCmdText(sub.commandText(st, c))
+			sub.debugTrap()
+			sub.traps.reset("DEBUG")
+		}
 		var out *file
 		var nextIn *file
 		if i < n-1 {
@@ -89,6 +112,8 @@ func (r *Runner) pipeline(c *syntax.BinaryCmd) {
 				}
 			}
 			sub.job = j
+			sub.pipeLast = i == n-1
+			debugFirst(sub, st)
 			sub.stmt(st)
 		}
 		if i == n-1 && lastInShell {
@@ -102,6 +127,8 @@ func (r *Runner) pipeline(c *syntax.BinaryCmd) {
 					}
 				}
 			}
+			<-wait
+			turnDone()
 			r.stmt(st)
 			if restore != nil {
 				restore()
@@ -114,6 +141,7 @@ func (r *Runner) pipeline(c *syntax.BinaryCmd) {
 		wg.Add(1)
 		go func(i int, st *syntax.Stmt, in, out *file, all bool) {
 			defer wg.Done()
+			defer turnDone()
 			sub.runSubshell(func(sub *Runner) { runElem(sub, i, st, in, out, all) })
 			statuses[i] = sub.status
 		}(i, st, in, out, alls[i])
@@ -147,6 +175,7 @@ func (r *Runner) cmdSubst(cs *syntax.CmdSubst) string {
 	sub := r.fork()
 	sub.ctx = r.ctx
 	sub.inSubst = true
+	sub.substDepth++
 	sub.job = nil
 	sub.fds.set(1, out)
 	if !r.opts.shopt[optInheritErrexit] {
@@ -156,7 +185,17 @@ func (r *Runner) cmdSubst(cs *syntax.CmdSubst) string {
 	sub.runSubshell(func(sub *Runner) { sub.stmts(cs.Stmts) })
 	r.status = sub.status
 	r.substStatus = sub.status
-	return strings.TrimRight(buf.String(), "\n")
+	return strings.TrimRight(r.dropNuls(buf.String()), "\n")
+}
+
+// dropNuls removes the NUL bytes of a substitution's output, which bash's
+// strings cannot hold, with bash's warning.
+func (r *Runner) dropNuls(s string) string {
+	if !strings.Contains(s, "\x00") {
+		return s
+	}
+	r.errorf("warning: command substitution: ignored null byte in input")
+	return strings.ReplaceAll(s, "\x00", "")
 }
 
 // catFile is $(< file): the file's content, without running anything.
@@ -180,7 +219,7 @@ func (r *Runner) catFile(cs *syntax.CmdSubst) (string, bool) {
 	data, _ := io.ReadAll(f.r)
 	r.status = 0
 	r.substStatus = 0
-	return strings.TrimRight(string(data), "\n"), true
+	return strings.TrimRight(r.dropNuls(string(data)), "\n"), true
 }
 
 // procSubst runs <(…) or >(…) in the background, joined to the command by
@@ -264,12 +303,28 @@ func (r *Runner) background(st *syntax.Stmt) {
 		sub.runSubshell(func(sub *Runner) { sub.stmt(&stmt) })
 		t.finish(fake, sub.status)
 	}()
+	// $! is the program's process ID when a simple command or a
+	// pipeline ending in one runs a program at once, as bash's fork
+	// would give; a stand-in otherwise.
 	pid := fake.pid
-	if _, simple := st.Cmd.(*syntax.CallExpr); simple && !hasSubst(st) {
-		select {
-		case p := <-j.first:
-			pid = p
-		case <-done:
+	if !hasSubst(st) {
+		var started <-chan int
+		switch c := st.Cmd.(type) {
+		case *syntax.CallExpr:
+			if r.mayRunProgram(c) {
+				started = j.first
+			}
+		case *syntax.BinaryCmd:
+			if last := pipeEnd(c); last != nil && r.mayRunProgram(last) {
+				started = j.last
+			}
+		}
+		if started != nil {
+			select {
+			case p := <-started:
+				pid = p
+			case <-done:
+			}
 		}
 	}
 	r.lastBg = pid
@@ -279,6 +334,29 @@ func (r *Runner) background(st *syntax.Stmt) {
 		t.mu.Unlock()
 	}
 	r.status = 0
+}
+
+// mayRunProgram reports whether a simple command may run a program: not
+// when it only assigns, nor when its name is a function or a builtin.
+func (r *Runner) mayRunProgram(c *syntax.CallExpr) bool {
+	if len(c.Args) == 0 {
+		return false
+	}
+	name := c.Args[0].Lit()
+	return name == "" || r.funcs.get(name) == nil && r.sess.builtins[name] == nil
+}
+
+// pipeEnd is the last element of a pipeline when it is a simple command;
+// nil for anything else.
+func pipeEnd(c *syntax.BinaryCmd) *syntax.CallExpr {
+	if c.Op != syntax.Pipe && c.Op != syntax.PipeAll {
+		return nil
+	}
+	if c.Y.Negated || c.Y.Background {
+		return nil
+	}
+	call, _ := c.Y.Cmd.(*syntax.CallExpr)
+	return call
 }
 
 // hasSubst reports whether a statement holds a command substitution,

@@ -57,3 +57,21 @@ func clearCloexec(fd int) {
 		unix.FcntlInt(uintptr(fd), unix.F_SETFD, flags&^unix.FD_CLOEXEC)
 	}
 }
+
+// saveFd keeps a copy of descriptor fd (or that it is closed) and returns
+// what puts it back as it was, flags included.
+func saveFd(fd int) func() {
+	flags, err := unix.FcntlInt(uintptr(fd), unix.F_GETFD, 0)
+	if err != nil {
+		return func() { unix.Close(fd) }
+	}
+	saved, err := unix.FcntlInt(uintptr(fd), unix.F_DUPFD_CLOEXEC, 10)
+	if err != nil {
+		return func() {}
+	}
+	return func() {
+		unix.Dup2(saved, fd)
+		unix.FcntlInt(uintptr(fd), unix.F_SETFD, flags)
+		unix.Close(saved)
+	}
+}

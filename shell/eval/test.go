@@ -318,14 +318,14 @@ func fileTest(op, path string, fi os.FileInfo, _ error) bool {
 
 // isUnaryOp reports whether s is a unary operator of test.
 func isUnaryOp(s string) bool {
-	switch s {
-	case "-a", "-b", "-c", "-d", "-e", "-f", "-g", "-h", "-k", "-p", "-r", "-s", "-t", "-u", "-w", "-x",
-		"-G", "-L", "-N", "-O", "-S", "-z", "-n", "-o", "-v", "-R":
-		return true
+	if len(s) != 2 || s[0] != '-' {
+		return false
 	}
-	return false
+	return strings.IndexByte("abcdefghknoprstuvwxzGLOSNR", s[1]) >= 0
 }
 
+// isBinaryOp reports whether s is a binary operator of the test builtin
+// (=~ is [['s alone).
 func isBinaryOp(s string) bool {
 	switch s {
 	case "=", "==", "!=", "<", ">", "-eq", "-ne", "-lt", "-le", "-gt", "-ge", "-nt", "-ot", "-ef":
@@ -334,9 +334,11 @@ func isBinaryOp(s string) bool {
 	return false
 }
 
-// testBuiltin is test and [, with POSIX's rules for how many arguments
-// there are, and bash's precedence otherwise.
-func testBuiltin(b *B) int {
+// testBuiltin is test and [, as bash's test.c: POSIX's rules by the
+// number of arguments up to four, then a recursive descent over -o, -a,
+// !, parentheses and the operators; the first syntax error ends it with
+// status 2.
+func testBuiltin(b *B) (status int) {
 	args := b.Args[1:]
 	if b.Args[0] == "[" {
 		if len(args) == 0 || args[len(args)-1] != "]" {
@@ -345,10 +347,24 @@ func testBuiltin(b *B) int {
 		}
 		args = args[:len(args)-1]
 	}
+	if len(args) == 0 {
+		return 1
+	}
 	t := &testParser{b: b, args: args}
-	res, ok := t.eval()
-	if !ok {
-		return 2
+	defer func() {
+		if e := recover(); e != nil {
+			if _, ok := e.(testSyntax); !ok {
+				panic(e)
+			}
+			status = 2
+		}
+	}()
+	res := t.posix()
+	if t.pos != len(args) {
+		if t.pos < len(args) && strings.HasPrefix(args[t.pos], "-") {
+			t.fail("syntax error: `%s' unexpected", args[t.pos])
+		}
+		t.fail("too many arguments")
 	}
 	return int(b2i(!res))
 }
@@ -357,100 +373,185 @@ type testParser struct {
 	b    *B
 	args []string
 	pos  int
-	bad  bool
 }
+
+// testSyntax ends a test with a syntax error, already reported.
+type testSyntax struct{}
 
 func (t *testParser) fail(format string, args ...any) {
-	if !t.bad {
-		t.b.Errorf(format, args...)
-		t.bad = true
+	t.b.Errorf(format, args...)
+	panic(testSyntax{})
+}
+
+func (t *testParser) arg(i int) string {
+	if i < len(t.args) {
+		return t.args[i]
+	}
+	return ""
+}
+
+// advance moves past an argument; with need, one must follow.
+func (t *testParser) advance(need bool) {
+	t.pos++
+	if need && t.pos >= len(t.args) {
+		t.fail("argument expected")
 	}
 }
 
-func (t *testParser) eval() (bool, bool) {
+func (t *testParser) posix() bool {
 	n := len(t.args)
-	var res bool
 	switch n {
-	case 0:
-		return false, true
 	case 1:
-		return t.args[0] != "", true
+		t.pos = n
+		return t.args[0] != ""
 	case 2:
-		res = t.two(0)
+		v := t.two()
+		t.pos = n
+		return v
 	case 3:
-		res = t.three(0)
+		return t.three()
 	case 4:
 		if t.args[0] == "!" {
-			res = !t.three(1)
-			break
+			t.advance(true)
+			return !t.three()
 		}
 		if t.args[0] == "(" && t.args[3] == ")" {
-			res = t.two(1)
-			break
+			t.advance(true)
+			v := t.two()
+			t.pos = n
+			return v
 		}
-		res = t.expr()
-	default:
-		res = t.expr()
 	}
-	if !t.bad && n > 4 && t.pos < n {
-		t.fail("too many arguments")
-	}
-	return res, !t.bad
+	return t.expr()
 }
 
-func (t *testParser) two(i int) bool {
-	a, b := t.args[i], t.args[i+1]
+func (t *testParser) two() bool {
+	a := t.arg(t.pos)
 	if a == "!" {
-		return b == ""
+		return t.arg(t.pos+1) == ""
 	}
 	if isUnaryOp(a) {
-		return t.unary(a, b)
-	}
-	if a == "(" || b == ")" {
-		t.fail("`)' expected")
-		return false
+		return t.unary()
 	}
 	t.fail("%s: unary operator expected", a)
 	return false
 }
 
-func (t *testParser) three(i int) bool {
-	a, op, c := t.args[i], t.args[i+1], t.args[i+2]
-	if isBinaryOp(op) || op == "-a" || op == "-o" {
-		switch op {
-		case "-a":
-			return a != "" && c != ""
-		case "-o":
-			return a != "" || c != ""
+func (t *testParser) three() bool {
+	a, op, c := t.arg(t.pos), t.arg(t.pos+1), t.arg(t.pos+2)
+	var v bool
+	switch {
+	case isBinaryOp(op):
+		v = t.binary()
+	case op == "-a":
+		v = a != "" && c != ""
+	case op == "-o":
+		v = a != "" || c != ""
+	case a == "!":
+		t.advance(true)
+		v = !t.two()
+	case a == "(" && c == ")":
+		v = op != ""
+	default:
+		t.fail("%s: binary operator expected", op)
+	}
+	t.pos = len(t.args)
+	return v
+}
+
+func (t *testParser) expr() bool {
+	if t.pos >= len(t.args) {
+		t.fail("argument expected")
+	}
+	return t.or()
+}
+
+func (t *testParser) or() bool {
+	v := t.and()
+	if t.pos < len(t.args) && t.args[t.pos] == "-o" {
+		t.advance(false)
+		w := t.or()
+		return v || w
+	}
+	return v
+}
+
+func (t *testParser) and() bool {
+	v := t.term()
+	if t.pos < len(t.args) && t.args[t.pos] == "-a" {
+		t.advance(false)
+		w := t.and()
+		return v && w
+	}
+	return v
+}
+
+func (t *testParser) term() bool {
+	if t.pos >= len(t.args) {
+		t.fail("argument expected")
+	}
+	if t.args[t.pos] == "!" {
+		neg := false
+		for t.pos < len(t.args) && t.args[t.pos] == "!" {
+			t.advance(true)
+			neg = !neg
 		}
-		return t.binary(a, op, c)
+		return t.term() != neg
 	}
-	if a == "!" {
-		return !t.two(i + 1)
+	if t.args[t.pos] == "(" {
+		t.advance(true)
+		v := t.expr()
+		switch {
+		case t.pos >= len(t.args):
+			t.fail("`)' expected")
+		case t.args[t.pos] != ")":
+			t.fail("`)' expected, found %s", t.args[t.pos])
+		}
+		t.advance(false)
+		return v
 	}
-	if a == "(" && c == ")" {
-		return op != ""
+	if t.pos+3 <= len(t.args) && isBinaryOp(t.args[t.pos+1]) {
+		return t.binary()
 	}
-	t.fail("%s: binary operator expected", op)
-	return false
+	if t.pos+2 <= len(t.args) && isUnaryOp(t.args[t.pos]) {
+		return t.unary()
+	}
+	v := t.args[t.pos] != ""
+	t.advance(false)
+	return v
 }
 
-func (t *testParser) unary(op, s string) bool {
-	return t.b.R.unaryTest(op, s, false)
+func (t *testParser) unary() bool {
+	op := t.args[t.pos]
+	if op == "-t" {
+		// -t alone is -t 1; a word that is no number is false.
+		t.advance(false)
+		if t.pos >= len(t.args) {
+			return t.b.R.unaryTest(op, "1", false)
+		}
+		if _, ok := testInt(t.args[t.pos]); !ok {
+			return false
+		}
+		t.advance(false)
+		return t.b.R.unaryTest(op, t.args[t.pos-1], false)
+	}
+	t.advance(true)
+	t.pos++
+	return t.b.R.unaryTest(op, t.args[t.pos-1], false)
 }
 
-func (t *testParser) binary(a, op, c string) bool {
+func (t *testParser) binary() bool {
+	a, op, c := t.args[t.pos], t.args[t.pos+1], t.args[t.pos+2]
+	t.pos += 3
 	switch op {
 	case "-eq", "-ne", "-lt", "-le", "-gt", "-ge":
-		x, ok1 := testInt(a)
-		if !ok1 {
+		x, ok := testInt(a)
+		if !ok {
 			t.fail("%s: integer expression expected", a)
-			return false
 		}
-		y, ok2 := testInt(c)
-		if !ok2 {
+		y, ok := testInt(c)
+		if !ok {
 			t.fail("%s: integer expression expected", c)
-			return false
 		}
 		return intCompare(op, x, y)
 	}
@@ -461,62 +562,4 @@ func (t *testParser) binary(a, op, c string) bool {
 func testInt(s string) (int64, bool) {
 	n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
 	return n, err == nil
-}
-
-// expr: or-expressions of and-expressions of negations and primaries.
-func (t *testParser) expr() bool {
-	x := t.and()
-	for !t.bad && t.pos < len(t.args) && t.args[t.pos] == "-o" {
-		t.pos++
-		y := t.and()
-		x = x || y
-	}
-	return x
-}
-
-func (t *testParser) and() bool {
-	x := t.not()
-	for !t.bad && t.pos < len(t.args) && t.args[t.pos] == "-a" {
-		t.pos++
-		y := t.not()
-		x = x && y
-	}
-	return x
-}
-
-func (t *testParser) not() bool {
-	if t.pos < len(t.args) && t.args[t.pos] == "!" {
-		t.pos++
-		return !t.not()
-	}
-	return t.primary()
-}
-
-func (t *testParser) primary() bool {
-	if t.pos >= len(t.args) {
-		t.fail("argument expected")
-		return false
-	}
-	a := t.args[t.pos]
-	if a == "(" {
-		t.pos++
-		x := t.expr()
-		if t.pos >= len(t.args) || t.args[t.pos] != ")" {
-			t.fail("`)' expected")
-			return false
-		}
-		t.pos++
-		return x
-	}
-	if t.pos+2 < len(t.args)+0 && t.pos+2 <= len(t.args)-1 && isBinaryOp(t.args[t.pos+1]) {
-		op, c := t.args[t.pos+1], t.args[t.pos+2]
-		t.pos += 3
-		return t.binary(a, op, c)
-	}
-	if isUnaryOp(a) && t.pos+1 < len(t.args) {
-		t.pos += 2
-		return t.unary(a, t.args[t.pos-1])
-	}
-	t.pos++
-	return a != ""
 }

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"syscall"
+	"time"
 )
 
 // traps are a shell's trap commands by condition: EXIT, ERR, DEBUG,
@@ -140,6 +141,8 @@ func (r *Runner) setSignalTrap(sig syscall.Signal, cmd string, reset bool) {
 	defer ss.mu.Unlock()
 	switch {
 	case reset:
+		// Notify first: Go's Reset does not undo an Ignore.
+		signal.Notify(ss.ch, sig)
 		signal.Reset(sig)
 		delete(ss.caught, sig)
 	case cmd == "":
@@ -154,20 +157,28 @@ func (r *Runner) setSignalTrap(sig syscall.Signal, cmd string, reset bool) {
 // runTraps runs the traps of signals that came since.
 func (r *Runner) runTraps() {
 	ss := r.sess.sigs
-	if ss == nil || !ss.any.Load() || r.subshell > 0 || r.inTrap != nil && r.inTrap["signal"] {
+	if ss == nil || !ss.any.Load() || r.subshell > 0 {
 		return
 	}
 	ss.any.Store(false)
 	for n := range ss.pending {
+		// A signal's trap does not run inside itself: it waits until it
+		// is done; another signal's trap runs inside it, as in bash.
+		name := signalName(syscall.Signal(n))
+		if r.inTrap["SIG"+name] {
+			if ss.pending[n].Load() {
+				ss.any.Store(true)
+			}
+			continue
+		}
 		if !ss.pending[n].Swap(false) {
 			continue
 		}
-		name := signalName(syscall.Signal(n))
 		cmd, ok := r.traps.get(name)
 		if !ok || cmd == "" {
 			continue
 		}
-		r.runTrap("signal", cmd)
+		r.runTrap("SIG"+name, cmd)
 	}
 }
 
@@ -180,6 +191,8 @@ func (r *Runner) runTrap(kind, cmd string) {
 		r.inTrap = map[string]bool{}
 	}
 	r.inTrap[kind] = true
+	r.trapDepth++
+	defer func() { r.trapDepth-- }()
 	status := r.status
 	savedLine := r.line
 	savedFlow := r.flow
@@ -233,7 +246,7 @@ func (r *Runner) debugTrapText(text string) {
 	if _, ok := r.traps.get("DEBUG"); !ok {
 		return
 	}
-	r.cmdText = text
+	r.setCmdText(text)
 	r.debugTrap()
 }
 
@@ -266,3 +279,67 @@ func (r *Runner) runExitTrap() {
 
 // RunExitTrap runs the EXIT trap as the shell exits.
 func (r *Runner) RunExitTrap() { r.runExitTrap() }
+
+// signalledSelf follows a signal the shell sent its own process (kill $$):
+// as in bash, a trapped one has come before the next command runs, and
+// an untrapped one whose default ends a process ends a non-interactive
+// shell, after its EXIT trap. wake is the signal state's wake channel
+// taken before the signal was sent.
+func (r *Runner) signalledSelf(sig syscall.Signal, wake <-chan struct{}) {
+	name := signalName(sig)
+	if cmd, ok := r.traps.get(name); ok && r.subshell == 0 {
+		if cmd == "" {
+			return // ignored
+		}
+		ss := r.sess.sigs
+		if ss == nil || wake == nil {
+			return
+		}
+		timeout := time.NewTimer(2 * time.Second)
+		defer timeout.Stop()
+		for !ss.pending[sig].Load() {
+			select {
+			case <-wake:
+				wake = ss.woken()
+			case <-timeout.C:
+				return
+			}
+		}
+		return
+	}
+	if !r.diesBy(sig) {
+		return
+	}
+	r.runExitTrap()
+	dieBySignal(sig)
+}
+
+// diesBy reports whether a signal the shell sends itself ends it as bash
+// ends: a non-interactive shell, the signal neither trapped nor ignored,
+// its default action fatal.
+func (r *Runner) diesBy(sig syscall.Signal) bool {
+	if _, ok := r.traps.get(signalName(sig)); ok || r.subshell > 0 {
+		// A subshell shares the shell's process: what the process does
+		// with the signal is the shell's.
+		return false
+	}
+	// bash ignores SIGQUIT, interactive or not.
+	return !r.sess.interactive && sig != syscall.SIGQUIT && fatalByDefault(sig)
+}
+
+// fatalByDefault reports whether sig's default action ends a process.
+func fatalByDefault(sig syscall.Signal) bool {
+	switch sig {
+	case 0, syscall.SIGCHLD, syscall.SIGCONT, syscall.SIGSTOP, syscall.SIGTSTP, syscall.SIGTTIN,
+		syscall.SIGTTOU, syscall.SIGURG, syscall.SIGWINCH:
+		return false
+	}
+	return true
+}
+
+// setCmdText sets BASH_COMMAND, but not while a trap runs.
+func (r *Runner) setCmdText(s string) {
+	if r.trapDepth == 0 {
+		r.cmdText = s
+	}
+}

@@ -604,6 +604,9 @@ func (r *Runner) assigned(name string, v *Var) {
 		r.ifsCache = nil
 	case "OPTIND":
 		r.getopts = r.getopts.forget(v)
+	case "PATH":
+		// bash forgets where it found programs when PATH changes.
+		r.hash.clear()
 	}
 	if r.sess.onAssign != nil && r.subshell == 0 && !r.dry {
 		r.sess.onAssign(r, name)
@@ -664,8 +667,10 @@ func (r *Runner) unsetVar(name string) error {
 		return &varError{msg: target + ": cannot unset: readonly variable"}
 	}
 	r.vars.changed(v)
-	if s == r.vars.local() && s.fn && !r.opts.shopt[optLocalvarUnset] {
-		// The running function's own local: it stays declared.
+	if s.fn && (s == r.vars.local() || r.opts.shopt[optLocalvarUnset]) {
+		// The running function's own local stays declared, unset; with
+		// localvar_unset, a caller's local too (else unsetting it shows
+		// the variable below it, as in bash).
 		nv := &Var{Attr: v.Attr &^ (AttrIndexed | AttrAssoc | AttrNameref | AttrInteger | AttrLower | AttrUpper)}
 		s.writable()[target] = nv
 		r.assigned(target, nv)

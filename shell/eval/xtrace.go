@@ -26,18 +26,36 @@ func (r *Runner) xtraceLine(line string) {
 		ps4 = "+ "
 	}
 	// PS4 is expanded with tracing off, and its first character repeats
-	// for each level of indirection (subshells and substitutions).
+	// for each command substitution it runs in.
 	r.opts.set[optXtrace] = false
 	prefix := ps4
 	if strings.ContainsAny(ps4, "$`\\") {
-		prefix = r.expandPS(ps4)
+		prefix = r.tracePrefix(ps4)
 	}
 	r.opts.set[optXtrace] = true
 	if prefix != "" {
-		prefix = strings.Repeat(prefix[:1], r.subshell) + prefix
+		prefix = strings.Repeat(prefix[:1], r.substDepth) + prefix
 	}
 	w := r.xtraceOut()
 	fmt.Fprintf(w, "%s%s\n", prefix, line)
+}
+
+// tracePrefix is PS4 expanded; when its expansion fails, bash reports why
+// and uses PS4 as it is, and the traced command runs on.
+func (r *Runner) tracePrefix(ps4 string) (prefix string) {
+	status, flow := r.status, r.flow
+	defer func() {
+		if e := recover(); e != nil {
+			switch e.(type) {
+			case abort, cmdError:
+				prefix = ps4
+				r.status, r.flow = status, flow
+			default:
+				panic(e)
+			}
+		}
+	}()
+	return r.expandPS(ps4)
 }
 
 // xtraceOut is where set -x writes: BASH_XTRACEFD's descriptor, else
@@ -56,6 +74,10 @@ func (r *Runner) xtraceOut() interface{ Write([]byte) (int, error) } {
 // expandPS expands a prompt string's expansions (not its backslash
 // escapes, which the prompt decoder handles): PS4 and ${x@P}.
 func (r *Runner) expandPS(s string) string {
+	if _, err := r.sess.parseDoc(s); err != nil && strings.Contains(err.Error(), "`${`") {
+		// bash names the whole string, not where its parse stopped.
+		r.fatal(&varError{msg: s + ": bad substitution"})
+	}
 	if r.sess.promptExpand != nil {
 		return r.sess.promptExpand(r, s)
 	}

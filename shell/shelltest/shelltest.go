@@ -205,7 +205,11 @@ func Start(t testing.TB, bin string, opts ...Option) *Term {
 		err := cmd.Wait()
 		tm.mu.Lock()
 		tm.status = cmd.ProcessState.ExitCode()
-		if err != nil && tm.status < 0 {
+		if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			// As a shell reports it: a program that dies of Ctrl-C,
+			// as bash does, ends with 130 for its parent shell.
+			tm.status = 128 + int(ws.Signal())
+		} else if err != nil && tm.status < 0 {
 			tm.status = -1
 		}
 		tm.mu.Unlock()
@@ -483,8 +487,9 @@ func (tm *Term) Exited() bool {
 	}
 }
 
-// WaitExit waits for the program to end and returns its exit status (-1
-// if killed by a signal). It fails the test on timeout.
+// WaitExit waits for the program to end and returns its exit status, as a
+// shell's $? says it: 128+N when signal N killed it. It fails the test on
+// timeout.
 func (tm *Term) WaitExit() int {
 	tm.t.Helper()
 	select {

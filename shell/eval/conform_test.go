@@ -1,0 +1,371 @@
+package eval
+
+import "testing"
+
+// Behaviours fixed against bash, each a case that runs in bash and
+// in-process and must print and exit alike (see bash_test.go).
+
+func TestTypeAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"relative-entries", `mkdir d d/sub bin; touch d/plain; printf '#!/bin/sh\necho hi\n' > bin/x; chmod +x bin/x; cp bin/x y
+PATH=d:bin:; type -t sub; type sub; type x y; command -v x y; command -V x y; type -p x y
+PATH=.:bin; type y; command -v y; command -V y; hash; y; hash; type y; command -v y; command -V y; hash -l
+hash -t y; type -P y x; echo $?; type -a y; type -t /bin/ls ./y; type -P ls; hash -t ls`},
+		{"not-executable", `mkdir d; touch d/plain; PATH=d:/usr/bin; type -a plain; echo $?; command -v plain; plain; echo $?; hash`},
+		{"tilde-entry", `mkdir tbin; printf '#!/bin/sh\necho hi\n' > tbin/zz; chmod +x tbin/zz; PATH="~/tbin:/usr/bin"; type zz; zz; type -a zz`},
+		{"last-flag-wins", `f() { :; }; type -tp f ls; type -pt f ls; type -Pt ls; type -tP ls; echo $?`},
+		{"builtin-p", `type -p cd echo; echo $?; type -P cd; echo $?`},
+		{"command-v-status", `command -v nosuch echo; echo $?; command -v nosuch; echo $?; command -V nosuch echo; echo $?`},
+		{"command-p", `hash -r; command -p -v ls; command -pV ls; hash; PATH=/nowhere; command -p ls /dev/null; echo $?`},
+		{"alias-needs-expand", `alias ll='ls -l'; type -t ll; echo $?; command -v ll; echo $?; shopt -s expand_aliases; type -t ll; command -v ll`},
+		{"posix-special", `set -o posix; type export cd`},
+		{"absolute", `type /bin/sh /nonexistent; echo $?; type -t /bin/sh; command -v /bin/sh /nonexistent; echo $?`},
+		{"builtin-flags", `builtin -x; echo $?; builtin -- echo hi; builtin`},
+	})
+}
+
+func TestHashAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"order", `hash ls cat sed awk grep tr sort head tail wc cut id env; hash; hash -l`},
+		{"hits", `hash ls; type ls; hash -t ls; ls >/dev/null; ls >/dev/null; hash`},
+		{"needs-arg", `hash -d; echo $?; hash -t; echo $?; hash -r; hash; hash -l; echo $?`},
+		{"p-dir", `hash -p /tmp foo; echo $?; hash -p /bin/ls 'a b'; hash -l; hash -t 'a b' ls; echo $?`},
+		{"function-builtin", `f() { :; }; hash f cd; echo $?; hash`},
+		{"disabled", `set +h; hash -r; echo $?; set -h; hash; echo $?`},
+		{"unset-path", `hash ls; unset PATH; hash; PATH=/usr/bin:/bin; hash cat; hash`},
+		{"gone", `cp /bin/true t; hash -p $PWD/t t; rm t; t; echo $?`},
+		{"exec-denied", `mkdir d; touch d/plain; PATH=$PWD/d; plain; echo $?; ./d/plain; echo $?; ./d; echo $?`},
+		{"bad-interpreter", `printf '#!/nonexistent/sh\n' > s; chmod +x s; ./s; echo $?; PATH=.; s; echo $?`},
+	})
+}
+
+// exec's failures, in subshells so that nothing replaces the test's
+// process if one started.
+func TestExecErrorsAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"dir", `(exec /tmp); echo $?`},
+		{"not-found", `(exec nosuch); echo $?`},
+		{"not-found-path", `(exec ./nosuch/x); echo $?; (exec .//nosuch); echo $?; (exec d/../nosuch); echo $?`},
+		{"denied", `mkdir d; touch d/plain; (exec ./d/plain); echo $?; (PATH=$PWD/d; exec plain); echo $?; (exec d/./plain); echo $?`},
+		{"no-interpreter", `printf "#!/nonexistent/sh\n" > s; chmod +x s; (exec ./s); echo $?`},
+		{"dir-in-cwd", `mkdir d; (exec d); echo $?`},
+		{"execfail", `shopt -s execfail; exec /tmp; echo $?; exec nosuch; echo $?; exec ./nosuch; echo $?; exec -x; echo $?`},
+		{"main-shell-exits", `exec nosuch; echo not-here`},
+		{"main-shell-dir", `exec /tmp; echo not-here`},
+		{"script", `printf 'echo from script "$0" "$1"\n' > s; chmod +x s; (exec ./s a); echo $?`},
+	})
+}
+
+func TestTestBuiltinAgainstBash(t *testing.T) {
+	var cases []bashCase
+	for i, c := range []string{
+		`test a =~ a`, `test a -a b c`, `[ 1 -eq 1 -a ]`, `[ a b c d e ]`, `[ a = a -x b ]`, `[ \( a b ]`,
+		`[ \( a = a b ]`, `[ -t ]`, `test -t 0 x y`, `[ 1 -eq " 2" ]`, `[ 1 -eq "2 " ]`, `[ 1 -eq +2 ]`,
+		`[ 1 -eq 0x1 ]`, `[ a -lt b ]`, `test ! ! a`, `test -o`, `test -o noclobber`, `test -o nosuch`,
+		`[ a \< b ]`, `test a -nt`, `test -a a -a`, `test \( \)`, `test ! \( a \) -a b`, `test -z -a -z`,
+		`test x -a \( -z \)`, `test ! -a`, `test -n -o -z`, `test ! = !`, `test \( ! \)`, `test ! ! ! -z x`,
+		`test -t x`, `test -t 99`, `test a -o b -a ""`, `test "" -o "" -o x`, `[ ! ]`, `[ ]`, `[ -e ]`,
+		`test \( a -a \( b -o "" \) \)`, `test -e / -a -d / -a ! -f /`, `test 9223372036854775808 -gt 1`,
+		`test -v PATH -a -v NOPE`, `test -R x`, `[ ! "" -a a ]`, `[ 1 -ef 1 ]`, `test / -ef /.`,
+	} {
+		cases = append(cases, bashCase{string(rune('a'+i%26)) + "-" + itoaTest(i), c + `; echo "$?"`})
+	}
+	checkAgainstBash(t, cases)
+}
+
+func itoaTest(i int) string { return string(rune('0'+i/10)) + string(rune('0'+i%10)) }
+
+// Signals and traps run in a helper process: kill $$ reaches the process
+// the evaluator runs in.
+func TestTrapAgainstBash(t *testing.T) {
+	checkAgainstBashIn(t, []bashCase{
+		{"kill-l", `kill -l 0 EXIT sigexit 1 129 32 33 64 65 -1 x; echo $?; trap -l | tail -1; kill -l | head -1`},
+		{"kill-l-posix", `set -o posix; kill -l; trap -l | head -2; kill -l 9`},
+		{"trap-args", `trap foo; echo $?; trap -x; echo $?; trap -- -- USR1; trap -p USR1; trap -p NOSUCH; echo $?`},
+		{"trap-number-first", `trap 'echo a' USR1 INT HUP; trap 1 INT; trap -p; trap 0; trap INT; trap -p`},
+		{"trap-posix", `set -o posix; trap 'echo a' USR1; trap "" INT; trap; trap -p | head -4; trap -p | tail -3; trap USR1; echo $?`},
+		{"trap-ignored-quoting", `trap "" USR1; trap "it's" USR2; trap -p`},
+		{"untrapped-term-runs-exit-trap", `trap 'echo exit-trap $?' EXIT; kill -TERM $$; echo after`},
+		{"untrapped-usr1", `trap 'echo exit-trap' EXIT; kill -USR1 $$; echo after`},
+		{"ignored-then-default", `trap '' USR2; kill -USR2 $$; echo ignored; trap - USR2; kill -USR2 $$; echo not-here`},
+		{"trapped-each-time", `n=0; trap 'n=$((n+1))' USR1; for i in 1 2 3; do kill -USR1 $$; done; echo $n`},
+		{"kill-0-self", `kill -0 $$; echo $?; kill -s 0 $$; echo $?`},
+		{"trap-in-trap", `trap 'echo usr1; kill -USR2 $$; echo back' USR1; trap 'echo usr2' USR2; kill -USR1 $$; echo end`},
+	}, runInHelper)
+}
+
+func TestPosixSpecialUsageAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"trap", `set -o posix; trap USR1; echo $?`},
+		{"export", `set -o posix; export -x; echo $?`},
+		{"shift", `set -o posix; shift 5; echo $?`},
+		{"unset", `set -o posix; unset -x; echo $?`},
+		{"set", `set -o posix; set -o nosuch; echo $?`},
+		{"command", `set -o posix; command trap USR1; echo $?`},
+		{"not-posix", `trap USR1; echo $?; export -x; echo $?`},
+	})
+}
+
+func TestNounsetAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"top", `set -u; echo $nosuch; echo after`},
+		{"subshell", `set -u; (echo $nosuch; echo in); echo st=$?`},
+		{"subst", `set -u; x=$(echo $nosuch; echo in); echo st=$? "$x"`},
+		{"group", `set -u; { echo $nosuch; echo in; }; echo st=$?`},
+		{"function", `set -u; f() { echo $nosuch; echo in; }; f; echo st=$?`},
+		{"pipe", `set -u; echo $nosuch | cat; echo st=$?`},
+		{"question", `set -u; : ${nosuch?}; echo st=$?`},
+		{"question-sub", `set -u; (: ${nosuch?}); echo st=$?`},
+		{"question-msg", `(: ${nosuch?x}); echo st=$?`},
+		{"line2", `set -u
+echo $nosuch`},
+		{"array", `set -u; a=(); echo "${a[@]}"; echo "${#a[@]}"; echo ${a[0]}; echo st=$?`},
+		{"positional", `set -u; echo "$@"; echo $1; echo after`},
+	})
+}
+
+func TestSetAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"listing-quotes", `_a=""; _b=x; _c='~x'; _d='a~b'; _e='#x'; _f='a#b'; _g='p:~'; _h='x=~'; _i='a^b'; _j=$'\x01'
+set | grep '^_[a-j]='`},
+		{"dash", `set -- a b; set -; echo $#; set -x; set - ; echo $- ; set - c; echo $# $1`},
+		{"plus-o", `set +o | head -5; set -o | head -3`},
+		{"bad-option", `set -o nosuch; echo $?; set +o nosuch; echo $?; set -Z; echo $?; shopt -s nosuch; echo $?`},
+	})
+}
+
+func TestOptionListsAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"set-o", `set -o`},
+		{"set+o", `set +o`},
+		{"shopt", `shopt`},
+		{"shopt-p", `shopt -p`},
+		{"shopt-op", `shopt -op; shopt -o`},
+		{"shopt-s-u", `shopt -s; echo; shopt -u | head -5; shopt -ps | head -3`},
+		{"vars", `echo $- "$SHELLOPTS"; echo "$BASHOPTS"`},
+		{"after", `set -euf -o pipefail; shopt -s extglob nullglob; echo $- "$SHELLOPTS"; echo "$BASHOPTS"; shopt -p extglob nullglob; shopt -q extglob; echo $?`},
+		{"shopt-errors", `shopt -p nosuch extglob; echo $?; shopt -q nosuch; echo $?; shopt -s -u extglob; echo $?; shopt -x; echo $?`},
+		{"shopt-o-names", `shopt -s -o errexit; echo $-; shopt -o errexit nounset; shopt -so nosuch; echo $?`},
+		{"readonly-shellopts", `SHELLOPTS=x; echo $?; BASHOPTS=y; echo $?`},
+	})
+}
+
+func TestReadonlyAssignAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"plain", `readonly x=1; x=2; echo st=$?`},
+		{"before-command", `readonly x=1; x=2 true; echo st=$?`},
+		{"subshell", `readonly x=1; (x=2; echo in); echo st=$?`},
+		{"function", `readonly x=1; f() { x=2; echo in; }; f; echo st=$?`},
+		{"append", `readonly x=1; x+=2 ; echo st=$?`},
+		{"declare", `readonly x=1; declare x=2; echo st=$?; x=(1); echo st=$?`},
+		{"shellopts", `SHELLOPTS=x; echo $?`},
+		{"bashopts", `(BASHOPTS=y; echo $?); echo $?`},
+		{"for", `readonly x=1; for x in a; do echo in; done; echo st=$?`},
+		{"read", `readonly x=1; read x <<< a; echo st=$?`},
+		{"arith", `readonly x=1; (( x = 2 )); echo st=$?; let x=3; echo st=$?`},
+	})
+}
+
+func TestReadonlyArithAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"for", `readonly x=1; for ((x=0; x<1; x++)); do :; done; echo $?`},
+		{"elem", `declare -a y; readonly y; ((y[1]=2)); echo $?`},
+		{"expansion", `readonly x=1; echo $((x=3)); echo $?`},
+	})
+}
+
+func TestSliceEmptyAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"empty-offset", `x=abc; echo "[${x::0}]" "[${x::2}]" "[${0::0}]"`},
+		// ${x:1:} (an empty length) the parser refuses: a bad substitution.
+		{"empty-length", `x=abc; echo "[${x: :1}]"; set -- a b c; echo "[${@::2}]"`},
+	})
+}
+
+// Syntax errors as bash words them, and what runs before them. Left
+// out: [[ ]]'s own messages, `! !` (bash takes it), and errors inside
+// backquotes (bash parses them only when it runs them).
+func TestSyntaxErrorsAgainstBash(t *testing.T) {
+	var cases []bashCase
+	for i, code := range []string{
+		`echo )`,
+		`echo a; echo )`,
+		`foo$identity('z')`,
+		`f$x() { echo body; }`,
+		`export A-B=1`,
+		`echo "unclosed`,
+		`echo 'unclosed`,
+		"echo `unclosed",
+		`echo $(unclosed`,
+		`if true; then echo`,
+		`if true; fi`,
+		`fi`,
+		`done`,
+		`then`,
+		`while true; do echo; od`,
+		`case x in a) echo;; esac; esac`,
+		`for 1 in a; do :; done`,
+		`echo ${x`,
+		`echo $((1+`,
+		`(echo a`,
+		`{ echo a`,
+		`echo a |`,
+		`echo a &&`,
+		`echo a ||`,
+		`| echo`,
+		`&& echo`,
+		`; echo`,
+		`;;`,
+		`echo a;;`,
+		`echo a & ;`,
+		`f() echo`,
+		`f()`,
+		`x=(a b`,
+		`echo <`,
+		`echo >`,
+		`cat <<EOF
+abc`,
+		`echo a >&`,
+		`a=(1 2)) `,
+		`echo ${a[}`,
+		`{ }`,
+		`( )`,
+		`if ; then :; fi`,
+		`while ; do :; done`,
+		`echo a
+)`,
+		`echo $(echo ))`,
+		`function { :; }`,
+		`case`,
+		`case x`,
+		`case x in`,
+		`for`,
+		`for x`,
+		`for x in`,
+		`select`,
+		`echo a 2>`,
+		`echo ((`,
+		`((1+`,
+		`(( `,
+		`echo $[1+`,
+		`echo a } `,
+		`}`,
+		"echo a\necho \"x\ny",
+		"echo \"x\n\n\n",
+		"if true; then\n",
+		"if true; then\necho\n\n",
+		"echo $(a\nb",
+		"echo ${x\n",
+		"x=(a\n",
+		"echo <\n",
+		"echo a |\n",
+		"f()\n",
+		"cat <<EOF\nabc\n",
+		"cat <<EOF\nabc",
+		"cat <<EOF\nabc\n\n",
+		"echo a\n((1+\n",
+		"echo a\n(echo\n\n",
+		"echo 1; echo 2 )\necho 3",
+		"echo 1\necho 2; echo )",
+		"cat <<'E'\nx $y\n",
+		"cat <<-E\n\tx\n",
+		"f$x() { echo body; }; echo $?",
+		"for 1 in a; do :; done; echo $?; for a-b in x; do :; done; echo $?; select 1 in a; do :; done; echo $?",
+		"cat <<-E\n\tx $HOME\n\t\ty\n  \tz\nE\ncat <<-\"E\"\n\tq\n\tE\n",
+		"alias x='echo aliased'; x 1\nx 2",
+		"shopt -s expand_aliases; alias x='echo aliased'; x 1\nx 2",
+		"shopt -s expand_aliases\nif true; then\n alias y='echo y'\n y 1\nfi\ny 2",
+		"shopt -s expand_aliases; alias z='echo z'; eval 'z 1'; f() { z 2; }; f",
+		"export A-B=1 C=2; echo $? $C; local a-b=1; echo $?",
+		"eval \"echo )\"; echo $?",
+		"eval \"if\"; echo $?",
+		"f() { eval \"if\"; }; f; echo $?",
+		"echo \"echo )\" > f; . ./f; echo $?",
+		"echo \"echo \\\"\" > f; . ./f; echo $?",
+		"x=$(echo \")\"; echo a",
+	} {
+		cases = append(cases, bashCase{"e" + itoaTest(i), code})
+	}
+	checkAgainstBash(t, cases)
+}
+
+func TestDebugTrapAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"pipeline", `trap "echo T \$BASH_COMMAND >&2" DEBUG; echo a | cat; echo b`},
+		{"compound", `trap 'echo T $BASH_COMMAND >&2' DEBUG; (echo a; echo b); x=$(echo c); { echo d; echo e; } | cat; f() { echo f; }; f | cat; echo g`},
+		{"in-trap", `trap 'echo "[$BASH_COMMAND]"' USR1; f() { kill -USR1 $$; }; trap 'echo "<$BASH_COMMAND>"' EXIT; echo x`},
+		{"err-trap", `trap 'echo "err: $BASH_COMMAND"' ERR; false; ls /nonexistent 2>/dev/null; echo end`},
+	})
+}
+
+func TestBashCommandAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"redirections", `trap 'printf "[%s]\n" "$BASH_COMMAND" >&2' DEBUG; echo   a    "b  c" >/dev/null; echo x 2>/dev/null >&2; echo y 2>&1 >>/dev/null </dev/null; echo z &>/dev/null; x=1   y=2 true
+echo $((1 +  2)) >| /dev/null 3<>/dev/null 4>&- {fd}>/dev/null; exec {fd}>&-`},
+		{"heredoc", `trap 'printf "[%s]\n" "$BASH_COMMAND" >&2' DEBUG; cat <<EOF >/dev/null
+hi $x
+EOF
+cat <<-"E" 2>&1
+	x
+	E
+echo a <<<"here" 5>&1 >&- <&-`},
+		{"words", `trap 'printf "[%s]\n" "$BASH_COMMAND" >&2' DEBUG; echo a 2>&1; echo "$(date +%s   )"  ; a[1]=2; f=(1 2); echo ${a[@]} # comment
+echo a\
+b`},
+	})
+}
+
+func TestClosedStdoutAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"echo", `echo a >&-; echo st=$?`},
+		{"printf", `printf x >&-; echo st=$?; printf '' >&-; echo st=$?`},
+		{"read-only", `echo a 1</dev/null; echo st=$?`},
+		{"stderr", `ls /nonexistent 2>&-; echo st=$?; echo b 2>&-`},
+		{"cat-after", `cat <<-"E" 2>&1
+	x
+	E
+echo a >&-; echo st=$?`},
+	})
+}
+
+// Gaps the issue named, closed.
+func TestGapsAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"localvar-unset", `shopt -s localvar_unset; x=g; f() { local x=l; unset x; echo "[${x-unset}]"; }; f; g() { local x=l; h; echo "[${x-unset}]"; }; h() { unset x; }; g`},
+		{"localvar-unset-off", `x=g; f() { local x=l; unset x; echo "[${x-unset}]"; }; f; g() { local x=l; h; echo "[${x-unset}]"; }; h() { unset x; }; g`},
+		{"set-v", `set -v; echo a; x=1 # c
+echo b
+set +v; echo c`},
+		{"bang-pipeline", `sleep 0 | sleep 0 & p=$!; wait; jobs -l >/dev/null; echo ok`},
+		{"nul-arg", `printf 'a\0b' > f; x=$(cat f); echo "${#x}"; printf '%s\n' "$(printf 'x\0y')"`},
+		{"umask-sub", `umask 022; (umask 077; umask); umask; x=$(umask 0; umask); echo $x; umask`},
+		{"ulimit-sub", `(ulimit -n 64; ulimit -n); ulimit -n >/dev/null; echo ok`},
+		{"command-v-statuses", `command -v ls >/dev/null; echo $?; command -v nosuch; echo $?; command -v; echo $?; command -V; echo $?`},
+	})
+}
+
+func TestVerboseAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"lines", "set -v\n# c\neval \"echo x\"\necho \"a\nb\"\ncat <<E\nbody\nE\necho end # t\n\n# last"},
+		{"same-line", "set -v; echo a; x=1 # c\necho b\nset +v; echo c\necho d"},
+		{"source", "printf 'echo s1\\n# sc\\necho s2' > f; set -v; . ./f; echo after"},
+		{"function", "set -v\nf() {\n  echo in\n}\nf; f"},
+		{"heredoc-two", "set -v\ncat <<A; cat <<B\n1\nA\n2\nB\necho z"},
+	})
+}
+
+// eval reads a line at a time. (Its line numbers are left out: bash
+// counts an eval's lines on from the line it is on and keeps the count
+// after it, which qsh does not copy.)
+func TestEvalLinesAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"before-error", `eval "echo a
+echo )" 2>/dev/null; echo st=$?; eval "echo b; echo )" 2>/dev/null; echo st=$?`},
+		{"bad-subst", `eval 'echo ${x&}
+echo after' 2>/dev/null; echo out $?`},
+		{"alias-next-line", `shopt -s expand_aliases; eval 'alias e=echo; e 1
+e 2' 2>/dev/null`},
+		{"status", `eval 'false'; echo $?; eval ''; echo $?; false; eval ' '; echo $?`},
+		{"return", `f() { eval 'return 3'; echo no; }; f; echo $?`},
+	})
+}
