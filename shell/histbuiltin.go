@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-
 )
 
 // history, as bash's: list (all or the last N), -c, -d offset or range,

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"syscall"
+	"time"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -292,43 +293,67 @@ func replaceShell(next eval.ExecHandler) eval.ExecHandler {
 // intState follows Ctrl-C for a non-interactive shell.
 type intState struct {
 	r       *eval.Runner
+	start   func()       // begins catching, once (see [intState.catch])
 	fg      atomic.Int32 // programs running in the foreground
 	pending atomic.Bool  // a Ctrl-C came while one ran
 	trap    atomic.Bool  // the program traps or ignores SIGINT itself
 	died    atomic.Bool  // the shell is to die of SIGINT
 }
 
-// catch starts catching SIGINT (and ignoring SIGQUIT, as bash does, rather
-// than letting Go's runtime dump its goroutines); the returned function
-// stops it.
+// catch arranges for SIGINT to be caught (and SIGQUIT ignored, as bash
+// does, rather than Go's runtime dumping its goroutines and exiting) from
+// the first program the shell starts, or once it has run catchDelay:
+// catching starts runtime threads, a cost every `ssh host cmd` would pay,
+// and until then a Ctrl-C ends the shell as it would end bash. The
+// returned function stops it.
 func (s *intState) catch() func() {
-	ch := make(chan os.Signal, 4)
-	signal.Notify(ch, syscall.SIGINT, syscall.SIGQUIT)
+	var mu sync.Mutex
+	var ch chan os.Signal
 	done := make(chan struct{})
-	go func() {
-		for {
-			select {
-			case <-done:
-				return
-			case sig := <-ch:
-				if sig != syscall.SIGINT || s.trap.Load() {
-					continue
-				}
-				if s.fg.Load() > 0 {
-					s.pending.Store(true)
-					continue
-				}
-				s.died.Store(true)
-				s.r.Interrupt()
-			}
+	stopped := false
+	s.start = func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if ch != nil || stopped {
+			return
 		}
-	}()
-	var once sync.Once
+		ch = make(chan os.Signal, 4)
+		signal.Notify(ch, syscall.SIGINT, syscall.SIGQUIT)
+		go s.loop(ch, done)
+	}
+	timer := time.AfterFunc(catchDelay, s.start)
 	return func() {
-		once.Do(func() {
+		timer.Stop()
+		mu.Lock()
+		defer mu.Unlock()
+		if stopped {
+			return
+		}
+		stopped = true
+		if ch != nil {
 			signal.Stop(ch)
 			close(done)
-		})
+		}
+	}
+}
+
+// loop acts on the signals caught until done is closed.
+func (s *intState) loop(ch chan os.Signal, done chan struct{}) {
+	for {
+		select {
+		case <-done:
+			return
+		case sig := <-ch:
+			if sig != syscall.SIGINT || s.trap.Load() {
+				continue
+			}
+			if s.fg.Load() > 0 {
+				s.pending.Store(true)
+				continue
+			}
+			s.died.Store(true)
+			s.r.Interrupt()
+		}
 	}
 }
 
@@ -345,6 +370,7 @@ func (s *intState) trapped(sig syscall.Signal, cmd string, reset bool) bool {
 // Ctrl-C the shell got too ends the shell.
 func (s *intState) foreground(next eval.ExecHandler) eval.ExecHandler {
 	return func(ctx context.Context, c *eval.Call) int {
+		s.start()
 		s.fg.Add(1)
 		st := next(ctx, c)
 		s.fg.Add(-1)

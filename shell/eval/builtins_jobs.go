@@ -522,6 +522,11 @@ func builtinKill(b *B) int {
 		if toSelf && sig != 0 && r.sess.sigs != nil {
 			wake = r.sess.sigs.woken()
 		}
+		if _, trapped := r.traps.get("QUIT"); pid == self && sig == syscall.SIGQUIT && !trapped {
+			// bash ignores SIGQUIT: sent to itself, it does nothing
+			// (Go's runtime, not yet catching it, would dump and exit).
+			continue
+		}
 		if pid == self && r.diesBy(sig) {
 			// Go's runtime would end the process at once, before the
 			// EXIT trap bash runs.
