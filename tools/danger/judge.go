@@ -55,15 +55,14 @@ func (w *walker) run(args []arg, io ioInfo) {
 	w.holdsEndless(name, args, io.in)
 	r := lookup(name)
 	if r == nil {
-		w.res.add(Dangerous, "unknown command `"+name+"`")
-		w.operands(args[1:])
-		w.unknownOnDisk(name, args[1:])
+		w.unknown(name, args)
 		return
 	}
 	if installers.Get()[name] {
 		w.installsDownloaded(name, args)
 	}
-	if len(args) == 2 && (args[1].s == "--help" || args[1].s == "--version" || r.sub != nil && (args[1].s == "-v" || args[1].s == "-V" || args[1].s == "-version") || slices.Contains(strings.Fields(r.alone), args[1].s)) {
+	if len(args) == 2 && (args[1].s == "--help" || args[1].s == "--version" || r.sub != nil && (args[1].s == "-v" || args[1].s == "-V" || args[1].s == "-version") || slices.Contains(strings.Fields(r.alone), args[1].s) ||
+		args[1].s == "-h" && r.class > Safe && !haltsOnH[name]) {
 		w.res.add(Safe, "`"+name+" "+args[1].s+"`: prints help or version")
 		return
 	}
@@ -79,6 +78,109 @@ func (w *walker) run(args []arg, io ioInfo) {
 		}
 	}
 	w.apply(r, name, args, io)
+}
+
+// haltsOnH are the commands whose -h is an action, not help (shutdown -h
+// halts).
+var haltsOnH = map[string]bool{"shutdown": true, "halt": true, "poweroff": true, "reboot": true}
+
+// unknown judges a program the table does not know: dangerous, since what
+// it does cannot be known, unless all it is asked is its help or version
+// (`tool --help`, `tool sub -h`, `tool version`), which every program of a
+// distribution answers by printing, or a list or its status (`tool
+// status`, `tool list`), verbs no program uses for a change.
+func (w *walker) unknown(name string, args []arg) {
+	if unknownAsks(args[1:]) {
+		w.res.add(Safe, "`"+name+" "+args[len(args)-1].s+"`: prints help or version")
+		return
+	}
+	if v, ok := unknownLists(args[1:]); ok {
+		w.res.add(Dev, "`"+name+" "+v+"`: asks a program the classifier does not know for a list or its status")
+		w.readerFlags(name, args, ioInfo{})
+		w.operands(args[1:])
+		return
+	}
+	w.res.add(Dangerous, "unknown command `"+name+"`")
+	w.operands(args[1:])
+	w.unknownOnDisk(name, args[1:])
+}
+
+// unknownAsks reports arguments that only ask for help or a version: one
+// of the spellings, alone or after one subcommand word.
+func unknownAsks(ops []arg) bool {
+	asks := func(s string) bool {
+		switch s {
+		case "--help", "-h", "-help", "--version", "-version", "help", "version", "--usage":
+			return true
+		}
+		return false
+	}
+	switch len(ops) {
+	case 1:
+		return asks(ops[0].s)
+	case 2:
+		// tool sub --help, tool help sub.
+		sub := ops[0].s
+		if ops[0].s == "help" {
+			sub = ops[1].s
+		} else if !asks(ops[1].s) || ops[1].s == "version" {
+			return false
+		}
+		return plainWord(sub)
+	}
+	return false
+}
+
+// listVerbs are the verbs with which a command asks a tool for a list or
+// its state.
+var listVerbs = map[string]bool{"status": true, "list": true, "ls": true}
+
+// unknownLists reports arguments that ask an unknown tool for a list or
+// its status, with nothing that names a change (delete, --force …) or a
+// secret to print: `tool status`, `tool clusters list`.
+func unknownLists(ops []arg) (string, bool) {
+	verb := ""
+	for i, a := range ops {
+		s := a.s
+		if verb == "" && i < 2 && listVerbs[s] {
+			verb = s
+			continue
+		}
+		if hasHole(s) || !plainWord(strings.TrimLeft(s, "-")) && !strings.HasPrefix(s, "-") {
+			return "", false
+		}
+		l := strings.ToLower(s)
+		for _, bad := range []string{"delete", "remove", "purge", "prune", "force", "wipe", "secret", "passw",
+			"token", "reveal", "decrypt", "destroy", "uninstall", "cred", "private", "item"} {
+			if strings.Contains(l, bad) {
+				return "", false
+			}
+		}
+		for t := range strings.FieldsFuncSeq(l, func(r rune) bool { return !(r >= 'a' && r <= 'z') }) {
+			switch t {
+			case "rm", "kill", "reset", "exec", "run", "set", "apply", "clear", "drop", "key", "keys", "show",
+				"get", "env", "vars", "config", "dump", "export", "raw":
+				return "", false
+			}
+		}
+	}
+	return verb, verb != ""
+}
+
+// plainWord reports a word of letters, digits and - _ . : that names a
+// subcommand or a resource, not a path or code.
+func plainWord(s string) bool {
+	if s == "" || len(s) > 40 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' ||
+			c == '.' || c == ':' || c == '=' || c == ',') {
+			return false
+		}
+	}
+	return true
 }
 
 // unknownOnDisk judges a program the table does not know that is given a
@@ -522,6 +624,9 @@ func helpAsked(r *rule, chain string, args []arg) bool {
 		switch {
 		case a == "--help" || a == "-help" && strings.Contains(chain, " "):
 			return true
+		case a == "-h" && len(args) == 2 && strings.Contains(chain, " "):
+			// git reset -h: a subcommand's -h alone is its usage.
+			return true
 		case a == "--" || !strings.HasPrefix(a, "-"):
 			return false
 		case takesValue(r.vals, a):
@@ -624,6 +729,9 @@ func (w *walker) writes(mode writeMode, chain string, args []arg, ops []int) []i
 		}
 	}
 	for _, i := range targets {
+		if args[i].s == "-" && mode != writeAll {
+			continue // standard output
+		}
 		if mode == writeLast && w.ownHook(args, ops, i) {
 			w.res.add(Dev, "`"+chain+" "+args[i].text+"`: installs the project's own git hook")
 			continue

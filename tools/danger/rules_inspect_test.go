@@ -1,0 +1,101 @@
+package danger
+
+import "testing"
+
+// TestInspectRules: tools that report on the machine are safe in their
+// reading forms and dangerous in the forms that change what they report
+// on.
+func TestInspectRules(t *testing.T) {
+	checkRules(t, []ruleCase{
+		{"sensors", Safe},
+		{"sensors -s", Dangerous},
+		{"nvidia-smi", Safe},
+		{"nvidia-smi --query-gpu=name,memory.used --format=csv", Safe},
+		{"nvidia-smi -pl 100", Dangerous},
+		{"nvidia-smi -r -i 0", Dangerous},
+		{"nvidia-smi -f /etc/gpu.log", Dangerous},
+		{"mpstat 1 3", Safe},
+		{"sar -u 1 3", Safe},
+		{"sar -o /etc/sa.bin 1 3", Dangerous},
+		{"dmidecode -t memory", Safe},
+		{"dmidecode --dump-bin dmi.bin", Dev},
+		{"modinfo ext4", Safe},
+		{"nmcli device status", Safe},
+		{"nmcli dev wifi list", Safe},
+		{"nmcli connection show", Safe},
+		{"nmcli -s connection show home", Dangerous},
+		{"nmcli --show-secrets con show home", Dangerous},
+		{"nmcli connection delete home", Dangerous},
+		{"nmcli radio wifi off", Dangerous},
+		{"nmcli networking off", Dangerous},
+		{"nmcli dev wifi connect x password y", Dangerous},
+		{"xrandr", Safe},
+		{"xrandr --query", Safe},
+		{"xrandr --output HDMI-1 --off", Dangerous},
+		{"pactl list short sinks", Safe},
+		{"pactl set-sink-volume 0 50%", Dangerous},
+		{"bluetoothctl devices", Safe},
+		{"bluetoothctl remove AA:BB", Dangerous},
+		{"resolvectl status", Safe},
+		{"resolvectl flush-caches", Dangerous},
+		{"loginctl list-sessions", Safe},
+		{"loginctl terminate-user alice", Dangerous},
+		{"busctl list", Safe},
+		{"busctl call org.x / org.x M", Dangerous},
+		{"coredumpctl list", Safe},
+		{"coredumpctl dump 1234 -o core", Dangerous},
+		{"crictl ps", Safe},
+		{"crictl rmi --all", Dangerous},
+		{"ethtool eth0", Safe},
+		{"ethtool -s eth0 speed 100", Dangerous},
+		{"iwconfig", Safe},
+		{"iwconfig wlan0 essid x", Dangerous},
+		{"iw dev wlan0 link", Safe},
+		{"iw dev wlan0 set power_save off", Dangerous},
+		{"btrfs filesystem show", Safe},
+		{"btrfs subvolume list /", Safe},
+		{"btrfs subvolume delete /mnt/x", Dangerous},
+		{"dumpe2fs -h /dev/sda1", Safe},
+		{"xfs_info /", Safe},
+		{"ncdu --version", Safe},
+		{"ncdu -o /etc/x.json /", Dangerous},
+		{"zipinfo archive.zip", Safe},
+		{"apropos partition", Safe},
+		{"pdftotext paper.pdf -", Safe},
+		{"pdftotext paper.pdf paper.txt", Dev},
+		{"pdftotext paper.pdf ~/.bashrc", Dangerous},
+		{"uuidgen", Safe},
+	})
+}
+
+// TestUnknownAsked: a program the table does not know stays dangerous,
+// unless it is asked only for help or its version, or for a list or its
+// status with nothing that names a change or a secret.
+func TestUnknownAsked(t *testing.T) {
+	checkRules(t, []ruleCase{
+		{"frobnicate --help", Safe},
+		{"frobnicate --version", Safe},
+		{"frobnicate -h", Safe},
+		{"frobnicate version", Safe},
+		{"frobnicate deploy --help", Safe},
+		{"frobnicate help deploy", Safe},
+		{"frobnicate deploy version", Dangerous},
+		{"frobnicate deploy", Dangerous},
+		{"frobnicate status", Dev},
+		{"frobnicate clusters list", Dev},
+		{"frobnicate list --output json", Dev},
+		{"frobnicate list --delete", Dangerous},
+		{"frobnicate list secrets", Dangerous},
+		{"frobnicate list items", Dangerous},
+		{"frobnicate ls --show-passwords", Dangerous},
+		{"frobnicate list ~/.ssh/id_rsa", Dangerous},
+		{"frobnicate status $(rm -rf ~)", Blocked},
+		{"frobnicate list --exec rm", Dangerous},
+		{"./frobnicate --help", Dev}, // the project's own program runs
+		{"git reset -h", Safe},
+		{"zip -h", Safe},
+		{"nc -h", Safe},
+		{"shutdown -h", Dangerous},
+		{"du -h", Safe},
+	})
+}
