@@ -254,6 +254,9 @@ func (w *walker) operandsOf(name string, args []arg) {
 			}
 		}
 		switch {
+		case ok && name == "head" && headBytes(args) && strings.HasPrefix(p, "/dev/") &&
+			rawDevice.Get().MatchString(p):
+			w.res.add(Safe, "`head "+a.text+"`: reads the start of a disk: its partition table and boot code")
 		case ok:
 			w.readPath(p, true, "`"+a.text+"`", !a.quoted)
 			if tree && !w.inside(p) && p != w.ws.Dir {
@@ -265,6 +268,29 @@ func (w *walker) operandsOf(name string, args []arg) {
 			w.readPartly(a.s, "`"+a.text+"`")
 		}
 	}
+}
+
+// headBytes reports a head that reads no more than the first MiB (-c N,
+// --bytes=N), as ddHead does for dd.
+func headBytes(args []arg) bool {
+	n := int64(-1)
+	for i, a := range args {
+		v, ok := "", false
+		switch {
+		case a.s == "-c" || a.s == "--bytes":
+			if i+1 < len(args) {
+				v, ok = args[i+1].s, true
+			}
+		case strings.HasPrefix(a.s, "--bytes="):
+			v, ok = strings.TrimPrefix(a.s, "--bytes="), true
+		case strings.HasPrefix(a.s, "-c") && len(a.s) > 2:
+			v, ok = a.s[2:], true
+		}
+		if ok {
+			n = ddSize(v)
+		}
+	}
+	return n >= 0 && n <= 1<<20
 }
 
 // readPartly judges reading a path with parts not known before running

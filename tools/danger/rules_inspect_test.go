@@ -99,3 +99,31 @@ func TestUnknownAsked(t *testing.T) {
 		{"du -h", Safe},
 	})
 }
+
+// TestDiskInspectors: asking a disk or filesystem how it is reads none of
+// its files; the same tools' changing forms stay dangerous or blocked.
+func TestDiskInspectors(t *testing.T) {
+	checkRules(t, []ruleCase{
+		{"gdisk -l /dev/nvme0n1", Safe},
+		{"gdisk /dev/nvme0n1", Dangerous},
+		{"e2fsck -n /dev/sdb1", Safe},
+		{"e2fsck -ny /dev/sdb1", Dangerous},
+		{"e2fsck -p /dev/sdb1", Dangerous},
+		{"tune2fs -l /dev/sda1", Safe},
+		{"tune2fs -l -O ^has_journal /dev/sda1", Dangerous},
+		{"mdadm --detail /dev/md0", Safe},
+		{"mdadm --create /dev/md0 -l1 -n2 /dev/sda /dev/sdb", Blocked},
+		{"head -c 512 /dev/sda | xxd", Safe},
+		{"head --bytes=1M /dev/nvme0n1 | file -", Safe},
+		{"head -c 2G /dev/sda", Dangerous},
+		{"head /dev/sda", Dangerous},
+		{"head -c 512 /dev/sda > /dev/sdb", Blocked},
+		{"sudo -l", Safe},
+		{"sudo -l rm -rf /", Blocked},
+		{"sudo -v", Dangerous},
+		{"killall -l", Safe},
+		{"killall node", Dangerous},
+		{"visudo -c", Safe},
+		{"visudo", Dangerous},
+	})
+}

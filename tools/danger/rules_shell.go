@@ -103,7 +103,8 @@ func shellCommands() map[string]*rule {
 			vals: "-u -g -C -h -p -U -r -t -T -D -R --user --group --host --prompt --chdir --role " +
 				"--type --close-from",
 			noscope: true,
-			flags:   []flag{set("-l -v -k -K --list --validate", Dangerous, "uses root privileges")},
+			flags: []flag{set("-v -k -K --validate", Dangerous, "uses root privileges"),
+				set("-l --list", Safe, "lists what the user may run as root")},
 		},
 		"doas": {class: Dangerous, why: "runs as root", kind: kindWrap, vals: "-u -C", noscope: true},
 		"run0": {
