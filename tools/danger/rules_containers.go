@@ -252,6 +252,11 @@ func kubectlRules() map[string]*rule {
 				"get-contexts":    safe("lists contexts"),
 				"current-context": safe("shows the context"),
 				"get-clusters":    safe("lists clusters"),
+				"get-users":       safe("lists users"),
+				// Which cluster later commands reach: the session's
+				// choice, as terraform workspace select is.
+				"use-context": dev("selects the context later commands use"),
+				"use":         dev("selects the context later commands use"),
 			},
 			open: true,
 		},

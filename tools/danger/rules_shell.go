@@ -372,21 +372,28 @@ func shellCommands() map[string]*rule {
 		"runuser": {class: Dangerous, why: "runs as another user", kind: kindWrap, vals: "-u -g -G --user --group",
 			noscope: true, check: (*walker).su},
 		"sg": {class: Dangerous, why: "runs as another group", check: (*walker).su, noscope: true},
+		// Tracers and debuggers run the command they are given, which is
+		// judged; attaching to a running process reads what it holds.
 		"strace": {
-			class:   Dangerous,
-			why:     "traces a process",
+			class:   Dev,
+			why:     "traces a command",
+			flags:   []flag{raise("-p --attach", Dangerous, "attaches to a running process and reads what it holds")},
 			kind:    kindWrap,
 			vals:    "-o -e -p -s -u -E -P -I -a -b -X -O -S --output --trace --signal --user --env",
 			noscope: true,
 		},
 		"ltrace": {
-			class:   Dangerous,
-			why:     "traces a process",
+			class:   Dev,
+			why:     "traces a command",
+			flags:   []flag{raise("-p", Dangerous, "attaches to a running process and reads what it holds")},
 			kind:    kindWrap,
 			vals:    "-o -e -p -s -u -n -a -A -D -F -l -w --output --library",
 			noscope: true,
 		},
-		"gdb":    {class: Dangerous, why: "debugs a process", check: (*walker).gdb},
+		"gdb": {class: Dev, why: "debugs a program", check: (*walker).gdb,
+			vals: "-ex --eval-command -iex --init-eval-command -x --command -ix -d --directory -cd -s --symbols " +
+				"-e --exec -c --core",
+			flags: []flag{raise("-p --pid", Dangerous, "attaches to a running process and reads what it holds")}},
 		"entr":   {class: Dev, why: "runs a command when files change", check: (*walker).entr, noscope: true},
 		"script": {class: Dev, why: "records a terminal session", check: (*walker).scriptCmd},
 		"expect": {class: Dangerous, why: "drives interactive programs", check: (*walker).expect},
@@ -431,9 +438,11 @@ func shellCommands() map[string]*rule {
 // after their options.
 func perfRun() *rule {
 	return &rule{
-		class: Dangerous,
+		class: Dev,
 		why:   "profiles a command",
 		kind:  kindWrap,
+		flags: []flag{raise("-a --all-cpus -p --pid -t --tid -u --uid -C --cpu -G --cgroup", Dangerous,
+			"profiles processes other than the command")},
 		vals: "-e --event -o --output -p --pid -t --tid -F --freq -c --count -C --cpu -m --mmap-pages " +
 			"-u --uid -G --cgroup --call-graph -r --repeat -x --field-separator -I --interval-print",
 		noscope: true,

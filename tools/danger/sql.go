@@ -85,6 +85,13 @@ func (w *walker) sql(chain string, args []arg, io ioInfo) {
 			}
 			w.res.add(Dangerous, "`"+name+"`: opens an interactive session")
 			return
+		case inFile:
+			if io.in.data != "" {
+				w.sqlFile(chain, io.in.data) // sqlite3 dev.db < schema.sql
+				return
+			}
+			w.res.add(Dangerous, "`"+name+"`: runs statements that cannot be seen")
+			return
 		default:
 			w.res.add(Dangerous, "`"+name+"`: runs statements that cannot be seen")
 			return
