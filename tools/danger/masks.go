@@ -86,7 +86,10 @@ func masks(name string, args []string) int {
 func envLines(p string) bool {
 	base := strings.ToLower(path.Base(p))
 	return base == ".env" || strings.HasPrefix(base, ".env.") || strings.HasSuffix(base, ".env") ||
-		base == ".dev.vars" || base == ".envrc" || base == ".flaskenv"
+		base == ".dev.vars" || base == ".envrc" || base == ".flaskenv" ||
+		// INI and properties files whose every secret is a KEY = VALUE line.
+		strings.HasSuffix(p, "/.aws/credentials") || strings.HasSuffix(p, "/.aws/config") || base == ".npmrc" ||
+		base == ".pypirc" || base == "gradle.properties"
 }
 
 // operandsEnvLines reports a cut, awk or sed whose file operands are all

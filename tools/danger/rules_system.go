@@ -511,7 +511,10 @@ func systemCommands() map[string]*rule {
 			why:   "creates a key",
 			vals:  "-f -t -b -C -N -P -a -Z -O -n -I -V -z -s -D -E -m -w -Y",
 			flags: []flag{set("-l -F -y -B", Safe, "shows keys")},
-			check: (*walker).keygen,
+			// A fingerprint or a known host: no secret (-y stays a read of
+			// the private key, as the labelled table says).
+			namesWith: "-l -F -B",
+			check:     (*walker).keygen,
 		},
 		"age-keygen": {class: Dev, why: "creates a key", vals: "-o --output", check: (*walker).keygen},
 		"sops":       sopsRule(),
