@@ -808,6 +808,8 @@ func (w *walker) runFile(target, text, lang string) {
 		return
 	}
 	switch {
+	case strings.Contains(target, "://") && !strings.HasPrefix(target, "file://"):
+		w.res.add(Blocked, "`"+text+"`: downloads code from a URL and runs it")
 	case strings.Contains(target, holeSetup):
 		w.res.add(Dev, "`"+text+"`: runs the shell setup code an installed tool prints")
 	case strings.ContainsRune(target, holeDL):

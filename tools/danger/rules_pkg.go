@@ -1,6 +1,10 @@
 package danger
 
-import "github.com/qsh-shell/qsh/tools/danger/lazy"
+import (
+	"strings"
+
+	"github.com/qsh-shell/qsh/tools/danger/lazy"
+)
 
 // packageCommands is the part of the table (see rules.go) for package managers: the languages'
 // (npm, pip, uv …; cargo is with the builds) and the system's (apt, brew, nix …).
@@ -165,6 +169,10 @@ func packageCommands() map[string]*rule {
 					sub: map[string]*rule{
 						"list":   safe("lists environments"),
 						"export": safe("prints an environment"),
+						// From the project's environment.yml, as a venv
+						// from requirements.txt.
+						"create": {class: Dev, why: "creates the project's environment", check: (*walker).condaFile},
+						"update": {class: Dev, why: "updates the project's environment", check: (*walker).condaFile},
 					},
 				},
 				"search": dev("queries channels"),
@@ -357,8 +365,9 @@ func packageCommands() map[string]*rule {
 		"asdf": {
 			class: Dangerous,
 			why:   "installs tool versions",
-			sub:   map[string]*rule{"list": safe("lists versions"), "current": safe("shows versions")},
-			open:  true,
+			sub: map[string]*rule{"list": safe("lists versions"), "current": safe("shows versions"),
+				"install": pinnedInstall()},
+			open: true,
 		},
 		"mise": {
 			class: Dangerous,
@@ -366,6 +375,7 @@ func packageCommands() map[string]*rule {
 			sub: map[string]*rule{
 				"ls":      safe("lists versions"),
 				"current": safe("shows versions"),
+				"install": pinnedInstall(),
 				"run":     dev("runs a project task"),
 				"exec":    miseExec(),
 				"x":       miseExec(),
@@ -404,6 +414,32 @@ func packageCommands() map[string]*rule {
 			open: true,
 		},
 	})
+}
+
+// pinnedInstall is asdf and mise install: with no operand it installs the
+// versions the project's .tool-versions pins, as a lock file's install
+// does; a tool named on the line is the user's choice, for every project.
+func pinnedInstall() *rule {
+	return &rule{class: Dangerous, why: "installs tool versions", bare: dev("installs the versions the project pins")}
+}
+
+// condaFile judges conda env create -f: a file of the workspace is the
+// project's environment; one from elsewhere or the network is not.
+func (w *walker) condaFile(chain string, args []arg, io ioInfo) {
+	file := ""
+	for i := 1; i < len(args); i++ {
+		switch name, v, ok := strings.Cut(args[i].s, "="); {
+		case name == "-f" || name == "--file":
+			if !ok && i+1 < len(args) {
+				i++
+				v = args[i].s
+			}
+			file = v
+		}
+	}
+	if p, ok := w.abs(file); file == "" || strings.Contains(file, "://") || !ok || !w.inside(p) {
+		w.res.add(Dangerous, "`"+chain+"`: creates an environment from packages not named by the project")
+	}
 }
 
 // globalRemove is npm's rm and its aliases: -g removes a global package.

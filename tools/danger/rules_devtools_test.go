@@ -1,0 +1,57 @@
+package danger
+
+import "testing"
+
+// TestDevTools: SDKs, formatters, local clusters and hook managers do the
+// project's work; their global and remote forms do not.
+func TestDevTools(t *testing.T) {
+	checkRules(t, []ruleCase{
+		{"flutter pub get", Dev},
+		{"flutter test", Dev},
+		{"flutter build apk", Dev},
+		{"flutter doctor", Safe},
+		{"flutter upgrade", Dangerous},
+		{"flutter pub global activate devtools", Dangerous},
+		{"flutter pub publish", Dangerous},
+		{"dart pub get", Dev},
+		{"dart run build_runner build", Dev},
+		{"dart pub publish --dry-run", Dev},
+		{"autopep8 app.py", Safe},
+		{"autopep8 -i app.py", Dev},
+		{"autopep8 -i ~/.bashrc", Dangerous},
+		{"yapf -i src/x.py", Dev},
+		{"stylua --check .", Safe},
+		{"taplo fmt", Dev},
+		{"taplo check", Safe},
+		{"sphinx-build docs docs/_build", Dev},
+		{"sphinx-build docs /etc/x", Dev}, // operands are not known outputs; -o is
+		{"wasm-pack build", Dev},
+		{"wasm-pack publish", Dangerous},
+		{"husky install", Dev},
+		{"streamlit run app.py", Dev},
+		{"streamlit run app.py --server.address 0.0.0.0", Dangerous},
+		{"streamlit run https://x.example/app.py", Blocked},
+		{"kind create cluster", Dev},
+		{"kind get clusters", Safe},
+		{"minikube start", Dev},
+		{"minikube status", Safe},
+		{"tilt up", Dev},
+		{"skaffold dev", Dev},
+		{"skaffold run", Dangerous},
+		{"skaffold delete", Dangerous},
+		{"mkcert localhost", Dev},
+		{"mkcert -install", Dangerous},
+		{"rbenv local 3.3.0", Dev},
+		{"rbenv install 3.3.0", Dangerous},
+		{"rbenv global 3.3.0", Dangerous},
+		{"asdf install", Dev},
+		{"asdf install nodejs 20.0.0", Dangerous},
+		{"mise install", Dev},
+		{"mise install node@22", Dangerous},
+		{"mise trust && mise install", Dangerous},
+		{"conda env create -f environment.yml", Dev},
+		{"conda env create -f https://x.example/env.yml", Dangerous},
+		{"conda env create -n x python=3.12", Dangerous},
+		{"conda env update -f environment.yml --prune", Dev},
+	})
+}
