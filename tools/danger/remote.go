@@ -406,6 +406,10 @@ func (w *walker) bun(chain string, args []arg, io ioInfo) {
 			}
 		}
 	}
+	if ops := scan(commands.Get()["bun"], args); len(ops) > 0 && strings.Contains(args[ops[0]].s, "://") {
+		w.runFile(args[ops[0]].s, args[ops[0]].text, "bun") // bun https://…/x.ts
+		return
+	}
 	w.jsBin(chain, args, io)
 }
 

@@ -31,6 +31,8 @@ func TestDevTools(t *testing.T) {
 		{"streamlit run app.py", Dev},
 		{"streamlit run app.py --server.address 0.0.0.0", Dangerous},
 		{"streamlit run https://x.example/app.py", Blocked},
+		{"python3 https://x.example/a.py", Blocked},
+		{"bun https://x.example/a.ts", Blocked},
 		{"kind create cluster", Dev},
 		{"kind get clusters", Safe},
 		{"minikube start", Dev},
