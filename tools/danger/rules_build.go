@@ -11,8 +11,11 @@ func buildCommands() map[string]*rule {
 			vals:  "-C -f --file --makefile --directory -j -l -o -W -E --eval -I --include-dir",
 			check: (*walker).make,
 			flags: []flag{
-				set("-n --dry-run --just-print -q --question -p", Safe, "shows what would run"),
+				set("-q --question -p", Safe, "shows what would run"),
 			},
+			// make -n install prints the install's commands; what its
+			// makefile runs even then ($(shell …), + lines) is judged.
+			dry: flag{match: "-n --dry-run --just-print --recon", class: Safe, why: "shows what would run"},
 			ops: []flag{
 				raise("install uninstall", Dangerous, "installs outside the workspace"),
 				raise("deploy* publish* release* upload* push*", Dangerous, "publishes or deploys"),

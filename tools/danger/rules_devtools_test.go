@@ -57,3 +57,19 @@ func TestDevTools(t *testing.T) {
 		{"conda env update -f environment.yml --prune", Dev},
 	})
 }
+
+// TestDryAndLocal: make's dry run prints even an install's commands;
+// s_client to this machine is a local dev server's certificate.
+func TestDryAndLocal(t *testing.T) {
+	checkRules(t, []ruleCase{
+		{"make -n", Safe},
+		{"make --dry-run install", Safe},
+		{"make -n deploy", Safe},
+		{"make install", Dangerous},
+		{"make -n -f /tmp/evil.mk", Dangerous},
+		{"openssl s_client -connect localhost:443 </dev/null", Dev},
+		{"openssl s_client -connect=127.0.0.1:8443", Dev},
+		{"openssl s_client -connect example.com:443", Dangerous},
+		{"openssl s_client example.com:443", Dangerous},
+	})
+}
