@@ -590,6 +590,21 @@ func (w *walker) output(s *syntax.Stmt, name string, args []string, in input) in
 		if dir, ok := w.listsPaths(name, args); ok {
 			if name == "find" {
 				entry, filtered := findFilter(args)
+				if entry != "" && !strings.HasPrefix(entry, "/") {
+					var roots []string
+					var expr []arg
+					for _, a := range args {
+						if len(expr) == 0 && !strings.HasPrefix(a, "-") && a != "(" && a != "!" {
+							roots = append(roots, a)
+						} else {
+							expr = append(expr, arg{s: a})
+						}
+					}
+					if len(roots) == 0 {
+						roots = []string{"."}
+					}
+					entry = w.findEntryIn(roots, expr)
+				}
 				return input{kind: inTree, data: dir, entry: entry, filtered: filtered}
 			}
 			return input{kind: inPaths, data: dir}

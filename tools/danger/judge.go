@@ -589,7 +589,7 @@ func (w *walker) apply(r *rule, chain string, args []arg, io ioInfo) {
 				hit(f, a)
 				break
 			}
-			if hasHole(a.s) && f.class > class && !f.set {
+			if hasHole(a.s) && f.class > class && !f.set && !(r.pattern && i != ops[0]) {
 				// Worst case: an unknown operand may be the one that matters.
 				hit(flag{class: Dangerous, why: "argument not known before running"}, a)
 				break
