@@ -150,6 +150,17 @@ func dockerRules() map[string]*rule {
 			why:   "builds images",
 			flags: []flag{raise("--push", Dangerous, "publishes an image")},
 			check: (*walker).builtImage,
+			sub: map[string]*rule{
+				"ls": safe("lists builders"), "du": safe("shows the build cache"),
+				"version": safe("prints its version"),
+			},
+			open: true,
+		},
+		"manifest": {
+			class: Dangerous,
+			why:   "changes an image's manifest list",
+			sub:   map[string]*rule{"inspect": dev("reads an image's manifest from its registry")},
+			open:  true,
 		},
 		"context": {
 			class: Dangerous,

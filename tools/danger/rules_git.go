@@ -362,8 +362,9 @@ func gitRules() map[string]*rule {
 				raise("--unsafe-paths", Dangerous, "may patch files outside the repository"),
 			},
 		},
-		"format-patch":    {class: Dev, why: "writes patch files", check: (*walker).outflag},
-		"notes":           dev("edits notes"),
+		"format-patch": {class: Dev, why: "writes patch files", check: (*walker).outflag},
+		"notes": {class: Dev, why: "edits notes",
+			sub: map[string]*rule{"list": safe("lists notes"), "show": safe("shows a note")}, open: true},
 		"sparse-checkout": dev("changes the sparse checkout"),
 		"lfs": {
 			class: Dev,
@@ -401,8 +402,8 @@ func gitRules() map[string]*rule {
 			flags:   []flag{raise("-d --delete", Dangerous, "deletes a symbolic ref")},
 		},
 		"archive": {
-			class: Dev,
-			why:   "writes an archive",
+			class: Safe,
+			why:   "prints an archive of a commit (-o writes one)",
 			check: (*walker).outflag,
 			flags: []flag{raise("--remote --exec", Dangerous, "runs a program or reaches a remote")},
 			progs: "--exec",

@@ -158,6 +158,52 @@ func inspectCommands() map[string]*rule {
 				"version":    safe("prints its version"),
 			}),
 		},
+		// Servers' own checks of their configuration.
+		"nginx": {class: Dangerous, why: "starts or signals the web server",
+			flags: []flag{set("-t -T -v -V -h", Safe, "checks or shows its configuration")}},
+		"apachectl":  apachectl(),
+		"apache2ctl": apachectl(),
+		"sshd": {class: Dangerous, why: "starts the ssh server",
+			flags: []flag{set("-t -T -V", Safe, "checks or shows its configuration")}},
+		"chkconfig": {class: Dangerous, why: "changes which services start", flags: []flag{
+			set("--list", Safe, "lists services")}, bare: safe("lists services")},
+		"arp": {class: Safe, why: "shows the neighbour table",
+			flags: []flag{raise("-d -s -f --delete --set --file", Dangerous, "changes the neighbour table")}},
+		"route": {class: Safe, why: "shows the routing table",
+			ops: []flag{raise("add del delete flush change", Dangerous, "changes the routing table")}},
+		"fuser": {class: Safe, why: "shows which processes use a file",
+			flags: []flag{raise("-k --kill", Dangerous, "kills the processes")}},
+		"tput": safe("queries the terminal"),
+		"stty": {class: Dev, why: "changes the terminal's settings",
+			bare:  safe("shows the terminal's settings"),
+			flags: []flag{set("-a --all -g --save", Safe, "shows the terminal's settings")},
+			ops:   []flag{set("size speed", Safe, "shows the terminal's settings")}},
+		"apt-file": {class: Dev, why: "updates its index",
+			sub: map[string]*rule{"search": safe("finds a package's files"), "find": safe("finds a package's files"),
+				"list": safe("lists a package's files"), "show": safe("lists a package's files")}, open: true},
+		"pipdeptree": named(safe("shows installed packages")),
+		"zoxide": {class: Dev, why: "changes its directory database",
+			sub: map[string]*rule{"query": safe("finds a directory")}, open: true},
+		// Viewers of files and differences; a diff viewer reads both sides.
+		"delta":   safe(readOnly),
+		"difft":   safe(readOnly),
+		"icdiff":  safe(readOnly),
+		"hexyl":   safe(readOnly),
+		"glow":    {class: Safe, why: readOnly, check: (*walker).readerFlags},
+		"mdcat":   {class: Safe, why: readOnly, check: (*walker).readerFlags},
+		"dust":    safe("shows disk usage"),
+		"duf":     safe("shows disk usage"),
+		"procs":   safe("lists processes"),
+		"crc32":   named(safe("hashes files")),
+		"csvstat": safe(readOnly),
+		"xsv":     {class: Safe, why: "reads CSV", check: (*walker).readerFlags},
+		"binwalk": {class: Safe, why: "inspects a firmware image",
+			flags: []flag{raise("-e --extract -D --dd -M --matryoshka", Dev, "extracts files into the workspace"),
+				raise("-r --rm --run-as", Dangerous, "deletes files or runs extractors as another user")}},
+		"pandoc": {class: Safe, why: "converts a document", check: (*walker).readerFlags,
+			flags: []flag{raise("-F --filter -L --lua-filter", Dangerous, "runs a filter program")}},
+		"certutil": {class: Dangerous, why: "changes a certificate database",
+			flags: []flag{set("-L -K", Safe, "lists certificates")}},
 		// Document and archive inspectors and converters.
 		"zipinfo": safe("lists an archive"),
 		"apropos": safe("searches the manual"),
@@ -245,5 +291,16 @@ func (w *walker) nmcli(chain string, args []arg, io ioInfo) {
 	}
 	if !reads {
 		w.res.add(Dangerous, "`"+chain+" "+object+"`: changes network connections")
+	}
+}
+
+// apachectl checks or shows its configuration with -t, -S, -M, -V or
+// configtest; anything else starts, stops or signals the server.
+func apachectl() *rule {
+	return &rule{
+		class: Dangerous,
+		why:   "starts, stops or signals the web server",
+		flags: []flag{set("-t -S -M -V -v", Safe, "checks or shows its configuration")},
+		ops:   []flag{set("configtest -t -S -M -V", Safe, "checks or shows its configuration")},
 	}
 }
