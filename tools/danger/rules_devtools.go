@@ -1,5 +1,7 @@
 package danger
 
+import "strings"
+
 // devToolCommands are the everyday tools of languages and frameworks the
 // other domains do not cover: SDKs whose subcommands build, test and
 // fetch the project's dependencies; formatters that print unless told to
@@ -123,6 +125,8 @@ func devToolCommands() map[string]*rule {
 		"mkcert": {
 			class: Dev,
 			why:   "makes a development certificate",
+			names: true, // its operands are host names; what it writes is judged
+			check: (*walker).mkcertFiles,
 			flags: []flag{
 				raise("-install -uninstall", Dangerous, "changes the system's and browsers' trusted authorities"),
 				set("-CAROOT", Safe, "shows where its authority is"),
@@ -168,5 +172,21 @@ func versionManager(lang string) *rule {
 			"global":    dangerous("changes the default version"),
 		},
 		open: true,
+	}
+}
+
+// mkcertFiles judges the files mkcert writes: -cert-file, -key-file,
+// -p12-file.
+func (w *walker) mkcertFiles(chain string, args []arg, io ioInfo) {
+	for i := 1; i < len(args); i++ {
+		name, v, hasV := strings.Cut(args[i].s, "=")
+		switch strings.TrimPrefix(name, "-") {
+		case "cert-file", "key-file", "p12-file", "-cert-file", "-key-file", "-p12-file":
+			if !hasV && i+1 < len(args) {
+				i++
+				v = args[i].s
+			}
+			w.writeTo(v, chain+" "+name, v)
+		}
 	}
 }

@@ -43,6 +43,8 @@ func TestDevTools(t *testing.T) {
 		{"skaffold delete", Dangerous},
 		{"mkcert localhost", Dev},
 		{"mkcert -install", Dangerous},
+		{"mkcert -cert-file ~/.ssh/authorized_keys localhost", Dangerous},
+		{"mkcert -key-file certs/dev.key -cert-file certs/dev.crt localhost", Dev},
 		{"rbenv local 3.3.0", Dev},
 		{"rbenv install 3.3.0", Dangerous},
 		{"rbenv global 3.3.0", Dangerous},

@@ -151,6 +151,12 @@ func TestProjectWork(t *testing.T) {
 		{"perf record -a", Dangerous},
 		{"perf stat -p 1", Dangerous},
 		{"perf record -g rm -rf ~", Blocked},
+		{"strace -o ~/.bashrc ./app", Dangerous},
+		{"strace -o trace.txt ./app", Dev},
+		{"strace -f gcc -o /tmp/x main.c", Dangerous}, // gcc's -o, judged as gcc's
+		{"perf record -o ~/.bashrc ./app", Dangerous},
+		{"perf record -o perf.data ./app", Dev},
+		{"systemctl show-environment", Dangerous},
 		{"sqlite3 dev.db < schema.sql", Dev},
 		{"psql -h localhost -d app < migrations/001.sql", Dev},
 		{"psql -h localhost < /tmp/x.sql", Dangerous},

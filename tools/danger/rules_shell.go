@@ -1,5 +1,7 @@
 package danger
 
+import "strings"
+
 // shellCommands is the part of the table (see rules.go) for the shell's builtins, wrappers that run
 // a command (sudo, env, timeout …), shells and interpreters, and programs that run what they are
 // given (strace, gdb, expect …).
@@ -378,6 +380,7 @@ func shellCommands() map[string]*rule {
 			class:   Dev,
 			why:     "traces a command",
 			flags:   []flag{raise("-p --attach", Dangerous, "attaches to a running process and reads what it holds")},
+			check:   (*walker).tracerOut,
 			kind:    kindWrap,
 			vals:    "-o -e -p -s -u -E -P -I -a -b -X -O -S --output --trace --signal --user --env",
 			noscope: true,
@@ -386,6 +389,7 @@ func shellCommands() map[string]*rule {
 			class:   Dev,
 			why:     "traces a command",
 			flags:   []flag{raise("-p", Dangerous, "attaches to a running process and reads what it holds")},
+			check:   (*walker).tracerOut,
 			kind:    kindWrap,
 			vals:    "-o -e -p -s -u -n -a -A -D -F -l -w --output --library",
 			noscope: true,
@@ -443,9 +447,35 @@ func perfRun() *rule {
 		kind:  kindWrap,
 		flags: []flag{raise("-a --all-cpus -p --pid -t --tid -u --uid -C --cpu -G --cgroup", Dangerous,
 			"profiles processes other than the command")},
+		check: (*walker).tracerOut,
 		vals: "-e --event -o --output -p --pid -t --tid -F --freq -c --count -C --cpu -m --mmap-pages " +
 			"-u --uid -G --cgroup --call-graph -r --repeat -x --field-separator -I --interval-print",
 		noscope: true,
+	}
+}
+
+// tracerOut judges the file a tracer or profiler writes its report to
+// (strace -o, perf record -o), among the options before the command.
+func (w *walker) tracerOut(chain string, args []arg, io ioInfo) {
+	for i := 1; i < len(args); i++ {
+		a := args[i].s
+		if !strings.HasPrefix(a, "-") {
+			return // the command
+		}
+		name, v, hasV := strings.Cut(a, "=")
+		switch {
+		case name == "-o" || name == "--output" || name == "--output-file":
+			if !hasV && i+1 < len(args) {
+				i++
+				v = args[i].s
+			}
+			w.writeTo(v, chain+" "+name, v)
+		case strings.HasPrefix(a, "-o") && !strings.HasPrefix(a, "--"):
+			w.writeTo(a[2:], chain+" -o", a[2:])
+		case takesValue(commands.Get()[firstWord(chain)].vals, a) ||
+			firstWord(chain) == "perf" && takesValue(perfRun().vals, a):
+			i++
+		}
 	}
 }
 

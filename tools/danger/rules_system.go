@@ -643,7 +643,7 @@ func systemctlRules() map[string]*rule {
 		"list-jobs":         safe("lists jobs"),
 		"list-machines":     safe("lists machines"),
 		"list-paths":        safe("lists paths"),
-		"show-environment":  safe("shows the manager's environment"),
+		"show-environment":  dangerous("prints the manager's environment, which may include secrets"),
 		"help":              safe("shows a unit's documentation"),
 	}
 }
