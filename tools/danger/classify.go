@@ -187,6 +187,10 @@ type shared struct {
 	// getenv reads the environment of the commands being judged, for the
 	// files it moves ($KUBECONFIG); nil when judging text alone.
 	getenv func(string) string
+	// urlInstall: the string installs a program from a URL or a
+	// repository (pip install git+…, cargo install --git): a command the
+	// table does not know, later in the string, may be that program.
+	urlInstall bool
 	// remotes are git remotes the string adds or points elsewhere.
 	remotes map[string]bool
 	// images are the image repositories the string builds or tags;

@@ -101,6 +101,9 @@ func (w *walker) unknown(name string, args []arg) {
 		return
 	}
 	w.res.add(Dangerous, "unknown command `"+name+"`")
+	if w.shared.urlInstall {
+		w.res.add(Blocked, "`"+name+"`: may be the program this command installs from the network, run")
+	}
 	w.operands(args[1:])
 	w.unknownOnDisk(name, args[1:])
 }

@@ -262,6 +262,33 @@ func remoteSpec(s string) bool {
 		strings.HasPrefix(s, "github:") || strings.HasPrefix(s, "gitlab:") || strings.Contains(s, " @ ")
 }
 
+// installsFrom judges an install whose operands or --git, --source,
+// --from values name a URL or a repository (cargo install --git, deno
+// install URL, gem install --source): code from the network, installed
+// for the user.
+func (w *walker) installsFrom(chain string, args []arg, io ioInfo) {
+	for i := 1; i < len(args); i++ {
+		a := args[i].s
+		name, v, hasV := strings.Cut(a, "=")
+		switch {
+		case name == "--git" || name == "--source" || name == "-s" || name == "--from" || name == "--url":
+			if !hasV && i+1 < len(args) {
+				i++
+				v = args[i].s
+			}
+		case !strings.HasPrefix(a, "-"):
+			v = a
+		default:
+			continue
+		}
+		if remoteSpec(v) || strings.HasPrefix(v, "jsr:") || strings.HasPrefix(v, "npm:") {
+			w.res.add(Dangerous, "`"+chain+" "+v+"`: installs code from a URL or repository")
+			w.shared.urlInstall = true
+			return
+		}
+	}
+}
+
 // pyTools are the well-known Python tools uvx and pipx run.
 var pyTools = lazy.Value[map[string]bool]{Build: func() map[string]bool {
 	m := map[string]bool{}

@@ -195,6 +195,7 @@ func packageCommands() map[string]*rule {
 		"gem": {
 			class: Dangerous,
 			why:   "changes installed gems",
+			check: (*walker).installsFrom,
 			sub: map[string]*rule{
 				"list":   safe("lists gems"),
 				"search": dev("queries the registry"),
