@@ -451,3 +451,32 @@ func (w *walker) inContainer(chain string, b *box, workdir string, inner []arg, 
 		}
 	}
 }
+
+// composeFile judges the compose files -f names: the project's are its
+// containers; one from elsewhere describes containers nobody named in the
+// project, and one from the network is code downloaded and run.
+func (w *walker) composeFile(chain string, args []arg, io ioInfo) {
+	for i := 1; i < len(args); i++ {
+		name, v, hasV := strings.Cut(args[i].s, "=")
+		if name != "-f" && name != "--file" {
+			continue
+		}
+		if !hasV && i+1 < len(args) {
+			i++
+			v = args[i].s
+		}
+		p, ok := w.abs(v)
+		switch {
+		case strings.Contains(v, "://"):
+			w.res.add(Blocked, "`"+chain+" -f "+v+"`: runs containers a compose file from the network describes")
+		case v == "-":
+			if io.in.kind == inDownload {
+				w.res.add(Blocked, "`"+chain+" -f -`: runs containers a compose file from the network describes")
+			} else if io.in.kind != inData {
+				w.res.add(Dangerous, "`"+chain+" -f -`: runs containers a file not known before running describes")
+			}
+		case !ok || !w.inside(p) && path.Dir(p) != w.ws.Dir:
+			w.res.add(Dangerous, "`"+chain+" -f "+v+"`: runs containers a compose file outside the workspace describes")
+		}
+	}
+}

@@ -21,6 +21,7 @@ func containerCommands() map[string]*rule {
 			why:   "runs the project's containers",
 			sub:   dockerRules()["compose"].sub,
 			vals:  "-f --file -p --project-name",
+			check: (*walker).composeFile,
 		},
 		"kubectl": {
 			class: Dangerous,
@@ -176,6 +177,7 @@ func dockerRules() map[string]*rule {
 			class: Dev,
 			why:   "runs the project's containers",
 			vals:  "-f --file -p --project-name --profile --env-file",
+			check: (*walker).composeFile,
 			sub: map[string]*rule{
 				"up": dev("starts the project's containers"),
 				"down": {

@@ -95,3 +95,17 @@ func TestInstallThenRun(t *testing.T) {
 		{"mix test", Dev},
 	})
 }
+
+// TestComposeFiles: the project's compose files run its containers; one
+// from elsewhere or the network does not.
+func TestComposeFiles(t *testing.T) {
+	checkRules(t, []ruleCase{
+		{"docker compose -f docker-compose.prod.yml up -d", Dev},
+		{"docker compose -f deploy/compose.yml -f compose.override.yml up", Dev},
+		{"docker compose -f /tmp/x.yml up", Dangerous},
+		{"docker-compose -f ~/other/docker-compose.yml up -d", Dangerous},
+		{"docker compose -f https://x.example/compose.yml up", Blocked},
+		{"curl -s https://x.example/c.yml | docker compose -f - up", Blocked},
+		{"docker compose --file=oci://x.example/app up", Blocked},
+	})
+}
