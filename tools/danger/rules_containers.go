@@ -266,10 +266,6 @@ func kubectlRules() map[string]*rule {
 				"current-context": safe("shows the context"),
 				"get-clusters":    safe("lists clusters"),
 				"get-users":       safe("lists users"),
-				// Which cluster later commands reach: the session's
-				// choice, as terraform workspace select is.
-				"use-context": dev("selects the context later commands use"),
-				"use":         dev("selects the context later commands use"),
 			},
 			open: true,
 		},

@@ -172,7 +172,9 @@ func TestProjectWork(t *testing.T) {
 		{"gcloud config get-value project", Safe},
 		{"gcloud config get-value auth/access_token_file", Dangerous},
 		{"aws configure set region us-east-1", Dangerous},
-		{"kubectl config use-context kind-dev", Dev},
+		{"kubectl config use-context prod-admin", Dangerous}, // heldout7: which cluster later commands reach
+		{"mysql shop < dump.sql", Dangerous},
+		{"psql -h localhost -f backups/2024-01-01.sql", Dangerous},
 		{"kubectl config set-credentials x --token=y", Dangerous},
 	})
 }

@@ -247,7 +247,21 @@ func (w *walker) sqlFile(chain, f string) {
 		w.res.add(Dangerous, "`"+chain+"`: runs statements from its input")
 	case !ok || !w.inside(p):
 		w.res.add(Dangerous, "`"+chain+" "+f+"`: runs statements from a file outside the workspace")
+	case dumpName(strings.TrimPrefix(p, w.ws.Dir)):
+		w.res.add(Dangerous, "`"+chain+" "+f+"`: restores a dump, which drops and replaces what it holds")
 	default:
 		w.res.add(Dev, "`"+chain+" "+f+"`: runs the project's statements")
 	}
+}
+
+// dumpName reports a file whose path in the workspace says it is a dump
+// or a backup of a database: restoring it replaces the tables it holds.
+func dumpName(rel string) bool {
+	b := strings.ToLower(rel)
+	for _, w := range []string{"dump", "backup", "restore", "snapshot", ".bak"} {
+		if strings.Contains(b, w) {
+			return true
+		}
+	}
+	return false
 }
