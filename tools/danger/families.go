@@ -58,6 +58,9 @@ func familyRule(name string) *rule {
 // llvm-, eu- for elfutils).
 func toolName(name string) string {
 	name = versionSuffix.Get().ReplaceAllString(name, "")
+	if familyNames.Get()[name] != nil {
+		return name // rebar3, buck2, premake5: the digit is the name's
+	}
 	name = strings.TrimRight(name, "0123456789")
 	for _, p := range []string{"llvm-", "eu-"} {
 		if rest, ok := strings.CutPrefix(name, p); ok && familyNames.Get()[rest] != nil {

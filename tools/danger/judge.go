@@ -94,8 +94,15 @@ func (w *walker) unknown(name string, args []arg) {
 		w.res.add(Safe, "`"+name+" "+args[len(args)-1].s+"`: prints help or version")
 		return
 	}
-	if v, ok := unknownLists(args[1:]); ok {
+	if v, ok := unknownVerb(args[1:], listVerbs); ok {
 		w.res.add(Dev, "`"+name+" "+v+"`: asks a program the classifier does not know for a list or its status")
+		w.readerFlags(name, args, ioInfo{})
+		w.operands(args[1:])
+		return
+	}
+	if v, ok := unknownVerb(args[1:], buildVerbs); ok && !w.shared.urlInstall {
+		w.res.add(Dev, "`"+name+" "+v+"`: a tool the classifier does not know, asked to build, test or check "+
+			"the project")
 		w.readerFlags(name, args, ioInfo{})
 		w.operands(args[1:])
 		return
@@ -138,14 +145,22 @@ func unknownAsks(ops []arg) bool {
 // its state.
 var listVerbs = map[string]bool{"status": true, "list": true, "ls": true}
 
-// unknownLists reports arguments that ask an unknown tool for a list or
-// its status, with nothing that names a change (delete, --force …) or a
-// secret to print: `tool status`, `tool clusters list`.
-func unknownLists(ops []arg) (string, bool) {
+// buildVerbs are the verbs with which a command asks a tool to build,
+// test, check or format the project where it stands: what every SDK and
+// build tool calls its everyday work (cdk synth, sam build, crystal spec).
+var buildVerbs = map[string]bool{"build": true, "test": true, "check": true, "lint": true, "fmt": true,
+	"format": true, "validate": true, "synth": true, "compile": true, "spec": true, "bench": true, "vet": true,
+	"typecheck": true, "analyze": true, "verify": true}
+
+// unknownVerb reports arguments that ask an unknown tool one of verbs
+// (its first or second operand), with nothing that names a change beyond
+// the verb (delete, deploy, --force …) or a secret to print: `tool
+// status`, `tool clusters list`, `tool build --release`.
+func unknownVerb(ops []arg, verbs map[string]bool) (string, bool) {
 	verb := ""
 	for i, a := range ops {
 		s := a.s
-		if verb == "" && i < 2 && listVerbs[s] {
+		if verb == "" && i < 2 && verbs[s] {
 			verb = s
 			continue
 		}
@@ -154,7 +169,8 @@ func unknownLists(ops []arg) (string, bool) {
 		}
 		l := strings.ToLower(s)
 		for _, bad := range []string{"delete", "remove", "purge", "prune", "force", "wipe", "secret", "passw",
-			"token", "reveal", "decrypt", "destroy", "uninstall", "cred", "private", "item"} {
+			"token", "reveal", "decrypt", "destroy", "uninstall", "cred", "private", "item", "deploy", "publish",
+			"release", "upload", "push", "prod", "login", "install", "sudo", "root", "host"} {
 			if strings.Contains(l, bad) {
 				return "", false
 			}

@@ -16,6 +16,12 @@ func containerCommands() map[string]*rule {
 			sub:   dockerRules(),
 			vals:  "--url -c --connection",
 		},
+		"nerdctl": {
+			class: Dangerous,
+			why:   "unknown nerdctl command",
+			sub:   dockerRules(),
+			vals:  "-n --namespace -a --address -H --host",
+		},
 		"docker-compose": {
 			class: Dev,
 			why:   "runs the project's containers",

@@ -132,6 +132,95 @@ func devToolCommands() map[string]*rule {
 				set("-CAROOT", Safe, "shows where its authority is"),
 			},
 		},
+		// Linkers, archivers of objects and binary rewriters write the file
+		// they make or rewrite the one they are given: judged by where.
+		"ld":       {class: Dev, why: "links objects", check: (*walker).outflag},
+		"ar":       {class: Dev, why: "makes a library of objects", ops: []flag{}, check: (*walker).arLib},
+		"objcopy":  {class: Dev, why: "copies and converts an object file", write: writeLast},
+		"strip":    {class: Dev, why: "removes symbols from binaries", write: writeAll, stdout: "-o"},
+		"upx":      {class: Dev, why: "compresses executables", write: writeAll, check: (*walker).outflag},
+		"emcc":     {class: Dev, why: "compiles code", check: (*walker).outflag},
+		"em++":     {class: Dev, why: "compiles code", check: (*walker).outflag},
+		"tinygo":   dev(buildWhy),
+		"wasm-opt": {class: Safe, why: "optimises WebAssembly", check: (*walker).outflag},
+		"rubocop": {class: Dev, why: "lints the project",
+			flags: []flag{raise("-a -A --autocorrect --autocorrect-all", Dev, "rewrites files")}},
+		"rspec": dev(buildWhy),
+		"nim":   {class: Dev, why: buildWhy, ops: []flag{publishes}},
+		"nimble": {class: Dev, why: buildWhy,
+			ops: []flag{raise("install uninstall", Dangerous, "installs for the user"), publishes}},
+		"crystal":    dev(buildWhy),
+		"shards":     dev("fetches the project's dependencies"),
+		"xcodebuild": {class: Dev, why: buildWhy, flags: []flag{raise("-exportArchive", Dev, "exports an archive")}},
+		"pod": {class: Dev, why: "fetches the project's dependencies",
+			sub: map[string]*rule{"trunk": dangerous("publishes or registers pods"),
+				"repo": dangerous("changes the pod sources"), "search": dev("queries the registry")},
+			open: true},
+		"pip-compile": dev("pins the project's dependencies"),
+		"pip-sync":    dev("installs the project's pinned dependencies"),
+		"rye": {class: Dev, why: "manages the project",
+			sub: map[string]*rule{"publish": dangerous("publishes the package"),
+				"install": dangerous("installs a tool for the user"), "self": dangerous("changes rye itself")},
+			open: true},
+		"openapi-generator-cli": dev("generates code"),
+		"openapi-generator":     dev("generates code"),
+		"swagger-codegen":       dev("generates code"),
+		// Data pipelines and experiment tracking of the project.
+		"dvc": {class: Dev, why: "runs the project's data pipeline",
+			sub: map[string]*rule{"push": dangerous("uploads data to the remote"),
+				"gc": dangerous("deletes cached data"), "destroy": dangerous("deletes the project's DVC data"),
+				"status": safe("shows the pipeline"), "dag": safe("shows the pipeline"),
+				"remote": dangerous("changes where data goes")},
+			open: true},
+		"mlflow": dev("runs the project's experiment tracking"),
+		// Development environments and local runners of CI.
+		"vagrant": {class: Dev, why: "manages the project's development VM",
+			sub: map[string]*rule{"destroy": dangerous("deletes the VM and its disk"),
+				"box":    dangerous("changes the boxes installed for the user"),
+				"plugin": dangerous("installs plugins for the user"), "status": safe("shows the VM"),
+				"global-status": safe("shows the VMs"), "validate": safe("checks the Vagrantfile")},
+			open: true},
+		"devcontainer": dev("builds or runs the project's dev container"),
+		"devbox": {class: Dev, why: "runs the project's environment",
+			sub: map[string]*rule{"global": dangerous("changes the user's global packages")}, open: true},
+		"dagger": {class: Dev, why: "runs the project's pipeline", check: (*walker).daggerModule},
+		"act":    dev("runs the project's workflows in local containers"),
+		"buildah": {class: Dev, why: "builds images",
+			sub: map[string]*rule{"push": dangerous("publishes an image"), "rm": dev("removes a working container"),
+				"rmi": dev("removes images")},
+			open: true},
+		"molecule": dev("tests the project's roles in local instances"),
+		"packer": {class: Dev, why: "checks image templates",
+			sub: map[string]*rule{"build": dangerous("builds machine images in the cloud accounts it names"),
+				"inspect": safe("shows a template")},
+			open: true},
+		// Cloud frameworks: synthesising, building and emulating are
+		// local; deploying and deleting change the cloud.
+		"cdk":        cloudFramework("synth diff ls list doctor init context metadata notices acknowledge watch"),
+		"sam":        cloudFramework("build validate local init logs list"),
+		"serverless": cloudFramework("package print offline invoke config plugin create info"),
+		"sls":        cloudFramework("package print offline invoke config plugin create info"),
+		"localstack": dev("runs local cloud emulators"),
+		"supabase": {class: Dev, why: "runs the project's local stack",
+			sub: map[string]*rule{
+				"db": {class: Dev, why: "works on the local database", sub: map[string]*rule{
+					"push": dangerous("changes the linked project's database"),
+					"reset": {class: Dev, why: "resets the local database",
+						flags: []flag{raise("--linked --db-url", Dangerous, "resets a remote database")}},
+					"dump": {class: Dev, why: "dumps a database",
+						flags: []flag{raise("--linked --db-url", Dangerous, "dumps a remote database")}},
+				}, open: true},
+				"functions": {class: Dev, why: "serves functions locally",
+					sub: map[string]*rule{"deploy": dangerous("deploys functions"),
+						"delete": dangerous("deletes functions")},
+					open: true},
+				"secrets":  dangerous("changes or lists the project's secrets"),
+				"link":     dangerous("links a remote project"),
+				"login":    dangerous("stores a login"),
+				"projects": dangerous("manages remote projects"),
+				"status":   safe("shows the local stack"),
+			},
+			open: true},
 		"rbenv":  versionManager("Ruby"),
 		"nodenv": versionManager("Node"),
 		"goenv":  versionManager("Go"),
@@ -187,6 +276,48 @@ func (w *walker) mkcertFiles(chain string, args []arg, io ioInfo) {
 				v = args[i].s
 			}
 			w.writeTo(v, chain+" "+name, v)
+		}
+	}
+}
+
+// cloudFramework is cdk, sam and serverless: the listed subcommands work
+// on the project here; anything else (deploy, destroy, remove, bootstrap,
+// sync) changes the cloud account.
+func cloudFramework(local string) *rule {
+	r := &rule{class: Dangerous, why: "deploys to or changes the cloud account", sub: map[string]*rule{}, open: true}
+	for v := range strings.FieldsSeq(local) {
+		r.sub[v] = dev("works on the project locally")
+	}
+	return r
+}
+
+// arLib judges ar's archive, its first operand after the key letters.
+func (w *walker) arLib(chain string, args []arg, io ioInfo) {
+	ops := scan(&rule{}, args)
+	if len(ops) < 2 {
+		return
+	}
+	key := strings.TrimPrefix(args[ops[0]].s, "-")
+	if strings.ContainsAny(key, "dmqrs") {
+		w.writeTo(args[ops[1]].s, chain, args[ops[1]].text)
+	}
+}
+
+// daggerModule judges dagger -m REF: a module from a repository is code
+// from the network run.
+func (w *walker) daggerModule(chain string, args []arg, io ioInfo) {
+	for i := 1; i < len(args); i++ {
+		name, v, hasV := strings.Cut(args[i].s, "=")
+		if name != "-m" && name != "--mod" {
+			continue
+		}
+		if !hasV && i+1 < len(args) {
+			i++
+			v = args[i].s
+		}
+		if strings.Contains(v, "://") || strings.HasPrefix(v, "github.com/") || strings.HasPrefix(v, "gitlab.com/") ||
+			strings.HasPrefix(v, "git@") {
+			w.res.add(Blocked, "`"+chain+" -m "+v+"`: runs a module fetched from a repository")
 		}
 	}
 }

@@ -109,3 +109,61 @@ func TestComposeFiles(t *testing.T) {
 		{"docker compose --file=oci://x.example/app up", Blocked},
 	})
 }
+
+// TestBuildsByAnyTool: the everyday work of SDKs and build tools the
+// table does not name is dev when a tool is asked to build, test or
+// check; linkers and rewriters of binaries are judged by what they write;
+// cloud frameworks work locally until they deploy.
+func TestBuildsByAnyTool(t *testing.T) {
+	checkRules(t, []ruleCase{
+		{"frobnicate build", Dev},
+		{"frobnicate test --coverage", Dev},
+		{"frobnicate check .", Dev},
+		{"frobnicate build --deploy", Dangerous},
+		{"frobnicate build --prod", Dangerous},
+		{"frobnicate deploy", Dangerous},
+		{"frobnicate test ~/.ssh/id_rsa", Dangerous},
+		{"pip install git+https://x.example/f && frobnicate build", Blocked},
+		{"rebar3 compile", Dev},
+		{"buck2 build //...", Dev},
+		{"ld -o prog prog.o", Dev},
+		{"ar rcs libfoo.a foo.o", Dev},
+		{"ar rcs /usr/lib/libc.a foo.o", Dangerous},
+		{"ar t libfoo.a", Dev},
+		{"upx build/app", Dev},
+		{"emcc main.c -o main.js", Dev},
+		{"rubocop -a", Dev},
+		{"pod install", Dev},
+		{"pod trunk push", Dangerous},
+		{"dvc repro", Dev},
+		{"dvc push", Dangerous},
+		{"vagrant up", Dev},
+		{"vagrant destroy -f", Dangerous},
+		{"dagger call build", Dev},
+		{"dagger -m github.com/evil/mod call x", Blocked},
+		{"act -j test", Dev},
+		{"nerdctl build -t app .", Dev},
+		{"nerdctl push app", Dangerous},
+		{"packer validate .", Dev},
+		{"packer build .", Dangerous},
+		{"cdk synth", Dev},
+		{"cdk deploy", Dangerous},
+		{"cdk destroy", Dangerous},
+		{"sam build", Dev},
+		{"sam deploy --guided", Dangerous},
+		{"serverless package", Dev},
+		{"sls remove", Dangerous},
+		{"supabase start", Dev},
+		{"supabase db reset", Dev},
+		{"supabase db reset --linked", Dangerous},
+		{"supabase db push", Dangerous},
+		{"supabase functions deploy x", Dangerous},
+		{"chage -l alice", Safe},
+		{"chage -M 90 alice", Dangerous},
+		{"passwd -S alice", Safe},
+		{"passwd alice", Dangerous},
+		{"zramctl", Safe},
+		{"faillock --user alice", Safe},
+		{"faillock --user alice --reset", Dangerous},
+	})
+}

@@ -658,7 +658,7 @@ func jsRules() map[string]*rule {
 // npxTools are the recognised project tools npx may run; anything else
 // may be downloaded and run.
 var npxTools = lazy.Value[map[string]bool]{Build: func() map[string]bool {
-	return map[string]bool{
+	m := map[string]bool{
 		"tsc":           true,
 		"eslint":        true,
 		"prettier":      true,
@@ -705,6 +705,17 @@ var npxTools = lazy.Value[map[string]bool]{Build: func() map[string]bool {
 		"uvu":           true,
 		"storybook":     true,
 	}
+	// Build, test and code-generation tools a project keeps among its
+	// dev dependencies; none publishes or deploys by default.
+	for _, t := range strings.Fields("changeset commitlint cz concurrently npm-run-all run-s run-p cross-env " +
+		"wait-on start-server-and-test openapi-typescript graphql-codegen gql-gen ng vue-cli-service " +
+		"react-scripts nuxt nuxi remix gatsby docusaurus vuepress vitepress karma ts-jest oxlint sass lessc " +
+		"tsc-watch tsup unbuild microbundle parcel swc ncc typedoc jsdoc size-limit madge syncpack " +
+		"patch-package license-checker markdownlint markdownlint-cli2 cspell secretlint eslint_d jscodeshift " +
+		"ts-prune type-coverage attw publint api-extractor rollup-plugin-visualizer") {
+		m[t] = true
+	}
+	return m
 }}
 
 func pipRules() map[string]*rule {
