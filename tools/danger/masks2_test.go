@@ -25,3 +25,27 @@ func TestMasksMore(t *testing.T) {
 		{"cat .env | head -5", Dangerous},
 	})
 }
+
+// TestNamesAndSimulations: metadata of cloud secrets and names of a
+// password manager's items show no value; package managers' and
+// certbot's simulations change nothing.
+func TestNamesAndSimulations(t *testing.T) {
+	checkRules(t, []ruleCase{
+		{"aws secretsmanager describe-secret --secret-id prod/db", Dev},
+		{"gcloud secrets describe db", Dev},
+		{"aws secretsmanager get-secret-value --secret-id x", Dangerous},
+		{"az keyvault secret show --vault-name kv --name db", Dangerous},
+		{"op item list --vault dev", Dev},
+		{"op item get github", Dangerous},
+		{"op run -- env", Dangerous},
+		{"dnf install --assumeno htop", Safe},
+		{"brew install --dry-run wget", Safe},
+		{"brew install wget", Dangerous},
+		{"certbot renew --dry-run", Dev},
+		{"certbot certificates", Safe},
+		{"certbot renew", Dangerous},
+		{"at -l", Safe},
+		{"at -c 3", Dangerous},
+		{"at now + 1 minute <<< 'rm -rf ~'", Blocked},
+	})
+}

@@ -377,7 +377,9 @@ func (w *walker) cloud(chain string, args []arg, io ioInfo) {
 	}
 	lower := strings.ToLower(strings.Join(all, " "))
 	for _, s := range cloudSecret {
-		if strings.Contains(lower, s) && !strings.Contains(lower, "list") {
+		// list and describe print names and metadata, not values
+		// (describe-secret, gcloud secrets describe).
+		if strings.Contains(lower, s) && !strings.Contains(lower, "list") && !strings.Contains(lower, "describe") {
 			w.discloses("`" + text + "`: may print a secret")
 			return
 		}

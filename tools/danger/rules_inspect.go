@@ -166,6 +166,10 @@ func inspectCommands() map[string]*rule {
 				"version":    safe("prints its version"),
 			}),
 		},
+		"certbot": {class: Dangerous, why: "changes certificates and the web server's configuration",
+			sub:  map[string]*rule{"certificates": safe("lists certificates")},
+			open: true,
+			dry:  flag{match: "--dry-run", class: Dev, why: "tests renewal against the staging server"}},
 		// Servers' own checks of their configuration.
 		"nginx": {class: Dangerous, why: "starts or signals the web server",
 			flags: []flag{set("-t -T -v -V -h", Safe, "checks or shows its configuration")}},

@@ -255,6 +255,7 @@ func packageCommands() map[string]*rule {
 		"yum": {
 			class: Dangerous,
 			why:   "changes system packages",
+			dry:   flag{match: "--assumeno", class: Safe, why: "simulates"},
 			sub: map[string]*rule{
 				"list":   safe("lists packages"),
 				"search": safe("searches packages"),
@@ -265,6 +266,7 @@ func packageCommands() map[string]*rule {
 		"dnf": {
 			class: Dangerous,
 			why:   "changes system packages",
+			dry:   flag{match: "--assumeno", class: Safe, why: "simulates"},
 			sub: map[string]*rule{
 				"list":   safe("lists packages"),
 				"search": safe("searches packages"),
@@ -316,6 +318,7 @@ func packageCommands() map[string]*rule {
 		"brew": {
 			class: Dangerous,
 			why:   "changes system packages",
+			dry:   flag{match: "-n --dry-run", class: Safe, why: "simulates"},
 			sub: map[string]*rule{
 				"list":     safe("lists packages"),
 				"ls":       safe("lists packages"),

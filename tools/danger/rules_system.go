@@ -124,7 +124,8 @@ func systemCommands() map[string]*rule {
 				raise("-r -e -i", Dangerous, "changes or removes the crontab"),
 			},
 		},
-		"at":    {class: Dangerous, why: "schedules a command", check: (*walker).at},
+		"at": {class: Dangerous, why: "schedules a command", check: (*walker).at,
+			flags: []flag{set("-l", Safe, "lists pending jobs")}},
 		"batch": {class: Dangerous, why: "schedules a command", check: (*walker).at},
 		"kill":  {class: Safe, why: "signals processes or lists signals", check: (*walker).kill},
 		"pkill": {
@@ -537,8 +538,18 @@ func systemCommands() map[string]*rule {
 		},
 		"security": dangerous("reads the keychain"),
 		"pass":     passRule(),
-		"op":       dangerous("reads a password manager"),
-		"vault":    vaultRule(),
+		"op": {class: Dangerous, why: "reads a password manager",
+			sub: map[string]*rule{
+				"item": {class: Dangerous, why: "reads a password manager",
+					sub: map[string]*rule{"list": dev("lists item names")}, open: true},
+				"vault": {class: Dangerous, why: "changes vaults",
+					sub: map[string]*rule{"list": dev("lists vault names")}, open: true},
+				"whoami": dev("shows the signed-in account"),
+				"account": {class: Dangerous, why: "changes accounts",
+					sub: map[string]*rule{"list": safe("lists accounts")}, open: true},
+			},
+			open: true},
+		"vault": vaultRule(),
 	}
 }
 
