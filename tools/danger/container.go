@@ -40,7 +40,9 @@ func (b *box) hostPath(p string) string {
 	}
 	b.hit = true
 	m := b.mounts[best]
-	return path.Clean(m.host + strings.TrimPrefix(p, m.container))
+	// path.Join: a mount at / (TrimPrefix leaves no slash) joins as well
+	// as one at /app.
+	return path.Join(m.host, strings.TrimPrefix(p, m.container))
 }
 
 // hostPowers are docker run options that give a container power over the

@@ -167,3 +167,16 @@ func TestBuildsByAnyTool(t *testing.T) {
 		{"faillock --user alice --reset", Dangerous},
 	})
 }
+
+// TestContainerPaths: a path in a container whose root stands for the
+// workspace is the workspace's (a bug once joined /home/alice/proj and
+// manage.py without a slash, outside the workspace).
+func TestContainerPaths(t *testing.T) {
+	checkRules(t, []ruleCase{
+		{"docker compose exec app ./manage.py migrate", Dev},
+		{"docker compose run --rm app ./scripts/test.sh", Dev},
+		{"docker compose exec app rm -rf /", Dangerous},
+		{"docker run --rm -v $PWD:/app -w /app node:20 ./build.sh", Dev},
+		{"docker run --rm -v $PWD:/app -w /app node:20 rm -rf /app", Dangerous},
+	})
+}
