@@ -1,5 +1,7 @@
 package danger
 
+import "strings"
+
 // buildCommands is the part of the table (see rules.go) for builds, compilers, test runners,
 // linters, formatters, generators and the web frameworks' tasks.
 func buildCommands() map[string]*rule {
@@ -582,6 +584,41 @@ func cargoRules() map[string]*rule {
 		"tarpaulin":         dev(buildWhy),
 		"help":              safe("shows help"),
 		"verify-project":    safe("checks the manifest"),
+		"fix":               dev("applies the compiler's suggested fixes to the project"),
+		"watch":             {class: Dev, why: "reruns cargo commands when files change", check: (*walker).cargoWatch},
+		"deny":              dev("checks the project's dependencies"),
+		"outdated":          dev("checks the registry for updates"),
+		"udeps":             dev("finds unused dependencies"),
+		"machete":           dev("finds unused dependencies"),
+		"insta":             dev("reviews test snapshots"),
+		"bloat":             dev("measures the binary"),
+		"flamegraph":        dev("profiles the project's binary"),
+		"miri":              dev("tests the project under an interpreter"),
+		"fuzz":              dev("fuzzes the project"),
+		"semver-checks":     dev("checks the project's API"),
+		"hack":              dev(buildWhy),
+		"make":              dev("runs the project's tasks"),
+		"release":           dangerous("publishes a release"),
+		"info":              dev("queries the registry"),
+	}
+}
+
+// cargoWatch judges the cargo commands -x runs and the shell commands -s
+// runs on every change.
+func (w *walker) cargoWatch(chain string, args []arg, io ioInfo) {
+	for i := 1; i < len(args); i++ {
+		name, v, hasV := strings.Cut(args[i].s, "=")
+		switch name {
+		case "-x", "--exec", "-s", "--shell":
+			if !hasV && i+1 < len(args) {
+				i++
+				v = args[i].s
+			}
+			if name == "-x" || name == "--exec" {
+				v = "cargo " + v
+			}
+			w.nested(v, input{})
+		}
 	}
 }
 

@@ -180,3 +180,23 @@ func TestContainerPaths(t *testing.T) {
 		{"docker run --rm -v $PWD:/app -w /app node:20 rm -rf /app", Dangerous},
 	})
 }
+
+// TestMoreRunners: cargo's own and third-party subcommands, Julia and
+// Elixir scripts, opam's environment.
+func TestMoreRunners(t *testing.T) {
+	checkRules(t, []ruleCase{
+		{"cargo watch -x test", Dev},
+		{"cargo fix --allow-dirty", Dev},
+		{"cargo watch -s 'rm -rf ~'", Blocked},
+		{"cargo watch -x publish", Dangerous},
+		{"cargo release", Dangerous},
+		{"julia script.jl", Dev},
+		{"julia -e 'rm(homedir(), recursive=true)'", Dangerous},
+		{"julia /tmp/x.jl", Dangerous},
+		{"elixir script.exs", Dev},
+		{"opam exec -- dune build", Dev},
+		{"opam exec -- rm -rf ~", Blocked},
+		{"opam install dune", Dangerous},
+		{"opam list", Safe},
+	})
+}
