@@ -90,6 +90,9 @@ var haltsOnH = map[string]bool{"shutdown": true, "halt": true, "poweroff": true,
 // distribution answers by printing, or a list or its status (`tool
 // status`, `tool list`), verbs no program uses for a change.
 func (w *walker) unknown(name string, args []arg) {
+	if w.shared.urlInstall {
+		w.res.add(Blocked, "`"+name+"`: may be the program this command installs from the network, run")
+	}
 	if unknownAsks(args[1:]) {
 		w.res.add(Safe, "`"+name+" "+args[len(args)-1].s+"`: prints help or version")
 		return
@@ -108,9 +111,6 @@ func (w *walker) unknown(name string, args []arg) {
 		return
 	}
 	w.res.add(Dangerous, "unknown command `"+name+"`")
-	if w.shared.urlInstall {
-		w.res.add(Blocked, "`"+name+"`: may be the program this command installs from the network, run")
-	}
 	w.operands(args[1:])
 	w.unknownOnDisk(name, args[1:])
 }

@@ -511,7 +511,7 @@ func goRules() map[string]*rule {
 			why:   "removes build output and caches",
 			flags: []flag{set("-n", Safe, "shows what would be removed")},
 		},
-		"install": dangerous("installs a program outside the workspace"),
+		"install": {class: Dangerous, why: "installs a program outside the workspace", check: (*walker).goInstall},
 		"work":    dev("edits go.work"),
 		"tool": {
 			class: Dev,
@@ -625,4 +625,16 @@ func (w *walker) cargoWatch(chain string, args []arg, io ioInfo) {
 // compiler writes its -o output, which must stay in the workspace.
 func compiler() *rule {
 	return &rule{class: Dev, why: "compiles code", check: (*walker).outflag}
+}
+
+// goInstall judges go install PKG@VERSION: a module from its repository,
+// built and put on PATH, as go run PKG@VERSION runs one (a command later
+// in the string may be that program).
+func (w *walker) goInstall(chain string, args []arg, io ioInfo) {
+	for _, i := range scan(&rule{vals: "-o -C -p -tags -ldflags -gcflags -mod -modfile"}, args) {
+		mod, _, versioned := strings.Cut(args[i].s, "@")
+		if first, _, _ := strings.Cut(mod, "/"); versioned && strings.Contains(first, ".") {
+			w.shared.urlInstall = true
+		}
+	}
 }

@@ -131,8 +131,7 @@ func inspectCommands() map[string]*rule {
 		"bluetoothctl": verbs("changes Bluetooth devices", "shows Bluetooth devices",
 			"devices paired-devices show info list version"),
 		"resolvectl": verbs("changes name resolution", "shows name resolution",
-			"status query statistics dns domain default-route llmnr mdns dnssec dnsovertls nta log-level "+
-				"monitor show-cache show-server-state service openpgp tlsa"),
+			"status query statistics monitor show-cache show-server-state service openpgp tlsa"),
 		"loginctl": verbs("changes login sessions", "shows login sessions",
 			"list-sessions list-users list-seats session-status user-status seat-status show-session "+
 				"show-user show-seat"),

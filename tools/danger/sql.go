@@ -72,8 +72,13 @@ func (w *walker) sql(chain string, args []arg, io ioInfo) {
 			}
 		}
 	}
+	local := sqlLocal(args)
 	for _, f := range files {
 		w.sqlFile(chain, f.s)
+		if !local {
+			w.res.add(Dangerous, "`"+chain+" "+f.text+"`: runs statements that cannot be seen on a database of "+
+				"another host")
+		}
 	}
 	if len(code) == 0 && len(files) == 0 {
 		switch io.in.kind {
@@ -88,6 +93,10 @@ func (w *walker) sql(chain string, args []arg, io ioInfo) {
 		case inFile:
 			if io.in.data != "" {
 				w.sqlFile(chain, io.in.data) // sqlite3 dev.db < schema.sql
+				if !sqlLocal(args) {
+					w.res.add(Dangerous, "`"+chain+"`: runs statements that cannot be seen on a database of "+
+						"another host")
+				}
 				return
 			}
 			w.res.add(Dangerous, "`"+name+"`: runs statements that cannot be seen")
@@ -264,4 +273,43 @@ func dumpName(rel string) bool {
 		}
 	}
 	return false
+}
+
+// sqlLocal reports a database client that talks to this machine: no host
+// (-h, --host, a connection URL or a DSN with host=) other than loopback
+// or a socket, and no operand not known before running ("$DATABASE_URL").
+func sqlLocal(args []arg) bool {
+	for i := 1; i < len(args); i++ {
+		a := args[i].s
+		name, v, hasV := strings.Cut(a, "=")
+		switch {
+		case hasHole(a):
+			return false
+		case name == "-h" || name == "--host" || name == "-H":
+			if !hasV && i+1 < len(args) {
+				i++
+				v = args[i].s
+			}
+			if !localHost(v) && !strings.HasPrefix(v, "/") {
+				return false
+			}
+		case strings.HasPrefix(a, "-h") && len(a) > 2 && !strings.HasPrefix(a, "--"):
+			if !localHost(a[2:]) {
+				return false
+			}
+		case strings.Contains(a, "://"):
+			if host, ok := urlHost(a); !ok || !localHost(host) {
+				return false
+			}
+		case strings.Contains(a, "host="):
+			h := a[strings.Index(a, "host=")+5:]
+			if j := strings.IndexAny(h, " ;"); j >= 0 {
+				h = h[:j]
+			}
+			if !localHost(h) {
+				return false
+			}
+		}
+	}
+	return true
 }
