@@ -34,3 +34,15 @@ func TestSearchThenRead(t *testing.T) {
 		{"resolvectl status", Safe},
 	})
 }
+
+// TestAwkProgramIsData: awk's first operand is its program, not a file: a
+// secret's name in a pattern reads nothing.
+func TestAwkProgramIsData(t *testing.T) {
+	checkRules(t, []ruleCase{
+		{"awk '/id_rsa/' build.log", Safe},
+		{"awk '{print}' ~/.ssh/id_rsa", Dangerous},
+		{"awk -f prog.awk ~/.ssh/id_rsa", Dangerous},
+		{"awk '/x/' .env", Dangerous},
+		{"caller", Safe},
+	})
+}
