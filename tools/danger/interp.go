@@ -317,7 +317,9 @@ var (
 		`socket\.http|axios|\bgot\s*\(`}
 	runCode = lazy.Regexp{Expr: `\bexec\s*\(|\beval\b|Function\s*\(|instance_eval|class_eval|\bload(string)?\s*\(|` +
 		`compile\s*\(|runIn\w*Context|import\s*\(|system\s*\(|\bsystem\s+["'$]|popen|subprocess|child_process|` +
-		`execSync|\bsh\b|\bbash\b|import_module|__import__\(\s*\w`}
+		`execSync|\bsh\b|\bbash\b|import_module|__import__\(\s*\w|\bsource\s*\(|source_url|source_gist|` +
+		`\binclude(_once)?\s*\(|\brequire(_once)?\s*\(\s*["']https?:|\bdofile\b|\bloadfile\b|\bdo\s+["']|` +
+		`eval\s*\(\s*parse|runpy|Invoke-Expression|\biex\b`}
 	// reverseShell: a socket wired to a shell or process.
 	socketUse   = lazy.Regexp{Expr: `(?i)socket|fsockopen|TCPSocket|net\.connect|new\s+net\.Socket|/dev/tcp/|IO::Socket`}
 	shellAttach = lazy.Regexp{Expr: `(?i)/bin/(ba|z|da)?sh|subprocess|pty\.spawn|dup2|\bexec\s*[\(\s"']|spawn\(|popen|proc_open|system\(|sh -i|cmd\.exe`}

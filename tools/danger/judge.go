@@ -90,7 +90,9 @@ var haltsOnH = map[string]bool{"shutdown": true, "halt": true, "poweroff": true,
 // distribution answers by printing, or a list or its status (`tool
 // status`, `tool list`), verbs no program uses for a change.
 func (w *walker) unknown(name string, args []arg) {
-	if w.shared.urlInstall {
+	if w.shared.urlInstall || slices.ContainsFunc(w.shared.dlDirs, func(d string) bool {
+		return binDirs.Get()[d] || d == path.Join(w.ws.Home, "bin") || d == path.Join(w.ws.Home, ".local/bin")
+	}) {
 		w.res.add(Blocked, "`"+name+"`: may be the program this command installs from the network, run")
 	}
 	if unknownAsks(args[1:]) {

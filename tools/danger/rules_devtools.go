@@ -178,7 +178,9 @@ func devToolCommands() map[string]*rule {
 			sub: map[string]*rule{"destroy": dangerous("deletes the VM and its disk"),
 				"box":    dangerous("changes the boxes installed for the user"),
 				"plugin": dangerous("installs plugins for the user"), "status": safe("shows the VM"),
-				"global-status": safe("shows the VMs"), "validate": safe("checks the Vagrantfile")},
+				"global-status": safe("shows the VMs"), "validate": safe("checks the Vagrantfile"),
+				"init": {class: Dev, why: "writes a Vagrantfile",
+					ops: []flag{raise("*/*", Dangerous, "names a box from a stranger's account")}}},
 			open: true},
 		"devcontainer": dev("builds or runs the project's dev container"),
 		"devbox": {class: Dev, why: "runs the project's environment",
@@ -221,6 +223,25 @@ func devToolCommands() map[string]*rule {
 				"status":   safe("shows the local stack"),
 			},
 			open: true},
+		// Runners whose operand may be a URL or a catalogue's alias: a
+		// script from the network, run.
+		"scala-cli": {class: Dev, why: "runs the project's code",
+			sub:  map[string]*rule{"run": {class: Dev, why: "runs the project's code", check: (*walker).script1}},
+			open: true, check: (*walker).script1},
+		"groovy": {class: Dev, why: "runs the project's code", check: (*walker).script1,
+			flags: []flag{raise("-e", Dangerous, "runs code that cannot be seen into")}},
+		"jbang": {class: Dev, why: "runs the project's code", check: (*walker).jbang},
+		"pixi": {class: Dev, why: "manages the project's environment",
+			sub: map[string]*rule{
+				"exec":   dangerous("fetches packages and runs a command from them, outside the project"),
+				"global": dangerous("installs programs for the user"),
+				"run":    runWith("the project's environment", "-e --environment --manifest-path", 0),
+				"list":   safe("lists packages"),
+				"info":   safe("shows the environment"),
+			},
+			open: true},
+		"eget": {class: Dangerous, why: "downloads a program from a repository's releases",
+			check: (*walker).markInstall},
 		"rbenv":  versionManager("Ruby"),
 		"nodenv": versionManager("Node"),
 		"goenv":  versionManager("Go"),
@@ -320,4 +341,37 @@ func (w *walker) daggerModule(chain string, args []arg, io ioInfo) {
 			w.res.add(Blocked, "`"+chain+" -m "+v+"`: runs a module fetched from a repository")
 		}
 	}
+}
+
+// jbang judges the script jbang runs: a file of the project is dev; a URL
+// or a catalogue's alias (hello@someone) is code from the network.
+func (w *walker) jbang(chain string, args []arg, io ioInfo) {
+	ops := scan(&rule{vals: "--deps --repos --cp --class-path -D --java --main -m"}, args)
+	if len(ops) == 0 {
+		return
+	}
+	a := args[ops[0]]
+	switch a.s {
+	case "run", "edit", "build":
+		if len(ops) < 2 {
+			return
+		}
+		a = args[ops[1]]
+	case "app", "trust", "catalog", "alias", "jdk":
+		w.res.add(Dangerous, "`"+chain+" "+a.s+"`: changes what jbang trusts or installs for the user")
+		return
+	case "template", "init", "export", "info", "version", "cache":
+		return
+	}
+	if strings.Contains(a.s, "@") && !strings.Contains(a.s, "/") || strings.Contains(a.s, "://") {
+		w.res.add(Blocked, "`"+chain+" "+a.text+"`: downloads a script and runs it")
+		return
+	}
+	w.runFile(a.s, a.text, "java")
+}
+
+// markInstall records a program installed from the network: a command
+// later in the string that the table does not know may be it.
+func (w *walker) markInstall(chain string, args []arg, io ioInfo) {
+	w.shared.urlInstall = true
 }

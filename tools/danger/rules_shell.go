@@ -355,6 +355,7 @@ func shellCommands() map[string]*rule {
 			noscope:  true,
 		},
 		"Rscript": {class: Safe, why: "runs R", kind: kindInterp, code: "-e", noscope: true},
+		"R":       {class: Safe, why: "runs R", kind: kindInterp, code: "-e", noscope: true},
 		"julia": {class: Dev, why: "runs the project's code", check: (*walker).script1, noscope: true,
 			flags: []flag{raise("-e --eval -E --print", Dangerous, "runs code that cannot be seen into")}},
 		"elixir": {class: Dev, why: "runs the project's code", check: (*walker).script1, noscope: true,
