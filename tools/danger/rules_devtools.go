@@ -223,6 +223,28 @@ func devToolCommands() map[string]*rule {
 				"status":   safe("shows the local stack"),
 			},
 			open: true},
+		// Image, sound and video converters: the last operand (or -o) is
+		// what they write, the others what they read.
+		"convert": {class: Safe, why: "converts images", write: writeLast, check: (*walker).mediaArgs},
+		"magick": {class: Safe, why: "converts images", write: writeLast, check: (*walker).mediaArgs,
+			sub: map[string]*rule{"identify": safe("inspects an image")}, open: true},
+		"mogrify": {class: Dev, why: "rewrites images in place", write: writeAll, check: (*walker).mediaArgs,
+			vals: "-path -format -resize -quality -strip -geometry -crop -rotate"},
+		"ffmpeg": {class: Safe, why: "converts audio and video", write: writeLast, check: (*walker).mediaArgs,
+			vals: "-i -f -c -codec -c:v -c:a -vcodec -acodec -b:v -b:a -r -s -t -ss -to -vf -af -filter_complex " +
+				"-map -preset -crf -pix_fmt -ar -ac -loglevel -threads -metadata"},
+		"sox":                 {class: Safe, why: "converts audio", write: writeLast, check: (*walker).mediaArgs},
+		"optipng":             {class: Dev, why: "rewrites images in place", write: writeAll},
+		"jpegoptim":           {class: Dev, why: "rewrites images in place", write: writeAll},
+		"pngquant":            {class: Dev, why: "writes compressed images", write: writeAll, check: (*walker).outflag},
+		"gifsicle":            {class: Safe, why: "converts GIFs", check: (*walker).outflag},
+		"cwebp":               {class: Safe, why: "converts images", check: (*walker).outflag},
+		"svgo":                {class: Dev, why: "rewrites SVGs", write: writeAll, check: (*walker).outflag},
+		"qemu-system-x86_64":  qemuSystem(),
+		"qemu-system-aarch64": qemuSystem(),
+		"qemu-system-i386":    qemuSystem(),
+		"qemu-system-arm":     qemuSystem(),
+		"qemu-system-riscv64": qemuSystem(),
 		// Runners whose operand may be a URL or a catalogue's alias: a
 		// script from the network, run.
 		"scala-cli": {class: Dev, why: "runs the project's code",
@@ -374,4 +396,58 @@ func (w *walker) jbang(chain string, args []arg, io ioInfo) {
 // later in the string that the table does not know may be it.
 func (w *walker) markInstall(chain string, args []arg, io ioInfo) {
 	w.shared.urlInstall = true
+}
+
+// mediaArgs judges a converter's arguments: ImageMagick runs the command a
+// name starting with | gives, and any of them reads a URL from the
+// network.
+func (w *walker) mediaArgs(chain string, args []arg, io ioInfo) {
+	for _, a := range args[1:] {
+		switch {
+		case strings.HasPrefix(a.s, "|"):
+			w.res.add(Dangerous, "`"+chain+" "+a.text+"`: runs the command its file name gives")
+			w.nested(a.s[1:], input{})
+		case strings.Contains(a.s, "://") && !strings.HasPrefix(a.s, "file://"):
+			if host, ok := urlHost(a.s); !ok || !localHost(host) {
+				w.res.add(Dangerous, "`"+chain+" "+a.text+"`: reads from the network")
+			}
+		}
+	}
+}
+
+// qemuSystem runs a virtual machine on the project's image files; a raw
+// disk given to it is written by the guest.
+func qemuSystem() *rule {
+	return &rule{class: Dev, why: "runs a virtual machine", check: (*walker).qemuDisks, names: true}
+}
+
+// qemuDisks judges the disks a VM gets: a raw disk of this machine, by any
+// option (-hda /dev/sda, -drive file=/dev/sdb), is blocked as any write
+// of one is; an image outside the workspace is dangerous.
+func (w *walker) qemuDisks(chain string, args []arg, io ioInfo) {
+	for i := 1; i < len(args); i++ {
+		v := args[i].s
+		if strings.HasPrefix(v, "-") {
+			continue
+		}
+		for _, part := range strings.Split(v, ",") {
+			if _, f, ok := strings.Cut(part, "file="); ok {
+				part = f
+			}
+			if !strings.Contains(part, "/") && !strings.Contains(part, ".") {
+				continue
+			}
+			p, ok := w.abs(part)
+			switch {
+			case !ok:
+			case strings.HasPrefix(p, "/dev/") && rawDevice.Get().MatchString(p):
+				w.res.add(Blocked, "`"+chain+" "+args[i].text+"`: gives a virtual machine a raw disk to write")
+			case strings.HasPrefix(args[i-1].s, "-hd") || strings.HasPrefix(args[i-1].s, "-drive") ||
+				args[i-1].s == "-cdrom":
+				if !w.inside(p) && p != w.ws.Dir && !strings.HasPrefix(p, "/dev/") {
+					w.res.add(Dangerous, "`"+chain+" "+args[i].text+"`: runs a disk image outside the workspace")
+				}
+			}
+		}
+	}
 }

@@ -200,3 +200,35 @@ func TestMoreRunners(t *testing.T) {
 		{"opam list", Safe},
 	})
 }
+
+// TestImagesAndMedia: filesystems made in image files, converters judged by
+// what they write, virtual machines by their disks.
+func TestImagesAndMedia(t *testing.T) {
+	checkRules(t, []ruleCase{
+		{"mkfs.ext4 disk.img", Dev},
+		{"mkfs.vfat -C fs.img 1024", Dev},
+		{"mkfs -t ext4 build/rootfs.img", Dev},
+		{"mkswap swap.img", Dev},
+		{"mkfs.ext4 /tmp/disk.img", Dangerous},
+		{"mkfs.ext4 /dev/sdb1", Blocked},
+		{"mkfs.ext4 -L data /dev/sdb1", Blocked},
+		{"mkfs.ext4 $DISK", Blocked},
+		{"mkfs.ext4 sdb", Blocked},
+		{"losetup -a", Safe},
+		{"losetup -fP disk.img", Dangerous},
+		{"convert in.png out.jpg", Dev},
+		{"convert in.png -resize 50% out.jpg", Dev},
+		{"convert '|rm -rf ~' out.png", Blocked},
+		{"convert in.png ~/.bashrc", Dangerous},
+		{"magick identify logo.png", Safe},
+		{"magick in.png out.webp", Dev},
+		{"mogrify -resize 50% *.png", Dev},
+		{"ffmpeg -i in.mp4 -c:v libx264 out.mp4", Dev},
+		{"ffmpeg -i https://x.example/a.mp4 out.mp4", Dangerous},
+		{"optipng img/logo.png", Dev},
+		{"qemu-system-x86_64 -hda disk.qcow2 -m 2G -nographic", Dev},
+		{"qemu-system-x86_64 -hda /dev/sda", Blocked},
+		{"qemu-system-x86_64 -drive file=/dev/nvme0n1,format=raw", Blocked},
+		{"qemu-system-x86_64 -hda /srv/vm/other.qcow2", Dangerous},
+	})
+}
