@@ -70,3 +70,15 @@ func TestRunnersOfURLs(t *testing.T) {
 		{"vagrant init", Dev},
 	})
 }
+
+// TestGitReads: more of git's reading forms, and where a bundle goes.
+func TestGitReads(t *testing.T) {
+	checkRules(t, []ruleCase{
+		{"git verify-tag v1.0.0", Safe},
+		{"git replace --list", Safe},
+		{"git replace abc def", Dangerous},
+		{"git bundle verify repo.bundle", Safe},
+		{"git bundle create repo.bundle --all", Dev},
+		{"git bundle create /tmp/x.bundle --all", Dangerous},
+	})
+}
