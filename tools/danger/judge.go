@@ -102,6 +102,10 @@ func (w *walker) unknown(name string, args []arg) {
 		w.res.add(Safe, "`"+name+" "+args[len(args)-1].s+"`: prints help or version")
 		return
 	}
+	if shellCodeAsked(args[1:]) {
+		w.res.add(Safe, "`"+name+" "+args[1].s+"`: prints its shell setup code")
+		return
+	}
 	if v, ok := unknownVerb(args[1:], listVerbs); ok {
 		w.res.add(Dev, "`"+name+" "+v+"`: asks a program the classifier does not know for a list or its status")
 		w.readerFlags(name, args, ioInfo{})
@@ -189,6 +193,32 @@ func unknownVerb(ops []arg, verbs map[string]bool) (string, bool) {
 		}
 	}
 	return verb, verb != ""
+}
+
+// shellCodeAsked reports arguments that ask a program for the code a shell
+// runs to set it up (starship init bash, zoxide init zsh, mcfly init
+// fish, tool completion bash): a setup verb, then a shell's name.
+func shellCodeAsked(ops []arg) bool {
+	if len(ops) < 2 || len(ops) > 4 {
+		return false
+	}
+	switch ops[0].s {
+	case "init", "hook", "activate", "completion", "completions", "shell-init", "env":
+	default:
+		return false
+	}
+	shell := false
+	for _, a := range ops[1:] {
+		switch strings.TrimPrefix(a.s, "--shell=") {
+		case "bash", "zsh", "fish", "sh", "posix", "powershell", "pwsh", "nu", "elvish", "tcsh", "ksh", "-":
+			shell = true
+		default:
+			if !strings.HasPrefix(a.s, "-") || hasHole(a.s) || !plainWord(strings.TrimLeft(a.s, "-")) {
+				return false
+			}
+		}
+	}
+	return shell
 }
 
 // plainWord reports a word of letters, digits and - _ . : that names a

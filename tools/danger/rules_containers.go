@@ -163,6 +163,16 @@ func dockerRules() map[string]*rule {
 			},
 			open: true,
 		},
+		"builder": {
+			class: Dangerous,
+			why:   "changes builders",
+			sub: map[string]*rule{
+				"prune": {class: Dev, why: "removes the build cache, which rebuilds",
+					flags: []flag{raise("-a --all", Dev, "removes the whole build cache")}},
+				"ls": safe("lists builders"), "du": safe("shows the build cache"),
+			},
+			open: true,
+		},
 		"manifest": {
 			class: Dangerous,
 			why:   "changes an image's manifest list",

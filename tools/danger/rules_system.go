@@ -14,6 +14,7 @@ func systemCommands() map[string]*rule {
 			},
 		},
 		"pgrep":   safe("finds processes"),
+		"pidof":   safe("finds processes"),
 		"pstree":  safe("lists processes"),
 		"top":     safe("shows processes"),
 		"htop":    safe("shows processes"),
