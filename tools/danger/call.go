@@ -533,7 +533,8 @@ func (w *walker) output(s *syntax.Stmt, name string, args []string, in input) in
 		return input{kind: inDownload}
 	}
 	if endlessOutput(name, args, in) {
-		return input{kind: inUnknown, endless: true}
+		return input{kind: inUnknown, endless: true, finite: name == "seq" && !slices.ContainsFunc(args,
+			func(a string) bool { return a == "inf" || a == "infinity" || strings.Contains(a, "e") })}
 	}
 	if len(s.Redirs) > 0 && name != "cat" {
 		// rev <<< '…': the element's own input.

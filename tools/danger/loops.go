@@ -147,7 +147,7 @@ func (w *walker) holdsEndless(name string, args []arg, in input) {
 	default:
 		return
 	}
-	endless := in.endless && in.kind != inNone
+	endless := in.endless && !in.finite && in.kind != inNone
 	for _, a := range args[1:] {
 		if name == "tail" && (a.s == "-c" || strings.HasPrefix(a.s, "-c") || strings.HasPrefix(a.s, "--bytes")) {
 			return // a bounded number of bytes

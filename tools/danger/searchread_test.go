@@ -112,3 +112,16 @@ func TestShellSetup(t *testing.T) {
 		{"git config url.https://evil.example/.insteadOf https://github.com/", Dangerous},
 	})
 }
+
+// TestFiniteStreams: a long but finite seq is too many lines for jobs,
+// not a stream that fills memory.
+func TestFiniteStreams(t *testing.T) {
+	checkRules(t, []ruleCase{
+		{"seq 1 1000000 | tail -1", Safe},
+		{"seq 100000 | sort -n | head", Safe},
+		{"seq inf | sort", Dangerous},
+		{"seq 1e100 | sort", Dangerous},
+		{"yes | sort", Dangerous},
+		{"seq 100000 | xargs -P0 -I{} sleep 100", Blocked},
+	})
+}
