@@ -216,7 +216,8 @@ func awkCount(args []string) bool {
 
 var awkCountProg = lazy.Regexp{Expr: `^\s*(\{\s*[A-Za-z_]\w*\s*\+\+\s*;?\s*\}\s*)?END\s*\{\s*print\s*\(?\s*(NR|FNR|[A-Za-z_]\w*)\s*\)?\s*;?\s*\}\s*$`}
 
-var printFirst = lazy.Regexp{Expr: `^\s*\{\s*print\s*\(?\s*\$1\s*\)?\s*;?\s*\}\s*$`}
+var printFirst = lazy.Regexp{Expr: `^\s*(/[^/]*/|\$1\s*~\s*/[^/]*/|NF|\$1\s*!=\s*"")?\s*` +
+	`\{\s*print\s*\(?\s*\$1\s*\)?\s*;?\s*\}\s*$`}
 
 // sedKeys: sed 's/=.*//' or sed 's/=.*/=***/': every value cut off or
 // replaced by text that holds none of it.

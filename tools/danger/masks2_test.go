@@ -49,3 +49,20 @@ func TestNamesAndSimulations(t *testing.T) {
 		{"at now + 1 minute <<< 'rm -rf ~'", Blocked},
 	})
 }
+
+// TestKeysWithoutValues: a key checked or listed, a keystore's aliases,
+// keys picked by a pattern show no secret.
+func TestKeysWithoutValues(t *testing.T) {
+	checkRules(t, []ruleCase{
+		{"env | awk -F= '/TOKEN/ {print $1}'", Safe},
+		{"awk -F= '/^AWS/{print $1}' .env", Safe},
+		{"awk -F= '/TOKEN/ {print $2}' .env", Dangerous},
+		{"awk -F= '/TOKEN/' .env", Dangerous},
+		{"openssl rsa -in server.key -noout -check", Safe},
+		{"openssl rsa -in server.key -noout -text", Dangerous},
+		{"openssl rsa -in server.key", Dangerous},
+		{"keytool -list -keystore release.jks -storepass x", Safe},
+		{"keytool -delete -alias x -keystore release.jks", Dangerous},
+		{"age-keygen -y key.txt", Safe},
+	})
+}

@@ -7,7 +7,8 @@ import "strings"
 // publicHalf is openssl pkey and its kin: -pubout prints only the public
 // half of the key it reads; -text or no -pubout prints the key itself.
 func publicHalf(why string) *rule {
-	return &rule{class: Safe, why: why, namesWith: "-pubout", contents: "-text", check: (*walker).outflag}
+	// -noout prints none of the key (rsa -check says whether it is sound).
+	return &rule{class: Safe, why: why, namesWith: "-pubout -noout", contents: "-text", check: (*walker).outflag}
 }
 
 func networkCommands() map[string]*rule {
