@@ -176,6 +176,9 @@ func unknownVerb(ops []arg, verbs map[string]bool) (string, bool) {
 		if hasHole(s) || !plainWord(strings.TrimLeft(s, "-")) && !strings.HasPrefix(s, "-") {
 			return "", false
 		}
+		if !strings.HasPrefix(s, "-") && strings.ContainsAny(s, "./") {
+			continue // a file, read as one: deploy.yaml, k8s/prod
+		}
 		l := strings.ToLower(s)
 		for _, bad := range []string{"delete", "remove", "purge", "prune", "force", "wipe", "secret", "passw",
 			"token", "reveal", "decrypt", "destroy", "uninstall", "cred", "private", "item", "deploy", "publish",

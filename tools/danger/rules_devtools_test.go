@@ -232,3 +232,25 @@ func TestImagesAndMedia(t *testing.T) {
 		{"qemu-system-x86_64 -hda /srv/vm/other.qcow2", Dangerous},
 	})
 }
+
+// TestScannersAndRenderers: checkers of manifests and dependencies,
+// renderers of manifests; a build verb's file operand is read, not
+// screened for words (deploy.yaml).
+func TestScannersAndRenderers(t *testing.T) {
+	checkRules(t, []ruleCase{
+		{"conftest test deploy.yaml", Dev},
+		{"kubeconform -summary k8s/", Dev},
+		{"trivy fs --scanners vuln .", Dev},
+		{"trivy image node:20", Dev},
+		{"pip-audit", Dev},
+		{"kustomize build overlays/dev", Dev},
+		{"helmfile diff", Dev},
+		{"helmfile apply", Dangerous},
+		{"helmfile destroy", Dangerous},
+		{"ansible-inventory --graph", Safe},
+		{"ansible-inventory --list", Dangerous},
+		{"frobnicate test deploy.yaml", Dev},
+		{"frobnicate test --deploy", Dangerous},
+		{"frobnicate test ~/.kube/config", Dangerous},
+	})
+}

@@ -28,8 +28,12 @@ func families() []family {
 			// Linters and checkers: they read the project and report; a
 			// project's config may load its own plugins, and --fix
 			// rewrites, both in the workspace.
-			rule:     &rule{class: Dev, why: "lints or checks the project", check: (*walker).readerFlags},
-			names:    "cppcheck clang-tidy checkmake vale codespell typos cspell tfsec checkov semgrep",
+			rule: &rule{class: Dev, why: "lints or checks the project", check: (*walker).readerFlags},
+			names: "cppcheck clang-tidy checkmake vale codespell typos cspell tfsec checkov semgrep " +
+				// Scanners of manifests, dependencies and images for
+				// problems and vulnerabilities (their databases are fetched).
+				"kubeconform kubeval conftest kube-score kube-linter polaris trivy grype syft osv-scanner " +
+				"pip-audit safety bandit npm-audit-resolver dependency-check",
 			suffixes: "lint",
 		},
 		{
