@@ -125,3 +125,14 @@ func TestFiniteStreams(t *testing.T) {
 		{"seq 100000 | xargs -P0 -I{} sleep 100", Blocked},
 	})
 }
+
+// TestInlineInstalls: a language's own package installer called from
+// inline code installs for the user.
+func TestInlineInstalls(t *testing.T) {
+	checkRules(t, []ruleCase{
+		{"R -e 'install.packages(\"x\")'", Dangerous},
+		{"Rscript -e 'remotes::install_github(\"evil/x\")'", Dangerous},
+		{"python3 -c \"import pip; pip.main(['install','x'])\"", Dangerous},
+		{"Rscript -e 'print(installed.packages()[,1])'", Safe},
+	})
+}
