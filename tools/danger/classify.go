@@ -604,7 +604,7 @@ func (w *walker) command(cmd syntax.Command, io ioInfo) {
 		if c.Until {
 			what = "until"
 		}
-		w.bomb(what, 0, alwaysTrue(c.Cond, c.Until), c.Cond, c.Do)
+		w.bomb(what, condBound(c.Cond), alwaysTrue(c.Cond, c.Until), c.Cond, c.Do)
 		w.fills(what, alwaysTrue(c.Cond, c.Until), c.Cond, c.Do)
 		b := w.clone()
 		b.looping = true

@@ -136,3 +136,17 @@ func TestInlineInstalls(t *testing.T) {
 		{"Rscript -e 'print(installed.packages()[,1])'", Safe},
 	})
 }
+
+// TestCountedLoops: a while or until loop counted up to more than a
+// thousand jobs, started in the background and never waited for, is a
+// fork bomb as an endless one is.
+func TestCountedLoops(t *testing.T) {
+	checkRules(t, []ruleCase{
+		{"i=0; while [ $i -lt 1000000 ]; do sleep 100 & i=$((i+1)); done", Blocked},
+		{"n=0; until [ $n -ge 5000 ]; do ./w & n=$((n+1)); done", Blocked},
+		{"while (( i++ < 100000 )); do sleep 9 & done", Blocked},
+		{"i=0; while [ $i -lt 10 ]; do sleep 1 & i=$((i+1)); done", Safe},
+		{"i=0; while [ $i -lt 100000 ]; do sleep 1 & i=$((i+1)); wait; done", Safe},
+		{"i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done", Safe},
+	})
+}
