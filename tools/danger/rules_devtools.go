@@ -273,10 +273,32 @@ func devToolCommands() map[string]*rule {
 			flags: []flag{set("--graph", Safe, "draws the inventory's groups"),
 				raise("--list --host -y --yaml --toml --export", Dangerous,
 					"prints the inventory's variables, which may include secrets")}},
-		"rbenv":  versionManager("Ruby"),
-		"nodenv": versionManager("Node"),
-		"goenv":  versionManager("Go"),
-		"jenv":   versionManager("Java"),
+		// GitOps tools: reading what the cluster runs is a remote read;
+		// syncing, suspending, deleting change it.
+		"argocd": {class: Dangerous, why: remoteEdit, sub: map[string]*rule{
+			"app":    gitopsVerbs("get list diff history logs manifests resources wait"),
+			"appset": gitopsVerbs("get list"), "proj": gitopsVerbs("get list"), "repo": gitopsVerbs("get list"),
+			"cluster": gitopsVerbs("get list"), "version": dev(remoteRead), "context": dev("lists contexts"),
+		}, open: true},
+		"flux": {class: Dangerous, why: remoteEdit, sub: map[string]*rule{
+			"get": dev(remoteRead), "logs": dev(remoteRead), "check": dev(remoteRead), "version": dev(remoteRead),
+			"tree": dev(remoteRead), "stats": dev(remoteRead), "diff": dev(remoteRead), "events": dev(remoteRead),
+			"trace": dev(remoteRead), "export": dev(remoteRead), "build": dev("renders the project's manifests"),
+		}, open: true},
+		// Load testers and protocol clients: judged by the host they
+		// reach, this machine or another.
+		"ab":       netClient("measures a server's load"),
+		"wrk":      netClient("measures a server's load"),
+		"hey":      netClient("measures a server's load"),
+		"vegeta":   netClient("measures a server's load"),
+		"grpcurl":  netClient("calls a gRPC server"),
+		"websocat": netClient("talks to a WebSocket server"),
+		"k6":       {class: Dev, why: "runs the project's load test", check: (*walker).script1},
+		"newman":   {class: Dev, why: "runs the project's API collection", check: (*walker).readerFlags},
+		"rbenv":    versionManager("Ruby"),
+		"nodenv":   versionManager("Node"),
+		"goenv":    versionManager("Go"),
+		"jenv":     versionManager("Java"),
 	}
 }
 
@@ -457,6 +479,36 @@ func (w *walker) qemuDisks(chain string, args []arg, io ioInfo) {
 					w.res.add(Dangerous, "`"+chain+" "+args[i].text+"`: runs a disk image outside the workspace")
 				}
 			}
+		}
+	}
+}
+
+// gitopsVerbs is a GitOps tool's object: the verbs in reads read what the
+// cluster runs; any other changes it.
+func gitopsVerbs(reads string) *rule {
+	r := &rule{class: Dangerous, why: remoteEdit, sub: map[string]*rule{}, open: true}
+	for v := range strings.FieldsSeq(reads) {
+		r.sub[v] = dev(remoteRead)
+	}
+	return r
+}
+
+// netClient is a client judged by the hosts its operands name: this
+// machine is dev work, another host network access (dangerous).
+func netClient(why string) *rule {
+	return &rule{class: Dev, why: why, check: (*walker).clientHosts}
+}
+
+// clientHosts judges the hosts a network client's operands name
+// (http://x, ws://x, host:port).
+func (w *walker) clientHosts(chain string, args []arg, io ioInfo) {
+	for _, a := range args[1:] {
+		s := a.s
+		if strings.HasPrefix(s, "-") || !strings.Contains(s, "://") && !strings.Contains(s, ":") {
+			continue
+		}
+		if host, ok := urlHost(s); !ok || !localHost(host) {
+			w.res.add(Dangerous, "`"+chain+" "+a.text+"`: reaches another machine")
 		}
 	}
 }

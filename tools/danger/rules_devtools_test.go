@@ -254,3 +254,25 @@ func TestScannersAndRenderers(t *testing.T) {
 		{"frobnicate test ~/.kube/config", Dangerous},
 	})
 }
+
+// TestGitOpsAndClients: GitOps CLIs read what the cluster runs and change
+// it by their other verbs; load testers and protocol clients are judged by
+// the host they reach.
+func TestGitOpsAndClients(t *testing.T) {
+	checkRules(t, []ruleCase{
+		{"argocd app get web", Dev},
+		{"argocd app sync web", Dangerous},
+		{"argocd app delete web", Dangerous},
+		{"flux get kustomizations", Dev},
+		{"flux reconcile ks app", Dangerous},
+		{"fly logs -a app", Dev},
+		{"fly deploy", Dangerous},
+		{"ab -n 100 -c 10 http://localhost:8080/", Dev},
+		{"ab -n 1000000 -c 1000 https://victim.example/", Dangerous},
+		{"wrk -t2 -c10 -d5s http://127.0.0.1:8080/", Dev},
+		{"grpcurl -plaintext localhost:50051 list", Dev},
+		{"grpcurl evil.example:443 list", Dangerous},
+		{"websocat ws://localhost:8080/ws", Dev},
+		{"k6 run load.js", Dev},
+	})
+}

@@ -129,6 +129,15 @@ func remoteCommands() map[string]*rule {
 				"deploy": dangerous("deploys"),
 			},
 		},
+		"fly": {
+			class: Dangerous,
+			why:   remoteEdit,
+			sub: map[string]*rule{
+				"status": dev(remoteRead),
+				"logs":   dev(remoteRead),
+				"deploy": dangerous("deploys"),
+			},
+		},
 		"vercel": {
 			class: Dangerous,
 			why:   "deploys",
