@@ -66,3 +66,25 @@ func TestKeysWithoutValues(t *testing.T) {
 		{"age-keygen -y key.txt", Safe},
 	})
 }
+
+// TestMoreReaders: a terraform output by its name, gpg's listings, cargo's
+// list of commands, builtins listed, images inspected, tables processed.
+func TestMoreReaders(t *testing.T) {
+	checkRules(t, []ruleCase{
+		{"terraform output -raw api_url", Dev},
+		{"terraform output -raw db_password", Dangerous},
+		{"terraform output -raw", Dangerous},
+		{"terraform output -json", Dangerous},
+		{"gpg --show-keys pub.asc", Safe},
+		{"gpg --list-packets msg.asc", Safe},
+		{"cargo --list", Safe},
+		{"enable -a", Safe},
+		{"enable -n cd", Dangerous},
+		{"enable -a -n cd", Dangerous},
+		{"skopeo inspect docker://docker.io/library/alpine:latest", Dev},
+		{"skopeo delete docker://x.example/a:b", Dangerous},
+		{"mlr --icsv --opprint cat data.csv", Safe},
+		{"mlr -n put 'end { system(\"id\") }'", Dangerous},
+		{"mlr -I --csv sort -f a data.csv", Dev},
+	})
+}

@@ -272,7 +272,7 @@ func buildCommands() map[string]*rule {
 			why:   buildWhy,
 			ops:   []flag{raise("gh-deploy", Dangerous, "publishes the site")},
 		},
-		"cargo": {class: Dangerous, why: "unknown cargo command", sub: allNamed(cargoRules())},
+		"cargo": {class: Dangerous, why: "unknown cargo command", sub: allNamed(cargoRules()), alone: "--list -V"},
 		"rustup": {
 			class: Dev,
 			why:   "manages toolchains",

@@ -193,6 +193,11 @@ func inspectCommands() map[string]*rule {
 			sub: map[string]*rule{"search": safe("finds a package's files"), "find": safe("finds a package's files"),
 				"list": safe("lists a package's files"), "show": safe("lists a package's files")}, open: true},
 		"pipdeptree": named(safe("shows installed packages")),
+		"skopeo": {class: Dangerous, why: "copies or deletes images in registries",
+			sub: map[string]*rule{"inspect": dev(remoteRead), "list-tags": dev(remoteRead)}, open: true},
+		"mlr": {class: Safe, why: "processes tables", check: (*walker).mlr,
+			flags: []flag{raise("-I", Dev, "rewrites its files in place")}},
+		"qsv": {class: Safe, why: "processes tables", check: (*walker).readerFlags},
 		"zoxide": {class: Dev, why: "changes its directory database",
 			sub: map[string]*rule{"query": safe("finds a directory")}, open: true},
 		// Viewers of files and differences; a diff viewer reads both sides.
@@ -314,4 +319,17 @@ func apachectl() *rule {
 		flags: []flag{set("-t -S -M -V -v", Safe, "checks or shows its configuration")},
 		ops:   []flag{set("configtest -t -S -M -V", Safe, "checks or shows its configuration")},
 	}
+}
+
+// mlr judges Miller's DSL, whose system and exec run commands and whose
+// tee and emit > write files.
+func (w *walker) mlr(chain string, args []arg, io ioInfo) {
+	for _, a := range args[1:] {
+		if strings.Contains(a.s, "system") || strings.Contains(a.s, "exec") || strings.Contains(a.s, "tee >") ||
+			strings.Contains(a.s, "emit >") || strings.Contains(a.s, "print >") || strings.Contains(a.s, "dump >") {
+			w.res.add(Dangerous, "`"+chain+"`: its program runs commands or writes files")
+			return
+		}
+	}
+	w.readerFlags(chain, args, io)
 }

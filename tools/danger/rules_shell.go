@@ -43,6 +43,9 @@ func shellCommands() map[string]*rule {
 		"jobs":      safe("lists jobs"),
 		"times":     safe("prints times"),
 		"caller":    safe("prints the call stack"),
+		"enable": {class: Dangerous, why: "turns builtins off or loads new ones, which changes what later commands run",
+			bare: safe("lists builtins"), flags: []flag{set("-a -p -s", Safe, "lists builtins"),
+				raise("-n -f -d", Dangerous, "turns builtins off or loads new ones")}},
 		"umask": {
 			class: Safe,
 			why:   "shows the file mode mask",

@@ -503,7 +503,7 @@ func systemCommands() map[string]*rule {
 			flags: []flag{
 				set(
 					"--verify --list-keys -k --list-public-keys --fingerprint --list-secret-keys -K --list-sigs "+
-						"--check-sigs --list-signatures --check-signatures --card-status",
+						"--check-sigs --list-signatures --check-signatures --card-status --show-keys --list-packets",
 					Safe,
 					"checks or lists keys (their ids, not the keys)",
 				),
