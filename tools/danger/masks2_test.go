@@ -88,3 +88,16 @@ func TestMoreReaders(t *testing.T) {
 		{"mlr -I --csv sort -f a data.csv", Dev},
 	})
 }
+
+// TestEnvWrappers: direnv exec of the project's directory and cross-env
+// run a command with a changed environment; the command is judged.
+func TestEnvWrappers(t *testing.T) {
+	checkRules(t, []ruleCase{
+		{"direnv exec . make test", Dev},
+		{"direnv exec . rm -rf ~", Blocked},
+		{"direnv exec /tmp/x make", Dangerous},
+		{"direnv allow", Dangerous},
+		{"cross-env NODE_ENV=production webpack", Dev},
+		{"cross-env X=1 rm -rf ~", Blocked},
+	})
+}

@@ -154,6 +154,13 @@ func shellCommands() map[string]*rule {
 		},
 		"pkexec": {class: Dangerous, why: "runs as root", kind: kindWrap, vals: "--user", noscope: true},
 		"su":     {class: Dangerous, why: "runs as another user", check: (*walker).su, noscope: true},
+		"cross-env": {
+			class:   Safe,
+			why:     "runs a command with a changed environment",
+			kind:    kindWrap,
+			assigns: true,
+			noscope: true,
+		},
 		"env": {
 			class:   Safe,
 			why:     "runs a command with a changed environment",

@@ -492,6 +492,7 @@ func systemCommands() map[string]*rule {
 			why:   "allows code to run on cd",
 			sub: map[string]*rule{
 				"status":  safe("shows state"),
+				"exec":    direnvExec(),
 				"hook":    safe("prints the shell hook that loads allowed .envrc files"),
 				"version": safe("prints its version"),
 			},
@@ -664,4 +665,21 @@ func systemctlRules() map[string]*rule {
 		"show-environment":  dangerous("prints the manager's environment, which may include secrets"),
 		"help":              safe("shows a unit's documentation"),
 	}
+}
+
+// direnvExec is direnv exec DIR CMD: CMD runs with DIR's .envrc loaded,
+// the project's own when DIR is in the workspace.
+func direnvExec() *rule {
+	r := runWith("the environment of a directory's .envrc", "", 1)
+	r.check = func(w *walker, chain string, args []arg, io ioInfo) {
+		ops := scan(&rule{}, args)
+		if len(ops) == 0 {
+			return
+		}
+		if p, ok := w.abs(args[ops[0]].s); !ok || !w.inside(p) && p != w.ws.Dir {
+			w.res.add(Dangerous, "`"+chain+" "+args[ops[0]].text+"`: loads the .envrc of a directory outside the "+
+				"workspace")
+		}
+	}
+	return r
 }
