@@ -101,3 +101,14 @@ func TestEnvWrappers(t *testing.T) {
 		{"cross-env X=1 rm -rf ~", Blocked},
 	})
 }
+
+// TestPrivLookAlikes: asking about privileges is no use of them.
+func TestPrivLookAlikes(t *testing.T) {
+	checkRules(t, []ruleCase{
+		{"sudo -V", Safe},
+		{"sudo -V rm x", Dangerous},
+		{"logname", Safe},
+		{"capsh --print", Safe},
+		{"capsh --caps=cap_net_raw+eip -- -c id", Dangerous},
+	})
+}

@@ -109,7 +109,7 @@ func shellCommands() map[string]*rule {
 			vals: "-u -g -C -h -p -U -r -t -T -D -R --user --group --host --prompt --chdir --role " +
 				"--type --close-from",
 			noscope: true,
-			alone:   "-k -K",
+			alone:   "-k -K -V",
 			flags: []flag{set("-v -k -K --validate", Dangerous, "uses root privileges"),
 				set("-l --list", Safe, "lists what the user may run as root")},
 		},
