@@ -295,10 +295,63 @@ func devToolCommands() map[string]*rule {
 		"websocat": netClient("talks to a WebSocket server"),
 		"k6":       {class: Dev, why: "runs the project's load test", check: (*walker).script1},
 		"newman":   {class: Dev, why: "runs the project's API collection", check: (*walker).readerFlags},
-		"rbenv":    versionManager("Ruby"),
-		"nodenv":   versionManager("Node"),
-		"goenv":    versionManager("Go"),
-		"jenv":     versionManager("Java"),
+		// Migration tools apply the project's migrations to a database:
+		// a local one is dev work, rolling back, dropping or cleaning it
+		// destroys data, another host's is remote state.
+		"dbmate":    migrator(),
+		"goose":     migrator(),
+		"migrate":   migrator(),
+		"flyway":    migrator(),
+		"liquibase": migrator(),
+		"sqitch":    migrator(),
+		"atlas":     migrator(),
+		// Procfile runners start the project's processes.
+		"foreman": {class: Dev, why: "runs the project's processes",
+			ops: []flag{raise("export", Dangerous, "installs system services")}},
+		"overmind": dev("runs the project's processes"),
+		"honcho": {class: Dev, why: "runs the project's processes",
+			ops: []flag{raise("export", Dangerous, "installs system services")}},
+		"caddy": {class: Dev, why: "serves the project",
+			sub: map[string]*rule{"trust": dangerous("adds its authority to the system's trust store"),
+				"untrust": dangerous("changes the system's trust store"), "fmt": dev("formats the Caddyfile"),
+				"validate": safe("checks the Caddyfile"), "version": safe("prints its version")},
+			open: true, check: (*walker).readerFlags},
+		// Kubernetes helpers: listing contexts reads; switching one changes
+		// what later commands reach, as use-context does.
+		"kubectx": {class: Dangerous, why: "switches the context later commands use", bare: safe("lists contexts")},
+		"kubens": {class: Dangerous, why: "switches the namespace later commands use",
+			bare: safe("lists namespaces")},
+		"stern":    dev(remoteRead),
+		"kubetail": dev(remoteRead),
+		"fnm": {class: Dev, why: "selects a Node version",
+			sub: map[string]*rule{"install": dangerous("installs a Node version"),
+				"uninstall": dangerous("removes a Node version"), "default": dangerous("changes the default version"),
+				"list": safe("lists versions"), "ls": safe("lists versions"), "current": safe("shows the version"),
+				"exec": runWith("a Node version", "--using", 0)},
+			open: true},
+		"reflex": {class: Dev, why: "runs a command when files change", kind: kindWrap, noscope: true,
+			vals: "-r --regex -R --inverse-regex -g --glob -G --inverse-glob -c --config -d --decoration"},
+		"step": {class: Dangerous, why: "manages certificates and authorities",
+			sub: map[string]*rule{"certificate": {class: Dangerous, why: "manages certificates",
+				sub: map[string]*rule{"inspect": named(safe("shows a certificate")),
+					"verify":      named(safe("checks a certificate")),
+					"fingerprint": named(safe("shows a fingerprint"))}, open: true}},
+			open: true},
+		"cfssl": {class: Dangerous, why: "manages certificates",
+			sub: map[string]*rule{"certinfo": named(safe("shows a certificate")),
+				"version": safe("prints its version")},
+			open: true},
+		// Profilers run the program they are given, or attach to one.
+		"memray":  {class: Dev, why: "profiles the project's program", check: (*walker).profiled},
+		"scalene": {class: Dev, why: "profiles the project's program", check: (*walker).profiled},
+		"py-spy":  {class: Dev, why: "profiles a program", check: (*walker).profiled},
+		"heaptrack": {class: Dev, why: "profiles a program", kind: kindWrap, noscope: true,
+			vals:  "-o --output -p --pid",
+			flags: []flag{raise("-p --pid", Dangerous, "attaches to a running process and reads what it holds")}},
+		"rbenv":  versionManager("Ruby"),
+		"nodenv": versionManager("Node"),
+		"goenv":  versionManager("Go"),
+		"jenv":   versionManager("Java"),
 	}
 }
 
@@ -509,6 +562,60 @@ func (w *walker) clientHosts(chain string, args []arg, io ioInfo) {
 		}
 		if host, ok := urlHost(s); !ok || !localHost(host) {
 			w.res.add(Dangerous, "`"+chain+" "+a.text+"`: reaches another machine")
+		}
+	}
+}
+
+// migrator is a database migration tool (see devToolCommands).
+func migrator() *rule {
+	return &rule{
+		class: Dev,
+		why:   "applies the project's migrations",
+		ops: []flag{raise("down down-to drop reset clean rollback redo undo wipe destroy force fix repair",
+			Dangerous, "rolls back, drops or cleans the database")},
+		check: (*walker).migratorDB,
+	}
+}
+
+// migratorDB judges the database a migration tool is pointed at: a URL
+// of another host, or one not known before running, is remote state.
+func (w *walker) migratorDB(chain string, args []arg, io ioInfo) {
+	for _, a := range args[1:] {
+		v := a.s
+		if _, after, ok := strings.Cut(v, "="); ok && strings.HasPrefix(v, "-") {
+			v = after
+		}
+		if hasHole(v) && (strings.Contains(a.text, "URL") || strings.Contains(a.text, "DSN") ||
+			strings.Contains(a.text, "DATABASE")) {
+			w.res.add(Dangerous, "`"+chain+" "+a.text+"`: changes a database not known before running")
+			continue
+		}
+		if strings.Contains(v, "://") {
+			if host, ok := urlHost(v); !ok || !localHost(host) {
+				w.res.add(Dangerous, "`"+chain+"`: changes the database of another host")
+			}
+		}
+	}
+}
+
+// profiled judges memray, scalene and py-spy: the program they run
+// (memray run app.py, py-spy record -- python x.py) is judged; attaching
+// to a running process (--pid) reads what it holds.
+func (w *walker) profiled(chain string, args []arg, io ioInfo) {
+	for i := 1; i < len(args); i++ {
+		a := args[i].s
+		switch {
+		case a == "--pid" || a == "-p" || strings.HasPrefix(a, "--pid="):
+			w.res.add(Dangerous, "`"+chain+" "+a+"`: attaches to a running process and reads what it holds")
+			return
+		case a == "--":
+			if i+1 < len(args) {
+				w.exec(args[i+1:], io)
+			}
+			return
+		case strings.HasSuffix(a, ".py"):
+			w.runFile(a, args[i].text, "python")
+			return
 		}
 	}
 }

@@ -33,7 +33,9 @@ func families() []family {
 				// Scanners of manifests, dependencies and images for
 				// problems and vulnerabilities (their databases are fetched).
 				"kubeconform kubeval conftest kube-score kube-linter polaris trivy grype syft osv-scanner " +
-				"pip-audit safety bandit npm-audit-resolver dependency-check",
+				"pip-audit safety bandit npm-audit-resolver dependency-check " +
+				"sqlfluff bashate luacheck selene clj-kondo detekt checkstyle pmd spotbugs phpstan psalm phpcs " +
+				"phpmd spectral hlint shellharden",
 			suffixes: "lint",
 		},
 		{
@@ -50,7 +52,24 @@ func families() []family {
 				},
 			},
 			names: "dune scons waf buck buck2 pants mill xmake premake5 gn b2 bjam qmake tup redo " +
-				"earthly nix-build ocamlbuild rebar3 elm-make",
+				"earthly nix-build ocamlbuild rebar3 elm-make " +
+				// Task runners and test runners of the project.
+				"doit phpunit pest bats gotestsum ginkgo behave robot busted prove jasmine codeceptjs " +
+				// Indexers, documentation and coverage reports of the
+				// project's code.
+				"ctags cscope gtags doxygen godoc pkgsite lcov genhtml gcovr benchstat pprof flamegraph.pl " +
+				"git-sizer git-cliff",
+		},
+		{
+			// Formatters: they rewrite the files they are given (or print
+			// a check): judged by where those files are.
+			rule: &rule{class: Dev, why: "formats the project's code", write: writeAll,
+				check: (*walker).readerFlags,
+				flags: []flag{set("--check --dry-run --lint --validate --diff -l --list-different", Safe,
+					"checks formatting")},
+				stdout: "--check --dry-run --lint --validate --diff -l --list-different"},
+			names: "swiftformat ormolu elm-format php-cs-fixer rector sqlfmt pg_format cljfmt fantomas scalafmt " +
+				"ktfmt google-java-format nixfmt alejandra buildifier dfmt",
 		},
 	}
 }

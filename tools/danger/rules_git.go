@@ -390,9 +390,10 @@ func gitRules() map[string]*rule {
 			progs: "--env-filter --tree-filter --index-filter --parent-filter --msg-filter --commit-filter " +
 				"--tag-name-filter",
 		},
-		"send-pack":   {class: Dangerous, why: "pushes objects", progs: "--receive-pack --exec"},
-		"fetch-pack":  {class: Dev, why: "fetches objects", progs: "--upload-pack --exec"},
-		"filter-repo": dangerous("rewrites history"),
+		"send-pack":  {class: Dangerous, why: "pushes objects", progs: "--receive-pack --exec"},
+		"fetch-pack": {class: Dev, why: "fetches objects", progs: "--upload-pack --exec"},
+		"filter-repo": {class: Dangerous, why: "rewrites history",
+			flags: []flag{set("--analyze --help", Dev, "analyses the repository's history")}},
 		"replace": {class: Dangerous, why: "replaces objects",
 			flags: []flag{set("-l --list", Safe, "lists replacements")}, bare: safe("lists replacements")},
 		"update-ref": dangerous("moves a ref directly"),
