@@ -61,7 +61,8 @@ func TestKeysWithoutValues(t *testing.T) {
 		{"openssl rsa -in server.key -noout -check", Safe},
 		{"openssl rsa -in server.key -noout -text", Dangerous},
 		{"openssl rsa -in server.key", Dangerous},
-		{"keytool -list -keystore release.jks -storepass x", Safe},
+		{"keytool -list -keystore release.jks -storepass x", Dangerous}, // heldout4
+		{"keytool -list -cacerts", Safe},
 		{"keytool -delete -alias x -keystore release.jks", Dangerous},
 		{"age-keygen -y key.txt", Safe},
 	})
