@@ -150,3 +150,14 @@ func TestCountedLoops(t *testing.T) {
 		{"i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done", Safe},
 	})
 }
+
+// TestDdSize: dd of 10 GiB or more into a file may fill the disk, as
+// fallocate of as much does.
+func TestDdSize(t *testing.T) {
+	checkRules(t, []ruleCase{
+		{"dd if=/dev/zero of=zero.bin bs=1G count=500", Dangerous},
+		{"dd if=/dev/zero of=big bs=1M count=20000", Dangerous},
+		{"dd if=/dev/zero of=test.img bs=1M count=100", Dev},
+		{"dd if=/dev/urandom of=key.bin bs=32 count=1", Dev},
+	})
+}
