@@ -48,6 +48,12 @@ func containerCommands() map[string]*rule {
 
 func dockerRules() map[string]*rule {
 	return map[string]*rule{
+		// podman machine: the local VM that runs containers.
+		"machine": {class: Dev, why: "manages the local container VM",
+			sub: map[string]*rule{"rm": dangerous("deletes the VM and its disk"),
+				"reset": dangerous("deletes every VM and its disk"), "list": safe("lists VMs"),
+				"ls": safe("lists VMs"), "inspect": safe("shows a VM")},
+			open: true},
 		"ps":     safe("lists containers"),
 		"images": safe("lists images"),
 		"logs":   safe("shows container logs"),

@@ -325,3 +325,31 @@ func TestLongTail(t *testing.T) {
 		{"git filter-repo --path src", Dangerous},
 	})
 }
+
+// TestMobileAndML: devices and emulators, the project's notebooks and
+// training scripts, local models and VMs.
+func TestMobileAndML(t *testing.T) {
+	checkRules(t, []ruleCase{
+		{"adb devices", Safe},
+		{"adb install app-debug.apk", Dev},
+		{"adb root", Dangerous},
+		{"expo start", Dev},
+		{"npx expo prebuild", Dev},
+		{"react-native run-android", Dev},
+		{"papermill in.ipynb out.ipynb", Dev},
+		{"tensorboard --logdir runs --host 127.0.0.1", Dev},
+		{"tensorboard --logdir runs --host 0.0.0.0", Dangerous},
+		{"torchrun --nproc_per_node=2 train.py", Dev},
+		{"accelerate launch train.py", Dev},
+		{"nvcc -o app app.cu", Dev},
+		{"huggingface-cli upload x .", Dangerous},
+		{"ollama list", Safe},
+		{"ollama run llama3 hi", Dev},
+		{"ollama push me/model", Dangerous},
+		{"dbt run", Dev},
+		{"dbt run --target=prod", Dangerous},
+		{"colima start", Dev},
+		{"podman machine start", Dev},
+		{"podman machine rm -f", Dangerous},
+	})
+}

@@ -735,7 +735,7 @@ var npxTools = lazy.Value[map[string]bool]{Build: func() map[string]bool {
 		"react-scripts nuxt nuxi remix gatsby docusaurus vuepress vitepress karma ts-jest oxlint sass lessc " +
 		"tsc-watch tsup unbuild microbundle parcel swc ncc typedoc jsdoc size-limit madge syncpack " +
 		"patch-package license-checker markdownlint markdownlint-cli2 cspell secretlint eslint_d jscodeshift " +
-		"ts-prune type-coverage attw publint api-extractor rollup-plugin-visualizer") {
+		"ts-prune type-coverage attw publint api-extractor rollup-plugin-visualizer expo react-native") {
 		m[t] = true
 	}
 	return m
