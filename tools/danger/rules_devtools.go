@@ -630,8 +630,10 @@ func (w *walker) migratorDB(chain string, args []arg, io ioInfo) {
 			w.res.add(Dangerous, "`"+chain+" "+a.text+"`: changes a database not known before running")
 			continue
 		}
-		if strings.Contains(v, "://") {
-			if host, ok := urlHost(v); !ok || !localHost(host) {
+		if strings.Contains(v, "://") || strings.Contains(v, "host=") || strings.Contains(v, "@tcp(") {
+			tcp := strings.Contains(v, "@tcp(") && !strings.Contains(v, "@tcp(localhost") &&
+				!strings.Contains(v, "@tcp(127.0.0.1")
+			if !sqlLocal([]arg{{s: chain}, {s: v}}) || tcp {
 				w.res.add(Dangerous, "`"+chain+"`: changes the database of another host")
 			}
 		}

@@ -353,3 +353,17 @@ func TestMobileAndML(t *testing.T) {
 		{"podman machine rm -f", Dangerous},
 	})
 }
+
+// TestMigrationHostsAndSetupDirs: a migration tool's DSN names its host;
+// only a tool's own directory in the home holds setup scripts to source.
+func TestMigrationHostsAndSetupDirs(t *testing.T) {
+	checkRules(t, []ruleCase{
+		{"goose postgres 'host=prod.example user=x dbname=app' up", Dangerous},
+		{"goose postgres 'host=localhost user=x dbname=app' up", Dev},
+		{"goose mysql 'u:p@tcp(db.example:3306)/app' up", Dangerous},
+		{"goose mysql 'u:p@tcp(localhost:3306)/app' up", Dev},
+		{"source ~/.config/x/env.sh", Dangerous},
+		{"source ~/.local/share/x/env.sh", Dangerous},
+		{"source ~/.cargo/env", Dev},
+	})
+}

@@ -2,6 +2,7 @@ package danger
 
 import (
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -95,14 +96,14 @@ func (w *walker) setupScript(p string) bool {
 	case home != "" && under(p, home) && !w.inside(p) && p != w.ws.Dir:
 		rel := strings.TrimPrefix(p, home+"/")
 		top, _, _ := strings.Cut(rel, "/")
-		toolDir := strings.HasPrefix(top, ".") && top != ".ssh" && top != ".gnupg" && top != ".aws" ||
+		toolDir := strings.HasPrefix(top, ".") && !slices.Contains([]string{".ssh", ".gnupg", ".aws", ".kube",
+			".docker", ".config", ".local", ".cache", ".password-store", ".azure", ".gcloud"}, top) ||
 			strings.HasPrefix(top, "miniconda") || strings.HasPrefix(top, "anaconda") ||
 			strings.HasPrefix(top, "miniforge") || strings.HasPrefix(top, "mambaforge")
 		base := path.Base(p)
 		setupName := base == "env" || strings.HasSuffix(base, ".sh") || strings.HasSuffix(base, ".bash") ||
 			strings.HasSuffix(base, ".zsh") || strings.HasSuffix(base, "rc") || strings.HasSuffix(base, "_completion")
-		return toolDir && setupName && top != ".cache" && top != ".local" || top == ".local" &&
-			strings.HasPrefix(rel, ".local/share/") && setupName
+		return toolDir && setupName
 	}
 	return false
 }
