@@ -354,7 +354,8 @@ func devToolCommands() map[string]*rule {
 			sub: map[string]*rule{"devices": safe("lists devices"), "logcat": dev("reads a device's log"),
 				"root": dangerous("restarts the device's daemon as root"), "disable-verity": dangerous("turns off a " +
 					"device's verified boot"), "reboot": dev("reboots the device"),
-				"sideload": dangerous("installs a system update on the device")},
+				"sideload": dangerous("installs a system update on the device"),
+				"shell":    dangerous("runs commands on the device, as root on many")},
 			open: true},
 		"emulator":     dev("runs an Android emulator"),
 		"tensorboard":  {class: Dev, why: "serves the project's training logs", check: (*walker).readerFlags},
@@ -380,7 +381,8 @@ func devToolCommands() map[string]*rule {
 		"dbt": {class: Dev, why: "builds the project's models in its target database",
 			flags: []flag{raise("--target=prod* --target=production* -t=prod*", Dangerous,
 				"builds in the production database")},
-			ops: []flag{raise("prod production", Dangerous, "names the production target")}},
+			ops: []flag{raise("prod production", Dangerous, "names the production target"),
+				destroys("runs a macro or model whose name says it destroys data")}},
 		"spark-submit": {class: Dev, why: "runs the project's job", check: (*walker).profiled},
 		// Local virtual machines for containers.
 		"colima": dev("runs the local container VM"),

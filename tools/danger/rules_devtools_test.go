@@ -333,6 +333,8 @@ func TestMobileAndML(t *testing.T) {
 		{"adb devices", Safe},
 		{"adb install app-debug.apk", Dev},
 		{"adb root", Dangerous},
+		{"adb shell rm -rf /sdcard", Dangerous},
+		{"dbt run-operation drop_schema", Dangerous},
 		{"expo start", Dev},
 		{"npx expo prebuild", Dev},
 		{"react-native run-android", Dev},
