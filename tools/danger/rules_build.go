@@ -35,8 +35,8 @@ func buildCommands() map[string]*rule {
 		"cmake": {
 			class: Dev,
 			why:   buildWhy,
+			// cmake --install: see (*walker).cmake.
 			check: (*walker).cmake,
-			flags: []flag{raise("--install", Dangerous, "installs outside the workspace")},
 			ops:   []flag{raise("install", Dangerous, "installs outside the workspace")},
 		},
 		"ninja": {

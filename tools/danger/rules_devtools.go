@@ -390,6 +390,37 @@ func devToolCommands() map[string]*rule {
 		"limactl": {class: Dev, why: "manages local VMs",
 			sub:  map[string]*rule{"delete": dangerous("deletes a VM and its disk"), "list": safe("lists VMs")},
 			open: true},
+		"patchelf": {class: Dev, why: "rewrites a binary's headers", write: writeAll,
+			flags: []flag{set("--print-rpath --print-interpreter --print-needed --print-soname --print-os-abi",
+				Safe, "prints a binary's headers")},
+			stdout: "--print-rpath --print-interpreter --print-needed --print-soname --print-os-abi"},
+		"plantuml": {class: Dev, why: "renders diagrams beside their sources", check: (*walker).readerFlags},
+		"d2":       {class: Dev, why: "renders a diagram", write: writeLast, check: (*walker).readerFlags},
+		"qpdf": {class: Dev, why: "rewrites a PDF", write: writeLast,
+			flags:  []flag{set("--check --show-npages --show-encryption --json --show-pages", Safe, "inspects a PDF")},
+			stdout: "--check --show-npages --show-encryption --json --show-pages"},
+		"mutool": {class: Dev, why: "converts or rewrites a document", check: (*walker).outflag,
+			sub: map[string]*rule{"info": safe("inspects a document"), "pages": safe("inspects a document"),
+				"show": safe("prints a document's objects")},
+			open: true},
+		"exiv2": {class: Dangerous, why: "rewrites an image's metadata",
+			sub: map[string]*rule{"pr": safe("prints an image's metadata"),
+				"print": safe("prints an image's metadata")},
+			open: true, bare: safe("prints its usage")},
+		"bear": {class: Dev, why: "records the project's build", check: (*walker).afterDashes},
+		"ccache": {class: Dev, why: "manages the compiler cache",
+			flags: []flag{set("-s --show-stats -p --show-config -V", Safe, "shows the cache")}},
+		"sccache": {class: Dev, why: "manages the compiler cache",
+			flags: []flag{set("-s --show-stats", Safe, "shows the cache")}},
+		"conan": {class: Dev, why: "fetches the project's dependencies",
+			sub: map[string]*rule{"upload": dangerous("publishes packages"),
+				"remote":  dangerous("changes package sources"),
+				"profile": dev("manages build profiles"), "search": dev("queries the remotes")},
+			open: true},
+		"vcpkg": {class: Dev, why: "fetches the project's dependencies",
+			sub: map[string]*rule{"integrate": dangerous("changes the build setup for every project"),
+				"list": safe("lists packages")},
+			open: true},
 		"rbenv":  versionManager("Ruby"),
 		"nodenv": versionManager("Node"),
 		"goenv":  versionManager("Go"),
@@ -659,6 +690,16 @@ func (w *walker) profiled(chain string, args []arg, io ioInfo) {
 			return
 		case strings.HasSuffix(a, ".py"):
 			w.runFile(a, args[i].text, "python")
+			return
+		}
+	}
+}
+
+// afterDashes judges the command after -- (bear -- make).
+func (w *walker) afterDashes(chain string, args []arg, io ioInfo) {
+	for i, a := range args {
+		if a.s == "--" && i+1 < len(args) {
+			w.exec(args[i+1:], io)
 			return
 		}
 	}

@@ -369,3 +369,35 @@ func TestMigrationHostsAndSetupDirs(t *testing.T) {
 		{"source ~/.cargo/env", Dev},
 	})
 }
+
+// TestMoreFamilies: binary and document inspectors and their writing
+// forms, diagram renderers, autotools, compiler caches, C and C++
+// package managers, cmake --install by its prefix.
+func TestMoreFamilies(t *testing.T) {
+	checkRules(t, []ruleCase{
+		{"patchelf --print-rpath build/app", Safe},
+		{"patchelf --set-rpath '$ORIGIN' build/app", Dev},
+		{"patchelf --set-interpreter /x /usr/bin/ls", Dangerous},
+		{"llvm-symbolizer -e build/app 0x401000", Safe},
+		{"plantuml docs/arch.puml", Dev},
+		{"d2 docs/arch.d2 docs/arch.svg", Dev},
+		{"qpdf --check doc.pdf", Safe},
+		{"qpdf in.pdf out.pdf", Dev},
+		{"qpdf in.pdf ~/.bashrc", Dangerous},
+		{"mutool info doc.pdf", Safe},
+		{"exiv2 pr photo.jpg", Safe},
+		{"exiv2 rm photo.jpg", Dangerous},
+		{"autoreconf -fi", Dev},
+		{"bear -- make", Dev},
+		{"bear -- rm -rf ~", Blocked},
+		{"ccache -s", Safe},
+		{"conan install . --build=missing", Dev},
+		{"conan upload x", Dangerous},
+		{"vcpkg install", Dev},
+		{"vcpkg integrate install", Dangerous},
+		{"cmake --install build --prefix ./dist", Dev},
+		{"cmake --install build", Dangerous},
+		{"cmake --install build --prefix /usr/local", Dangerous},
+		{"lychee README.md", Dev},
+	})
+}

@@ -11,7 +11,7 @@ func families() []family {
 			// program: none is here.
 			rule: &rule{class: Safe, why: "inspects binaries", check: (*walker).readerFlags},
 			names: "nm objdump readelf size addr2line c++filt cxxfilt otool dwarfdump readobj " +
-				"pahole bloaty gprof elfls checksec",
+				"pahole bloaty gprof elfls checksec symbolizer",
 		},
 		{
 			// Graph and diagram renderers: a source in, a picture on
@@ -35,7 +35,8 @@ func families() []family {
 				"kubeconform kubeval conftest kube-score kube-linter polaris trivy grype syft osv-scanner " +
 				"pip-audit safety bandit npm-audit-resolver dependency-check " +
 				"sqlfluff bashate luacheck selene clj-kondo detekt checkstyle pmd spotbugs phpstan psalm phpcs " +
-				"phpmd spectral hlint shellharden",
+				"phpmd spectral hlint shellharden htmlhint editorconfig-checker misspell lychee " +
+				"markdown-link-check",
 			suffixes: "lint",
 		},
 		{
@@ -58,7 +59,7 @@ func families() []family {
 				// Indexers, documentation and coverage reports of the
 				// project's code.
 				"ctags cscope gtags doxygen godoc pkgsite lcov genhtml gcovr benchstat pprof flamegraph.pl " +
-				"git-sizer git-cliff",
+				"git-sizer git-cliff plz autoreconf autoconf autoheader aclocal automake libtoolize cpack",
 		},
 		{
 			// Formatters: they rewrite the files they are given (or print

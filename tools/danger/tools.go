@@ -205,6 +205,27 @@ func (w *walker) tmux(chain string, args []arg, io ioInfo) {
 // remove_directory, copy, env CMD, chdir DIR CMD), and -P, which runs a
 // cmake script.
 func (w *walker) cmake(chain string, args []arg, io ioInfo) {
+	install, prefix := false, ""
+	for i := 1; i < len(args); i++ {
+		switch name, v, ok := strings.Cut(args[i].s, "="); {
+		case name == "--install":
+			install = true
+		case name == "--prefix" && (ok || i+1 < len(args)):
+			if !ok {
+				v = args[i+1].s
+			}
+			prefix = v
+		}
+	}
+	if install {
+		// cmake --install DIR installs where --prefix says, or where the
+		// build was configured to (/usr/local by default).
+		if prefix == "" {
+			w.res.add(Dangerous, "`"+chain+" --install`: installs outside the workspace")
+		} else {
+			w.writeTo(prefix, chain+" --install --prefix", prefix)
+		}
+	}
 	for i := 1; i < len(args); i++ {
 		switch args[i].s {
 		case "-P":
