@@ -158,7 +158,7 @@ func TestProjectWork(t *testing.T) {
 		{"perf record -o perf.data ./app", Dev},
 		{"systemctl show-environment", Dangerous},
 		{"sqlite3 dev.db < schema.sql", Dev},
-		{"psql -h localhost -d app < migrations/001.sql", Dev},
+		{"psql -h localhost -d app < migrations/001.sql", Dangerous}, // the guard sees no input at run time
 		{"psql -h localhost < /tmp/x.sql", Dangerous},
 		{"curl -s https://x.example/q.sql | sqlite3 dev.db", Dangerous},
 		{"redis-cli set foo bar", Dev},

@@ -28,7 +28,7 @@ func TestSearchThenRead(t *testing.T) {
 		{"psql postgres://u@db.example/app -f migrations/003.sql", Dangerous},
 		{"psql -h localhost -d app -f migrations/001.sql", Dev},
 		{"psql -d app -f migrations/001.sql", Dev},
-		{"mysql -h 127.0.0.1 app < schema.sql", Dev},
+		{"mysql -h 127.0.0.1 app < schema.sql", Dangerous}, // unseen at run time
 		{"psql 'host=db.example dbname=app' -f m.sql", Dangerous},
 		{"resolvectl dns eth0 1.1.1.1", Dangerous},
 		{"resolvectl status", Safe},
