@@ -53,6 +53,10 @@ func (w *walker) run(args []arg, io ioInfo) {
 	}
 	w.runsDownloaded(name, args)
 	w.holdsEndless(name, args, io.in)
+	if name == "head" && headHuge(args) {
+		// As dd of 10 GiB or more: written anywhere, it fills the disk.
+		w.res.add(Dangerous, "`head -c`: copies 10 GiB or more of an endless stream, which may fill the disk")
+	}
 	r := lookup(name)
 	if r == nil {
 		w.unknown(name, args)
@@ -348,6 +352,25 @@ func headBytes(args []arg) bool {
 		}
 	}
 	return n >= 0 && n <= 1<<20
+}
+
+// headHuge reports head -c of 10 GiB or more of an endless device
+// (/dev/zero, /dev/urandom).
+func headHuge(args []arg) bool {
+	endless := false
+	n := int64(-1)
+	for i, a := range args {
+		endless = endless || endlessDevices[a.s]
+		switch {
+		case (a.s == "-c" || a.s == "--bytes") && i+1 < len(args):
+			n = ddSize(args[i+1].s)
+		case strings.HasPrefix(a.s, "--bytes="):
+			n = ddSize(strings.TrimPrefix(a.s, "--bytes="))
+		case strings.HasPrefix(a.s, "-c") && len(a.s) > 2:
+			n = ddSize(a.s[2:])
+		}
+	}
+	return endless && n >= 10<<30
 }
 
 // readPartly judges reading a path with parts not known before running

@@ -159,5 +159,7 @@ func TestDdSize(t *testing.T) {
 		{"dd if=/dev/zero of=big bs=1M count=20000", Dangerous},
 		{"dd if=/dev/zero of=test.img bs=1M count=100", Dev},
 		{"dd if=/dev/urandom of=key.bin bs=32 count=1", Dev},
+		{"head -c 200G /dev/zero > z", Dangerous},
+		{"head -c 100 /dev/urandom | base64", Safe},
 	})
 }
