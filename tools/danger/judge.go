@@ -116,6 +116,16 @@ func (w *walker) unknown(name string, args []arg) {
 		w.operands(args[1:])
 		return
 	}
+	if !w.shared.urlInstall && slices.ContainsFunc(args[1:], func(a arg) bool {
+		return a.s == "--dry-run" || a.s == "--dryrun" || a.s == "--dry-run=true" || a.s == "--simulate"
+	}) && !slices.ContainsFunc(args[1:], func(a arg) bool { return hasHole(a.s) }) {
+		// Every tool that has a dry run spells it so; what it reads or
+		// reaches to plan is dev at most.
+		w.res.add(Dev, "`"+name+" --dry-run`: a dry run of a program the classifier does not know")
+		w.readerFlags(name, args, ioInfo{})
+		w.operands(args[1:])
+		return
+	}
 	if v, ok := unknownVerb(args[1:], buildVerbs); ok && !w.shared.urlInstall {
 		w.res.add(Dev, "`"+name+" "+v+"`: a tool the classifier does not know, asked to build, test or check "+
 			"the project")

@@ -48,6 +48,7 @@ func containerCommands() map[string]*rule {
 
 func dockerRules() map[string]*rule {
 	return map[string]*rule{
+		"export": {class: Dev, why: "writes a container's filesystem to an archive", check: (*walker).outflag},
 		// podman machine: the local VM that runs containers.
 		"machine": {class: Dev, why: "manages the local container VM",
 			sub: map[string]*rule{"rm": dangerous("deletes the VM and its disk"),

@@ -231,3 +231,18 @@ func TestServerChecksAndViewers(t *testing.T) {
 		{"cat ~/.ssh/id_rsa | delta", Dangerous},
 	})
 }
+
+// TestUnknownDryRun: a program the table does not know, asked for a dry
+// run, plans and reads at most: dev; what else it is given is judged.
+func TestUnknownDryRun(t *testing.T) {
+	checkRules(t, []ruleCase{
+		{"semantic-release --dry-run --no-ci", Dev},
+		{"release-it --dry-run", Dev},
+		{"frobnicate --dry-run --exec rm", Dangerous},
+		{"frobnicate --dry-run ~/.ssh/id_rsa", Dangerous},
+		{"frobnicate delete --all --dry-run $(rm -rf x)", Dangerous},
+		{"pip install git+https://x.example/f && frobnicate --dry-run", Blocked},
+		{"docker export web > web.tar", Dev},
+		{"docker export web -o /etc/x.tar", Dangerous},
+	})
+}
