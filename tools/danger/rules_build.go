@@ -316,6 +316,8 @@ func buildCommands() map[string]*rule {
 			class: Dev,
 			why:   "migrates the project database",
 			ops:   []flag{raise("downgrade", Dangerous, "rolls back migrations, which may drop data")},
+			// --sql: offline mode prints the statements, runs none.
+			dry: flag{match: "--sql", class: Dev, why: "prints the migration's statements, runs none"},
 		},
 		"flask": {
 			class: Dev,

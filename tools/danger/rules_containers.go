@@ -201,7 +201,7 @@ func dockerRules() map[string]*rule {
 			why:   "runs the project's containers",
 			vals:  "-f --file -p --project-name --profile --env-file",
 			check: (*walker).composeFile,
-			sub: map[string]*rule{
+			sub: composeDry(map[string]*rule{
 				"up": dev("starts the project's containers"),
 				"down": {
 					class: Dev,
@@ -240,7 +240,7 @@ func dockerRules() map[string]*rule {
 				"ls":      safe("lists projects"),
 				"port":    safe("shows ports"),
 				"watch":   dev("rebuilds on change"),
-			},
+			}),
 		},
 	}
 }
@@ -388,4 +388,10 @@ func helmRules() map[string]*rule {
 		"registry":  dangerous("handles registry credentials"),
 		"test":      dangerous("runs release tests in the cluster"),
 	}
+}
+
+// composeDry marks compose's subcommands with compose's --dry-run, which
+// reports what down -v or rm would do (compose v2).
+func composeDry(m map[string]*rule) map[string]*rule {
+	return withDry(m, "--dry-run")
 }

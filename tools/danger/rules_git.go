@@ -89,7 +89,7 @@ func gitRules() map[string]*rule {
 			why:   "shows the reflog",
 			sub: map[string]*rule{
 				"show":   safe("shows the reflog"),
-				"expire": dangerous("drops reflog entries, making lost commits unrecoverable"),
+				"expire": dryRule(dangerous("drops reflog entries, making lost commits unrecoverable"), "-n --dry-run"),
 				"delete": dangerous("drops reflog entries"),
 			},
 			open: true,
@@ -383,7 +383,7 @@ func gitRules() map[string]*rule {
 				raise("--prune=now --prune=all", Dangerous, "deletes unreachable commits for good"),
 			},
 		},
-		"prune": dangerous("deletes unreachable objects"),
+		"prune": dryRule(dangerous("deletes unreachable objects"), "-n --dry-run"),
 		"filter-branch": {
 			class: Dangerous,
 			why:   "rewrites history",

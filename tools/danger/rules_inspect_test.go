@@ -246,3 +246,20 @@ func TestUnknownDryRun(t *testing.T) {
 		{"docker export web -o /etc/x.tar", Dangerous},
 	})
 }
+
+// TestMoreDryRuns: dry runs of git's deleting commands, compose, alembic
+// and zypper change nothing.
+func TestMoreDryRuns(t *testing.T) {
+	checkRules(t, []ruleCase{
+		{"git rm -n -r src/old", Safe},
+		{"git rm -r src/old", Dangerous},
+		{"git prune -n", Dev},
+		{"git prune", Dangerous},
+		{"git reflog expire --dry-run --all", Dev},
+		{"docker compose down -v --dry-run", Dev},
+		{"docker compose down -v", Dangerous},
+		{"alembic downgrade -1 --sql", Dev},
+		{"alembic downgrade -1", Dangerous},
+		{"zypper --non-interactive install --dry-run curl", Dev},
+	})
+}

@@ -298,7 +298,7 @@ func packageCommands() map[string]*rule {
 			},
 			open: true,
 		},
-		"zypper": dangerous("changes system packages"),
+		"zypper": dryRule(dangerous("changes system packages"), "--dry-run -D"),
 		"snap": {
 			class: Dangerous,
 			why:   "changes system packages",
