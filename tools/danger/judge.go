@@ -53,6 +53,7 @@ func (w *walker) run(args []arg, io ioInfo) {
 	}
 	w.runsDownloaded(name, args)
 	w.holdsEndless(name, args, io.in)
+	w.outputsToDisk(name, args)
 	if name == "head" && headHuge(args) {
 		// As dd of 10 GiB or more: written anywhere, it fills the disk.
 		w.res.add(Dangerous, "`head -c`: copies 10 GiB or more of an endless stream, which may fill the disk")
@@ -252,6 +253,36 @@ func plainWord(s string) bool {
 		}
 	}
 	return true
+}
+
+// outputsToDisk blocks any program told to write its output to a raw disk
+// by the option every tool spells alike (-o, --output, --outfile,
+// --output-file): what it writes replaces the disk's filesystem, as dd of=
+// would.
+func (w *walker) outputsToDisk(name string, args []arg) {
+	for i := 1; i < len(args); i++ {
+		a := args[i].s
+		var v string
+		shown := args[i].text
+		switch {
+		case a == "-o" || a == "--output" || a == "--outfile" || a == "--output-file" || a == "--out":
+			if i+1 < len(args) {
+				v, shown = args[i+1].s, shown+" "+args[i+1].text
+			}
+		case strings.HasPrefix(a, "--output=") || strings.HasPrefix(a, "--outfile=") ||
+			strings.HasPrefix(a, "--output-file=") || strings.HasPrefix(a, "--out="):
+			_, v, _ = strings.Cut(a, "=")
+		case strings.HasPrefix(a, "-o/"):
+			v = a[2:]
+		}
+		if v == "" {
+			continue
+		}
+		if p, ok := w.abs(v); ok && strings.HasPrefix(p, "/dev/") && rawDevice.Get().MatchString(p) {
+			w.res.add(Blocked, "`"+name+" "+shown+"`: writes its output to a raw disk, destroying what is on it")
+			return
+		}
+	}
 }
 
 // unknownOnDisk judges a program the table does not know that is given a
