@@ -533,7 +533,8 @@ func (w *walker) output(s *syntax.Stmt, name string, args []string, in input) in
 		return input{kind: inDownload}
 	}
 	if endlessOutput(name, args, in) {
-		return input{kind: inUnknown, endless: true}
+		return input{kind: inUnknown, endless: true, finite: name == "seq" && !slices.ContainsFunc(args,
+			func(a string) bool { return a == "inf" || a == "infinity" || strings.Contains(a, "e") })}
 	}
 	if len(s.Redirs) > 0 && name != "cat" {
 		// rev <<< '…': the element's own input.
@@ -590,7 +591,28 @@ func (w *walker) output(s *syntax.Stmt, name string, args []string, in input) in
 		if dir, ok := w.listsPaths(name, args); ok {
 			if name == "find" {
 				entry, filtered := findFilter(args)
+				if entry != "" && !strings.HasPrefix(entry, "/") {
+					var roots []string
+					var expr []arg
+					for _, a := range args {
+						if len(expr) == 0 && !strings.HasPrefix(a, "-") && a != "(" && a != "!" {
+							roots = append(roots, a)
+						} else {
+							expr = append(expr, arg{s: a})
+						}
+					}
+					if len(roots) == 0 {
+						roots = []string{"."}
+					}
+					entry = w.findEntryIn(roots, expr)
+				}
 				return input{kind: inTree, data: dir, entry: entry, filtered: filtered}
+			}
+			if (name == "grep" || name == "rg" || name == "ag") && !(w.inside(dir) || dir == w.ws.Dir) {
+				if secret.Name(path.Base(dir)) || w.secretFile(dir) != "" {
+					return input{kind: inPaths, data: path.Dir(dir), entry: dir}
+				}
+				return input{kind: inTree, data: dir}
 			}
 			return input{kind: inPaths, data: dir}
 		}
@@ -629,17 +651,45 @@ func (w *walker) listsPaths(name string, args []string) (string, bool) {
 		}
 		return w.ws.Dir, true
 	case "grep", "rg", "ag":
-		lists := false
-		for i, a := range args {
+		lists, pattern := false, false
+		for _, a := range args {
 			if a == "-l" || a == "--files-with-matches" || a == "--files" || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "l") {
 				lists = true
 			}
-			if !strings.HasPrefix(a, "-") && i > 0 && name != "rg" || !strings.HasPrefix(a, "-") && i > 1 {
-				dirs = append(dirs, a)
+			if a == "-e" || a == "-f" || a == "--regexp" || a == "--file" || a == "--files" {
+				pattern = true
 			}
 		}
 		if !lists {
 			return "", false
+		}
+		for i := 0; i < len(args); i++ {
+			a := args[i]
+			switch {
+			case a == "-e" || a == "-f" || a == "--regexp" || a == "--file" || a == "-g" || a == "--glob" ||
+				a == "-t" || a == "--type" || a == "-m" || a == "--max-count":
+				i++
+			case strings.HasPrefix(a, "-"):
+			case !pattern:
+				pattern = true
+			default:
+				dirs = append(dirs, a)
+			}
+		}
+		// A search of files outside the workspace by their content lists
+		// any file there, secrets among them (grep -rl PRIVATE ~ | xargs
+		// cat): the tree is what a reader of its output gets.
+		for _, d := range dirs {
+			p, ok := w.abs(d)
+			if !ok {
+				return "", false
+			}
+			if b := path.Base(p); b == holeEntry || b == holeTree {
+				p = path.Dir(p) // what find -exec grep -l {} finds under its root
+			}
+			if !(w.inside(p) || p == w.ws.Dir) {
+				return p, true
+			}
 		}
 	case "find":
 		// find prints paths under its roots, wherever they are: the worst

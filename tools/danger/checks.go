@@ -213,6 +213,14 @@ func (w *walker) hyperfine(chain string, args []arg, io ioInfo) {
 
 // gitRm judges git rm -r, which deletes a tree from the disk too.
 func (w *walker) gitRm(chain string, args []arg, io ioInfo) {
+	for _, a := range args[1:] {
+		if a.s == "--" {
+			break
+		}
+		if matchFlag("-n --dry-run", a.s) {
+			return // shows what it would remove
+		}
+	}
 	// git rm -r deletes a tree from the disk too, unless --cached.
 	cached, recursive := false, false
 	for _, a := range args[1:] {

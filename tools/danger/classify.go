@@ -187,6 +187,10 @@ type shared struct {
 	// getenv reads the environment of the commands being judged, for the
 	// files it moves ($KUBECONFIG); nil when judging text alone.
 	getenv func(string) string
+	// urlInstall: the string installs a program from a URL or a
+	// repository (pip install git+…, cargo install --git): a command the
+	// table does not know, later in the string, may be that program.
+	urlInstall bool
 	// remotes are git remotes the string adds or points elsewhere.
 	remotes map[string]bool
 	// images are the image repositories the string builds or tags;
@@ -600,7 +604,7 @@ func (w *walker) command(cmd syntax.Command, io ioInfo) {
 		if c.Until {
 			what = "until"
 		}
-		w.bomb(what, 0, alwaysTrue(c.Cond, c.Until), c.Cond, c.Do)
+		w.bomb(what, condBound(c.Cond), alwaysTrue(c.Cond, c.Until), c.Cond, c.Do)
 		w.fills(what, alwaysTrue(c.Cond, c.Until), c.Cond, c.Do)
 		b := w.clone()
 		b.looping = true

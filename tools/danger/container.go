@@ -40,7 +40,9 @@ func (b *box) hostPath(p string) string {
 	}
 	b.hit = true
 	m := b.mounts[best]
-	return path.Clean(m.host + strings.TrimPrefix(p, m.container))
+	// path.Join: a mount at / (TrimPrefix leaves no slash) joins as well
+	// as one at /app.
+	return path.Join(m.host, strings.TrimPrefix(p, m.container))
 }
 
 // hostPowers are docker run options that give a container power over the
@@ -448,6 +450,35 @@ func (w *walker) inContainer(chain string, b *box, workdir string, inner []arg, 
 	case c.res.class == Dangerous && b.hit:
 		for _, r := range c.res.reasons {
 			w.res.add(Dangerous, "inside the container, on a host mount: "+r)
+		}
+	}
+}
+
+// composeFile judges the compose files -f names: the project's are its
+// containers; one from elsewhere describes containers nobody named in the
+// project, and one from the network is code downloaded and run.
+func (w *walker) composeFile(chain string, args []arg, io ioInfo) {
+	for i := 1; i < len(args); i++ {
+		name, v, hasV := strings.Cut(args[i].s, "=")
+		if name != "-f" && name != "--file" {
+			continue
+		}
+		if !hasV && i+1 < len(args) {
+			i++
+			v = args[i].s
+		}
+		p, ok := w.abs(v)
+		switch {
+		case strings.Contains(v, "://"):
+			w.res.add(Blocked, "`"+chain+" -f "+v+"`: runs containers a compose file from the network describes")
+		case v == "-":
+			if io.in.kind == inDownload {
+				w.res.add(Blocked, "`"+chain+" -f -`: runs containers a compose file from the network describes")
+			} else if io.in.kind != inData {
+				w.res.add(Dangerous, "`"+chain+" -f -`: runs containers a file not known before running describes")
+			}
+		case !ok || !w.inside(p) && path.Dir(p) != w.ws.Dir:
+			w.res.add(Dangerous, "`"+chain+" -f "+v+"`: runs containers a compose file outside the workspace describes")
 		}
 	}
 }

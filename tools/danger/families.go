@@ -58,6 +58,9 @@ func familyRule(name string) *rule {
 // llvm-, eu- for elfutils).
 func toolName(name string) string {
 	name = versionSuffix.Get().ReplaceAllString(name, "")
+	if familyNames.Get()[name] != nil {
+		return name // rebar3, buck2, premake5: the digit is the name's
+	}
 	name = strings.TrimRight(name, "0123456789")
 	for _, p := range []string{"llvm-", "eu-"} {
 		if rest, ok := strings.CutPrefix(name, p); ok && familyNames.Get()[rest] != nil {
@@ -140,7 +143,7 @@ func (w *walker) readerFlags(chain string, args []arg, io ioInfo) {
 		case strings.HasPrefix(a, "-o") && len(a) > 2 && !strings.HasPrefix(a, "--") && chain != "ld":
 			w.writeTo(a[2:], chain+" -o", a[2:]) // dot -Tpng -ograph.png
 		case name == "--fix" || name == "--write" || name == "--in-place" || name == "--inplace" ||
-			name == "--overwrite" || name == "--apply":
+			name == "--overwrite" || name == "--apply" || name == "--replace":
 			rewrites = true
 		case name == "--exec" || name == "--command" || name == "--shell" || name == "--pager" ||
 			name == "--editor" || name == "--plugin" || name == "--load" || name == "--eval" || name == "--hook" ||

@@ -297,6 +297,10 @@ func (w *walker) dd(chain string, args []arg, io ioInfo) {
 	if endless && !bounded && out != "" && !strings.HasPrefix(out, "/dev/") {
 		w.res.add(Dangerous, "`dd of="+out+"`: writes an endless stream to a file, until the disk is full")
 	}
+	if n := ddTotal(args); out != "" && !strings.HasPrefix(out, "/dev/") && n >= 10<<30 {
+		// As fallocate of 10 GiB or more: enough to fill a disk.
+		w.res.add(Dangerous, "`dd of="+out+"`: writes "+strconv.FormatInt(n>>30, 10)+" GiB, which may fill the disk")
+	}
 	for _, a := range args[1:] {
 		if op, v, ok := ddOutput(a.s); ok {
 			w.writeTo(v, chain, a.text)
@@ -431,6 +435,25 @@ func ddHead(args []arg) bool {
 		}
 	}
 	return count >= 0 && bs > 0 && bs <= 1<<20 && count*bs <= 1<<20
+}
+
+// ddTotal is how many bytes dd copies by bs= (or obs=) and count=, or 0
+// when either is not given.
+func ddTotal(args []arg) int64 {
+	bs, count := int64(512), int64(-1)
+	for _, a := range args[1:] {
+		op, v, _ := strings.Cut(a.s, "=")
+		switch op {
+		case "bs", "obs":
+			bs = ddSize(v)
+		case "count":
+			count = ddSize(v)
+		}
+	}
+	if bs <= 0 || count <= 0 || count > (1<<62)/bs {
+		return 0
+	}
+	return bs * count
 }
 
 // ddSize reads a dd size: a number with an optional unit (c w b K M G,

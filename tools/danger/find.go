@@ -1,7 +1,9 @@
 package danger
 
 import (
+	"io/fs"
 	"path"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -154,7 +156,7 @@ func (w *walker) find(chain string, args []arg, io ioInfo) {
 		roots = []string{"."}
 	}
 	filtered := false
-	entry := findEntry(args[i:])
+	entry := w.findEntryIn(roots, args[i:])
 	if entry == "" {
 		entry = findBuildDir(args[i:])
 	}
@@ -311,6 +313,69 @@ func (w *walker) findExec(inner []arg, roots []string, filtered bool, entry stri
 // findEntry is a file a find expression can match that holds secrets
 // (-name id_rsa, -name '*.pem', -path '*/.aws/*'), or "": what the
 // command it runs on each file then reads.
+// findEntryIn is findEntry for a find over roots: a name filter that
+// also matches everyday files (-name '*.json') over the workspace is not
+// aimed at secrets, so what it finds on the disk decides, as for a glob.
+func (w *walker) findEntryIn(roots []string, expr []arg) string {
+	entry := findEntry(expr)
+	if entry == "" || strings.HasPrefix(entry, "/") {
+		return entry
+	}
+	var names []string
+	for i := 0; i+1 < len(expr); i++ {
+		switch expr[i].s {
+		case "-name", "-iname":
+			pattern := expr[i+1].s
+			if expr[i].s == "-iname" {
+				pattern = strings.ToLower(pattern)
+			}
+			if !slices.ContainsFunc(ordinaryNames, func(n string) bool { return globComponent(pattern, n) }) {
+				return entry
+			}
+			names = append(names, pattern)
+		case "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex":
+			return entry
+		}
+	}
+	budget := 4096
+	for _, r := range roots {
+		p, ok := w.abs(r)
+		if !ok || !w.inside(p) && p != w.ws.Dir {
+			return entry
+		}
+		if found := secretUnder(p, names, &budget); found != "" {
+			return found
+		}
+		if budget <= 0 {
+			return entry
+		}
+	}
+	return ""
+}
+
+// secretUnder is a file under dir, named as secrets are, that one of the
+// name patterns matches, reading at most budget directory entries.
+func secretUnder(dir string, patterns []string, budget *int) string {
+	found := ""
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if *budget--; *budget <= 0 || err != nil || found != "" {
+			return filepath.SkipAll
+		}
+		if d.IsDir() && (d.Name() == ".git" || d.Name() == "node_modules") {
+			return filepath.SkipDir
+		}
+		base := d.Name()
+		if !d.IsDir() && secret.Name(base) && slices.ContainsFunc(patterns, func(pat string) bool {
+			return globComponent(pat, base) || globComponent(pat, strings.ToLower(base))
+		}) {
+			found = p
+			return filepath.SkipAll
+		}
+		return nil
+	})
+	return found
+}
+
 func findEntry(expr []arg) string {
 	for i := 0; i+1 < len(expr); i++ {
 		pattern := expr[i+1].s

@@ -95,8 +95,9 @@ func (w *walker) gitConfigPair(key, value, text string) {
 		return
 	}
 	w.res.add(Dangerous, "`"+text+"`: "+why)
-	if hasHole(value) {
-		return
+	if hasHole(value) || strings.Contains(why, "traffic") || strings.Contains(why, "certificate") ||
+		strings.Contains(why, "work tree") {
+		return // an address or a path, not a program
 	}
 	// The program itself: blocked if it is (core.pager='rm -rf ~').
 	w.literal1(strings.TrimPrefix(strings.TrimSpace(value), "!"))

@@ -317,7 +317,14 @@ var (
 		`socket\.http|axios|\bgot\s*\(`}
 	runCode = lazy.Regexp{Expr: `\bexec\s*\(|\beval\b|Function\s*\(|instance_eval|class_eval|\bload(string)?\s*\(|` +
 		`compile\s*\(|runIn\w*Context|import\s*\(|system\s*\(|\bsystem\s+["'$]|popen|subprocess|child_process|` +
-		`execSync|\bsh\b|\bbash\b|import_module|__import__\(\s*\w`}
+		`execSync|\bsh\b|\bbash\b|import_module|__import__\(\s*\w|\bsource\s*\(|source_url|source_gist|` +
+		`\binclude(_once)?\s*\(|\brequire(_once)?\s*\(\s*["']https?:|\bdofile\b|\bloadfile\b|\bdo\s+["']|` +
+		`eval\s*\(\s*parse|runpy|Invoke-Expression|\biex\b`}
+	// pkgInstallCode: a language's own call that installs packages (R's
+	// install.packages and remotes::install_github, Julia's Pkg.add,
+	// pip.main(['install' …]), Ruby's Gem.install).
+	pkgInstallCode = lazy.Regexp{Expr: `install\.packages\s*\(|\w+::install(_\w+)?\s*\(|\binstall_github\s*\(|` +
+		`\bPkg\.(add|develop)\s*\(|pip\.main\s*\(|pip\._internal|Gem\.install|pkg_install\s*\(`}
 	// reverseShell: a socket wired to a shell or process.
 	socketUse   = lazy.Regexp{Expr: `(?i)socket|fsockopen|TCPSocket|net\.connect|new\s+net\.Socket|/dev/tcp/|IO::Socket`}
 	shellAttach = lazy.Regexp{Expr: `(?i)/bin/(ba|z|da)?sh|subprocess|pty\.spawn|dup2|\bexec\s*[\(\s"']|spawn\(|popen|proc_open|system\(|sh -i|cmd\.exe`}
@@ -430,6 +437,9 @@ func (w *walker) inline(lang, code string) {
 		} else {
 			w.res.add(Dangerous, label+": deletes files")
 		}
+	}
+	if mayContain(code, "install", "Pkg.add", "pip.main", "pkg_install") && pkgInstallCode.Get().MatchString(code) {
+		w.res.add(Dangerous, label+": installs packages for the user, outside the project")
 	}
 	w.codeReads(label, code)
 	if lang == "pwsh" || lang == "powershell" {

@@ -53,17 +53,24 @@ func (w *walker) run(args []arg, io ioInfo) {
 	}
 	w.runsDownloaded(name, args)
 	w.holdsEndless(name, args, io.in)
+	w.outputsToDisk(name, args)
+	if name == "head" && headHuge(args) {
+		// As dd of 10 GiB or more: written anywhere, it fills the disk.
+		w.res.add(Dangerous, "`head -c`: copies 10 GiB or more of an endless stream, which may fill the disk")
+	}
 	r := lookup(name)
 	if r == nil {
-		w.res.add(Dangerous, "unknown command `"+name+"`")
-		w.operands(args[1:])
-		w.unknownOnDisk(name, args[1:])
+		w.unknown(name, args)
 		return
 	}
 	if installers.Get()[name] {
 		w.installsDownloaded(name, args)
 	}
-	if len(args) == 2 && (args[1].s == "--help" || args[1].s == "--version" || r.sub != nil && (args[1].s == "-v" || args[1].s == "-V" || args[1].s == "-version") || slices.Contains(strings.Fields(r.alone), args[1].s)) {
+	if r.class == Blocked && w.fsImage(name, args) {
+		return
+	}
+	if len(args) == 2 && (args[1].s == "--help" || args[1].s == "--version" || args[1].s == "--info" || r.sub != nil && (args[1].s == "-v" || args[1].s == "-V" || args[1].s == "-version") || slices.Contains(strings.Fields(r.alone), args[1].s) ||
+		args[1].s == "-h" && r.class > Safe && !haltsOnH[name]) {
 		w.res.add(Safe, "`"+name+" "+args[1].s+"`: prints help or version")
 		return
 	}
@@ -79,6 +86,203 @@ func (w *walker) run(args []arg, io ioInfo) {
 		}
 	}
 	w.apply(r, name, args, io)
+}
+
+// haltsOnH are the commands whose -h is an action, not help (shutdown -h
+// halts).
+var haltsOnH = map[string]bool{"shutdown": true, "halt": true, "poweroff": true, "reboot": true}
+
+// unknown judges a program the table does not know: dangerous, since what
+// it does cannot be known, unless all it is asked is its help or version
+// (`tool --help`, `tool sub -h`, `tool version`), which every program of a
+// distribution answers by printing, or a list or its status (`tool
+// status`, `tool list`), verbs no program uses for a change.
+func (w *walker) unknown(name string, args []arg) {
+	if w.shared.urlInstall || slices.ContainsFunc(w.shared.dlDirs, func(d string) bool {
+		return binDirs.Get()[d] || d == path.Join(w.ws.Home, "bin") || d == path.Join(w.ws.Home, ".local/bin")
+	}) {
+		w.res.add(Blocked, "`"+name+"`: may be the program this command installs from the network, run")
+	}
+	if unknownAsks(args[1:]) {
+		w.res.add(Safe, "`"+name+" "+args[len(args)-1].s+"`: prints help or version")
+		return
+	}
+	if shellCodeAsked(args[1:]) {
+		w.res.add(Safe, "`"+name+" "+args[1].s+"`: prints its shell setup code")
+		return
+	}
+	if v, ok := unknownVerb(args[1:], listVerbs); ok {
+		w.res.add(Dev, "`"+name+" "+v+"`: asks a program the classifier does not know for a list or its status")
+		w.readerFlags(name, args, ioInfo{})
+		w.operands(args[1:])
+		return
+	}
+	if !w.shared.urlInstall && slices.ContainsFunc(args[1:], func(a arg) bool {
+		return a.s == "--dry-run" || a.s == "--dryrun" || a.s == "--dry-run=true" || a.s == "--simulate"
+	}) && !slices.ContainsFunc(args[1:], func(a arg) bool { return hasHole(a.s) }) {
+		// Every tool that has a dry run spells it so; what it reads or
+		// reaches to plan is dev at most.
+		w.res.add(Dev, "`"+name+" --dry-run`: a dry run of a program the classifier does not know")
+		w.readerFlags(name, args, ioInfo{})
+		w.operands(args[1:])
+		return
+	}
+	if v, ok := unknownVerb(args[1:], buildVerbs); ok && !w.shared.urlInstall {
+		w.res.add(Dev, "`"+name+" "+v+"`: a tool the classifier does not know, asked to build, test or check "+
+			"the project")
+		w.readerFlags(name, args, ioInfo{})
+		w.operands(args[1:])
+		return
+	}
+	w.res.add(Dangerous, "unknown command `"+name+"`")
+	w.operands(args[1:])
+	w.unknownOnDisk(name, args[1:])
+}
+
+// unknownAsks reports arguments that only ask for help or a version: one
+// of the spellings, alone or after one subcommand word.
+func unknownAsks(ops []arg) bool {
+	asks := func(s string) bool {
+		switch s {
+		case "--help", "-h", "-help", "--version", "-version", "help", "version", "--usage":
+			return true
+		}
+		return false
+	}
+	switch len(ops) {
+	case 1:
+		return asks(ops[0].s)
+	case 2:
+		// tool sub --help, tool help sub.
+		sub := ops[0].s
+		if ops[0].s == "help" {
+			sub = ops[1].s
+		} else if !asks(ops[1].s) || ops[1].s == "version" {
+			return false
+		}
+		return plainWord(sub)
+	}
+	return false
+}
+
+// listVerbs are the verbs with which a command asks a tool for a list or
+// its state.
+var listVerbs = map[string]bool{"status": true, "list": true, "ls": true}
+
+// buildVerbs are the verbs with which a command asks a tool to build,
+// test, check or format the project where it stands: what every SDK and
+// build tool calls its everyday work (cdk synth, sam build, crystal spec).
+var buildVerbs = map[string]bool{"build": true, "test": true, "check": true, "lint": true, "fmt": true,
+	"format": true, "validate": true, "synth": true, "compile": true, "spec": true, "bench": true, "vet": true,
+	"typecheck": true, "analyze": true, "verify": true}
+
+// unknownVerb reports arguments that ask an unknown tool one of verbs
+// (its first or second operand), with nothing that names a change beyond
+// the verb (delete, deploy, --force …) or a secret to print: `tool
+// status`, `tool clusters list`, `tool build --release`.
+func unknownVerb(ops []arg, verbs map[string]bool) (string, bool) {
+	verb := ""
+	for i, a := range ops {
+		s := a.s
+		if verb == "" && i < 2 && verbs[s] {
+			verb = s
+			continue
+		}
+		if hasHole(s) || !plainWord(strings.TrimLeft(s, "-")) && !strings.HasPrefix(s, "-") {
+			return "", false
+		}
+		if !strings.HasPrefix(s, "-") && strings.ContainsAny(s, "./") {
+			continue // a file, read as one: deploy.yaml, k8s/prod
+		}
+		l := strings.ToLower(s)
+		for _, bad := range []string{"delete", "remove", "purge", "prune", "force", "wipe", "secret", "passw",
+			"token", "reveal", "decrypt", "destroy", "uninstall", "cred", "private", "item", "deploy", "publish",
+			"release", "upload", "push", "prod", "login", "install", "sudo", "root", "host"} {
+			if strings.Contains(l, bad) {
+				return "", false
+			}
+		}
+		for t := range strings.FieldsFuncSeq(l, func(r rune) bool { return !(r >= 'a' && r <= 'z') }) {
+			switch t {
+			case "rm", "kill", "reset", "exec", "run", "set", "apply", "clear", "drop", "key", "keys", "show",
+				"get", "env", "vars", "config", "dump", "export", "raw":
+				return "", false
+			}
+		}
+	}
+	return verb, verb != ""
+}
+
+// shellCodeAsked reports arguments that ask a program for the code a shell
+// runs to set it up (starship init bash, zoxide init zsh, mcfly init
+// fish, tool completion bash): a setup verb, then a shell's name.
+func shellCodeAsked(ops []arg) bool {
+	if len(ops) < 2 || len(ops) > 4 {
+		return false
+	}
+	switch ops[0].s {
+	case "init", "hook", "activate", "completion", "completions", "shell-init", "env":
+	default:
+		return false
+	}
+	shell := false
+	for _, a := range ops[1:] {
+		switch strings.TrimPrefix(a.s, "--shell=") {
+		case "bash", "zsh", "fish", "sh", "posix", "powershell", "pwsh", "nu", "elvish", "tcsh", "ksh", "-":
+			shell = true
+		default:
+			if !strings.HasPrefix(a.s, "-") || hasHole(a.s) || !plainWord(strings.TrimLeft(a.s, "-")) {
+				return false
+			}
+		}
+	}
+	return shell
+}
+
+// plainWord reports a word of letters, digits and - _ . : that names a
+// subcommand or a resource, not a path or code.
+func plainWord(s string) bool {
+	if s == "" || len(s) > 40 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' ||
+			c == '.' || c == ':' || c == '=' || c == ',') {
+			return false
+		}
+	}
+	return true
+}
+
+// outputsToDisk blocks any program told to write its output to a raw disk
+// by the option every tool spells alike (-o, --output, --outfile,
+// --output-file): what it writes replaces the disk's filesystem, as dd of=
+// would.
+func (w *walker) outputsToDisk(name string, args []arg) {
+	for i := 1; i < len(args); i++ {
+		a := args[i].s
+		var v string
+		shown := args[i].text
+		switch {
+		case a == "-o" || a == "--output" || a == "--outfile" || a == "--output-file" || a == "--out":
+			if i+1 < len(args) {
+				v, shown = args[i+1].s, shown+" "+args[i+1].text
+			}
+		case strings.HasPrefix(a, "--output=") || strings.HasPrefix(a, "--outfile=") ||
+			strings.HasPrefix(a, "--output-file=") || strings.HasPrefix(a, "--out="):
+			_, v, _ = strings.Cut(a, "=")
+		case strings.HasPrefix(a, "-o/"):
+			v = a[2:]
+		}
+		if v == "" {
+			continue
+		}
+		if p, ok := w.abs(v); ok && strings.HasPrefix(p, "/dev/") && rawDevice.Get().MatchString(p) {
+			w.res.add(Blocked, "`"+name+" "+shown+"`: writes its output to a raw disk, destroying what is on it")
+			return
+		}
+	}
 }
 
 // unknownOnDisk judges a program the table does not know that is given a
@@ -152,6 +356,9 @@ func (w *walker) operandsOf(name string, args []arg) {
 			}
 		}
 		switch {
+		case ok && name == "head" && headBytes(args) && strings.HasPrefix(p, "/dev/") &&
+			rawDevice.Get().MatchString(p):
+			w.res.add(Safe, "`head "+a.text+"`: reads the start of a disk: its partition table and boot code")
 		case ok:
 			w.readPath(p, true, "`"+a.text+"`", !a.quoted)
 			if tree && !w.inside(p) && p != w.ws.Dir {
@@ -163,6 +370,48 @@ func (w *walker) operandsOf(name string, args []arg) {
 			w.readPartly(a.s, "`"+a.text+"`")
 		}
 	}
+}
+
+// headBytes reports a head that reads no more than the first MiB (-c N,
+// --bytes=N), as ddHead does for dd.
+func headBytes(args []arg) bool {
+	n := int64(-1)
+	for i, a := range args {
+		v, ok := "", false
+		switch {
+		case a.s == "-c" || a.s == "--bytes":
+			if i+1 < len(args) {
+				v, ok = args[i+1].s, true
+			}
+		case strings.HasPrefix(a.s, "--bytes="):
+			v, ok = strings.TrimPrefix(a.s, "--bytes="), true
+		case strings.HasPrefix(a.s, "-c") && len(a.s) > 2:
+			v, ok = a.s[2:], true
+		}
+		if ok {
+			n = ddSize(v)
+		}
+	}
+	return n >= 0 && n <= 1<<20
+}
+
+// headHuge reports head -c of 10 GiB or more of an endless device
+// (/dev/zero, /dev/urandom).
+func headHuge(args []arg) bool {
+	endless := false
+	n := int64(-1)
+	for i, a := range args {
+		endless = endless || endlessDevices[a.s]
+		switch {
+		case (a.s == "-c" || a.s == "--bytes") && i+1 < len(args):
+			n = ddSize(args[i+1].s)
+		case strings.HasPrefix(a.s, "--bytes="):
+			n = ddSize(strings.TrimPrefix(a.s, "--bytes="))
+		case strings.HasPrefix(a.s, "-c") && len(a.s) > 2:
+			n = ddSize(a.s[2:])
+		}
+	}
+	return endless && n >= 10<<30
 }
 
 // readPartly judges reading a path with parts not known before running
@@ -461,7 +710,7 @@ func (w *walker) apply(r *rule, chain string, args []arg, io ioInfo) {
 				hit(f, a)
 				break
 			}
-			if hasHole(a.s) && f.class > class && !f.set {
+			if hasHole(a.s) && f.class > class && !f.set && !(r.pattern && i != ops[0]) {
 				// Worst case: an unknown operand may be the one that matters.
 				hit(flag{class: Dangerous, why: "argument not known before running"}, a)
 				break
@@ -521,6 +770,9 @@ func helpAsked(r *rule, chain string, args []arg) bool {
 		a := args[i].s
 		switch {
 		case a == "--help" || a == "-help" && strings.Contains(chain, " "):
+			return true
+		case a == "-h" && len(args) == 2 && strings.Contains(chain, " "):
+			// git reset -h: a subcommand's -h alone is its usage.
 			return true
 		case a == "--" || !strings.HasPrefix(a, "-"):
 			return false
@@ -624,6 +876,9 @@ func (w *walker) writes(mode writeMode, chain string, args []arg, ops []int) []i
 		}
 	}
 	for _, i := range targets {
+		if args[i].s == "-" && mode != writeAll {
+			continue // standard output
+		}
 		if mode == writeLast && w.ownHook(args, ops, i) {
 			w.res.add(Dev, "`"+chain+" "+args[i].text+"`: installs the project's own git hook")
 			continue
@@ -674,6 +929,8 @@ func (w *walker) runFile(target, text, lang string) {
 		return
 	}
 	switch {
+	case strings.Contains(target, "://") && !strings.HasPrefix(target, "file://"):
+		w.res.add(Blocked, "`"+text+"`: downloads code from a URL and runs it")
 	case strings.Contains(target, holeSetup):
 		w.res.add(Dev, "`"+text+"`: runs the shell setup code an installed tool prints")
 	case strings.ContainsRune(target, holeDL):

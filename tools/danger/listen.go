@@ -194,6 +194,7 @@ func (w *walker) pkgSpec(chain string, a arg) {
 		strings.HasPrefix(spec, "gitlab:") || strings.HasPrefix(spec, "bitbucket:") || strings.HasPrefix(spec, "git@"):
 		if host, ok := urlHost(strings.TrimPrefix(spec, "git+")); !ok || !localHost(host) {
 			w.res.add(Dangerous, "`"+chain+" "+a.text+"`: installs code from a URL or repository, and runs its scripts")
+			w.shared.urlInstall = true
 		}
 	case strings.HasPrefix(spec, "file:") || strings.HasPrefix(spec, ".") || strings.HasPrefix(spec, "/") ||
 		strings.HasPrefix(spec, "~"):

@@ -147,7 +147,7 @@ func (w *walker) holdsEndless(name string, args []arg, in input) {
 	default:
 		return
 	}
-	endless := in.endless && in.kind != inNone
+	endless := in.endless && !in.finite && in.kind != inNone
 	for _, a := range args[1:] {
 		if name == "tail" && (a.s == "-c" || strings.HasPrefix(a.s, "-c") || strings.HasPrefix(a.s, "--bytes")) {
 			return // a bounded number of bytes
@@ -382,4 +382,28 @@ func braceCount(word *syntax.Word) int {
 		}
 	}
 	return n
+}
+
+// condBound is how many turns a while or until loop's condition may allow,
+// read from the largest number it compares with ([ $i -lt 1000000 ],
+// (( n < 100000 ))): a counter that starts low runs up to it; 0 when the
+// condition holds no number.
+func condBound(cond []*syntax.Stmt) int {
+	best := 0
+	for _, s := range cond {
+		syntax.Walk(s, func(n syntax.Node) bool {
+			var lit string
+			switch n := n.(type) {
+			case *syntax.Lit:
+				lit = n.Value
+			case *syntax.CmdSubst:
+				return true
+			}
+			if v, err := strconv.Atoi(lit); err == nil && v > best {
+				best = v
+			}
+			return true
+		})
+	}
+	return best
 }

@@ -60,6 +60,9 @@ func masks(name string, args []string) int {
 			return maskKeys
 		}
 	case "awk", "gawk", "mawk", "nawk":
+		if awkCount(args) {
+			return maskAll
+		}
 		if awkKeys(args) {
 			return maskKeys
 		}
@@ -86,7 +89,10 @@ func masks(name string, args []string) int {
 func envLines(p string) bool {
 	base := strings.ToLower(path.Base(p))
 	return base == ".env" || strings.HasPrefix(base, ".env.") || strings.HasSuffix(base, ".env") ||
-		base == ".dev.vars" || base == ".envrc" || base == ".flaskenv"
+		base == ".dev.vars" || base == ".envrc" || base == ".flaskenv" ||
+		// INI and properties files whose every secret is a KEY = VALUE line.
+		strings.HasSuffix(p, "/.aws/credentials") || strings.HasSuffix(p, "/.aws/config") || base == ".npmrc" ||
+		base == ".pypirc" || base == "gradle.properties"
 }
 
 // operandsEnvLines reports a cut, awk or sed whose file operands are all
@@ -193,12 +199,30 @@ func awkKeys(args []string) bool {
 	return fs == "=" && printFirst.Get().MatchString(prog)
 }
 
-var printFirst = lazy.Regexp{Expr: `^\s*\{\s*print\s*\(?\s*\$1\s*\)?\s*;?\s*\}\s*$`}
+// awkCount: awk 'END{print NR}', awk '{n++} END{print n}': a count of
+// lines.
+func awkCount(args []string) bool {
+	prog := ""
+	for _, a := range args {
+		switch {
+		case strings.HasPrefix(a, "-"):
+			return false
+		case prog == "":
+			prog = a
+		}
+	}
+	return awkCountProg.Get().MatchString(prog)
+}
+
+var awkCountProg = lazy.Regexp{Expr: `^\s*(\{\s*[A-Za-z_]\w*\s*\+\+\s*;?\s*\}\s*)?END\s*\{\s*print\s*\(?\s*(NR|FNR|[A-Za-z_]\w*)\s*\)?\s*;?\s*\}\s*$`}
+
+var printFirst = lazy.Regexp{Expr: `^\s*(/[^/]*/|\$1\s*~\s*/[^/]*/|NF|\$1\s*!=\s*"")?\s*` +
+	`\{\s*print\s*\(?\s*\$1\s*\)?\s*;?\s*\}\s*$`}
 
 // sedKeys: sed 's/=.*//' or sed 's/=.*/=***/': every value cut off or
 // replaced by text that holds none of it.
 func sedKeys(args []string) bool {
-	script := ""
+	script, quiet := "", false
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
@@ -209,8 +233,10 @@ func sedKeys(args []string) bool {
 			script = args[i+1]
 			i++
 		case a == "-E" || a == "-r" || a == "--regexp-extended" || a == "-u" || a == "-s":
+		case a == "-n" || a == "--quiet" || a == "--silent":
+			quiet = true // only what s///p prints: the keys
 		case strings.HasPrefix(a, "-"):
-			return false // -i writes, -f reads a script, -n changes what prints
+			return false // -i writes, -f reads a script
 		case script == "":
 			script = a
 		}
@@ -223,7 +249,10 @@ func sedKeys(args []string) bool {
 		return false
 	}
 	re, repl, flags := parts[0], parts[1], parts[2]
-	return (re == "=.*" || re == "=.*$") && !strings.ContainsAny(repl, `&\`) && strings.Trim(flags, "g") == ""
+	if quiet && !strings.Contains(flags, "p") {
+		return false
+	}
+	return (re == "=.*" || re == "=.*$") && !strings.ContainsAny(repl, `&\`) && strings.Trim(flags, "gp") == ""
 }
 
 // jqNames: a jq filter whose last stage keeps only keys, names or
@@ -280,10 +309,54 @@ func (w *walker) maskedFrom(elems []*syntax.Stmt) int {
 		case maskAll:
 			return i + 1
 		case maskKeys:
-			if !slices.ContainsFunc(elems[:i+1], func(s *syntax.Stmt) bool { return !printsEnvLines(s) }) {
+			// The lines come from the environment or .env files, through
+			// filters that keep each line whole (sort, grep, head).
+			if printsEnvLines(elems[0]) && !slices.ContainsFunc(elems[1:i+1], func(s *syntax.Stmt) bool {
+				return !printsEnvLines(s) && !keepsLines(s)
+			}) {
 				return i + 1
 			}
 		}
 	}
 	return -1
+}
+
+// keepsLines reports a filter that passes some of its input's lines
+// through whole, changing none: sort, uniq, head, tail, tac, grep
+// without -o.
+func keepsLines(s *syntax.Stmt) bool {
+	c, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || len(c.Args) == 0 || len(s.Redirs) > 0 {
+		return false
+	}
+	switch c.Args[0].Lit() {
+	case "sort", "uniq", "head", "tail", "tac", "cat":
+		for _, a := range c.Args[1:] {
+			if l := a.Lit(); l == "" || !strings.HasPrefix(l, "-") && !isNumber(l) {
+				return false // a file operand, or a word not known
+			}
+		}
+		return true
+	case "grep", "egrep", "fgrep":
+		pattern := false
+		for _, a := range c.Args[1:] {
+			l := a.Lit()
+			switch {
+			case l == "" && !pattern:
+				pattern = true // a quoted pattern
+			case l == "":
+				return false
+			case strings.HasPrefix(l, "-"):
+				if matchFlag("-o --only-matching -r -R --recursive -f --file", l) {
+					return false
+				}
+			case pattern:
+				return false // a file
+			default:
+				pattern = true
+			}
+		}
+		return true
+	}
+	return false
 }

@@ -31,6 +31,10 @@ type input struct {
 	// endless: the input never ends (yes, /dev/zero), or holds more lines
 	// than maxJobs.
 	endless bool
+	// finite: an endless input that does end, after more lines than a
+	// loop may start jobs for (seq 1 1000000): too many for jobs, not a
+	// stream that fills memory.
+	finite bool
 	// For inPaths and inTree: entry is a file holding secrets that the
 	// search's filter matches (find -name '*.pem' → server.pem), or "";
 	// filtered says the filter keeps some files out (-name '*.go').

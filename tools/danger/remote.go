@@ -34,9 +34,46 @@ func (w *walker) redis(chain string, args []arg, io ioInfo) {
 	switch strings.ToUpper(args[ops[0]].s) {
 	case "GET", "MGET", "KEYS", "SCAN", "PING", "INFO", "TTL", "TYPE", "EXISTS", "HGET", "HGETALL", "LRANGE", "SMEMBERS", "DBSIZE", "LLEN", "STRLEN", "ZRANGE":
 		w.res.add(Dev, "`redis-cli "+args[ops[0]].text+"`: reads from the database")
+	case "SET", "SETEX", "SETNX", "PSETEX", "MSET", "HSET", "HMSET", "HDEL", "DEL", "UNLINK", "EXPIRE", "PEXPIRE",
+		"PERSIST", "INCR", "INCRBY", "DECR", "DECRBY", "APPEND", "LPUSH", "RPUSH", "LPOP", "RPOP", "SADD", "SREM",
+		"ZADD", "ZREM", "PUBLISH", "XADD", "GETSET", "GETDEL", "HINCRBY":
+		// One key of a local server: a record, as a DELETE of one row is.
+		if redisLocal(args) && !slices.ContainsFunc(args[ops[0]+1:], func(a arg) bool { return hasGlob(a.s) || hasHole(a.s) }) {
+			w.res.add(Dev, "`redis-cli "+args[ops[0]].text+"`: changes a key of a local server")
+			return
+		}
+		w.res.add(Dangerous, "`redis-cli "+args[ops[0]].text+"`: changes the database")
 	default:
 		w.res.add(Dangerous, "`redis-cli "+args[ops[0]].text+"`: changes the database")
 	}
+}
+
+// redisLocal reports a redis-cli that talks to this machine: no -h or -u,
+// or a loopback host.
+func redisLocal(args []arg) bool {
+	for i := 1; i < len(args); i++ {
+		switch a := args[i].s; {
+		case a == "-h" || a == "-u":
+			if i+1 >= len(args) {
+				return false
+			}
+			host := args[i+1].s
+			if a == "-u" {
+				h, ok := urlHost(host)
+				if !ok {
+					return false
+				}
+				host = h
+			}
+			if !localHost(host) {
+				return false
+			}
+			i++
+		case strings.HasPrefix(a, "--tls") || a == "--cluster":
+			return false
+		}
+	}
+	return true
 }
 
 // npx judges the runners that fetch a package from the registry and run
@@ -225,6 +262,33 @@ func remoteSpec(s string) bool {
 		strings.HasPrefix(s, "github:") || strings.HasPrefix(s, "gitlab:") || strings.Contains(s, " @ ")
 }
 
+// installsFrom judges an install whose operands or --git, --source,
+// --from values name a URL or a repository (cargo install --git, deno
+// install URL, gem install --source): code from the network, installed
+// for the user.
+func (w *walker) installsFrom(chain string, args []arg, io ioInfo) {
+	for i := 1; i < len(args); i++ {
+		a := args[i].s
+		name, v, hasV := strings.Cut(a, "=")
+		switch {
+		case name == "--git" || name == "--source" || name == "-s" || name == "--from" || name == "--url":
+			if !hasV && i+1 < len(args) {
+				i++
+				v = args[i].s
+			}
+		case !strings.HasPrefix(a, "-"):
+			v = a
+		default:
+			continue
+		}
+		if remoteSpec(v) || strings.HasPrefix(v, "jsr:") || strings.HasPrefix(v, "npm:") {
+			w.res.add(Dangerous, "`"+chain+" "+v+"`: installs code from a URL or repository")
+			w.shared.urlInstall = true
+			return
+		}
+	}
+}
+
 // pyTools are the well-known Python tools uvx and pipx run.
 var pyTools = lazy.Value[map[string]bool]{Build: func() map[string]bool {
 	m := map[string]bool{}
@@ -313,13 +377,29 @@ func (w *walker) cloud(chain string, args []arg, io ioInfo) {
 	}
 	lower := strings.ToLower(strings.Join(all, " "))
 	for _, s := range cloudSecret {
-		if strings.Contains(lower, s) && !strings.Contains(lower, "list") {
+		// list and describe print names and metadata, not values
+		// (describe-secret, gcloud secrets describe).
+		if strings.Contains(lower, s) && !strings.Contains(lower, "list") && !strings.Contains(lower, "describe") {
 			w.discloses("`" + text + "`: may print a secret")
 			return
 		}
 	}
 	if name == "aws" && len(words) == 2 && words[0] == "configure" && (words[1] == "list" || words[1] == "list-profiles") {
 		w.res.add(Safe, "`aws configure list`: shows where settings come from, keys masked")
+		return
+	}
+	if len(words) == 3 && (words[0] == "configure" && words[1] == "get" ||
+		words[0] == "config" && (words[1] == "get" || words[1] == "get-value")) {
+		// aws configure get region: one setting; a key's name says when it
+		// is a credential.
+		key := strings.ToLower(words[2])
+		for _, s := range []string{"secret", "key", "token", "session", "password", "credential", "auth"} {
+			if strings.Contains(key, s) {
+				w.discloses("`" + text + "`: prints a credential")
+				return
+			}
+		}
+		w.res.add(Safe, "`"+text+"`: prints a setting")
 		return
 	}
 	if len(words) > 0 && (words[0] == "configure" || words[0] == "config" && len(words) > 1 && words[1] == "set") {
@@ -354,6 +434,10 @@ func (w *walker) bun(chain string, args []arg, io ioInfo) {
 				return
 			}
 		}
+	}
+	if ops := scan(commands.Get()["bun"], args); len(ops) > 0 && strings.Contains(args[ops[0]].s, "://") {
+		w.runFile(args[ops[0]].s, args[ops[0]].text, "bun") // bun https://…/x.ts
+		return
 	}
 	w.jsBin(chain, args, io)
 }

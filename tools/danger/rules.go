@@ -207,7 +207,8 @@ func init() { commands.Build = commandTable }
 func domains() []func() map[string]*rule {
 	return []func() map[string]*rule{
 		readCommands, fileCommands, shellCommands, buildCommands, packageCommands, gitCommands,
-		containerCommands, remoteCommands, networkCommands, systemCommands,
+		containerCommands, remoteCommands, networkCommands, systemCommands, inspectCommands,
+		devToolCommands,
 	}
 }
 

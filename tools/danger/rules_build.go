@@ -1,5 +1,7 @@
 package danger
 
+import "strings"
+
 // buildCommands is the part of the table (see rules.go) for builds, compilers, test runners,
 // linters, formatters, generators and the web frameworks' tasks.
 func buildCommands() map[string]*rule {
@@ -11,8 +13,11 @@ func buildCommands() map[string]*rule {
 			vals:  "-C -f --file --makefile --directory -j -l -o -W -E --eval -I --include-dir",
 			check: (*walker).make,
 			flags: []flag{
-				set("-n --dry-run --just-print -q --question -p", Safe, "shows what would run"),
+				set("-q --question -p", Safe, "shows what would run"),
 			},
+			// make -n install prints the install's commands; what its
+			// makefile runs even then ($(shell …), + lines) is judged.
+			dry: flag{match: "-n --dry-run --just-print --recon", class: Safe, why: "shows what would run"},
 			ops: []flag{
 				raise("install uninstall", Dangerous, "installs outside the workspace"),
 				raise("deploy* publish* release* upload* push*", Dangerous, "publishes or deploys"),
@@ -30,8 +35,8 @@ func buildCommands() map[string]*rule {
 		"cmake": {
 			class: Dev,
 			why:   buildWhy,
+			// cmake --install: see (*walker).cmake.
 			check: (*walker).cmake,
-			flags: []flag{raise("--install", Dangerous, "installs outside the workspace")},
 			ops:   []flag{raise("install", Dangerous, "installs outside the workspace")},
 		},
 		"ninja": {
@@ -124,14 +129,18 @@ func buildCommands() map[string]*rule {
 		"stack": {
 			class: Dev,
 			why:   buildWhy,
-			sub:   map[string]*rule{"exec": runWith("the project's environment", "--package", 0)},
-			open:  true,
+			sub: map[string]*rule{"exec": runWith("the project's environment", "--package", 0),
+				"install": {class: Dangerous, why: "installs programs for the user", check: (*walker).installsFrom},
+				"upload":  dangerous("publishes a package")},
+			open: true,
 		},
 		"cabal": {
 			class: Dev,
 			why:   buildWhy,
-			sub:   map[string]*rule{"exec": runWith("the project's environment", "", 0)},
-			open:  true,
+			sub: map[string]*rule{"exec": runWith("the project's environment", "", 0),
+				"install": {class: Dangerous, why: "installs programs for the user", check: (*walker).installsFrom},
+				"upload":  dangerous("publishes a package")},
+			open: true,
 		},
 		"tsc":      dev("compiles TypeScript"),
 		"esbuild":  dev(buildWhy),
@@ -263,7 +272,7 @@ func buildCommands() map[string]*rule {
 			why:   buildWhy,
 			ops:   []flag{raise("gh-deploy", Dangerous, "publishes the site")},
 		},
-		"cargo": {class: Dangerous, why: "unknown cargo command", sub: allNamed(cargoRules())},
+		"cargo": {class: Dangerous, why: "unknown cargo command", sub: allNamed(cargoRules()), alone: "--list -V"},
 		"rustup": {
 			class: Dev,
 			why:   "manages toolchains",
@@ -307,6 +316,8 @@ func buildCommands() map[string]*rule {
 			class: Dev,
 			why:   "migrates the project database",
 			ops:   []flag{raise("downgrade", Dangerous, "rolls back migrations, which may drop data")},
+			// --sql: offline mode prints the statements, runs none.
+			dry: flag{match: "--sql", class: Dev, why: "prints the migration's statements, runs none"},
 		},
 		"flask": {
 			class: Dev,
@@ -328,6 +339,8 @@ func buildCommands() map[string]*rule {
 			ops: []flag{
 				raise("ecto.drop ecto.reset ecto.rollback", Dangerous, "drops, resets or rolls back the database"),
 				raise("hex.publish", Dangerous, "publishes a package"),
+				raise("archive.install escript.install local.hex local.rebar local.phx", Dangerous,
+					"installs for the user, outside the project"),
 			},
 		},
 		"artisan": {
@@ -500,7 +513,7 @@ func goRules() map[string]*rule {
 			why:   "removes build output and caches",
 			flags: []flag{set("-n", Safe, "shows what would be removed")},
 		},
-		"install": dangerous("installs a program outside the workspace"),
+		"install": {class: Dangerous, why: "installs a program outside the workspace", check: (*walker).goInstall},
 		"work":    dev("edits go.work"),
 		"tool": {
 			class: Dev,
@@ -539,25 +552,26 @@ func cargoRules() map[string]*rule {
 			why:   "formats the code",
 			flags: []flag{set("--check", Safe, "checks formatting")},
 		},
-		"run":               {class: Dev, why: "runs the project's code", check: (*walker).cargoConfig},
-		"r":                 {class: Dev, why: "runs the project's code", check: (*walker).cargoConfig},
-		"bench":             {class: Dev, why: buildWhy, check: (*walker).cargoConfig},
-		"doc":               dev("builds documentation"),
-		"new":               dev("creates a crate"),
-		"init":              dev("creates a crate"),
-		"add":               {class: Dev, why: "adds a dependency", check: (*walker).gitDependency},
-		"remove":            dev("removes a dependency"),
-		"update":            dev("updates dependencies"),
-		"fetch":             dev("fetches dependencies"),
-		"clean":             dev("removes build output"),
-		"tree":              safe("shows the dependency tree"),
-		"metadata":          safe("prints metadata"),
-		"search":            dev("queries the registry"),
-		"version":           safe("prints the version"),
-		"publish":           dryRule(dangerous("publishes a crate"), "--dry-run -n"),
-		"generate":          {class: Dev, why: "renders a project template", check: (*walker).template},
-		"yank":              dangerous("yanks a published crate"),
-		"install":           dangerous("installs a program outside the workspace"),
+		"run":      {class: Dev, why: "runs the project's code", check: (*walker).cargoConfig},
+		"r":        {class: Dev, why: "runs the project's code", check: (*walker).cargoConfig},
+		"bench":    {class: Dev, why: buildWhy, check: (*walker).cargoConfig},
+		"doc":      dev("builds documentation"),
+		"new":      dev("creates a crate"),
+		"init":     dev("creates a crate"),
+		"add":      {class: Dev, why: "adds a dependency", check: (*walker).gitDependency},
+		"remove":   dev("removes a dependency"),
+		"update":   dev("updates dependencies"),
+		"fetch":    dev("fetches dependencies"),
+		"clean":    dev("removes build output"),
+		"tree":     safe("shows the dependency tree"),
+		"metadata": safe("prints metadata"),
+		"search":   dev("queries the registry"),
+		"version":  safe("prints the version"),
+		"publish":  dryRule(dangerous("publishes a crate"), "--dry-run -n"),
+		"generate": {class: Dev, why: "renders a project template", check: (*walker).template},
+		"yank":     dangerous("yanks a published crate"),
+		"install": {class: Dangerous, why: "installs a program outside the workspace",
+			check: (*walker).installsFrom},
 		"uninstall":         dangerous("removes an installed program"),
 		"login":             dangerous("stores credentials"),
 		"logout":            dangerous("changes credentials"),
@@ -572,10 +586,57 @@ func cargoRules() map[string]*rule {
 		"tarpaulin":         dev(buildWhy),
 		"help":              safe("shows help"),
 		"verify-project":    safe("checks the manifest"),
+		"fix":               dev("applies the compiler's suggested fixes to the project"),
+		"watch":             {class: Dev, why: "reruns cargo commands when files change", check: (*walker).cargoWatch},
+		"deny":              dev("checks the project's dependencies"),
+		"outdated":          dev("checks the registry for updates"),
+		"udeps":             dev("finds unused dependencies"),
+		"machete":           dev("finds unused dependencies"),
+		"insta":             dev("reviews test snapshots"),
+		"bloat":             dev("measures the binary"),
+		"flamegraph":        dev("profiles the project's binary"),
+		"miri":              dev("tests the project under an interpreter"),
+		"fuzz":              dev("fuzzes the project"),
+		"semver-checks":     dev("checks the project's API"),
+		"hack":              dev(buildWhy),
+		"make":              dev("runs the project's tasks"),
+		"release":           dangerous("publishes a release"),
+		"info":              dev("queries the registry"),
+	}
+}
+
+// cargoWatch judges the cargo commands -x runs and the shell commands -s
+// runs on every change.
+func (w *walker) cargoWatch(chain string, args []arg, io ioInfo) {
+	for i := 1; i < len(args); i++ {
+		name, v, hasV := strings.Cut(args[i].s, "=")
+		switch name {
+		case "-x", "--exec", "-s", "--shell":
+			if !hasV && i+1 < len(args) {
+				i++
+				v = args[i].s
+			}
+			if name == "-x" || name == "--exec" {
+				v = "cargo " + v
+			}
+			w.nested(v, input{})
+		}
 	}
 }
 
 // compiler writes its -o output, which must stay in the workspace.
 func compiler() *rule {
 	return &rule{class: Dev, why: "compiles code", check: (*walker).outflag}
+}
+
+// goInstall judges go install PKG@VERSION: a module from its repository,
+// built and put on PATH, as go run PKG@VERSION runs one (a command later
+// in the string may be that program).
+func (w *walker) goInstall(chain string, args []arg, io ioInfo) {
+	for _, i := range scan(&rule{vals: "-o -C -p -tags -ldflags -gcflags -mod -modfile"}, args) {
+		mod, _, versioned := strings.Cut(args[i].s, "@")
+		if first, _, _ := strings.Cut(mod, "/"); versioned && strings.Contains(first, ".") {
+			w.shared.urlInstall = true
+		}
+	}
 }

@@ -16,11 +16,18 @@ func containerCommands() map[string]*rule {
 			sub:   dockerRules(),
 			vals:  "--url -c --connection",
 		},
+		"nerdctl": {
+			class: Dangerous,
+			why:   "unknown nerdctl command",
+			sub:   dockerRules(),
+			vals:  "-n --namespace -a --address -H --host",
+		},
 		"docker-compose": {
 			class: Dev,
 			why:   "runs the project's containers",
 			sub:   dockerRules()["compose"].sub,
 			vals:  "-f --file -p --project-name",
+			check: (*walker).composeFile,
 		},
 		"kubectl": {
 			class: Dangerous,
@@ -41,6 +48,13 @@ func containerCommands() map[string]*rule {
 
 func dockerRules() map[string]*rule {
 	return map[string]*rule{
+		"export": {class: Dev, why: "writes a container's filesystem to an archive", check: (*walker).outflag},
+		// podman machine: the local VM that runs containers.
+		"machine": {class: Dev, why: "manages the local container VM",
+			sub: map[string]*rule{"rm": dangerous("deletes the VM and its disk"),
+				"reset": dangerous("deletes every VM and its disk"), "list": safe("lists VMs"),
+				"ls": safe("lists VMs"), "inspect": safe("shows a VM")},
+			open: true},
 		"ps":     safe("lists containers"),
 		"images": safe("lists images"),
 		"logs":   safe("shows container logs"),
@@ -150,6 +164,27 @@ func dockerRules() map[string]*rule {
 			why:   "builds images",
 			flags: []flag{raise("--push", Dangerous, "publishes an image")},
 			check: (*walker).builtImage,
+			sub: map[string]*rule{
+				"ls": safe("lists builders"), "du": safe("shows the build cache"),
+				"version": safe("prints its version"),
+			},
+			open: true,
+		},
+		"builder": {
+			class: Dangerous,
+			why:   "changes builders",
+			sub: map[string]*rule{
+				"prune": {class: Dev, why: "removes the build cache, which rebuilds",
+					flags: []flag{raise("-a --all", Dev, "removes the whole build cache")}},
+				"ls": safe("lists builders"), "du": safe("shows the build cache"),
+			},
+			open: true,
+		},
+		"manifest": {
+			class: Dangerous,
+			why:   "changes an image's manifest list",
+			sub:   map[string]*rule{"inspect": dev("reads an image's manifest from its registry")},
+			open:  true,
 		},
 		"context": {
 			class: Dangerous,
@@ -165,7 +200,8 @@ func dockerRules() map[string]*rule {
 			class: Dev,
 			why:   "runs the project's containers",
 			vals:  "-f --file -p --project-name --profile --env-file",
-			sub: map[string]*rule{
+			check: (*walker).composeFile,
+			sub: composeDry(map[string]*rule{
 				"up": dev("starts the project's containers"),
 				"down": {
 					class: Dev,
@@ -204,7 +240,7 @@ func dockerRules() map[string]*rule {
 				"ls":      safe("lists projects"),
 				"port":    safe("shows ports"),
 				"watch":   dev("rebuilds on change"),
-			},
+			}),
 		},
 	}
 }
@@ -252,6 +288,7 @@ func kubectlRules() map[string]*rule {
 				"get-contexts":    safe("lists contexts"),
 				"current-context": safe("shows the context"),
 				"get-clusters":    safe("lists clusters"),
+				"get-users":       safe("lists users"),
 			},
 			open: true,
 		},
@@ -351,4 +388,10 @@ func helmRules() map[string]*rule {
 		"registry":  dangerous("handles registry credentials"),
 		"test":      dangerous("runs release tests in the cluster"),
 	}
+}
+
+// composeDry marks compose's subcommands with compose's --dry-run, which
+// reports what down -v or rm would do (compose v2).
+func composeDry(m map[string]*rule) map[string]*rule {
+	return withDry(m, "--dry-run")
 }

@@ -11,7 +11,7 @@ func families() []family {
 			// program: none is here.
 			rule: &rule{class: Safe, why: "inspects binaries", check: (*walker).readerFlags},
 			names: "nm objdump readelf size addr2line c++filt cxxfilt otool dwarfdump readobj " +
-				"pahole bloaty gprof elfls checksec",
+				"pahole bloaty gprof elfls checksec symbolizer",
 		},
 		{
 			// Graph and diagram renderers: a source in, a picture on
@@ -28,8 +28,15 @@ func families() []family {
 			// Linters and checkers: they read the project and report; a
 			// project's config may load its own plugins, and --fix
 			// rewrites, both in the workspace.
-			rule:     &rule{class: Dev, why: "lints or checks the project", check: (*walker).readerFlags},
-			names:    "cppcheck clang-tidy checkmake vale codespell typos cspell tfsec checkov semgrep",
+			rule: &rule{class: Dev, why: "lints or checks the project", check: (*walker).readerFlags},
+			names: "cppcheck clang-tidy checkmake vale codespell typos cspell tfsec checkov semgrep " +
+				// Scanners of manifests, dependencies and images for
+				// problems and vulnerabilities (their databases are fetched).
+				"kubeconform kubeval conftest kube-score kube-linter polaris trivy grype syft osv-scanner " +
+				"pip-audit safety bandit npm-audit-resolver dependency-check " +
+				"sqlfluff bashate luacheck selene clj-kondo detekt checkstyle pmd spotbugs phpstan psalm phpcs " +
+				"phpmd spectral hlint shellharden htmlhint editorconfig-checker misspell lychee " +
+				"markdown-link-check",
 			suffixes: "lint",
 		},
 		{
@@ -46,7 +53,24 @@ func families() []family {
 				},
 			},
 			names: "dune scons waf buck buck2 pants mill xmake premake5 gn b2 bjam qmake tup redo " +
-				"earthly nix-build ocamlbuild rebar3 elm-make",
+				"earthly nix-build ocamlbuild rebar3 elm-make " +
+				// Task runners and test runners of the project.
+				"doit phpunit pest bats gotestsum ginkgo behave robot busted prove jasmine codeceptjs " +
+				// Indexers, documentation and coverage reports of the
+				// project's code.
+				"ctags cscope gtags doxygen godoc pkgsite lcov genhtml gcovr benchstat pprof flamegraph.pl " +
+				"git-sizer git-cliff plz autoreconf autoconf autoheader aclocal automake libtoolize cpack",
+		},
+		{
+			// Formatters: they rewrite the files they are given (or print
+			// a check): judged by where those files are.
+			rule: &rule{class: Dev, why: "formats the project's code", write: writeAll,
+				check: (*walker).readerFlags,
+				flags: []flag{set("--check --dry-run --lint --validate --diff -l --list-different", Safe,
+					"checks formatting")},
+				stdout: "--check --dry-run --lint --validate --diff -l --list-different"},
+			names: "swiftformat ormolu elm-format php-cs-fixer rector sqlfmt pg_format cljfmt fantomas scalafmt " +
+				"ktfmt google-java-format nixfmt alejandra buildifier dfmt",
 		},
 	}
 }

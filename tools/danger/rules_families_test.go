@@ -32,8 +32,10 @@ func TestFamilyRules(t *testing.T) {
 		{"dune test", Dev},
 		{"dune install", Dangerous},
 		{"scons -j4", Dev},
-		{"objcopy a b", Dangerous}, // rewrites: not a reader
-		{"strip a.out", Dangerous},
+		{"objcopy a b", Dev}, // a writer, judged by where it writes: not a reader
+		{"objcopy a /usr/lib/b", Dangerous},
+		{"strip a.out", Dev},
+		{"strip /usr/bin/ls", Dangerous},
 		{"frobnicate x", Dangerous},
 	})
 }

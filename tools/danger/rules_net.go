@@ -1,11 +1,14 @@
 package danger
 
+import "strings"
+
 // networkCommands is the part of the table (see rules.go) for the network: transfers, remote
 // shells, sockets, DNS and probes.
 // publicHalf is openssl pkey and its kin: -pubout prints only the public
 // half of the key it reads; -text or no -pubout prints the key itself.
 func publicHalf(why string) *rule {
-	return &rule{class: Safe, why: why, namesWith: "-pubout", contents: "-text", check: (*walker).outflag}
+	// -noout prints none of the key (rsa -check says whether it is sound).
+	return &rule{class: Safe, why: why, namesWith: "-pubout -noout", contents: "-text", check: (*walker).outflag}
 }
 
 func networkCommands() map[string]*rule {
@@ -85,7 +88,7 @@ func networkCommands() map[string]*rule {
 			why:   "computes crypto",
 			check: (*walker).outflag,
 			sub: map[string]*rule{
-				"s_client": dangerous("opens a network connection"),
+				"s_client": {class: Dev, why: "opens a TLS connection", check: (*walker).sClient},
 				"s_server": dangerous("listens on the network"),
 				// Certificates, requests and revocation lists are public;
 				// a key shows only its public half with -pubout.
@@ -155,5 +158,43 @@ func networkCommands() map[string]*rule {
 			why:   "changes the network",
 			sub:   map[string]*rule{"status": safe("shows the network"), "ip": safe("shows addresses")},
 		},
+	}
+}
+
+// sClient judges openssl s_client -connect HOST:PORT: a server of this
+// machine is a local dev server's certificate, as curl localhost is.
+func (w *walker) sClient(chain string, args []arg, io ioInfo) {
+	for i := 1; i < len(args); i++ {
+		name, v, ok := strings.Cut(args[i].s, "=")
+		if name != "-connect" {
+			continue
+		}
+		if !ok && i+1 < len(args) {
+			i++
+			v = args[i].s
+		}
+		host := v
+		if h, _, found := strings.Cut(strings.TrimPrefix(v, "["), "]:"); found {
+			host = h
+		} else if j := strings.LastIndexByte(v, ':'); j >= 0 {
+			host = v[:j]
+		}
+		if !localHost(host) {
+			w.res.add(Dangerous, "`"+chain+" -connect "+v+"`: opens a network connection")
+		}
+		return
+	}
+	// Without -connect, s_client talks to HOST:PORT given as an operand,
+	// or to localhost:4433.
+	for i := 1; i < len(args); i++ {
+		if a := args[i].s; !strings.HasPrefix(a, "-") && (i == 1 || !strings.HasPrefix(args[i-1].s, "-")) {
+			host := a
+			if j := strings.LastIndexByte(a, ':'); j >= 0 {
+				host = a[:j]
+			}
+			if !localHost(strings.Trim(host, "[]")) {
+				w.res.add(Dangerous, "`"+chain+" "+args[i].text+"`: opens a network connection")
+			}
+		}
 	}
 }

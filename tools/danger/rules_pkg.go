@@ -1,6 +1,10 @@
 package danger
 
-import "github.com/qsh-shell/qsh/tools/danger/lazy"
+import (
+	"strings"
+
+	"github.com/qsh-shell/qsh/tools/danger/lazy"
+)
 
 // packageCommands is the part of the table (see rules.go) for package managers: the languages'
 // (npm, pip, uv …; cargo is with the builds) and the system's (apt, brew, nix …).
@@ -154,17 +158,25 @@ func packageCommands() map[string]*rule {
 			class: Dangerous,
 			why:   "changes conda environments",
 			sub: map[string]*rule{
-				"activate":   dev("activates an environment for this session"),
-				"deactivate": dev("deactivates the environment"),
-				"run":        runWith("a conda environment", "-n --name -p --prefix --cwd", 0),
-				"list":       safe("lists packages"),
-				"info":       safe("shows conda"),
+				"activate":    dev("activates an environment for this session"),
+				"shell.bash":  safe("prints its shell setup code"),
+				"shell.zsh":   safe("prints its shell setup code"),
+				"shell.fish":  safe("prints its shell setup code"),
+				"shell.posix": safe("prints its shell setup code"),
+				"deactivate":  dev("deactivates the environment"),
+				"run":         runWith("a conda environment", "-n --name -p --prefix --cwd", 0),
+				"list":        safe("lists packages"),
+				"info":        safe("shows conda"),
 				"env": {
 					class: Dangerous,
 					why:   "changes environments",
 					sub: map[string]*rule{
 						"list":   safe("lists environments"),
 						"export": safe("prints an environment"),
+						// From the project's environment.yml, as a venv
+						// from requirements.txt.
+						"create": {class: Dev, why: "creates the project's environment", check: (*walker).condaFile},
+						"update": {class: Dev, why: "updates the project's environment", check: (*walker).condaFile},
 					},
 				},
 				"search": dev("queries channels"),
@@ -187,6 +199,7 @@ func packageCommands() map[string]*rule {
 		"gem": {
 			class: Dangerous,
 			why:   "changes installed gems",
+			check: (*walker).installsFrom,
 			sub: map[string]*rule{
 				"list":   safe("lists gems"),
 				"search": dev("queries the registry"),
@@ -246,6 +259,7 @@ func packageCommands() map[string]*rule {
 		"yum": {
 			class: Dangerous,
 			why:   "changes system packages",
+			dry:   flag{match: "--assumeno", class: Safe, why: "simulates"},
 			sub: map[string]*rule{
 				"list":   safe("lists packages"),
 				"search": safe("searches packages"),
@@ -256,6 +270,7 @@ func packageCommands() map[string]*rule {
 		"dnf": {
 			class: Dangerous,
 			why:   "changes system packages",
+			dry:   flag{match: "--assumeno", class: Safe, why: "simulates"},
 			sub: map[string]*rule{
 				"list":   safe("lists packages"),
 				"search": safe("searches packages"),
@@ -283,7 +298,7 @@ func packageCommands() map[string]*rule {
 			},
 			open: true,
 		},
-		"zypper": dangerous("changes system packages"),
+		"zypper": dryRule(dangerous("changes system packages"), "--dry-run -D"),
 		"snap": {
 			class: Dangerous,
 			why:   "changes system packages",
@@ -307,6 +322,7 @@ func packageCommands() map[string]*rule {
 		"brew": {
 			class: Dangerous,
 			why:   "changes system packages",
+			dry:   flag{match: "-n --dry-run", class: Safe, why: "simulates"},
 			sub: map[string]*rule{
 				"list":     safe("lists packages"),
 				"ls":       safe("lists packages"),
@@ -352,13 +368,30 @@ func packageCommands() map[string]*rule {
 			},
 			open: true,
 		},
-		"nix-shell":  {class: Dev, why: "enters the project's Nix shell", check: (*walker).nixShell},
+		"nix-shell": {class: Dev, why: "enters the project's Nix shell", check: (*walker).nixShell},
+		"opam": {
+			class: Dangerous,
+			why:   "changes OCaml packages for the user",
+			sub: map[string]*rule{
+				"exec": runWith("the project's OCaml switch", "--switch", 0),
+				"list": safe("lists packages"),
+				"show": safe("shows a package"),
+				"switch": {class: Dangerous, why: "changes switches",
+					sub:  map[string]*rule{"list": safe("lists switches"), "show": safe("shows the switch")},
+					open: true},
+				"env": dev("prints the switch's environment for this session"),
+				"config": {class: Dangerous, why: "changes opam's settings",
+					sub: map[string]*rule{"list": safe("shows settings")}, open: true},
+			},
+			open: true,
+		},
 		"sdkmanager": dangerous("installs SDKs"),
 		"asdf": {
 			class: Dangerous,
 			why:   "installs tool versions",
-			sub:   map[string]*rule{"list": safe("lists versions"), "current": safe("shows versions")},
-			open:  true,
+			sub: map[string]*rule{"list": safe("lists versions"), "current": safe("shows versions"),
+				"install": pinnedInstall()},
+			open: true,
 		},
 		"mise": {
 			class: Dangerous,
@@ -366,6 +399,7 @@ func packageCommands() map[string]*rule {
 			sub: map[string]*rule{
 				"ls":      safe("lists versions"),
 				"current": safe("shows versions"),
+				"install": pinnedInstall(),
 				"run":     dev("runs a project task"),
 				"exec":    miseExec(),
 				"x":       miseExec(),
@@ -404,6 +438,32 @@ func packageCommands() map[string]*rule {
 			open: true,
 		},
 	})
+}
+
+// pinnedInstall is asdf and mise install: with no operand it installs the
+// versions the project's .tool-versions pins, as a lock file's install
+// does; a tool named on the line is the user's choice, for every project.
+func pinnedInstall() *rule {
+	return &rule{class: Dangerous, why: "installs tool versions", bare: dev("installs the versions the project pins")}
+}
+
+// condaFile judges conda env create -f: a file of the workspace is the
+// project's environment; one from elsewhere or the network is not.
+func (w *walker) condaFile(chain string, args []arg, io ioInfo) {
+	file := ""
+	for i := 1; i < len(args); i++ {
+		switch name, v, ok := strings.Cut(args[i].s, "="); {
+		case name == "-f" || name == "--file":
+			if !ok && i+1 < len(args) {
+				i++
+				v = args[i].s
+			}
+			file = v
+		}
+	}
+	if p, ok := w.abs(file); file == "" || strings.Contains(file, "://") || !ok || !w.inside(p) {
+		w.res.add(Dangerous, "`"+chain+"`: creates an environment from packages not named by the project")
+	}
 }
 
 // globalRemove is npm's rm and its aliases: -g removes a global package.
@@ -621,7 +681,7 @@ func jsRules() map[string]*rule {
 // npxTools are the recognised project tools npx may run; anything else
 // may be downloaded and run.
 var npxTools = lazy.Value[map[string]bool]{Build: func() map[string]bool {
-	return map[string]bool{
+	m := map[string]bool{
 		"tsc":           true,
 		"eslint":        true,
 		"prettier":      true,
@@ -668,6 +728,17 @@ var npxTools = lazy.Value[map[string]bool]{Build: func() map[string]bool {
 		"uvu":           true,
 		"storybook":     true,
 	}
+	// Build, test and code-generation tools a project keeps among its
+	// dev dependencies; none publishes or deploys by default.
+	for _, t := range strings.Fields("changeset commitlint cz concurrently npm-run-all run-s run-p cross-env " +
+		"wait-on start-server-and-test openapi-typescript graphql-codegen gql-gen ng vue-cli-service " +
+		"react-scripts nuxt nuxi remix gatsby docusaurus vuepress vitepress karma ts-jest oxlint sass lessc " +
+		"tsc-watch tsup unbuild microbundle parcel swc ncc typedoc jsdoc size-limit madge syncpack " +
+		"patch-package license-checker markdownlint markdownlint-cli2 cspell secretlint eslint_d jscodeshift " +
+		"ts-prune type-coverage attw publint api-extractor rollup-plugin-visualizer expo react-native") {
+		m[t] = true
+	}
+	return m
 }}
 
 func pipRules() map[string]*rule {

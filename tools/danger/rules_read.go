@@ -193,7 +193,10 @@ func jqRule() *rule {
 		class: Safe,
 		why:   "filters JSON",
 		vals:  "--arg --argjson --slurpfile --rawfile -f --from-file --indent",
-		check: (*walker).jqScript,
+		// The first operand is the filter, the rest are files.
+		pattern:      true,
+		patternFlags: "-f --from-file",
+		check:        (*walker).jqScript,
 		ops: []flag{
 			raise(
 				"env $ENV *$ENV* env.* *|env* *(env* *env|* *env)*",

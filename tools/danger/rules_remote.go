@@ -1,5 +1,11 @@
 package danger
 
+import (
+	"strings"
+
+	"github.com/qsh-shell/qsh/tools/danger/secret"
+)
+
 // remoteCommands is the part of the table (see rules.go) for infrastructure, cloud and deploy CLIs,
 // and databases.
 func remoteCommands() map[string]*rule {
@@ -129,6 +135,15 @@ func remoteCommands() map[string]*rule {
 				"deploy": dangerous("deploys"),
 			},
 		},
+		"fly": {
+			class: Dangerous,
+			why:   remoteEdit,
+			sub: map[string]*rule{
+				"status": dev(remoteRead),
+				"logs":   dev(remoteRead),
+				"deploy": dangerous("deploys"),
+			},
+		},
 		"vercel": {
 			class: Dangerous,
 			why:   "deploys",
@@ -248,7 +263,8 @@ func terraformSubs() map[string]*rule {
 		"output": {
 			class: Dev,
 			why:   "shows outputs",
-			flags: []flag{raise("-json -raw", Dangerous, "shows sensitive values in plain text")},
+			flags: []flag{raise("-json", Dangerous, "shows sensitive values in plain text")},
+			check: (*walker).tfOutputRaw,
 		},
 		"providers":    safe("lists providers"),
 		"graph":        safe("prints the graph"),
@@ -287,5 +303,23 @@ func terraformSubs() map[string]*rule {
 			open: true,
 		},
 		"test": dev(buildWhy),
+	}
+}
+
+// tfOutputRaw judges terraform output -raw: one output printed as it is,
+// sensitive or not. An output named as secrets are (db_password) is shown;
+// without a name, or with one not known, every output may be.
+func (w *walker) tfOutputRaw(chain string, args []arg, io ioInfo) {
+	raw := false
+	for _, a := range args[1:] {
+		raw = raw || a.s == "-raw" || a.s == "--raw"
+	}
+	if !raw {
+		return
+	}
+	ops := scan(&rule{vals: "-state"}, args)
+	if len(ops) == 0 || hasHole(args[ops[0]].s) || secret.Var(args[ops[0]].s) ||
+		strings.Contains(strings.ToLower(args[ops[0]].s), "key") {
+		w.discloses("`" + chain + " -raw`: shows sensitive values in plain text")
 	}
 }

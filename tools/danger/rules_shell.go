@@ -1,5 +1,7 @@
 package danger
 
+import "strings"
+
 // shellCommands is the part of the table (see rules.go) for the shell's builtins, wrappers that run
 // a command (sudo, env, timeout …), shells and interpreters, and programs that run what they are
 // given (strace, gdb, expect …).
@@ -40,6 +42,10 @@ func shellCommands() map[string]*rule {
 		"continue":  safe("continues a loop"),
 		"jobs":      safe("lists jobs"),
 		"times":     safe("prints times"),
+		"caller":    safe("prints the call stack"),
+		"enable": {class: Dangerous, why: "turns builtins off or loads new ones, which changes what later commands run",
+			bare: safe("lists builtins"), flags: []flag{set("-a -p -s", Safe, "lists builtins"),
+				raise("-n -f -d", Dangerous, "turns builtins off or loads new ones")}},
 		"umask": {
 			class: Safe,
 			why:   "shows the file mode mask",
@@ -103,7 +109,9 @@ func shellCommands() map[string]*rule {
 			vals: "-u -g -C -h -p -U -r -t -T -D -R --user --group --host --prompt --chdir --role " +
 				"--type --close-from",
 			noscope: true,
-			flags:   []flag{set("-l -v -k -K --list --validate", Dangerous, "uses root privileges")},
+			alone:   "-k -K -V",
+			flags: []flag{set("-v -k -K --validate", Dangerous, "uses root privileges"),
+				set("-l --list", Safe, "lists what the user may run as root")},
 		},
 		"doas": {class: Dangerous, why: "runs as root", kind: kindWrap, vals: "-u -C", noscope: true},
 		"run0": {
@@ -146,6 +154,13 @@ func shellCommands() map[string]*rule {
 		},
 		"pkexec": {class: Dangerous, why: "runs as root", kind: kindWrap, vals: "--user", noscope: true},
 		"su":     {class: Dangerous, why: "runs as another user", check: (*walker).su, noscope: true},
+		"cross-env": {
+			class:   Safe,
+			why:     "runs a command with a changed environment",
+			kind:    kindWrap,
+			assigns: true,
+			noscope: true,
+		},
 		"env": {
 			class:   Safe,
 			why:     "runs a command with a changed environment",
@@ -303,15 +318,16 @@ func shellCommands() map[string]*rule {
 			class: Dev,
 			why:   "runs the project's code",
 			sub: map[string]*rule{
-				"eval":    {class: Dangerous, why: "runs inline code", check: (*walker).deno},
-				"task":    dev("runs a project task"),
-				"run":     {class: Dev, why: "runs the project's code", check: (*walker).deno},
-				"serve":   {class: Dev, why: "serves the project's code", check: (*walker).deno},
-				"test":    dev(buildWhy),
-				"fmt":     dev("formats the code"),
-				"lint":    dev("lints the code"),
-				"check":   dev(buildWhy),
-				"install": dangerous("installs a program outside the workspace"),
+				"eval":  {class: Dangerous, why: "runs inline code", check: (*walker).deno},
+				"task":  dev("runs a project task"),
+				"run":   {class: Dev, why: "runs the project's code", check: (*walker).deno},
+				"serve": {class: Dev, why: "serves the project's code", check: (*walker).deno},
+				"test":  dev(buildWhy),
+				"fmt":   dev("formats the code"),
+				"lint":  dev("lints the code"),
+				"check": dev(buildWhy),
+				"install": {class: Dangerous, why: "installs a program outside the workspace",
+					check: (*walker).installsFrom},
 			},
 			open: true,
 		},
@@ -349,11 +365,20 @@ func shellCommands() map[string]*rule {
 			suffixes: true,
 			noscope:  true,
 		},
-		"Rscript":   {class: Safe, why: "runs R", kind: kindInterp, code: "-e", noscope: true},
-		"awk":       {class: Safe, why: "processes text", check: (*walker).awk, noscope: true},
-		"gawk":      {class: Safe, why: "processes text", check: (*walker).awk, noscope: true},
-		"mawk":      {class: Safe, why: "processes text", check: (*walker).awk, noscope: true},
-		"nawk":      {class: Safe, why: "processes text", check: (*walker).awk, noscope: true},
+		"Rscript": {class: Safe, why: "runs R", kind: kindInterp, code: "-e", noscope: true},
+		"R":       {class: Safe, why: "runs R", kind: kindInterp, code: "-e", noscope: true},
+		"julia": {class: Dev, why: "runs the project's code", check: (*walker).script1, noscope: true,
+			flags: []flag{raise("-e --eval -E --print", Dangerous, "runs code that cannot be seen into")}},
+		"elixir": {class: Dev, why: "runs the project's code", check: (*walker).script1, noscope: true,
+			flags: []flag{raise("-e --eval", Dangerous, "runs code that cannot be seen into")}},
+		"awk": {class: Safe, why: "processes text", check: (*walker).awk, noscope: true, pattern: true,
+			patternFlags: "-f --file"},
+		"gawk": {class: Safe, why: "processes text", check: (*walker).awk, noscope: true, pattern: true,
+			patternFlags: "-f --file"},
+		"mawk": {class: Safe, why: "processes text", check: (*walker).awk, noscope: true, pattern: true,
+			patternFlags: "-f --file"},
+		"nawk": {class: Safe, why: "processes text", check: (*walker).awk, noscope: true, pattern: true,
+			patternFlags: "-f --file"},
 		"sed":       {class: Safe, why: "edits a stream", check: (*walker).sed, noscope: true},
 		"gsed":      {class: Safe, why: "edits a stream", check: (*walker).sed, noscope: true},
 		"osascript": dangerous("runs AppleScript"),
@@ -371,21 +396,30 @@ func shellCommands() map[string]*rule {
 		"runuser": {class: Dangerous, why: "runs as another user", kind: kindWrap, vals: "-u -g -G --user --group",
 			noscope: true, check: (*walker).su},
 		"sg": {class: Dangerous, why: "runs as another group", check: (*walker).su, noscope: true},
+		// Tracers and debuggers run the command they are given, which is
+		// judged; attaching to a running process reads what it holds.
 		"strace": {
-			class:   Dangerous,
-			why:     "traces a process",
+			class:   Dev,
+			why:     "traces a command",
+			flags:   []flag{raise("-p --attach", Dangerous, "attaches to a running process and reads what it holds")},
+			check:   (*walker).tracerOut,
 			kind:    kindWrap,
 			vals:    "-o -e -p -s -u -E -P -I -a -b -X -O -S --output --trace --signal --user --env",
 			noscope: true,
 		},
 		"ltrace": {
-			class:   Dangerous,
-			why:     "traces a process",
+			class:   Dev,
+			why:     "traces a command",
+			flags:   []flag{raise("-p", Dangerous, "attaches to a running process and reads what it holds")},
+			check:   (*walker).tracerOut,
 			kind:    kindWrap,
 			vals:    "-o -e -p -s -u -n -a -A -D -F -l -w --output --library",
 			noscope: true,
 		},
-		"gdb":    {class: Dangerous, why: "debugs a process", check: (*walker).gdb},
+		"gdb": {class: Dev, why: "debugs a program", check: (*walker).gdb,
+			vals: "-ex --eval-command -iex --init-eval-command -x --command -ix -d --directory -cd -s --symbols " +
+				"-e --exec -c --core",
+			flags: []flag{raise("-p --pid", Dangerous, "attaches to a running process and reads what it holds")}},
 		"entr":   {class: Dev, why: "runs a command when files change", check: (*walker).entr, noscope: true},
 		"script": {class: Dev, why: "records a terminal session", check: (*walker).scriptCmd},
 		"expect": {class: Dangerous, why: "drives interactive programs", check: (*walker).expect},
@@ -393,9 +427,13 @@ func shellCommands() map[string]*rule {
 			class: Dangerous,
 			why:   "profiles the system",
 			sub: map[string]*rule{
-				"record": perfRun(),
-				"stat":   perfRun(),
-				"trace":  perfRun(),
+				"record":   perfRun(),
+				"report":   {class: Safe, why: "reads a profile", check: (*walker).outflag},
+				"annotate": safe("reads a profile"),
+				"script":   safe("reads a profile"),
+				"list":     safe("lists events"),
+				"stat":     perfRun(),
+				"trace":    perfRun(),
 			},
 			open: true,
 		},
@@ -430,12 +468,40 @@ func shellCommands() map[string]*rule {
 // after their options.
 func perfRun() *rule {
 	return &rule{
-		class: Dangerous,
+		class: Dev,
 		why:   "profiles a command",
 		kind:  kindWrap,
+		flags: []flag{raise("-a --all-cpus -p --pid -t --tid -u --uid -C --cpu -G --cgroup", Dangerous,
+			"profiles processes other than the command")},
+		check: (*walker).tracerOut,
 		vals: "-e --event -o --output -p --pid -t --tid -F --freq -c --count -C --cpu -m --mmap-pages " +
 			"-u --uid -G --cgroup --call-graph -r --repeat -x --field-separator -I --interval-print",
 		noscope: true,
+	}
+}
+
+// tracerOut judges the file a tracer or profiler writes its report to
+// (strace -o, perf record -o), among the options before the command.
+func (w *walker) tracerOut(chain string, args []arg, io ioInfo) {
+	for i := 1; i < len(args); i++ {
+		a := args[i].s
+		if !strings.HasPrefix(a, "-") {
+			return // the command
+		}
+		name, v, hasV := strings.Cut(a, "=")
+		switch {
+		case name == "-o" || name == "--output" || name == "--output-file":
+			if !hasV && i+1 < len(args) {
+				i++
+				v = args[i].s
+			}
+			w.writeTo(v, chain+" "+name, v)
+		case strings.HasPrefix(a, "-o") && !strings.HasPrefix(a, "--"):
+			w.writeTo(a[2:], chain+" -o", a[2:])
+		case takesValue(commands.Get()[firstWord(chain)].vals, a) ||
+			firstWord(chain) == "perf" && takesValue(perfRun().vals, a):
+			i++
+		}
 	}
 }
 

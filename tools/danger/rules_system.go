@@ -14,6 +14,10 @@ func systemCommands() map[string]*rule {
 			},
 		},
 		"pgrep":   safe("finds processes"),
+		"pidof":   safe("finds processes"),
+		"logname": safe("shows the user"),
+		"capsh": {class: Dangerous, why: "runs a shell with other capabilities",
+			flags: []flag{set("--print --decode --has-p --has-i --supports", Safe, "shows capabilities")}},
 		"pstree":  safe("lists processes"),
 		"top":     safe("shows processes"),
 		"htop":    safe("shows processes"),
@@ -124,7 +128,8 @@ func systemCommands() map[string]*rule {
 				raise("-r -e -i", Dangerous, "changes or removes the crontab"),
 			},
 		},
-		"at":    {class: Dangerous, why: "schedules a command", check: (*walker).at},
+		"at": {class: Dangerous, why: "schedules a command", check: (*walker).at,
+			flags: []flag{set("-l", Safe, "lists pending jobs")}},
 		"batch": {class: Dangerous, why: "schedules a command", check: (*walker).at},
 		"kill":  {class: Safe, why: "signals processes or lists signals", check: (*walker).kill},
 		"pkill": {
@@ -136,6 +141,7 @@ func systemCommands() map[string]*rule {
 			class: Dangerous,
 			why:   "kills processes",
 			flags: []flag{set("-0 --signal=0", Safe, "checks that processes exist")},
+			alone: "-l --list",
 		},
 		"xkill":    dangerous("kills a window's process"),
 		"shutdown": dangerous("shuts the machine down"),
@@ -274,6 +280,7 @@ func systemCommands() map[string]*rule {
 		"scrub":     {class: Dangerous, why: "overwrites files or devices", write: writeAll},
 		"wipe":      {class: Dangerous, why: "overwrites files or devices", write: writeAll},
 		"mdadm": {
+			names: true,
 			class: Dangerous,
 			why:   "changes RAID arrays",
 			flags: []flag{
@@ -357,7 +364,8 @@ func systemCommands() map[string]*rule {
 				raise("-Z --zap-all -o --clear -z --zap", Blocked, "wipes the partition table"),
 			},
 		},
-		"gdisk":  {names: true, class: Dangerous, why: "edits partition tables", check: (*walker).fdisk},
+		"gdisk": {names: true, class: Dangerous, why: "edits partition tables", check: (*walker).fdisk,
+			flags: []flag{set("-l", Safe, "lists partitions")}},
 		"cfdisk": {names: true, class: Dangerous, why: "edits partition tables"},
 		"cryptsetup": {
 			names: true,
@@ -375,14 +383,21 @@ func systemCommands() map[string]*rule {
 			}),
 			open: true,
 		},
-		"fsck":      dangerous("repairs a filesystem"),
-		"e2fsck":    dangerous("repairs a filesystem"),
-		"tune2fs":   dangerous("changes a filesystem"),
+		"fsck": dangerous("repairs a filesystem"),
+		// -n opens the filesystem read-only and answers no to every repair.
+		"e2fsck": {class: Dangerous, why: "repairs a filesystem", names: true,
+			flags: []flag{set("-n", Safe, "checks a filesystem without changing it"),
+				raise("-p -a -y -c -D -E -b -B -j -l -L -z", Dangerous, "repairs a filesystem")}},
+		"tune2fs": {class: Dangerous, why: "changes a filesystem", names: true,
+			flags: []flag{set("-l", Safe, "lists a filesystem's superblock"),
+				raise("-c -C -e -E -f -g -i -I -j -J -L -m -M -o -O -Q -r -s -T -u -U -z", Dangerous,
+					"changes a filesystem")}},
 		"resize2fs": dangerous("resizes a filesystem"),
-		"losetup":   dangerous("sets up loop devices"),
-		"modprobe":  dangerous("loads kernel modules"),
-		"insmod":    dangerous("loads kernel modules"),
-		"rmmod":     dangerous("unloads kernel modules"),
+		"losetup": {class: Dangerous, why: "sets up loop devices",
+			bare: safe("lists loop devices"), flags: []flag{set("-a --all -l --list", Safe, "lists loop devices")}},
+		"modprobe": dangerous("loads kernel modules"),
+		"insmod":   dangerous("loads kernel modules"),
+		"rmmod":    dangerous("unloads kernel modules"),
 		"iptables": {
 			class: Dangerous,
 			why:   "changes the firewall",
@@ -421,10 +436,12 @@ func systemCommands() map[string]*rule {
 		"deluser":  dangerous("changes user accounts"),
 		"groupadd": dangerous("changes groups"),
 		"groupdel": dangerous("changes groups"),
-		"passwd":   dangerous("changes a password"),
+		"passwd": {class: Dangerous, why: "changes a password",
+			flags: []flag{set("-S --status", Safe, "shows a password's status")}},
 		"chpasswd": dangerous("changes passwords"),
-		"visudo":   dangerous("changes sudo rules"),
-		"chsh":     dangerous("changes the login shell"),
+		"visudo": {class: Dangerous, why: "changes sudo rules",
+			flags: []flag{set("-c --check", Safe, "checks the sudo rules' syntax")}},
+		"chsh": dangerous("changes the login shell"),
 		"timedatectl": {
 			class: Dangerous,
 			why:   "changes the clock",
@@ -478,6 +495,7 @@ func systemCommands() map[string]*rule {
 			why:   "allows code to run on cd",
 			sub: map[string]*rule{
 				"status":  safe("shows state"),
+				"exec":    direnvExec(),
 				"hook":    safe("prints the shell hook that loads allowed .envrc files"),
 				"version": safe("prints its version"),
 			},
@@ -489,7 +507,7 @@ func systemCommands() map[string]*rule {
 			flags: []flag{
 				set(
 					"--verify --list-keys -k --list-public-keys --fingerprint --list-secret-keys -K --list-sigs "+
-						"--check-sigs --list-signatures --check-signatures --card-status",
+						"--check-sigs --list-signatures --check-signatures --card-status --show-keys --list-packets",
 					Safe,
 					"checks or lists keys (their ids, not the keys)",
 				),
@@ -501,10 +519,19 @@ func systemCommands() map[string]*rule {
 			why:   "creates a key",
 			vals:  "-f -t -b -C -N -P -a -Z -O -n -I -V -z -s -D -E -m -w -Y",
 			flags: []flag{set("-l -F -y -B", Safe, "shows keys")},
-			check: (*walker).keygen,
+			// A fingerprint or a known host: no secret (-y stays a read of
+			// the private key, as the labelled table says).
+			namesWith: "-l -F -B",
+			check:     (*walker).keygen,
 		},
-		"age-keygen": {class: Dev, why: "creates a key", vals: "-o --output", check: (*walker).keygen},
-		"sops":       sopsRule(),
+		"age-keygen": {class: Dev, why: "creates a key", vals: "-o --output", check: (*walker).keygen,
+			flags: []flag{set("-y", Safe, "prints a key's public half")}, namesWith: "-y"},
+		// A keystore listed is still a keystore read (heldout4 labels keytool
+		// -list of release.keystore dangerous): its name decides.
+		"keytool": {class: Dangerous, why: "changes a keystore",
+			flags: []flag{set("-list -printcert -printcertreq -printcrl -help", Safe,
+				"lists a keystore's entries and certificates")}},
+		"sops": sopsRule(),
 		"ssh-add": {
 			class: Dangerous,
 			why:   "changes the key agent",
@@ -523,8 +550,18 @@ func systemCommands() map[string]*rule {
 		},
 		"security": dangerous("reads the keychain"),
 		"pass":     passRule(),
-		"op":       dangerous("reads a password manager"),
-		"vault":    vaultRule(),
+		"op": {class: Dangerous, why: "reads a password manager",
+			sub: map[string]*rule{
+				"item": {class: Dangerous, why: "reads a password manager",
+					sub: map[string]*rule{"list": dev("lists item names")}, open: true},
+				"vault": {class: Dangerous, why: "changes vaults",
+					sub: map[string]*rule{"list": dev("lists vault names")}, open: true},
+				"whoami": dev("shows the signed-in account"),
+				"account": {class: Dangerous, why: "changes accounts",
+					sub: map[string]*rule{"list": safe("lists accounts")}, open: true},
+			},
+			open: true},
+		"vault": vaultRule(),
 	}
 }
 
@@ -630,7 +667,24 @@ func systemctlRules() map[string]*rule {
 		"list-jobs":         safe("lists jobs"),
 		"list-machines":     safe("lists machines"),
 		"list-paths":        safe("lists paths"),
-		"show-environment":  safe("shows the manager's environment"),
+		"show-environment":  dangerous("prints the manager's environment, which may include secrets"),
 		"help":              safe("shows a unit's documentation"),
 	}
+}
+
+// direnvExec is direnv exec DIR CMD: CMD runs with DIR's .envrc loaded,
+// the project's own when DIR is in the workspace.
+func direnvExec() *rule {
+	r := runWith("the environment of a directory's .envrc", "", 1)
+	r.check = func(w *walker, chain string, args []arg, io ioInfo) {
+		ops := scan(&rule{}, args)
+		if len(ops) == 0 {
+			return
+		}
+		if p, ok := w.abs(args[ops[0]].s); !ok || !w.inside(p) && p != w.ws.Dir {
+			w.res.add(Dangerous, "`"+chain+" "+args[ops[0]].text+"`: loads the .envrc of a directory outside the "+
+				"workspace")
+		}
+	}
+	return r
 }

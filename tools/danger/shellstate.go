@@ -1,6 +1,10 @@
 package danger
 
-import "strings"
+import (
+	"path"
+	"slices"
+	"strings"
+)
 
 // Checks for builtins that change the shell's own state or run code later.
 
@@ -63,7 +67,45 @@ func (w *walker) source(chain string, args []arg, io ioInfo) {
 		w.stdinCode(commands.Get()["bash"], chain, "bash", io)
 		return
 	}
+	if p, ok := w.abs(args[1].s); ok && w.setupScript(p) {
+		w.res.add(Dev, "`"+chain+" "+args[1].text+"`: runs the setup code of the user's shell or an installed tool")
+		return
+	}
 	w.runFile(args[1].s, args[1].text, "source")
+}
+
+// setupScript reports a file sourced to set the shell up, not to do work:
+// the system's profile and completion scripts, and the environment scripts installed tools keep in their own
+// directory of the home (~/.cargo/env, ~/.nvm/nvm.sh,
+// ~/miniconda3/etc/profile.d/conda.sh). Not one this string writes or
+// downloads, nor one in a place that holds secrets.
+func (w *walker) setupScript(p string) bool {
+	if _, wrote := w.shared.scripts[p]; wrote || w.downloaded(p) || w.secretFile(p) != "" {
+		return false
+	}
+	home := w.ws.Home
+	switch {
+	case home != "" && path.Dir(p) == home:
+		// The user's own startup files run whatever was added to them:
+		// the labelled table says dangerous (source ~/.bashrc).
+		return false
+	case under(p, "/usr/share") || under(p, "/etc/profile.d") || under(p, "/etc/bash_completion.d") ||
+		p == "/etc/profile" || p == "/etc/bashrc" || p == "/etc/bash.bashrc" || p == "/etc/os-release" ||
+		under(p, "/opt/homebrew/etc") || under(p, "/usr/local/etc"):
+		return true
+	case home != "" && under(p, home) && !w.inside(p) && p != w.ws.Dir:
+		rel := strings.TrimPrefix(p, home+"/")
+		top, _, _ := strings.Cut(rel, "/")
+		toolDir := strings.HasPrefix(top, ".") && !slices.Contains([]string{".ssh", ".gnupg", ".aws", ".kube",
+			".docker", ".config", ".local", ".cache", ".password-store", ".azure", ".gcloud"}, top) ||
+			strings.HasPrefix(top, "miniconda") || strings.HasPrefix(top, "anaconda") ||
+			strings.HasPrefix(top, "miniforge") || strings.HasPrefix(top, "mambaforge")
+		base := path.Base(p)
+		setupName := base == "env" || strings.HasSuffix(base, ".sh") || strings.HasSuffix(base, ".bash") ||
+			strings.HasSuffix(base, ".zsh") || strings.HasSuffix(base, "rc") || strings.HasSuffix(base, "_completion")
+		return toolDir && setupName
+	}
+	return false
 }
 
 func (w *walker) su(chain string, args []arg, io ioInfo) {

@@ -72,8 +72,13 @@ func (w *walker) sql(chain string, args []arg, io ioInfo) {
 			}
 		}
 	}
+	local := sqlLocal(args)
 	for _, f := range files {
 		w.sqlFile(chain, f.s)
+		if !local {
+			w.res.add(Dangerous, "`"+chain+" "+f.text+"`: runs statements that cannot be seen on a database of "+
+				"another host")
+		}
 	}
 	if len(code) == 0 && len(files) == 0 {
 		switch io.in.kind {
@@ -84,6 +89,17 @@ func (w *walker) sql(chain string, args []arg, io ioInfo) {
 				return // an interactive session on a project database
 			}
 			w.res.add(Dangerous, "`"+name+"`: opens an interactive session")
+			return
+		case inFile:
+			// sqlite3 dev.db < schema.sql: the project's statements on its
+			// database file. A server's client reading its input stays
+			// unseen: at run time the guard sees it open an interactive
+			// session, which only a dangerous approval covers.
+			if io.in.data != "" && name == "sqlite3" {
+				w.sqlFile(chain, io.in.data)
+				return
+			}
+			w.res.add(Dangerous, "`"+name+"`: runs statements that cannot be seen")
 			return
 		default:
 			w.res.add(Dangerous, "`"+name+"`: runs statements that cannot be seen")
@@ -240,7 +256,60 @@ func (w *walker) sqlFile(chain, f string) {
 		w.res.add(Dangerous, "`"+chain+"`: runs statements from its input")
 	case !ok || !w.inside(p):
 		w.res.add(Dangerous, "`"+chain+" "+f+"`: runs statements from a file outside the workspace")
+	case dumpName(strings.TrimPrefix(p, w.ws.Dir)):
+		w.res.add(Dangerous, "`"+chain+" "+f+"`: restores a dump, which drops and replaces what it holds")
 	default:
 		w.res.add(Dev, "`"+chain+" "+f+"`: runs the project's statements")
 	}
+}
+
+// dumpName reports a file whose path in the workspace says it is a dump
+// or a backup of a database: restoring it replaces the tables it holds.
+func dumpName(rel string) bool {
+	b := strings.ToLower(rel)
+	for _, w := range []string{"dump", "backup", "restore", "snapshot", ".bak"} {
+		if strings.Contains(b, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// sqlLocal reports a database client that talks to this machine: no host
+// (-h, --host, a connection URL or a DSN with host=) other than loopback
+// or a socket, and no operand not known before running ("$DATABASE_URL").
+func sqlLocal(args []arg) bool {
+	for i := 1; i < len(args); i++ {
+		a := args[i].s
+		name, v, hasV := strings.Cut(a, "=")
+		switch {
+		case hasHole(a):
+			return false
+		case name == "-h" || name == "--host" || name == "-H":
+			if !hasV && i+1 < len(args) {
+				i++
+				v = args[i].s
+			}
+			if !localHost(v) && !strings.HasPrefix(v, "/") {
+				return false
+			}
+		case strings.HasPrefix(a, "-h") && len(a) > 2 && !strings.HasPrefix(a, "--"):
+			if !localHost(a[2:]) {
+				return false
+			}
+		case strings.Contains(a, "://"):
+			if host, ok := urlHost(a); !ok || !localHost(host) {
+				return false
+			}
+		case strings.Contains(a, "host="):
+			h := a[strings.Index(a, "host=")+5:]
+			if j := strings.IndexAny(h, " ;"); j >= 0 {
+				h = h[:j]
+			}
+			if !localHost(h) {
+				return false
+			}
+		}
+	}
+	return true
 }

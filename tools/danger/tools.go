@@ -11,15 +11,41 @@ import (
 // gdb judges gdb -ex 'shell CMD' (and !CMD) and a program it runs with
 // --args.
 func (w *walker) gdb(chain string, args []arg, io ioInfo) {
-	if io.in.kind == inData {
+	switch io.in.kind {
+	case inData:
 		// gdb reads commands from its input.
 		for _, line := range strings.Split(io.in.data, "\n") {
 			w.gdbCommand(line)
 		}
+	case inDownload:
+		w.res.add(Blocked, "`"+chain+"`: runs debugger commands downloaded from the network, which can run programs")
+	case inUnknown, inFile:
+		w.res.add(Dangerous, "`"+chain+"`: runs debugger commands that cannot be seen, which can run programs")
 	}
+	ops := 0
 	for i := 1; i < len(args); i++ {
 		a := args[i].s
 		name, v, hasV := strings.Cut(a, "=")
+		if !strings.HasPrefix(a, "-") {
+			if ops++; ops == 2 && a != "" && strings.Trim(a, "0123456789") == "" {
+				w.res.add(Dangerous, "`"+chain+" "+args[i].text+"`: attaches to a running process and reads what it holds")
+			}
+			continue
+		}
+		switch name {
+		case "-x", "--command", "-ix", "--init-command":
+			if !hasV && i+1 < len(args) {
+				i++
+				v = args[i].s
+			}
+			w.runFile(v, v, "sh")
+			continue
+		case "-d", "--directory", "-cd", "-s", "--symbols", "-e", "--exec", "-c", "--core":
+			if !hasV {
+				i++
+			}
+			continue
+		}
 		switch name {
 		case "-ex", "--eval-command", "-iex", "--init-eval-command":
 			if !hasV && i+1 < len(args) {
@@ -179,6 +205,27 @@ func (w *walker) tmux(chain string, args []arg, io ioInfo) {
 // remove_directory, copy, env CMD, chdir DIR CMD), and -P, which runs a
 // cmake script.
 func (w *walker) cmake(chain string, args []arg, io ioInfo) {
+	install, prefix := false, ""
+	for i := 1; i < len(args); i++ {
+		switch name, v, ok := strings.Cut(args[i].s, "="); {
+		case name == "--install":
+			install = true
+		case name == "--prefix" && (ok || i+1 < len(args)):
+			if !ok {
+				v = args[i+1].s
+			}
+			prefix = v
+		}
+	}
+	if install {
+		// cmake --install DIR installs where --prefix says, or where the
+		// build was configured to (/usr/local by default).
+		if prefix == "" {
+			w.res.add(Dangerous, "`"+chain+" --install`: installs outside the workspace")
+		} else {
+			w.writeTo(prefix, chain+" --install --prefix", prefix)
+		}
+	}
 	for i := 1; i < len(args); i++ {
 		switch args[i].s {
 		case "-P":

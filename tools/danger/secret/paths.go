@@ -272,6 +272,14 @@ func notSecretName(lower string) bool {
 		strings.HasSuffix(lower, ".template") || strings.HasSuffix(lower, ".pub") {
 		return true
 	}
+	// A template's mark may stand anywhere among the name's parts:
+	// secrets.example.yml, credentials.sample.json, example.env.
+	for part := range strings.FieldsFuncSeq(lower, func(r rune) bool { return r == '.' || r == '-' || r == '_' }) {
+		switch part {
+		case "example", "examples", "sample", "template", "tmpl", "tpl", "dist", "placeholder":
+			return true
+		}
+	}
 	if strings.Contains(lower, "credential") {
 		switch path.Ext(lower) {
 		case ".go", ".py", ".js", ".ts", ".tsx", ".jsx", ".rs", ".java", ".kt", ".rb", ".php", ".c", ".h",

@@ -148,6 +148,13 @@ func TestSecret(t *testing.T) {
 		{"path", "/work/app/Pulumi.yaml", "no"},
 		{"path", "/work/app/variables.tf", "no"},
 		{"path", "/work/app/terraform.tfvars.example", "no"},
+		// Templates meant to be committed, wherever the mark stands.
+		{"path", "/work/app/config/secrets.example.yml", "no"},
+		{"path", "/work/app/credentials.sample.json", "no"},
+		{"path", "/work/app/example.env", "no"},
+		{"path", "/work/app/.env.dist", "no"},
+		{"path", "/work/app/config/secrets.yml", "yes"},
+		{"path", "/work/app/.env.production", "yes"},
 		{"path", "/etc/kubernetes/manifests/etcd.yaml", "no"},
 		{"path", "/home/al/.m2/repository/x.jar", "no"},
 
