@@ -2,6 +2,7 @@ package eval
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -103,7 +104,9 @@ func builtinWait(b *B) int {
 				}
 			}
 			if len(pending) == 0 {
-				for _, j := range t.list {
+				// remove deletes from t.list (and clears its tail):
+				// range over a copy.
+				for _, j := range slices.Clone(t.list) {
 					if j.state() == procDone {
 						t.remove(j)
 					}

@@ -369,3 +369,23 @@ e 2' 2>/dev/null`},
 		{"return", `f() { eval 'return 3'; echo no; }; f; echo $?`},
 	})
 }
+
+func TestCoprocAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"coproc-default", `coproc { read x; echo "got $x"; }; echo hi >&"${COPROC[1]}"; read y <&"${COPROC[0]}"; echo "$y"; [ -n "$COPROC_PID" ] && echo pid; wait`},
+		{"coproc-named", `coproc NAME { echo out; }; read l <&"${NAME[0]}"; echo "$l"; [ "$NAME_PID" -gt 0 ] && echo ok; wait`},
+		{"coproc-simple", `coproc cat; echo x >&${COPROC[1]}; exec {COPROC[1]}>&-; read r <&${COPROC[0]}; echo $r; wait`},
+		{"fds", `exec 2>err; coproc cat; echo ${COPROC[@]}; coproc X { cat; }; echo ${X[@]}; declare -p COPROC | sed 's/"[0-9][0-9]*"/N/'; kill $COPROC_PID $X_PID; wait 2>/dev/null; sed 's/\[[0-9]*:/[N:/' err`},
+		{"array-fd", `exec {a[1]}>f; echo x >&${a[1]}; exec {a[1]}>&-; cat f; declare -p a | sed 's/[0-9][0-9]*"/N"/'; declare -A m; exec {m[k]}>g; echo y >&${m[k]}; exec {m[k]}>&-; cat g`},
+		{"not-inherited", `coproc cat; ls -l /proc/self/fd 2>/dev/null | grep -c ' 6[0-3] ->'; exec {COPROC[1]}>&-; wait`},
+		{"bad-name", `coproc a-b { :; }; echo $?`},
+	})
+}
+
+func TestBackgroundPidAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"pipeline-last", `true | sh -c 'echo $$ > p' & wait; [ "$(cat p)" = "$!" ] && echo same`},
+		{"simple", `sh -c 'echo $$ > p' & wait; [ "$(cat p)" = "$!" ] && echo same`},
+		{"three", `true | true | sh -c 'echo $$ > p' & wait; [ "$(cat p)" = "$!" ] && echo same`},
+	})
+}

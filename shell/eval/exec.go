@@ -159,8 +159,7 @@ func (r *Runner) compound(cmd syntax.Command) {
 	case *syntax.TimeClause:
 		r.timeClause(c)
 	case *syntax.CoprocClause:
-		r.errorf("coproc: not supported here")
-		r.status = 2
+		r.coproc(c)
 	default:
 		r.errorf("unsupported command %T", c)
 		r.status = 2

@@ -55,8 +55,10 @@ type job struct {
 	// noted is set once its current state was reported.
 	noted bool
 	nohup bool
-	// first receives the process ID of its first program, for $!.
-	first chan int
+	// first receives the process ID of its first program, for $!; last
+	// that of the program of a pipeline's last command, which is $! of a
+	// pipeline.
+	first, last chan int
 	// modes are the terminal's modes when it stopped, for fg; before
 	// the shell's, to restore when it stops or dies of a signal.
 	modes, before *term.State
@@ -157,7 +159,7 @@ func pidMax() int {
 
 // newJob makes a job; fg jobs are not listed unless they stop.
 func (t *jobTable) newJob(fg bool, text string) *job {
-	return &job{t: t, fg: fg, text: text, first: make(chan int, 1)}
+	return &job{t: t, fg: fg, text: text, first: make(chan int, 1), last: make(chan int, 1)}
 }
 
 // add lists j with the next free number; t.mu is held.

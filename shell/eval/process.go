@@ -329,6 +329,12 @@ func (r *Runner) spawn(ctx context.Context, sp Spawn) (int, error) {
 	p := r.sess.jobs.track(pid, job, sp.Argv, job == nil || job.fg)
 	if job != nil {
 		job.started(pid)
+		if r.pipeLast {
+			select {
+			case job.last <- pid:
+			default:
+			}
+		}
 	}
 	st := r.sess.jobs.waitProc(ctx, p, job)
 	cleanup()
@@ -369,7 +375,7 @@ func (r *Runner) childFiles(extra []*os.File) ([]*os.File, func(), error) {
 	}
 	for n := 0; n <= max; n++ {
 		f := r.fds.get(n)
-		if f == nil {
+		if f == nil || f.noInherit && n > 2 {
 			continue
 		}
 		of, done, err := f.osFile(n == 0 || f.w == nil)

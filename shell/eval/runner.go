@@ -66,6 +66,9 @@ type Runner struct {
 	cmdText string
 	// inTrap is set while a trap runs: traps do not nest, as in bash.
 	inTrap map[string]bool
+	// pipeLast marks the subshell of a pipeline's last command: its
+	// program's process ID is the pipeline's $!.
+	pipeLast bool
 	// trapDepth counts the traps running: BASH_COMMAND stays the command
 	// a trap interrupted while it runs.
 	trapDepth int
@@ -171,6 +174,9 @@ func (r *Runner) Close() { r.fds.release() }
 // started, the handlers and builtins given, the jobs, the process.
 type session struct {
 	interactive bool
+	// coproc is the last coprocess started, for bash's warning when
+	// another starts while it runs.
+	coproc *coprocInfo
 	// dashExtra are $-'s letters for how the shell reads: c or s.
 	dashExtra string
 	pid       int // $$

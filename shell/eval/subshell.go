@@ -137,6 +137,7 @@ func (r *Runner) pipeline(c *syntax.BinaryCmd) {
 		}
 		sub := r.fork()
 		sub.ctx = r.ctx
+		sub.pipeLast = i == n-1
 		wg.Add(1)
 		go func(i int, st *syntax.Stmt, in, out *file, all bool) {
 			defer wg.Done()
@@ -308,6 +309,14 @@ func (r *Runner) background(st *syntax.Stmt) {
 			pid = p
 		case <-done:
 		}
+	} else if last := lastOfPipeline(st); last != nil && !hasSubst(st) {
+		if _, simple := last.Cmd.(*syntax.CallExpr); simple {
+			select {
+			case p := <-j.last:
+				pid = p
+			case <-done:
+			}
+		}
 	}
 	r.lastBg = pid
 	if r.sess.interactive && r.subshell == 0 && t.control {
@@ -330,4 +339,123 @@ func hasSubst(st *syntax.Stmt) bool {
 		return !found
 	})
 	return found
+}
+
+// coproc starts a coprocess, as bash does: the command runs in the
+// background with its input and output on pipes whose other ends the
+// shell holds at high descriptors, NAME[0] to read from it and NAME[1] to
+// write to it (COPROC when unnamed), its process ID in NAME_PID. The
+// shell's ends are not passed to the programs it runs.
+func (r *Runner) coproc(c *syntax.CoprocClause) {
+	name := "COPROC"
+	if c.Name != nil {
+		name = c.Name.Lit()
+	}
+	if !validName(name) {
+		r.errorf("`%s': not a valid identifier", name)
+		r.status = 1
+		return
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		r.errorf("coproc: %s", errText(err))
+		r.status = 1
+		return
+	}
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		outR.Close()
+		outW.Close()
+		r.errorf("coproc: %s", errText(err))
+		r.status = 1
+		return
+	}
+	t := r.sess.jobs
+	if last := r.sess.coproc; last != nil {
+		t.mu.Lock()
+		running := last.j.state() != procDone
+		t.mu.Unlock()
+		if running {
+			// bash keeps one coprocess; a second starts all the same.
+			r.errorf("warning: execute_coproc: coproc [%d:%s] still exists", last.pid, last.name)
+		}
+	}
+	j := t.newJob(false, strings.TrimSpace(r.srcOf(c)))
+	sub := r.fork()
+	ctx, cancel := context.WithCancel(r.ctx)
+	sub.ctx = ctx
+	sub.job = j
+	sub.inSubst = false
+	if !t.control {
+		sub.ignoreInt = true
+	}
+	sub.fds.set(0, ownedFile(inR, true, false))
+	sub.fds.set(1, ownedFile(outW, false, true))
+	fake := t.trackFake(sub.pid, j, cancel)
+	t.mu.Lock()
+	t.add(j)
+	t.mu.Unlock()
+	done := make(chan struct{})
+	r.sess.bgWG.Add(1)
+	go func() {
+		defer r.sess.bgWG.Done()
+		defer close(done)
+		defer cancel()
+		sub.runSubshell(func(sub *Runner) { sub.stmt(c.Stmt) })
+		t.finish(fake, sub.status)
+	}()
+	pid := fake.pid
+	if _, simple := c.Stmt.Cmd.(*syntax.CallExpr); simple && !hasSubst(c.Stmt) {
+		select {
+		case p := <-j.first:
+			pid = p
+		case <-done:
+		}
+	}
+	// bash moves the four pipe ends to the highest free descriptors
+	// below 64 and keeps the first and the last: 63 and 60.
+	var high []int
+	for n := 63; n >= 10 && len(high) < 4; n-- {
+		if r.fds.get(n) == nil {
+			high = append(high, n)
+		}
+	}
+	if len(high) < 4 {
+		high = []int{r.fds.free(10), 0, 0, 0}
+		high[3] = r.fds.free(high[0] + 1)
+	}
+	rf := ownedFile(outR, true, false)
+	wf := ownedFile(inW, false, true)
+	rf.noInherit, wf.noInherit = true, true
+	r.fds.set(high[0], rf)
+	r.fds.set(high[3], wf)
+	r.unsetVar(name)
+	r.SetArray(name, []string{itoa(int64(high[0])), itoa(int64(high[3]))})
+	r.assign(name+"_PID", itoa(int64(pid)), false)
+	r.sess.coproc = &coprocInfo{j: j, pid: pid, name: name}
+	r.lastBg = pid
+	r.status = 0
+}
+
+// coprocInfo is the last coprocess started.
+type coprocInfo struct {
+	j    *job
+	pid  int
+	name string
+}
+
+// lastOfPipeline is the last command of a pipeline statement, nil for
+// any other statement.
+func lastOfPipeline(st *syntax.Stmt) *syntax.Stmt {
+	b, ok := st.Cmd.(*syntax.BinaryCmd)
+	if !ok || b.Op != syntax.Pipe && b.Op != syntax.PipeAll {
+		return nil
+	}
+	for {
+		y, ok := b.Y.Cmd.(*syntax.BinaryCmd)
+		if !ok || y.Op != syntax.Pipe && y.Op != syntax.PipeAll || b.Y.Negated || len(b.Y.Redirs) > 0 {
+			return b.Y
+		}
+		b = y
+	}
 }
