@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"io"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -38,7 +39,15 @@ func (r *Runner) call(st *syntax.Stmt, c *syntax.CallExpr) {
 		r.status = 1
 		return
 	}
-	defer restore()
+	defer func() {
+		restore()
+		// A program's death by a signal is told on the shell's own
+		// stderr, not the command's.
+		if msg := r.signaledMsg; msg != "" {
+			r.signaledMsg = ""
+			io.WriteString(r.stderr(), msg)
+		}
+	}()
 	r.run(args, c.Assigns)
 }
 

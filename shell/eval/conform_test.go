@@ -389,3 +389,19 @@ func TestBackgroundPidAgainstBash(t *testing.T) {
 		{"three", `true | true | sh -c 'echo $$ > p' & wait; [ "$(cat p)" = "$!" ] && echo same`},
 	})
 }
+
+// A program killed by a signal, reported as bash does (the process ID
+// hidden). Left out: a background job's report at wait, and a subshell
+// bash ends by exec'ing its last program, which bash reports as the
+// subshell.
+func TestSignaledAgainstBash(t *testing.T) {
+	var cases []bashCase
+	for _, s := range []string{"KILL", "ABRT", "USR1", "QUIT", "ALRM", "TERM", "INT", "PIPE", "SEGV", "HUP"} {
+		cases = append(cases, bashCase{s, `exec 2>err; sh -c 'kill -` + s + ` $$'; echo st=$?; sed 's/ [0-9][0-9]* / PID /' err`})
+	}
+	cases = append(cases,
+		bashCase{"pipeline-first", `exec 2>err; sh -c 'kill -KILL $$' | cat; echo st=$?; sh -c 'kill -TERM $$' | cat; cat err`},
+		bashCase{"redirs", `exec 2>err; sh -c 'kill -KILL $$' >/dev/null   2>&1; sed 's/ [0-9][0-9]* / PID /' err`},
+	)
+	checkAgainstBash(t, cases)
+}

@@ -69,6 +69,12 @@ type Runner struct {
 	// pipeLast marks the subshell of a pipeline's last command: its
 	// program's process ID is the pipeline's $!.
 	pipeLast bool
+	// inPipe marks a pipeline's subshells; bgJob a background
+	// statement's.
+	inPipe, bgJob bool
+	// signaledMsg is the report of a program a signal killed, printed
+	// once the command's redirections are undone.
+	signaledMsg string
 	// trapDepth counts the traps running: BASH_COMMAND stays the command
 	// a trap interrupted while it runs.
 	trapDepth int
@@ -187,6 +193,10 @@ type session struct {
 	// procUmask is the process's own umask, the one programs get when
 	// a shell leaves it alone.
 	procUmask os.FileMode
+	// procLimits is set once ulimit set a limit on the process itself.
+	procLimits bool
+	// keepProcLimits keeps ulimit off the process (see [ProcessLimits]).
+	keepProcLimits bool
 	// execMu is held while a program starts with a umask or limits of
 	// its shell's: both belong to the whole process.
 	execMu sync.Mutex
@@ -298,6 +308,12 @@ func Interactive(on bool) Option {
 
 // CommandString marks a shell that runs a -c string: $- has c.
 func CommandString() Option { return func(r *Runner) { r.sess.dashExtra = "c" } }
+
+// ProcessLimits says whether ulimit in the main shell limits the process
+// too, as bash's limits its own (the default); off, its limits go only to
+// the programs the shell starts, as a subshell's do. A fuzzer or a test
+// that shares its process turns it off.
+func ProcessLimits(on bool) Option { return func(r *Runner) { r.sess.keepProcLimits = !on } }
 
 // ShellName sets the name error messages start with ("bash: line 1: …").
 func ShellName(name string) Option { return func(r *Runner) { r.sess.name = name } }
@@ -721,7 +737,11 @@ func (r *Runner) fatal(err error) {
 // errorf prints a message of the shell's own, as bash does: with the
 // script's name and the line.
 func (r *Runner) errorf(format string, args ...any) {
-	w := r.stderr()
+	r.errorfTo(r.stderr(), format, args...)
+}
+
+// errorfTo is errorf to w.
+func (r *Runner) errorfTo(w io.Writer, format string, args ...any) {
 	prefix := r.sess.name + ": "
 	if src := r.errSource(); src != "" {
 		prefix = src + ": "

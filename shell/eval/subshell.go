@@ -138,6 +138,9 @@ func (r *Runner) pipeline(c *syntax.BinaryCmd) {
 		sub := r.fork()
 		sub.ctx = r.ctx
 		sub.pipeLast = i == n-1
+		// A simple command is the pipeline's own process: bash tells
+		// of its death by a signal only for the last.
+		_, sub.inPipe = st.Cmd.(*syntax.CallExpr)
 		wg.Add(1)
 		go func(i int, st *syntax.Stmt, in, out *file, all bool) {
 			defer wg.Done()
@@ -283,6 +286,7 @@ func (r *Runner) background(st *syntax.Stmt) {
 	ctx, cancel := context.WithCancel(r.ctx)
 	sub.ctx = ctx
 	sub.job = j
+	sub.bgJob = true
 	sub.inSubst = false
 	if !t.control {
 		// Without job control, background commands ignore the
@@ -385,6 +389,7 @@ func (r *Runner) coproc(c *syntax.CoprocClause) {
 	ctx, cancel := context.WithCancel(r.ctx)
 	sub.ctx = ctx
 	sub.job = j
+	sub.bgJob = true
 	sub.inSubst = false
 	if !t.control {
 		sub.ignoreInt = true
