@@ -405,3 +405,19 @@ func TestSignaledAgainstBash(t *testing.T) {
 	)
 	checkAgainstBash(t, cases)
 }
+
+func TestArithErrorsAgainstBash(t *testing.T) {
+	var cases []bashCase
+	// `)` and `(1` are left out: unbalanced parentheses are syntax
+	// errors whose token the parser places elsewhere than bash.
+	for i, e := range []string{`1+`, `1 2`, `08`, `2#3`, `1/0`, `x[`, `1 +* 2`, `1 ? 2`, `a=`, `++`, `1=2`, `0x`, `64#_`, `65#1`, `1 ** -1`, `"1"`, `$x+`, `1,`, `~`, `!`, `1 < < 2`} {
+		cases = append(cases, bashCase{"e" + itoaTest(i), `x=; echo $((` + e + `)); echo st=$?`})
+		cases = append(cases, bashCase{"c" + itoaTest(i), `x=; (( ` + e + ` )); echo st=$?`})
+	}
+	cases = append(cases,
+		bashCase{"let-quoted", `let '1 +'; echo $?; let "x = 1 + 2" 'y=x*2'; echo $x $y; let; echo $?`},
+		bashCase{"let-words", `x=3; let x+=1 y=x; echo $x $y; let 'a b'; echo $?`},
+		bashCase{"constant-in-expr", `(( 1 + 08 )); (( 08 + 1 )); (( 2#3 + 1 )); echo $(( 1 + 08 ))`},
+	)
+	checkAgainstBash(t, cases)
+}

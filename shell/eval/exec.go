@@ -137,7 +137,13 @@ func (r *Runner) compound(cmd syntax.Command) {
 			return
 		}
 		r.xtrace("((", r.srcOf(c.X), "))")
-		n, err := r.arithCmd(c.X)
+		var n int64
+		var err error
+		if text, ok := r.arithCmdText(c); ok {
+			n, err = r.arithString(r.arithText(text))
+		} else {
+			n, err = r.arithCmd(c.X)
+		}
 		if err != nil {
 			r.arithError("((", err)
 			r.status = 1
@@ -407,9 +413,48 @@ func (r *Runner) caseClause(c *syntax.CaseClause) {
 	}
 }
 
+// arithCmdText is the text of (( … )) as bash evaluates it: from the
+// first non-blank after (( to the )), blanks before it kept (its error
+// messages show them).
+func (r *Runner) arithCmdText(c *syntax.ArithmCmd) (string, bool) {
+	if _, ok := r.arithOriginal(c.X); ok {
+		return "", false
+	}
+	start, end := int(c.Left.Offset())+2, int(c.Right.Offset())
+	if r.src == "" || start > end || end > len(r.src) || !c.Left.IsValid() || !c.Right.IsValid() {
+		return "", false
+	}
+	text := strings.TrimLeft(r.src[start:end], " \t\n")
+	if text == "" {
+		return "", false
+	}
+	return text, true
+}
+
 func (r *Runner) letClause(c *syntax.LetClause) {
 	r.setCmdText(r.srcOf(c))
 	r.debugTrap()
+	if args, ok := r.letArgs(c); ok {
+		// let is a builtin to bash: its arguments are words, expanded
+		// and unquoted, then evaluated.
+		if len(args) == 0 {
+			r.errorf("let: expression expected")
+			r.status = 1
+			return
+		}
+		var n int64
+		for _, a := range args {
+			var err error
+			n, err = r.arithString(a)
+			if err != nil {
+				r.arithError("let", err)
+				r.status = 1
+				return
+			}
+		}
+		r.status = int(b2i(n == 0))
+		return
+	}
 	var n int64
 	for _, x := range c.Exprs {
 		var err error
@@ -421,6 +466,28 @@ func (r *Runner) letClause(c *syntax.LetClause) {
 		}
 	}
 	r.status = int(b2i(n == 0))
+}
+
+// letArgs reads a let clause's text again as the words bash gives the let
+// builtin, expanded; false when the text cannot be had.
+func (r *Runner) letArgs(c *syntax.LetClause) ([]string, bool) {
+	text := r.srcOf(c)
+	rest, ok := strings.CutPrefix(text, "let")
+	if !ok || !strings.ContainsAny(rest, "'\"\\$`") {
+		return nil, false
+	}
+	f, err := NewParser().Parse(strings.NewReader(":"+rest), "")
+	if err != nil || len(f.Stmts) != 1 {
+		return nil, false
+	}
+	call, ok := f.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Assigns) > 0 {
+		return nil, false
+	}
+	saved := r.src
+	r.src = ":" + rest
+	defer func() { r.src = saved }()
+	return r.Fields(call.Args[1:]...), true
 }
 
 // arithError reports an arithmetic command's error: bash names the
