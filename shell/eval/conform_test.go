@@ -1,6 +1,11 @@
 package eval
 
-import "testing"
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
 
 // Behaviours fixed against bash, each a case that runs in bash and
 // in-process and must print and exit alike (see bash_test.go).
@@ -331,6 +336,7 @@ echo a >&-; echo st=$?`},
 // Gaps the issue named, closed.
 func TestGapsAgainstBash(t *testing.T) {
 	checkAgainstBash(t, []bashCase{
+		{"source-missing", `. nosuch; echo $?; source ./nosuch; echo $?; . /tmp; echo $?; mkdir d; . d; echo $?; set -o posix; . nosuch; echo $?`},
 		{"localvar-unset", `shopt -s localvar_unset; x=g; f() { local x=l; unset x; echo "[${x-unset}]"; }; f; g() { local x=l; h; echo "[${x-unset}]"; }; h() { unset x; }; g`},
 		{"localvar-unset-off", `x=g; f() { local x=l; unset x; echo "[${x-unset}]"; }; f; g() { local x=l; h; echo "[${x-unset}]"; }; h() { unset x; }; g`},
 		{"set-v", `set -v; echo a; x=1 # c
@@ -419,5 +425,74 @@ func TestArithErrorsAgainstBash(t *testing.T) {
 		bashCase{"let-words", `x=3; let x+=1 y=x; echo $x $y; let 'a b'; echo $?`},
 		bashCase{"constant-in-expr", `(( 1 + 08 )); (( 08 + 1 )); (( 2#3 + 1 )); echo $(( 1 + 08 ))`},
 	)
+	checkAgainstBash(t, cases)
+}
+
+// Programs Debian ships in bash, run as `bash FILE ARGS` where they
+// change nothing, and compared.
+func TestRealScriptsAgainstBash(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		args []string
+	}{
+		{"/usr/bin/ldd", []string{"--help"}},
+		{"/usr/bin/ldd", []string{"--version"}},
+		{"/usr/bin/ldd", []string{"--nosuch"}},
+		{"/usr/bin/ldd", nil},
+		{"/usr/bin/ldd", []string{"/nonexistent"}},
+		{"/usr/bin/memusage", []string{"--help"}},
+		{"/usr/bin/memusage", []string{"--nosuch"}},
+		{"/usr/bin/sotruss", []string{"--help"}},
+		{"/usr/bin/sotruss", []string{"--version"}},
+		{"/usr/bin/tzselect", []string{"--help"}},
+		{"/usr/bin/tzselect", []string{"--version"}},
+		{"/usr/sbin/service", []string{"--help"}},
+		{"/usr/sbin/service", []string{"--version"}},
+		{"/usr/sbin/blkdeactivate", []string{"-h"}},
+		{"/usr/sbin/e2scrub", []string{"-h"}},
+		{"/usr/sbin/update-java-alternatives", []string{"--help"}},
+		{"/usr/lib/git-core/git-subtree", []string{"-h"}},
+		{"/usr/lib/git-core/git-quiltimport", []string{"-h"}},
+		{"/usr/lib/git-core/git-request-pull", nil},
+		{"/usr/lib/git-core/git-merge-octopus", nil},
+		{"/usr/lib/git-core/git-submodule", []string{"-h"}},
+		{"/usr/lib/git-core/git-bisect", []string{"-h"}},
+		{"/usr/lib/git-core/git-mergetool", []string{"--tool-help"}},
+	} {
+		if _, err := os.Stat(c.name); err != nil {
+			continue
+		}
+		t.Run(filepath.Base(c.name)+"-"+strings.Join(c.args, "_"), func(t *testing.T) {
+			t.Parallel()
+			runScriptBoth(t, c.name, c.args...)
+		})
+	}
+}
+
+// bash-completion's library, sourced with complete and compopt (package
+// shell's builtins) as functions that do nothing, its helpers called.
+func TestBashCompletionLibAgainstBash(t *testing.T) {
+	const lib = "/usr/share/bash-completion/bash_completion"
+	if _, err := os.Stat(lib); err != nil {
+		t.Skip("no bash-completion")
+	}
+	pre := `complete() { :; }; compopt() { :; }; compgen() { :; }; . ` + lib + ` >/dev/null 2>&1; echo sourced $?
+`
+	var cases []bashCase
+	for i, c := range []string{
+		`f() { local a b; _upvars -v a 1 -a2 b x y; echo "$a ${b[*]}"; }; f`,
+		`f() { local cur prev words cword; COMP_WORDS=(git commit -m "a b"); COMP_CWORD=3; COMP_LINE='git commit -m "a b"'; COMP_POINT=${#COMP_LINE}; _get_comp_words_by_ref cur prev words cword; echo "[$cur] [$prev] ${#words[@]} $cword"; }; f`,
+		`f() { local cur prev words cword split; COMP_WORDS=(cmd --opt=val); COMP_CWORD=1; COMP_LINE='cmd --opt=val'; COMP_POINT=${#COMP_LINE}; _init_completion -s; echo "[$cur] [$prev] $split"; }; f`,
+		`f() { local cur prev words cword; COMP_WORDS=(cmd a -b c d); COMP_CWORD=4; COMP_LINE='cmd a -b c d'; COMP_POINT=${#COMP_LINE}; _get_comp_words_by_ref cur prev words cword; _count_args; echo $args; }; f`,
+		`cur=--foo=bar; prev=x; _split_longopt; echo "$? [$cur] [$prev]"`,
+		`COMPREPLY=(a:b:c a:b:d); cur=a:b:; COMP_WORDBREAKS=' :'; __ltrim_colon_completions "$cur"; echo "${COMPREPLY[@]}"`,
+		`_quote_readline_by_ref "a b'c" q; echo "$q"; _quote_readline_by_ref '~/x' q; echo "$q"`,
+		`cur='~ro'; _tilde "$cur"; echo $?; cur='$HO'; _variables; echo $? "${COMPREPLY[@]}"`,
+		`declare -F | grep -c .; declare -F _init_completion`,
+		`type _have 2>&1 | head -3; have ls && echo have`,
+		`f() { local -a arr; __bash_comp_words=(a b); _comp__reassemble_words 2>/dev/null; echo $?; }; f; echo "$BASH_COMPLETION_VERSINFO"`,
+	} {
+		cases = append(cases, bashCase{"c" + itoaTest(i), pre + c})
+	}
 	checkAgainstBash(t, cases)
 }
