@@ -550,7 +550,7 @@ func (a *arith) read(v *arithVar) (string, bool) {
 		a.err = err
 		return "", false
 	}
-	return r.index(vr, i)
+	return r.index(v.name, vr, i)
 }
 
 func (a *arith) write(v *arithVar, n int64) {

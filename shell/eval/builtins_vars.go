@@ -76,7 +76,7 @@ func (r *Runner) declClause(c *syntax.DeclClause) {
 			continue
 		}
 		items = append(items, declItem{assign: a})
-		trace = append(trace, r.srcOf(a))
+		trace = append(trace, r.declTrace(a))
 	}
 	r.xtraceWords(append([]string{kind}, trace...))
 	def := r.sess.builtins[kind]
@@ -205,6 +205,13 @@ func (r *Runner) declareOne(kind string, on, off map[byte]bool, it declItem) err
 		} else if !a.Naked {
 			v := r.assignValue(a.Value)
 			value = &v
+			// declare -a x='(1 2)': a quoted compound assignment, which
+			// bash still takes with -a or -A.
+			if (on['a'] || on['A']) && !hasIndex && strings.HasPrefix(v, "(") && strings.HasSuffix(v, ")") {
+				if ae := parseArrayText(v); ae != nil {
+					arr, value = ae, nil
+				}
+			}
 		}
 	} else {
 		text := it.text
@@ -868,4 +875,32 @@ func (r *Runner) setShopt(o shoptOpt, on bool) error {
 	}
 	r.opts.shopt[o] = on
 	return nil
+}
+
+// declTrace is a declaration's assignment as set -x shows it: expanded,
+// when expanding it twice changes nothing (no substitution, no
+// arithmetic), else as written.
+func (r *Runner) declTrace(a *syntax.Assign) string {
+	if !r.opts.set[optXtrace] {
+		return ""
+	}
+	if a.Naked || a.Array != nil || a.Index != nil || a.Value == nil {
+		return r.srcOf(a)
+	}
+	pure := true
+	syntax.Walk(a.Value, func(n syntax.Node) bool {
+		switch n.(type) {
+		case *syntax.CmdSubst, *syntax.ProcSubst, *syntax.ArithmExp:
+			pure = false
+		}
+		return pure
+	})
+	if !pure {
+		return r.srcOf(a)
+	}
+	op := "="
+	if a.Append {
+		op = "+="
+	}
+	return a.Name.Value + op + assignQuote(r.Literal(a.Value))
 }

@@ -100,7 +100,9 @@ func (r *Runner) assignOnly(st *syntax.Stmt, c *syntax.CallExpr) {
 			}
 		}
 	}
-	r.xtraceWords(trace)
+	for _, t := range trace {
+		r.xtraceWords([]string{t}) // bash traces each assignment alone
+	}
 	restore, ok := r.redirect(st.Redirs, false)
 	if !ok {
 		r.status = 1
@@ -138,7 +140,7 @@ func (r *Runner) assignStmt(a *syntax.Assign, trace *[]string) error {
 		return r.assignSub(name, a.Index, val, a.Append)
 	}
 	if trace != nil {
-		*trace = append(*trace, name+op+quoteWord(val))
+		*trace = append(*trace, name+op+assignQuote(val))
 	}
 	err := r.assign(name, val, a.Append)
 	if err == nil && r.opts.set[optAllexport] {
@@ -333,7 +335,7 @@ func (r *Runner) withTemp(assigns []*syntax.Assign, args []string, f func()) {
 				continue
 			}
 			vals = append(vals, kv{a.Name.Value, val})
-			trace = append(trace, a.Name.Value+"="+quoteWord(val))
+			trace = append(trace, a.Name.Value+"="+assignQuote(val))
 		}
 		for _, p := range vals {
 			s.vars[p.k] = &Var{Attr: AttrExport, set: true, str: p.v}
@@ -343,7 +345,10 @@ func (r *Runner) withTemp(assigns []*syntax.Assign, args []string, f func()) {
 			r.popTemp(s)
 		}()
 	}
-	r.xtraceWords(append(trace, quoteAll(args)...))
+	for _, t := range trace {
+		r.xtraceWords([]string{t})
+	}
+	r.xtraceWords(quoteAll(args))
 	r.lastArg = args[len(args)-1]
 	f()
 }
@@ -370,4 +375,13 @@ func quoteAll(args []string) []string {
 		q[i] = quoteWord(a)
 	}
 	return q
+}
+
+// assignQuote is an assignment's value as set -x shows it: nothing for
+// an empty one.
+func assignQuote(v string) string {
+	if v == "" {
+		return ""
+	}
+	return quoteWord(v)
 }

@@ -336,6 +336,8 @@ echo a >&-; echo st=$?`},
 // Gaps the issue named, closed.
 func TestGapsAgainstBash(t *testing.T) {
 	checkAgainstBash(t, []bashCase{
+		{"quoted-compound", "declare -a x='(1 2 3)'; declare -p x; declare -A m='([a]=1)'; declare -p m; declare -a y='[2]=z'; declare -p y; y2='(4 5)'; declare -a y2; declare -p y2; declare -a z=\"($(echo 7) 8)\"; declare -p z; declare w='(1 2)'; declare -p w"},
+		{"bad-subscript", `a=(1 2); echo "${a[-3]}" "${a[@]:0:1}"; x=$((a[-3])); echo $x; [[ -v a[-3] ]]; echo $?; b=5; echo "${b[-2]}"`},
 		{"source-missing", `. nosuch; echo $?; source ./nosuch; echo $?; . /tmp; echo $?; mkdir d; . d; echo $?; set -o posix; . nosuch; echo $?`},
 		{"localvar-unset", `shopt -s localvar_unset; x=g; f() { local x=l; unset x; echo "[${x-unset}]"; }; f; g() { local x=l; h; echo "[${x-unset}]"; }; h() { unset x; }; g`},
 		{"localvar-unset-off", `x=g; f() { local x=l; unset x; echo "[${x-unset}]"; }; f; g() { local x=l; h; echo "[${x-unset}]"; }; h() { unset x; }; g`},
@@ -495,4 +497,119 @@ func TestBashCompletionLibAgainstBash(t *testing.T) {
 		cases = append(cases, bashCase{"c" + itoaTest(i), pre + c})
 	}
 	checkAgainstBash(t, cases)
+}
+
+// Common bash idioms from scripts, one line each.
+func TestIdiomsAgainstBash(t *testing.T) {
+	var cases []bashCase
+	for i, code := range []string{
+		`SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"; [ -d "$SCRIPT_DIR" ] && echo ok`,
+		`set -euo pipefail; IFS=$'\n\t'; a=(x y); echo "${a[@]}"`,
+		`declare -A m=([b]=2 [a]=1 [c]=3); for k in "${!m[@]}"; do echo "$k=${m[$k]}"; done | sort`,
+		`while IFS=: read -r user _ uid _; do [ "$uid" = 0 ] && echo "$user"; done < /etc/passwd`,
+		`mapfile -t lines < <(printf '%s\n' a b c); echo "${#lines[@]} ${lines[-1]}"`,
+		`x="  trim me  "; x="${x#"${x%%[![:space:]]*}"}"; x="${x%"${x##*[![:space:]]}"}"; echo "[$x]"`,
+		`s="a,b,c"; IFS=, read -ra parts <<< "$s"; printf '<%s>' "${parts[@]}"; echo`,
+		`printf -v pad '%*s' 5 ''; echo "[${pad// /-}]"`,
+		`f() { local -n ref=$1; ref+=(z); }; arr=(a); f arr; echo "${arr[@]}"`,
+		`[[ "abc123" =~ ^([a-z]+)([0-9]+)$ ]] && echo "${BASH_REMATCH[1]} ${BASH_REMATCH[2]}"`,
+		`echo "${PATH//:/ }" | wc -w | tr -d ' ' | grep -q . && echo ok`,
+		`v=hello; echo "${v^^} ${v^} ${v:1:3} ${v: -2} ${#v} ${v/l/L} ${v//l/L}"`,
+		`usage() { echo "usage: $0 [-h]" >&2; exit 2; }; OPTIND=1; set -- -a x -b; while getopts ":a:b" o; do echo "$o ${OPTARG-}"; done`,
+		`trap 'echo cleanup' EXIT; tmp=$(mktemp -d); rmdir "$tmp"; echo made`,
+		`command -v git >/dev/null 2>&1 || echo "no git"; type -P bash >/dev/null && echo has-bash`,
+		`readarray -d '' files < <(printf 'a\0b\0'); echo "${#files[@]}"`,
+		`shopt -s nullglob; f=(*.nonexistent); echo "${#f[@]}"`,
+		`shopt -s extglob; x=foo123; echo "${x##+([a-z])}"`,
+		`echo {a..e..2} {1..10..3} {z..w}`,
+		`printf '%q\n' "a b" 'it'"'"'s' $'tab\t'`,
+		`x=$'line1\nline2'; echo "${x@Q}"; declare -p x`,
+		`a=(3 1 2); IFS=$'\n' sorted=($(sort <<<"${a[*]}")); unset IFS; echo "${sorted[*]}"`,
+		`f() { echo "$FUNCNAME ${#FUNCNAME[@]} $LINENO"; }; f`,
+		`case "foo.tar.gz" in *.tar.gz) echo tgz;; *.gz) echo gz;; esac`,
+		`(( i = 0 )); while (( i++ < 3 )); do printf '%d' "$i"; done; echo`,
+		`exec 3< <(echo from-fd3); read -r l <&3; echo "$l"; exec 3<&-`,
+		`echo "$((16#ff)) $((2**10)) $((-7 / 2)) $((-7 % 3)) $((1 << 62))"`,
+		`str="a b  c"; set -f; set -- $str; set +f; echo $#`,
+		`diff <(echo a) <(echo b) >/dev/null; echo $?`,
+		`var=; echo "${var:-default} ${var:=set} $var ${unset_var+isset}"`,
+		`printf '%s\n' "${!BASH@}" | head -3`,
+		`x=5; y=x; echo "${!y}"; declare -n z=x; z=7; echo $x`,
+		`declare -i n=10; n+=5; n='n*2'; echo $n`,
+		`f() { return 7; }; f || echo "rc=$?"`,
+		`echo $(( $(echo 3) + 4 )); echo "$(( ${#PWD} > 0 ))"`,
+		`local_test() { local IFS=,; echo "$*"; }; local_test a b c`,
+		`t=$(date +%s); [[ $t =~ ^[0-9]+$ ]] && echo numeric`,
+		`x=(a b c); unset 'x[1]'; echo "${!x[@]} ${x[@]}"; x+=(d); echo "${!x[@]}"`,
+		`printf '%(%Y)T\n' 0 | grep -c 1970`,
+		`echo ${BASH_VERSINFO[0]} >/dev/null; [[ ${BASH_VERSION%%.*} -ge 4 ]] && echo modern`,
+	} {
+		cases = append(cases, bashCase{"i" + itoaTest(i), code})
+	}
+	checkAgainstBash(t, cases)
+}
+
+// More idioms: tracing, errexit, traps, callers, errors.
+func TestIdioms2AgainstBash(t *testing.T) {
+	var cases []bashCase
+	for i, code := range []string{
+		`set -x; a=1; echo "$a"; f() { echo in; }; f; [[ $a == 1 ]]; (( a++ )); for i in 1; do :; done; set +x`,
+		`PS4='+ ${LINENO}: '; set -x; echo a; set +x`,
+		`set -e; f() { false; echo after-false; }; f || echo caught; if f; then :; fi; echo end`,
+		`set -e; false && true; echo survived; ! true; echo survived2; (false); echo not-here`,
+		`set -E; trap 'echo "ERR at $LINENO: $BASH_COMMAND"' ERR; f() { false; }; f; echo done`,
+		`f() { caller; caller 0; g; }; g() { caller 0; caller 1; }; f`,
+		`printf 'f() { echo "${BASH_SOURCE[0]##*/} ${BASH_LINENO[0]} ${FUNCNAME[1]}"; }\n' > lib.sh; . ./lib.sh; f`,
+		`cd /nonexistent; echo $?; cd; echo $? "$PWD" | sed "s|$HOME|H|"`,
+		`a=(1 2); echo ${a[5]}; echo "${a[-3]}"; echo st=$?`,
+		`nosuchcmd; echo $?; f() { nosuchcmd2; }; f; echo $?`,
+		`x=1; readonly x; unset x; echo $?; declare -p x`,
+		`declare -f f 2>/dev/null; f() { cat <<EOF
+  body $1
+EOF
+}; declare -f f`,
+		`time true 2>/dev/null; TIMEFORMAT='%R'; { time sleep 0; } 2>&1 | grep -c '^0'`,
+		`read -t 0.01 x < <(sleep 1); echo $?`,
+		`sleep 0.1 & sleep 0.05 & wait -n; echo $?; wait`,
+		`echo "${@:-none}"; set -- a b c; echo "${@:2}" "${*:1:2}" "$#"`,
+		`shift 2; echo "$@"; shift 5; echo $?`,
+		`printf '%d %5.2f %-5s| %x %o %e %c %b\n' 42 3.14159 ab 255 8 1234.5 xyz 'a\tb'`,
+		`printf '%s\n' 1 2 3 | while read -r n; do echo $((n*n)); done`,
+		`echo $'\x41\u00e9\101' | od -An -c | tr -s ' '`,
+		`IFS= read -r -d '' body <<'EOF' || true
+multi
+line
+EOF
+printf '%s' "$body"`,
+		`x='a*b'; [[ axxb == $x ]] && echo glob; [[ axxb == "$x" ]] || echo literal`,
+		`shopt -s nocasematch; [[ ABC == abc ]] && echo nocase; case ABC in abc) echo case-nocase;; esac`,
+		`arr=([0]=a [5]=b); echo "${#arr[@]} ${!arr[@]}"; declare -p arr`,
+		`declare -a x='(1 2 3)'; echo "${x[1]}"`,
+		`echo $((2**63)) $((9223372036854775807 + 1)) $(( -2**63 / -1 )) 2>&1`,
+		`eval 'echo $((' 2>&1; echo st=$?`,
+		`f() { local x=1; g; }; g() { echo "${x-unset}"; local x=2; }; x=0; f; echo $x`,
+		`alias ll='ls -l'; shopt -s expand_aliases
+ll_test() { ll /dev/null >/dev/null && echo alias-in-func; }; ll_test`,
+	} {
+		cases = append(cases, bashCase{"j" + itoaTest(i), code})
+	}
+	checkAgainstBash(t, cases)
+}
+
+func TestXtraceAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		// (Pipelines and process substitutions trace from processes
+		// that run at once: their order varies in bash too.)
+		{"levels", `set -x; (echo a); x=$(echo b); y=$( (echo c) ); z=$(echo $(echo d))`},
+		{"compound", `set -x; (( x = 1 )); for i in 1 2; do :; done; case a in a) :;; esac; let "x=1" y=2; declare -i z=3; f() { :; }; f a "b c"`},
+		{"test", `set -x; a="x y"; [[ $a == "x y" ]]; [[ $a == x* ]]; [[ -z $a ]]; [[ $a ]]; [[ $a =~ ^x ]]; [[ 1 -lt 2 ]]; [[ ! -e /nonexistent ]]; [[ ( -n a ) ]]; [[ -n a && -z "" ]]`},
+	})
+}
+
+func TestXtraceQuotingAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"words", "set -x; echo a=b x~y '#c' 'a#b' '~x' 'a:~b' '=x' '{a}' 'a,b' '[x]' '%x' '^x' 'a!b' $'t\\tx' '' $'nl\\nx' $'\\x01' \"it's\""},
+		{"assign", "set -x; a='x y' b= c=$'\\x01' d=\"it's\"; e=(1 '2 3')"},
+		{"assign-before", "set -x; a=1 b= true; a+=x; declare c= d=\"\""},
+	})
 }

@@ -136,7 +136,15 @@ func (r *Runner) compound(cmd syntax.Command) {
 		if r.flow != flowNone {
 			return
 		}
-		r.xtrace("((", r.srcOf(c.X), "))")
+		if r.opts.set[optXtrace] {
+			// bash shows the text between (( and )) as written, a
+			// blank added on each side.
+			raw := r.srcOf(c.X)
+			if c.Left.IsValid() && c.Right.IsValid() && int(c.Right.Offset()) <= len(r.src) {
+				raw = r.src[c.Left.Offset()+2 : c.Right.Offset()]
+			}
+			r.xtrace("(( " + raw + " ))")
+		}
 		var n int64
 		var err error
 		if text, ok := r.arithCmdText(c); ok {
@@ -156,7 +164,6 @@ func (r *Runner) compound(cmd syntax.Command) {
 		if r.flow != flowNone {
 			return
 		}
-		r.xtrace("[[", r.srcOf(c.X), "]]")
 		r.status = r.testClause(c.X)
 	case *syntax.DeclClause:
 		r.declClause(c)
@@ -318,6 +325,9 @@ func (r *Runner) forClause(c *syntax.ForClause) {
 		}
 		r.status = 0
 		for _, it := range items {
+			if l.InPos.IsValid() {
+				r.xtrace("for " + l.Name.Value + " in " + strings.Join(quoteAll(items), " "))
+			}
 			if err := r.assign(l.Name.Value, it, false); err != nil {
 				r.errorf("%s", err.Error())
 				r.status = 1
@@ -377,6 +387,7 @@ func (r *Runner) srcOfList(ws []*syntax.Word) string {
 func (r *Runner) caseClause(c *syntax.CaseClause) {
 	r.debugTrapText("case " + r.srcOf(c.Word) + " in")
 	word := r.Literal(c.Word)
+	r.xtrace("case " + quoteWord(word) + " in")
 	r.status = 0
 	mode := r.patMode()
 	if r.opts.shopt[optNocasematch] {
@@ -437,6 +448,7 @@ func (r *Runner) letClause(c *syntax.LetClause) {
 	if args, ok := r.letArgs(c); ok {
 		// let is a builtin to bash: its arguments are words, expanded
 		// and unquoted, then evaluated.
+		r.xtraceWords(append([]string{"let"}, quoteAll(args)...))
 		if len(args) == 0 {
 			r.errorf("let: expression expected")
 			r.status = 1
@@ -454,6 +466,13 @@ func (r *Runner) letClause(c *syntax.LetClause) {
 		}
 		r.status = int(b2i(n == 0))
 		return
+	}
+	if r.opts.set[optXtrace] {
+		words := []string{"let"}
+		for _, x := range c.Exprs {
+			words = append(words, r.srcOf(x))
+		}
+		r.xtraceWords(words)
 	}
 	var n int64
 	for _, x := range c.Exprs {

@@ -394,7 +394,7 @@ func (r *Runner) refValue(ref string) string {
 		return ""
 	}
 	if hasSub {
-		s, _ := r.element(v, sub)
+		s, _ := r.element(n, v, sub)
 		return s
 	}
 	s, _ := r.Get(n)

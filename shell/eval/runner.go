@@ -66,6 +66,9 @@ type Runner struct {
 	cmdText string
 	// inTrap is set while a trap runs: traps do not nest, as in bash.
 	inTrap map[string]bool
+	// substDepth counts the command and process substitutions the
+	// runner is in, for set -x's PS4.
+	substDepth int
 	// pipeLast marks the subshell of a pipeline's last command: its
 	// program's process ID is the pipeline's $!.
 	pipeLast bool

@@ -178,6 +178,7 @@ func (r *Runner) cmdSubst(cs *syntax.CmdSubst) string {
 	sub := r.fork()
 	sub.ctx = r.ctx
 	sub.inSubst = true
+	sub.substDepth++
 	sub.job = nil
 	sub.fds.set(1, out)
 	if !r.opts.shopt[optInheritErrexit] {
@@ -248,6 +249,7 @@ func (r *Runner) procSubst(ps *syntax.ProcSubst) string {
 	r.procSubsts = append(r.procSubsts, n)
 	sub := r.fork()
 	sub.ctx = r.ctx
+	sub.substDepth++
 	sub.job = nil
 	sub.fds.set(n, nil)
 	if ps.Op == syntax.CmdIn {

@@ -26,7 +26,8 @@ func (r *Runner) xtraceLine(line string) {
 		ps4 = "+ "
 	}
 	// PS4 is expanded with tracing off, and its first character repeats
-	// for each level of indirection (subshells and substitutions).
+	// for each level of indirection: command and process substitutions
+	// (not ( ) subshells nor pipelines, as in bash).
 	r.opts.set[optXtrace] = false
 	prefix := ps4
 	if strings.ContainsAny(ps4, "$`\\") {
@@ -34,7 +35,7 @@ func (r *Runner) xtraceLine(line string) {
 	}
 	r.opts.set[optXtrace] = true
 	if prefix != "" {
-		prefix = strings.Repeat(prefix[:1], r.subshell) + prefix
+		prefix = strings.Repeat(prefix[:1], r.substDepth) + prefix
 	}
 	w := r.xtraceOut()
 	fmt.Fprintf(w, "%s%s\n", prefix, line)
