@@ -112,6 +112,10 @@ func builtinWait(b *B) int {
 					}
 				}
 				t.mu.Unlock()
+				// bash waits for the last process substitution too.
+				if !r.waitProcSubst() {
+					return 130
+				}
 				return 0
 			}
 			gen := t.gen

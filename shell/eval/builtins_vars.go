@@ -95,6 +95,25 @@ func (r *Runner) declWords(a *syntax.Assign) []string {
 }
 
 func (r *Runner) declare(b *B, kind string, items []declItem) int {
+	if kind == "local" && len(r.frames) > 0 && r.frames[len(r.frames)-1].fn != nil {
+		// local -: the set options come back as they are now when the
+		// function returns.
+		kept := items[:0:0]
+		for _, it := range items {
+			if it.assign == nil && it.text == "-" {
+				if top := &r.frames[len(r.frames)-1]; top.savedSet == nil {
+					saved := r.opts.set
+					top.savedSet = &saved
+				}
+				continue
+			}
+			kept = append(kept, it)
+		}
+		if len(kept) == 0 && len(items) > 0 {
+			return 0
+		}
+		items = kept
+	}
 	// Options come first, as words.
 	spec := "aAfFgiIlnprtux"
 	switch kind {

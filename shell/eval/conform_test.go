@@ -337,6 +337,8 @@ echo a >&-; echo st=$?`},
 func TestGapsAgainstBash(t *testing.T) {
 	checkAgainstBash(t, []bashCase{
 		{"quoted-compound", "declare -a x='(1 2 3)'; declare -p x; declare -A m='([a]=1)'; declare -p m; declare -a y='[2]=z'; declare -p y; y2='(4 5)'; declare -a y2; declare -p y2; declare -a z=\"($(echo 7) 8)\"; declare -p z; declare w='(1 2)'; declare -p w"},
+		{"procsubst-closed", `echo hello > >(cat); wait; echo done; for i in 1 2 3; do cat <(echo $i); done; f() { cat "$1"; }; f <(echo fn); diff <(echo a) <(echo a) && echo same; while read l; do echo "r $l"; done < <(printf '1\n2\n')`},
+		{"local-dash", `f() { local -; set -e; set -o pipefail; shopt -s extglob; echo "$- $SHELLOPTS"; }; f; echo "$- $SHELLOPTS"; shopt -p extglob; g() { local - x=1; set -u; echo "$x $-"; }; g; echo "$-"; local -; echo $?`},
 		{"bad-subscript", `a=(1 2); echo "${a[-3]}" "${a[@]:0:1}"; x=$((a[-3])); echo $x; [[ -v a[-3] ]]; echo $?; b=5; echo "${b[-2]}"`},
 		{"source-missing", `. nosuch; echo $?; source ./nosuch; echo $?; . /tmp; echo $?; mkdir d; . d; echo $?; set -o posix; . nosuch; echo $?`},
 		{"localvar-unset", `shopt -s localvar_unset; x=g; f() { local x=l; unset x; echo "[${x-unset}]"; }; f; g() { local x=l; h; echo "[${x-unset}]"; }; h() { unset x; }; g`},
@@ -612,4 +614,49 @@ func TestXtraceQuotingAgainstBash(t *testing.T) {
 		{"assign", "set -x; a='x y' b= c=$'\\x01' d=\"it's\"; e=(1 '2 3')"},
 		{"assign-before", "set -x; a=1 b= true; a+=x; declare c= d=\"\""},
 	})
+}
+
+// Builtins and expansions as scripts use them.
+func TestIdioms3AgainstBash(t *testing.T) {
+	var cases []bashCase
+	for i, code := range []string{
+		`x=1; echo "${x@A}"; a=(1 'b c'); echo "${a[@]@Q}"; declare -A m=([k]=v); echo "${m[@]@A}"; echo "${a@a} ${m@a}"`,
+		`printf -v 'arr[1]' '%s' hi; declare -p arr; declare -A h; printf -v 'h[k k]' x; declare -p h`,
+		`declare -A h=([a]=1); [[ -v h[a] ]] && echo yes; [[ -v h[b] ]] || echo no; unset 'h[a]'; declare -p h`,
+		`set -o noclobber; echo a > f; echo b > f; echo $?; echo c >| f; cat f`,
+		`echo x > /nonexistent/dir/f; echo $?; cat < /nonexistent; echo $?`,
+		`cd /tmp; cd /; cd - ; cd -; echo $?`,
+		`umask 027; umask -S; umask -p; umask -S -p`,
+		`set -- a b c; echo "${@/#/x-}" "${*/%/-y}"; IFS=,; echo "$*"; unset IFS`,
+		`IFS=' :'; x='  a::b  c '; set -- $x; echo $#; for w; do printf '[%s]' "$w"; done; echo`,
+		`read -r -a arr <<< "  one  two three "; echo "${#arr[@]} ${arr[2]}"`,
+		`shopt -s lastpipe; echo hi | read v; echo "$v"`,
+		`f() { local -; set -e; echo "$-"; }; f; echo "$-" | grep -c e`,
+		`OPTIND=1; set -- -x -a; while getopts "a:" o; do echo "o=$o OPTARG=${OPTARG-}"; done`,
+		`OPTIND=1; set -- -a; while getopts ":a:" o; do echo "o=$o OPTARG=${OPTARG-}"; done`,
+		`printf '%s|' "${undefined[@]}"; echo; a=(); echo "${#a[@]} ${a[@]+set}"`,
+		`echo $'a\'b' "a\"b" 'a\nb' $"x"`,
+		`x=abcdef; echo "${x:2:-1} ${x: -3:2} ${x:10} [${x:1:0}]"`,
+		`echo "${x#*c}" "${x%%[ce]*}" "${x/#a/A}" "${x/%f/F}" "${x//[bd]/-}"`,
+		`declare -u up=abc; declare -l lo=ABC; up+=def; echo "$up $lo"`,
+		`declare -i i=3; i+=4*2; echo $i; declare -p i`,
+		`exec 4>&1; echo to4 >&4; exec 4>&-; echo x >&4; echo $?`,
+		`echo hello > >(cat); wait; sleep 0.1`,
+		`printf '%s\n' {1..3} | { read a; read b; echo "$a$b"; }`,
+		`v=$(printf 'a\n\n\n'); echo "[${v}]"; w=$'\n\n'; echo "[${#w}]"`,
+		`echo $(( 10 > 5 ? 1 : 0 )) $(( 2 ** 3 ** 2 )) $(( 1 == 1 && 0 || 3 ))`,
+		`a=(5 3 9); max=${a[0]}; for n in "${a[@]}"; do (( n > max )) && max=$n; done; echo $max`,
+		`trap 'echo int' INT; trap -p INT; trap - INT; trap -p INT; echo done`,
+		`for ((i=0, j=10; i<3; i++, j--)); do echo -n "$i$j "; done; echo`,
+		`until [[ $k == xxx ]]; do k+=x; done; echo $k`,
+		`select x in a b; do echo $x; break; done <<< "2"`,
+		`case "$HOME" in /*) echo abs;; *) echo rel;; esac`,
+		`x=${y:-$(echo fallback)}; echo $x; : ${z:=assigned}; echo $z`,
+		`echo "${!#}" "$#"; set -- p q; echo "${!#}"`,
+		`printf '%-10s|%5d|%05.1f\n' name 42 3.14159`,
+		`hash -r; type -t cd ls if`,
+	} {
+		cases = append(cases, bashCase{"k" + itoaTest(i), code})
+	}
+	checkAgainstBash(t, cases)
 }

@@ -34,7 +34,13 @@ func (r *Runner) stmt(st *syntax.Stmt) {
 	if st.Negated {
 		r.noErrexit++
 	}
+	// The shell's ends of the command's process substitutions close once
+	// it is done, so that a >(…) sees its end of input.
+	mark := len(r.procSubsts)
 	r.commandGuarded(st)
+	if len(r.procSubsts) > mark {
+		r.closeProcSubsts(mark)
+	}
 	if st.Negated {
 		r.noErrexit--
 		r.status = int(b2i(r.status == 0))

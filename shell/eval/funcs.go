@@ -141,6 +141,9 @@ func (r *Runner) callFunc(fn *Func, args []string) {
 		top := r.frames[len(r.frames)-1]
 		r.frames = r.frames[:len(r.frames)-1]
 		r.params = top.params
+		if top.savedSet != nil {
+			r.opts.set = *top.savedSet
+		}
 		restoreCode()
 		r.line, r.loops = savedLine, savedLoops
 	}()

@@ -183,6 +183,10 @@ func (r *Runner) Close() { r.fds.release() }
 // started, the handlers and builtins given, the jobs, the process.
 type session struct {
 	interactive bool
+	// lastProcSubst is closed when the last process substitution ends,
+	// for wait.
+	lastProcSubst chan struct{}
+	procSubstMu   sync.Mutex
 	// coproc is the last coprocess started, for bash's warning when
 	// another starts while it runs.
 	coproc *coprocInfo
@@ -251,6 +255,8 @@ type frame struct {
 	callLine int    // BASH_LINENO: the line it was called from
 	params   []string
 	fn       *Func
+	// savedSet are the set options local - kept, put back on return.
+	savedSet *[numSetOpts]bool
 	// argc/argv would be extdebug's BASH_ARGC and BASH_ARGV.
 }
 

@@ -258,11 +258,33 @@ func (r *Runner) procSubst(ps *syntax.ProcSubst) string {
 		sub.fds.set(0, theirs)
 	}
 	r.sess.bgWG.Add(1)
+	done := make(chan struct{})
+	r.sess.procSubstMu.Lock()
+	r.sess.lastProcSubst = done
+	r.sess.procSubstMu.Unlock()
 	go func() {
 		defer r.sess.bgWG.Done()
+		defer close(done)
 		sub.runSubshell(func(sub *Runner) { sub.stmts(ps.Stmts) })
 	}()
 	return "/dev/fd/" + itoa(int64(n))
+}
+
+// waitProcSubst waits for the last process substitution, as wait with no
+// operands does in bash; false when the context ended first.
+func (r *Runner) waitProcSubst() bool {
+	r.sess.procSubstMu.Lock()
+	done := r.sess.lastProcSubst
+	r.sess.procSubstMu.Unlock()
+	if done == nil {
+		return true
+	}
+	select {
+	case <-done:
+		return true
+	case <-r.ctx.Done():
+		return false
+	}
 }
 
 // closeProcSubsts closes the shell's ends of the process substitutions of
