@@ -794,6 +794,12 @@ func builtinTrap(b *B) int {
 			r.traps.reset(key)
 		} else {
 			r.traps.set(key, action)
+			if key == "RETURN" {
+				r.sess.returnTrapCalls = map[int]bool{}
+				for _, f := range r.frames {
+					r.sess.returnTrapCalls[f.call] = true
+				}
+			}
 		}
 		if isSig {
 			r.setSignalTrap(sig, action, reset)

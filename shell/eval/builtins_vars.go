@@ -643,6 +643,9 @@ func builtinUnset(b *B) int {
 			}
 		default:
 			n, _, hasSub, ok := splitRef(name)
+			if !ok && name != "" && strings.Trim(name, "0123456789") == "" && !f.has('v') {
+				continue // unset 1: bash says nothing
+			}
 			if !ok {
 				b.Errorf("`%s': not a valid identifier", name)
 				status = 1

@@ -660,3 +660,45 @@ func TestIdioms3AgainstBash(t *testing.T) {
 	}
 	checkAgainstBash(t, cases)
 }
+
+// Errors scripts meet, and more builtins.
+func TestIdioms4AgainstBash(t *testing.T) {
+	var cases []bashCase
+	for i, code := range []string{
+		`cd a b; echo $?; exit abc; echo not`,
+		`return 3; echo $?; break; echo $?; continue 2; echo $?`,
+		`f() { break; }; for i in 1 2; do f; echo $i; done`,
+		`declare -A m; m=(a b); declare -p m; declare -a x; declare -A x; echo $?`,
+		`unset -f nosuch; echo $?; unset -v 'a[' ; echo $?; unset 1; echo $?`,
+		`read x <&5; echo $?; echo a >&5; echo $?`,
+		`shopt -s failglob; echo *.nosuch; echo st=$?`,
+		`shopt -s globstar; mkdir -p d/e; touch d/e/f.txt d/g.txt; echo d/**/*.txt; echo **/`,
+		`shopt -s dotglob; touch .hid; echo *; shopt -u dotglob; GLOBIGNORE='*.txt'; touch a.txt b.sh; echo *`,
+		`FUNCNEST=3; f() { f; }; f; echo st=$?`,
+		`set -u; a=(); echo "${a[@]}" "${#a[@]}"; echo "${a[0]}"`,
+		`trap 'echo exit $?' EXIT; (exit 3); sh -c 'exit 4'; exit 5`,
+		`(trap 'echo sub-exit' EXIT; echo in-sub); echo after`,
+		`f() { trap 'echo ret' RETURN; }; f; f; g() { :; }; g; h() { f; echo h; }; h`,
+		`set -o errtrace; trap 'echo err in $FUNCNAME' ERR; f() { false; }; f`,
+		`x=$(exit 7); echo $?; x=$(false) y=$(true); echo $?`,
+		`printf '%q\n' '' 'a b' $'x\ny' 'é' '$v' '~h' 'a=b'`,
+		`read -n 3 x <<< abcdef; echo $x; read -N 2 y <<< $'a\nb'; echo "$y" | od -c | head -1`,
+		`IFS= read -r line <<< '  spaced  '; echo "[$line]"; read -r line <<< '  spaced  '; echo "[$line]"`,
+		`echo -e 'a\tb\x41\0101\c not' ; echo -n x; echo -E 'a\tb'`,
+		`printf '%s %s\n' a b c; printf '%d\n' 12abc; echo st=$?; printf '%d\n' "'A"`,
+		`x=(a b c); echo "${x[@]:1}" "${x[*]: -1}" "${#x[1]}" "${x[@]/b/B}"`,
+		`declare -n ref=undefined_target; ref=5; echo $undefined_target; declare -p ref`,
+		`a=1; f() { local a; a=2; declare -p a; }; f; declare -p a`,
+		`export -n PATH; env | grep -c ^PATH=; export PATH`,
+		`set -- "a b" c; for x in "$@"; do echo "[$x]"; done; for x in $@; do echo "<$x>"; done`,
+		`echo "$(echo "nested $(echo "deep")")"`,
+		`arr=(); arr+=("x y"); arr[5]=z; echo "${!arr[@]}" "${#arr[@]}"`,
+		`v=10; (( v > 5 )) && echo big || echo small; [[ $v -gt 5 && $v -lt 20 ]] && echo range`,
+		`s="hello world"; echo "${s^}" "${s^^o}" "${s,,}"`,
+		`echo $RANDOM | grep -cE '^[0-9]+$'; RANDOM=42; a=$RANDOM; RANDOM=42; b=$RANDOM; [ $a = $b ] && echo seeded`,
+		`echo ${#BASH_VERSINFO[@]}; [[ -n $BASHPID && $BASHPID != $( echo $BASHPID ) ]] && echo diffpid`,
+	} {
+		cases = append(cases, bashCase{"m" + itoaTest(i), code})
+	}
+	checkAgainstBash(t, cases)
+}

@@ -183,6 +183,11 @@ func (r *Runner) Close() { r.fds.release() }
 // started, the handlers and builtins given, the jobs, the process.
 type session struct {
 	interactive bool
+	// callSeq numbers function calls; returnTrapCalls are the calls
+	// running when the RETURN trap was set, which run it as they return
+	// even without functrace, as bash does.
+	callSeq         int
+	returnTrapCalls map[int]bool
 	// lastProcSubst is closed when the last process substitution ends,
 	// for wait.
 	lastProcSubst chan struct{}
@@ -255,6 +260,8 @@ type frame struct {
 	callLine int    // BASH_LINENO: the line it was called from
 	params   []string
 	fn       *Func
+	// call numbers the call, for a RETURN trap set during it.
+	call int
 	// savedSet are the set options local - kept, put back on return.
 	savedSet *[numSetOpts]bool
 	// argc/argv would be extdebug's BASH_ARGC and BASH_ARGV.
