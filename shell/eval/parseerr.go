@@ -208,13 +208,19 @@ func (r *Runner) reportSyntax(src string, err error, where string) int {
 		d.status = 2
 	}
 	w := r.stderr()
-	if r.sess.interactive && len(r.frames) == 0 && where != "eval" {
+	file := r.errSource()
+	if r.sess.interactive && file == "" && where != "eval" {
 		fmt.Fprintf(w, "%s: %s\n", r.sess.name, d.msg)
 		return d.status
 	}
 	prefix := r.sess.name + ": "
-	if src := r.errSource(); src != "" {
-		prefix = src + ": "
+	if file != "" {
+		prefix = file + ": "
+		if r.sess.interactive {
+			// bash: ./file: line 2: … in a file an interactive
+			// shell sources.
+			prefix = r.sess.name + ": " + file + ": "
+		}
 	}
 	if where != "" {
 		prefix += where + ": "

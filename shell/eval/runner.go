@@ -758,11 +758,14 @@ func (r *Runner) errorf(format string, args ...any) {
 
 // errorfTo is errorf to w.
 func (r *Runner) errorfTo(w io.Writer, format string, args ...any) {
+	// An interactive bash names itself alone, in functions and sourced
+	// files too; a non-interactive one the script (or the file being
+	// sourced) and the line.
 	prefix := r.sess.name + ": "
-	if src := r.errSource(); src != "" {
-		prefix = src + ": "
-	}
-	if !r.sess.interactive || len(r.frames) > 0 {
+	if !r.sess.interactive {
+		if src := r.errSource(); src != "" {
+			prefix = src + ": "
+		}
 		if r.line > 0 {
 			prefix += "line " + itoa(int64(r.line)) + ": "
 		}
