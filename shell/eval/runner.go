@@ -528,9 +528,23 @@ func (r *Runner) runIncremental(src string, top bool, where string) {
 	}
 	for {
 		r.src, r.lenient = src, l
-		err := NewParser().Stmts(strings.NewReader(src), func(st *syntax.Stmt) bool {
+		// The statements are read to the end, never breaking off: mvdan/sh's
+		// iterator yields again after its consumer stopped (a parse error
+		// then its final error) and panics. Once stopped or refused, the
+		// statements that follow are read and dropped.
+		var err error
+		for st, e := range NewParser().StmtsSeq(strings.NewReader(src)) {
+			if e != nil {
+				if err == nil {
+					err = e
+				}
+				continue
+			}
+			if err != nil || stop || refused != nil {
+				continue
+			}
 			if st.End().Offset() <= done && done > 0 {
-				return true // read before the text was fixed
+				continue // read before the text was fixed
 			}
 			done = st.End().Offset()
 			Fix(st)
@@ -539,11 +553,10 @@ func (r *Runner) runIncremental(src string, top bool, where string) {
 			}
 			if e := checkBashSyntax(st); e != nil {
 				refused = e
-				return false
+				continue
 			}
 			pending = append(pending, st)
-			return !stop
-		})
+		}
 		if refused != nil {
 			err, refused = refused, nil
 		}
