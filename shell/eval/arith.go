@@ -135,7 +135,6 @@ func (p *arithParser) comma() arithNode {
 var assignOps = []string{"=", "*=", "/=", "%=", "+=", "-=", "<<=", ">>=", "&=", "^=", "|="}
 
 func (p *arithParser) assign() arithNode {
-	start := p.pos
 	x := p.cond()
 	if p.err != nil {
 		return x
@@ -146,7 +145,7 @@ func (p *arithParser) assign() arithNode {
 	}
 	v, ok := x.(*arithVar)
 	if !ok {
-		p.fail("attempted assignment to non-variable", start)
+		p.fail("attempted assignment to non-variable", p.pos) // bash's token starts at the operator
 		return x
 	}
 	at := p.pos
@@ -305,8 +304,10 @@ func (p *arithParser) primary() arithNode {
 			p.pos++
 		}
 		n, msg := parseArithNumber(p.src[start:p.pos])
-		if msg != "" {
-			p.fail(msg, start)
+		if msg != "" && p.err == nil {
+			// bash shows a bad constant with the expression up to it.
+			e := newArithError(p.src[:p.pos], msg, start)
+			p.err = e
 			return nil
 		}
 		return arithNum{n}
@@ -320,7 +321,7 @@ func (p *arithParser) primary() arithNode {
 		if p.pos < len(p.src) && p.src[p.pos] == '[' {
 			end := matchBracket(p.src, p.pos)
 			if end < 0 {
-				p.fail("bad array subscript", p.pos)
+				p.fail("bad array subscript", start)
 				return nil
 			}
 			sub := p.src[p.pos+1 : end]
@@ -375,7 +376,7 @@ func parseArithNumber(s string) (int64, string) {
 		if s[1] == 'x' || s[1] == 'X' {
 			base, digits = 16, s[2:]
 			if digits == "" {
-				return 0, "invalid integer constant"
+				return 0, "" // bash reads a bare 0x as 0
 			}
 		} else {
 			base, digits = 8, s[1:]
@@ -549,7 +550,7 @@ func (a *arith) read(v *arithVar) (string, bool) {
 		a.err = err
 		return "", false
 	}
-	return r.index(vr, i)
+	return r.index(v.name, vr, i)
 }
 
 func (a *arith) write(v *arithVar, n int64) {

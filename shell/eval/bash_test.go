@@ -32,6 +32,7 @@ func runInProcess(t *testing.T, code, dir string) (stdout, stderr string, status
 		CommandString(),
 		Dir(dir),
 		Env(testEnv(dir)),
+		ProcessLimits(false), // the test's process: see runInHelper
 	)
 	if err != nil {
 		t.Fatal(err)

@@ -103,11 +103,66 @@ func parseCaseFile(src string) []bashCase {
 // one case: its value is the case's code.
 const helperEnv = "QSH_EVAL_HELPER_CODE"
 
+// helperScriptEnv makes the helper run a script file, as `bash FILE
+// ARGS…`: its value is the file, the arguments follow in the helper's
+// command line after "--".
+const helperScriptEnv = "QSH_EVAL_HELPER_SCRIPT"
+
 func TestMain(m *testing.M) {
 	if code, ok := os.LookupEnv(helperEnv); ok {
 		os.Exit(helperMain(code))
 	}
+	if path, ok := os.LookupEnv(helperScriptEnv); ok {
+		args := os.Args[1:]
+		for i, a := range args {
+			if a == "--" {
+				args = args[i+1:]
+				break
+			}
+		}
+		os.Exit(helperScript(path, args))
+	}
 	os.Exit(m.Run())
+}
+
+// helperScript runs the script at path with args, as bash runs a file.
+func helperScript(path string, args []string) int {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return 126
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		return 125
+	}
+	r, err := New(Stdio(os.Stdin, os.Stdout, os.Stderr), Params(path, args...), ShellName("bash"),
+		Script(path), Dir(dir), Env(testEnv(dir)))
+	if err != nil {
+		return 125
+	}
+	r.RunString(context.Background(), string(data), path)
+	r.RunExitTrap()
+	r.sess.bgWG.Wait()
+	return r.Status()
+}
+
+// runScriptBoth runs the script at path with args in bash and in a
+// helper, and compares.
+func runScriptBoth(t *testing.T, path string, args ...string) {
+	t.Helper()
+	dirB, dirQ := t.TempDir(), t.TempDir()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantOut, wantErr, wantSt := runCommand(t, exec.Command("bash", append([]string{path}, args...)...), path, dirB, testEnv(dirB))
+	gotOut, gotErr, gotSt := runCommand(t, exec.Command(self, append([]string{"-test.run=^$", "--"}, args...)...), path, dirQ,
+		append(testEnv(dirQ), helperScriptEnv+"="+path))
+	norm := func(s, dir string) string { return strings.ReplaceAll(s, dir, "$DIR") }
+	if norm(gotOut, dirQ) != norm(wantOut, dirB) || norm(gotErr, dirQ) != norm(wantErr, dirB) || gotSt != wantSt {
+		t.Errorf("bash %s %q\n--- bash: status %d\n%s%s--- qsh: status %d\n%s%s", path, args,
+			wantSt, clip(wantOut), clip(wantErr), gotSt, clip(gotOut), clip(gotErr))
+	}
 }
 
 // helperMain runs code as `bash -c code` would, in this process.

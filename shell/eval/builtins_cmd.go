@@ -450,26 +450,36 @@ func builtinCaller(b *B) int {
 		}
 		n = v
 	}
-	// Frame n counts from the innermost call.
-	idx := len(r.frames) - 1 - n
-	if idx < 0 {
+	// bash's caller reads its arrays: BASH_LINENO[n], BASH_SOURCE[n+1],
+	// FUNCNAME[n+1]; with no operand it says "NULL" for what is
+	// missing, with one it fails.
+	elem := func(name string, i int) (string, bool) {
+		v := r.lookup(name)
+		if v == nil {
+			return "", false
+		}
+		if v.dyn != nil && v.dyn.get != nil {
+			v = v.dyn.get(r)
+		}
+		return r.index(name, v, int64(i))
+	}
+	line, okLine := elem("BASH_LINENO", n)
+	source, okSource := elem("BASH_SOURCE", n+1)
+	if len(b.Args) == 1 {
+		if !okLine {
+			line = "NULL"
+		}
+		if !okSource {
+			source = "NULL"
+		}
+		fmt.Fprintf(b.Stdout(), "%s %s\n", line, source)
+		return 0
+	}
+	fn, okFn := elem("FUNCNAME", n+1)
+	if !okLine || !okSource || !okFn {
 		return 1
 	}
-	fr := r.frames[idx]
-	caller := "main"
-	source := r.sess.scriptName
-	if idx > 0 {
-		caller = r.frames[idx-1].name
-		source = r.frames[idx-1].source
-	}
-	if source == "" && len(b.Args) > 1 {
-		source = "NULL"
-	}
-	if len(b.Args) > 1 {
-		fmt.Fprintf(b.Stdout(), "%d %s %s\n", fr.callLine, caller, source)
-	} else {
-		fmt.Fprintf(b.Stdout(), "%d %s\n", fr.callLine, source)
-	}
+	fmt.Fprintf(b.Stdout(), "%s %s %s\n", line, fn, source)
 	return 0
 }
 

@@ -165,7 +165,20 @@ func builtinSource(b *B) int {
 	name := args[0]
 	path := r.findSource(name)
 	if path == "" {
-		b.Errorf("%s: file not found", name)
+		if fi, err := os.Stat(r.abs(name)); err == nil && fi.IsDir() {
+			b.Errorf("%s: is a directory", name)
+			return 1
+		}
+		if r.opts.set[optPosix] && !strings.Contains(name, "/") {
+			b.Errorf("%s: file not found", name)
+			if !r.sess.interactive {
+				r.exit(1) // POSIX: a special builtin's error ends the shell
+			}
+			return 1
+		}
+		// Outside posix mode bash tries the name itself last, and says
+		// what opening it said.
+		r.errorf("%s: No such file or directory", name)
 		return 1
 	}
 	data, err := r.readSource(path)

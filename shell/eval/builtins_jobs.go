@@ -111,12 +111,18 @@ func builtinWait(b *B) int {
 				}
 			}
 			if len(pending) == 0 {
-				for _, j := range slices.Clone(t.list) { // remove changes t.list
+				// remove deletes from t.list (and clears its tail):
+				// range over a copy.
+				for _, j := range slices.Clone(t.list) {
 					if j.state() == procDone {
 						t.remove(j)
 					}
 				}
 				t.mu.Unlock()
+				// bash waits for the last process substitution too.
+				if !r.waitProcSubst() {
+					return 130
+				}
 				return 0
 			}
 			gen := t.gen
@@ -812,6 +818,12 @@ func builtinTrap(b *B) int {
 			r.traps.reset(key)
 		} else {
 			r.traps.set(key, action)
+			if key == "RETURN" {
+				r.sess.returnTrapCalls = map[int]bool{}
+				for _, f := range r.frames {
+					r.sess.returnTrapCalls[f.call] = true
+				}
+			}
 		}
 		if isSig {
 			r.setSignalTrap(sig, action, reset)

@@ -14,10 +14,15 @@ import (
 // umask, ulimit and times: what the shell's programs get from the
 // process. Subshells run inside qsh's process, so a umask or a limit is
 // the runner's own (r.umask, r.limits), given to each program it starts
-// (see [Runner.forkExec]) and never leaking out of a subshell. The main
-// shell's umask is also the process's, for the files qsh itself creates;
-// limits are never applied to qsh's own process, whose Go runtime a low
-// memory or file limit would break.
+// (see [Runner.forkExec]) and never leaking out of a subshell.
+//
+// The main shell's umask and limits are also the process's, as bash's
+// are its own: a file-size limit stops the shell's own redirections, a
+// CPU limit the shell. They are set on the process under execMu, the
+// lock programs start under. Two are kept from the process and given only
+// to programs: virtual memory (-v) and the data segment (-d), which the
+// Go runtime reserves up front and would crash the shell for, with no
+// bash behaviour gained.
 
 func builtinUmask(b *B) int {
 	r := b.R
@@ -256,6 +261,20 @@ func (r *Runner) setLimit(u *ulimitRes, lim unix.Rlimit) error {
 		}
 	}
 	r.limits = append(limits, rlimit{u.res, lim})
+	if r.subshell == 0 && !r.dry && !r.sess.keepProcLimits && u.res != unix.RLIMIT_AS && u.res != unix.RLIMIT_DATA {
+		// The shell's own process, as bash's (see above). syscall's
+		// Setrlimit, so that Go knows the open-files limit it gives
+		// programs.
+		r.sess.execMu.Lock()
+		err := syscall.Setrlimit(u.res, &syscall.Rlimit{Cur: lim.Cur, Max: lim.Max})
+		if err == nil {
+			r.sess.procLimits = true
+		}
+		r.sess.execMu.Unlock()
+		if err != nil {
+			return err
+		}
+	}
 	return nil
 }
 

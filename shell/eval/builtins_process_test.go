@@ -24,7 +24,7 @@ func TestUmaskAgainstBash(t *testing.T) {
 }
 
 func TestUlimitAgainstBash(t *testing.T) {
-	checkAgainstBash(t, []bashCase{
+	checkAgainstBashIn(t, []bashCase{
 		// Open files is set first: Go raises its own soft limit, which
 		// programs it starts do not get.
 		{"all", `ulimit -Sn 1000; ulimit -a`},
@@ -48,14 +48,18 @@ func TestUlimitAgainstBash(t *testing.T) {
 		{"programs-get-it", `ulimit -Sc 1234; sh -c 'ulimit -c'; (ulimit -Sc 99; sh -c 'ulimit -c'); sh -c 'ulimit -c'`},
 		{"posix-blocks", `ulimit -Sf 100; set -o posix; ulimit -f; ulimit -Sf 100; set +o posix; ulimit -f`},
 		{"double-dash", `ulimit -St 100; ulimit -- ; ulimit -t -- 70; echo $?; ulimit -t`},
-	})
+		{"shell-itself", `ulimit -Sf 1; { echo xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx; head -c 2000 /dev/zero; } > big 2>/dev/null; echo $?; wc -c < big`},
+		{"subshell-not-itself", `(ulimit -Sf 1; head -c 2000 /dev/zero > a 2>/dev/null; echo $?) 2>&1 | sed 's/[0-9][0-9]* F/N F/'; head -c 2000 /dev/zero > b; wc -c < b`},
+	}, runInHelper) // the main shell's limits are the process's: a helper's
 }
 
+// In a helper: times shows the process's CPU time, which in the test's
+// own process passes ten seconds (a digit more than bash's).
 func TestTimesAgainstBash(t *testing.T) {
-	checkAgainstBash(t, []bashCase{
+	checkAgainstBashIn(t, []bashCase{
 		// Digit runs, not digits: the children's time of an in-process shell is
 		// the test process's, which a busy machine makes run past 9 s.
 		{"shape", `times | sed -E 's/[0-9]+/N/g'`},
 		{"args-ignored", `times x | wc -l`},
-	})
+	}, runInHelper)
 }

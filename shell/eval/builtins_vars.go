@@ -76,7 +76,7 @@ func (r *Runner) declClause(c *syntax.DeclClause) {
 			continue
 		}
 		items = append(items, declItem{assign: a})
-		trace = append(trace, r.srcOf(a))
+		trace = append(trace, r.declTrace(a))
 	}
 	r.xtraceWords(append([]string{kind}, trace...))
 	def := r.sess.builtins[kind]
@@ -95,6 +95,25 @@ func (r *Runner) declWords(a *syntax.Assign) []string {
 }
 
 func (r *Runner) declare(b *B, kind string, items []declItem) int {
+	if kind == "local" && len(r.frames) > 0 && r.frames[len(r.frames)-1].fn != nil {
+		// local -: the set options come back as they are now when the
+		// function returns.
+		kept := items[:0:0]
+		for _, it := range items {
+			if it.assign == nil && it.text == "-" {
+				if top := &r.frames[len(r.frames)-1]; top.savedSet == nil {
+					saved := r.opts.set
+					top.savedSet = &saved
+				}
+				continue
+			}
+			kept = append(kept, it)
+		}
+		if len(kept) == 0 && len(items) > 0 {
+			return 0
+		}
+		items = kept
+	}
 	// Options come first, as words.
 	spec := "aAfFgiIlnprtux"
 	switch kind {
@@ -205,6 +224,13 @@ func (r *Runner) declareOne(kind string, on, off map[byte]bool, it declItem) err
 		} else if !a.Naked {
 			v := r.assignValue(a.Value)
 			value = &v
+			// declare -a x='(1 2)': a quoted compound assignment, which
+			// bash still takes with -a or -A.
+			if (on['a'] || on['A']) && !hasIndex && strings.HasPrefix(v, "(") && strings.HasSuffix(v, ")") {
+				if ae := parseArrayText(v); ae != nil {
+					arr, value = ae, nil
+				}
+			}
 		}
 	} else {
 		text := it.text
@@ -617,6 +643,9 @@ func builtinUnset(b *B) int {
 			}
 		default:
 			n, _, hasSub, ok := splitRef(name)
+			if !ok && name != "" && strings.Trim(name, "0123456789") == "" && !f.has('v') {
+				continue // unset 1: bash says nothing
+			}
 			if !ok {
 				b.Errorf("`%s': not a valid identifier", name)
 				status = 1
@@ -868,4 +897,32 @@ func (r *Runner) setShopt(o shoptOpt, on bool) error {
 	}
 	r.opts.shopt[o] = on
 	return nil
+}
+
+// declTrace is a declaration's assignment as set -x shows it: expanded,
+// when expanding it twice changes nothing (no substitution, no
+// arithmetic), else as written.
+func (r *Runner) declTrace(a *syntax.Assign) string {
+	if !r.opts.set[optXtrace] {
+		return ""
+	}
+	if a.Naked || a.Array != nil || a.Index != nil || a.Value == nil {
+		return r.srcOf(a)
+	}
+	pure := true
+	syntax.Walk(a.Value, func(n syntax.Node) bool {
+		switch n.(type) {
+		case *syntax.CmdSubst, *syntax.ProcSubst, *syntax.ArithmExp:
+			pure = false
+		}
+		return pure
+	})
+	if !pure {
+		return r.srcOf(a)
+	}
+	op := "="
+	if a.Append {
+		op = "+="
+	}
+	return a.Name.Value + op + assignQuote(r.Literal(a.Value))
 }

@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"io"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -17,6 +18,11 @@ func (r *Runner) call(st *syntax.Stmt, c *syntax.CallExpr) {
 	}
 	r.substStatus = -1
 	args := r.Fields(c.Args...)
+	if len(c.Args) > 0 && len(args) > 0 {
+		if text, ok := r.lenientWord(c.Args[0].Pos()); ok && text == "let" {
+			args[0] = "let" // a let whose arguments the parser refused
+		}
+	}
 	if len(args) == 0 {
 		r.assignOnly(st, c)
 		return
@@ -38,7 +44,15 @@ func (r *Runner) call(st *syntax.Stmt, c *syntax.CallExpr) {
 		r.status = 1
 		return
 	}
-	defer restore()
+	defer func() {
+		restore()
+		// A program's death by a signal is told on the shell's own
+		// stderr, not the command's.
+		if msg := r.signaledMsg; msg != "" {
+			r.signaledMsg = ""
+			io.WriteString(r.stderr(), msg)
+		}
+	}()
 	r.run(args, c.Assigns)
 }
 
@@ -86,7 +100,9 @@ func (r *Runner) assignOnly(st *syntax.Stmt, c *syntax.CallExpr) {
 			}
 		}
 	}
-	r.xtraceWords(trace)
+	for _, t := range trace {
+		r.xtraceWords([]string{t}) // bash traces each assignment alone
+	}
 	restore, ok := r.redirect(st.Redirs, false)
 	if !ok {
 		r.status = 1
@@ -124,7 +140,7 @@ func (r *Runner) assignStmt(a *syntax.Assign, trace *[]string) error {
 		return r.assignSub(name, a.Index, val, a.Append)
 	}
 	if trace != nil {
-		*trace = append(*trace, name+op+quoteWord(val))
+		*trace = append(*trace, name+op+assignQuote(val))
 	}
 	err := r.assign(name, val, a.Append)
 	if err == nil && r.opts.set[optAllexport] {
@@ -319,7 +335,7 @@ func (r *Runner) withTemp(assigns []*syntax.Assign, args []string, f func()) {
 				continue
 			}
 			vals = append(vals, kv{a.Name.Value, val})
-			trace = append(trace, a.Name.Value+"="+quoteWord(val))
+			trace = append(trace, a.Name.Value+"="+assignQuote(val))
 		}
 		for _, p := range vals {
 			s.vars[p.k] = &Var{Attr: AttrExport, set: true, str: p.v}
@@ -329,7 +345,10 @@ func (r *Runner) withTemp(assigns []*syntax.Assign, args []string, f func()) {
 			r.popTemp(s)
 		}()
 	}
-	r.xtraceWords(append(trace, quoteAll(args)...))
+	for _, t := range trace {
+		r.xtraceWords([]string{t})
+	}
+	r.xtraceWords(quoteAll(args))
 	r.lastArg = args[len(args)-1]
 	f()
 }
@@ -356,4 +375,13 @@ func quoteAll(args []string) []string {
 		q[i] = quoteWord(a)
 	}
 	return q
+}
+
+// assignQuote is an assignment's value as set -x shows it: nothing for
+// an empty one.
+func assignQuote(v string) string {
+	if v == "" {
+		return ""
+	}
+	return quoteWord(v)
 }

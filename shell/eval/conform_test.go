@@ -1,6 +1,11 @@
 package eval
 
-import "testing"
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
 
 // Behaviours fixed against bash, each a case that runs in bash and
 // in-process and must print and exit alike (see bash_test.go).
@@ -331,6 +336,11 @@ echo a >&-; echo st=$?`},
 // Gaps the issue named, closed.
 func TestGapsAgainstBash(t *testing.T) {
 	checkAgainstBash(t, []bashCase{
+		{"quoted-compound", "declare -a x='(1 2 3)'; declare -p x; declare -A m='([a]=1)'; declare -p m; declare -a y='[2]=z'; declare -p y; y2='(4 5)'; declare -a y2; declare -p y2; declare -a z=\"($(echo 7) 8)\"; declare -p z; declare w='(1 2)'; declare -p w"},
+		{"procsubst-closed", `echo hello > >(cat); wait; echo done; for i in 1 2 3; do cat <(echo $i); done; f() { cat "$1"; }; f <(echo fn); diff <(echo a) <(echo a) && echo same; while read l; do echo "r $l"; done < <(printf '1\n2\n')`},
+		{"local-dash", `f() { local -; set -e; set -o pipefail; shopt -s extglob; echo "$- $SHELLOPTS"; }; f; echo "$- $SHELLOPTS"; shopt -p extglob; g() { local - x=1; set -u; echo "$x $-"; }; g; echo "$-"; local -; echo $?`},
+		{"bad-subscript", `a=(1 2); echo "${a[-3]}" "${a[@]:0:1}"; x=$((a[-3])); echo $x; [[ -v a[-3] ]]; echo $?; b=5; echo "${b[-2]}"`},
+		{"source-missing", `. nosuch; echo $?; source ./nosuch; echo $?; . /tmp; echo $?; mkdir d; . d; echo $?; set -o posix; . nosuch; echo $?`},
 		{"localvar-unset", `shopt -s localvar_unset; x=g; f() { local x=l; unset x; echo "[${x-unset}]"; }; f; g() { local x=l; h; echo "[${x-unset}]"; }; h() { unset x; }; g`},
 		{"localvar-unset-off", `x=g; f() { local x=l; unset x; echo "[${x-unset}]"; }; f; g() { local x=l; h; echo "[${x-unset}]"; }; h() { unset x; }; g`},
 		{"set-v", `set -v; echo a; x=1 # c
@@ -368,4 +378,327 @@ e 2' 2>/dev/null`},
 		{"status", `eval 'false'; echo $?; eval ''; echo $?; false; eval ' '; echo $?`},
 		{"return", `f() { eval 'return 3'; echo no; }; f; echo $?`},
 	})
+}
+
+func TestCoprocAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"coproc-default", `coproc { read x; echo "got $x"; }; echo hi >&"${COPROC[1]}"; read y <&"${COPROC[0]}"; echo "$y"; [ -n "$COPROC_PID" ] && echo pid; wait`},
+		{"coproc-named", `coproc NAME { echo out; }; read l <&"${NAME[0]}"; echo "$l"; [ "$NAME_PID" -gt 0 ] && echo ok; wait`},
+		{"coproc-simple", `coproc cat; echo x >&${COPROC[1]}; exec {COPROC[1]}>&-; read r <&${COPROC[0]}; echo $r; wait`},
+		{"fds", `exec 2>err; coproc cat; echo ${COPROC[@]}; coproc X { cat; }; echo ${X[@]}; declare -p COPROC | sed 's/"[0-9][0-9]*"/N/'; kill $COPROC_PID $X_PID; wait 2>/dev/null; sed 's/\[[0-9]*:/[N:/' err`},
+		{"array-fd", `exec {a[1]}>f; echo x >&${a[1]}; exec {a[1]}>&-; cat f; declare -p a | sed 's/[0-9][0-9]*"/N"/'; declare -A m; exec {m[k]}>g; echo y >&${m[k]}; exec {m[k]}>&-; cat g`},
+		{"not-inherited", `coproc cat; ls -l /proc/self/fd 2>/dev/null | grep -c ' 6[0-3] ->'; exec {COPROC[1]}>&-; wait`},
+		{"bad-name", `coproc a-b { :; }; echo $?`},
+	})
+}
+
+func TestBackgroundPidAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"pipeline-last", `true | sh -c 'echo $$ > p' & wait; [ "$(cat p)" = "$!" ] && echo same`},
+		{"simple", `sh -c 'echo $$ > p' & wait; [ "$(cat p)" = "$!" ] && echo same`},
+		{"three", `true | true | sh -c 'echo $$ > p' & wait; [ "$(cat p)" = "$!" ] && echo same`},
+	})
+}
+
+// A program killed by a signal, reported as bash does (the process ID
+// hidden). Left out: a background job's report at wait, and a subshell
+// bash ends by exec'ing its last program, which bash reports as the
+// subshell.
+func TestSignaledAgainstBash(t *testing.T) {
+	var cases []bashCase
+	for _, s := range []string{"KILL", "ABRT", "USR1", "QUIT", "ALRM", "TERM", "INT", "PIPE", "SEGV", "HUP"} {
+		cases = append(cases, bashCase{s, `exec 2>err; sh -c 'kill -` + s + ` $$'; echo st=$?; sed 's/ [0-9][0-9]* / PID /' err`})
+	}
+	cases = append(cases,
+		bashCase{"pipeline-first", `exec 2>err; sh -c 'kill -KILL $$' | cat; echo st=$?; sh -c 'kill -TERM $$' | cat; cat err`},
+		bashCase{"redirs", `exec 2>err; sh -c 'kill -KILL $$' >/dev/null   2>&1; sed 's/ [0-9][0-9]* / PID /' err`},
+	)
+	checkAgainstBash(t, cases)
+}
+
+func TestArithErrorsAgainstBash(t *testing.T) {
+	var cases []bashCase
+	// `)` and `(1` are left out: unbalanced parentheses are syntax
+	// errors whose token the parser places elsewhere than bash.
+	for i, e := range []string{`1+`, `1 2`, `08`, `2#3`, `1/0`, `x[`, `1 +* 2`, `1 ? 2`, `a=`, `++`, `1=2`, `0x`, `64#_`, `65#1`, `1 ** -1`, `"1"`, `$x+`, `1,`, `~`, `!`, `1 < < 2`} {
+		cases = append(cases, bashCase{"e" + itoaTest(i), `x=; echo $((` + e + `)); echo st=$?`})
+		cases = append(cases, bashCase{"c" + itoaTest(i), `x=; (( ` + e + ` )); echo st=$?`})
+	}
+	cases = append(cases,
+		bashCase{"let-quoted", `let '1 +'; echo $?; let "x = 1 + 2" 'y=x*2'; echo $x $y; let; echo $?`},
+		bashCase{"let-words", `x=3; let x+=1 y=x; echo $x $y; let 'a b'; echo $?`},
+		bashCase{"constant-in-expr", `(( 1 + 08 )); (( 08 + 1 )); (( 2#3 + 1 )); echo $(( 1 + 08 ))`},
+	)
+	checkAgainstBash(t, cases)
+}
+
+// Programs Debian ships in bash, run as `bash FILE ARGS` where they
+// change nothing, and compared.
+func TestRealScriptsAgainstBash(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		args []string
+	}{
+		{"/usr/bin/ldd", []string{"--help"}},
+		{"/usr/bin/ldd", []string{"--version"}},
+		{"/usr/bin/ldd", []string{"--nosuch"}},
+		{"/usr/bin/ldd", nil},
+		{"/usr/bin/ldd", []string{"/nonexistent"}},
+		{"/usr/bin/memusage", []string{"--help"}},
+		{"/usr/bin/memusage", []string{"--nosuch"}},
+		{"/usr/bin/sotruss", []string{"--help"}},
+		{"/usr/bin/sotruss", []string{"--version"}},
+		{"/usr/bin/tzselect", []string{"--help"}},
+		{"/usr/bin/tzselect", []string{"--version"}},
+		{"/usr/sbin/service", []string{"--help"}},
+		{"/usr/sbin/service", []string{"--version"}},
+		{"/usr/sbin/blkdeactivate", []string{"-h"}},
+		{"/usr/sbin/e2scrub", []string{"-h"}},
+		{"/usr/sbin/update-java-alternatives", []string{"--help"}},
+		{"/usr/lib/git-core/git-subtree", []string{"-h"}},
+		{"/usr/lib/git-core/git-quiltimport", []string{"-h"}},
+		{"/usr/lib/git-core/git-request-pull", nil},
+		{"/usr/lib/git-core/git-merge-octopus", nil},
+		{"/usr/lib/git-core/git-submodule", []string{"-h"}},
+		{"/usr/lib/git-core/git-bisect", []string{"-h"}},
+		{"/usr/lib/git-core/git-mergetool", []string{"--tool-help"}},
+	} {
+		if _, err := os.Stat(c.name); err != nil {
+			continue
+		}
+		t.Run(filepath.Base(c.name)+"-"+strings.Join(c.args, "_"), func(t *testing.T) {
+			t.Parallel()
+			runScriptBoth(t, c.name, c.args...)
+		})
+	}
+}
+
+// bash-completion's library, sourced with complete and compopt (package
+// shell's builtins) as functions that do nothing, its helpers called.
+func TestBashCompletionLibAgainstBash(t *testing.T) {
+	const lib = "/usr/share/bash-completion/bash_completion"
+	if _, err := os.Stat(lib); err != nil {
+		t.Skip("no bash-completion")
+	}
+	pre := `complete() { :; }; compopt() { :; }; compgen() { :; }; . ` + lib + ` >/dev/null 2>&1; echo sourced $?
+`
+	var cases []bashCase
+	for i, c := range []string{
+		`f() { local a b; _upvars -v a 1 -a2 b x y; echo "$a ${b[*]}"; }; f`,
+		`f() { local cur prev words cword; COMP_WORDS=(git commit -m "a b"); COMP_CWORD=3; COMP_LINE='git commit -m "a b"'; COMP_POINT=${#COMP_LINE}; _get_comp_words_by_ref cur prev words cword; echo "[$cur] [$prev] ${#words[@]} $cword"; }; f`,
+		`f() { local cur prev words cword split; COMP_WORDS=(cmd --opt=val); COMP_CWORD=1; COMP_LINE='cmd --opt=val'; COMP_POINT=${#COMP_LINE}; _init_completion -s; echo "[$cur] [$prev] $split"; }; f`,
+		`f() { local cur prev words cword; COMP_WORDS=(cmd a -b c d); COMP_CWORD=4; COMP_LINE='cmd a -b c d'; COMP_POINT=${#COMP_LINE}; _get_comp_words_by_ref cur prev words cword; _count_args; echo $args; }; f`,
+		`cur=--foo=bar; prev=x; _split_longopt; echo "$? [$cur] [$prev]"`,
+		`COMPREPLY=(a:b:c a:b:d); cur=a:b:; COMP_WORDBREAKS=' :'; __ltrim_colon_completions "$cur"; echo "${COMPREPLY[@]}"`,
+		`_quote_readline_by_ref "a b'c" q; echo "$q"; _quote_readline_by_ref '~/x' q; echo "$q"`,
+		`cur='~ro'; _tilde "$cur"; echo $?; cur='$HO'; _variables; echo $? "${COMPREPLY[@]}"`,
+		`declare -F | grep -c .; declare -F _init_completion`,
+		`type _have 2>&1 | head -3; have ls && echo have`,
+		`f() { local -a arr; __bash_comp_words=(a b); _comp__reassemble_words 2>/dev/null; echo $?; }; f; echo "$BASH_COMPLETION_VERSINFO"`,
+	} {
+		cases = append(cases, bashCase{"c" + itoaTest(i), pre + c})
+	}
+	checkAgainstBash(t, cases)
+}
+
+// Common bash idioms from scripts, one line each.
+func TestIdiomsAgainstBash(t *testing.T) {
+	var cases []bashCase
+	for i, code := range []string{
+		`SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"; [ -d "$SCRIPT_DIR" ] && echo ok`,
+		`set -euo pipefail; IFS=$'\n\t'; a=(x y); echo "${a[@]}"`,
+		`declare -A m=([b]=2 [a]=1 [c]=3); for k in "${!m[@]}"; do echo "$k=${m[$k]}"; done | sort`,
+		`while IFS=: read -r user _ uid _; do [ "$uid" = 0 ] && echo "$user"; done < /etc/passwd`,
+		`mapfile -t lines < <(printf '%s\n' a b c); echo "${#lines[@]} ${lines[-1]}"`,
+		`x="  trim me  "; x="${x#"${x%%[![:space:]]*}"}"; x="${x%"${x##*[![:space:]]}"}"; echo "[$x]"`,
+		`s="a,b,c"; IFS=, read -ra parts <<< "$s"; printf '<%s>' "${parts[@]}"; echo`,
+		`printf -v pad '%*s' 5 ''; echo "[${pad// /-}]"`,
+		`f() { local -n ref=$1; ref+=(z); }; arr=(a); f arr; echo "${arr[@]}"`,
+		`[[ "abc123" =~ ^([a-z]+)([0-9]+)$ ]] && echo "${BASH_REMATCH[1]} ${BASH_REMATCH[2]}"`,
+		`echo "${PATH//:/ }" | wc -w | tr -d ' ' | grep -q . && echo ok`,
+		`v=hello; echo "${v^^} ${v^} ${v:1:3} ${v: -2} ${#v} ${v/l/L} ${v//l/L}"`,
+		`usage() { echo "usage: $0 [-h]" >&2; exit 2; }; OPTIND=1; set -- -a x -b; while getopts ":a:b" o; do echo "$o ${OPTARG-}"; done`,
+		`trap 'echo cleanup' EXIT; tmp=$(mktemp -d); rmdir "$tmp"; echo made`,
+		`command -v git >/dev/null 2>&1 || echo "no git"; type -P bash >/dev/null && echo has-bash`,
+		`readarray -d '' files < <(printf 'a\0b\0'); echo "${#files[@]}"`,
+		`shopt -s nullglob; f=(*.nonexistent); echo "${#f[@]}"`,
+		`shopt -s extglob; x=foo123; echo "${x##+([a-z])}"`,
+		`echo {a..e..2} {1..10..3} {z..w}`,
+		`printf '%q\n' "a b" 'it'"'"'s' $'tab\t'`,
+		`x=$'line1\nline2'; echo "${x@Q}"; declare -p x`,
+		`a=(3 1 2); IFS=$'\n' sorted=($(sort <<<"${a[*]}")); unset IFS; echo "${sorted[*]}"`,
+		`f() { echo "$FUNCNAME ${#FUNCNAME[@]} $LINENO"; }; f`,
+		`case "foo.tar.gz" in *.tar.gz) echo tgz;; *.gz) echo gz;; esac`,
+		`(( i = 0 )); while (( i++ < 3 )); do printf '%d' "$i"; done; echo`,
+		`exec 3< <(echo from-fd3); read -r l <&3; echo "$l"; exec 3<&-`,
+		`echo "$((16#ff)) $((2**10)) $((-7 / 2)) $((-7 % 3)) $((1 << 62))"`,
+		`str="a b  c"; set -f; set -- $str; set +f; echo $#`,
+		`diff <(echo a) <(echo b) >/dev/null; echo $?`,
+		`var=; echo "${var:-default} ${var:=set} $var ${unset_var+isset}"`,
+		`printf '%s\n' "${!BASH@}" | head -3`,
+		`x=5; y=x; echo "${!y}"; declare -n z=x; z=7; echo $x`,
+		`declare -i n=10; n+=5; n='n*2'; echo $n`,
+		`f() { return 7; }; f || echo "rc=$?"`,
+		`echo $(( $(echo 3) + 4 )); echo "$(( ${#PWD} > 0 ))"`,
+		`local_test() { local IFS=,; echo "$*"; }; local_test a b c`,
+		`t=$(date +%s); [[ $t =~ ^[0-9]+$ ]] && echo numeric`,
+		`x=(a b c); unset 'x[1]'; echo "${!x[@]} ${x[@]}"; x+=(d); echo "${!x[@]}"`,
+		`printf '%(%Y)T\n' 0 | grep -c 1970`,
+		`echo ${BASH_VERSINFO[0]} >/dev/null; [[ ${BASH_VERSION%%.*} -ge 4 ]] && echo modern`,
+	} {
+		cases = append(cases, bashCase{"i" + itoaTest(i), code})
+	}
+	checkAgainstBash(t, cases)
+}
+
+// More idioms: tracing, errexit, traps, callers, errors.
+func TestIdioms2AgainstBash(t *testing.T) {
+	var cases []bashCase
+	for i, code := range []string{
+		`set -x; a=1; echo "$a"; f() { echo in; }; f; [[ $a == 1 ]]; (( a++ )); for i in 1; do :; done; set +x`,
+		`PS4='+ ${LINENO}: '; set -x; echo a; set +x`,
+		`set -e; f() { false; echo after-false; }; f || echo caught; if f; then :; fi; echo end`,
+		`set -e; false && true; echo survived; ! true; echo survived2; (false); echo not-here`,
+		`set -E; trap 'echo "ERR at $LINENO: $BASH_COMMAND"' ERR; f() { false; }; f; echo done`,
+		`f() { caller; caller 0; g; }; g() { caller 0; caller 1; }; f`,
+		`printf 'f() { echo "${BASH_SOURCE[0]##*/} ${BASH_LINENO[0]} ${FUNCNAME[1]}"; }\n' > lib.sh; . ./lib.sh; f`,
+		`cd /nonexistent; echo $?; cd; echo $? "$PWD" | sed "s|$HOME|H|"`,
+		`a=(1 2); echo ${a[5]}; echo "${a[-3]}"; echo st=$?`,
+		`nosuchcmd; echo $?; f() { nosuchcmd2; }; f; echo $?`,
+		`x=1; readonly x; unset x; echo $?; declare -p x`,
+		`declare -f f 2>/dev/null; f() { cat <<EOF
+  body $1
+EOF
+}; declare -f f`,
+		`time true 2>/dev/null; TIMEFORMAT='%R'; { time sleep 0; } 2>&1 | grep -c '^0'`,
+		`read -t 0.01 x < <(sleep 1); echo $?`,
+		`sleep 0.1 & sleep 0.05 & wait -n; echo $?; wait`,
+		`echo "${@:-none}"; set -- a b c; echo "${@:2}" "${*:1:2}" "$#"`,
+		`shift 2; echo "$@"; shift 5; echo $?`,
+		`printf '%d %5.2f %-5s| %x %o %e %c %b\n' 42 3.14159 ab 255 8 1234.5 xyz 'a\tb'`,
+		`printf '%s\n' 1 2 3 | while read -r n; do echo $((n*n)); done`,
+		`echo $'\x41\u00e9\101' | od -An -c | tr -s ' '`,
+		`IFS= read -r -d '' body <<'EOF' || true
+multi
+line
+EOF
+printf '%s' "$body"`,
+		`x='a*b'; [[ axxb == $x ]] && echo glob; [[ axxb == "$x" ]] || echo literal`,
+		`shopt -s nocasematch; [[ ABC == abc ]] && echo nocase; case ABC in abc) echo case-nocase;; esac`,
+		`arr=([0]=a [5]=b); echo "${#arr[@]} ${!arr[@]}"; declare -p arr`,
+		`declare -a x='(1 2 3)'; echo "${x[1]}"`,
+		`echo $((2**63)) $((9223372036854775807 + 1)) $(( -2**63 / -1 )) 2>&1`,
+		`eval 'echo $((' 2>&1; echo st=$?`,
+		`f() { local x=1; g; }; g() { echo "${x-unset}"; local x=2; }; x=0; f; echo $x`,
+		`alias ll='ls -l'; shopt -s expand_aliases
+ll_test() { ll /dev/null >/dev/null && echo alias-in-func; }; ll_test`,
+	} {
+		cases = append(cases, bashCase{"j" + itoaTest(i), code})
+	}
+	checkAgainstBash(t, cases)
+}
+
+func TestXtraceAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		// (Pipelines and process substitutions trace from processes
+		// that run at once: their order varies in bash too.)
+		{"levels", `set -x; (echo a); x=$(echo b); y=$( (echo c) ); z=$(echo $(echo d))`},
+		{"compound", `set -x; (( x = 1 )); for i in 1 2; do :; done; case a in a) :;; esac; let "x=1" y=2; declare -i z=3; f() { :; }; f a "b c"`},
+		{"test", `set -x; a="x y"; [[ $a == "x y" ]]; [[ $a == x* ]]; [[ -z $a ]]; [[ $a ]]; [[ $a =~ ^x ]]; [[ 1 -lt 2 ]]; [[ ! -e /nonexistent ]]; [[ ( -n a ) ]]; [[ -n a && -z "" ]]`},
+	})
+}
+
+func TestXtraceQuotingAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"words", "set -x; echo a=b x~y '#c' 'a#b' '~x' 'a:~b' '=x' '{a}' 'a,b' '[x]' '%x' '^x' 'a!b' $'t\\tx' '' $'nl\\nx' $'\\x01' \"it's\""},
+		{"assign", "set -x; a='x y' b= c=$'\\x01' d=\"it's\"; e=(1 '2 3')"},
+		{"assign-before", "set -x; a=1 b= true; a+=x; declare c= d=\"\""},
+	})
+}
+
+// Builtins and expansions as scripts use them.
+func TestIdioms3AgainstBash(t *testing.T) {
+	var cases []bashCase
+	for i, code := range []string{
+		`x=1; echo "${x@A}"; a=(1 'b c'); echo "${a[@]@Q}"; declare -A m=([k]=v); echo "${m[@]@A}"; echo "${a@a} ${m@a}"`,
+		`printf -v 'arr[1]' '%s' hi; declare -p arr; declare -A h; printf -v 'h[k k]' x; declare -p h`,
+		`declare -A h=([a]=1); [[ -v h[a] ]] && echo yes; [[ -v h[b] ]] || echo no; unset 'h[a]'; declare -p h`,
+		`set -o noclobber; echo a > f; echo b > f; echo $?; echo c >| f; cat f`,
+		`echo x > /nonexistent/dir/f; echo $?; cat < /nonexistent; echo $?`,
+		`cd /tmp; cd /; cd - ; cd -; echo $?`,
+		`umask 027; umask -S; umask -p; umask -S -p`,
+		`set -- a b c; echo "${@/#/x-}" "${*/%/-y}"; IFS=,; echo "$*"; unset IFS`,
+		`IFS=' :'; x='  a::b  c '; set -- $x; echo $#; for w; do printf '[%s]' "$w"; done; echo`,
+		`read -r -a arr <<< "  one  two three "; echo "${#arr[@]} ${arr[2]}"`,
+		`shopt -s lastpipe; echo hi | read v; echo "$v"`,
+		`f() { local -; set -e; echo "$-"; }; f; echo "$-" | grep -c e`,
+		`OPTIND=1; set -- -x -a; while getopts "a:" o; do echo "o=$o OPTARG=${OPTARG-}"; done`,
+		`OPTIND=1; set -- -a; while getopts ":a:" o; do echo "o=$o OPTARG=${OPTARG-}"; done`,
+		`printf '%s|' "${undefined[@]}"; echo; a=(); echo "${#a[@]} ${a[@]+set}"`,
+		`echo $'a\'b' "a\"b" 'a\nb' $"x"`,
+		`x=abcdef; echo "${x:2:-1} ${x: -3:2} ${x:10} [${x:1:0}]"`,
+		`echo "${x#*c}" "${x%%[ce]*}" "${x/#a/A}" "${x/%f/F}" "${x//[bd]/-}"`,
+		`declare -u up=abc; declare -l lo=ABC; up+=def; echo "$up $lo"`,
+		`declare -i i=3; i+=4*2; echo $i; declare -p i`,
+		`exec 4>&1; echo to4 >&4; exec 4>&-; echo x >&4; echo $?`,
+		`echo hello > >(cat); wait; sleep 0.1`,
+		`printf '%s\n' {1..3} | { read a; read b; echo "$a$b"; }`,
+		`v=$(printf 'a\n\n\n'); echo "[${v}]"; w=$'\n\n'; echo "[${#w}]"`,
+		`echo $(( 10 > 5 ? 1 : 0 )) $(( 2 ** 3 ** 2 )) $(( 1 == 1 && 0 || 3 ))`,
+		`a=(5 3 9); max=${a[0]}; for n in "${a[@]}"; do (( n > max )) && max=$n; done; echo $max`,
+		`trap 'echo int' INT; trap -p INT; trap - INT; trap -p INT; echo done`,
+		`for ((i=0, j=10; i<3; i++, j--)); do echo -n "$i$j "; done; echo`,
+		`until [[ $k == xxx ]]; do k+=x; done; echo $k`,
+		`select x in a b; do echo $x; break; done <<< "2"`,
+		`case "$HOME" in /*) echo abs;; *) echo rel;; esac`,
+		`x=${y:-$(echo fallback)}; echo $x; : ${z:=assigned}; echo $z`,
+		`echo "${!#}" "$#"; set -- p q; echo "${!#}"`,
+		`printf '%-10s|%5d|%05.1f\n' name 42 3.14159`,
+		`hash -r; type -t cd ls if`,
+	} {
+		cases = append(cases, bashCase{"k" + itoaTest(i), code})
+	}
+	checkAgainstBash(t, cases)
+}
+
+// Errors scripts meet, and more builtins.
+func TestIdioms4AgainstBash(t *testing.T) {
+	var cases []bashCase
+	for i, code := range []string{
+		`cd a b; echo $?; exit abc; echo not`,
+		`return 3; echo $?; break; echo $?; continue 2; echo $?`,
+		`f() { break; }; for i in 1 2; do f; echo $i; done`,
+		`declare -A m; m=(a b); declare -p m; declare -a x; declare -A x; echo $?`,
+		`unset -f nosuch; echo $?; unset -v 'a[' ; echo $?; unset 1; echo $?`,
+		`read x <&5; echo $?; echo a >&5; echo $?`,
+		`shopt -s failglob; echo *.nosuch; echo st=$?`,
+		`shopt -s globstar; mkdir -p d/e; touch d/e/f.txt d/g.txt; echo d/**/*.txt; echo **/`,
+		`shopt -s dotglob; touch .hid; echo *; shopt -u dotglob; GLOBIGNORE='*.txt'; touch a.txt b.sh; echo *`,
+		`FUNCNEST=3; f() { f; }; f; echo st=$?`,
+		`set -u; a=(); echo "${a[@]}" "${#a[@]}"; echo "${a[0]}"`,
+		`trap 'echo exit $?' EXIT; (exit 3); sh -c 'exit 4'; exit 5`,
+		`(trap 'echo sub-exit' EXIT; echo in-sub); echo after`,
+		`f() { trap 'echo ret' RETURN; }; f; f; g() { :; }; g; h() { f; echo h; }; h`,
+		`set -o errtrace; trap 'echo err in $FUNCNAME' ERR; f() { false; }; f`,
+		`x=$(exit 7); echo $?; x=$(false) y=$(true); echo $?`,
+		`printf '%q\n' '' 'a b' $'x\ny' 'é' '$v' '~h' 'a=b'`,
+		`read -n 3 x <<< abcdef; echo $x; read -N 2 y <<< $'a\nb'; echo "$y" | od -c | head -1`,
+		`IFS= read -r line <<< '  spaced  '; echo "[$line]"; read -r line <<< '  spaced  '; echo "[$line]"`,
+		`echo -e 'a\tb\x41\0101\c not' ; echo -n x; echo -E 'a\tb'`,
+		`printf '%s %s\n' a b c; printf '%d\n' 12abc; echo st=$?; printf '%d\n' "'A"`,
+		`x=(a b c); echo "${x[@]:1}" "${x[*]: -1}" "${#x[1]}" "${x[@]/b/B}"`,
+		`declare -n ref=undefined_target; ref=5; echo $undefined_target; declare -p ref`,
+		`a=1; f() { local a; a=2; declare -p a; }; f; declare -p a`,
+		`export -n PATH; env | grep -c ^PATH=; export PATH`,
+		`set -- "a b" c; for x in "$@"; do echo "[$x]"; done; for x in $@; do echo "<$x>"; done`,
+		`echo "$(echo "nested $(echo "deep")")"`,
+		`arr=(); arr+=("x y"); arr[5]=z; echo "${!arr[@]}" "${#arr[@]}"`,
+		`v=10; (( v > 5 )) && echo big || echo small; [[ $v -gt 5 && $v -lt 20 ]] && echo range`,
+		`s="hello world"; echo "${s^}" "${s^^o}" "${s,,}"`,
+		`echo $RANDOM | grep -cE '^[0-9]+$'; RANDOM=42; a=$RANDOM; RANDOM=42; b=$RANDOM; [ $a = $b ] && echo seeded`,
+		`echo ${#BASH_VERSINFO[@]}; [[ -n $BASHPID && $BASHPID != $( echo $BASHPID ) ]] && echo diffpid`,
+	} {
+		cases = append(cases, bashCase{"m" + itoaTest(i), code})
+	}
+	checkAgainstBash(t, cases)
 }

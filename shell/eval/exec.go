@@ -34,7 +34,13 @@ func (r *Runner) stmt(st *syntax.Stmt) {
 	if st.Negated {
 		r.noErrexit++
 	}
+	// The shell's ends of the command's process substitutions close once
+	// it is done, so that a >(…) sees its end of input.
+	mark := len(r.procSubsts)
 	r.commandGuarded(st)
+	if len(r.procSubsts) > mark {
+		r.closeProcSubsts(mark)
+	}
 	if st.Negated {
 		r.noErrexit--
 		r.status = int(b2i(r.status == 0))
@@ -136,8 +142,22 @@ func (r *Runner) compound(cmd syntax.Command) {
 		if r.flow != flowNone {
 			return
 		}
-		r.xtrace("((", r.srcOf(c.X), "))")
-		n, err := r.arithCmd(c.X)
+		if r.opts.set[optXtrace] {
+			// bash shows the text between (( and )) as written, a
+			// blank added on each side.
+			raw := r.srcOf(c.X)
+			if c.Left.IsValid() && c.Right.IsValid() && int(c.Right.Offset()) <= len(r.src) {
+				raw = r.src[c.Left.Offset()+2 : c.Right.Offset()]
+			}
+			r.xtrace("(( " + raw + " ))")
+		}
+		var n int64
+		var err error
+		if text, ok := r.arithCmdText(c); ok {
+			n, err = r.arithString(r.arithText(text))
+		} else {
+			n, err = r.arithCmd(c.X)
+		}
 		if err != nil {
 			r.arithError("((", err)
 			r.status = 1
@@ -150,7 +170,6 @@ func (r *Runner) compound(cmd syntax.Command) {
 		if r.flow != flowNone {
 			return
 		}
-		r.xtrace("[[", r.srcOf(c.X), "]]")
 		r.status = r.testClause(c.X)
 	case *syntax.DeclClause:
 		r.declClause(c)
@@ -159,8 +178,7 @@ func (r *Runner) compound(cmd syntax.Command) {
 	case *syntax.TimeClause:
 		r.timeClause(c)
 	case *syntax.CoprocClause:
-		r.errorf("coproc: not supported here")
-		r.status = 2
+		r.coproc(c)
 	default:
 		r.errorf("unsupported command %T", c)
 		r.status = 2
@@ -313,6 +331,9 @@ func (r *Runner) forClause(c *syntax.ForClause) {
 		}
 		r.status = 0
 		for _, it := range items {
+			if l.InPos.IsValid() {
+				r.xtrace("for " + l.Name.Value + " in " + strings.Join(quoteAll(items), " "))
+			}
 			if err := r.assign(l.Name.Value, it, false); err != nil {
 				r.errorf("%s", err.Error())
 				r.status = 1
@@ -372,6 +393,7 @@ func (r *Runner) srcOfList(ws []*syntax.Word) string {
 func (r *Runner) caseClause(c *syntax.CaseClause) {
 	r.debugTrapText("case " + r.srcOf(c.Word) + " in")
 	word := r.Literal(c.Word)
+	r.xtrace("case " + quoteWord(word) + " in")
 	r.status = 0
 	mode := r.patMode()
 	if r.opts.shopt[optNocasematch] {
@@ -408,9 +430,56 @@ func (r *Runner) caseClause(c *syntax.CaseClause) {
 	}
 }
 
+// arithCmdText is the text of (( … )) as bash evaluates it: from the
+// first non-blank after (( to the )), blanks before it kept (its error
+// messages show them).
+func (r *Runner) arithCmdText(c *syntax.ArithmCmd) (string, bool) {
+	if _, ok := r.arithOriginal(c.X); ok {
+		return "", false
+	}
+	start, end := int(c.Left.Offset())+2, int(c.Right.Offset())
+	if r.src == "" || start > end || end > len(r.src) || !c.Left.IsValid() || !c.Right.IsValid() {
+		return "", false
+	}
+	text := strings.TrimLeft(r.src[start:end], " \t\n")
+	if text == "" {
+		return "", false
+	}
+	return text, true
+}
+
 func (r *Runner) letClause(c *syntax.LetClause) {
 	r.setCmdText(r.srcOf(c))
 	r.debugTrap()
+	if args, ok := r.letArgs(c); ok {
+		// let is a builtin to bash: its arguments are words, expanded
+		// and unquoted, then evaluated.
+		r.xtraceWords(append([]string{"let"}, quoteAll(args)...))
+		if len(args) == 0 {
+			r.errorf("let: expression expected")
+			r.status = 1
+			return
+		}
+		var n int64
+		for _, a := range args {
+			var err error
+			n, err = r.arithString(a)
+			if err != nil {
+				r.arithError("let", err)
+				r.status = 1
+				return
+			}
+		}
+		r.status = int(b2i(n == 0))
+		return
+	}
+	if r.opts.set[optXtrace] {
+		words := []string{"let"}
+		for _, x := range c.Exprs {
+			words = append(words, r.srcOf(x))
+		}
+		r.xtraceWords(words)
+	}
 	var n int64
 	for _, x := range c.Exprs {
 		var err error
@@ -422,6 +491,28 @@ func (r *Runner) letClause(c *syntax.LetClause) {
 		}
 	}
 	r.status = int(b2i(n == 0))
+}
+
+// letArgs reads a let clause's text again as the words bash gives the let
+// builtin, expanded; false when the text cannot be had.
+func (r *Runner) letArgs(c *syntax.LetClause) ([]string, bool) {
+	text := r.srcOf(c)
+	rest, ok := strings.CutPrefix(text, "let")
+	if !ok || !strings.ContainsAny(rest, "'\"\\$`") {
+		return nil, false
+	}
+	f, err := NewParser().Parse(strings.NewReader(":"+rest), "")
+	if err != nil || len(f.Stmts) != 1 {
+		return nil, false
+	}
+	call, ok := f.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Assigns) > 0 {
+		return nil, false
+	}
+	saved := r.src
+	r.src = ":" + rest
+	defer func() { r.src = saved }()
+	return r.Fields(call.Args[1:]...), true
 }
 
 // arithError reports an arithmetic command's error: bash names the

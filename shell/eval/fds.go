@@ -23,6 +23,9 @@ type file struct {
 	// closeFn, when set, is called instead of closing f (a pipe's
 	// feeding goroutine, a here-document).
 	closeFn func() error
+	// noInherit keeps the file from the programs the shell runs, as
+	// close-on-exec does (a coprocess's pipes).
+	noInherit bool
 }
 
 func newFile(r io.Reader, w io.Writer, name string) *file {

@@ -115,12 +115,14 @@ func (r *Runner) callFunc(fn *Func, args []string) {
 		r.errorf("%s: maximum function nesting level exceeded (%d)", fn.Name, maxFuncDepth)
 		panic(abort{status: 1})
 	}
+	r.sess.callSeq++
 	r.frames = append(r.frames, frame{
 		name:     fn.Name,
 		source:   fn.source,
 		callLine: r.line,
 		params:   r.params,
 		fn:       fn,
+		call:     r.sess.callSeq,
 	})
 	savedLine, savedLoops := r.line, r.loops
 	restoreCode := r.withCode(fn.src, fn.lenient)
@@ -141,6 +143,9 @@ func (r *Runner) callFunc(fn *Func, args []string) {
 		top := r.frames[len(r.frames)-1]
 		r.frames = r.frames[:len(r.frames)-1]
 		r.params = top.params
+		if top.savedSet != nil {
+			r.opts.set = *top.savedSet
+		}
 		restoreCode()
 		r.line, r.loops = savedLine, savedLoops
 	}()

@@ -32,6 +32,7 @@ func FuzzEval(f *testing.F) {
 		noop := func(b *B) int { return 1 }
 		r, err := New(Stdio(strings.NewReader("input\n"), io.Discard, &errb), Dir(dir),
 			Env([]string{"PATH=/nonexistent", "HOME=" + dir, "TMP=" + dir, "TMPDIR=" + dir}), ShellName("fuzz"),
+			ProcessLimits(false), // ulimit -f 0 would stop the fuzzer writing
 			Builtins(&Builtin{Name: "kill", Run: noop}, &Builtin{Name: "suspend", Run: noop}))
 		if err != nil {
 			t.Fatal(err)

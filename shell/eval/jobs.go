@@ -55,10 +55,10 @@ type job struct {
 	// noted is set once its current state was reported.
 	noted bool
 	nohup bool
-	// first receives the process ID of its first program, for $!.
-	first chan int
-	// last receives the process ID of the last element of its pipeline.
-	last chan int
+	// first receives the process ID of its first program, for $!; last
+	// that of the program of a pipeline's last command, which is $! of a
+	// pipeline.
+	first, last chan int
 	// modes are the terminal's modes when it stopped, for fg; before
 	// the shell's, to restore when it stops or dies of a signal.
 	modes, before *term.State
@@ -79,7 +79,7 @@ func (j *job) pgid() int {
 // takesTerminal reports whether the job's programs get the terminal.
 func (j *job) takesTerminal() bool { return j.fg && j.t.control }
 
-func (j *job) started(pid int, last bool) {
+func (j *job) started(pid int) {
 	j.t.mu.Lock()
 	if j.pg == 0 {
 		j.pg = pid
@@ -88,12 +88,6 @@ func (j *job) started(pid int, last bool) {
 	select {
 	case j.first <- pid:
 	default:
-	}
-	if last {
-		select {
-		case j.last <- pid:
-		default:
-		}
 	}
 }
 

@@ -89,6 +89,11 @@ func fixParseError(src string, err error, l **lenient) (string, bool) {
 	if off > len(src) {
 		return src, false
 	}
+	if start, ok := letAt(src, off); ok {
+		// let '1 +': the parser reads let's arguments as arithmetic;
+		// bash reads words. The keyword becomes a word that runs let.
+		return placeWord(src, start, *l)
+	}
 	if strings.HasSuffix(msg, "invalid var name") {
 		return placeWord(src, off, *l)
 	}
@@ -123,6 +128,27 @@ func endHeredoc(src, msg string, off int, l *lenient) (string, bool) {
 		src += "\n"
 	}
 	return src + delim + "\n", true
+}
+
+// letAt finds the let keyword of the command off is in, on its line.
+func letAt(src string, off int) (int, bool) {
+	lineStart := strings.LastIndexByte(src[:min(off, len(src))], '\n') + 1
+	i := strings.LastIndex(src[lineStart:min(off+3, len(src))], "let")
+	if i < 0 {
+		return 0, false
+	}
+	i += lineStart
+	if i+3 < len(src) && !strings.ContainsRune(" \t\n;&|)", rune(src[i+3])) {
+		return 0, false
+	}
+	j := i - 1
+	for j >= lineStart && (src[j] == ' ' || src[j] == '\t') {
+		j--
+	}
+	if j >= lineStart && !strings.ContainsRune(";&|({!", rune(src[j])) {
+		return 0, false
+	}
+	return i, true
 }
 
 // placeWord replaces the word at off with underscores, kept in words.

@@ -162,7 +162,7 @@ func (r *Runner) paramValue(pe *syntax.ParamExp) pval {
 			if v == nil {
 				return pval{name: ref}
 			}
-			s, ok := r.element(v, sub)
+			s, ok := r.element(n, v, sub)
 			return pval{name: ref, s: s, set: ok}
 		}
 		return r.namedValue(n, nil, ref)
@@ -237,7 +237,7 @@ func (r *Runner) namedValue(name string, index syntax.ArithmExpr, label string) 
 		if v.m != nil {
 			s, ok = v.m.get(r.subscriptKey(index))
 		} else {
-			s, ok = r.index(v, r.subscriptIndex(index))
+			s, ok = r.index(name, v, r.subscriptIndex(index))
 		}
 		return pval{name: label, s: s, set: ok}
 	}

@@ -63,6 +63,8 @@ func describeSyntaxError(src string, err error) bashSyntax {
 				q = q[1:2] // `"` or "`"
 			}
 			return bashSyntax{line: lineAt(src, off), msg: "unexpected EOF while looking for matching `" + q + "'"}
+		case strings.Contains(text, "without matching `$((`"), strings.Contains(text, "without matching `((`"):
+			return bashSyntax{line: lineAt(src, off), msg: "unexpected EOF while looking for matching `)'"}
 		case strings.Contains(text, "without matching `$(`"):
 			return bashSyntax{line: eofLine, msg: "unexpected EOF while looking for matching `)'"}
 		case strings.Contains(text, "without matching `${`"):
@@ -161,7 +163,7 @@ func skipBlanks(src string, i int) int {
 // openArith finds the arithmetic still open at off: $(( or (( (closed by
 // `)') or $[ (by `]'), and where it starts.
 func openArith(src string, off int) (int, string, bool) {
-	head := src[:min(off+2, len(src))]
+	head := src[:min(off+3, len(src))]
 	a := strings.LastIndex(head, "((")
 	b := strings.LastIndex(head, "$[")
 	switch {
@@ -206,13 +208,19 @@ func (r *Runner) reportSyntax(src string, err error, where string) int {
 		d.status = 2
 	}
 	w := r.stderr()
-	if r.sess.interactive && len(r.frames) == 0 && where != "eval" {
+	file := r.errSource()
+	if r.sess.interactive && file == "" && where != "eval" {
 		fmt.Fprintf(w, "%s: %s\n", r.sess.name, d.msg)
 		return d.status
 	}
 	prefix := r.sess.name + ": "
-	if src := r.errSource(); src != "" {
-		prefix = src + ": "
+	if file != "" {
+		prefix = file + ": "
+		if r.sess.interactive {
+			// bash: ./file: line 2: … in a file an interactive
+			// shell sources.
+			prefix = r.sess.name + ": " + file + ": "
+		}
 	}
 	if where != "" {
 		prefix += where + ": "

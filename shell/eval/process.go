@@ -328,11 +328,41 @@ func (r *Runner) spawn(ctx context.Context, sp Spawn) (int, error) {
 	}
 	p := r.sess.jobs.track(pid, job, sp.Argv, job == nil || job.fg)
 	if job != nil {
-		job.started(pid, r.pipeLast)
+		job.started(pid)
+		if r.pipeLast {
+			select {
+			case job.last <- pid:
+			default:
+			}
+		}
 	}
 	st := r.sess.jobs.waitProc(ctx, p, job)
 	cleanup()
+	r.sess.jobs.mu.Lock()
+	sig, done := p.sig, p.state == procDone
+	r.sess.jobs.mu.Unlock()
+	if done && sig != 0 && ctx.Err() == nil {
+		r.reportSignaled(pid, sig, job)
+	}
 	return st, nil
+}
+
+// reportSignaled says, as a non-interactive bash does, that a foreground
+// program died of a signal: "Terminated" for SIGTERM, nothing for SIGINT
+// and SIGPIPE or a pipeline's command before the last, else the line, the
+// process ID, the signal and the command.
+func (r *Runner) reportSignaled(pid int, sig syscall.Signal, job *job) {
+	if r.sess.interactive || sig == syscall.SIGINT || sig == syscall.SIGPIPE ||
+		r.inPipe && !r.pipeLast || job != nil && !job.fg || r.bgJob {
+		return
+	}
+	var sb strings.Builder
+	if sig == syscall.SIGTERM {
+		sb.WriteString(signalDescription(sig) + "\n")
+	} else {
+		r.errorfTo(&sb, "%5d %-24s%s", pid, signalDescription(sig), r.cmdText)
+	}
+	r.signaledMsg = sb.String()
 }
 
 // forkExec starts a program with this shell's umask and limits, which
@@ -369,7 +399,7 @@ func (r *Runner) childFiles(extra []*os.File) ([]*os.File, func(), error) {
 	}
 	for n := 0; n <= max; n++ {
 		f := r.fds.get(n)
-		if f == nil {
+		if f == nil || f.noInherit && n > 2 {
 			continue
 		}
 		of, done, err := f.osFile(n == 0 || f.w == nil)

@@ -108,16 +108,18 @@ func shellQuoteKey(k string) string {
 // quoteWord quotes s for reuse as one shell word only when it needs it,
 // as set -x and printf %q do.
 func quoteWord(s string) string {
-	if s == "" {
+	// bash's xtrace: '' for nothing, single quotes for a word with a
+	// shell metacharacter (a blank, a tab or a newline among them), $'…'
+	// for other control characters, else the word as it is.
+	switch {
+	case s == "":
 		return "''"
-	}
-	if needsANSIC(s) {
+	case hasShellMetas(s):
+		return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	case needsANSIC(s):
 		return ansiCQuote(s)
 	}
-	if !hasShellMetas(s) {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	return s
 }
 
 // ansiC interprets the backslash escapes of $'…' (and ${x@E}, echo -e's

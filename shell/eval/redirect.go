@@ -97,7 +97,7 @@ func (r *Runner) redirectOne(rd *syntax.Redirect, put func(int, *file), keep boo
 	place := func(def int, f *file) error {
 		if varName != "" {
 			if op := rd.Op; (op == syntax.DplOut || op == syntax.DplIn) && f == nil {
-				v, _ := r.Get(varName)
+				v := r.refValue(varName)
 				n, err := strconv.Atoi(v)
 				if err != nil {
 					return &varError{msg: varName + ": ambiguous redirect"}
@@ -106,7 +106,7 @@ func (r *Runner) redirectOne(rd *syntax.Redirect, put func(int, *file), keep boo
 				return nil
 			}
 			n := r.fds.free(10)
-			if err := r.assign(varName, itoa(int64(n)), false); err != nil {
+			if err := r.assignRef(varName, itoa(int64(n))); err != nil {
 				f.drop()
 				return err
 			}
@@ -379,4 +379,24 @@ func quotedDelim(w *syntax.Word) bool {
 		}
 	}
 	return false
+}
+
+// refValue is the value of a variable or an array element named as
+// {var} redirections and the builtins that take names write them:
+// name or name[subscript].
+func (r *Runner) refValue(ref string) string {
+	n, sub, hasSub, ok := splitRef(ref)
+	if !ok {
+		return ""
+	}
+	v := r.lookup(n)
+	if v == nil {
+		return ""
+	}
+	if hasSub {
+		s, _ := r.element(n, v, sub)
+		return s
+	}
+	s, _ := r.Get(n)
+	return s
 }

@@ -66,6 +66,18 @@ type Runner struct {
 	cmdText string
 	// inTrap is set while a trap runs: traps do not nest, as in bash.
 	inTrap map[string]bool
+	// substDepth counts the command and process substitutions the
+	// runner is in, for set -x's PS4.
+	substDepth int
+	// pipeLast marks the subshell of a pipeline's last command: its
+	// program's process ID is the pipeline's $!.
+	pipeLast bool
+	// inPipe marks a pipeline's subshells; bgJob a background
+	// statement's.
+	inPipe, bgJob bool
+	// signaledMsg is the report of a program a signal killed, printed
+	// once the command's redirections are undone.
+	signaledMsg string
 	// trapDepth counts the traps running: BASH_COMMAND stays the command
 	// a trap interrupted while it runs.
 	trapDepth int
@@ -90,12 +102,6 @@ type Runner struct {
 	// procSubsts are the descriptors of <(…) and >(…) of the command
 	// running, closed when it ends.
 	procSubsts []int
-	// substDepth counts the command substitutions this runs in: set -x
-	// repeats PS4's first character once for each, as bash does.
-	substDepth int
-	// pipeLast marks the last element of a pipeline, whose program is
-	// the $! of a background pipeline.
-	pipeLast bool
 	// ignoreInt marks a background statement without job control.
 	ignoreInt bool
 	// substStatus is the status of the last command substitution of the
@@ -177,6 +183,18 @@ func (r *Runner) Close() { r.fds.release() }
 // started, the handlers and builtins given, the jobs, the process.
 type session struct {
 	interactive bool
+	// callSeq numbers function calls; returnTrapCalls are the calls
+	// running when the RETURN trap was set, which run it as they return
+	// even without functrace, as bash does.
+	callSeq         int
+	returnTrapCalls map[int]bool
+	// lastProcSubst is closed when the last process substitution ends,
+	// for wait.
+	lastProcSubst chan struct{}
+	procSubstMu   sync.Mutex
+	// coproc is the last coprocess started, for bash's warning when
+	// another starts while it runs.
+	coproc *coprocInfo
 	// dashExtra are $-'s letters for how the shell reads: c or s.
 	dashExtra string
 	pid       int // $$
@@ -187,6 +205,10 @@ type session struct {
 	// procUmask is the process's own umask, the one programs get when
 	// a shell leaves it alone.
 	procUmask os.FileMode
+	// procLimits is set once ulimit set a limit on the process itself.
+	procLimits bool
+	// keepProcLimits keeps ulimit off the process (see [ProcessLimits]).
+	keepProcLimits bool
 	// execMu is held while a program starts with a umask or limits of
 	// its shell's: both belong to the whole process.
 	execMu sync.Mutex
@@ -238,6 +260,10 @@ type frame struct {
 	callLine int    // BASH_LINENO: the line it was called from
 	params   []string
 	fn       *Func
+	// call numbers the call, for a RETURN trap set during it.
+	call int
+	// savedSet are the set options local - kept, put back on return.
+	savedSet *[numSetOpts]bool
 	// argc/argv would be extdebug's BASH_ARGC and BASH_ARGV.
 }
 
@@ -298,6 +324,12 @@ func Interactive(on bool) Option {
 
 // CommandString marks a shell that runs a -c string: $- has c.
 func CommandString() Option { return func(r *Runner) { r.sess.dashExtra = "c" } }
+
+// ProcessLimits says whether ulimit in the main shell limits the process
+// too, as bash's limits its own (the default); off, its limits go only to
+// the programs the shell starts, as a subshell's do. A fuzzer or a test
+// that shares its process turns it off.
+func ProcessLimits(on bool) Option { return func(r *Runner) { r.sess.keepProcLimits = !on } }
 
 // ShellName sets the name error messages start with ("bash: line 1: …").
 func ShellName(name string) Option { return func(r *Runner) { r.sess.name = name } }
@@ -496,9 +528,23 @@ func (r *Runner) runIncremental(src string, top bool, where string) {
 	}
 	for {
 		r.src, r.lenient = src, l
-		err := NewParser().Stmts(strings.NewReader(src), func(st *syntax.Stmt) bool {
+		// The statements are read to the end, never breaking off: mvdan/sh's
+		// iterator yields again after its consumer stopped (a parse error
+		// then its final error) and panics. Once stopped or refused, the
+		// statements that follow are read and dropped.
+		var err error
+		for st, e := range NewParser().StmtsSeq(strings.NewReader(src)) {
+			if e != nil {
+				if err == nil {
+					err = e
+				}
+				continue
+			}
+			if err != nil || stop || refused != nil {
+				continue
+			}
 			if st.End().Offset() <= done && done > 0 {
-				return true // read before the text was fixed
+				continue // read before the text was fixed
 			}
 			done = st.End().Offset()
 			Fix(st)
@@ -507,11 +553,10 @@ func (r *Runner) runIncremental(src string, top bool, where string) {
 			}
 			if e := checkBashSyntax(st); e != nil {
 				refused = e
-				return false
+				continue
 			}
 			pending = append(pending, st)
-			return !stop
-		})
+		}
 		if refused != nil {
 			err, refused = refused, nil
 		}
@@ -721,12 +766,19 @@ func (r *Runner) fatal(err error) {
 // errorf prints a message of the shell's own, as bash does: with the
 // script's name and the line.
 func (r *Runner) errorf(format string, args ...any) {
-	w := r.stderr()
+	r.errorfTo(r.stderr(), format, args...)
+}
+
+// errorfTo is errorf to w.
+func (r *Runner) errorfTo(w io.Writer, format string, args ...any) {
+	// An interactive bash names itself alone, in functions and sourced
+	// files too; a non-interactive one the script (or the file being
+	// sourced) and the line.
 	prefix := r.sess.name + ": "
-	if src := r.errSource(); src != "" {
-		prefix = src + ": "
-	}
-	if !r.sess.interactive || len(r.frames) > 0 {
+	if !r.sess.interactive {
+		if src := r.errSource(); src != "" {
+			prefix = src + ": "
+		}
 		if r.line > 0 {
 			prefix += "line " + itoa(int64(r.line)) + ": "
 		}

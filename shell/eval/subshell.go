@@ -112,7 +112,6 @@ func (r *Runner) pipeline(c *syntax.BinaryCmd) {
 				}
 			}
 			sub.job = j
-			sub.pipeLast = i == n-1
 			debugFirst(sub, st)
 			sub.stmt(st)
 		}
@@ -138,6 +137,10 @@ func (r *Runner) pipeline(c *syntax.BinaryCmd) {
 		}
 		sub := r.fork()
 		sub.ctx = r.ctx
+		sub.pipeLast = i == n-1
+		// A simple command is the pipeline's own process: bash tells
+		// of its death by a signal only for the last.
+		_, sub.inPipe = st.Cmd.(*syntax.CallExpr)
 		wg.Add(1)
 		go func(i int, st *syntax.Stmt, in, out *file, all bool) {
 			defer wg.Done()
@@ -246,6 +249,7 @@ func (r *Runner) procSubst(ps *syntax.ProcSubst) string {
 	r.procSubsts = append(r.procSubsts, n)
 	sub := r.fork()
 	sub.ctx = r.ctx
+	sub.substDepth++
 	sub.job = nil
 	sub.fds.set(n, nil)
 	if ps.Op == syntax.CmdIn {
@@ -254,11 +258,33 @@ func (r *Runner) procSubst(ps *syntax.ProcSubst) string {
 		sub.fds.set(0, theirs)
 	}
 	r.sess.bgWG.Add(1)
+	done := make(chan struct{})
+	r.sess.procSubstMu.Lock()
+	r.sess.lastProcSubst = done
+	r.sess.procSubstMu.Unlock()
 	go func() {
 		defer r.sess.bgWG.Done()
+		defer close(done)
 		sub.runSubshell(func(sub *Runner) { sub.stmts(ps.Stmts) })
 	}()
 	return "/dev/fd/" + itoa(int64(n))
+}
+
+// waitProcSubst waits for the last process substitution, as wait with no
+// operands does in bash; false when the context ended first.
+func (r *Runner) waitProcSubst() bool {
+	r.sess.procSubstMu.Lock()
+	done := r.sess.lastProcSubst
+	r.sess.procSubstMu.Unlock()
+	if done == nil {
+		return true
+	}
+	select {
+	case <-done:
+		return true
+	case <-r.ctx.Done():
+		return false
+	}
 }
 
 // closeProcSubsts closes the shell's ends of the process substitutions of
@@ -284,6 +310,7 @@ func (r *Runner) background(st *syntax.Stmt) {
 	ctx, cancel := context.WithCancel(r.ctx)
 	sub.ctx = ctx
 	sub.job = j
+	sub.bgJob = true
 	sub.inSubst = false
 	if !t.control {
 		// Without job control, background commands ignore the
@@ -322,6 +349,14 @@ func (r *Runner) background(st *syntax.Stmt) {
 		if started != nil {
 			select {
 			case p := <-started:
+				pid = p
+			case <-done:
+			}
+		}
+	} else if last := lastOfPipeline(st); last != nil && !hasSubst(st) {
+		if _, simple := last.Cmd.(*syntax.CallExpr); simple {
+			select {
+			case p := <-j.last:
 				pid = p
 			case <-done:
 			}
@@ -371,4 +406,124 @@ func hasSubst(st *syntax.Stmt) bool {
 		return !found
 	})
 	return found
+}
+
+// coproc starts a coprocess, as bash does: the command runs in the
+// background with its input and output on pipes whose other ends the
+// shell holds at high descriptors, NAME[0] to read from it and NAME[1] to
+// write to it (COPROC when unnamed), its process ID in NAME_PID. The
+// shell's ends are not passed to the programs it runs.
+func (r *Runner) coproc(c *syntax.CoprocClause) {
+	name := "COPROC"
+	if c.Name != nil {
+		name = c.Name.Lit()
+	}
+	if !validName(name) {
+		r.errorf("`%s': not a valid identifier", name)
+		r.status = 1
+		return
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		r.errorf("coproc: %s", errText(err))
+		r.status = 1
+		return
+	}
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		outR.Close()
+		outW.Close()
+		r.errorf("coproc: %s", errText(err))
+		r.status = 1
+		return
+	}
+	t := r.sess.jobs
+	if last := r.sess.coproc; last != nil {
+		t.mu.Lock()
+		running := last.j.state() != procDone
+		t.mu.Unlock()
+		if running {
+			// bash keeps one coprocess; a second starts all the same.
+			r.errorf("warning: execute_coproc: coproc [%d:%s] still exists", last.pid, last.name)
+		}
+	}
+	j := t.newJob(false, strings.TrimSpace(r.srcOf(c)))
+	sub := r.fork()
+	ctx, cancel := context.WithCancel(r.ctx)
+	sub.ctx = ctx
+	sub.job = j
+	sub.bgJob = true
+	sub.inSubst = false
+	if !t.control {
+		sub.ignoreInt = true
+	}
+	sub.fds.set(0, ownedFile(inR, true, false))
+	sub.fds.set(1, ownedFile(outW, false, true))
+	fake := t.trackFake(sub.pid, j, cancel)
+	t.mu.Lock()
+	t.add(j)
+	t.mu.Unlock()
+	done := make(chan struct{})
+	r.sess.bgWG.Add(1)
+	go func() {
+		defer r.sess.bgWG.Done()
+		defer close(done)
+		defer cancel()
+		sub.runSubshell(func(sub *Runner) { sub.stmt(c.Stmt) })
+		t.finish(fake, sub.status)
+	}()
+	pid := fake.pid
+	if _, simple := c.Stmt.Cmd.(*syntax.CallExpr); simple && !hasSubst(c.Stmt) {
+		select {
+		case p := <-j.first:
+			pid = p
+		case <-done:
+		}
+	}
+	// bash moves the four pipe ends to the highest free descriptors
+	// below 64 and keeps the first and the last: 63 and 60.
+	var high []int
+	for n := 63; n >= 10 && len(high) < 4; n-- {
+		if r.fds.get(n) == nil {
+			high = append(high, n)
+		}
+	}
+	if len(high) < 4 {
+		high = []int{r.fds.free(10), 0, 0, 0}
+		high[3] = r.fds.free(high[0] + 1)
+	}
+	rf := ownedFile(outR, true, false)
+	wf := ownedFile(inW, false, true)
+	rf.noInherit, wf.noInherit = true, true
+	r.fds.set(high[0], rf)
+	r.fds.set(high[3], wf)
+	r.unsetVar(name)
+	r.SetArray(name, []string{itoa(int64(high[0])), itoa(int64(high[3]))})
+	r.assign(name+"_PID", itoa(int64(pid)), false)
+	r.sess.coproc = &coprocInfo{j: j, pid: pid, name: name}
+	r.lastBg = pid
+	r.status = 0
+}
+
+// coprocInfo is the last coprocess started.
+type coprocInfo struct {
+	j    *job
+	pid  int
+	name string
+}
+
+// lastOfPipeline is the last command of a pipeline statement, nil for
+// any other statement.
+func lastOfPipeline(st *syntax.Stmt) *syntax.Stmt {
+	b, ok := st.Cmd.(*syntax.BinaryCmd)
+	if !ok || b.Op != syntax.Pipe && b.Op != syntax.PipeAll {
+		return nil
+	}
+	for {
+		y, ok := b.Y.Cmd.(*syntax.BinaryCmd)
+		if !ok || y.Op != syntax.Pipe && y.Op != syntax.PipeAll || b.Y.Negated || len(b.Y.Redirs) > 0 {
+			return b.Y
+		}
+		b = y
+	}
 }

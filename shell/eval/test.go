@@ -15,21 +15,84 @@ import (
 )
 
 // test evaluates [[ … ]].
-func (r *Runner) test(x syntax.TestExpr) bool {
+func (r *Runner) test(x syntax.TestExpr) bool { return r.testNeg(x, false) }
+
+// testTrace is set -x's line for one primary of [[ ]], as bash prints
+// each it evaluates: [[ ! -e f ]], [[ x y == \x\ \y ]].
+func (r *Runner) testTrace(neg bool, parts ...string) {
+	if !r.opts.set[optXtrace] {
+		return
+	}
+	for i, p := range parts {
+		if p == "" {
+			parts[i] = "''"
+		}
+	}
+	if neg {
+		parts = append([]string{"!"}, parts...)
+	}
+	r.xtrace("[[ " + strings.Join(parts, " ") + " ]]")
+}
+
+// tracePattern is a pattern as set -x shows it: quoted characters each
+// behind a backslash, the rest as expanded.
+func (r *Runner) tracePattern(w *syntax.Word) string {
+	if !r.opts.set[optXtrace] {
+		return ""
+	}
+	var sb strings.Builder
+	escape := func(s string) {
+		for _, c := range s {
+			sb.WriteByte('\\')
+			sb.WriteRune(c)
+		}
+	}
+	for _, p := range w.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			sb.WriteString(p.Value)
+		case *syntax.SglQuoted:
+			v := p.Value
+			if p.Dollar {
+				v = ansiC(v)
+			}
+			escape(v)
+		case *syntax.DblQuoted:
+			escape(r.Literal(&syntax.Word{Parts: p.Parts}))
+		default:
+			sb.WriteString(r.Literal(&syntax.Word{Parts: []syntax.WordPart{p}}))
+		}
+	}
+	return sb.String()
+}
+
+func (r *Runner) testNeg(x syntax.TestExpr, neg bool) bool {
 	switch x := x.(type) {
 	case *syntax.Word:
-		return r.Literal(x) != ""
+		v := r.Literal(x)
+		r.testTrace(neg, "-n", v)
+		return v != ""
 	case *syntax.ParenTest:
-		return r.test(x.X)
+		return r.testNeg(x.X, neg)
 	case *syntax.UnaryTest:
 		if x.Op == syntax.TsNot {
+			switch x.X.(type) {
+			case *syntax.Word, *syntax.UnaryTest:
+				return !r.testNeg(x.X, !neg)
+			case *syntax.BinaryTest:
+				if b := x.X.(*syntax.BinaryTest); b.Op != syntax.AndTest && b.Op != syntax.OrTest {
+					return !r.testNeg(x.X, !neg)
+				}
+			}
 			return !r.test(x.X)
 		}
 		w, ok := x.X.(*syntax.Word)
 		if !ok {
 			return false
 		}
-		return r.unaryTest(x.Op.String(), r.Literal(w), true)
+		v := r.Literal(w)
+		r.testTrace(neg, x.Op.String(), v)
+		return r.unaryTest(x.Op.String(), v, true)
 	case *syntax.BinaryTest:
 		switch x.Op {
 		case syntax.AndTest:
@@ -45,13 +108,17 @@ func (r *Runner) test(x syntax.TestExpr) bool {
 			if r.opts.shopt[optNocasematch] {
 				mode |= pattern.NoCase
 			}
-			p, err := pattern.Compile(r.Pattern(yw), mode)
+			pat := r.Pattern(yw)
+			r.testTrace(neg, left, x.Op.String(), r.tracePattern(yw))
+			p, err := pattern.Compile(pat, mode)
 			m := err == nil && p.Match(left)
 			return m == (x.Op != syntax.TsNoMatch)
 		case syntax.TsReMatch:
+			r.testTrace(neg, left, "=~", r.srcOf(yw))
 			return r.regexMatch(left, yw)
 		}
 		right := r.Literal(yw)
+		r.testTrace(neg, left, x.Op.String(), right)
 		switch x.Op {
 		case syntax.TsEql, syntax.TsNeq, syntax.TsLss, syntax.TsLeq, syntax.TsGtr, syntax.TsGeq:
 			a, err := r.arithString(left)
@@ -231,7 +298,7 @@ func (r *Runner) unaryTest(op, s string, dbl bool) bool {
 			if err != nil {
 				return false
 			}
-			_, ok := r.index(v, i)
+			_, ok := r.index(n, v, i)
 			return ok
 		}
 		return v.IsSet()

@@ -256,7 +256,8 @@ func (r *Runner) returnTrap(fn *Func) {
 	if !ok || cmd == "" {
 		return
 	}
-	if fn != nil && !fn.trace && !r.opts.set[optFunctrace] {
+	if fn != nil && !fn.trace && !r.opts.set[optFunctrace] &&
+		(len(r.frames) == 0 || !r.sess.returnTrapCalls[r.frames[len(r.frames)-1].call]) {
 		return
 	}
 	r.runTrap("RETURN", cmd)

@@ -350,7 +350,7 @@ func (r *Runner) lookup(name string) *Var {
 		v = v.dyn.get(r)
 	}
 	if hasSub && v != nil {
-		s, ok := r.element(v, sub)
+		s, ok := r.element(target, v, sub)
 		if !ok {
 			return nil
 		}
@@ -615,7 +615,7 @@ func (r *Runner) assigned(name string, v *Var) {
 
 // element is ${v[sub]}: sub evaluated as arithmetic for indexed arrays and
 // scalars, taken as the key for associative ones.
-func (r *Runner) element(v *Var, sub string) (string, bool) {
+func (r *Runner) element(name string, v *Var, sub string) (string, bool) {
 	if v.m != nil {
 		return v.m.get(r.assocKey(sub))
 	}
@@ -623,18 +623,19 @@ func (r *Runner) element(v *Var, sub string) (string, bool) {
 	if err != nil {
 		r.fatal(err)
 	}
-	return r.index(v, i)
+	return r.index(name, v, i)
 }
 
 // index is element i of an indexed array (or of a scalar, element 0), a
-// negative i counting back from the end.
-func (r *Runner) index(v *Var, i int64) (string, bool) {
+// negative i counting back from the end; name is the array's, for bash's
+// "bad array subscript".
+func (r *Runner) index(name string, v *Var, i int64) (string, bool) {
 	switch {
 	case v.arr != nil:
 		if i < 0 {
 			i += int64(v.arr.max()) + 1
 			if i < 0 {
-				r.errorf("%s: bad array subscript", itoa(i))
+				r.errorf("%s: bad array subscript", name)
 				return "", false
 			}
 		}
@@ -643,6 +644,8 @@ func (r *Runner) index(v *Var, i int64) (string, bool) {
 		return v.m.get(itoa(i))
 	case i == 0 || i == -1:
 		return v.str, v.set
+	case i < -1 && v.set:
+		r.errorf("%s: bad array subscript", name)
 	}
 	return "", false
 }

@@ -26,7 +26,8 @@ func (r *Runner) xtraceLine(line string) {
 		ps4 = "+ "
 	}
 	// PS4 is expanded with tracing off, and its first character repeats
-	// for each command substitution it runs in.
+	// for each level of indirection: command and process substitutions
+	// (not ( ) subshells nor pipelines, as in bash).
 	r.opts.set[optXtrace] = false
 	prefix := ps4
 	if strings.ContainsAny(ps4, "$`\\") {
