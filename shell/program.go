@@ -297,6 +297,7 @@ type intState struct {
 	fg      atomic.Int32 // programs running in the foreground
 	pending atomic.Bool  // a Ctrl-C came while one ran
 	trap    atomic.Bool  // the program traps or ignores SIGINT itself
+	quit    atomic.Bool  // the program traps or ignores SIGQUIT itself
 	died    atomic.Bool  // the shell is to die of SIGINT
 }
 
@@ -318,7 +319,18 @@ func (s *intState) catch() func() {
 			return
 		}
 		ch = make(chan os.Signal, 4)
-		signal.Notify(ch, syscall.SIGINT, syscall.SIGQUIT)
+		// A signal the program traps or ignores is the evaluator's:
+		// catching it here would undo an ignore its programs inherit.
+		var sigs []os.Signal
+		if !s.trap.Load() {
+			sigs = append(sigs, syscall.SIGINT)
+		}
+		if !s.quit.Load() {
+			sigs = append(sigs, syscall.SIGQUIT)
+		}
+		if len(sigs) > 0 { // none would mean all
+			signal.Notify(ch, sigs...)
+		}
 		go s.loop(ch, done)
 	}
 	timer := time.AfterFunc(catchDelay, s.start)
@@ -360,8 +372,11 @@ func (s *intState) loop(ch chan os.Signal, done chan struct{}) {
 // trapped follows trap on SIGINT: a trap or an ignored signal is the
 // program's to handle (the evaluator does), never the shell's death.
 func (s *intState) trapped(sig syscall.Signal, cmd string, reset bool) bool {
-	if sig == syscall.SIGINT {
+	switch sig {
+	case syscall.SIGINT:
 		s.trap.Store(!reset)
+	case syscall.SIGQUIT:
+		s.quit.Store(!reset)
 	}
 	return false
 }
