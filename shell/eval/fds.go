@@ -131,6 +131,19 @@ func (t *fdTable) free(min int) int {
 	}
 }
 
+// lockedReader makes a reader safe for the goroutines that feed the
+// programs sharing it.
+type lockedReader struct {
+	mu sync.Mutex
+	r  io.Reader
+}
+
+func (l *lockedReader) Read(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.r.Read(p)
+}
+
 // lockedWriter makes a writer safe for the goroutines of a pipeline and
 // background statements that share it.
 type lockedWriter struct {

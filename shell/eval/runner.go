@@ -291,6 +291,11 @@ func Stdio(in io.Reader, out, err io.Writer) Option {
 		if err != out {
 			le = lock(err)
 		}
+		// So is a reader that is no file: each program that inherits it
+		// gets a pipe fed from it by a goroutine of its own.
+		if _, ok := in.(*os.File); !ok && in != nil {
+			in = &lockedReader{r: in}
+		}
 		r.fds.set(0, newFile(in, nil, "stdin"))
 		r.fds.set(1, newFile(nil, lo, "stdout"))
 		r.fds.set(2, newFile(nil, le, "stderr"))
