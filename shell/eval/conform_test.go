@@ -702,3 +702,33 @@ func TestIdioms4AgainstBash(t *testing.T) {
 	}
 	checkAgainstBash(t, cases)
 }
+
+// time, jobs, wait, and functions printed.
+func TestIdioms5AgainstBash(t *testing.T) {
+	var cases []bashCase
+	for i, code := range []string{
+		`{ time true; } 2>&1 | sed 's/[0-9]/N/g'`,
+		`TIMEFORMAT='r=%R u=%U s=%S p=%P %%'; { time true; } 2>&1 | sed 's/[0-9][0-9]*/N/g'`,
+		`TIMEFORMAT='%3lR %1R %0R'; { time true; } 2>&1 | sed 's/[0-9]/N/g'`,
+		`{ time -p true; } 2>&1 | sed 's/[0-9]/N/g'`,
+		`time; echo st=$?`,
+		`{ time ( exit 3 ); } 2>/dev/null; echo st=$?`,
+		`sleep 0.2 & jobs; jobs -p | grep -c .; wait; jobs`,
+		`sleep 0.3 & p=$!; kill $p; wait $p; echo st=$?`,
+		`(sleep 0.1; exit 5) & wait -n; echo st=$?; wait -n; echo st=$?`,
+		`true & wait $!; echo $?; wait 999999; echo $?`,
+		`f() { sleep 0.1; return 4; }; f & wait %1; echo $?`,
+		`disown -a; echo $?; fg; echo $?; bg; echo $?`,
+		`ulimit -c 0; ulimit -c; ulimit -Sc`,
+		`declare -f | head -3; f() { local x=1; if [[ $x ]]; then echo "$x"; fi; }; declare -f f; type f`,
+		`g() { cat <<-EOF
+	tab $1
+	EOF
+}; declare -f g; g x`,
+		`h() ( echo sub ); declare -f h; h`,
+		`k() { for i in 1 2; do case $i in 1) echo one ;; *) echo other ;; esac; done; }; declare -f k`,
+	} {
+		cases = append(cases, bashCase{"n" + itoaTest(i), code})
+	}
+	checkAgainstBash(t, cases)
+}
