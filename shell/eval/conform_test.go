@@ -732,3 +732,23 @@ func TestIdioms5AgainstBash(t *testing.T) {
 	}
 	checkAgainstBash(t, cases)
 }
+
+// declare, export and readonly listings.
+func TestIdioms6AgainstBash(t *testing.T) {
+	var cases []bashCase
+	for i, code := range []string{
+		`declare -r r1=1; declare -x x1=2; declare -i i1=3; declare -l l1=A; declare -u u1=b; declare -a a1=(1); declare -A A1=([k]=v); declare -n n1=x1; declare -t t1=5; declare -p r1 x1 i1 l1 u1 a1 A1 n1 t1`,
+		`export -p | grep -E '^declare -x (x2|HOME)=' ; x2=1; export x2; export -p | grep x2; readonly -p | grep -c r2; readonly r2=1; readonly -p | grep r2`,
+		`declare -ix both=4; declare -p both; declare +x both; declare -p both; declare -p nosuch; echo $?`,
+		`f() { declare -g G=1; local L=2; declare -p L; }; f; declare -p G; declare -p L 2>&1 | sed 's/line [0-9]*/line N/'`,
+		`declare -a s='x'; declare -p s; s+=(y); declare -p s; declare -A t; t+=([a]=1 [b]=2); declare -p t`,
+		`a=(x); a[3]=y; declare -p a; unset 'a[0]'; declare -p a; a=(); declare -p a; unset a; declare -p a 2>&1 | sed 's/line [0-9]*/line N/'`,
+		`declare -F | wc -l; f() { :; }; g() { :; }; declare -F; declare -F f nosuch; echo $?`,
+		`v='a'\''b"c$d e\f'; declare -p v; printf '%q\n' "$v"; echo "${v@Q}"`,
+		`declare -p BASH_VERSINFO | sed 's/=.*//' ; declare -p PIPESTATUS 2>&1 | sed 's/=.*//'`,
+		`declare -i n; n=abc; echo $n; n=2+3; echo $n; n+=x; echo $n`,
+	} {
+		cases = append(cases, bashCase{"p" + itoaTest(i), code})
+	}
+	checkAgainstBash(t, cases)
+}
