@@ -752,3 +752,29 @@ func TestIdioms6AgainstBash(t *testing.T) {
 	}
 	checkAgainstBash(t, cases)
 }
+
+// set -e as scripts rely on it.
+func TestErrexitAgainstBash(t *testing.T) {
+	var cases []bashCase
+	for i, code := range []string{
+		`set -e; f() { false; echo in-f; }; f && echo and; echo after`,
+		`set -e; f() { false; echo in-f; }; if f; then echo then; fi; f || true; echo after; f; echo not`,
+		`set -e; x=$(false); echo "survived $?"`,
+		`set -e; local_f() { local x=$(false); echo "local masks $?"; }; local_f`,
+		`set -e; false | true; echo pipe-ok; set -o pipefail; false | true; echo not`,
+		`set -e; (false; echo in-sub); echo not`,
+		`set -e; { false; echo in-group; } || echo rescued; echo after`,
+		`set -e; while false; do :; done; until true; do :; done; echo loops`,
+		`set -e; [[ -z x ]]; echo not-reached-by-bash`,
+		`set -e; (( 0 )); echo not`,
+		`set -e; trap 'echo trapped' EXIT; false; echo not`,
+		`set -e; shopt -s inherit_errexit; x=$(false; echo still); echo "[$x]"`,
+		`set -e; ! false; echo negated; false || echo or`,
+		`set -eu; f() { echo "${1:-none}"; }; f; echo "${undefined:-default}"; echo $undefined`,
+		`set -e; : ${x?}`,
+		`set -e; echo $((y+z)); set -u; echo $((q+1))`,
+	} {
+		cases = append(cases, bashCase{"e" + itoaTest(i), code})
+	}
+	checkAgainstBash(t, cases)
+}
