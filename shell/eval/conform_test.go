@@ -182,8 +182,7 @@ func TestReadonlyArithAgainstBash(t *testing.T) {
 func TestSliceEmptyAgainstBash(t *testing.T) {
 	checkAgainstBash(t, []bashCase{
 		{"empty-offset", `x=abc; echo "[${x::0}]" "[${x::2}]" "[${0::0}]"`},
-		// ${x:1:} (an empty length) the parser refuses: a bad substitution.
-		{"empty-length", `x=abc; echo "[${x: :1}]"; set -- a b c; echo "[${@::2}]"`},
+		{"empty-length", `x=abc; echo "[${x: :1}]" "[${x:1:}]"; set -- a b c; echo "[${@::2}]" "[${@:1:}]"; a=(p q); n=1; echo "[${a[@]:0:}]" "[${x:$n:}]" "[${x:n+1:}]"`},
 	})
 }
 
