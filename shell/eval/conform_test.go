@@ -777,3 +777,13 @@ func TestErrexitAgainstBash(t *testing.T) {
 	}
 	checkAgainstBash(t, cases)
 }
+
+func TestNulBytesAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"read", `printf 'a\0b\n' | { read x; printf '%s' "$x" | od -An -c; }`},
+		{"read-d", `printf 'a\0b\0' | { while read -r -d '' x; do echo "[$x]"; done; }`},
+		{"mapfile", `printf 'a\0b\n' | { mapfile -t l; printf '%s' "${l[0]}" | od -An -c; }`},
+		{"printf-arg", `printf '%s|' "$(printf 'x\0y')" a$'\0'b; echo`},
+		{"program-arg", `x=$'a\0b'; /bin/echo "$x" "c$x"`},
+	})
+}

@@ -379,7 +379,7 @@ func (r *Runner) parts(parts []syntax.WordPart, quoted bool, b *builder, first b
 		case *syntax.SglQuoted:
 			s := p.Value
 			if p.Dollar {
-				s = ansiC(s)
+				s = ansiCValue(s) // a C string: it ends at a NUL, as in bash
 			}
 			b.text(s, true)
 		case *syntax.DblQuoted:
