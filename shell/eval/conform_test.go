@@ -182,8 +182,7 @@ func TestReadonlyArithAgainstBash(t *testing.T) {
 func TestSliceEmptyAgainstBash(t *testing.T) {
 	checkAgainstBash(t, []bashCase{
 		{"empty-offset", `x=abc; echo "[${x::0}]" "[${x::2}]" "[${0::0}]"`},
-		// ${x:1:} (an empty length) the parser refuses: a bad substitution.
-		{"empty-length", `x=abc; echo "[${x: :1}]"; set -- a b c; echo "[${@::2}]"`},
+		{"empty-length", `x=abc; echo "[${x: :1}]" "[${x:1:}]"; set -- a b c; echo "[${@::2}]" "[${@:1:}]"; a=(p q); n=1; echo "[${a[@]:0:}]" "[${x:$n:}]" "[${x:n+1:}]"`},
 	})
 }
 
@@ -701,4 +700,124 @@ func TestIdioms4AgainstBash(t *testing.T) {
 		cases = append(cases, bashCase{"m" + itoaTest(i), code})
 	}
 	checkAgainstBash(t, cases)
+}
+
+// time, jobs, wait, and functions printed.
+func TestIdioms5AgainstBash(t *testing.T) {
+	var cases []bashCase
+	for i, code := range []string{
+		`{ time true; } 2>&1 | sed 's/[0-9]/N/g'`,
+		`TIMEFORMAT='r=%R u=%U s=%S p=%P %%'; { time true; } 2>&1 | sed 's/[0-9][0-9]*/N/g'`,
+		`TIMEFORMAT='%3lR %1R %0R'; { time true; } 2>&1 | sed 's/[0-9]/N/g'`,
+		`{ time -p true; } 2>&1 | sed 's/[0-9]/N/g'`,
+		`time; echo st=$?`,
+		`{ time ( exit 3 ); } 2>/dev/null; echo st=$?`,
+		`sleep 0.2 & jobs; jobs -p | grep -c .; wait; jobs`,
+		`sleep 0.3 & p=$!; kill $p; wait $p; echo st=$?`,
+		`(sleep 0.1; exit 5) & wait -n; echo st=$?; wait -n; echo st=$?`,
+		`true & wait $!; echo $?; wait 999999; echo $?`,
+		`f() { sleep 0.1; return 4; }; f & wait %1; echo $?`,
+		`disown -a; echo $?; fg; echo $?; bg; echo $?`,
+		`ulimit -c 0; ulimit -c; ulimit -Sc`,
+		`declare -f | head -3; f() { local x=1; if [[ $x ]]; then echo "$x"; fi; }; declare -f f; type f`,
+		`g() { cat <<-EOF
+	tab $1
+	EOF
+}; declare -f g; g x`,
+		`h() ( echo sub ); declare -f h; h`,
+		`k() { for i in 1 2; do case $i in 1) echo one ;; *) echo other ;; esac; done; }; declare -f k`,
+	} {
+		cases = append(cases, bashCase{"n" + itoaTest(i), code})
+	}
+	checkAgainstBash(t, cases)
+}
+
+// declare, export and readonly listings.
+func TestIdioms6AgainstBash(t *testing.T) {
+	var cases []bashCase
+	for i, code := range []string{
+		`declare -r r1=1; declare -x x1=2; declare -i i1=3; declare -l l1=A; declare -u u1=b; declare -a a1=(1); declare -A A1=([k]=v); declare -n n1=x1; declare -t t1=5; declare -p r1 x1 i1 l1 u1 a1 A1 n1 t1`,
+		`export -p | grep -E '^declare -x (x2|HOME)=' ; x2=1; export x2; export -p | grep x2; readonly -p | grep -c r2; readonly r2=1; readonly -p | grep r2`,
+		`declare -ix both=4; declare -p both; declare +x both; declare -p both; declare -p nosuch; echo $?`,
+		`f() { declare -g G=1; local L=2; declare -p L; }; f; declare -p G; declare -p L 2>&1 | sed 's/line [0-9]*/line N/'`,
+		`declare -a s='x'; declare -p s; s+=(y); declare -p s; declare -A t; t+=([a]=1 [b]=2); declare -p t`,
+		`a=(x); a[3]=y; declare -p a; unset 'a[0]'; declare -p a; a=(); declare -p a; unset a; declare -p a 2>&1 | sed 's/line [0-9]*/line N/'`,
+		`declare -F | wc -l; f() { :; }; g() { :; }; declare -F; declare -F f nosuch; echo $?`,
+		`v='a'\''b"c$d e\f'; declare -p v; printf '%q\n' "$v"; echo "${v@Q}"`,
+		`declare -p BASH_VERSINFO | sed 's/=.*//' ; declare -p PIPESTATUS 2>&1 | sed 's/=.*//'`,
+		`declare -i n; n=abc; echo $n; n=2+3; echo $n; n+=x; echo $n`,
+	} {
+		cases = append(cases, bashCase{"p" + itoaTest(i), code})
+	}
+	checkAgainstBash(t, cases)
+}
+
+// set -e as scripts rely on it.
+func TestErrexitAgainstBash(t *testing.T) {
+	var cases []bashCase
+	for i, code := range []string{
+		`set -e; f() { false; echo in-f; }; f && echo and; echo after`,
+		`set -e; f() { false; echo in-f; }; if f; then echo then; fi; f || true; echo after; f; echo not`,
+		`set -e; x=$(false); echo "survived $?"`,
+		`set -e; local_f() { local x=$(false); echo "local masks $?"; }; local_f`,
+		`set -e; false | true; echo pipe-ok; set -o pipefail; false | true; echo not`,
+		`set -e; (false; echo in-sub); echo not`,
+		`set -e; { false; echo in-group; } || echo rescued; echo after`,
+		`set -e; while false; do :; done; until true; do :; done; echo loops`,
+		`set -e; [[ -z x ]]; echo not-reached-by-bash`,
+		`set -e; (( 0 )); echo not`,
+		`set -e; trap 'echo trapped' EXIT; false; echo not`,
+		`set -e; shopt -s inherit_errexit; x=$(false; echo still); echo "[$x]"`,
+		`set -e; ! false; echo negated; false || echo or`,
+		`set -eu; f() { echo "${1:-none}"; }; f; echo "${undefined:-default}"; echo $undefined`,
+		`set -e; : ${x?}`,
+		`set -e; echo $((y+z)); set -u; echo $((q+1))`,
+	} {
+		cases = append(cases, bashCase{"e" + itoaTest(i), code})
+	}
+	checkAgainstBash(t, cases)
+}
+
+func TestNulBytesAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"read", `printf 'a\0b\n' | { read x; printf '%s' "$x" | od -An -c; }`},
+		{"read-d", `printf 'a\0b\0' | { while read -r -d '' x; do echo "[$x]"; done; }`},
+		{"mapfile", `printf 'a\0b\n' | { mapfile -t l; printf '%s' "${l[0]}" | od -An -c; }`},
+		{"printf-arg", `printf '%s|' "$(printf 'x\0y')" a$'\0'b; echo`},
+		{"program-arg", `x=$'a\0b'; /bin/echo "$x" "c$x"`},
+	})
+}
+
+// No value holds a NUL byte: bash cuts $'…' at one and drops them from a
+// command substitution's output, with a warning.
+func TestNulBytesCutAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"ansi-c", `printf '%s|' $'a\0b'c x; echo`},
+		{"ansi-c-length", `s=$'\0'; echo ${#s}; test -n $'\0'; echo $?`},
+		{"subst", `x=$(printf 'a\0b'); echo ${#x} "$x"`},
+		{"subst-only-nul", `x=$(printf '\0'); echo "[${#x}]"`},
+		{"catfile", `printf 'a\0b\n' > f; x=$(< f); echo "$x"`},
+		{"printf-format", `printf $'x\0z' | od -An -c`},
+	})
+}
+
+// Errors bash reports and goes on after, or ends a script with.
+func TestErrorsAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"shift-extra", `set -- a b c; shift 1 extra; echo not reached`},
+		{"shift-extra-func", `f(){ shift 1 2; echo in; }; f; echo after`},
+		{"continue-extra", `for i in a; do continue 1 x; done; echo not reached`},
+		{"break-extra", `for i in a; do break 1 x; done; echo not reached`},
+		{"return-extra", `f(){ return 1 2; }; f; echo not reached`},
+		{"exit-extra", `trap 'echo trap $?' EXIT; exit 3 4; echo not reached`},
+		{"ps4-bad-subst", `PS4='+${x'; set -x; echo one; echo status=$?`},
+		{"ps4-arith", `PS4='+$(( 1 / 0 )) '; set -x; echo one; echo status=$?`},
+	})
+}
+
+// set -x repeats PS4's first character for command substitutions only.
+func TestXtraceDepthAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"depth", `set -x; (echo a); x=$(echo b); f(){ echo f; }; f; (echo $(echo $(echo d)))`},
+	})
 }

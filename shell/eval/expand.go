@@ -379,9 +379,7 @@ func (r *Runner) parts(parts []syntax.WordPart, quoted bool, b *builder, first b
 		case *syntax.SglQuoted:
 			s := p.Value
 			if p.Dollar {
-				// A NUL ends a C string: what follows it in
-				// the quotes is lost, as in bash.
-				s = ansiCValue(s)
+				s = ansiCValue(s) // a C string: it ends at a NUL, as in bash
 			}
 			b.text(s, true)
 		case *syntax.DblQuoted:

@@ -99,15 +99,17 @@ func (j *job) state() procState {
 	return st
 }
 
-// status is the job's: its last process's.
+// status is the job's: the statement's when the shell ran it itself (a
+// background subshell, whose programs are its processes too), else its
+// last process's.
 func (j *job) status() int {
 	if len(j.procs) == 0 {
 		return 0
 	}
-	// A statement the shell runs itself stands for the job: its status
-	// is the whole statement's, whatever programs it ran last.
-	if lead := j.procs[0]; lead.fake && lead.state == procDone {
-		return lead.status
+	for _, p := range j.procs {
+		if p.fake {
+			return p.status
+		}
 	}
 	return j.procs[len(j.procs)-1].status
 }
@@ -416,14 +418,18 @@ func (t *jobTable) line(j *job, cur, prev *job, pids bool) string {
 	case prev:
 		mark = '-'
 	}
+	text := j.text
+	if !j.fg && j.state() == procRunning {
+		text += " &" // bash shows a running background job with its &
+	}
 	if pids {
 		pid := j.pg
 		if pid == 0 && len(j.procs) > 0 {
 			pid = j.procs[0].pid
 		}
-		return fmt.Sprintf("[%d]%c %d %-24s%s", j.id, mark, pid, j.describe(), j.text)
+		return fmt.Sprintf("[%d]%c %d %-24s%s", j.id, mark, pid, j.describe(), text)
 	}
-	return fmt.Sprintf("[%d]%c  %-24s%s", j.id, mark, j.describe(), j.text)
+	return fmt.Sprintf("[%d]%c  %-24s%s", j.id, mark, j.describe(), text)
 }
 
 func (j *job) describe() string {

@@ -273,6 +273,33 @@ func placeArith(src string, start, end int, l *lenient) (string, bool) {
 	return src[:start] + strings.Repeat("\n", nl) + strings.Repeat("_", width) + src[end:], true
 }
 
+// emptySliceLength is ${x:off:} — an empty length, which is 0 to bash and
+// a syntax error to the parser — read again as ${x:off:0}; nil for any
+// other placeholder or expansion.
+func (r *Runner) emptySliceLength(pe *syntax.ParamExp) (*syntax.ParamExp, string) {
+	if r.lenient == nil || !pe.Dollar.IsValid() {
+		return nil, ""
+	}
+	text, ok := r.lenient.bad[pe.Dollar.Offset()]
+	if !ok || !strings.HasSuffix(text, ":}") || strings.Count(text, ":") < 2 {
+		return nil, ""
+	}
+	text = text[:len(text)-1] + "0}"
+	f, err := NewParser().Parse(strings.NewReader(text), "")
+	if err != nil || len(f.Stmts) != 1 {
+		return nil, ""
+	}
+	call, ok := f.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Args) != 1 || len(call.Args[0].Parts) != 1 {
+		return nil, ""
+	}
+	fixed, ok := call.Args[0].Parts[0].(*syntax.ParamExp)
+	if !ok || fixed.Slice == nil || fixed.Slice.Length == nil {
+		return nil, ""
+	}
+	return fixed, text
+}
+
 // badSubst reports a placeholder for a substitution bash finds bad when it
 // runs it.
 func (r *Runner) badSubst(pe *syntax.ParamExp) {

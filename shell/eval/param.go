@@ -68,7 +68,15 @@ func (r *Runner) paramExp(pe *syntax.ParamExp, quoted bool, b *builder) {
 	if pe.Param == nil {
 		r.fatal(&varError{msg: "bad substitution"})
 	}
-	r.badSubst(pe)
+	if fixed, text := r.emptySliceLength(pe); fixed != nil {
+		// Its positions are in its own text.
+		savedSrc, savedLenient := r.src, r.lenient
+		r.src, r.lenient = text, nil
+		defer func() { r.src, r.lenient = savedSrc, savedLenient }()
+		pe = fixed
+	} else {
+		r.badSubst(pe)
+	}
 	if pe.Length {
 		b.value(r.paramLength(pe), quoted)
 		return

@@ -720,9 +720,9 @@ func (r *Runner) guard(f func()) (aborted bool) {
 		switch e := e.(type) {
 		case abort:
 			r.status = e.status
-			if r.subshell > 0 && e.exit && e.status == 127 {
+			if e.exit && e.status == 127 && (r.subshell > 0 || r.opts.set[optErrexit]) {
 				// set -u and ${x?} end a subshell with status 1, the
-				// shell itself with 127, as in bash.
+				// shell itself with 127 — or 1 under set -e, as in bash.
 				r.status = 1
 			}
 			if r.subshell > 0 || e.exit && !r.sess.interactive {

@@ -83,11 +83,12 @@ func formatTime(format string, real, user, sys time.Duration) string {
 		case 'S':
 			d = sys
 		case 'P':
+			// bash: two decimals always, at most 100.
 			pct := 0.0
 			if real > 0 {
-				pct = float64(user+sys) / float64(real) * 100
+				pct = min(float64(user+sys)/float64(real)*100, 100)
 			}
-			fmt.Fprintf(&sb, "%.*f", prec, pct)
+			fmt.Fprintf(&sb, "%.2f", pct)
 			continue
 		default:
 			sb.WriteByte('%')
