@@ -230,13 +230,16 @@ func TestUndoSteps(t *testing.T) {
 	sh(t, dir, setup)
 	want := tree(t, dir)
 	s := open(t, dir, DefaultLimits)
+	// A clock a second further at each reading: the runs' IDs order as
+	// they ran, however fast the machine is.
+	clock := time.Now()
+	s.now = func() time.Time { clock = clock.Add(time.Second); return clock }
 	for _, script := range []string{"echo 1 >> a.txt; rm bin.dat", "echo 2 >> a.txt; echo n > new"} {
 		p, _ := s.Begin(script)
 		sh(t, dir, script)
 		if cp, err := p.Commit(); err != nil || cp == nil {
 			t.Fatal(cp, err)
 		}
-		time.Sleep(time.Millisecond) // distinct IDs in time order
 	}
 	cps, _ := s.List()
 	if len(cps) != 2 || cps[0].Label != "echo 2 >> a.txt; echo n > new" {
