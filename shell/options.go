@@ -510,6 +510,17 @@ func IsOption(name string, shopt bool) bool { return findOpt(name, !shopt) != ni
 // SetOptions sets the options of qsh's command line: as `shopt` with each
 // pair of shopt (-s NAME, -u NAME), then `set` with set's flags.
 func (s *Shell) SetOptions(ctx context.Context, set, shopt []string) {
+	src := optionsText(set, shopt)
+	if src == "" {
+		return
+	}
+	if f, st := s.parse(src, "qsh"); st == 0 {
+		s.runFile(ctx, f)
+	}
+}
+
+// optionsText is the set and shopt commands of qsh's command line flags.
+func optionsText(set, shopt []string) string {
 	var src strings.Builder
 	for i := 0; i+1 < len(shopt); i += 2 {
 		fmt.Fprintf(&src, "shopt %s %s\n", shopt[i], quote(shopt[i+1]))
@@ -521,10 +532,5 @@ func (s *Shell) SetOptions(ctx context.Context, set, shopt []string) {
 		}
 		src.WriteString("\n")
 	}
-	if src.Len() == 0 {
-		return
-	}
-	if f, st := s.parse(src.String(), "qsh"); st == 0 {
-		s.runFile(ctx, f)
-	}
+	return src.String()
 }

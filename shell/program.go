@@ -138,7 +138,7 @@ func (p Program) run(ctx context.Context, r *eval.Runner) int {
 	case p.Script != "":
 		data, err := os.ReadFile(p.Script)
 		if err != nil {
-			fmt.Fprintf(p.Stderr, "qsh: %s: %s\n", p.Script, errText(unwrapPath(err)))
+			fmt.Fprintf(p.Stderr, "qsh: %s: %s\n", p.Script, errText(errno(err)))
 			if os.IsNotExist(err) {
 				return 127
 			}
@@ -224,27 +224,11 @@ func (p Program) source(r *eval.Runner, path string) bool {
 		return false
 	}
 	if err != nil {
-		fmt.Fprintf(p.Stderr, "qsh: %s: %s\n", path, errText(unwrapPath(err)))
+		fmt.Fprintf(p.Stderr, "qsh: %s: %s\n", path, errText(errno(err)))
 		return true
 	}
 	r.Source(path, path, data, nil, false)
 	return true
-}
-
-// optionsText is the set and shopt commands of qsh's command line flags.
-func optionsText(set, shopt []string) string {
-	var src strings.Builder
-	for i := 0; i+1 < len(shopt); i += 2 {
-		fmt.Fprintf(&src, "shopt %s %s\n", shopt[i], quote(shopt[i+1]))
-	}
-	if len(set) > 0 {
-		src.WriteString("set")
-		for _, a := range set {
-			src.WriteString(" " + quote(a))
-		}
-		src.WriteString("\n")
-	}
-	return src.String()
 }
 
 // oneshotName is the name of the command of a -c string that is one simple
@@ -404,12 +388,4 @@ func dieOf(sig syscall.Signal) {
 	syscall.Kill(os.Getpid(), sig)
 	// Not reached unless the signal is blocked.
 	os.Exit(128 + int(sig))
-}
-
-// unwrapPath is err without its path: the message names the file already.
-func unwrapPath(err error) error {
-	if pe, ok := err.(*os.PathError); ok {
-		return pe.Err
-	}
-	return err
 }
