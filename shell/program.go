@@ -73,12 +73,14 @@ func (p Program) Run(ctx context.Context) int {
 	case p.Script != "":
 		opts = append(opts, eval.Script(p.Script))
 	}
-	if _, err := os.Getwd(); err != nil {
+	wd, err := os.Getwd()
+	if err != nil {
 		// The directory was removed under the shell: bash says so and
 		// runs all the same.
 		fmt.Fprintf(p.Stderr, "%s: shell-init: error retrieving current directory: %v\n", p.Name, err)
-		opts = append(opts, eval.Dir(startDir(p.Environ)))
+		wd = startDir(p.Environ)
 	}
+	opts = append(opts, eval.Dir(wd)) // the evaluator need not look again
 	r, err := eval.New(opts...)
 	if err != nil {
 		fmt.Fprintf(p.Stderr, "qsh: %v\n", err)
