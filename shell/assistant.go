@@ -5,9 +5,7 @@ import (
 	"io"
 	"time"
 
-	"mvdan.cc/sh/v3/expand"
-	"mvdan.cc/sh/v3/interp"
-	"mvdan.cc/sh/v3/syntax"
+	"github.com/qsh-shell/qsh/shell/eval"
 )
 
 // AskFunc answers one `?` line. The shell declares it so that it never
@@ -43,15 +41,15 @@ type Question struct {
 	// when there is no prompt to come (-c). Call it from the goroutine
 	// that called the AskFunc.
 	Edit func(command string)
-	// Vars is the session's variables, for expanding a command without
-	// running it (the effect a confirmation shows); read-only.
-	Vars expand.Environ
-	// Aliases and Functions are the session's aliases (name → value; nil
-	// when expand_aliases is off) and functions, which the assistant's
-	// commands run as the prompt's would (the confirmation says so);
-	// read-only.
-	Aliases   map[string]string
-	Functions map[string]*syntax.Stmt
+	// Dry is a copy of the session that runs nothing — its variables,
+	// functions and options — for expanding a command without running it
+	// (the effect a confirmation shows). Call it from the goroutine that
+	// called the AskFunc.
+	Dry func() *eval.Runner
+	// Aliases are the session's aliases (name → value; nil when
+	// expand_aliases is off), which the assistant's commands run as the
+	// prompt's would (the confirmation says so); read-only.
+	Aliases map[string]string
 	// Private is set for a private line (a leading blank, HISTIGNORE):
 	// the question goes to the model, but nothing of its turn may be
 	// written to disk. Remember is then nil.
@@ -73,5 +71,5 @@ type Command struct {
 // The middlewares, when non-nil, see every command and every file the run
 // really executes or opens, so a caller can stop what it did not approve.
 type RunFunc func(ctx context.Context, command string, stdout, stderr io.Writer,
-	exec func(next interp.ExecHandlerFunc) interp.ExecHandlerFunc,
-	open func(next interp.OpenHandlerFunc) interp.OpenHandlerFunc) (status int, err error)
+	exec func(next eval.ExecHandler) eval.ExecHandler,
+	open func(next eval.OpenHandler) eval.OpenHandler) (status int, err error)

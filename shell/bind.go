@@ -1,7 +1,6 @@
 package shell
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -9,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"mvdan.cc/sh/v3/interp"
+	"github.com/qsh-shell/qsh/shell/eval"
 )
 
 // bindBuiltin is bash's `bind`: it binds keys to readline functions,
@@ -17,7 +16,7 @@ import (
 // them. What qsh's editor cannot do is said in one line and skipped,
 // never fatal: vi keymaps are kept and unused, as are readline variables
 // (`set …`) but editing-mode, which is set -o vi or emacs.
-func (s *Shell) bindBuiltin(ctx context.Context, hc interp.HandlerContext, b builtinIO, args []string) int {
+func (s *Shell) bindBuiltin(r *eval.Runner, b builtinIO, args []string) int {
 	var (
 		keymapName          string
 		exec                bool
@@ -81,7 +80,7 @@ func (s *Shell) bindBuiltin(ctx context.Context, hc interp.HandlerContext, b bui
 	case 'X':
 		listBound(b.out, effective(m, defaults), false, func(k binding) string { return k.cmd })
 	case 'v', 'V':
-		s.listRlVars(b.out, list == 'V', s.opt(hc.Env, "vi"))
+		s.listRlVars(b.out, list == 'V', s.optNow("vi"))
 	}
 	for _, fn := range query {
 		keys := keysOf(effective(m, defaults), fn)
@@ -132,8 +131,8 @@ func (s *Shell) bindBuiltin(ctx context.Context, hc interp.HandlerContext, b bui
 	}
 	if mode, ok := s.rlVars["editing-mode"]; ok {
 		delete(s.rlVars, "editing-mode") // the option holds it
-		if o := findOpt(mode, true); o != nil && (mode == "vi" || mode == "emacs") {
-			s.applyOpts(ctx, hc, b, []optChange{{o, true}})
+		if mode == "vi" || mode == "emacs" {
+			r.SetOpt(mode, true)
 		}
 	}
 	return st

@@ -1,8 +1,6 @@
 package shell
 
 import (
-	"context"
-	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -93,100 +91,17 @@ func shownName(name string) string {
 	return name
 }
 
-// complete is `complete`: it registers, prints (-p, or no arguments) or
-// removes (-r) compspecs.
-func (s *Shell) complete(b builtinIO, args []string) int {
-	a, err := completions.ParseArgs("complete", args)
-	if err != nil {
-		return b.usage(err)
-	}
-	names := specNames(a)
-	switch {
-	case a.Remove:
-		if len(names) == 0 {
-			s.compspecs.clear()
-			return 0
-		}
-		st := 0
-		for _, n := range names {
-			if !s.compspecs.remove(n) {
-				st = b.fail(1, "%s: no completion specification", n)
-			}
-		}
-		return st
-	case a.Print || len(args) == 0:
-		if len(names) == 0 {
-			names = s.compspecs.list()
-		}
-		st := 0
-		for _, n := range names {
-			sp, ok := s.compspecs.get(n)
-			if !ok {
-				st = b.fail(1, "%s: no completion specification", n)
-				continue
-			}
-			fmt.Fprintln(b.out, sp.Print(shownName(n)))
-		}
-		return st
-	case len(names) == 0:
-		fmt.Fprintf(b.err, "%s%s: usage: %s\n", b.where, b.name, completions.Usage("complete"))
-		return 2
-	}
-	for _, n := range names {
-		s.compspecs.set(n, a.Spec)
-	}
-	return 0
-}
-
-// compopt is `compopt`: it changes (-o, +o) or prints the options of the
-// completion being generated, or of the named compspecs.
-func (s *Shell) compopt(ctx context.Context, b builtinIO, args []string) int {
-	a, err := completions.ParseArgs("compopt", args)
-	if err != nil {
-		return b.usage(err)
-	}
-	on, off := a.Spec.Options, a.Off
-	names := specNames(a)
-	if len(names) == 0 {
-		c, ok := ctx.Value(compCallKey{}).(*compCall)
-		if !ok || c.line == nil { // compgen -F's function is no completion
-			return b.fail(1, "not currently executing completion function")
-		}
-		if on == 0 && off == 0 {
-			fmt.Fprintln(b.out, completions.Spec{Options: c.opts}.PrintOptions(c.cmd))
-			return 0
-		}
-		c.opts = c.opts&^off | on
-		return 0
-	}
-	st := 0
-	for _, n := range names {
-		sp, ok := s.compspecs.get(n)
-		if !ok {
-			st = b.fail(1, "%s: no completion specification", n)
-			continue
-		}
-		if on == 0 && off == 0 {
-			fmt.Fprintln(b.out, sp.PrintOptions(shownName(n)))
-			continue
-		}
-		sp.Options = sp.Options&^off | on
-		s.compspecs.set(n, sp)
-	}
-	return st
-}
-
 // compspecFor finds the compspec for the command cmd: its own, the one of
 // its base name, else the default (-D).
-func (s *Shell) compspecFor(cmd string) (name string, sp completions.Spec, ok bool) {
-	if sp, ok := s.compspecs.get(cmd); ok {
+func (c *evalCompletion) compspecFor(cmd string) (name string, sp completions.Spec, ok bool) {
+	if sp, ok := c.specs.get(cmd); ok {
 		return cmd, sp, true
 	}
 	if i := strings.LastIndexByte(cmd, '/'); i >= 0 {
-		if sp, ok := s.compspecs.get(cmd[i+1:]); ok {
+		if sp, ok := c.specs.get(cmd[i+1:]); ok {
 			return cmd[i+1:], sp, true
 		}
 	}
-	sp, ok = s.compspecs.get(defaultSpec)
+	sp, ok = c.specs.get(defaultSpec)
 	return defaultSpec, sp, ok
 }

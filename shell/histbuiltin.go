@@ -2,12 +2,15 @@ package shell
 
 import (
 	"bufio"
+
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/qsh-shell/qsh/shell/eval"
 )
 
 // history, as bash's: list (all or the last N), -c, -d offset or range,
@@ -27,6 +30,42 @@ type histFiles struct {
 
 // getenv is a shell variable's value, and whether it is set.
 type getenv func(name string) (string, bool)
+
+// historyBuiltins are history, fc and bind on the evaluator. A
+// non-interactive shell records no commands, but history -s adds to its
+// list, -r reads a file into it, -w writes it, fc -l lists it, as in
+// bash; its bind says what bash's says there, that line editing is not
+// enabled. In the assistant's subshell they work on a copy of the
+// session's state (see [Shell.keep]).
+func (s *Shell) historyBuiltins() []*eval.Builtin {
+	bio := func(b *eval.B) builtinIO {
+		return builtinIO{name: b.Args[0], out: b.Stdout(), err: b.Stderr(), errorf: b.Errorf}
+	}
+	return []*eval.Builtin{
+		{Name: "history", Usage: strings.TrimPrefix(historyUsage, "history: usage: "), Run: func(b *eval.B) int {
+			env := func(name string) (string, bool) { return b.R.Get(name) }
+			return s.historyBuiltin(env, b.R.Dir(), bio(b), b.Args[1:], inRun(b.Ctx))
+		}},
+		{Name: "fc", Usage: "fc [-e ename] [-lnr] [first] [last] or fc -s [pat=rep] [command]", Run: func(b *eval.B) int {
+			return s.fcBuiltin(bio(b), b.Args[1:])
+		}},
+		{Name: "bind", Usage: "bind [-lpsvPSVX] [-m keymap] [-f filename] [-q name] [-u name] [-r keyseq] [-x keyseq:shell-command] [keyseq:readline-function or readline-command]",
+			Run: func(b *eval.B) int {
+				if !s.interactive {
+					b.Errorf("warning: line editing not enabled")
+					return 0
+				}
+				if inRun(b.Ctx) && bindReadsFile(b.Args[1:]) {
+					// Its changes would not outlive the run (see
+					// [Shell.keep]), and the file is read past the open
+					// handler the sandbox and the guard watch.
+					b.Errorf("-f: the assistant's commands read no key bindings from files")
+					return 1
+				}
+				return s.bindBuiltin(b.R, bio(b), b.Args[1:])
+			}},
+	}
+}
 
 func (s *Shell) historyBuiltin(env getenv, dir string, b builtinIO, args []string, run bool) int {
 	s.joinHistory(true)

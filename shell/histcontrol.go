@@ -207,13 +207,7 @@ func public(rec []recorded, outputs []string) []Command {
 }
 
 // lookupVar is the value of a shell variable and whether it is set.
-func (s *Shell) lookupVar(name string) (string, bool) {
-	if vr, ok := s.runner.Vars[name]; ok {
-		return vr.String(), vr.IsSet()
-	}
-	vr := s.runner.Env.Get(name)
-	return vr.String(), vr.IsSet()
-}
+func (s *Shell) lookupVar(name string) (string, bool) { return s.r.Get(name) }
 
 // settleHistory drops from the history file the copies erasedups removed
 // from the session's list, when the REPL ends.

@@ -139,14 +139,15 @@ trap -p DEBUG
 T[f] st=1
 in f 1
 f2
-T[echo after 0] st=0
+T[echo "after $?"] st=0
 after 0
-T[echo x=cs] st=0
+T[x=$(echo cs)] st=0
+T[echo "x=$x"] st=0
 x=cs
 T[trap -p DEBUG] st=0
 trap -- 'echo "T[$BASH_COMMAND] st=$?"; true' DEBUG
 T[g] st=0
-T[echo g=3] st=3
+T[echo "g=$?"] st=3
 g=3
 T[set -e] st=0
 T[false] st=0

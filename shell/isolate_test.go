@@ -78,7 +78,7 @@ func TestRunLeavesSessionState(t *testing.T) {
 		"0077\n40\nqsh: bind: -f: the assistant's commands read no key bindings from files\n" {
 		t.Errorf("the subshell's own changes: %q", got)
 	}
-	if s.RunString(ctx, "echo alive"); s.exitNow {
+	if s.run(ctx, "echo alive", ""); s.exited() {
 		t.Errorf("exit in the assistant's subshell ends the session")
 	}
 	if !strings.Contains(before["history"], "kept-entry") {
@@ -148,17 +148,16 @@ func TestRunHistory(t *testing.T) {
 // the classifier takes for safe, leaves the user's jobs in the session's
 // table, as bash's subshell disowns from a copy.
 func TestRunDisown(t *testing.T) {
-	s, _, _ := newTestShell(t, nil)
-	s.jobs = newJobs(-1, 0, io.Discard, nil, realClock())
-	s.jobs.add(&job{text: "sleep 30", bg: true, procs: []*proc{{state: procRunning}}}, 0)
+	s, _, out := newTestShell(t, nil)
+	ctx := context.Background()
+	s.run(ctx, "sleep 30 & x=$!", "")
+	defer s.run(ctx, "kill $x", "")
 	for _, cmd := range []string{"disown -a", "disown %1", "disown"} {
-		var out bytes.Buffer
-		if st, _ := s.Run(context.Background(), cmd, &out, &out, nil, nil); st != 0 {
-			t.Errorf("%s: status %d: %s", cmd, st, out.String())
-		}
+		s.Run(ctx, cmd, io.Discard, io.Discard, nil, nil)
 	}
-	if len(s.jobs.list) != 1 {
-		t.Errorf("the assistant's subshell disowned the user's job: %v", s.jobs.list)
+	out.Reset()
+	if s.run(ctx, "jobs", ""); !strings.Contains(out.String(), "sleep 30") {
+		t.Errorf("the assistant's subshell disowned the user's job: jobs says %q", out.String())
 	}
 }
 
@@ -179,14 +178,14 @@ func TestReadFDStaysOpen(t *testing.T) {
 	defer unix.Close(fd)
 	w.WriteString("one\ntwo\n")
 	ctx := context.Background()
-	s.RunString(ctx, "read -u 57 x; echo got $x")
+	s.run(ctx, "read -u 57 x; echo got $x", "")
 	for range 3 {
 		runtime.GC()
 	}
 	if _, err := unix.FcntlInt(fd, unix.F_GETFD, 0); err != nil {
 		t.Fatalf("descriptor %d after read -u and a collection: %v", fd, err)
 	}
-	s.RunString(ctx, "mapfile -u 57 -n 1 a; echo got ${a[0]}")
+	s.run(ctx, "mapfile -u 57 -n 1 a; echo got ${a[0]}", "")
 	if got := out.String(); !strings.Contains(got, "got one\n") || !strings.Contains(got, "got two\n") {
 		t.Errorf("output %q", got)
 	}

@@ -6,25 +6,20 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"mvdan.cc/sh/v3/interp"
-	"mvdan.cc/sh/v3/syntax"
-
 	"github.com/qsh-shell/qsh/completions"
+	"github.com/qsh-shell/qsh/shell/eval"
 )
 
 // Tab with programmable completion. The line editor asks on its own
-// goroutine while the shell waits for the line, so the interpreter is
-// idle: the compspec's function runs in it, as in bash, and what it
-// defines (bash-completion loads a command's completions on its first
-// Tab) stays. It runs as a builtin of qsh's own (see [Shell.progcomp])
-// called at the top level, which eval's code from, like compgen.
+// goroutine while the shell waits for the line, so the evaluator is idle:
+// the compspec's function runs in it, as in bash, and what it defines
+// (bash-completion loads a command's completions on its first Tab) stays.
 
 // tabRequest is one Tab: the line and what the compspec made of it.
 type tabRequest struct {
 	line   string
 	cursor int
 	ctype  int // COMP_TYPE
-	status int // $? before the Tab, kept
 	words  completions.Words
 	// Set by progcomp: whether a compspec applied, what it generated and
 	// its options as compopt left them.
@@ -33,13 +28,6 @@ type tabRequest struct {
 	opts    completions.Options
 }
 
-// tabKey is the context key of the tabRequest the progcomp builtin
-// answers.
-type tabKey struct{}
-
-// progcompMark is the name of the builtin that runs a tabRequest.
-const progcompMark = builtinMark + "progcomp"
-
 // tabComplete is programmable completion for line with the cursor at byte
 // offset cursor; again is set for the Tab that lists the candidates (bash's
 // COMP_TYPE 63): a second Tab on the same line. ok is false when no compspec applies, or when it found
@@ -47,12 +35,12 @@ const progcompMark = builtinMark + "progcomp"
 // bashdefault), or `shopt -u progcomp` turned it off: qsh's own
 // completion answers then.
 func (s *Shell) tabComplete(line string, cursor int, again bool) (cands []string, replace int, ok bool) {
-	if len(s.compspecs.list()) == 0 || !s.optNow("progcomp") {
+	if len(s.comp.specs.list()) == 0 || !s.optNow("progcomp") {
 		return nil, 0, false
 	}
 	breaks := completions.DefaultWordBreaks
-	if vr, ok := s.runner.Vars["COMP_WORDBREAKS"]; ok && vr.IsSet() {
-		breaks = vr.String()
+	if v, ok := s.r.Get("COMP_WORDBREAKS"); ok {
+		breaks = v
 	}
 	req := &tabRequest{line: line, cursor: cursor, ctype: 9}
 	if again {
@@ -120,74 +108,70 @@ func terminalSignals(f *os.File) func() {
 	}
 }
 
-// runTab runs req's progcomp builtin in the interpreter, with no standard
-// input (the line editor has the terminal), and keeps $? as it was. A
-// panic in the completion's code costs one line, not the shell (see
-// [contain]), and offers nothing.
+// runTab runs req's compspec in the evaluator, with no standard input
+// (the line editor has the terminal), and keeps $? as it was. A panic in
+// the completion's code is the evaluator's to contain: it costs one line
+// and offers nothing.
 func (s *Shell) runTab(ctx context.Context, req *tabRequest) {
-	ctx = context.WithValue(ctx, tabKey{}, req)
-	interp.StdIO(nil, s.stdout, s.stderr)(s.runner)
-	defer interp.StdIO(s.stdin, s.stdout, s.stderr)(s.runner)
-	call := &syntax.CallExpr{Args: []*syntax.Word{{Parts: []syntax.WordPart{&syntax.Lit{Value: progcompMark}}}}}
-	if contain(s.runner, s.stderr, func() { s.runner.Run(ctx, call) }) {
-		req.found, req.matches = false, nil
-	}
+	st := s.r.Status()
+	s.r.SetStdio(nil, s.stdout, s.stderr)
+	defer s.r.SetStdio(s.stdin, s.stdout, s.stderr)
+	s.progcomp(ctx, req)
 	if ctx.Err() != nil {
 		req.found, req.matches = true, nil // stopped: nothing to offer
 	}
-	s.setStatus(context.WithoutCancel(ctx), req.status)
+	s.r.SetStatus(st)
 }
 
-// progcomp is the builtin that answers a Tab: it finds the compspec for
-// the command the cursor is in (the -E one for an empty line, the -I one
-// for the command word), generates with it and, when its function returned
-// 124 after registering another compspec for the command (bash-completion's
-// loader does), once more with that one.
-func (s *Shell) progcomp(ctx context.Context, hc interp.HandlerContext) int {
-	req, ok := ctx.Value(tabKey{}).(*tabRequest)
-	if !ok {
-		return 1
-	}
-	req.status = hc.LastExitStatus
+// progcomp answers a Tab: it finds the compspec for the command the cursor
+// is in (the -E one for an empty line, the -I one for the command word),
+// generates with it and, when its function returned 124 after registering
+// another compspec for the command (bash-completion's loader does), once
+// more with that one.
+func (s *Shell) progcomp(ctx context.Context, req *tabRequest) {
+	c := &s.comp
 	w := &req.words
 	cmd := w.Words[0]
 	var name string
 	var sp completions.Spec
+	var ok bool
 	switch {
 	case w.CWord == 0 && len(w.Words) == 1 && cmd == "":
 		name = emptySpec
-		sp, ok = s.compspecs.get(name)
+		sp, ok = c.specs.get(name)
 	case w.CWord == 0:
 		name = initialSpec
-		sp, ok = s.compspecs.get(name)
+		sp, ok = c.specs.get(name)
 	default:
-		name, sp, ok = s.compspecFor(cmd)
+		name, sp, ok = c.compspecFor(cmd)
 	}
 	if !ok {
-		return 0
+		return
 	}
 	text := w.Line[w.Start:w.Point]
 	prev := ""
 	if w.CWord > 0 {
 		prev = w.Words[w.CWord-1]
 	}
+	b := &eval.B{Args: []string{"complete"}, Ctx: ctx, R: s.r}
 	for range 3 {
-		c := &compCall{word: completions.Unquote(text), cmd: cmd, text: text, prev: prev,
+		call := &compCall{word: completions.Unquote(text), cmd: cmd, text: text, prev: prev,
 			line: w, ctype: req.ctype, opts: sp.Options}
 		req.found = true
-		req.matches, _ = s.generate(ctx, hc, sp, c)
-		req.opts = c.opts
+		c.tab = call
+		req.matches, _ = c.generate(b, sp, call)
+		c.tab = nil
+		req.opts = call.opts
 		if sp.Actions&(completions.File|completions.Directory) != 0 {
 			req.opts |= completions.FileNames // as readline treats them in bash
 		}
-		if !c.retry || w.CWord == 0 {
+		if !call.retry || w.CWord == 0 {
 			break
 		}
-		again, nsp, ok := s.compspecFor(cmd)
+		again, nsp, ok := c.compspecFor(cmd)
 		if !ok || again == name && nsp == sp {
 			break
 		}
 		name, sp = again, nsp
 	}
-	return 0
 }

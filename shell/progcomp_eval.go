@@ -18,6 +18,9 @@ import (
 // evalCompletion is the completion state of a shell on the evaluator.
 type evalCompletion struct {
 	specs compspecs
+	// tab is the completion Tab is generating, for compopt; nil
+	// elsewhere.
+	tab *compCall
 }
 
 // builtins are complete, compgen and compopt for the evaluator.
@@ -98,8 +101,17 @@ func (c *evalCompletion) compopt(b *eval.B) int {
 	names := specNames(a)
 	if len(names) == 0 {
 		// Only Tab's functions run as a completion; compgen -F's do not.
-		b.Errorf("not currently executing completion function")
-		return 1
+		t := c.tab
+		if t == nil || t.line == nil {
+			b.Errorf("not currently executing completion function")
+			return 1
+		}
+		if on == 0 && off == 0 {
+			fmt.Fprintln(b.Stdout(), completions.Spec{Options: t.opts}.PrintOptions(t.cmd))
+			return 0
+		}
+		t.opts = t.opts&^off | on
+		return 0
 	}
 	st := 0
 	for _, n := range names {
@@ -161,7 +173,9 @@ func (c *evalCompletion) generate(b *eval.B, spec completions.Spec, call *compCa
 		}
 	}
 	if spec.Func != "" {
-		fmt.Fprintf(b.Stderr(), "%s: compgen: warning: -F option may not work as you expect\n", shellName(r))
+		if call.line == nil {
+			fmt.Fprintf(b.Stderr(), "%s: compgen: warning: -F option may not work as you expect\n", shellName(r))
+		}
 		reply, fok := runCompFuncEval(b, spec.Func, call)
 		ok = ok && fok
 		matches = append(matches, reply...)
@@ -345,7 +359,10 @@ func runCompFuncEval(b *eval.B, fn string, call *compCall) ([]string, bool) {
 	}
 	evalIn(b, compVars(call))
 	args := singleQuote(call.cmd) + " " + singleQuote(call.text) + " " + singleQuote(call.prev)
-	evalIn(b, singleQuote(fn)+" "+args)
+	if evalIn(b, singleQuote(fn)+" "+args) == 124 {
+		// It loaded another compspec for the command, which Tab uses.
+		call.retry = true
+	}
 	reply := takeVar(b, "COMPREPLY")
 	for _, n := range []string{"COMP_WORDS", "COMP_CWORD", "COMP_LINE", "COMP_POINT", "COMP_TYPE", "COMP_KEY"} {
 		b.R.Unset(n)
@@ -357,6 +374,9 @@ func runCompFuncEval(b *eval.B, fn string, call *compCall) ([]string, bool) {
 // variables exported, and returns its output's lines.
 func runCompCommandEval(b *eval.B, cmd string, call *compCall) []string {
 	env := "COMP_LINE='' COMP_POINT=0 COMP_TYPE=0 COMP_KEY=0"
+	if l := call.line; l != nil {
+		env = fmt.Sprintf("COMP_LINE=%s COMP_POINT=%d COMP_TYPE=%d COMP_KEY=9", singleQuote(l.Line), l.Point, call.ctype)
+	}
 	src := fmt.Sprintf("%s=$(export %s; %s %s %s %s)", compVarName, env, cmd,
 		singleQuote(call.cmd), singleQuote(call.text), singleQuote(call.prev))
 	evalIn(b, src)

@@ -65,7 +65,7 @@ func (p Program) Run(ctx context.Context) int {
 		eval.OnSignalTrap(ints.trapped),
 		eval.WrapExec(ints.foreground),
 		eval.Builtins(new(evalCompletion).builtins()...),
-		eval.Builtins(historyOnEval(histShell)...),
+		eval.Builtins(histShell.historyBuiltins()...),
 	}
 	switch {
 	case p.Command != nil:
@@ -164,30 +164,6 @@ func (p Program) run(ctx context.Context, r *eval.Runner) int {
 	return r.RunString(ctx, src, p.Name)
 }
 
-// historyOnEval are history, fc and bind on the evaluator, over s's list:
-// a non-interactive shell records no commands, but history -s adds to the
-// list, -r reads a file into it, -w writes it, fc -l lists it, as in bash;
-// bind says what bash's says there, that line editing is not enabled.
-func historyOnEval(s *Shell) []*eval.Builtin {
-	bio := func(b *eval.B) builtinIO {
-		return builtinIO{name: b.Args[0], out: b.Stdout(), err: b.Stderr(), errorf: b.Errorf}
-	}
-	return []*eval.Builtin{
-		{Name: "history", Usage: strings.TrimPrefix(historyUsage, "history: usage: "), Run: func(b *eval.B) int {
-			env := func(name string) (string, bool) { return b.R.Get(name) }
-			return s.historyBuiltin(env, b.R.Dir(), bio(b), b.Args[1:], false)
-		}},
-		{Name: "fc", Usage: "fc [-e ename] [-lnr] [first] [last] or fc -s [pat=rep] [command]", Run: func(b *eval.B) int {
-			return s.fcBuiltin(bio(b), b.Args[1:])
-		}},
-		{Name: "bind", Usage: "bind [-lpsvPSVX] [-m keymap] [-f filename] [-q name] [-u name] [-r keyseq] [-x keyseq:shell-command] [keyseq:readline-function or readline-command]",
-			Run: func(b *eval.B) int {
-				b.Errorf("warning: line editing not enabled")
-				return 0
-			}},
-	}
-}
-
 // startDir is where a shell whose directory is gone starts: $PWD if it
 // still is a directory, else /.
 func startDir(environ []string) string {
@@ -232,6 +208,15 @@ func (p Program) source(r *eval.Runner, path string) bool {
 	r.Source(path, path, data, nil, false)
 	return true
 }
+
+// A -c string that is one simple command runs its program in qsh's own
+// process, as bash does: `ssh host cmd` and git over ssh run `qsh -c
+// 'cmd …'`, and the program replacing the shell spares a fork, a process
+// that only waits, and the shell's own exit.
+
+// lastKey marks the context of a -c string whose one command is the last
+// thing the shell does.
+type lastKey struct{}
 
 // oneshotName is the name of the command of a -c string that is one simple
 // command which may replace the shell (see [oneshot]).
@@ -334,6 +319,14 @@ func (s *intState) catch() func() {
 		}
 	}
 }
+
+// catchDelay is how long a non-interactive shell runs its own code (a
+// loop, builtins) before it catches Ctrl-C. Catching starts two of the
+// runtime's threads, ≈0.4 ms of every `qsh -c` (an `ssh host cmd`, each
+// git fetch over ssh) when done at once, and most -c strings are over
+// sooner. A program it starts is covered from its start (see
+// [intState.foreground]).
+const catchDelay = 5 * time.Millisecond
 
 // loop acts on the signals caught until done is closed.
 func (s *intState) loop(ch chan os.Signal, done chan struct{}) {

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/ergochat/readline"
-	"mvdan.cc/sh/v3/expand"
+	"github.com/qsh-shell/qsh/shell/eval"
 
 	"github.com/qsh-shell/qsh/completions"
 	"github.com/qsh-shell/qsh/prompt"
@@ -20,7 +20,7 @@ import (
 func (s *Shell) promptString(ctx context.Context, status int, took time.Duration) (p, titles string) {
 	d := s.promptData(status, took)
 	if ps1 := s.Var("PS1"); ps1 != "" {
-		out := s.expandPS(ctx, ps1, d, status)
+		out := s.expandPS(ctx, ps1, d)
 		if s.terminal {
 			titles = prompt.Titles(out)
 		}
@@ -56,7 +56,7 @@ func (s *Shell) promptData(status int, took time.Duration) prompt.Data {
 		Root:      os.Geteuid() == 0,
 		GitBranch: prompt.GitBranch(dir),
 		Status:    status,
-		Jobs:      s.jobs.count(),
+		Jobs:      s.r.JobCount(),
 		Duration:  took,
 		Color:     prompt.ColorEnabled(s.Var, s.terminal),
 		Now:       time.Now(),
@@ -72,21 +72,24 @@ func atoi(s string) int {
 }
 
 // expandPS expands a prompt string as bash does: backslash escapes, then
-// (with promptvars, the default) the shell's expansions, run in the
-// session when ps has any (see [Shell.expandPrompt]). Hidden text stays
-// between \x01 and \x02.
-func (s *Shell) expandPS(ctx context.Context, ps string, d prompt.Data, status int) string {
+// (with promptvars, the default) the shell's expansions, in the session,
+// when ps has any. Hidden text stays between \x01 and \x02.
+func (s *Shell) expandPS(ctx context.Context, ps string, d prompt.Data) string {
+	return s.expandPSIn(ctx, s.r, ps, d)
+}
+
+// expandPSIn is expandPS in r, the shell or the subshell that asks
+// (${x@P}, PS4).
+func (s *Shell) expandPSIn(ctx context.Context, r *eval.Runner, ps string, d prompt.Data) string {
 	text := prompt.Decode(ps, d)
-	if s.noPromptVars {
+	if on, _ := r.Opt("promptvars"); !on || !needsShell(ps) {
 		return prompt.Unquote(text)
 	}
-	if !needsShell(ps) {
+	out, err := r.ExpandString(ctx, text)
+	if err != nil {
 		return prompt.Unquote(text)
 	}
-	if out, ok := s.expandPrompt(ctx, text, status); ok {
-		return out
-	}
-	return prompt.Unquote(text)
+	return out
 }
 
 // needsShell reports whether prompt string ps has a $ or ` of its own,
@@ -107,7 +110,7 @@ func needsShell(ps string) bool {
 // continuationPrompt is $PS2, by default "> ".
 func (s *Shell) continuationPrompt(ctx context.Context, status int) string {
 	if ps2 := s.Var("PS2"); ps2 != "" {
-		return prompt.Visible(s.expandPS(ctx, ps2, s.promptData(status, 0), status))
+		return prompt.Visible(s.expandPS(ctx, ps2, s.promptData(status, 0)))
 	}
 	return "> "
 }
@@ -126,17 +129,13 @@ func (s *Shell) completer() readline.AutoCompleter {
 			Dir:      s.Dir(),
 			Home:     s.Var("HOME"),
 			Path:     s.Var("PATH"),
-			Builtins: builtinNames,
+			Builtins: s.r.BuiltinNames(),
 			Commands: cmds,
 		}
-		for name := range s.runner.Funcs {
-			env.Functions = append(env.Functions, name)
-		}
-		for name := range s.aliases {
-			env.Aliases = append(env.Aliases, name)
-		}
-		for name, vr := range s.runner.Vars {
-			if vr.IsSet() && vr.Kind != expand.NameRef {
+		env.Functions = s.r.FuncNames()
+		env.Aliases = s.r.AliasNames()
+		for _, name := range s.r.VarNames() {
+			if v := s.r.Var(name); v != nil && v.IsSet() && v.Attr&eval.AttrNameref == 0 {
 				env.Vars = append(env.Vars, name)
 			}
 		}
@@ -145,15 +144,4 @@ func (s *Shell) completer() readline.AutoCompleter {
 		slices.Sort(env.Vars)
 		return env
 	}}
-}
-
-// builtinNames are the builtins, bash's all: what Tab and compgen -b
-// offer.
-var builtinNames = []string{
-	".", ":", "[", "alias", "bg", "bind", "break", "builtin", "caller", "cd", "command", "compgen",
-	"complete", "compopt", "continue", "declare", "dirs", "disown", "echo", "enable", "eval", "exec",
-	"exit", "export", "false", "fc", "fg", "getopts", "hash", "help", "history", "jobs", "kill", "let",
-	"local", "logout", "mapfile", "popd", "printf", "pushd", "pwd", "read", "readarray", "readonly",
-	"return", "set", "shift", "shopt", "source", "suspend", "test", "times", "trap", "true", "type",
-	"typeset", "ulimit", "umask", "unalias", "unset", "wait",
 }

@@ -2,27 +2,15 @@ package shell
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
-
-	"mvdan.cc/sh/v3/syntax"
 )
 
 // Login sources what a login shell reads: /etc/profile, then the first of
 // ~/.qsh_profile and ~/.profile that exists.
 func (s *Shell) Login(ctx context.Context) {
-	s.source(ctx, "/etc/profile")
-	home := s.Var("HOME")
-	if home == "" {
-		return
-	}
-	for _, name := range []string{".qsh_profile", ".profile"} {
-		if s.source(ctx, filepath.Join(home, name)) {
-			return
-		}
+	for _, path := range profiles(s.r) {
+		s.source(ctx, path)
 	}
 }
 
@@ -49,10 +37,9 @@ func (s *Shell) Inputrc(ctx context.Context) {
 	if _, err := os.Stat(path); err != nil {
 		return
 	}
-	prog, err := syntax.NewParser().Parse(strings.NewReader("builtin bind -f "+quote(path)+" 2>/dev/null"), "")
-	if err == nil {
-		s.runFile(ctx, prog)
-	}
+	st := s.r.Status()
+	s.run(ctx, "builtin bind -f "+singleQuote(path)+" 2>/dev/null", "inputrc")
+	s.r.SetStatus(st)
 }
 
 // RCFile sources path instead of ~/.qshrc (--rcfile).
@@ -60,47 +47,30 @@ func (s *Shell) RCFile(ctx context.Context, path string) {
 	s.source(ctx, path)
 }
 
-// source runs the file at path in the session and reports whether it
-// exists. Errors are printed as `file:line: message`; they never stop the
-// shell.
+// source runs the file at path in the session as the source builtin
+// would, and reports whether it exists. Errors are reported as bash
+// reports them; they never stop the shell, and a Ctrl-C stops the file,
+// not the shell.
 func (s *Shell) source(ctx context.Context, path string) bool {
-	f, err := os.Open(path)
-	if errors.Is(err, os.ErrNotExist) {
+	data, err := os.ReadFile(path)
+	if os.IsNotExist(err) {
 		return false
 	}
 	if err != nil {
-		s.errorf("%v", err)
-		return true
-	}
-	fi, err := f.Stat()
-	f.Close()
-	if err == nil && fi.IsDir() {
-		err = fmt.Errorf("%s: is a directory", path)
-	}
-	if err != nil {
-		s.errorf("%v", err)
+		s.errorf("%s: %s", path, errText(errno(err)))
 		return true
 	}
 	if s.interactive {
-		// A Ctrl-C stops the file, not the shell; the REPL that
-		// follows goes on catching.
-		s.catchSignals()
+		s.sigs.start()
 	}
-	// Run with the source builtin, so that `return` at its top level
-	// works; a syntax error stops the file there, as in bash (see
-	// [upToError]).
-	prog, err := syntax.NewParser().Parse(strings.NewReader("source "+quote(path)), "")
-	if err != nil {
-		s.errorf("%v", err)
-		return true
-	}
-	fctx, stop := s.foreground(ctx)
+	_, stop := s.foreground(ctx)
 	defer stop()
-	s.runFile(fctx, prog)
-	if s.exitNow {
-		s.exitNow = false
+	s.r.Source(path, path, data, nil, false)
+	s.syncDir()
+	if exited, _ := s.r.Exited(); exited && s.interactive {
 		// `exit` in a profile ends a login shell in bash; qsh keeps the
 		// user's shell alive instead and says so.
+		s.r.ClearExit()
 		s.errorf("%s: exit ignored while starting up", path)
 	}
 	return true

@@ -28,7 +28,7 @@ func TestRCInterrupted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.stopSignals()
+	defer s.sigs.stop()
 	go func() {
 		if testtime.Until(30*time.Second, func() bool { _, err := os.Stat(started); return err == nil }) {
 			syscall.Kill(os.Getpid(), syscall.SIGINT)
@@ -39,7 +39,7 @@ func TestRCInterrupted(t *testing.T) {
 		t.Errorf("rc printed %q", got)
 	}
 	out.Reset()
-	if st := s.RunString(t.Context(), "echo after"); st != 0 || strings.TrimSpace(out.String()) != "after" {
+	if st := s.run(t.Context(), "echo after", ""); st != 0 || strings.TrimSpace(out.String()) != "after" {
 		t.Errorf("after the rc file: status %d, output %q", st, out.String())
 	}
 }

@@ -5,16 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"net/url"
 	"os"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"golang.org/x/term"
-	"mvdan.cc/sh/v3/interp"
-	"mvdan.cc/sh/v3/syntax"
 )
 
 // maxRecord is how many command lines the session record keeps.
@@ -23,8 +21,8 @@ const maxRecord = 50
 // REPL reads and runs command lines until Ctrl-D or `exit`, and returns the
 // shell's exit status. stdin must be a terminal unless a [Reader] was given.
 func (s *Shell) REPL(ctx context.Context) int {
-	s.catchSignals()
-	defer s.stopSignals()
+	s.sigs.start()
+	defer s.sigs.stop()
 	s.startJobs()
 	defer s.endJobs()
 	if s.lines == nil {
@@ -56,7 +54,7 @@ func (s *Shell) REPL(ctx context.Context) int {
 			p = "> "
 			s.hook("PS2", func() { p = s.continuationPrompt(ctx, st) })
 		} else {
-			s.reportJobs()
+			s.r.Report()
 			var titles string
 			var exit bool
 			p, titles, exit = s.primaryPrompt(ctx, st, took)
@@ -83,7 +81,7 @@ func (s *Shell) REPL(ctx context.Context) int {
 		if errors.Is(err, ErrInterrupt) {
 			buf.Reset()
 			st = 130
-			s.setStatus(ctx, st)
+			s.r.SetStatus(st)
 			continue
 		}
 		if err == io.EOF && buf.Len() == 0 {
@@ -113,14 +111,13 @@ func (s *Shell) REPL(ctx context.Context) int {
 		s.hook("PS0", func() { s.ps0(ctx, st) })
 		start := time.Now()
 		st = s.runLine(ctx, entry)
-		s.runPendingTraps(ctx)
 		took = time.Since(start)
 		tty.settle(st)
 		if s.exited() && !s.holdExit() {
 			break
 		}
 	}
-	return s.finish(ctx, st)
+	return s.finish(st)
 }
 
 // readLine reads one line; a panic in the line editor (it has one for a
@@ -203,36 +200,31 @@ func (s *Shell) remember(entry string) (private bool) {
 func (s *Shell) runLine(ctx context.Context, line string) int {
 	start := time.Now()
 	dir := s.Dir()
+	s.lineNo++
 	// Every line that goes into the record is marked, `?` lines too, so
 	// that the outputs the proxy keeps line up with the record.
 	io.WriteString(s.stdout, s.capture.CommandStart())
 	fctx, stop := s.foreground(ctx)
 	var st int
-	ran := false // $? is already st
 	if text, ok := question(line); ok {
 		st = s.askLine(fctx, text)
-	} else if f, pst := s.prepare(line); pst == 0 {
-		ran = true
-		if in := s.cancellableStdin(); in != nil {
-			interp.StdIO(in, s.stdout, s.stderr)(s.runner)
-			defer in.Close()
+		if fctx.Err() != nil {
+			st = 130
+			if s.terminal {
+				fmt.Fprintln(s.stderr)
+			}
 		}
-		st = s.runFile(fctx, f)
+		s.r.SetStatus(st)
 	} else {
-		st = pst
-	}
-	interrupted := fctx.Err() != nil
-	stop()
-	if interrupted {
-		st, ran = 130, false
-		if s.terminal {
+		st = s.run(fctx, line, "")
+		if st == 128+int(syscall.SIGINT) && s.terminal {
+			// The line died of a Ctrl-C: the next prompt starts on a
+			// line of its own, after the ^C the terminal echoed.
 			fmt.Fprintln(s.stderr)
 		}
 	}
+	stop()
 	io.WriteString(s.stdout, s.capture.CommandEnd(st))
-	if !ran && !s.exited() {
-		s.setStatus(ctx, st)
-	}
 	s.record = append(s.record, recorded{Command{Line: line, Dir: dir, Start: start,
 		Duration: time.Since(start), Status: st}, s.private})
 	if len(s.record) > maxRecord {
@@ -241,48 +233,11 @@ func (s *Shell) runLine(ctx context.Context, line string) int {
 	return st
 }
 
-// prepare parses a command line and marks it as interp must run it (see
-// package rewrite, [markDash], [Shell.markJobs]). The line is the user's
-// and the code that reads it is qsh's: a panic in it costs the line (see
-// [contain]).
-func (s *Shell) prepare(line string) (f *syntax.File, status int) {
-	if contain(nil, s.stderr, func() {
-		if f, status = s.parse(fixed(s.expandAliases(line)+"\n"), s.name); status != 0 {
-			return
-		}
-		if s.identified {
-			markDash(f)
-		}
-		f = s.markJobs(f)
-	}) {
-		return nil, internalStatus
-	}
-	return f, status
-}
-
-// cancellableStdin opens the terminal anew for one command line. A new
-// open file description of a terminal is non-blocking in Go, so that
-// interp can cancel a `read` builtin waiting on it when Ctrl-C cancels the
-// line; the shell's own stdin is blocking and cannot be. Programs the line
-// starts make it blocking again (os/exec calls Fd), which affects only
-// this description, not the shell's.
-func (s *Shell) cancellableStdin() *os.File {
-	in, ok := s.stdin.(*os.File)
-	if !ok || !s.terminal {
-		return nil
-	}
-	f, err := os.OpenFile(fmt.Sprintf("/proc/self/fd/%d", in.Fd()), os.O_RDWR, 0)
-	if err != nil {
-		return nil
-	}
-	return f
-}
-
-// syncDir moves the process's own cwd to the interpreter's after a `cd`,
-// so that what reads the process cwd (completion, the assistant's tools, a
+// syncDir moves the process's own cwd to the session's after a `cd`, so
+// that what reads the process cwd (completion, the assistant's tools, a
 // terminal opening a new tab) agrees, and tells the terminal (OSC 7).
 func (s *Shell) syncDir() {
-	d := s.runner.Dir
+	d := s.r.Dir()
 	if d == s.dir {
 		return
 	}
@@ -335,11 +290,13 @@ func (s *Shell) askLine(ctx context.Context, text string) int {
 		}
 		q.Edit = func(command string) { s.handed = lead + command }
 	}
-	q.Vars = s.variables()
 	if s.optNow("expand_aliases") {
-		q.Aliases = maps.Clone(s.aliases)
+		q.Aliases = map[string]string{}
+		for _, name := range s.r.AliasNames() {
+			q.Aliases[name], _ = s.r.Alias(name)
+		}
 	}
-	q.Functions = maps.Clone(s.runner.Funcs)
+	q.Dry = s.r.Dry
 	err := s.ask(ctx, q)
 	switch {
 	case err == nil:

@@ -2,27 +2,25 @@ package shell
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
+
+	"golang.org/x/term"
 
 	"github.com/qsh-shell/qsh/shell/capture"
-	"github.com/qsh-shell/qsh/shell/rewrite"
-	"golang.org/x/term"
-	"mvdan.cc/sh/v3/expand"
-	"mvdan.cc/sh/v3/interp"
-	"mvdan.cc/sh/v3/syntax"
+	"github.com/qsh-shell/qsh/shell/eval"
 )
 
-// Shell is one qsh session: an interpreter whose variables, functions,
-// aliases, options and cwd persist from one command to the next.
+// Shell is one interactive qsh session — or a -c string with `?` lines — on
+// qsh's evaluator: one [eval.Runner] whose variables, functions, aliases,
+// options and cwd persist from one command line to the next, and around it
+// what bash's interactive shell adds: the line editor, history, key
+// bindings, programmable completion, the prompt and its hooks, and the
+// assistant.
 type Shell struct {
 	// The session: how the shell was started and where it reads and
 	// writes.
@@ -38,35 +36,14 @@ type Shell struct {
 	params      []string // $1…
 	environ     []string
 
-	// The interpreter and what qsh keeps beside it.
-	runner  *interp.Runner
-	dir     string // the process's cwd as last set by the shell
-	aliases map[string]string
-	// sources are the files being sourced, for error messages.
-	sources  sources
-	exitTrap string // interp runs EXIT traps after every File; qsh runs it once
-	debug    debugTrap
-	sigtraps sigTraps        // trap.go
-	hash     hashTable       // hash.go
-	refused  map[string]bool // the options qsh said it cannot set (see [Shell.refuseOpt]); under mu
-	// identified is set once the shell passes for an interactive bash
-	// (see [Shell.Identify]).
-	identified bool
-	exitNow    bool // the last command line asked the shell to exit
-	// exitCalled is set when the exit builtin runs: in background
-	// statements too, on their goroutines, hence atomic.
-	exitCalled atomic.Bool
+	// r runs every command; dir is the process's cwd as last set by the
+	// shell (see [Shell.syncDir]).
+	r   *eval.Runner
+	dir string
 
 	// Reading lines: the line editor, the prompt, keys and completion.
 	lines  LineReader // nil: readline on the terminal
 	handed string     // a command the assistant handed over, for the next prompt line
-	// noPromptVars is `shopt -u promptvars`: PS1 and PS2 get their
-	// backslash escapes but no expansions.
-	noPromptVars bool
-	// prompted and promptOut are the expanded prompt, see
-	// [Shell.expandPrompt].
-	prompted  bool
-	promptOut string
 	// userName is \u's: the name of the user the shell runs as, looked
 	// up once, when a prompt first asks.
 	userName func() string
@@ -80,11 +57,10 @@ type Shell struct {
 	// keys are the key bindings `bind` made (see keymap.go); viKeys
 	// those of vi keymaps, listed and unused; rlVars readline's
 	// variables `bind 'set …'` set.
-	keys      keymap
-	viKeys    map[string]*keymap
-	rlVars    map[string]string
-	compspecs compspecs // what `complete` registered (compspec.go)
-	frames    frames    // function calls followed in completion functions (upvars.go)
+	keys   keymap
+	viKeys map[string]*keymap
+	rlVars map[string]string
+	comp   evalCompletion // what `complete` registered, and Tab's state
 
 	// History and the session record.
 	hist      *history
@@ -102,31 +78,13 @@ type Shell struct {
 	// (see [Withhold]); nil: none.
 	withhold func(name string) bool
 
-	// Jobs, background statements and signals.
-	bgs bgTable // the background statements $! knows (bgtable.go)
-	// jobs is the job table; nil without job control (see job.go).
-	jobs *jobs
-	// fg counts foreground programs that a Ctrl-C the shell gets is for:
-	// those in the shell's own process group (no job control: -c strings,
-	// substitutions), which get it too, and jobs fg resumed. A job the
-	// shell starts in a group of its own is not counted (see runJob).
-	fg     atomic.Int32
+	// Signals: the line being run, which a Ctrl-C stops (see signal.go).
 	mu     sync.Mutex
-	cancel context.CancelFunc // cancels the command line being run
-	sigs   chan<- os.Signal   // where the terminal's signals are caught
-	// sigMu guards catching and caught: a non-interactive shell begins
-	// catching from a timer or from the program it starts, whichever is
-	// first (see [Shell.catchSignalsSoon]).
-	sigMu sync.Mutex
-	// catching, set while the shell catches signals, stops that (see
-	// [Shell.catchSignals]).
-	catching func()
-	// settle, set while catching, has the signals that came so far
-	// handled (see [Shell.settleSignals]).
-	settle func()
-	// caught is set once catching has stopped for good: a late timer
-	// must not begin it again.
-	caught bool
+	cancel context.CancelFunc
+	sigs   *sigCatcher
+	// lineNo counts the command lines run; warnedAt is the one at which
+	// the shell last held an exit for stopped jobs (see [Shell.holdExit]).
+	lineNo, warnedAt int
 }
 
 // Option configures a [Shell] made by [New].
@@ -205,7 +163,6 @@ func New(opts ...Option) (*Shell, error) {
 		name:   "qsh",
 	}
 	s.userName = sync.OnceValue(s.lookupUserName)
-	s.bgs.clock = realClock() // a test's option may replace it
 	for _, o := range opts {
 		o(s)
 	}
@@ -214,23 +171,35 @@ func New(opts ...Option) (*Shell, error) {
 	}
 	s.hist = newHistory(s.cfg.HistSize)
 	s.terminal = isTerminal(s.stdin) && isTerminal(s.stdout)
-	s.sources.programs = s.programsAt
-	var err error
-	s.runner, err = interp.New(
-		interp.Dir(s.startDir()),
-		interp.Interactive(s.interactive),
-		interp.Env(newUserHomes(expand.ListEnviron(s.environ...))),
-		interp.StdIO(s.stdin, s.stdout, s.stderr),
-		interp.Params(append([]string{"--"}, s.params...)...),
-		interp.CallHandler(s.call),
-		interp.OpenHandler(s.sources.open(s.noclobber(interp.DefaultOpenHandler()))),
-		interp.ExecHandlers(s.builtins, guard, s.execProgram),
-	)
+	s.sigs = newSigCatcher(s)
+	evalOpts := []eval.Option{
+		eval.Stdio(s.stdin, s.stdout, s.stderr),
+		eval.Params(s.name, s.params...),
+		eval.Env(s.environ),
+		eval.Dir(s.startDir()),
+		eval.Version(s.version),
+		eval.Interactive(s.interactive),
+		eval.Login(s.login),
+		eval.OnSignalTrap(s.sigs.trapped),
+		eval.OnChdir(func(*eval.Runner, string) { s.syncDir() }),
+		eval.OnOption(s.onOption),
+		eval.OnExit(s.onExit),
+		eval.BeforeExec(s.beforeExec),
+		eval.PromptExpander(func(r *eval.Runner, ps string) string {
+			return s.expandPSIn(context.Background(), r, ps, s.promptData(s.status, 0))
+		}),
+		eval.Builtins(s.comp.builtins()...),
+		eval.Builtins(s.historyBuiltins()...),
+	}
+	if !s.interactive {
+		evalOpts = append(evalOpts, eval.CommandString(), eval.ShellName(s.name))
+	}
+	r, err := eval.New(evalOpts...)
 	if err != nil {
 		return nil, err
 	}
-	s.runner.Reset()
-	s.dir = s.runner.Dir
+	s.r = r
+	s.dir = r.Dir()
 	return s, nil
 }
 
@@ -255,7 +224,7 @@ func (s *Shell) startDir() string {
 }
 
 // Dir is the session's current directory.
-func (s *Shell) Dir() string { return s.runner.Dir }
+func (s *Shell) Dir() string { return s.r.Dir() }
 
 // Record is what the session's recent command lines did, oldest first;
 // private lines left out.
@@ -263,233 +232,78 @@ func (s *Shell) Record() []Command { return public(s.record, nil) }
 
 // Var is the value of a shell variable, "" when unset.
 func (s *Shell) Var(name string) string {
-	// Vars holds the session's variables as of the end of the last run;
-	// Env only the environment it started with.
-	if vr, ok := s.runner.Vars[name]; ok {
-		return vr.String()
-	}
-	return s.runner.Env.Get(name).String()
-}
-
-// variables is a copy of the session's variables as they are now.
-func (s *Shell) variables() expand.Environ {
-	return snapshot{vars: maps.Clone(s.runner.Vars), env: s.runner.Env}
-}
-
-// snapshot is the session's variables at one moment: the changes the
-// session made over the environment it started with.
-type snapshot struct {
-	vars map[string]expand.Variable
-	env  expand.Environ
-}
-
-func (e snapshot) Get(name string) expand.Variable {
-	if vr, ok := e.vars[name]; ok {
-		return vr
-	}
-	return e.env.Get(name)
-}
-
-func (e snapshot) Each(f func(name string, vr expand.Variable) bool) {
-	stop := false
-	e.env.Each(func(name string, vr expand.Variable) bool {
-		if _, ok := e.vars[name]; ok {
-			return true
-		}
-		stop = !f(name, vr)
-		return !stop
-	})
-	for name, vr := range e.vars {
-		if stop || !f(name, vr) {
-			return
-		}
-	}
+	v, _ := s.r.Get(name)
+	return v
 }
 
 // Environ is the session's exported variables as NAME=value, what the
 // programs it runs get.
 func (s *Shell) Environ() []string {
-	vars := map[string]expand.Variable{}
-	for name, vr := range s.runner.Env.Each {
-		vars[name] = vr
-	}
-	maps.Copy(vars, s.runner.Vars) // the session's changes
 	var list []string
-	for name, vr := range vars {
-		if vr.Exported && vr.IsSet() && vr.Kind == expand.String {
-			list = append(list, name+"="+vr.Str)
+	for _, name := range s.r.VarNames() {
+		v := s.r.Var(name)
+		if v == nil || v.Attr&eval.AttrExport == 0 || !v.IsSet() || v.Attr&(eval.AttrIndexed|eval.AttrAssoc) != 0 {
+			continue
 		}
+		val, _ := s.r.Get(name)
+		list = append(list, name+"="+val)
 	}
 	slices.Sort(list)
 	return list
-}
-
-// status is the exit status an interp error stands for.
-func status(err error) int {
-	if err == nil {
-		return 0
-	}
-	if st, ok := interp.IsExitStatus(err); ok {
-		return int(st)
-	}
-	if errors.Is(err, context.Canceled) {
-		return 130
-	}
-	return 1
-}
-
-// parse parses src as a program named name. A syntax error is reported as
-// `name:line: message` on stderr, and status is what the shell exits with:
-// 2, as bash, or 1 for an error inside an arithmetic expression, which bash
-// only finds when it evaluates the expression.
-func (s *Shell) parse(src, name string) (f *syntax.File, status int) {
-	f, err := syntax.NewParser().Parse(strings.NewReader(src), name)
-	if err == nil {
-		return f, 0
-	}
-	fmt.Fprintln(s.stderr, syntaxError(err, name))
-	var pos syntax.Pos
-	var perr syntax.ParseError
-	var lerr syntax.LangError
-	switch {
-	case errors.As(err, &perr) && !perr.Incomplete:
-		pos = perr.Pos
-	case errors.As(err, &lerr):
-		pos = lerr.Pos
-	}
-	if pos.IsValid() && inArithmetic(src, int(pos.Offset())) || foundWhenRun(err) {
-		return nil, 1
-	}
-	return nil, 2
-}
-
-// foundWhenRun reports whether err is one that bash only finds when it
-// runs the command: a bad substitution or name.
-func foundWhenRun(err error) bool {
-	msg := err.Error()
-	for _, m := range []string{"cannot combine multiple parameter expansion operators",
-		"not a valid parameter expansion operator", "invalid nested parameter expansion",
-		"invalid parameter name", "invalid @ expansion operator", "invalid func name",
-		"invalid var name", "`:` must be followed by an expression", "are a zsh feature"} {
-		if strings.Contains(msg, m) {
-			return true
-		}
-	}
-	return false
-}
-
-// inArithmetic reports whether offset in src is inside $(( )) or (( )),
-// going by the brackets before it.
-func inArithmetic(src string, offset int) bool {
-	before := src[:min(offset, len(src))]
-	return strings.Count(before, "((") > strings.Count(before, "))")
-}
-
-// fixed is the program src as interp must get it to run it as bash does
-// (see package rewrite): the same text when it needs nothing.
-func fixed(src string) string {
-	out, _ := rewrite.Text(src, "")
-	return out
-}
-
-// syntaxError formats a parse error as `name:line: message`.
-func syntaxError(err error, name string) string {
-	if name == "" {
-		name = "qsh"
-	}
-	var perr syntax.ParseError
-	if errors.As(err, &perr) {
-		return fmt.Sprintf("%s:%d: %s", name, perr.Pos.Line(), syntaxText(perr.Text))
-	}
-	var lerr syntax.LangError
-	if errors.As(err, &lerr) {
-		lerr.Filename = ""
-		msg := lerr.Error()
-		return fmt.Sprintf("%s:%d: %s", name, lerr.Pos.Line(), msg[strings.Index(msg, ": ")+2:])
-	}
-	return err.Error()
-}
-
-// syntaxText is a parse error's message as bash words it when mvdan.cc/sh's
-// parser names the token it did not expect (`syntax error near unexpected
-// token `)'`), else the parser's own.
-func syntaxText(msg string) string {
-	tok := ""
-	if t, ok := strings.CutPrefix(msg, "a command can only contain words and redirects; encountered `"); ok {
-		tok = strings.TrimSuffix(t, "`")
-	} else if t, rest, ok := strings.Cut(strings.TrimPrefix(msg, "`"), "` "); ok && msg[0] == '`' &&
-		(strings.HasPrefix(rest, "is not a valid start for a statement") || strings.HasPrefix(rest, "can only ")) {
-		tok = t
-	}
-	if tok == "" || strings.ContainsAny(tok, "` ") {
-		return msg
-	}
-	return "syntax error near unexpected token `" + tok + "'"
 }
 
 func (s *Shell) errorf(format string, args ...any) {
 	fmt.Fprintf(s.stderr, "qsh: "+format+"\n", args...)
 }
 
-// runFile runs a parsed program in the session. The file's name becomes $0
-// for its duration, as interp takes it from there.
-func (s *Shell) runFile(ctx context.Context, f *syntax.File) int {
-	f.Name = s.name
-	s.exitCalled.Store(false)
-	var err error
-	if contain(s.runner, s.stderr, func() { err = s.runner.Run(ctx, f) }) {
-		s.exitNow = false
-		s.syncDir()
-		s.setStatus(context.WithoutCancel(ctx), internalStatus)
-		return internalStatus
-	}
-	// interp also reports a cancelled run as exiting. `exit` ends the
-	// shell; another fatal error (`set -u` on an unset variable, say) ends
-	// a script but only the command line in an interactive shell.
-	s.exitNow = s.runner.Exited() && ctx.Err() == nil && (s.exitCalled.Load() || !s.interactive)
-	if err != nil && !s.runner.Exited() {
-		if _, ok := interp.IsExitStatus(err); !ok && !errors.Is(err, context.Canceled) {
-			s.errorf("%v", err)
-		}
-	}
+// run runs src, a command line or hook, in the session and returns its
+// status. The evaluator reports its own errors, syntax errors included,
+// and recovers from its own panics.
+func (s *Shell) run(ctx context.Context, src, name string) int {
+	st := s.r.RunString(ctx, src, name)
 	s.syncDir()
-	return status(err)
+	return st
 }
 
 // exited reports whether the last run asked the shell to exit.
-func (s *Shell) exited() bool { return s.exitNow }
+func (s *Shell) exited() bool {
+	exited, _ := s.r.Exited()
+	return exited
+}
 
 // finish runs the EXIT trap, if any, and returns the shell's exit status.
-func (s *Shell) finish(ctx context.Context, st int) int {
-	s.runPendingTraps(ctx)
-	trap := s.exitTrap
-	if trap == "" {
-		return st
-	}
-	s.exitTrap = ""
-	f, err := syntax.NewParser().Parse(strings.NewReader(trap), "")
-	if err != nil {
-		s.errorf("trap: %s", syntaxError(err, ""))
-		return st
-	}
-	s.setStatus(ctx, st)
-	if tst := s.runFile(ctx, f); s.exitCalled.Load() {
-		return tst // exit in the trap sets the shell's status, as in bash
+func (s *Shell) finish(st int) int {
+	s.r.SetStatus(st)
+	s.r.RunExitTrap()
+	if exited, xst := s.r.Exited(); exited {
+		return xst
 	}
 	return st
 }
 
-// setStatus makes $? be st for the next command. It runs the subshell as a
-// bare command, not a statement, so that neither an ERR trap nor `set -e`
-// reacts to it.
-func (s *Shell) setStatus(ctx context.Context, st int) {
-	if st < 0 || st > 255 {
-		st = 255
+// onExit holds an interactive shell's exit once when jobs are stopped, as
+// bash does ("There are stopped jobs.").
+func (s *Shell) onExit(r *eval.Runner) bool {
+	return !s.interactive || !s.holdExit()
+}
+
+// beforeExec gives the terminal back as a program expects it before exec
+// replaces the shell.
+func (s *Shell) beforeExec() {
+	if ed, ok := s.lines.(*lineEditor); ok {
+		ed.Close()
 	}
-	s.runner.Run(ctx, &syntax.CallExpr{Args: []*syntax.Word{
-		{Parts: []syntax.WordPart{&syntax.Lit{Value: statusMark}}},
-		{Parts: []syntax.WordPart{&syntax.Lit{Value: strconv.Itoa(st)}}},
-	}})
+}
+
+// onOption follows the options the line editor and history read.
+func (s *Shell) onOption(r *eval.Runner, name string, on bool) error {
+	return nil
+}
+
+// optNow reports whether a set -o or shopt option is on now.
+func (s *Shell) optNow(name string) bool {
+	on, _ := s.r.Opt(name)
+	return on
 }
 
 func isTerminal(f any) bool {

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"mvdan.cc/sh/v3/interp"
+	"github.com/qsh-shell/qsh/shell/eval"
 )
 
 func TestRunGuardSeesExpandedArgs(t *testing.T) {
@@ -21,16 +21,16 @@ func TestRunGuardSeesExpandedArgs(t *testing.T) {
 	src := filepath.Join(dir, "src")
 	os.Mkdir(src, 0o755)
 	ctx := context.Background()
-	s.RunString(ctx, "cd "+dir)
+	s.run(ctx, "cd "+dir, "")
 
 	var seen [][]string
-	guard := func(next interp.ExecHandlerFunc) interp.ExecHandlerFunc {
-		return func(ctx context.Context, args []string) error {
-			seen = append(seen, args)
-			if args[0] == "rm" {
-				return interp.ExitStatus(126)
+	guard := func(next eval.ExecHandler) eval.ExecHandler {
+		return func(ctx context.Context, c *eval.Call) int {
+			seen = append(seen, c.Args)
+			if c.Args[0] == "rm" {
+				return 126
 			}
-			return next(ctx, args)
+			return next(ctx, c)
 		}
 	}
 	var out, errb bytes.Buffer
@@ -50,9 +50,9 @@ func TestRunSeesSessionChangesDoNotLeak(t *testing.T) {
 	s, _, _ := newTestShell(t, nil)
 	dir := t.TempDir()
 	ctx := context.Background()
-	s.RunString(ctx, "cd "+dir+"; v=session; f() { echo func-$1; }")
+	s.run(ctx, "cd "+dir+"; v=session; f() { echo func-$1; }", "")
 	// Aliases need the interactive shell's alias expansion.
-	s.RunString(ctx, "alias al='echo alias-ran'")
+	s.run(ctx, "alias al='echo alias-ran'", "")
 
 	var out, errb bytes.Buffer
 	st, err := s.Run(ctx, "echo $v; f x; al; pwd; cd /; v=changed; g() { :; }; alias al2=x; export NEWV=1", &out, &errb, nil, nil)
@@ -63,7 +63,7 @@ func TestRunSeesSessionChangesDoNotLeak(t *testing.T) {
 	if out.String() != want {
 		t.Fatalf("output %q, want %q", out.String(), want)
 	}
-	if s.Dir() != dir || s.Var("v") != "session" || s.Var("NEWV") != "" || s.isFunc("g") {
+	if s.Dir() != dir || s.Var("v") != "session" || s.Var("NEWV") != "" || s.r.Func("g") != nil {
 		t.Fatalf("changes leaked: dir %q v %q NEWV %q", s.Dir(), s.Var("v"), s.Var("NEWV"))
 	}
 }
@@ -83,7 +83,7 @@ func TestRunStdinClosedAndCancel(t *testing.T) {
 		t.Fatalf("cancelled sleep: status %d err %v after %v", st, err, time.Since(start))
 	}
 	st, err = s.Run(context.Background(), "echo (", &out, &errb, nil, nil)
-	if err != nil || st != 2 || !strings.Contains(errb.String(), ":1:") {
+	if err != nil || st != 2 || !strings.Contains(errb.String(), "syntax error") {
 		t.Fatalf("syntax error: %d %v %q", st, err, errb.String())
 	}
 }
@@ -92,7 +92,7 @@ func TestRunOpenGuard(t *testing.T) {
 	s, _, _ := newTestShell(t, nil)
 	dir := t.TempDir()
 	var opened []string
-	open := func(next interp.OpenHandlerFunc) interp.OpenHandlerFunc {
+	open := func(next eval.OpenHandler) eval.OpenHandler {
 		return func(ctx context.Context, path string, flag int, perm os.FileMode) (io.ReadWriteCloser, error) {
 			opened = append(opened, path)
 			return nil, os.ErrPermission

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"mvdan.cc/sh/v3/interp"
+	"github.com/qsh-shell/qsh/shell/eval"
 
 	"github.com/qsh-shell/qsh/shell"
 	"github.com/qsh-shell/qsh/tools/danger"
@@ -67,8 +67,8 @@ func fakeAssistant() {
 // fakeRun is a shell.RunFunc: "echo hi" prints hi and exits 3, anything
 // else waits for the context.
 func fakeRun(ctx context.Context, command string, stdout, stderr io.Writer,
-	_ func(next interp.ExecHandlerFunc) interp.ExecHandlerFunc,
-	_ func(next interp.OpenHandlerFunc) interp.OpenHandlerFunc) (int, error) {
+	_ func(next eval.ExecHandler) eval.ExecHandler,
+	_ func(next eval.OpenHandler) eval.OpenHandler) (int, error) {
 	if command == "echo hi" {
 		io.WriteString(stdout, "hi\n")
 		return 3, nil
@@ -115,8 +115,8 @@ func TestAssistantCancel(t *testing.T) {
 	q := question("hang")
 	var start time.Time
 	q.Run = func(ctx context.Context, command string, stdout, stderr io.Writer,
-		exec func(next interp.ExecHandlerFunc) interp.ExecHandlerFunc,
-		open func(next interp.OpenHandlerFunc) interp.OpenHandlerFunc) (int, error) {
+		exec func(next eval.ExecHandler) eval.ExecHandler,
+		open func(next eval.OpenHandler) eval.OpenHandler) (int, error) {
 		start = time.Now()
 		cancel()
 		return fakeRun(ctx, command, stdout, stderr, exec, open)

@@ -44,6 +44,24 @@ func TestNoAssistantLinked(t *testing.T) {
 	}
 }
 
+// TestNoInterpreterLinked checks that qsh evaluates bash itself (package
+// shell/eval): mvdan/sh's interpreter and its expander, which qsh could
+// only patch from outside, are in neither program.
+func TestNoInterpreterLinked(t *testing.T) {
+	t.Parallel()
+	for _, cmd := range []string{"github.com/qsh-shell/qsh/cmd/qsh", "github.com/qsh-shell/qsh/cmd/qsh-assistant"} {
+		out, err := exec.Command("go", "list", "-deps", cmd).Output()
+		if err != nil {
+			t.Fatalf("go list: %v", err)
+		}
+		for _, p := range strings.Fields(string(out)) {
+			if p == "mvdan.cc/sh/v3/interp" || p == "mvdan.cc/sh/v3/expand" {
+				t.Errorf("%s links %s", cmd, p)
+			}
+		}
+	}
+}
+
 // TestEarlyInitFirst checks that package early is initialised before the
 // packages whose initialisers cost start-up time (see its doc): an import
 // added to it, or a package sorting before it, would delay the inner
@@ -72,7 +90,7 @@ func TestEarlyInitFirst(t *testing.T) {
 	}
 	early := at("github.com/qsh-shell/qsh/cmd/qsh/early")
 	for _, later := range []string{"unicode", "regexp", "github.com/fatih/color", "mvdan.cc/sh/v3/fileutil",
-		"mvdan.cc/sh/v3/interp", "github.com/qsh-shell/qsh/shell"} {
+		"mvdan.cc/sh/v3/syntax", "github.com/qsh-shell/qsh/shell"} {
 		if at(later) < early {
 			t.Errorf("%s is initialised before package early", later)
 		}

@@ -6,7 +6,6 @@ import (
 	"os"
 	"strings"
 
-	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/qsh-shell/qsh/shell"
@@ -40,44 +39,12 @@ func preview(ctx context.Context, command string, q shell.Question) (s string) {
 		}
 		parts = append(parts, fmt.Sprintf("runs your alias %s (%s)", name, v))
 	}
-	if d, err := sessionCopy(q); err == nil {
-		x := expander(d)
-		x.IsFunc = func(name string) bool { _, ok := q.Functions[name]; return ok }
-		if e := effect.Preview(ctx, text, q.Dir, x); e != "" {
+	if q.Dry != nil {
+		if e := effect.Preview(ctx, text, q.Dir, expander(q.Dry())); e != "" {
 			parts = append(parts, e)
 		}
 	}
 	return strings.Join(parts, "; ")
-}
-
-// sessionCopy is a dry shell with the session's variables, made from
-// q.Vars until package shell runs on the evaluator and hands over its own
-// [eval.Runner.Dry] copy (with the session's options, functions and
-// associative arrays, which q.Vars cannot give it).
-func sessionCopy(q shell.Question) (*eval.Runner, error) {
-	var env []string
-	arrays := map[string][]string{}
-	if q.Vars != nil {
-		q.Vars.Each(func(name string, vr expand.Variable) bool {
-			_, vr = vr.Resolve(q.Vars)
-			switch {
-			case !vr.IsSet():
-			case vr.Kind == expand.Indexed:
-				arrays[name] = vr.List
-			case vr.Kind == expand.String:
-				env = append(env, name+"="+vr.Str)
-			}
-			return true
-		})
-	}
-	r, err := eval.New(eval.Env(env), eval.Dir(q.Dir))
-	if err != nil {
-		return nil, err
-	}
-	for name, list := range arrays {
-		r.SetArray(name, list)
-	}
-	return r.Dry(), nil
 }
 
 // expander is d, a dry copy of the shell, as the preview expands words in

@@ -2,45 +2,27 @@ package main
 
 import (
 	"context"
-	"maps"
 	"testing"
 
-	"mvdan.cc/sh/v3/expand"
-	"mvdan.cc/sh/v3/syntax"
-
 	"github.com/qsh-shell/qsh/shell"
+	"github.com/qsh-shell/qsh/shell/eval"
 )
 
-// environ is a session's variables as package shell snapshots them.
-type environ map[string]expand.Variable
-
-func (e environ) Get(name string) expand.Variable { return e[name] }
-
-func (e environ) Each(f func(name string, vr expand.Variable) bool) {
-	for name, vr := range maps.All(e) {
-		if !f(name, vr) {
-			return
-		}
-	}
-}
-
 // TestPreview checks the confirmation line's preview from what the shell
-// hands over: the session's variables (strings, arrays, references),
-// aliases and functions, words expanded by the evaluator's dry copy.
+// hands over: a dry copy of the session (strings, arrays, references,
+// functions) and its aliases, words expanded by the evaluator.
 func TestPreview(t *testing.T) {
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{"build/a.o": "aaaa", "dist/x.js": "xx", "dir0/f": "0", "dir2/f": "22"})
-	str := func(s string) expand.Variable { return expand.Variable{Set: true, Kind: expand.String, Str: s} }
+	r, err := eval.New(eval.Dir(dir), eval.Env(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.RunString(context.Background(), "B=build; DIRS=(build dist); declare -n REF=B; declare GONE; deploy() { :; }", "setup")
 	q := shell.Question{
-		Dir: dir,
-		Vars: environ{
-			"B":    str("build"),
-			"DIRS": {Set: true, Kind: expand.Indexed, List: []string{"build", "dist"}},
-			"REF":  {Set: true, Kind: expand.NameRef, Str: "B"},
-			"GONE": {Kind: expand.String},
-		},
-		Aliases:   map[string]string{"cleanb": "rm -r build"},
-		Functions: map[string]*syntax.Stmt{"deploy": {}},
+		Dir:     dir,
+		Dry:     r.Dry,
+		Aliases: map[string]string{"cleanb": "rm -r build"},
 	}
 	for _, tc := range []struct{ cmd, want string }{
 		{"rm -r $B", "deletes 1 file, 4 B in build/"},

@@ -248,7 +248,6 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		sh.Login(ctx)
 	}
 	if interactive {
-		sh.Identify(ctx)
 		sh.Inputrc(ctx)
 	}
 	switch {

@@ -245,6 +245,9 @@ func (r *Runner) readSource(path string) ([]byte, error) {
 // lines before it ran. name is how it was named (BASH_SOURCE has it),
 // args replace the positional parameters while it runs when setArgs.
 func (r *Runner) Source(path, name string, data []byte, args []string, setArgs bool) int {
+	if len(r.frames) == 0 && r.subshell == 0 {
+		r.sess.lineAborted.Store(false)
+	}
 	r.frames = append(r.frames, frame{name: "source", source: name, callLine: r.line, params: r.params})
 	savedLine := r.line
 	if setArgs {

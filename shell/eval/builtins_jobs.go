@@ -664,6 +664,19 @@ func builtinDisown(b *B) int {
 	t := r.sess.jobs
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if r.subshell > 0 {
+		// The jobs are the shell's: a subshell, which bash forks with a
+		// table of its own, disowns none of them.
+		switch {
+		case f.has('a') || f.has('r'):
+			return 0
+		case len(args) == 0:
+			b.Errorf("current: no such job")
+		default:
+			b.Errorf("%s: no such job", args[0])
+		}
+		return 1
+	}
 	var list []*job
 	switch {
 	case f.has('a') || f.has('r'):

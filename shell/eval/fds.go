@@ -2,9 +2,13 @@ package eval
 
 import (
 	"io"
+	"maps"
 	"os"
+	"strconv"
 	"sync"
 	"sync/atomic"
+
+	"golang.org/x/sys/unix"
 )
 
 // file is an open file of the shell: a descriptor the process holds (and
@@ -75,17 +79,42 @@ func (f *file) drop() {
 // fdTable is a shell's open files by descriptor number.
 type fdTable struct {
 	fds map[int]*file
+	// closed are the descriptors above 2 the shell closed, which it must
+	// not take up again from the process (see [fdTable.get]).
+	closed map[int]bool
 }
 
 func newFdTable() *fdTable { return &fdTable{fds: map[int]*file{}} }
 
-func (t *fdTable) get(n int) *file { return t.fds[n] }
+// get is the file at n. A descriptor the process inherited — open and
+// not close-on-exec, which Go makes all of its own — is the shell's too,
+// as bash's are (`exec 3>log; qsh -c 'echo x >&3'`, a test framework's
+// fd 3): it is taken up at its first use, through a duplicate, so that
+// nothing of the shell closes the process's own.
+func (t *fdTable) get(n int) *file {
+	if f, ok := t.fds[n]; ok || n < 3 || t.closed[n] {
+		return f
+	}
+	flags, err := unix.FcntlInt(uintptr(n), unix.F_GETFD, 0)
+	if err != nil || flags&unix.FD_CLOEXEC != 0 {
+		return nil
+	}
+	dup, err := unix.FcntlInt(uintptr(n), unix.F_DUPFD_CLOEXEC, 10)
+	if err != nil {
+		return nil
+	}
+	of := os.NewFile(uintptr(dup), "/dev/fd/"+strconv.Itoa(n))
+	f := ownedFile(of, true, true)
+	t.fds[n] = f
+	return f
+}
 
 // set puts f at n, dropping what was there.
 func (t *fdTable) set(n int, f *file) {
-	if old := t.fds[n]; old != nil {
+	if old := t.get(n); old != nil {
 		old.drop()
 	}
+	t.mark(n, f == nil)
 	if f == nil {
 		delete(t.fds, n)
 		return
@@ -93,10 +122,26 @@ func (t *fdTable) set(n int, f *file) {
 	t.fds[n] = f
 }
 
+// mark notes whether the shell closed n.
+func (t *fdTable) mark(n int, closed bool) {
+	if n < 3 || closed == t.closed[n] {
+		return
+	}
+	if t.closed == nil {
+		t.closed = map[int]bool{}
+	}
+	if closed {
+		t.closed[n] = true
+	} else {
+		delete(t.closed, n)
+	}
+}
+
 // swap puts f at n and returns what was there, still held: a redirection
 // that ends puts it back.
 func (t *fdTable) swap(n int, f *file) *file {
-	old := t.fds[n]
+	old := t.get(n)
+	t.mark(n, f == nil)
 	if f == nil {
 		delete(t.fds, n)
 	} else {
@@ -107,7 +152,7 @@ func (t *fdTable) swap(n int, f *file) *file {
 
 // fork copies the table for a subshell, which holds each file too.
 func (t *fdTable) fork() *fdTable {
-	c := &fdTable{fds: make(map[int]*file, len(t.fds))}
+	c := &fdTable{fds: make(map[int]*file, len(t.fds)), closed: maps.Clone(t.closed)}
 	for n, f := range t.fds {
 		c.fds[n] = f.hold()
 	}
@@ -125,7 +170,7 @@ func (t *fdTable) release() {
 // free is the lowest descriptor from min that is not open, for {var}>.
 func (t *fdTable) free(min int) int {
 	for n := min; ; n++ {
-		if t.fds[n] == nil {
+		if t.get(n) == nil {
 			return n
 		}
 	}

@@ -67,6 +67,14 @@ func (r *Runner) SetStdio(in io.Reader, out, errw io.Writer) {
 	Stdio(in, out, errw)(r)
 }
 
+// ClearExit takes back an exit the shell was asked for (an interactive
+// shell that goes on after `exit` in a startup file).
+func (r *Runner) ClearExit() {
+	if r.flow == flowExit {
+		r.flow = flowNone
+	}
+}
+
 // SetStatus sets $?.
 func (r *Runner) SetStatus(st int) { r.status = st }
 

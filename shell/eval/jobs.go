@@ -511,6 +511,21 @@ func (r *Runner) JobControl(tty int, notices io.Writer) {
 	r.opts.set[optMonitor] = true
 }
 
+// JobCount is how many jobs the table lists that are not done, for the
+// prompt's \j.
+func (r *Runner) JobCount() int {
+	t := r.sess.jobs
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	n := 0
+	for _, j := range t.list {
+		if j.state() != procDone {
+			n++
+		}
+	}
+	return n
+}
+
 // StoppedJobs reports whether any job is stopped, for the warning bash
 // gives at exit.
 func (r *Runner) StoppedJobs() bool {

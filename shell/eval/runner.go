@@ -172,6 +172,9 @@ func (r *Runner) checkInterrupt() {
 		}
 		return
 	}
+	if r.sess.interactive {
+		r.sess.lineAborted.Store(true)
+	}
 	panic(abort{status: 130, exit: true})
 }
 
@@ -234,6 +237,11 @@ type session struct {
 	// program died of, until a runner acts on it (see
 	// [Runner.checkInterrupt]).
 	interrupted atomic.Bool
+	// lineAborted is set when a Ctrl-C abandons an interactive shell's
+	// command line: what is left of it — the rest of a sourced file, of
+	// an eval string, of the line — does not run, as bash goes back to
+	// its prompt. RunString at the top level clears it.
+	lineAborted atomic.Bool
 
 	cache   parseCache
 	sigOnce sync.Once
@@ -469,6 +477,9 @@ func (r *Runner) RunString(ctx context.Context, src, name string) int {
 	if r.sess.dashExtra == "c" && r.sess.scriptName == "" {
 		where = "-c"
 	}
+	if len(r.frames) == 0 && r.subshell == 0 {
+		r.sess.lineAborted.Store(false)
+	}
 	r.runIncremental(src, true, where)
 	if r.flow == flowReturn && len(r.frames) == 0 {
 		r.flow = flowNone
@@ -528,7 +539,7 @@ func (r *Runner) runIncremental(src string, top bool, where string) {
 			if r.guard(func() { r.topStmt(st, view) }) {
 				skipLine = st.End().Line()
 			}
-			stop = r.flow != flowNone || r.ctx.Err() != nil
+			stop = r.flow != flowNone || r.ctx.Err() != nil || r.sess.lineAborted.Load()
 		}
 	}
 	for {

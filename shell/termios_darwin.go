@@ -2,7 +2,7 @@ package shell
 
 import "golang.org/x/sys/unix"
 
-// The terminal ioctls read -s uses to turn echo off and on.
+// The terminal ioctls Tab turns signal keys on with while a completion runs.
 const (
 	ioctlGetTermios = unix.TIOCGETA
 	ioctlSetTermios = unix.TIOCSETA
