@@ -14,49 +14,30 @@ import (
 	"testing"
 	"time"
 
-	"mvdan.cc/sh/v3/expand"
-	"mvdan.cc/sh/v3/interp"
-	"mvdan.cc/sh/v3/syntax"
-
 	"github.com/qsh-shell/qsh/internal/testtime"
+	"github.com/qsh-shell/qsh/shell/eval"
 	"github.com/qsh-shell/qsh/tools/danger"
 	"github.com/qsh-shell/qsh/tools/guarded"
 )
 
-// testRun is a RunFunc like the shell's: a fresh interpreter in dir with
+// testRun is a RunFunc like the shell's: a fresh evaluator in dir with
 // the middlewares applied when it is made, stdin closed.
 func testRun(dir string) RunFunc {
 	return guarded.Local(func(ctx context.Context, command string, stdout, stderr io.Writer,
-		execMW func(interp.ExecHandlerFunc) interp.ExecHandlerFunc,
-		openMW func(interp.OpenHandlerFunc) interp.OpenHandlerFunc) (int, error) {
-		f, err := syntax.NewParser().Parse(strings.NewReader(command), "")
-		if err != nil {
-			fmt.Fprintln(stderr, err)
-			return 2, nil
-		}
-		opts := []interp.RunnerOption{
-			interp.Dir(dir),
-			interp.Env(expand.ListEnviron(os.Environ()...)),
-			interp.StdIO(nil, stdout, stderr),
-		}
+		execMW func(eval.ExecHandler) eval.ExecHandler,
+		openMW func(eval.OpenHandler) eval.OpenHandler) (int, error) {
+		opts := []eval.Option{eval.Dir(dir), eval.Env(os.Environ()), eval.Stdio(nil, stdout, stderr)}
 		if execMW != nil {
-			opts = append(opts, interp.ExecHandlers(execMW))
+			opts = append(opts, eval.WrapExec(execMW))
 		}
 		if openMW != nil {
-			opts = append(opts, interp.OpenHandler(openMW(interp.DefaultOpenHandler())))
+			opts = append(opts, eval.WrapOpen(openMW))
 		}
-		r, err := interp.New(opts...)
+		r, err := eval.New(opts...)
 		if err != nil {
 			return 1, err
 		}
-		err = r.Run(ctx, f)
-		if st, ok := interp.IsExitStatus(err); ok {
-			return int(st), nil
-		}
-		if err != nil {
-			return 1, err
-		}
-		return 0, nil
+		return r.RunString(ctx, command, "qsh"), nil
 	})
 }
 

@@ -232,7 +232,9 @@ func (r *Runner) openFileRW(name string, flag int, clobber, read, write bool) (*
 	}
 	path := name
 	if !filepath.IsAbs(path) {
-		path = filepath.Join(r.dir, path)
+		// Not filepath.Join, which cleans: the kernel takes "link/.." to
+		// where the link leads, up one, and so does bash.
+		path = strings.TrimSuffix(r.dir, "/") + "/" + path
 	}
 	if !clobber {
 		if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() {

@@ -13,8 +13,9 @@
 // What each command does is data, in the table of rules.go and its
 // domains (rules_git.go, rules_pkg.go …).
 //
-// [Guard] applies the same judgement at run time to the argv and files an
-// [interp.Runner] really executes and opens; [Scope] and [Rule] are the
+// [Guard] applies the same judgement at run time to the argv and files a
+// shell really executes and opens (checks the caller wraps around its
+// evaluator, which this package does not import); [Scope] and [Rule] are the
 // narrow approvals behind the "always" answer; [RunCLI] is
 // `qsh --classify`.
 package danger

@@ -1,59 +1,62 @@
 package danger
 
 import (
-	"context"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 
-	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// Guard returns middlewares for an [interp.Runner] that judge what really
-// runs against what the user approved: exec classifies each expanded argv,
-// open each file a redirection opens for writing. Anything blocked, or
-// worse than approved, is refused with an error that says why; nothing
-// else is written. The shapes match the middlewares of shell.RunFunc.
-func Guard(ws Workspace, approved Class) (
-	exec func(next interp.ExecHandlerFunc) interp.ExecHandlerFunc,
-	open func(next interp.OpenHandlerFunc) interp.OpenHandlerFunc,
-) {
-	exec = func(next interp.ExecHandlerFunc) interp.ExecHandlerFunc {
-		return func(ctx context.Context, args []string) error {
-			cmd := quoteArgs(args)
-			hc := interp.HandlerCtx(ctx)
-			getenv := func(name string) string { return hc.Env.Get(name).String() }
-			v := classifyAt(cmd, ws, resolveDir(hc.Dir, ws), isPipe(hc.Stdout), getenv)
-			if v.Class == Blocked || v.Class > approved {
-				return refusal(cmd, v, approved)
-			}
-			return next(ctx, args)
+// ExecCheck judges a program a shell is about to start: its argv after
+// all expansion, the directory it runs in, its environment (getenv; nil
+// reads none) and whether its standard output is a pipe. A non-nil error
+// says why it must not run.
+type ExecCheck func(args []string, dir string, getenv func(string) string, piped bool) error
+
+// OpenCheck judges a file a shell opens for a redirection: path as the
+// shell hands it (absolute, or relative to dir), flag as [os.OpenFile]'s.
+// Reads pass; a non-nil error says why the write must not happen.
+type OpenCheck func(path, dir string, flag int) error
+
+// Guard returns the run-time checks that judge what really runs against
+// what the user approved: exec classifies each expanded argv, open each
+// file a redirection opens for writing. Anything blocked, or worse than
+// approved, is refused with an error that says why. The checks are plain
+// functions so that this package stays free of the shell's evaluator:
+// the caller wraps them around its runner and decides what a refusal
+// stops.
+func Guard(ws Workspace, approved Class) (exec ExecCheck, open OpenCheck) {
+	exec = func(args []string, dir string, getenv func(string) string, piped bool) error {
+		cmd := quoteArgs(args)
+		v := classifyAt(cmd, ws, resolveDir(dir, ws), piped, getenv)
+		if v.Class == Blocked || v.Class > approved {
+			return refusal(cmd, v, approved)
 		}
+		return nil
 	}
-	open = func(next interp.OpenHandlerFunc) interp.OpenHandlerFunc {
-		return func(ctx context.Context, path string, flag int, perm os.FileMode) (io.ReadWriteCloser, error) {
-			if flag&(os.O_WRONLY|os.O_RDWR|os.O_APPEND|os.O_CREATE|os.O_TRUNC) != 0 {
-				p := path
-				if !filepath.IsAbs(p) {
-					p = filepath.Join(resolveDir(interp.HandlerCtx(ctx).Dir, ws), p)
-				}
-				w := newWalker(ws, ws.Dir)
-				c, why := w.writeClass(filepath.Clean(p), "`> "+path+"`")
-				// A link in the workspace may point anywhere.
-				if r, err := filepath.EvalSymlinks(p); err == nil && r != filepath.Clean(p) {
-					if c2, why2 := w.writeClass(r, "`> "+path+"` (a link to `"+r+"`)"); c2 > c {
-						c, why = c2, why2
-					}
-				}
-				if c == Blocked || c > approved {
-					return nil, refusal("> "+path, Verdict{Class: c, Reasons: []string{why}}, approved)
-				}
-			}
-			return next(ctx, path, flag, perm)
+	open = func(path, dir string, flag int) error {
+		if flag&(os.O_WRONLY|os.O_RDWR|os.O_APPEND|os.O_CREATE|os.O_TRUNC) == 0 {
+			return nil
 		}
+		p := path
+		if !filepath.IsAbs(p) {
+			// Not filepath.Join, which cleans: see physical.
+			p = strings.TrimSuffix(resolveDir(dir, ws), "/") + "/" + p
+		}
+		w := newWalker(ws, ws.Dir)
+		c, why := w.writeClass(lexical(p, ws), "`> "+path+"`")
+		// A link in the workspace may point anywhere.
+		if r := physical(p); r != "" && r != filepath.Clean(p) {
+			if c2, why2 := w.writeClass(r, "`> "+path+"` (a link to `"+r+"`)"); c2 > c {
+				c, why = c2, why2
+			}
+		}
+		if c == Blocked || c > approved {
+			return refusal("> "+path, Verdict{Class: c, Reasons: []string{why}}, approved)
+		}
+		return nil
 	}
 	return exec, open
 }
@@ -71,6 +74,38 @@ func resolveDir(dir string, ws Workspace) string {
 	return dir
 }
 
+// lexical is the absolute path p as its text names it, cleaned, its
+// directory spelt as the workspace spells it (see resolveDir): a shell
+// hands the file of `> out.txt` over joined to its cwd, which may keep
+// the links the workspace's path has resolved.
+func lexical(p string, ws Workspace) string {
+	p = filepath.Clean(p)
+	parent, base := filepath.Split(p)
+	return filepath.Join(resolveDir(filepath.Clean(parent), ws), base)
+}
+
+// physical is where the kernel finds p, links followed and each ".."
+// taken after the links before it; a file not made yet is where its
+// directory leads. "" when the directory does not exist either.
+func physical(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	i := strings.LastIndexByte(p, '/')
+	if i < 0 {
+		return ""
+	}
+	parent, base := p[:i], p[i+1:]
+	if parent == "" {
+		parent = "/"
+	}
+	r, err := filepath.EvalSymlinks(parent)
+	if err != nil || base == ".." || base == "." {
+		return ""
+	}
+	return filepath.Join(r, base)
+}
+
 // classifyAt classifies a command as it runs from dir, at run time, in
 // the environment getenv reads (where $KUBECONFIG and the like point).
 func classifyAt(cmd string, ws Workspace, dir string, piped bool, getenv func(string) string) Verdict {
@@ -80,18 +115,6 @@ func classifyAt(cmd string, ws Workspace, dir string, piped bool, getenv func(st
 	w.shared.getenv = getenv
 	w.script(cmd)
 	return w.res.verdict()
-}
-
-// isPipe reports whether w is the write end of a pipe: the interpreter
-// joins pipeline elements with OS pipes, and `env | grep NAME` was judged
-// as a whole before it ran.
-func isPipe(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeNamedPipe != 0
 }
 
 func quoteArgs(args []string) string {

@@ -2,17 +2,16 @@ package guarded
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
 
-	"mvdan.cc/sh/v3/interp"
-
+	"github.com/qsh-shell/qsh/shell/eval"
 	"github.com/qsh-shell/qsh/tools/danger"
 	"github.com/qsh-shell/qsh/tools/sandbox"
 )
@@ -51,10 +50,11 @@ type Result struct {
 }
 
 // ShellFunc has the shape of shell.RunFunc: run command in a subshell,
-// with middlewares that see each program and each file it opens.
+// with middlewares that see each program and each file it opens; nil
+// leaves the shell's own.
 type ShellFunc = func(ctx context.Context, command string, stdout, stderr io.Writer,
-	exec func(next interp.ExecHandlerFunc) interp.ExecHandlerFunc,
-	open func(next interp.OpenHandlerFunc) interp.OpenHandlerFunc) (int, error)
+	exec func(next eval.ExecHandler) eval.ExecHandler,
+	open func(next eval.OpenHandler) eval.OpenHandler) (int, error)
 
 // RunFunc runs a request, all output to out.
 type RunFunc = func(ctx context.Context, req Request, out io.Writer) Result
@@ -107,6 +107,11 @@ func Local(run ShellFunc, opts ...Option) RunFunc {
 			ctx, cancel = context.WithTimeout(ctx, req.Timeout)
 			defer cancel()
 		}
+		// A refusal ends the whole run, as the user approved it whole:
+		// the shell stops at its next command, and programs still
+		// running (the pipeline's others) are killed.
+		runCtx, cancelRun := context.WithCancel(ctx)
+		defer cancelRun()
 		var conf *jailed
 		var notes []string
 		if req.Sandbox != nil {
@@ -125,8 +130,7 @@ func Local(run ShellFunc, opts ...Option) RunFunc {
 			notes = j.Notes()
 		}
 		// What the guard and the sandbox refuse is told apart from what
-		// merely failed: a guard that refuses returns an error without
-		// calling on.
+		// merely failed.
 		var mu sync.Mutex
 		var stopped error
 		denied := notes
@@ -136,65 +140,87 @@ func Local(run ShellFunc, opts ...Option) RunFunc {
 				stopped = err
 			}
 			mu.Unlock()
+			cancelRun()
 		}
 		deny := func(line string) {
 			mu.Lock()
 			denied = append(denied, line)
 			mu.Unlock()
 		}
-		confine := func(next interp.OpenHandlerFunc) interp.OpenHandlerFunc {
+		confine := func(next eval.OpenHandler) eval.OpenHandler {
 			if conf == nil {
 				return next
 			}
 			return sandboxOpen(conf, deny, next)
 		}
-		var execMW func(next interp.ExecHandlerFunc) interp.ExecHandlerFunc
-		var openMW func(next interp.OpenHandlerFunc) interp.OpenHandlerFunc
+		var execMW func(next eval.ExecHandler) eval.ExecHandler
+		var openMW func(next eval.OpenHandler) eval.OpenHandler
 		if req.Unguarded {
 			// The user's own command: no guard, but the sandbox all the same.
 			if conf != nil {
-				execMW = func(next interp.ExecHandlerFunc) interp.ExecHandlerFunc { return spawn(next, nil, conf) }
+				execMW = func(next eval.ExecHandler) eval.ExecHandler { return spawn(next, nil, conf) }
 				openMW = confine
 			}
 		} else {
-			guardExec, guardOpen := danger.Guard(req.Workspace, req.Approved)
-			execMW = func(next interp.ExecHandlerFunc) interp.ExecHandlerFunc {
-				run := spawn(next, nonInteractive, conf)
-				return func(ctx context.Context, args []string) error {
-					reached := false
-					err := guardExec(func(ctx context.Context, args []string) error {
-						reached = true
-						return run(ctx, args)
-					})(ctx, args)
-					if err != nil && !reached {
-						stop(err)
-					}
-					return err
-				}
+			check, checkOpen := danger.Guard(req.Workspace, req.Approved)
+			execMW = func(next eval.ExecHandler) eval.ExecHandler {
+				return guardExec(check, stop, spawn(next, nonInteractive, conf))
 			}
-			openMW = func(next interp.OpenHandlerFunc) interp.OpenHandlerFunc {
-				next = confine(next)
-				return func(ctx context.Context, path string, flag int, perm os.FileMode) (io.ReadWriteCloser, error) {
-					reached := false
-					f, err := guardOpen(func(ctx context.Context, path string, flag int, perm os.FileMode) (io.ReadWriteCloser, error) {
-						reached = true
-						return next(ctx, path, flag, perm)
-					})(ctx, path, flag, perm)
-					if err != nil && !reached {
-						stop(err)
-					}
-					return f, err
-				}
+			openMW = func(next eval.OpenHandler) eval.OpenHandler {
+				return guardOpen(checkOpen, stop, confine(next))
 			}
 		}
-		st, err := run(ctx, req.Command, out, out, execMW, openMW)
+		st, err := run(runCtx, req.Command, out, out, execMW, openMW)
 		if conf != nil {
 			conf.end(0) // what the run left behind dies with it
 		}
 		mu.Lock()
 		defer mu.Unlock()
-		return Result{Status: st, Stopped: stopped, Err: ctxErr(ctx, err), Denied: denied}
+		err = ctxErr(ctx, err)
+		if stopped != nil && errors.Is(err, context.Canceled) && ctx.Err() == nil {
+			err = nil // the refusal's own end of the run
+		}
+		return Result{Status: st, Stopped: stopped, Err: err, Denied: denied}
 	}
+}
+
+// guardExec runs a program through check, the danger guard: a program
+// it refuses does not start, the refusal is said on its stderr (the
+// shell's own errors go there) and given to stop, which ends the run.
+func guardExec(check danger.ExecCheck, stop func(error), next eval.ExecHandler) eval.ExecHandler {
+	return func(ctx context.Context, c *eval.Call) int {
+		if err := check(c.Args, c.Dir, c.Getenv, isPipe(c.Stdout)); err != nil {
+			stop(err)
+			fmt.Fprintf(c.Stderr, "qsh: %v\n", err)
+			return 126
+		}
+		return next(ctx, c)
+	}
+}
+
+// guardOpen opens a redirection's file through check: a write it
+// refuses fails the redirection (the shell says so) and goes to stop.
+func guardOpen(check danger.OpenCheck, stop func(error), next eval.OpenHandler) eval.OpenHandler {
+	return func(ctx context.Context, path string, flag int, perm os.FileMode) (io.ReadWriteCloser, error) {
+		// The evaluator hands the path over joined to its directory.
+		if err := check(path, "", flag); err != nil {
+			stop(err)
+			return nil, err
+		}
+		return next(ctx, path, flag, perm)
+	}
+}
+
+// isPipe reports whether w is the write end of a pipe: the evaluator
+// joins a pipeline's elements with OS pipes, and `env | grep NAME` was
+// judged as a whole before it ran.
+func isPipe(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeNamedPipe != 0
 }
 
 // writeFlags are the open flags that make an open a write.
@@ -205,9 +231,19 @@ const writeFlags = os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREATE | os.O_TR
 // programs to: the shell's own process is not confined. A refusal fails
 // the open as the kernel would, with EACCES, and is told to deny. A path
 // under the temp dirs is the jail's own /tmp, as its programs see it.
-func sandboxOpen(conf *jailed, deny func(string), next interp.OpenHandlerFunc) interp.OpenHandlerFunc {
+// The evaluator hands paths over joined to its directory, ".." kept:
+// "link/.." is where the link leads, up one, as the kernel walks it.
+func sandboxOpen(conf *jailed, deny func(string), next eval.OpenHandler) eval.OpenHandler {
 	return func(ctx context.Context, path string, flag int, perm os.FileMode) (io.ReadWriteCloser, error) {
-		abs := sandbox.Resolve(interp.HandlerCtx(ctx).Dir, path)
+		if !strings.HasPrefix(path, "/") {
+			// Where the default handler would open it: the process's cwd.
+			wd, err := os.Getwd()
+			if err != nil {
+				return nil, err
+			}
+			path = strings.TrimSuffix(wd, "/") + "/" + path
+		}
+		abs := sandbox.Resolve("/", path)
 		if why := conf.policy.Refusal(abs, flag&writeFlags != 0); why != "" {
 			deny(why)
 			return nil, &os.PathError{Op: "open", Path: path, Err: syscall.EACCES}
@@ -217,15 +253,11 @@ func sandboxOpen(conf *jailed, deny func(string), next interp.OpenHandlerFunc) i
 			return nil, err
 		}
 		if path == "/dev/stdout" || path == "/dev/stderr" || path == "/dev/stdin" || strings.HasPrefix(path, "/dev/fd/") {
-			return next(ctx, path, flag, perm) // the shell's own, which interp knows
+			return next(ctx, path, flag, perm) // the shell's own descriptors (source /dev/stdin)
 		}
 		// As the run's programs see it: the jail's /tmp, its caches'
 		// layer, the repository's read-only configuration.
-		in := path
-		if !filepath.IsAbs(in) {
-			in = interp.HandlerCtx(ctx).Dir + "/" + path // unclean: link/.. is where the link leads, up one
-		}
-		f, err := j.Open(in, flag, perm)
+		f, err := j.Open(path, flag, perm)
 		if err != nil {
 			return nil, err
 		}

@@ -9,17 +9,15 @@ import (
 	"testing"
 	"time"
 
-	"mvdan.cc/sh/v3/interp"
-	"mvdan.cc/sh/v3/syntax"
-
+	"github.com/qsh-shell/qsh/shell/eval"
 	"github.com/qsh-shell/qsh/tools/danger"
 )
 
-// fakeShell is a shell.RunFunc on a fresh interpreter whose programs never
-// really run; "wait" waits for the context.
+// fakeShell is a shell.RunFunc on a fresh evaluator whose own handler
+// runs no program (the middlewares may); "wait" waits for the context.
 func fakeShell(ctx context.Context, command string, stdout, stderr io.Writer,
-	exec func(next interp.ExecHandlerFunc) interp.ExecHandlerFunc,
-	_ func(next interp.OpenHandlerFunc) interp.OpenHandlerFunc) (int, error) {
+	exec func(next eval.ExecHandler) eval.ExecHandler,
+	_ func(next eval.OpenHandler) eval.OpenHandler) (int, error) {
 	if command == "wait" {
 		<-ctx.Done()
 		return 143, nil // the program died of the kill; the context says why
@@ -28,21 +26,14 @@ func fakeShell(ctx context.Context, command string, stdout, stderr io.Writer,
 		io.WriteString(stdout, "unguarded\n")
 		return 0, nil
 	}
-	noop := func(interp.ExecHandlerFunc) interp.ExecHandlerFunc {
-		return func(context.Context, []string) error { return nil }
+	noop := func(eval.ExecHandler) eval.ExecHandler {
+		return func(context.Context, *eval.Call) int { return 0 }
 	}
-	r, err := interp.New(interp.ExecHandlers(exec, noop), interp.StdIO(nil, stdout, stderr))
+	r, err := eval.New(eval.WrapExec(noop), eval.WrapExec(exec), eval.Stdio(nil, stdout, stderr))
 	if err != nil {
 		return 1, err
 	}
-	f, err := syntax.NewParser().Parse(strings.NewReader(command), "")
-	if err != nil {
-		return 2, nil
-	}
-	if err := r.Run(ctx, f); err != nil {
-		return 1, nil
-	}
-	return 0, nil
+	return r.RunString(ctx, command, "qsh"), nil
 }
 
 func TestLocal(t *testing.T) {
@@ -58,8 +49,12 @@ func TestLocal(t *testing.T) {
 	if r := run(ctx, Request{Command: "anything", Unguarded: true}, &out); r.Err != nil || out.String() != "unguarded\n" {
 		t.Errorf("unguarded: %+v %q", r, out.String())
 	}
-	if r := run(ctx, Request{Command: "reboot", Workspace: ws, Approved: danger.Dev}, io.Discard); r.Stopped == nil {
+	out.Reset()
+	if r := run(ctx, Request{Command: "reboot; echo after", Workspace: ws, Approved: danger.Dev}, &out); r.Stopped == nil || r.Err != nil {
 		t.Errorf("reboot approved as dev was not stopped: %+v", r)
+	}
+	if want := "qsh: qsh refused to run `reboot`"; !strings.HasPrefix(out.String(), want) || strings.Contains(out.String(), "after") {
+		t.Errorf("reboot's refusal printed %q, want %q… and nothing after", out.String(), want)
 	}
 	if r := run(ctx, Request{Command: "ls; false", Workspace: ws, Approved: danger.Safe}, io.Discard); r.Stopped != nil || r.Err != nil {
 		t.Errorf("ls approved as safe: %+v", r)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,10 +12,6 @@ import (
 	"testing"
 
 	"github.com/creack/pty"
-
-	"mvdan.cc/sh/v3/expand"
-	"mvdan.cc/sh/v3/interp"
-	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/qsh-shell/qsh/tools/danger"
 	"github.com/qsh-shell/qsh/tools/sandbox"
@@ -27,35 +22,6 @@ import (
 func TestMain(m *testing.M) {
 	confine.Main(os.Args)
 	os.Exit(m.Run())
-}
-
-// shellIn is a ShellFunc on a fresh interpreter in dir with env, whose
-// middlewares see what really runs and opens, as the session's do.
-func shellIn(dir string, env []string) ShellFunc {
-	return func(ctx context.Context, command string, stdout, stderr io.Writer,
-		exec func(next interp.ExecHandlerFunc) interp.ExecHandlerFunc,
-		open func(next interp.OpenHandlerFunc) interp.OpenHandlerFunc) (int, error) {
-		opts := []interp.RunnerOption{interp.StdIO(nil, stdout, stderr), interp.Dir(dir), interp.Env(expand.ListEnviron(env...))}
-		if exec != nil {
-			opts = append(opts, interp.ExecHandlers(exec))
-		}
-		if open != nil {
-			opts = append(opts, interp.OpenHandler(open(interp.DefaultOpenHandler())))
-		}
-		r, err := interp.New(opts...)
-		if err != nil {
-			return 1, err
-		}
-		f, err := syntax.NewParser().Parse(strings.NewReader(command), "")
-		if err != nil {
-			return 2, nil
-		}
-		err = r.Run(ctx, f)
-		if st, ok := interp.IsExitStatus(err); ok {
-			return int(st), nil
-		}
-		return 0, err
-	}
 }
 
 // TestSandbox checks a confined run: its programs are held by the kernel,

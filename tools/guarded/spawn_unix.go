@@ -7,31 +7,28 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
+	"slices"
 	"syscall"
 	"time"
 
-	"mvdan.cc/sh/v3/expand"
-	"mvdan.cc/sh/v3/interp"
+	"github.com/qsh-shell/qsh/shell/eval"
 )
 
 // killGrace is how long a stopped command's programs have between
 // SIGTERM and SIGKILL.
 const killGrace = 2 * time.Second
 
-// spawn is the interpreter's side of starting a program for the
+// spawn is the evaluator's side of starting a program for the
 // assistant: the program the shell would run, with extra variables set,
 // started as runPlain starts it, or in the run's jail when conf is set.
 // A file the kernel will not execute (a script without #!) is left to
-// next, the shell's own handler (a jail runs it with qsh itself).
-func spawn(next interp.ExecHandlerFunc, extraEnv []string, conf *jailed) interp.ExecHandlerFunc {
-	return func(ctx context.Context, args []string) error {
-		hc := interp.HandlerCtx(ctx)
-		c := Command{Args: args, Env: append(environ(hc.Env), extraEnv...), Dir: hc.Dir,
-			Stdout: hc.Stdout, Stderr: hc.Stderr}
-		// Stdin is what the pipeline gives; the run's own stdin is closed.
-		if hc.Stdin != nil {
-			c.Stdin = hc.Stdin
-		}
+// next, the shell's own handler, which runs it in a subshell whose
+// programs come back here (a jail runs it with qsh itself).
+func spawn(next eval.ExecHandler, extraEnv []string, conf *jailed) eval.ExecHandler {
+	return func(ctx context.Context, call *eval.Call) int {
+		// Stdin is what the pipeline gives; the run's own is closed.
+		c := Command{Args: call.Args, Env: append(slices.Clip(call.Env), extraEnv...), Dir: call.Dir,
+			Stdin: call.Stdin, Stdout: call.Stdout, Stderr: call.Stderr}
 		var status int
 		var err error
 		if conf != nil {
@@ -41,17 +38,14 @@ func spawn(next interp.ExecHandlerFunc, extraEnv []string, conf *jailed) interp.
 		}
 		switch {
 		case errors.Is(err, syscall.ENOEXEC):
-			return next(ctx, args)
+			return next(ctx, call)
 		case errors.Is(err, errNotFound):
-			fmt.Fprintf(hc.Stderr, "%s: command not found\n", args[0])
-			return interp.ExitStatus(127)
+			fmt.Fprintf(call.Stderr, "%s: command not found\n", call.Args[0])
+			return 127
 		case err != nil:
-			fmt.Fprintf(hc.Stderr, "%s: %v\n", args[0], unwrapPath(err))
-			return interp.ExitStatus(status)
-		case status != 0:
-			return interp.ExitStatus(status)
+			fmt.Fprintf(call.Stderr, "%s: %v\n", call.Args[0], unwrapPath(err))
 		}
-		return nil
+		return status
 	}
 }
 
@@ -116,17 +110,6 @@ func runPlain(ctx context.Context, c Command) (int, error) {
 		return 1, err
 	}
 	return 0, nil
-}
-
-// environ lists the exported variables of env as NAME=value.
-func environ(env expand.Environ) []string {
-	var list []string
-	for name, vr := range env.Each {
-		if vr.Exported && vr.IsSet() && vr.Kind == expand.String {
-			list = append(list, name+"="+vr.Str)
-		}
-	}
-	return list
 }
 
 func unwrapPath(err error) error {
