@@ -33,8 +33,8 @@ func (s *Shell) RunScript(ctx context.Context, r io.Reader, name string) int {
 func (s *Shell) program(ctx context.Context, run func(context.Context) int) int {
 	s.sigs.start()
 	defer s.sigs.stop()
-	fctx, stop := s.foreground(ctx)
-	st := run(fctx)
+	stop := s.foreground()
+	st := run(ctx)
 	stop()
 	return s.finish(st)
 }
@@ -60,7 +60,9 @@ func (s *Shell) runString(ctx context.Context, src string) int {
 				if s.exited() || ctx.Err() != nil {
 					return st
 				}
-				st = s.askLine(ctx, text)
+				qctx, qstop := s.cancellable(ctx)
+				st = s.askLine(qctx, text)
+				qstop()
 				s.r.SetStatus(st)
 				continue
 			}

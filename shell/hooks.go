@@ -101,9 +101,8 @@ func (s *Shell) varList(name string) []string {
 // for the record and history: a syntax error says `name: line N: …`,
 // Ctrl-C stops it, and its status is left in $?.
 func (s *Shell) runHook(ctx context.Context, src, name string) int {
-	fctx, stop := s.foreground(ctx)
-	defer stop()
-	return s.run(fctx, src, name)
+	defer s.foreground()()
+	return s.run(ctx, src, name)
 }
 
 // ps0 prints PS0, expanded, once a command line is read and before it

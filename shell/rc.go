@@ -63,8 +63,7 @@ func (s *Shell) source(ctx context.Context, path string) bool {
 	if s.interactive {
 		s.sigs.start()
 	}
-	_, stop := s.foreground(ctx)
-	defer stop()
+	defer s.foreground()()
 	s.r.Source(path, path, data, nil, false)
 	s.syncDir()
 	if exited, _ := s.r.Exited(); exited && s.interactive {

@@ -204,19 +204,21 @@ func (s *Shell) runLine(ctx context.Context, line string) int {
 	// Every line that goes into the record is marked, `?` lines too, so
 	// that the outputs the proxy keeps line up with the record.
 	io.WriteString(s.stdout, s.capture.CommandStart())
-	fctx, stop := s.foreground(ctx)
+	stop := s.foreground()
 	var st int
 	if text, ok := question(line); ok {
-		st = s.askLine(fctx, text)
-		if fctx.Err() != nil {
+		qctx, qstop := s.cancellable(ctx)
+		st = s.askLine(qctx, text)
+		if qctx.Err() != nil && ctx.Err() == nil {
 			st = 130
 			if s.terminal {
 				fmt.Fprintln(s.stderr)
 			}
 		}
+		qstop()
 		s.r.SetStatus(st)
 	} else {
-		st = s.run(fctx, line, "")
+		st = s.run(ctx, line, "")
 		if st == 128+int(syscall.SIGINT) && s.terminal {
 			// The line died of a Ctrl-C: the next prompt starts on a
 			// line of its own, after the ^C the terminal echoed.

@@ -82,6 +82,8 @@ type Shell struct {
 	mu     sync.Mutex
 	cancel context.CancelFunc
 	sigs   *sigCatcher
+	// builtins are the caller's (see [Builtins]).
+	builtins []*eval.Builtin
 	// lineNo counts the command lines run; warnedAt is the one at which
 	// the shell last held an exit for stopped jobs (see [Shell.holdExit]).
 	lineNo, warnedAt int
@@ -153,6 +155,11 @@ func Reader(r LineReader) Option {
 	return func(s *Shell) { s.lines = r }
 }
 
+// Builtins adds builtins of the caller's to the session's table.
+func Builtins(bs ...*eval.Builtin) Option {
+	return func(s *Shell) { s.builtins = append(s.builtins, bs...) }
+}
+
 // New makes a shell. It reads no files; see [Shell.Login] and [Shell.RC].
 func New(opts ...Option) (*Shell, error) {
 	s := &Shell{
@@ -190,6 +197,7 @@ func New(opts ...Option) (*Shell, error) {
 		}),
 		eval.Builtins(s.comp.builtins()...),
 		eval.Builtins(s.historyBuiltins()...),
+		eval.Builtins(s.builtins...),
 	}
 	if !s.interactive {
 		evalOpts = append(evalOpts, eval.CommandString(), eval.ShellName(s.name))

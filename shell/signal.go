@@ -100,17 +100,25 @@ func (s *Shell) interrupt() {
 	}
 }
 
-// foreground returns a context for running one command line; a Ctrl-C
-// cancels it. stop must be called when the line is done.
-func (s *Shell) foreground(ctx context.Context) (fctx context.Context, stop func()) {
+// foreground marks a command line running: a Ctrl-C the shell gets
+// from now on interrupts the evaluator (see [Shell.interrupt]). stop must
+// be called when the line is done. The line's context is not cancelled:
+// a background job (`cmd &`) started on the line goes on after it, and a
+// Ctrl-C is for the line, not for its jobs.
+func (s *Shell) foreground() (stop func()) {
+	was := s.sigs.running.Swap(true)
+	return func() { s.sigs.running.Store(was) }
+}
+
+// cancellable returns a context that a Ctrl-C the shell gets cancels: a
+// `?` line's, a Tab's. stop must be called when it is done.
+func (s *Shell) cancellable(ctx context.Context) (cctx context.Context, stop func()) {
 	ctx, cancel := context.WithCancel(ctx)
 	s.mu.Lock()
 	prev := s.cancel
 	s.cancel = cancel
 	s.mu.Unlock()
-	wasRunning := s.sigs.running.Swap(true)
 	return ctx, func() {
-		s.sigs.running.Store(wasRunning)
 		s.mu.Lock()
 		s.cancel = prev
 		s.mu.Unlock()

@@ -24,6 +24,7 @@ func (s *Shell) Run(ctx context.Context, command string, stdout, stderr io.Write
 	}
 	if exec != nil {
 		sub.WrapExec(exec)
+		sub.ExecOutside()
 	}
 	ctx = context.WithValue(ctx, runKey{}, true)
 	defer s.keep()()

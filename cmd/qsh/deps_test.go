@@ -90,7 +90,7 @@ func TestEarlyInitFirst(t *testing.T) {
 	}
 	early := at("github.com/qsh-shell/qsh/cmd/qsh/early")
 	for _, later := range []string{"unicode", "regexp", "github.com/fatih/color", "mvdan.cc/sh/v3/fileutil",
-		"mvdan.cc/sh/v3/syntax", "github.com/qsh-shell/qsh/shell"} {
+		"github.com/qsh-shell/qsh/shell/eval", "github.com/qsh-shell/qsh/shell"} {
 		if at(later) < early {
 			t.Errorf("%s is initialised before package early", later)
 		}

@@ -323,7 +323,7 @@ func TestREPLBrokenRC(t *testing.T) {
 	os.WriteFile(filepath.Join(home, ".qshrc"), []byte("echo before-error\nif then fi\n"), 0o644)
 	env := []string{"HOME=" + home, "XDG_STATE_HOME=" + home + "/state", "PS1=" + ps1}
 	tm := shelltest.Start(t, qshBinary(t), shelltest.Env(env...), shelltest.Dir(home))
-	tm.WaitFor(".qshrc:2:")
+	tm.WaitFor(".qshrc: line 2: syntax error")
 	tm.WaitFor(ps1)
 	if out := enter(tm, "echo works"); !strings.Contains(out, "works") {
 		t.Fatalf("after a broken rc: %q", out)

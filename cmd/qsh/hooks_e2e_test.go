@@ -241,7 +241,7 @@ PS1='D> '
 	// $BASH_COMMAND is the command as written; the trap runs before the
 	// command's redirections, as bash's.
 	tm.Line(`echo "$HOME" > /dev/null`)
-	tm.WaitFor(`PRE[echo "$HOME" > /dev/null|echo "$HOME" >/dev/null]`)
+	tm.WaitFor(`PRE[echo "$HOME" > /dev/null|echo "$HOME" > /dev/null]`) // BASH_COMMAND as bash prints it
 	tm.WaitFor("D> ")
 	// A background statement's trap runs in the shell, before it starts.
 	tm.Line("sleep 0 &")

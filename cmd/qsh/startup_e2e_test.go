@@ -27,9 +27,9 @@ fi
 case x in x) echo rc-ran ;; esac; foo )
 export LATE=set
 `)
-	want := filepath.Join(home, ".qshrc") + ":5: syntax error near unexpected token `)'"
+	want := filepath.Join(home, ".qshrc") + ": line 5: syntax error near unexpected token `)'"
 	out := tm.WaitFor("R> ")
-	if !strings.Contains(out, want) || strings.Contains(out, "rc-ran") {
+	if !strings.Contains(out, want) || strings.Contains(out, "\nrc-ran") {
 		t.Errorf("start-up:\n%s\nwant %q", shelltest.Tail(out), want)
 	}
 	tm.Line(`mytool; echo "[$EARLY|$LATE]"`)

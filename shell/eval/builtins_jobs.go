@@ -106,7 +106,7 @@ func builtinWait(b *B) int {
 			t.mu.Lock()
 			var pending []*job
 			for _, j := range t.list {
-				if j.state() == procRunning {
+				if j.owner == r.pid && j.state() == procRunning {
 					pending = append(pending, j)
 				}
 			}
@@ -114,7 +114,7 @@ func builtinWait(b *B) int {
 				// remove deletes from t.list (and clears its tail):
 				// range over a copy.
 				for _, j := range slices.Clone(t.list) {
-					if j.state() == procDone {
+					if j.owner == r.pid && j.state() == procDone {
 						t.remove(j)
 					}
 				}
@@ -263,6 +263,9 @@ func (r *Runner) waitChange(gen uint64) (int, bool) {
 	}
 	select {
 	case <-ch:
+		if r.sess.interrupted.Load() {
+			return 130, true
+		}
 		return 0, false
 	case <-sigWake:
 		// Wake the helper goroutine so that it does not linger.
@@ -298,6 +301,16 @@ func builtinJobs(b *B) int {
 	defer t.mu.Unlock()
 	cur, prev := t.current()
 	list := t.list
+	if r.subshell == 0 {
+		// Not the jobs of subshells, which bash's would not know; a
+		// subshell lists the shell's ($(jobs -p)).
+		list = nil
+		for _, j := range t.list {
+			if j.owner == r.pid {
+				list = append(list, j)
+			}
+		}
+	}
 	if len(args) > 0 {
 		list = nil
 		for _, a := range args {
@@ -554,18 +567,26 @@ func builtinKill(b *B) int {
 // signalJob sends sig to a job: its process group, or its processes; a
 // statement the shell runs itself is stopped when sig ends processes.
 func (t *jobTable) signalJob(j *job, sig syscall.Signal) {
-	if j.pg > 0 && t.control {
-		syscall.Kill(-j.pg, sig)
-	} else {
+	send := func(sig syscall.Signal) {
+		if j.pg > 0 && t.control {
+			syscall.Kill(-j.pg, sig)
+			return
+		}
 		for _, p := range j.procs {
 			if !p.fake && p.state != procDone {
 				syscall.Kill(p.pid, sig)
 			}
 		}
 	}
+	send(sig)
 	if sig == 0 || sig == syscall.SIGCONT || sig == syscall.SIGSTOP || sig == syscall.SIGTSTP ||
 		sig == syscall.SIGCHLD || sig == syscall.SIGWINCH || sig == syscall.SIGURG {
 		return
+	}
+	if j.state() == procStopped && sig != syscall.SIGKILL && sig != syscall.SIGTTIN && sig != syscall.SIGTTOU {
+		// A stopped job would keep the signal pending: it is continued
+		// to take it, as bash does.
+		send(syscall.SIGCONT)
 	}
 	for _, p := range j.procs {
 		if p.fake && p.state != procDone && p.cancel != nil {

@@ -290,10 +290,12 @@ func (r *Runner) run(args []string, assigns []*syntax.Assign) {
 		b = nil
 	}
 	if fn != nil && (b == nil || !b.Special || !r.opts.set[optPosix]) && !strings.Contains(name, "/") {
+		r.markShellPart()
 		r.withTemp(temp, args, func() { r.callFunc(fn, args) })
 		return
 	}
 	if b != nil && !strings.Contains(name, "/") {
+		r.markShellPart()
 		r.withTemp(temp, args, func() { r.runBuiltin(b, args) })
 		r.specialDone(b)
 		return

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 
 	"golang.org/x/term"
@@ -66,6 +67,40 @@ type job struct {
 	seq int
 	// waited is set once wait -n returned it.
 	waited bool
+	// owner is BASHPID of the shell or subshell that started it: each
+	// waits for, lists and reports its own jobs only, as bash's subshell,
+	// a process with a table of its own, does.
+	owner int
+	// shellParts is set when the shell runs part of the pipeline itself
+	// (a loop, a builtin, a function), which a Ctrl-Z cannot stop;
+	// stopRefused once the shell said so.
+	shellParts, stopRefused bool
+	// lead is held by the program that starts the job's process group
+	// until it has (see [Runner.spawn]); leading says it is held.
+	lead    sync.Mutex
+	leading atomic.Bool
+}
+
+// leadDone lets the job's other programs start once its group leader
+// has, or failed to.
+func (j *job) leadDone() {
+	if j.leading.Swap(false) {
+		j.lead.Unlock()
+	}
+}
+
+// markShellPart notes that the shell runs part of j itself.
+func (j *job) markShellPart() {
+	j.t.mu.Lock()
+	j.shellParts = true
+	j.t.mu.Unlock()
+}
+
+// markShellPart notes that r runs part of its pipeline's job itself.
+func (r *Runner) markShellPart() {
+	if r.inPipe && r.job != nil && r.job.fg {
+		r.job.markShellPart()
+	}
 }
 
 // pgid is the job's process group so far: its first program's; 0 before
@@ -92,9 +127,17 @@ func (j *job) started(pid int) {
 }
 
 func (j *job) state() procState {
-	st := procDone
+	st, progs := procDone, procDone
 	for _, p := range j.procs {
 		st = min(st, p.state)
+		if !p.fake {
+			progs = min(progs, p.state)
+		}
+	}
+	if progs == procStopped {
+		// The shell's own part waits for a stopped program: the job is
+		// stopped.
+		return procStopped
 	}
 	return st
 }
@@ -142,8 +185,10 @@ type jobTable struct {
 	// fakePid numbers the statements the shell runs itself.
 	fakePid int
 	warned  bool
-	// interrupt tells the shell of a Ctrl-C (see [Runner.Interrupt]).
+	// interrupt tells the shell of a Ctrl-C (see [Runner.Interrupt]);
+	// intr is set while one waits for the shell to act on it.
 	interrupt func()
+	intr      *atomic.Bool
 }
 
 func newJobTable() *jobTable {
@@ -339,8 +384,22 @@ func (t *jobTable) waitProc(ctx context.Context, p *proc, j *job) int {
 			}
 			return p.status
 		}
+		if t.intr != nil && t.intr.Load() && j != nil && j.fg && t.control && j.pg > 0 && p.state == procRunning {
+			// A Ctrl-C the shell got as the program took the terminal:
+			// it was meant for the program.
+			syscall.Kill(-j.pg, syscall.SIGINT)
+		}
 		if p.state == procStopped && j != nil && j.fg && t.control {
-			return p.status
+			if !j.shellParts {
+				return p.status
+			}
+			// The shell's part would wait for the stopped programs for
+			// ever: the pipeline goes on, with the terminal.
+			if !j.stopRefused {
+				j.stopRefused = true
+				fmt.Fprintln(t.notices, "\nqsh: cannot stop a pipeline the shell runs part of")
+			}
+			syscall.Kill(-j.pg, syscall.SIGCONT)
 		}
 		t.cond.Wait()
 	}
@@ -352,7 +411,13 @@ func (r *Runner) foregroundDone(j *job) {
 	t := r.sess.jobs
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if !t.control || j.pg == 0 {
+	if !t.control {
+		return
+	}
+	if j.pg == 0 {
+		// No program started: one that failed to may have taken the
+		// terminal before its exec failed.
+		handTerminal(t.tty, t.pgid)
 		return
 	}
 	stopped := j.state() == procStopped
@@ -475,6 +540,14 @@ func (r *Runner) Report() {
 	cur, prev := t.current()
 	for _, j := range slices.Clone(t.list) {
 		st := j.state()
+		if j.owner != r.pid {
+			// A subshell's job, which bash's subshell would have
+			// reported to no one.
+			if st == procDone {
+				t.remove(j)
+			}
+			continue
+		}
 		if st == procRunning || j.noted && st != procDone {
 			continue
 		}
@@ -519,7 +592,7 @@ func (r *Runner) JobCount() int {
 	defer t.mu.Unlock()
 	n := 0
 	for _, j := range t.list {
-		if j.state() != procDone {
+		if j.owner == r.pid && j.state() != procDone {
 			n++
 		}
 	}
@@ -533,7 +606,7 @@ func (r *Runner) StoppedJobs() bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for _, j := range t.list {
-		if j.state() == procStopped {
+		if j.owner == r.pid && j.state() == procStopped {
 			return true
 		}
 	}
@@ -575,10 +648,11 @@ func (r *Runner) jobFor() *job {
 	if r.job != nil {
 		return r.job
 	}
-	if !r.sess.jobs.control || r.subshell > 0 && r.inSubst {
+	if !r.sess.jobs.control || r.subshell > 0 && r.inSubst || r.noTerminal {
 		return nil
 	}
 	j := r.sess.jobs.newJob(true, r.cmdText)
+	j.owner = r.pid
 	j.before, _ = term.GetState(r.sess.jobs.tty)
 	r.job = j
 	r.ownJob = true

@@ -290,10 +290,31 @@ func (r *Runner) spawn(ctx context.Context, sp Spawn) (int, error) {
 		fds[i] = f.Fd()
 	}
 	attr := &syscall.SysProcAttr{Setsid: sp.Setsid}
+	own := r.job == nil
 	job := r.jobFor()
+	if own && job != nil {
+		// A simple command's own job: when its program ends or stops,
+		// the shell takes the terminal back and the next program has a
+		// job of its own.
+		defer func() {
+			r.job, r.ownJob = nil, false
+			r.foregroundDone(job)
+		}()
+	}
 	if job != nil && !sp.Setsid {
 		attr.Setpgid = true
 		attr.Pgid = job.pgid()
+		if attr.Pgid == 0 && job.fg {
+			// The pipeline's first program to start leads its group:
+			// the others, starting at once, wait until it has, to join.
+			job.lead.Lock()
+			if attr.Pgid = job.pgid(); attr.Pgid == 0 {
+				job.leading.Store(true)
+				defer job.leadDone()
+			} else {
+				job.lead.Unlock()
+			}
+		}
 		if job.takesTerminal() {
 			attr.Foreground = true
 			attr.Ctty = r.sess.jobs.tty
@@ -329,6 +350,7 @@ func (r *Runner) spawn(ctx context.Context, sp Spawn) (int, error) {
 	p := r.sess.jobs.track(pid, job, sp.Argv, job == nil || job.fg)
 	if job != nil {
 		job.started(pid)
+		job.leadDone()
 		if r.pipeLast {
 			select {
 			case job.last <- pid:

@@ -97,6 +97,9 @@ type Runner struct {
 	// simple command, made when its program starts.
 	job    *job
 	ownJob bool
+	// execOutside is ExecOutside's; noTerminal is set for a Fork, whose
+	// programs never take the terminal.
+	execOutside, noTerminal bool
 	// inSubst is set in command substitutions, which run no job.
 	inSubst bool
 	// procSubsts are the descriptors of <(…) and >(…) of the command
@@ -140,6 +143,12 @@ func (r *Runner) withCode(src string, l *lenient) (restore func()) {
 // makes from now on) run programs.
 func (r *Runner) WrapExec(mw func(next ExecHandler) ExecHandler) { r.exec = mw(r.exec) }
 
+// ExecOutside says that the exec handler starts programs itself, outside
+// the shell's job table (the assistant's guard): $! of a background
+// statement is then a stand-in the shell knows, not a process ID it will
+// never be told.
+func (r *Runner) ExecOutside() { r.execOutside = true }
+
 // WrapOpen puts a middleware around the files this shell's redirections
 // open.
 func (r *Runner) WrapOpen(mw func(next OpenHandler) OpenHandler) { r.open = mw(r.open) }
@@ -149,12 +158,23 @@ func (r *Runner) WrapOpen(mw func(next OpenHandler) OpenHandler) { r.open = mw(r
 func (r *Runner) Fork() *Runner {
 	sub := r.fork()
 	sub.job, sub.ownJob = nil, false
+	// Its programs run in the background of the terminal: the session's
+	// prompt comes back when it ends, whatever they do.
+	sub.noTerminal = true
 	return sub
 }
 
 // Interrupt tells the shell a Ctrl-C came: the command line stops at its
 // next command (or its INT trap runs), as bash's does.
-func (r *Runner) Interrupt() { r.sess.interrupted.Store(true) }
+func (r *Runner) Interrupt() {
+	r.sess.interrupted.Store(true)
+	// A wait builtin waiting for jobs wakes to it.
+	t := r.sess.jobs
+	t.mu.Lock()
+	t.gen++
+	t.cond.Broadcast()
+	t.mu.Unlock()
+}
 
 // checkInterrupt acts on a Ctrl-C: a subshell ends; the shell runs its INT
 // trap, or abandons the command line (a non-interactive shell exits).
@@ -406,7 +426,10 @@ func New(opts ...Option) (*Runner, error) {
 	r.exec = r.sess.defaultExec
 	r.open = defaultOpen
 	r.sess.jobs = newJobTable()
-	r.sess.jobs.interrupt = r.Interrupt
+	// (The job table holds its lock when it calls this, and wakes its
+	// waiters itself.)
+	r.sess.jobs.interrupt = func() { r.sess.interrupted.Store(true) }
+	r.sess.jobs.intr = &r.sess.interrupted
 	for _, b := range builtinTable() {
 		r.sess.builtins[b.Name] = b
 	}
@@ -478,7 +501,10 @@ func (r *Runner) RunString(ctx context.Context, src, name string) int {
 		where = "-c"
 	}
 	if len(r.frames) == 0 && r.subshell == 0 {
+		// A Ctrl-C of an earlier line, which ended before it acted on
+		// it, is no concern of this one.
 		r.sess.lineAborted.Store(false)
+		r.sess.interrupted.Store(false)
 	}
 	r.runIncremental(src, true, where)
 	if r.flow == flowReturn && len(r.frames) == 0 {

@@ -60,6 +60,7 @@ func (r *Runner) pipeline(c *syntax.BinaryCmd) {
 		j = r.job
 	} else if r.sess.jobs.control && !r.inSubst {
 		j = r.sess.jobs.newJob(true, r.srcOf(c))
+		j.owner = r.pid
 		ownJob = true
 	}
 	lastInShell := r.opts.shopt[optLastpipe] && !r.sess.jobs.control
@@ -100,6 +101,9 @@ func (r *Runner) pipeline(c *syntax.BinaryCmd) {
 			}
 			out = ownedFile(pw, false, true)
 			nextIn = ownedFile(pr, true, false)
+		}
+		if _, simple := st.Cmd.(*syntax.CallExpr); j != nil && (!simple || i == n-1 && lastInShell) {
+			j.markShellPart()
 		}
 		runElem := func(sub *Runner, i int, st *syntax.Stmt, in, out *file, all bool) {
 			if in != nil {
@@ -302,10 +306,18 @@ func (r *Runner) closeProcSubsts(mark int) {
 func (r *Runner) background(st *syntax.Stmt) {
 	stmt := *st
 	stmt.Background, stmt.Coprocess = false, false
+	if c, ok := stmt.Cmd.(*syntax.CallExpr); ok {
+		// bash runs the DEBUG trap of a simple command before it forks
+		// it (bash-preexec's preexec sees `cmd &`); the subshell, which
+		// does not inherit the trap, runs none.
+		r.setCmdText(r.commandText(&stmt, c))
+		r.debugTrap()
+	}
 	text := strings.TrimRight(strings.TrimSpace(r.srcOf(st)), "&")
 	text = strings.TrimSpace(text)
 	t := r.sess.jobs
 	j := t.newJob(false, text)
+	j.owner = r.pid
 	sub := r.fork()
 	ctx, cancel := context.WithCancel(r.ctx)
 	sub.ctx = ctx
@@ -334,7 +346,11 @@ func (r *Runner) background(st *syntax.Stmt) {
 	// pipeline ending in one runs a program at once, as bash's fork
 	// would give; a stand-in otherwise.
 	pid := fake.pid
-	if !hasSubst(st) {
+	if r.execOutside {
+		// A handler that starts programs itself (the assistant's guard)
+		// tells no process ID: the stand-in is $!, which kill and
+		// wait take all the same.
+	} else if !hasSubst(st) {
 		var started <-chan int
 		switch c := st.Cmd.(type) {
 		case *syntax.CallExpr:
@@ -448,6 +464,7 @@ func (r *Runner) coproc(c *syntax.CoprocClause) {
 		}
 	}
 	j := t.newJob(false, strings.TrimSpace(r.srcOf(c)))
+	j.owner = r.pid
 	sub := r.fork()
 	ctx, cancel := context.WithCancel(r.ctx)
 	sub.ctx = ctx

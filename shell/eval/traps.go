@@ -199,11 +199,22 @@ func (r *Runner) runTrap(kind, cmd string) {
 	r.flow = flowNone
 	p, err := Parse(cmd, "trap")
 	if err == nil {
+		// An error that abandons the line (or a bug of the shell's)
+		// leaves the trap: what it changed is put back all the same.
 		restore := r.withCode(p.src, p.lenient)
 		r.lineLock++
+		defer func() {
+			if restore != nil {
+				r.lineLock--
+				restore()
+				delete(r.inTrap, kind)
+				r.line = savedLine
+			}
+		}()
 		r.stmts(p.File.Stmts)
 		r.lineLock--
 		restore()
+		restore = nil
 	} else {
 		r.errorf("%s", parseErrMsg(err))
 	}
