@@ -464,7 +464,33 @@ func (w *walker) lookupName(chain string, args []arg, io ioInfo) {
 			w.res.add(Dangerous, "`"+firstWord(chain)+" "+a.text+"`: sends data not known before running in a DNS name")
 		}
 	}
+	// A name or address other than this machine's is reached on the
+	// network (the policy's network use); dig's +options and a bare
+	// record type are not names.
+	name := firstWord(chain)
+	r := lookup(name)
+	if r == nil {
+		return
+	}
+	ops := scan(r, args)
+	if slices.ContainsFunc(ops, func(i int) bool { return strings.HasPrefix(args[i].s, "@") && localHost(args[i].s[1:]) }) {
+		return // names asked of a server on this machine
+	}
+	for _, i := range ops {
+		h := strings.TrimPrefix(args[i].s, "@")
+		if h == "" || strings.HasPrefix(h, "+") || hasHole(h) || !strings.ContainsAny(h, ".:") && h != strings.ToLower(h) ||
+			dnsTypes[strings.ToUpper(h)] && !strings.Contains(h, ".") || localHost(h) {
+			continue
+		}
+		w.res.add(Dangerous, "`"+name+" "+args[i].text+"`: reaches a host on the network")
+		return
+	}
 }
+
+// dnsTypes are record types and classes a DNS lookup takes as operands.
+var dnsTypes = map[string]bool{"A": true, "AAAA": true, "MX": true, "NS": true, "TXT": true, "CNAME": true,
+	"SOA": true, "PTR": true, "SRV": true, "CAA": true, "ANY": true, "DS": true, "DNSKEY": true, "IN": true,
+	"AXFR": true, "HTTPS": true, "SVCB": true}
 
 // jsScripts judges the scripts of a package.json this string wrote, when
 // a package manager then runs them: npm test runs "test", npm install its
