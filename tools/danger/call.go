@@ -412,6 +412,12 @@ func (w *walker) pipeline(c *syntax.BinaryCmd, io ioInfo) {
 		switch name {
 		case "nc", "ncat", "netcat", "socat", "telnet", "openssl", "cryptcat":
 			netTool = true
+		case "history", "fc":
+			// Past command lines hold the tokens typed into them; a search
+			// for such words shows them, as `env | grep -i token` does.
+			if slices.ContainsFunc(elems[i+1:], searchesSecrets) {
+				e.discloses("`" + name + " | grep`: searches the shell history for secrets")
+			}
 		}
 		if r := lookup(name); r != nil && (r.kind == kindShell || r.kind == kindInterp) && readsStdin(r, args) {
 			shellIn = true
@@ -757,6 +763,33 @@ func filtersEnv(s *syntax.Stmt) bool {
 		patterns++
 	}
 	return patterns == 1
+}
+
+// searchesSecrets reports whether s is a grep whose pattern looks for
+// secrets by the words that name them (token, password, api_key …).
+func searchesSecrets(s *syntax.Stmt) bool {
+	c, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || len(c.Args) < 2 {
+		return false
+	}
+	switch c.Args[0].Lit() {
+	case "grep", "egrep", "fgrep", "rg", "ag":
+	default:
+		return false
+	}
+	for _, a := range c.Args[1:] {
+		v := strings.ToLower(literalText(a))
+		if strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--regexp=") {
+			continue
+		}
+		for _, word := range []string{"token", "secret", "pass", "key", "credential", "auth",
+			"bearer", "private", "akia", "ghp_", "pwd"} {
+			if strings.Contains(v, word) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // literalText is a word's value when it has no expansions, else "".
