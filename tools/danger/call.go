@@ -587,11 +587,11 @@ func (w *walker) output(s *syntax.Stmt, name string, args []string, in input) in
 				slices.Reverse(r)
 				lines[i] = string(r)
 			}
-			return input{kind: inData, data: strings.Join(lines, "\n")}
+			return input{kind: inData, data: strings.Join(lines, "\n"), hidden: true}
 		}
 	case "tr":
 		if in.kind == inData && len(args) == 2 && !strings.HasPrefix(args[0], "-") {
-			return input{kind: inData, data: translate(in.data, args[0], args[1])}
+			return input{kind: inData, data: translate(in.data, args[0], args[1]), hidden: true}
 		}
 	case "find", "fd", "git", "grep", "rg", "ls", "ag":
 		if dir, ok := w.listsPaths(name, args); ok {
@@ -630,7 +630,7 @@ func (w *walker) output(s *syntax.Stmt, name string, args []string, in input) in
 			for _, a := range args {
 				if a == "-d" || a == "--decode" || a == "-D" {
 					if b, err := base64.StdEncoding.DecodeString(strings.TrimSpace(in.data)); err == nil {
-						return input{kind: inData, data: string(b)}
+						return input{kind: inData, data: string(b), hidden: true}
 					}
 				}
 			}

@@ -226,6 +226,9 @@ func (w *walker) stdinCode(r *rule, name, lang string, io ioInfo) {
 		}
 		w.res.add(Dangerous, "`"+name+"`: starts an interactive session")
 	case inData:
+		if io.in.hidden {
+			w.res.add(Dangerous, "`"+name+"`: runs code hidden by an encoding, which cannot be read at the prompt")
+		}
 		if r.kind == kindShell {
 			w.nested(io.in.data, input{})
 		} else {
