@@ -67,6 +67,22 @@ func hostPowers(a, next string) bool {
 	return false
 }
 
+// publishesAll reports whether docker's -p value binds every interface:
+// an address of 0.0.0.0 or ::, or none, which docker takes for 0.0.0.0
+// (-p 8080:80 listens as -p 0.0.0.0:8080:80 does).
+func publishesAll(v string) bool {
+	v, _, _ = strings.Cut(v, "/") // the protocol
+	if strings.HasPrefix(v, "[") {
+		host, _, _ := strings.Cut(strings.TrimPrefix(v, "["), "]")
+		return host == "::" || host == ""
+	}
+	parts := strings.Split(v, ":")
+	if len(parts) < 3 {
+		return true
+	}
+	return parts[0] == "0.0.0.0" || parts[0] == "" || hasHole(parts[0])
+}
+
 // dockerRun judges docker (podman) run and create: the host paths it
 // mounts, the powers it gives, and what the command inside does to the
 // mounts.
@@ -107,10 +123,18 @@ func (w *walker) dockerRun(chain string, args []arg, io ioInfo) {
 				}
 			}
 			continue
-		case (a == "-p" || a == "--publish") &&
-			(strings.HasPrefix(next, "0.0.0.0:") || strings.HasPrefix(next, "[::]:")):
-			w.res.add(Dangerous, "`"+chain+" -p "+next+"`: publishes a port on every network interface")
-			i++
+		case a == "-p" || a == "--publish" || name == "--publish" && hasInline:
+			v := inline
+			if !hasInline {
+				v = next
+				i++
+			}
+			if publishesAll(v) {
+				w.res.add(Dangerous, "`"+chain+" -p "+v+"`: publishes a port on every network interface")
+			}
+			continue
+		case a == "-P" || a == "--publish-all":
+			w.res.add(Dangerous, "`"+chain+" "+a+"`: publishes ports on every network interface")
 			continue
 		case a == "-e" || a == "--env" || name == "--env":
 			v := inline
