@@ -284,6 +284,11 @@ func findBuildDir(expr []arg) string {
 }
 
 func (w *walker) findExec(inner []arg, roots []string, filtered bool, entry string) {
+	if runsFound(inner) {
+		// Every script the search turns up, vendored and generated ones
+		// too: which programs run cannot be known from the line.
+		w.res.add(Dangerous, "`find -exec "+inner[0].text+"`: runs every file the search finds as a program")
+	}
 	for _, root := range roots {
 		c := make([]arg, len(inner))
 		copy(c, inner)
@@ -308,6 +313,32 @@ func (w *walker) findExec(inner []arg, roots []string, filtered bool, entry stri
 		}
 		w.exec(c, ioInfo{})
 	}
+}
+
+// runsFound reports whether find's -exec command runs the found file as a
+// program: {} is the command, or the script a shell or interpreter runs.
+func runsFound(inner []arg) bool {
+	if len(inner) == 0 {
+		return false
+	}
+	if strings.Contains(inner[0].s, "{}") {
+		return true
+	}
+	r := lookup(commandBase(inner[0].s))
+	if r == nil || r.kind != kindShell && r.kind != kindInterp {
+		return false
+	}
+	for _, a := range inner[1:] {
+		if !strings.HasPrefix(a.s, "-") {
+			return strings.Contains(a.s, "{}")
+		}
+		if strings.Contains(r.code, a.s) || a.s == "-m" || a.s == "-n" || a.s == "--check" {
+			// -c code is judged as code; -m runs a module on the file;
+			// -n and --check only parse it.
+			return false
+		}
+	}
+	return false
 }
 
 // findEntry is a file a find expression can match that holds secrets
