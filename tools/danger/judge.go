@@ -41,7 +41,8 @@ func lookup(name string) *rule {
 func (w *walker) run(args []arg, io ioInfo) {
 	name := args[0].s
 	if strings.Contains(name, "/") {
-		if !binDirs.Get()[path.Dir(path.Clean(name))] {
+		if !binDirs.Get()[path.Dir(path.Clean(name))] && !(toolDir(path.Dir(path.Clean(name))) &&
+			lookup(path.Base(name)) != nil) {
 			w.runFile(args[0].s, args[0].text, "sh")
 			if !w.local(args, io) {
 				w.operands(args[1:])
@@ -86,6 +87,28 @@ func (w *walker) run(args []arg, io ioInfo) {
 		}
 	}
 	w.apply(r, name, args, io)
+}
+
+// toolDir reports whether dir holds the project environment's copies of
+// known tools (.venv/bin/pip, node_modules/.bin/eslint): such a copy does
+// what the tool does, pip install of a URL included.
+func toolDir(dir string) bool {
+	if strings.HasSuffix(dir, "node_modules/.bin") {
+		return true
+	}
+	if path.Base(dir) != "bin" && path.Base(dir) != "Scripts" {
+		return false
+	}
+	switch env := path.Dir(dir); path.Base(env) {
+	case ".venv", "venv", "env", ".env", "virtualenv", ".virtualenv":
+		return true
+	default:
+		switch path.Base(path.Dir(env)) {
+		case ".tox", ".nox", ".virtualenvs", "virtualenvs":
+			return true
+		}
+	}
+	return false
 }
 
 // haltsOnH are the commands whose -h is an action, not help (shutdown -h
