@@ -67,6 +67,19 @@ func hostPowers(a, next string) bool {
 	return false
 }
 
+// containersNamed: stopping the project's container by name is dev; a
+// list not known before running ($(docker ps -q)) is at worst every
+// container on the machine, other projects' and services' too.
+func (w *walker) containersNamed(chain string, args []arg, io ioInfo) {
+	for _, i := range scan(&rule{vals: "-t --time -s --signal"}, args) {
+		if hasHole(args[i].s) {
+			w.res.add(Dangerous, "`"+chain+" "+args[i].text+"`: acts on containers not known before running, "+
+				"at worst every container on the machine")
+			return
+		}
+	}
+}
+
 // publishesAll reports whether docker's -p value binds every interface:
 // an address of 0.0.0.0 or ::, or none, which docker takes for 0.0.0.0
 // (-p 8080:80 listens as -p 0.0.0.0:8080:80 does).
