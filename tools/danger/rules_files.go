@@ -65,6 +65,7 @@ func fileCommands() map[string]*rule {
 			why:   "unpacks files",
 			flags: []flag{
 				set("-l -v -t -Z", Safe, "lists an archive"),
+				set("-p -c", Safe, "prints members to standard output"),
 				raise("-:", Dangerous, "keeps ../ in member names: files can land outside the target directory"),
 			},
 			check: (*walker).unzip,

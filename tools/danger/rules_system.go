@@ -511,7 +511,8 @@ func systemCommands() map[string]*rule {
 		"write":    dangerous("messages a user"),
 		"mail":     dangerous("sends mail"),
 		"sendmail": dangerous("sends mail"),
-		"screen":   {class: Dangerous, why: "starts a terminal multiplexer", check: (*walker).screen},
+		"screen": {class: Dangerous, why: "starts a terminal multiplexer", check: (*walker).screen,
+			flags: []flag{set("-ls -list", Safe, "lists sessions")}},
 		"tmux": {
 			class: Dangerous,
 			why:   "controls terminal sessions",
@@ -521,6 +522,12 @@ func systemCommands() map[string]*rule {
 				"list-sessions": safe("lists sessions"),
 				"list-windows":  safe("lists windows"),
 				"capture-pane":  safe("reads a pane"),
+				// A detached session running a command is that command
+				// run in the background (a dev server): it is judged.
+				"new": {class: Dangerous, why: "starts a terminal session", check: (*walker).tmuxSub,
+					flags: []flag{set("-d", Dev, "starts a detached session")}},
+				"new-session": {class: Dangerous, why: "starts a terminal session", check: (*walker).tmuxSub,
+					flags: []flag{set("-d", Dev, "starts a detached session")}},
 			},
 			open: true,
 		},
