@@ -70,7 +70,8 @@ func (w *walker) run(args []arg, io ioInfo) {
 	if r.class == Blocked && w.fsImage(name, args) {
 		return
 	}
-	if len(args) == 2 && (args[1].s == "--help" || args[1].s == "--version" || args[1].s == "--info" || r.sub != nil && (args[1].s == "-v" || args[1].s == "-V" || args[1].s == "-version") || slices.Contains(strings.Fields(r.alone), args[1].s) ||
+	if len(args) == 2 && (args[1].s == "--help" || args[1].s == "--version" || args[1].s == "--info" || r.sub != nil && (args[1].s == "-v" || args[1].s == "-V" || args[1].s == "-version") ||
+		args[1].s == "-version" && r.class <= Dev || slices.Contains(strings.Fields(r.alone), args[1].s) ||
 		args[1].s == "-h" && r.class > Safe && !haltsOnH[name]) {
 		w.res.add(Safe, "`"+name+" "+args[1].s+"`: prints help or version")
 		return

@@ -350,10 +350,12 @@ func helmRules() map[string]*rule {
 			},
 			open: true,
 		},
-		"history":    dev(remoteRead),
-		"template":   dev("renders charts"),
-		"lint":       dev("lints a chart"),
-		"show":       dev("shows a chart"),
+		"history":  dev(remoteRead),
+		"template": dev("renders charts"),
+		"lint":     dev("lints a chart"),
+		// A chart from a repository is fetched (dev); one in a directory
+		// or archive here is only read.
+		"show":       {class: Dev, why: "shows a chart", ops: []flag{set("./* ../* /* *.tgz", Safe, "shows a local chart")}},
 		"search":     dev("searches charts"),
 		"version":    safe("prints the version"),
 		"dependency": dev("manages chart dependencies"),

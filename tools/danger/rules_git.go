@@ -81,6 +81,7 @@ func gitRules() map[string]*rule {
 		},
 		"cat-file":     safe("shows an object"),
 		"show-ref":     safe("lists refs"),
+		"show-branch":  safe("shows branches and their commits"),
 		"for-each-ref": safe("lists refs"),
 		"merge-base":   safe("finds a common ancestor"),
 		"name-rev":     safe("names a commit"),

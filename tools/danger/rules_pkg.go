@@ -580,6 +580,7 @@ func jsRules() map[string]*rule {
 			class: Dev,
 			why:   "runs a project script",
 			check: (*walker).jsScripts,
+			bare:  safe("lists the project's scripts"),
 			ops: []flag{
 				raise("deploy* publish* release*", Dangerous, "runs a deploy or release script"),
 				destroys("runs a script whose name says it destroys data"),
@@ -589,6 +590,7 @@ func jsRules() map[string]*rule {
 			class: Dev,
 			why:   "runs a project script",
 			check: (*walker).jsScripts,
+			bare:  safe("lists the project's scripts"),
 			ops: []flag{
 				raise("deploy* publish* release*", Dangerous, "runs a deploy or release script"),
 				destroys("runs a script whose name says it destroys data"),
