@@ -355,7 +355,8 @@ func helmRules() map[string]*rule {
 		"lint":     dev("lints a chart"),
 		// A chart from a repository is fetched (dev); one in a directory
 		// or archive here is only read.
-		"show":       {class: Dev, why: "shows a chart", ops: []flag{set("./* ../* /* *.tgz", Safe, "shows a local chart")}},
+		"show": {class: Dev, why: "shows a chart",
+			ops: []flag{set("./* ../* /* *.tgz", Safe, "shows a local chart")}},
 		"search":     dev("searches charts"),
 		"version":    safe("prints the version"),
 		"dependency": dev("manages chart dependencies"),
