@@ -63,8 +63,23 @@ func systemCommands() map[string]*rule {
 			why:   "looks up names in the system databases",
 			ops:   []flag{raise("shadow gshadow", Dangerous, "prints password hashes")},
 		},
-		"arch":        safe("shows the architecture"),
-		"sw_vers":     safe("shows the system"),
+		"arch":            safe("shows the architecture"),
+		"sw_vers":         safe("shows the system"),
+		"system_profiler": safe("reports on the machine's hardware and software"),
+		// macOS's preferences of the user's applications: outside the
+		// workspace, read freely, changed only with a question.
+		"defaults": {class: Dangerous, why: "changes the user's application preferences",
+			sub: map[string]*rule{"read": safe("shows preferences"), "read-type": safe("shows preferences"),
+				"domains": safe("lists preference domains"), "find": safe("searches preferences")},
+			open: true},
+		// Xcode's tool runner: the tool it runs is judged.
+		"xcrun": {class: Safe, why: "runs an Xcode tool", kind: kindWrap, noscope: true,
+			vals: "--sdk -sdk --toolchain -toolchain"},
+		"simctl": {class: Dev, why: "manages the iOS simulators", names: true,
+			sub: map[string]*rule{"list": safe("lists simulators"), "help": safe("prints help"),
+				"erase":  dangerous("erases a simulator's apps and data"),
+				"delete": dangerous("deletes simulators and their data")},
+			open: true},
 		"lsb_release": safe("shows the system"),
 		"env-update":  dangerous("changes system settings"),
 		"sysctl": {
