@@ -103,6 +103,38 @@ func (w *walker) callFunc(name string, body *syntax.Stmt, args []arg, io ioInfo)
 	w.shared.calls[body]--
 }
 
+// pathAppends reports whether a PATH value is $PATH followed by absolute
+// directories no other user can write into (not /tmp and its kin).
+func pathAppends(word *syntax.Word, val string) bool {
+	if word == nil || len(word.Parts) == 0 {
+		return false
+	}
+	parts := word.Parts
+	if q, ok := parts[0].(*syntax.DblQuoted); ok && len(word.Parts) == 1 {
+		parts = q.Parts
+	}
+	if len(parts) < 2 {
+		return false
+	}
+	p, ok := parts[0].(*syntax.ParamExp)
+	if !ok || p.Param == nil || p.Param.Value != "PATH" || p.Exp != nil || p.Repl != nil || p.Slice != nil ||
+		p.Index != nil || p.Length || p.Excl || p.Width {
+		return false
+	}
+	_, rest, ok := strings.Cut(val, ":")
+	if !ok || rest == "" {
+		return false
+	}
+	for _, d := range strings.Split(rest, ":") {
+		d = path.Clean(d)
+		if !strings.HasPrefix(d, "/") || hasHole(d) || under(d, "/tmp") || under(d, "/var/tmp") ||
+			under(d, "/dev/shm") {
+			return false
+		}
+	}
+	return true
+}
+
 // assign judges a variable assignment of the shell itself; variant is
 // "export", "local" … or "" for a plain assignment.
 func (w *walker) assign(a *syntax.Assign, variant string) {
@@ -159,6 +191,12 @@ func (w *walker) assign(a *syntax.Assign, variant string) {
 				w.alts[name] = alt
 			}
 		}
+	}
+	if name == "PATH" && pathAppends(a.Value, val) {
+		// PATH=$PATH:~/go/bin: directories searched last shadow no
+		// program that later commands name.
+		w.res.add(Dev, "`"+variantText(variant)+"PATH=$PATH:…`: appends directories, after the system's programs")
+		return
 	}
 	if w.hijack(name, val, variantText(variant)+name+"=…") {
 		return
