@@ -48,8 +48,16 @@ func (w *walker) call(c *syntax.CallExpr, io ioInfo) {
 	if name := c.Args[0].Lit(); name == "test" || name == "[" {
 		w.testOnly = true
 	}
+	connects := dbClients.Get()[c.Args[0].Lit()] || connectors[c.Args[0].Lit()]
 	for _, word := range c.Args {
+		// psql "$DATABASE_URL": a client given a variable as a whole
+		// operand connects with it and prints it nowhere.
+		saved := w.testOnly
+		if connects && wholeParam(word) {
+			w.testOnly = true
+		}
 		args = append(args, w.fields(word)...)
+		w.testOnly = saved
 	}
 	w.testOnly = false
 	if len(args) > 0 {
@@ -133,6 +141,27 @@ func pathAppends(word *syntax.Word, val string) bool {
 		}
 	}
 	return true
+}
+
+// connectors are database clients and tools whose operands name a
+// connection (with dbClients).
+var connectors = map[string]bool{"pg_dump": true, "pg_dumpall": true, "pg_restore": true, "pgcli": true,
+	"mysqldump": true, "mycli": true, "mongodump": true, "usql": true, "dbmate": true}
+
+// wholeParam reports whether word is one plain parameter, quoted or not:
+// $X, "$X", ${X}.
+func wholeParam(word *syntax.Word) bool {
+	parts := word.Parts
+	if len(parts) == 1 {
+		if q, ok := parts[0].(*syntax.DblQuoted); ok {
+			parts = q.Parts
+		}
+	}
+	if len(parts) != 1 {
+		return false
+	}
+	p, ok := parts[0].(*syntax.ParamExp)
+	return ok && p.Exp == nil && p.Repl == nil && p.Slice == nil && p.Index == nil && !p.Length && !p.Excl
 }
 
 // assign judges a variable assignment of the shell itself; variant is

@@ -104,6 +104,7 @@ func (w *walker) dockerRun(chain string, args []arg, io ioInfo) {
 	workdir := "/"
 	// With -i the container's command reads this command's input.
 	stdin := input{}
+	envFile := false
 	for i := 1; i < len(args); i++ {
 		a := args[i].s
 		next := ""
@@ -162,6 +163,12 @@ func (w *walker) dockerRun(chain string, args []arg, io ioInfo) {
 					"reaches the model")
 			}
 			continue
+		case a == "--env-file" || name == "--env-file":
+			envFile = true
+			if !hasInline {
+				i++
+			}
+			continue
 		case a == "-i" || a == "--interactive" || a == "-it" || a == "-ti":
 			stdin = io.in
 			continue
@@ -180,6 +187,9 @@ func (w *walker) dockerRun(chain string, args []arg, io ioInfo) {
 		case !strings.HasPrefix(a, "-"):
 			// The image; the rest is the command the container runs.
 			w.image(chain, args[i])
+			if envFile && i+1 < len(args) && printsEnv(args[i+1:]) {
+				w.discloses("`" + chain + " --env-file`: the container prints the environment the file gave it")
+			}
 			if i+1 < len(args) {
 				w.inContainer(chain, b, workdir, args[i+1:], stdin)
 			}
@@ -193,6 +203,21 @@ func (w *walker) dockerRun(chain string, args []arg, io ioInfo) {
 		w.dockerMount(chain, b, val)
 	}
 }
+
+// printsEnv reports whether a container's command prints its whole
+// environment (env, printenv, sh -c 'env' …).
+func printsEnv(cmd []arg) bool {
+	switch path.Base(cmd[0].s) {
+	case "env", "printenv", "export", "set", "declare":
+		return len(cmd) == 1 || path.Base(cmd[0].s) == "export" && cmd[1].s == "-p"
+	case "sh", "bash", "ash", "zsh":
+		return len(cmd) > 2 && cmd[1].s == "-c" && regexpEnvWord.Get().MatchString(cmd[2].s)
+	}
+	return false
+}
+
+// regexpEnvWord finds a command that prints the environment in shell code.
+var regexpEnvWord = lazy.Regexp{Expr: `(^|[;&|(\s])(env|printenv|set|export -p)\s*($|[;&|)])`}
 
 // image judges the image a container runs: code from a registry. An
 // official image of Docker Hub (node:20, alpine), one of a registry on

@@ -347,12 +347,27 @@ var listers = lazy.Value[map[string]bool]{Build: func() map[string]bool {
 	}
 }}
 
+// envFileArg is the file named by --env-file at args[i], if it is one.
+func envFileArg(args []arg, i int) (string, bool) {
+	if i > 0 && args[i-1].s == "--env-file" {
+		return args[i].s, true
+	}
+	return strings.CutPrefix(args[i].s, "--env-file=")
+}
+
 // operandsOf judges the operands of command name as files it may read.
 func (w *walker) operandsOf(name string, args []arg) {
 	tree := readsTree(name, args)
 	for i, a := range args {
 		if i > 0 && outputFlags.Get()[args[i-1].s] {
 			continue // written, not read
+		}
+		if v, ok := envFileArg(args, i); ok {
+			// The project's file loaded into a program's environment, as
+			// `. .env` is: shown nowhere.
+			if p, ok := w.abs(v); ok && w.inside(p) {
+				continue
+			}
 		}
 		if strings.HasPrefix(a.s, "-") {
 			i := strings.IndexByte(a.s, '=')
