@@ -359,7 +359,19 @@ func (w *walker) cloud(chain string, args []arg, io ioInfo) {
 			if !local && strings.HasPrefix(words[len(words)-1], "s3://") {
 				w.res.add(Dangerous, "`aws s3 "+words[1]+"`: uploads to a bucket")
 			} else {
-				w.res.add(Dangerous, "`aws s3 "+words[1]+"`: copies from a bucket")
+				dest := words[len(words)-1]
+				if words[1] == "mv" || !slices.ContainsFunc(args, func(a arg) bool { return a.s == "--delete" }) &&
+					!strings.HasPrefix(dest, "s3://") && dest != "-" && len(words) > 3 {
+					// A download: the bucket is read, the file written
+					// where dest says (mv also deletes it from the bucket).
+					if words[1] == "mv" {
+						w.res.add(Dangerous, "`aws s3 mv`: deletes the objects from the bucket")
+					}
+					w.res.add(Dev, "`aws s3 "+words[1]+"`: downloads from a bucket")
+					w.writeTo(dest, "aws s3 "+words[1], dest)
+				} else {
+					w.res.add(Dangerous, "`aws s3 "+words[1]+"`: copies from a bucket")
+				}
 				if len(words) > 3 {
 					w.remoteCopy(words[2:len(words)-1], words[len(words)-1],
 						words[1] == "sync" || slices.ContainsFunc(args, func(a arg) bool { return a.s == "--recursive" }))
