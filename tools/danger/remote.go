@@ -356,12 +356,17 @@ func (w *walker) cloud(chain string, args []arg, io ioInfo) {
 					local = false
 				}
 			}
-			if !local && strings.HasPrefix(words[len(words)-1], "s3://") {
+			if !local && (strings.HasPrefix(words[len(words)-1], "s3://") || len(words) > 3 &&
+				strings.HasPrefix(words[3], "s3://")) {
 				w.res.add(Dangerous, "`aws s3 "+words[1]+"`: uploads to a bucket")
 			} else {
-				dest := words[len(words)-1]
-				if words[1] == "mv" || !slices.ContainsFunc(args, func(a arg) bool { return a.s == "--delete" }) &&
-					!strings.HasPrefix(dest, "s3://") && dest != "-" && len(words) > 3 {
+				// aws s3 cp SRC DEST [options]: option values follow.
+				dest := ""
+				if len(words) > 3 && strings.HasPrefix(words[2], "s3://") {
+					dest = words[3]
+				}
+				if dest != "" && !strings.HasPrefix(dest, "s3://") && dest != "-" && (words[1] == "mv" ||
+					!slices.ContainsFunc(args, func(a arg) bool { return a.s == "--delete" })) {
 					// A download: the bucket is read, the file written
 					// where dest says (mv also deletes it from the bucket).
 					if words[1] == "mv" {
