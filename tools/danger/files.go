@@ -649,7 +649,7 @@ func (w *walker) unzip(chain string, args []arg, io ioInfo) {
 		}
 	}
 	for _, a := range args[1:] {
-		if a.s == "-l" || a.s == "-v" || a.s == "-t" || a.s == "-Z" || a.s == "-p" {
+		if a.s == "-l" || a.s == "-v" || a.s == "-t" || a.s == "-Z" || a.s == "-p" || a.s == "-c" {
 			return
 		}
 	}
