@@ -204,20 +204,20 @@ func (w *walker) dockerRun(chain string, args []arg, io ioInfo) {
 	}
 }
 
-// printsEnv reports whether a container's command prints its whole
-// environment (env, printenv, sh -c 'env' …).
+// printsEnv reports whether a container's command may print what its
+// environment holds: env, printenv, /proc/self/environ, process.env,
+// os.environ, a variable expanded.
 func printsEnv(cmd []arg) bool {
-	switch path.Base(cmd[0].s) {
-	case "env", "printenv", "export", "set", "declare":
-		return len(cmd) == 1 || path.Base(cmd[0].s) == "export" && cmd[1].s == "-p"
-	case "sh", "bash", "ash", "zsh":
-		return len(cmd) > 2 && cmd[1].s == "-c" && regexpEnvWord.Get().MatchString(cmd[2].s)
+	parts := make([]string, len(cmd))
+	for i, a := range cmd {
+		parts[i] = a.s
 	}
-	return false
+	return envAccess.Get().MatchString(strings.Join(parts, " "))
 }
 
-// regexpEnvWord finds a command that prints the environment in shell code.
-var regexpEnvWord = lazy.Regexp{Expr: `(^|[;&|(\s])(env|printenv|set|export -p)\s*($|[;&|)])`}
+// envAccess finds code that reads the environment.
+var envAccess = lazy.Regexp{Expr: `(^|[^\w-])(env|printenv|set|export|declare|compgen)($|[^\w-])|environ|` +
+	`process\.env|getenv|ENV\[|ENV\.|\$ENV|\$\{?[A-Za-z_]|%[A-Za-z_]+%`}
 
 // image judges the image a container runs: code from a registry. An
 // official image of Docker Hub (node:20, alpine), one of a registry on

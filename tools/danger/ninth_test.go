@@ -87,6 +87,11 @@ func TestNinthFamilies(t *testing.T) {
 		{"psql -c \"select '$GITHUB_TOKEN'\"", Dangerous},
 		{"docker run --env-file .env.local app:dev", Dev},
 		{"docker run --env-file .env alpine printenv", Dangerous},
+		{"docker run --env-file .env alpine sh -c 'cat /proc/1/environ'", Dangerous},
+		{"docker run --env-file .env app:dev python -c 'import os; print(os.environ)'", Dangerous},
+		{"docker run --env-file .env app:dev npm test", Dev},
+		{"docker run --env-file ~/.aws/credentials app:dev", Dangerous},
+		{"adb logcat -d -f /sdcard/log.txt", Dangerous},
 		{"GIT_SSH_COMMAND='ssh -p 2222' git pull", Dev},
 		{"GIT_SSH_COMMAND='ssh -o LocalCommand=id -o PermitLocalCommand=yes' git pull", Dangerous},
 		// Downloads from a bucket are written where they land.

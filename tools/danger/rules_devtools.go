@@ -360,7 +360,7 @@ func devToolCommands() map[string]*rule {
 				"get-serialno": safe("shows a device"), "get-devpath": safe("shows a device"),
 				"logcat": {class: Dev, why: "reads a device's log", flags: []flag{
 					set("-d", Safe, "prints a device's log and exits"),
-					raise("-c --clear", Dangerous, "clears the device's log")}},
+					raise("-c --clear -f --file", Dangerous, "clears the device's log or writes a file on it")}},
 				"pull":            {class: Dev, why: "copies files from a device", write: writeLast},
 				"wait-for-device": dev("waits for a device"), "start-server": dev("starts adb's server"),
 				"kill-server": dev("stops adb's server"), "forward": dev("forwards a local port"),
