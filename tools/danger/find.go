@@ -72,6 +72,19 @@ func (w *walker) xargs(chain string, args []arg, io ioInfo) {
 	} else if p := foundPath(io.in); p != "" {
 		fill = p
 	}
+	if !w.shared.runtime && (io.in.kind == inPaths || io.in.kind == inTree) && i > 0 {
+		// find … | xargs -n1 sh: as find -exec sh {}.
+		probe := slices.Clone(inner)
+		for j := 1; j < len(probe) && repl != ""; j++ {
+			probe[j].s = strings.ReplaceAll(probe[j].s, repl, "{}")
+		}
+		if repl == "" {
+			probe = append(probe, arg{s: "{}", text: "{}"})
+		}
+		if runsFound(probe) {
+			w.res.add(Dangerous, "`xargs "+inner[0].text+"`: runs every file the listing names as a program")
+		}
+	}
 	if repl != "" && io.in.kind == inData && !hasHole(io.in.data) {
 		// xargs -I{} CMD {} with known input: CMD once per line.
 		for n, line := range strings.Split(strings.TrimRight(io.in.data, "\n"), "\n") {
@@ -479,6 +492,13 @@ func (w *walker) fd(chain string, args []arg, io ioInfo) {
 	}
 	for i, a := range args {
 		if (a.s == "-x" || a.s == "--exec" || a.s == "-X" || a.s == "--exec-batch") && i+1 < len(args) {
+			inner := args[i+1:]
+			if !slices.ContainsFunc(inner[1:], func(a arg) bool { return strings.Contains(a.s, "{}") }) {
+				inner = append(slices.Clone(inner), arg{s: "{}", text: "{}"}) // fd adds the path last
+			}
+			if runsFound(inner) {
+				w.res.add(Dangerous, "`fd -x "+inner[0].text+"`: runs every file the search finds as a program")
+			}
 			for _, d := range dirs {
 				found := foundPath(input{kind: inTree, data: d, entry: fdEntry(pattern, glob),
 					filtered: pattern != "" && pattern != "."})

@@ -54,6 +54,11 @@ func TestNinthFamilies(t *testing.T) {
 		// find running what it finds; a virtualenv's tools are the tools.
 		{"find scripts -name '*.py' -exec python3 {} \\;", Dangerous},
 		{"find . -type f -name '*.sh' -exec bash -n {} +", Safe},
+		{"fd -e py -x python3", Dangerous},
+		{"fd -e go -x gofmt -l", Safe},
+		{"find tools -name '*.sh' | xargs -n1 bash", Dangerous},
+		{"git ls-files '*.sh' | xargs -I@ sh @", Dangerous},
+		{"git ls-files '*.sh' | xargs shellcheck", Safe},
 		{"venv/bin/pip install git+https://x.example/pkg.git", Dangerous},
 		{".venv/bin/ruff check .", Dev},
 		// Every container, when the list is not known.
