@@ -84,6 +84,10 @@ func TestNinthFamilies(t *testing.T) {
 		{"dd if=/dev/nvme0n1 of=disk.img bs=4M", Dangerous},
 		{"defaults delete com.apple.finder", Dangerous},
 		{"xcrun simctl delete unavailable", Dangerous},
+		// A loop that prints only the keys of KEY=VALUE lines.
+		{"while IFS= read -r l; do printf '%s\n' \"${l%%=*}\"; done < config/.env.test", Safe},
+		{"while read -r l; do echo \"${l%=*}\"; done < .env", Dangerous},
+		{"while read -r l; do echo \"$l\"; done < .env", Dangerous},
 		// PATH appended, connections and env files passed.
 		{"export PATH=\"$PATH:/opt/tools/bin\"", Dev},
 		{"export PATH=\"$PATH:/tmp/x\"", Dangerous},
