@@ -338,7 +338,7 @@ func keysWord(word *syntax.Word, vars map[string]bool) bool {
 		switch p := p.(type) {
 		case *syntax.Lit, *syntax.SglQuoted:
 		case *syntax.ParamExp:
-			if p.Param == nil || !vars[p.Param.Value] || p.Exp == nil || p.Exp.Word == nil ||
+			if p.Param == nil || !vars[p.Param.Value] || p.Excl || p.Exp == nil || p.Exp.Word == nil ||
 				p.Exp.Op != syntax.RemLargeSuffix || literalText(p.Exp.Word) != "=*" {
 				// %=* keeps up to the last =, part of a value with = in it.
 				return false
