@@ -48,8 +48,16 @@ func (w *walker) call(c *syntax.CallExpr, io ioInfo) {
 	if name := c.Args[0].Lit(); name == "test" || name == "[" {
 		w.testOnly = true
 	}
+	connects := dbClients.Get()[c.Args[0].Lit()] || connectors[c.Args[0].Lit()]
 	for _, word := range c.Args {
+		// psql "$DATABASE_URL": a client given a variable as a whole
+		// operand connects with it and prints it nowhere.
+		saved := w.testOnly
+		if connects && wholeParam(word) {
+			w.testOnly = true
+		}
 		args = append(args, w.fields(word)...)
+		w.testOnly = saved
 	}
 	w.testOnly = false
 	if len(args) > 0 {
@@ -101,6 +109,59 @@ func (w *walker) callFunc(name string, body *syntax.Stmt, args []arg, io ioInfo)
 	w.stmt(body, io.in)
 	w.params = saved
 	w.shared.calls[body]--
+}
+
+// pathAppends reports whether a PATH value is $PATH followed by absolute
+// directories no other user can write into (not /tmp and its kin).
+func pathAppends(word *syntax.Word, val string) bool {
+	if word == nil || len(word.Parts) == 0 {
+		return false
+	}
+	parts := word.Parts
+	if q, ok := parts[0].(*syntax.DblQuoted); ok && len(word.Parts) == 1 {
+		parts = q.Parts
+	}
+	if len(parts) < 2 {
+		return false
+	}
+	p, ok := parts[0].(*syntax.ParamExp)
+	if !ok || p.Param == nil || p.Param.Value != "PATH" || p.Exp != nil || p.Repl != nil || p.Slice != nil ||
+		p.Index != nil || p.Length || p.Excl || p.Width {
+		return false
+	}
+	_, rest, ok := strings.Cut(val, ":")
+	if !ok || rest == "" {
+		return false
+	}
+	for _, d := range strings.Split(rest, ":") {
+		d = path.Clean(d)
+		if !strings.HasPrefix(d, "/") || hasHole(d) || under(d, "/tmp") || under(d, "/var/tmp") ||
+			under(d, "/dev/shm") {
+			return false
+		}
+	}
+	return true
+}
+
+// connectors are database clients and tools whose operands name a
+// connection (with dbClients).
+var connectors = map[string]bool{"pg_dump": true, "pg_dumpall": true, "pg_restore": true, "pgcli": true,
+	"mysqldump": true, "mycli": true, "mongodump": true, "usql": true, "dbmate": true}
+
+// wholeParam reports whether word is one plain parameter, quoted or not:
+// $X, "$X", ${X}.
+func wholeParam(word *syntax.Word) bool {
+	parts := word.Parts
+	if len(parts) == 1 {
+		if q, ok := parts[0].(*syntax.DblQuoted); ok {
+			parts = q.Parts
+		}
+	}
+	if len(parts) != 1 {
+		return false
+	}
+	p, ok := parts[0].(*syntax.ParamExp)
+	return ok && p.Exp == nil && p.Repl == nil && p.Slice == nil && p.Index == nil && !p.Length && !p.Excl
 }
 
 // assign judges a variable assignment of the shell itself; variant is
@@ -159,6 +220,12 @@ func (w *walker) assign(a *syntax.Assign, variant string) {
 				w.alts[name] = alt
 			}
 		}
+	}
+	if name == "PATH" && pathAppends(a.Value, val) {
+		// PATH=$PATH:~/go/bin: directories searched last shadow no
+		// program that later commands name.
+		w.res.add(Dev, "`"+variantText(variant)+"PATH=$PATH:…`: appends directories, after the system's programs")
+		return
 	}
 	if w.hijack(name, val, variantText(variant)+name+"=…") {
 		return
@@ -412,6 +479,12 @@ func (w *walker) pipeline(c *syntax.BinaryCmd, io ioInfo) {
 		switch name {
 		case "nc", "ncat", "netcat", "socat", "telnet", "openssl", "cryptcat":
 			netTool = true
+		case "history", "fc":
+			// Past command lines hold the tokens typed into them; a search
+			// for such words shows them, as `env | grep -i token` does.
+			if slices.ContainsFunc(elems[i+1:], searchesSecrets) {
+				e.discloses("`" + name + " | grep`: searches the shell history for secrets")
+			}
 		}
 		if r := lookup(name); r != nil && (r.kind == kindShell || r.kind == kindInterp) && readsStdin(r, args) {
 			shellIn = true
@@ -581,11 +654,11 @@ func (w *walker) output(s *syntax.Stmt, name string, args []string, in input) in
 				slices.Reverse(r)
 				lines[i] = string(r)
 			}
-			return input{kind: inData, data: strings.Join(lines, "\n")}
+			return input{kind: inData, data: strings.Join(lines, "\n"), hidden: true}
 		}
 	case "tr":
 		if in.kind == inData && len(args) == 2 && !strings.HasPrefix(args[0], "-") {
-			return input{kind: inData, data: translate(in.data, args[0], args[1])}
+			return input{kind: inData, data: translate(in.data, args[0], args[1]), hidden: true}
 		}
 	case "find", "fd", "git", "grep", "rg", "ls", "ag":
 		if dir, ok := w.listsPaths(name, args); ok {
@@ -624,7 +697,7 @@ func (w *walker) output(s *syntax.Stmt, name string, args []string, in input) in
 			for _, a := range args {
 				if a == "-d" || a == "--decode" || a == "-D" {
 					if b, err := base64.StdEncoding.DecodeString(strings.TrimSpace(in.data)); err == nil {
-						return input{kind: inData, data: string(b)}
+						return input{kind: inData, data: string(b), hidden: true}
 					}
 				}
 			}
@@ -757,6 +830,33 @@ func filtersEnv(s *syntax.Stmt) bool {
 		patterns++
 	}
 	return patterns == 1
+}
+
+// searchesSecrets reports whether s is a grep whose pattern looks for
+// secrets by the words that name them (token, password, api_key …).
+func searchesSecrets(s *syntax.Stmt) bool {
+	c, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || len(c.Args) < 2 {
+		return false
+	}
+	switch c.Args[0].Lit() {
+	case "grep", "egrep", "fgrep", "rg", "ag":
+	default:
+		return false
+	}
+	for _, a := range c.Args[1:] {
+		v := strings.ToLower(literalText(a))
+		if strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--regexp=") {
+			continue
+		}
+		for _, word := range []string{"token", "secret", "pass", "key", "credential", "auth",
+			"bearer", "private", "akia", "ghp_", "pwd"} {
+			if strings.Contains(v, word) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // literalText is a word's value when it has no expansions, else "".

@@ -486,7 +486,7 @@ func (w *walker) stmt(s *syntax.Stmt, in input) {
 		w.procIn = input{kind: inDownload}
 	}
 	defer func() { w.procIn = saved }()
-	if len(s.Redirs) > 0 && w.countsOnly(s) {
+	if len(s.Redirs) > 0 && (w.countsOnly(s) || w.keysLoop(s)) {
 		// wc -l < .env: what the redirection reads is counted, not shown.
 		masked := w.masked
 		w.masked = true

@@ -67,6 +67,35 @@ func hostPowers(a, next string) bool {
 	return false
 }
 
+// containersNamed: stopping the project's container by name is dev; a
+// list not known before running ($(docker ps -q)) is at worst every
+// container on the machine, other projects' and services' too.
+func (w *walker) containersNamed(chain string, args []arg, io ioInfo) {
+	for _, i := range scan(&rule{vals: "-t --time -s --signal"}, args) {
+		if hasHole(args[i].s) {
+			w.res.add(Dangerous, "`"+chain+" "+args[i].text+"`: acts on containers not known before running, "+
+				"at worst every container on the machine")
+			return
+		}
+	}
+}
+
+// publishesAll reports whether docker's -p value binds every interface:
+// an address of 0.0.0.0 or ::, or none, which docker takes for 0.0.0.0
+// (-p 8080:80 listens as -p 0.0.0.0:8080:80 does).
+func publishesAll(v string) bool {
+	v, _, _ = strings.Cut(v, "/") // the protocol
+	if strings.HasPrefix(v, "[") {
+		host, _, _ := strings.Cut(strings.TrimPrefix(v, "["), "]")
+		return host == "::" || host == ""
+	}
+	parts := strings.Split(v, ":")
+	if len(parts) < 3 {
+		return true
+	}
+	return parts[0] == "0.0.0.0" || parts[0] == "" || hasHole(parts[0])
+}
+
 // dockerRun judges docker (podman) run and create: the host paths it
 // mounts, the powers it gives, and what the command inside does to the
 // mounts.
@@ -75,6 +104,7 @@ func (w *walker) dockerRun(chain string, args []arg, io ioInfo) {
 	workdir := "/"
 	// With -i the container's command reads this command's input.
 	stdin := input{}
+	envFile := false
 	for i := 1; i < len(args); i++ {
 		a := args[i].s
 		next := ""
@@ -107,10 +137,18 @@ func (w *walker) dockerRun(chain string, args []arg, io ioInfo) {
 				}
 			}
 			continue
-		case (a == "-p" || a == "--publish") &&
-			(strings.HasPrefix(next, "0.0.0.0:") || strings.HasPrefix(next, "[::]:")):
-			w.res.add(Dangerous, "`"+chain+" -p "+next+"`: publishes a port on every network interface")
-			i++
+		case a == "-p" || a == "--publish" || name == "--publish" && hasInline:
+			v := inline
+			if !hasInline {
+				v = next
+				i++
+			}
+			if publishesAll(v) {
+				w.res.add(Dangerous, "`"+chain+" -p "+v+"`: publishes a port on every network interface")
+			}
+			continue
+		case a == "-P" || a == "--publish-all":
+			w.res.add(Dangerous, "`"+chain+" "+a+"`: publishes ports on every network interface")
 			continue
 		case a == "-e" || a == "--env" || name == "--env":
 			v := inline
@@ -123,6 +161,12 @@ func (w *walker) dockerRun(chain string, args []arg, io ioInfo) {
 			if n, val, given := strings.Cut(v, "="); secret.Var(n) && (!given || hasHole(val)) {
 				w.res.add(Dangerous, "`"+chain+" -e "+n+"`: gives the container a secret, and what it prints "+
 					"reaches the model")
+			}
+			continue
+		case a == "--env-file" || name == "--env-file":
+			envFile = true
+			if !hasInline {
+				i++
 			}
 			continue
 		case a == "-i" || a == "--interactive" || a == "-it" || a == "-ti":
@@ -143,6 +187,9 @@ func (w *walker) dockerRun(chain string, args []arg, io ioInfo) {
 		case !strings.HasPrefix(a, "-"):
 			// The image; the rest is the command the container runs.
 			w.image(chain, args[i])
+			if envFile && i+1 < len(args) && printsEnv(args[i+1:]) {
+				w.discloses("`" + chain + " --env-file`: the container prints the environment the file gave it")
+			}
 			if i+1 < len(args) {
 				w.inContainer(chain, b, workdir, args[i+1:], stdin)
 			}
@@ -156,6 +203,21 @@ func (w *walker) dockerRun(chain string, args []arg, io ioInfo) {
 		w.dockerMount(chain, b, val)
 	}
 }
+
+// printsEnv reports whether a container's command may print what its
+// environment holds: env, printenv, /proc/self/environ, process.env,
+// os.environ, a variable expanded.
+func printsEnv(cmd []arg) bool {
+	parts := make([]string, len(cmd))
+	for i, a := range cmd {
+		parts[i] = a.s
+	}
+	return envAccess.Get().MatchString(strings.Join(parts, " "))
+}
+
+// envAccess finds code that reads the environment.
+var envAccess = lazy.Regexp{Expr: `(^|[^\w-])(env|printenv|set|export|declare|compgen)($|[^\w-])|environ|` +
+	`process\.env|getenv|ENV\[|ENV\.|\$ENV|\$\{?[A-Za-z_]|%[A-Za-z_]+%`}
 
 // image judges the image a container runs: code from a registry. An
 // official image of Docker Hub (node:20, alpine), one of a registry on

@@ -63,6 +63,11 @@ func (w *walker) vim(chain string, args []arg, io ioInfo) {
 		for _, line := range strings.Split(io.in.data, "\n") {
 			w.exCommand(chain, line, line)
 		}
+	} else if slices.ContainsFunc(args[1:], func(a arg) bool {
+		return a.s == "-e" || a.s == "-es" || a.s == "-E" || a.s == "-Es"
+	}) && !exQuits(args) {
+		// Input that cannot be seen, unless the -c commands quit first.
+		w.res.add(Dangerous, "`"+chain+" -es`: runs editor commands from its input")
 	}
 	for i := 1; i < len(args); i++ {
 		a := args[i].s
@@ -160,11 +165,39 @@ func (w *walker) exCommand(chain, line, text string) {
 	}
 }
 
+// exQuits reports whether Vim's last -c or + command quits, so that
+// Ex mode never reads commands from its input.
+func exQuits(args []arg) bool {
+	last := ""
+	for i := 1; i < len(args); i++ {
+		switch a := args[i].s; {
+		case (a == "-c" || a == "--cmd") && i+1 < len(args):
+			i++
+			last = args[i].s
+		case strings.HasPrefix(a, "+") && len(a) > 1:
+			last = a[1:]
+		}
+	}
+	parts := exSplit(last)
+	c := strings.TrimSuffix(strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(parts[len(parts)-1]), ":")), "!")
+	switch c {
+	case "q", "quit", "wq", "x", "xit", "qa", "qall", "wqa", "wqall", "xa", "xall", "exit", "cq":
+		return true
+	}
+	return false
+}
+
 // exSplit splits an Ex command line at the bars that separate commands.
+// A command that passes its argument to a shell (:!, :r !, :w !) or runs
+// it as commands (:g, :normal, :bufdo …) takes the bars that follow as its
+// own (Vim's :help :bar): `:!curl … | sh` is one shell command.
 func exSplit(line string) []string {
 	var out []string
 	start := 0
 	for i := 0; i < len(line); i++ {
+		if i == start && exTakesBar(line[start:]) {
+			break
+		}
 		switch line[i] {
 		case '\\':
 			i++
@@ -174,6 +207,29 @@ func exSplit(line string) []string {
 		}
 	}
 	return append(out, line[start:])
+}
+
+// exTakesBar reports whether the Ex command that starts c sees | as part
+// of its argument.
+func exTakesBar(c string) bool {
+	c = strings.TrimLeft(c, ": \t")
+	c = strings.TrimLeft(c, "%.$0123456789,;'<>+- ")
+	if strings.HasPrefix(c, "!") {
+		return true
+	}
+	name := c
+	if i := strings.IndexFunc(c, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') }); i >= 0 {
+		name = c[:i]
+	}
+	rest := strings.TrimSpace(strings.TrimPrefix(c, name))
+	switch name {
+	case "r", "read", "w", "write":
+		return strings.HasPrefix(rest, "!")
+	case "g", "global", "v", "vglobal", "norm", "normal", "windo", "bufdo", "argdo", "tabdo", "cdo", "cfdo",
+		"ldo", "lfdo", "com", "command":
+		return true
+	}
+	return false
 }
 
 // emacs judges Emacs's code options: --eval runs Lisp (shell-command and

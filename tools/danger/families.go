@@ -87,7 +87,10 @@ func (w *walker) ldd(chain string, args []arg, io ioInfo) {
 	for _, i := range scan(&rule{}, args) {
 		p, ok := w.abs(args[i].s)
 		switch {
-		case ok && (w.inside(p) || binDirs.Get()[path.Dir(p)] || under(p, "/usr/lib") || under(p, "/lib")):
+		case ok && (binDirs.Get()[path.Dir(p)] || under(p, "/usr/lib") || under(p, "/lib")):
+			// A system program's loader: what the system runs anyway.
+		case ok && w.inside(p):
+			w.res.add(Dev, "`"+chain+" "+args[i].text+"`: its loader may run the project's program")
 		default:
 			w.res.add(Dangerous, "`"+chain+" "+args[i].text+"`: may run a program from outside the workspace")
 		}

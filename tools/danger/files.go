@@ -315,6 +315,11 @@ func (w *walker) dd(chain string, args []arg, io ioInfo) {
 					w.res.add(Safe, "`dd "+a.text+"`: reads the start of a disk: its partition table and boot code")
 					continue
 				}
+				if out == "/dev/null" {
+					// A read test (speed, bad sectors): nothing read is kept.
+					w.res.add(Safe, "`dd "+a.text+" of=/dev/null`: reads a disk and keeps nothing")
+					continue
+				}
 				w.res.add(Dangerous, "`dd "+a.text+"`: reads a raw disk")
 			}
 			w.readFile(p, ok, "`dd "+a.text+"`")
@@ -644,7 +649,7 @@ func (w *walker) unzip(chain string, args []arg, io ioInfo) {
 		}
 	}
 	for _, a := range args[1:] {
-		if a.s == "-l" || a.s == "-v" || a.s == "-t" || a.s == "-Z" || a.s == "-p" {
+		if a.s == "-l" || a.s == "-v" || a.s == "-t" || a.s == "-Z" || a.s == "-p" || a.s == "-c" {
 			return
 		}
 	}

@@ -72,6 +72,19 @@ func (w *walker) xargs(chain string, args []arg, io ioInfo) {
 	} else if p := foundPath(io.in); p != "" {
 		fill = p
 	}
+	if !w.shared.runtime && (io.in.kind == inPaths || io.in.kind == inTree) && i > 0 {
+		// find … | xargs -n1 sh: as find -exec sh {}.
+		probe := slices.Clone(inner)
+		for j := 1; j < len(probe) && repl != ""; j++ {
+			probe[j].s = strings.ReplaceAll(probe[j].s, repl, "{}")
+		}
+		if repl == "" {
+			probe = append(probe, arg{s: "{}", text: "{}"})
+		}
+		if runsFound(probe) {
+			w.res.add(Dangerous, "`xargs "+inner[0].text+"`: runs every file the listing names as a program")
+		}
+	}
 	if repl != "" && io.in.kind == inData && !hasHole(io.in.data) {
 		// xargs -I{} CMD {} with known input: CMD once per line.
 		for n, line := range strings.Split(strings.TrimRight(io.in.data, "\n"), "\n") {
@@ -284,6 +297,11 @@ func findBuildDir(expr []arg) string {
 }
 
 func (w *walker) findExec(inner []arg, roots []string, filtered bool, entry string) {
+	if runsFound(inner) {
+		// Every script the search turns up, vendored and generated ones
+		// too: which programs run cannot be known from the line.
+		w.res.add(Dangerous, "`find -exec "+inner[0].text+"`: runs every file the search finds as a program")
+	}
 	for _, root := range roots {
 		c := make([]arg, len(inner))
 		copy(c, inner)
@@ -308,6 +326,32 @@ func (w *walker) findExec(inner []arg, roots []string, filtered bool, entry stri
 		}
 		w.exec(c, ioInfo{})
 	}
+}
+
+// runsFound reports whether find's -exec command runs the found file as a
+// program: {} is the command, or the script a shell or interpreter runs.
+func runsFound(inner []arg) bool {
+	if len(inner) == 0 {
+		return false
+	}
+	if strings.Contains(inner[0].s, "{}") {
+		return true
+	}
+	r := lookup(commandBase(inner[0].s))
+	if r == nil || r.kind != kindShell && r.kind != kindInterp {
+		return false
+	}
+	for _, a := range inner[1:] {
+		if !strings.HasPrefix(a.s, "-") {
+			return strings.Contains(a.s, "{}")
+		}
+		if strings.Contains(r.code, a.s) || a.s == "-m" || a.s == "-n" || a.s == "--check" {
+			// -c code is judged as code; -m runs a module on the file;
+			// -n and --check only parse it.
+			return false
+		}
+	}
+	return false
 }
 
 // findEntry is a file a find expression can match that holds secrets
@@ -448,6 +492,13 @@ func (w *walker) fd(chain string, args []arg, io ioInfo) {
 	}
 	for i, a := range args {
 		if (a.s == "-x" || a.s == "--exec" || a.s == "-X" || a.s == "--exec-batch") && i+1 < len(args) {
+			inner := args[i+1:]
+			if !slices.ContainsFunc(inner[1:], func(a arg) bool { return strings.Contains(a.s, "{}") }) {
+				inner = append(slices.Clone(inner), arg{s: "{}", text: "{}"}) // fd adds the path last
+			}
+			if runsFound(inner) {
+				w.res.add(Dangerous, "`fd -x "+inner[0].text+"`: runs every file the search finds as a program")
+			}
 			for _, d := range dirs {
 				found := foundPath(input{kind: inTree, data: d, entry: fdEntry(pattern, glob),
 					filtered: pattern != "" && pattern != "."})

@@ -189,6 +189,11 @@ func (w *walker) gitEnv(name, val, text string) bool {
 			w.res.add(Dangerous, "`"+text+"`: makes git read config or hooks from another file")
 		}
 		return true
+	case (name == "GIT_SSH_COMMAND" || name == "GIT_SSH") && plainSSH(val):
+		// Git's transport with a key or port chosen: the fetch or push
+		// is judged; ssh runs nothing else.
+		w.res.add(Dev, "`"+text+"`: sets the ssh options of git's transport")
+		return true
 	case name == "GIT_ALLOW_PROTOCOL":
 		if strings.Contains(val, "ext") || hasHole(val) {
 			w.res.add(Dangerous, "`"+text+"`: allows the ext transport, which runs commands")
@@ -339,4 +344,38 @@ func (w *walker) gitWorktreeAdd(chain string, args []arg, io ioInfo) {
 		}
 	}
 	w.writeTo(d.s, chain, d.text)
+}
+
+// plainSSH reports whether a command line is ssh with options that choose
+// a key, user, port or check, and none that runs a command (ProxyCommand,
+// LocalCommand, a config file -F that may hold them).
+func plainSSH(val string) bool {
+	if hasHole(val) || strings.ContainsAny(val, ";&|`$<>") {
+		return false
+	}
+	f := strings.Fields(val)
+	if len(f) == 0 || path.Base(f[0]) != "ssh" {
+		return false
+	}
+	for i := 1; i < len(f); i++ {
+		switch a := f[i]; {
+		case a == "-i" || a == "-p" || a == "-l":
+			i++
+		case a == "-o" && i+1 < len(f):
+			i++
+			key, _, _ := strings.Cut(strings.ToLower(f[i]), "=")
+			switch key {
+			case "identitiesonly", "stricthostkeychecking", "userknownhostsfile", "identityfile", "port", "user",
+				"batchmode", "connecttimeout", "serveraliveinterval", "loglevel", "addkeystoagent",
+				"hostkeyalgorithms", "pubkeyacceptedkeytypes", "pubkeyacceptedalgorithms", "identityagent":
+			default:
+				return false
+			}
+		case a == "-q" || a == "-v" || a == "-T" || a == "-4" || a == "-6" || a == "-C" || a == "-x" ||
+			a == "-vv" || a == "-vvv":
+		default:
+			return false
+		}
+	}
+	return true
 }

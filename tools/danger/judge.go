@@ -41,7 +41,8 @@ func lookup(name string) *rule {
 func (w *walker) run(args []arg, io ioInfo) {
 	name := args[0].s
 	if strings.Contains(name, "/") {
-		if !binDirs.Get()[path.Dir(path.Clean(name))] {
+		if !binDirs.Get()[path.Dir(path.Clean(name))] && !(toolDir(path.Dir(path.Clean(name))) &&
+			lookup(path.Base(name)) != nil) {
 			w.runFile(args[0].s, args[0].text, "sh")
 			if !w.local(args, io) {
 				w.operands(args[1:])
@@ -69,7 +70,8 @@ func (w *walker) run(args []arg, io ioInfo) {
 	if r.class == Blocked && w.fsImage(name, args) {
 		return
 	}
-	if len(args) == 2 && (args[1].s == "--help" || args[1].s == "--version" || args[1].s == "--info" || r.sub != nil && (args[1].s == "-v" || args[1].s == "-V" || args[1].s == "-version") || slices.Contains(strings.Fields(r.alone), args[1].s) ||
+	if len(args) == 2 && (args[1].s == "--help" || args[1].s == "--version" || args[1].s == "--info" || r.sub != nil && (args[1].s == "-v" || args[1].s == "-V" || args[1].s == "-version") ||
+		args[1].s == "-version" && r.class <= Dev || slices.Contains(strings.Fields(r.alone), args[1].s) ||
 		args[1].s == "-h" && r.class > Safe && !haltsOnH[name]) {
 		w.res.add(Safe, "`"+name+" "+args[1].s+"`: prints help or version")
 		return
@@ -86,6 +88,28 @@ func (w *walker) run(args []arg, io ioInfo) {
 		}
 	}
 	w.apply(r, name, args, io)
+}
+
+// toolDir reports whether dir holds the project environment's copies of
+// known tools (.venv/bin/pip, node_modules/.bin/eslint): such a copy does
+// what the tool does, pip install of a URL included.
+func toolDir(dir string) bool {
+	if strings.HasSuffix(dir, "node_modules/.bin") {
+		return true
+	}
+	if path.Base(dir) != "bin" && path.Base(dir) != "Scripts" {
+		return false
+	}
+	switch env := path.Dir(dir); path.Base(env) {
+	case ".venv", "venv", "env", ".env", "virtualenv", ".virtualenv":
+		return true
+	default:
+		switch path.Base(path.Dir(env)) {
+		case ".tox", ".nox", ".virtualenvs", "virtualenvs":
+			return true
+		}
+	}
+	return false
 }
 
 // haltsOnH are the commands whose -h is an action, not help (shutdown -h
@@ -323,12 +347,27 @@ var listers = lazy.Value[map[string]bool]{Build: func() map[string]bool {
 	}
 }}
 
+// envFileArg is the file named by --env-file at args[i], if it is one.
+func envFileArg(args []arg, i int) (string, bool) {
+	if i > 0 && args[i-1].s == "--env-file" {
+		return args[i].s, true
+	}
+	return strings.CutPrefix(args[i].s, "--env-file=")
+}
+
 // operandsOf judges the operands of command name as files it may read.
 func (w *walker) operandsOf(name string, args []arg) {
 	tree := readsTree(name, args)
 	for i, a := range args {
 		if i > 0 && outputFlags.Get()[args[i-1].s] {
 			continue // written, not read
+		}
+		if v, ok := envFileArg(args, i); ok {
+			// The project's file loaded into a program's environment, as
+			// `. .env` is: shown nowhere.
+			if p, ok := w.abs(v); ok && w.inside(p) {
+				continue
+			}
 		}
 		if strings.HasPrefix(a.s, "-") {
 			i := strings.IndexByte(a.s, '=')

@@ -279,6 +279,77 @@ func (w *walker) countsOnly(s *syntax.Stmt) bool {
 	return masks(c.Args[0].Lit(), w.litArgs(c)) == maskAll
 }
 
+// keysLoop reports `while read -r line; do echo "${line%%=*}"; done <
+// .env`: a loop over a file of KEY=VALUE lines that prints only what
+// stands before each =, the keys.
+func (w *walker) keysLoop(s *syntax.Stmt) bool {
+	loop, ok := s.Cmd.(*syntax.WhileClause)
+	if !ok || loop.Until || len(loop.Cond) != 1 || len(loop.Do) == 0 {
+		return false
+	}
+	for _, r := range s.Redirs {
+		if r.Op != syntax.RdrIn || r.Word == nil {
+			return false
+		}
+		p, ok := w.abs(literalText(r.Word))
+		if !ok || !envLines(p) {
+			return false
+		}
+	}
+	read, ok := loop.Cond[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(read.Args) < 2 || read.Args[0].Lit() != "read" || len(loop.Cond[0].Redirs) > 0 {
+		return false
+	}
+	vars := map[string]bool{}
+	for _, a := range read.Args[1:] {
+		v := a.Lit()
+		if v == "-r" {
+			continue
+		}
+		if v == "" || strings.HasPrefix(v, "-") {
+			return false
+		}
+		vars[v] = true
+	}
+	for _, st := range loop.Do {
+		c, ok := st.Cmd.(*syntax.CallExpr)
+		if !ok || len(st.Redirs) > 0 || len(c.Args) == 0 || c.Args[0].Lit() != "echo" && c.Args[0].Lit() != "printf" {
+			return false
+		}
+		for _, word := range c.Args[1:] {
+			if !keysWord(word, vars) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// keysWord reports a word made of literal text and ${VAR%%=*} of the
+// loop's variables.
+func keysWord(word *syntax.Word, vars map[string]bool) bool {
+	parts := word.Parts
+	if len(parts) == 1 {
+		if q, ok := parts[0].(*syntax.DblQuoted); ok {
+			parts = q.Parts
+		}
+	}
+	for _, p := range parts {
+		switch p := p.(type) {
+		case *syntax.Lit, *syntax.SglQuoted:
+		case *syntax.ParamExp:
+			if p.Param == nil || !vars[p.Param.Value] || p.Excl || p.Exp == nil || p.Exp.Word == nil ||
+				p.Exp.Op != syntax.RemLargeSuffix || literalText(p.Exp.Word) != "=*" {
+				// %=* keeps up to the last =, part of a value with = in it.
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
 // litArgs are a command's arguments expanded, or nil when one holds a
 // substitution (computed, and judged, elsewhere).
 func (w *walker) litArgs(c *syntax.CallExpr) []string {

@@ -25,6 +25,11 @@ func (w *walker) pwsh(chain string, args []arg, io ioInfo) {
 		}
 		switch {
 		case a == "-c" || a == "-command" || a == "--command" || a == "-co" || a == "-com":
+			if rest() == "-" {
+				// -Command - reads the code from standard input.
+				w.stdinCode(commands.Get()["pwsh"], chain, "pwsh", io)
+				return
+			}
 			w.inline("pwsh", rest())
 			return
 		case a == "-e" || a == "-ec" || a == "-enc" || a == "-encodedcommand":
@@ -36,7 +41,9 @@ func (w *walker) pwsh(chain string, args []arg, io ioInfo) {
 			w.inline("pwsh", code)
 			return
 		case a == "-f" || a == "-file":
-			if i+1 < len(args) {
+			if i+1 < len(args) && args[i+1].s == "-" {
+				w.stdinCode(commands.Get()["pwsh"], chain, "pwsh", io)
+			} else if i+1 < len(args) {
 				w.runFile(args[i+1].s, args[i+1].text, "pwsh")
 			}
 			return

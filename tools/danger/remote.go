@@ -356,10 +356,27 @@ func (w *walker) cloud(chain string, args []arg, io ioInfo) {
 					local = false
 				}
 			}
-			if !local && strings.HasPrefix(words[len(words)-1], "s3://") {
+			if !local && (strings.HasPrefix(words[len(words)-1], "s3://") || len(words) > 3 &&
+				strings.HasPrefix(words[3], "s3://")) {
 				w.res.add(Dangerous, "`aws s3 "+words[1]+"`: uploads to a bucket")
 			} else {
-				w.res.add(Dangerous, "`aws s3 "+words[1]+"`: copies from a bucket")
+				// aws s3 cp SRC DEST [options]: option values follow.
+				dest := ""
+				if len(words) > 3 && strings.HasPrefix(words[2], "s3://") {
+					dest = words[3]
+				}
+				if dest != "" && !strings.HasPrefix(dest, "s3://") && dest != "-" && (words[1] == "mv" ||
+					!slices.ContainsFunc(args, func(a arg) bool { return a.s == "--delete" })) {
+					// A download: the bucket is read, the file written
+					// where dest says (mv also deletes it from the bucket).
+					if words[1] == "mv" {
+						w.res.add(Dangerous, "`aws s3 mv`: deletes the objects from the bucket")
+					}
+					w.res.add(Dev, "`aws s3 "+words[1]+"`: downloads from a bucket")
+					w.writeTo(dest, "aws s3 "+words[1], dest)
+				} else {
+					w.res.add(Dangerous, "`aws s3 "+words[1]+"`: copies from a bucket")
+				}
 				if len(words) > 3 {
 					w.remoteCopy(words[2:len(words)-1], words[len(words)-1],
 						words[1] == "sync" || slices.ContainsFunc(args, func(a arg) bool { return a.s == "--recursive" }))
@@ -464,7 +481,33 @@ func (w *walker) lookupName(chain string, args []arg, io ioInfo) {
 			w.res.add(Dangerous, "`"+firstWord(chain)+" "+a.text+"`: sends data not known before running in a DNS name")
 		}
 	}
+	// A name or address other than this machine's is reached on the
+	// network (the policy's network use); dig's +options and a bare
+	// record type are not names.
+	name := firstWord(chain)
+	r := lookup(name)
+	if r == nil {
+		return
+	}
+	ops := scan(r, args)
+	if slices.ContainsFunc(ops, func(i int) bool { return strings.HasPrefix(args[i].s, "@") && localHost(args[i].s[1:]) }) {
+		return // names asked of a server on this machine
+	}
+	for _, i := range ops {
+		h := strings.TrimPrefix(args[i].s, "@")
+		if h == "" || strings.HasPrefix(h, "+") || hasHole(h) || !strings.ContainsAny(h, ".:") && h != strings.ToLower(h) ||
+			dnsTypes[strings.ToUpper(h)] && !strings.Contains(h, ".") || localHost(h) {
+			continue
+		}
+		w.res.add(Dangerous, "`"+name+" "+args[i].text+"`: reaches a host on the network")
+		return
+	}
 }
+
+// dnsTypes are record types and classes a DNS lookup takes as operands.
+var dnsTypes = map[string]bool{"A": true, "AAAA": true, "MX": true, "NS": true, "TXT": true, "CNAME": true,
+	"SOA": true, "PTR": true, "SRV": true, "CAA": true, "ANY": true, "DS": true, "DNSKEY": true, "IN": true,
+	"AXFR": true, "HTTPS": true, "SVCB": true}
 
 // jsScripts judges the scripts of a package.json this string wrote, when
 // a package manager then runs them: npm test runs "test", npm install its

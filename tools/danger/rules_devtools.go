@@ -350,14 +350,28 @@ func devToolCommands() map[string]*rule {
 			flags: []flag{raise("-p --pid", Dangerous, "attaches to a running process and reads what it holds")}},
 		// Mobile development: devices and emulators attached to this
 		// machine, the project's app on them.
-		"adb": {class: Dev, why: "works with an attached device or emulator",
-			sub: map[string]*rule{"devices": safe("lists devices"), "logcat": dev("reads a device's log"),
+		// An attached phone or emulator is a machine outside the
+		// workspace: what installs, removes or writes there is dangerous;
+		// asking it how it is, or copying from it, is not.
+		"adb": {class: Dangerous, why: "changes the attached device or emulator",
+			vals: "-s -t -H -P -L",
+			sub: map[string]*rule{"devices": safe("lists devices"), "version": safe("prints its version"),
+				"help": safe("prints help"), "get-state": safe("shows a device"),
+				"get-serialno": safe("shows a device"), "get-devpath": safe("shows a device"),
+				"logcat": {class: Dev, why: "reads a device's log", flags: []flag{
+					set("-d", Safe, "prints a device's log and exits"),
+					raise("-c --clear -f --file", Dangerous, "clears the device's log or writes a file on it")}},
+				"pull":            {class: Dev, why: "copies files from a device", write: writeLast},
+				"wait-for-device": dev("waits for a device"), "start-server": dev("starts adb's server"),
+				"kill-server": dev("stops adb's server"), "forward": dev("forwards a local port"),
+				"reverse": dev("forwards a device's port"), "reboot": dev("reboots the device"),
 				"root": dangerous("restarts the device's daemon as root"), "disable-verity": dangerous("turns off a " +
-					"device's verified boot"), "reboot": dev("reboots the device"),
+					"device's verified boot"),
 				"sideload": dangerous("installs a system update on the device"),
 				"shell":    dangerous("runs commands on the device, as root on many")},
 			open: true},
-		"emulator":     dev("runs an Android emulator"),
+		"emulator": {class: Dev, why: "runs an Android emulator", flags: []flag{
+			set("-list-avds -help -version", Safe, "lists emulators or prints help")}},
 		"tensorboard":  {class: Dev, why: "serves the project's training logs", check: (*walker).readerFlags},
 		"expo":         {class: Dev, why: buildWhy, ops: []flag{publishes}},
 		"react-native": {class: Dev, why: buildWhy, ops: []flag{publishes}},

@@ -331,7 +331,11 @@ func TestLongTail(t *testing.T) {
 func TestMobileAndML(t *testing.T) {
 	checkRules(t, []ruleCase{
 		{"adb devices", Safe},
-		{"adb install app-debug.apk", Dev},
+		{"adb install app-debug.apk", Dangerous},
+		{"adb uninstall com.acme.app", Dangerous},
+		{"adb logcat -d -t 200", Safe},
+		{"adb pull /sdcard/log.txt build/", Dev},
+		{"emulator -list-avds", Safe},
 		{"adb root", Dangerous},
 		{"adb shell rm -rf /sdcard", Dangerous},
 		{"dbt run-operation drop_schema", Dangerous},

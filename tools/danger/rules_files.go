@@ -65,6 +65,7 @@ func fileCommands() map[string]*rule {
 			why:   "unpacks files",
 			flags: []flag{
 				set("-l -v -t -Z", Safe, "lists an archive"),
+				set("-p -c", Safe, "prints members to standard output"),
 				raise("-:", Dangerous, "keeps ../ in member names: files can land outside the target directory"),
 			},
 			check: (*walker).unzip,
@@ -181,7 +182,6 @@ func vimRule() *rule {
 		class: Dev,
 		why:   "edits files",
 		vals:  "-c --cmd -S -u -i -T -w -W -U -r -t -q",
-		check: (*walker).vim,
-		flags: []flag{raise("-e -es -Es -E", Dangerous, "runs editor commands from its input")},
+		check: (*walker).vim, // and -e, -es: commands from its input
 	}
 }

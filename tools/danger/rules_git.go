@@ -81,6 +81,7 @@ func gitRules() map[string]*rule {
 		},
 		"cat-file":     safe("shows an object"),
 		"show-ref":     safe("lists refs"),
+		"show-branch":  safe("shows branches and their commits"),
 		"for-each-ref": safe("lists refs"),
 		"merge-base":   safe("finds a common ancestor"),
 		"name-rev":     safe("names a commit"),
@@ -373,6 +374,20 @@ func gitRules() map[string]*rule {
 			sub: map[string]*rule{
 				"ls-files": safe("lists large files"),
 				"status":   safe("shows large-file state"),
+				"env":      safe("shows large-file settings"),
+				"version":  safe("prints its version"),
+				"locks":    dev(remoteRead),
+				// Uploads and remote locks change the server; install
+				// without --local writes the user's git config; migrate
+				// rewrites history.
+				"push":    dangerous("uploads large files to a remote"),
+				"lock":    dangerous("locks files on the remote"),
+				"unlock":  dangerous("unlocks files on the remote"),
+				"migrate": dangerous("rewrites history"),
+				"install": {class: Dangerous, why: "changes the user's git config",
+					flags: []flag{set("--local", Dev, "sets up large files in this repository")}},
+				"uninstall": {class: Dangerous, why: "changes the user's git config",
+					flags: []flag{set("--local", Dev, "removes large files' setup from this repository")}},
 			},
 			open: true,
 		},

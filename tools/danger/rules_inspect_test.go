@@ -118,7 +118,7 @@ func TestDiskInspectors(t *testing.T) {
 		{"head -c 2G /dev/sda", Dangerous},
 		{"head /dev/sda", Dangerous},
 		{"head -c 512 /dev/sda > /dev/sdb", Blocked},
-		{"sudo -l", Safe},
+		{"sudo -l", Dangerous},
 		{"sudo -l rm -rf /", Blocked},
 		{"sudo -v", Dangerous},
 		{"killall -l", Safe},

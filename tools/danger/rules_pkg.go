@@ -214,6 +214,16 @@ func packageCommands() map[string]*rule {
 			why:   "manages the project's dependencies",
 			flags: []flag{raise("global", Dangerous, "changes global packages")},
 			ops:   []flag{raise("global", Dangerous, "changes global packages")},
+			// Installed packages and their licenses are read from the
+			// lock file; --latest and --outdated ask the registry.
+			sub: map[string]*rule{
+				"show": {class: Safe, why: "lists installed packages",
+					flags: []flag{raise("-l --latest -o --outdated -a --available", Dev, remoteRead)}},
+				"licenses": safe("lists licenses"), "depends": safe("shows dependants"),
+				"why": safe("shows dependants"), "why-not": safe("shows what prevents a version"),
+				"validate": safe("checks composer.json"),
+			},
+			open: true,
 		},
 
 		"apt": {
@@ -323,6 +333,8 @@ func packageCommands() map[string]*rule {
 			class: Dangerous,
 			why:   "changes system packages",
 			dry:   flag{match: "-n --dry-run", class: Safe, why: "simulates"},
+			// brew --prefix openssl: where a package is, whatever it names.
+			flags: []flag{set("--prefix --cellar --repository --cache", Safe, "prints a directory")},
 			sub: map[string]*rule{
 				"list":     safe("lists packages"),
 				"ls":       safe("lists packages"),
@@ -568,6 +580,7 @@ func jsRules() map[string]*rule {
 			class: Dev,
 			why:   "runs a project script",
 			check: (*walker).jsScripts,
+			bare:  safe("lists the project's scripts"),
 			ops: []flag{
 				raise("deploy* publish* release*", Dangerous, "runs a deploy or release script"),
 				destroys("runs a script whose name says it destroys data"),
@@ -577,6 +590,7 @@ func jsRules() map[string]*rule {
 			class: Dev,
 			why:   "runs a project script",
 			check: (*walker).jsScripts,
+			bare:  safe("lists the project's scripts"),
 			ops: []flag{
 				raise("deploy* publish* release*", Dangerous, "runs a deploy or release script"),
 				destroys("runs a script whose name says it destroys data"),

@@ -110,8 +110,9 @@ func shellCommands() map[string]*rule {
 				"--type --close-from",
 			noscope: true,
 			alone:   "-k -K -V",
-			flags: []flag{set("-v -k -K --validate", Dangerous, "uses root privileges"),
-				set("-l --list", Safe, "lists what the user may run as root")},
+			// -l authenticates as -v does and renews the cached
+			// credentials later sudo commands use: state beyond the shell.
+			flags: []flag{set("-v -k -K --validate -l --list", Dangerous, "authenticates for root privileges")},
 		},
 		"doas": {class: Dangerous, why: "runs as root", kind: kindWrap, vals: "-u -C", noscope: true},
 		"run0": {

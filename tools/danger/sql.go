@@ -120,7 +120,14 @@ func (w *walker) sqlCode(chain, name, code string) {
 	for _, line := range sqlLines(code) {
 		w.sqlCommand(chain, name, line)
 	}
+	if sqlSecretRead(code) {
+		w.discloses("`" + name + "`: the query reads passwords, their hashes or tokens")
+	}
 	switch {
+	case name == "sqlite3" && sqlAdds(code):
+		// The project's database file, rows added or changed by name:
+		// an edit of a project file, as sed -i is.
+		w.res.add(Dev, "`"+name+"`: adds to or edits rows of a project database")
 	case sqlWrites(code):
 		w.res.add(Dangerous, "`"+name+"`: the statement changes or drops data")
 	case name == "sqlite3":
@@ -128,6 +135,36 @@ func (w *walker) sqlCode(chain, name, code string) {
 	default:
 		w.res.add(Dev, "`"+name+"`: runs a read-only query")
 	}
+}
+
+// sqlAdds reports whether statements that write only create, insert, or
+// update rows chosen by a WHERE: nothing dropped, deleted, attached or run.
+func sqlAdds(code string) bool {
+	if !sqlWrites(code) || hasHole(code) {
+		return false
+	}
+	u := " " + strings.ToUpper(code) + " "
+	for _, k := range []string{"DROP", "DELETE", "TRUNCATE", "ATTACH", "VACUUM", "PRAGMA", "LOAD_EXTENSION", "COPY",
+		"GRANT", "REVOKE", ".SHELL", ".SYSTEM", "\\!", ".OUTPUT", ".ONCE", ".IMPORT", ".READ", ".SAVE",
+		".BACKUP", ".RESTORE", ".CD"} {
+		if strings.Contains(u, k) {
+			return false
+		}
+	}
+	return !strings.Contains(u, "UPDATE") || strings.Contains(u, "WHERE")
+}
+
+// sqlSecretRead reports whether a query names what holds credentials:
+// servers' user tables and password columns, tokens, keys.
+func sqlSecretRead(code string) bool {
+	l := strings.ToLower(code)
+	for _, k := range []string{"mysql.user", "authentication_string", "pg_shadow", "pg_authid", "rolpassword",
+		"password", "passwd", "secret", "token", "api_key", "apikey", "private_key", "credential"} {
+		if strings.Contains(l, k) {
+			return true
+		}
+	}
+	return false
 }
 
 // sqlLines splits code into statements and client commands: lines, and

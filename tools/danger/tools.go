@@ -201,6 +201,12 @@ func (w *walker) tmux(chain string, args []arg, io ioInfo) {
 	w.nested(cmd, input{})
 }
 
+// tmuxSub is tmux for a subcommand's rule, whose arguments start at the
+// subcommand.
+func (w *walker) tmuxSub(chain string, args []arg, io ioInfo) {
+	w.tmux(chain, append([]arg{{s: "tmux", text: "tmux"}}, args...), io)
+}
+
 // cmake judges cmake -E, which runs a portable command (rm -rf,
 // remove_directory, copy, env CMD, chdir DIR CMD), and -P, which runs a
 // cmake script.
