@@ -82,14 +82,37 @@ func randomDiffCases(n int) []diffCase {
 		":&", ":g&", ":G&", ":s/x/&&/", "^", "^o^0^",
 		" ", " ", " ", "a", "foo", "x.y/z", "'", "\"", "\\", "$", "(", ")", "[", "]", "{", "}", "#", ";", "|", "=", "`", "?", "&", "<",
 	}
+	words := []string{
+		"echo", "a", "o", "foo.txt", "/a/b.c/d", "'b c'", `"d e"`, `"f 'g" h`, "x|y", ";", ";;", "&&", "2>&1", ">", ">>",
+		"<<<", "<<-", "&>", ">|", "<&3-", "12", "3<x", "$(f g)", "$(f (g) h)", "<(h i)", "@(i|j)", "$()", "#c", "x#y",
+		`\ `, "`k l`", "!x", "${a}", "(", ")", "\t",
+	}
+	chars := []string{"", "", "", "%^#", "!^;", "!@#", "!^", "!"}
 	r := rand.New(rand.NewSource(27))
 	var cases []diffCase
 	for range n {
+		c := diffCase{hist: diffHist, extglob: r.Intn(4) == 0, chars: chars[r.Intn(len(chars))]}
+		if r.Intn(2) == 0 {
+			c.hist = nil
+			for k := r.Intn(4) + 1; k > 0; k-- {
+				var b strings.Builder
+				for w := r.Intn(6) + 1; w > 0; w-- {
+					b.WriteString(words[r.Intn(len(words))])
+					b.WriteString([]string{" ", " ", "", "  "}[r.Intn(4)])
+				}
+				c.hist = append(c.hist, b.String())
+			}
+		}
 		var b strings.Builder
 		for k := r.Intn(8) + 1; k > 0; k-- {
-			b.WriteString(pieces[r.Intn(len(pieces))])
+			p := pieces[r.Intn(len(pieces))]
+			if c.chars != "" && r.Intn(3) == 0 {
+				p = strings.NewReplacer("!", c.chars[:1], "^", c.chars[min(1, len(c.chars)-1):min(2, len(c.chars))]).Replace(p)
+			}
+			b.WriteString(p)
 		}
-		cases = append(cases, diffCase{hist: diffHist, line: b.String(), extglob: r.Intn(4) == 0})
+		c.line = b.String()
+		cases = append(cases, c)
 	}
 	return cases
 }
@@ -116,8 +139,16 @@ func TestAgainstBash(t *testing.T) {
 	}
 	st := &State{}
 	ours := make([]result, len(cases))
+	chars := "!^#"
 	for k, c := range cases {
-		out, p, err := Expand(c.line, c.hist, Options{Extglob: c.extglob, Chars: c.chars, State: st})
+		// A histchars shorter than three keeps the characters in effect
+		// before it; unset is the defaults.
+		if c.chars == "" {
+			chars = "!^#"
+		} else {
+			chars = c.chars + chars[len(c.chars):]
+		}
+		out, p, err := Expand(c.line, c.hist, Options{Extglob: c.extglob, Chars: chars, State: st})
 		ours[k] = result{out, p, err}
 	}
 

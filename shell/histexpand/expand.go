@@ -9,10 +9,13 @@ import (
 // Options are what bash's history expansion depends on besides the line and
 // the history.
 type Options struct {
-	// Chars is $histchars: the expansion character, the quick substitution
-	// character (at the start of a line) and the comment character. Empty
-	// means "!^#"; a missing second or third character is '^' or '#'. (bash
-	// keeps the earlier value instead; an unset histchars is "!^#" in both.)
+	// Chars are the characters $histchars sets: the expansion character,
+	// the quick substitution character (at the start of a line) and the
+	// comment character. Empty means "!^#", a missing second or third
+	// character '^' or '#'. bash keeps the earlier ones when histchars is
+	// shorter than three, and takes "!^#" again when it is unset: the
+	// caller tracks that. A histchars set to "" turns expansion off, so the
+	// caller does not call Expand.
 	Chars string
 	// Base is the number !n gives hist[0]; 0 means 1.
 	Base int
@@ -52,7 +55,6 @@ var errTooLong = errors.New("history expansion too long")
 // expanded line when it differs.
 func Expand(line string, hist []string, o Options) (out string, printOnly bool, err error) {
 	e := newExpander(hist, o)
-	line = cut(line)
 	if e.bang == 0 || (strings.IndexByte(line, e.bang) < 0 && strings.IndexByte(line, e.sub) < 0) {
 		return line, false, nil
 	}
@@ -166,7 +168,7 @@ func (e *expander) inhibit(s string, i int) bool {
 		return true
 	case i > 1 && s[i-1] == '{' && s[i-2] == '$' && strings.IndexByte(s[i+1:], '}') >= 0:
 		return true
-	case i > 1 && s[i-1] == '$':
+	case i > 1 && s[i-1] == '$' && s[i] == '!': // $! even when histchars is not !
 		return true
 	case e.o.Extglob && i > 1 && at(s, i+1) == '(' && i+2 <= len(s) && strings.IndexByte(s[i+2:], ')') >= 0:
 		return true
@@ -461,7 +463,7 @@ func (e *expander) get(n int) (string, bool) {
 	if k < 0 || k >= len(e.hist) {
 		return "", false
 	}
-	return cut(e.hist[k]), true
+	return e.hist[k], true
 }
 
 // event reads the event designator after the expansion character at s[i]:
@@ -520,7 +522,7 @@ func (e *expander) event(s string, i int, qc byte) (string, bool, int) {
 		return "", false, i
 	}
 	for k := len(e.hist) - 1; k >= 0; k-- {
-		h := cut(e.hist[k])
+		h := e.hist[k]
 		if !sub {
 			if strings.HasPrefix(h, want) {
 				return h, true, i

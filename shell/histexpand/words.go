@@ -210,7 +210,7 @@ func wordAt(line string, i int, comment byte) string {
 // from a history line: its last word, split as history expansion splits
 // words, or "" when the line has none (readline rings the bell).
 func LastArg(line string) string {
-	w, _ := extract(lastWord, lastWord, cut(line), '#')
+	w, _ := extract(lastWord, lastWord, line, '#')
 	return w
 }
 
@@ -219,14 +219,6 @@ func LastArg(line string) string {
 // counting the command as word 0; a negative n counts from the end, -1
 // being the word before the last. It returns "" when there is no such word.
 func NthArg(line string, n int) string {
-	w, _ := extract(n, n, cut(line), '#')
+	w, _ := extract(n, n, line, '#')
 	return w
-}
-
-// cut drops a NUL and what follows, as a C string would end there.
-func cut(s string) string {
-	if i := strings.IndexByte(s, 0); i >= 0 {
-		return s[:i]
-	}
-	return s
 }
