@@ -100,7 +100,7 @@ func TestState(t *testing.T) {
 	steps := []struct{ line, want, err string }{
 		{line: "!!:&", err: ":&: no previous substitution"},
 		{line: "!?foo?", want: "ls -l /tmp/foo.txt"},
-		{line: "!??:%", want: "/tmp/foo.txt"},   // the last search again, and its word
+		{line: "!??:%", want: "/tmp/foo.txt"},             // the last search again, and its word
 		{line: "!ls:s//bar/", want: "ls -l /tmp/bar.txt"}, // an empty pattern is the search
 		{line: "!ls:s/o/0/", want: "ls -l /tmp/f0o.txt"},
 		{line: "!ls:&", want: "ls -l /tmp/f0o.txt"},
