@@ -3,10 +3,12 @@ package histexpand
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"math/rand"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -49,6 +51,7 @@ func fixedDiffCases() []diffCase {
 		"x !;", "x !|", "x !&", "x !<", "x !)", "x #!!", "x#!!", "x '#' !!", `x "#!!"`, "# !!",
 		"!!!!", "!!:$!!:0", "abc!$!$", "!ec:1-$:gs/ /_/", "!-1:q:p", "!!:$:s/foo/bar/:t:r",
 		"!!:s/a/b/:s/c/d/", "!!:gs/t/T/:&", "!!:Gs/i/I/", "!!:G&",
+		"!!:sé/e/", "!!:sécommit", "!!:s/é/e/", "é !!:$", "!é",
 	}
 	var cases []diffCase
 	for _, l := range lines {
@@ -81,11 +84,12 @@ func randomDiffCases(n int) []diffCase {
 		":0", ":1", ":$", ":^", ":*", ":1-2", ":2-", "-", ":h", ":t", ":r", ":e", ":q", ":x", ":p", ":s/o/0/", ":gs/a/A/",
 		":&", ":g&", ":G&", ":s/x/&&/", "^", "^o^0^",
 		" ", " ", " ", "a", "foo", "x.y/z", "'", "\"", "\\", "$", "(", ")", "[", "]", "{", "}", "#", ";", "|", "=", "`", "?", "&", "<",
+		"\t", "é", ":s/é/e/", "\r",
 	}
 	words := []string{
 		"echo", "a", "o", "foo.txt", "/a/b.c/d", "'b c'", `"d e"`, `"f 'g" h`, "x|y", ";", ";;", "&&", "2>&1", ">", ">>",
 		"<<<", "<<-", "&>", ">|", "<&3-", "12", "3<x", "$(f g)", "$(f (g) h)", "<(h i)", "@(i|j)", "$()", "#c", "x#y",
-		`\ `, "`k l`", "!x", "${a}", "(", ")", "\t",
+		`\ `, "`k l`", "!x", "${a}", "(", ")", "\t", "\n", "é.ü/ß", "s/é/",
 	}
 	chars := []string{"", "", "", "%^#", "!^;", "!@#", "!^", "!"}
 	r := rand.New(rand.NewSource(27))
@@ -132,24 +136,18 @@ func TestAgainstBash(t *testing.T) {
 	}
 	cases := append(fixedDiffCases(), randomDiffCases(8000)...)
 
-	type result struct {
-		out       string
-		printOnly bool
-		err       error
-	}
-	st := &State{}
-	ours := make([]result, len(cases))
-	chars := "!^#"
-	for k, c := range cases {
-		// A histchars shorter than three keeps the characters in effect
-		// before it; unset is the defaults.
-		if c.chars == "" {
-			chars = "!^#"
-		} else {
-			chars = c.chars + chars[len(c.chars):]
+	var ours []result
+	all := len(cases)
+	for {
+		ours = expandAll(cases)
+		// bash takes for ever over these (a :G whose replacement
+		// adds a word to replace next); leave them out, and expand again
+		// from the start as what they remembered is gone too.
+		k := slices.IndexFunc(ours, func(r result) bool { return errors.Is(r.err, errTooLong) })
+		if k < 0 {
+			break
 		}
-		out, p, err := Expand(c.line, c.hist, Options{Extglob: c.extglob, Chars: chars, State: st})
-		ours[k] = result{out, p, err}
+		cases = slices.Delete(cases, k, k+1)
 	}
 
 	// Pass 1: history -p prints each expansion, or fails.
@@ -200,7 +198,32 @@ func TestAgainstBash(t *testing.T) {
 	if bad > 20 {
 		t.Errorf("… and %d more", bad-20)
 	}
-	t.Logf("%d cases, %d differ", len(cases), bad)
+	t.Logf("%d cases, %d differ; %d left out (bash does not end)", len(cases), bad, all-len(cases))
+}
+
+type result struct {
+	out       string
+	printOnly bool
+	err       error
+}
+
+// expandAll expands the cases in order as bash does, one State for all.
+func expandAll(cases []diffCase) []result {
+	st := &State{}
+	ours := make([]result, len(cases))
+	chars := "!^#"
+	for k, c := range cases {
+		// A histchars shorter than three keeps the characters in effect
+		// before it; unset is the defaults.
+		if c.chars == "" {
+			chars = "!^#"
+		} else {
+			chars = c.chars + chars[len(c.chars):]
+		}
+		out, p, err := Expand(c.line, c.hist, Options{Extglob: c.extglob, Chars: chars, State: st})
+		ours[k] = result{out, p, err}
+	}
+	return ours
 }
 
 // script makes the input of an interactive bash that sets up each case's
@@ -283,7 +306,7 @@ func parsePass1(t *testing.T, out string, n int) (expanded []string, failed []bo
 }
 
 // parsePass2 returns what bash wrote after each marker: the message or
-// the printed line.
+// the printed line, which may have newlines.
 func parsePass2(errOut string) map[int]string {
 	said := map[int]string{}
 	k := -1
@@ -294,11 +317,17 @@ func parsePass2(errOut string) map[int]string {
 				continue
 			}
 		}
-		if k >= 0 {
-			if _, ok := said[k]; !ok {
-				said[k] = l
-			}
+		if k < 0 {
+			continue
 		}
+		if prev, ok := said[k]; ok {
+			said[k] = prev + "\n" + l
+		} else {
+			said[k] = l
+		}
+	}
+	for k, v := range said {
+		said[k] = strings.TrimSuffix(strings.TrimSuffix(v, "\n"), "\nexit") // bash says exit at the end
 	}
 	return said
 }
