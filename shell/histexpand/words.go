@@ -208,7 +208,9 @@ func wordAt(line string, i int, comment byte) string {
 
 // LastArg returns the word readline's yank-last-arg (M-. and M-_) inserts
 // from a history line: its last word, split as history expansion splits
-// words, or "" when the line has none (readline rings the bell).
+// words, or "" when the line has none (readline rings the bell). A word
+// starting with # ends the line (bash takes histchars' third character;
+// few change it).
 func LastArg(line string) string {
 	w, _ := extract(lastWord, lastWord, line, '#')
 	return w
