@@ -45,6 +45,9 @@ type Host struct {
 	n    int
 	live *Jail
 	key  string
+	// spare is a jail's process started ahead (see Prepare), in its
+	// namespaces, waiting for a plan.
+	spare *Jail
 	// noNS says why the kernel gives no namespaces, once a jail found
 	// out: the session's next jails do not try again.
 	noNS string
@@ -77,6 +80,40 @@ func (h *Host) Jail(p Policy) (*Jail, error) {
 	return j, nil
 }
 
+// Prepare starts a jail's process ahead, so that the next jail the host
+// opens skips most of its cost: the fork of qsh into new namespaces and a
+// Go program's start; it returns once that process runs, waiting for its
+// plan. Meant for when a question is asked, while the model thinks; it
+// does nothing where a jail is open or prepared, or namespaces are not to
+// be had. The process holds nothing of the user's until its plan: no
+// files, no environment, no privileges outside its namespaces.
+func (h *Host) Prepare() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.live != nil && h.live.alive() || h.spare != nil && h.spare.alive() || h.noNS != "" || h.noNamespaces ||
+		ABI() < 1 {
+		return
+	}
+	if h.spare != nil {
+		h.spare.Close()
+	}
+	// The network's namespace too: the default policies have no network
+	// but through the proxy. A jail with the network on starts its own.
+	j, err := spawn(true, false)
+	if err != nil {
+		h.spare = nil
+		h.noNS = err.Error()
+		return
+	}
+	// Its Go start is the spare's to wait for too, not the command's.
+	select {
+	case <-j.hello:
+	case <-j.dead:
+	case <-time.After(readyWait):
+	}
+	h.spare = j
+}
+
 // Idle kills whatever the jail in use still runs: the question that used
 // it is over. The jail stays for the next question of the same policy:
 // its namespaces cost milliseconds to make.
@@ -95,6 +132,10 @@ func (h *Host) Close() error {
 	if h.live != nil {
 		h.live.Close()
 		h.live = nil
+	}
+	if h.spare != nil {
+		h.spare.Close()
+		h.spare = nil
 	}
 	if h.dir == "" {
 		return nil
@@ -146,7 +187,7 @@ func (h *Host) open(p Policy) (*Jail, error) {
 	}
 	if reason == "" {
 		var setUp bool
-		j, setUp, err = h.start(p, dir, true)
+		j, setUp, err = h.start(p, dir, true, h.takeSpare(p))
 		if err != nil {
 			if !setUp {
 				h.noNS = err.Error() // the kernel refused the namespaces: not again this session
@@ -158,7 +199,7 @@ func (h *Host) open(p Policy) (*Jail, error) {
 		if p.Strict {
 			return nil, fmt.Errorf("the sandbox would be reduced here (%s) and QSH_AI_SANDBOX_STRICT is set", reason)
 		}
-		j, _, err = h.start(p, dir, false)
+		j, _, err = h.start(p, dir, false, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -223,6 +264,7 @@ type Jail struct {
 	next  int
 	noted bool
 
+	hello  chan struct{} // the jail's process runs
 	first  chan []string // ready or fail
 	resets chan struct{}
 	dead   chan struct{}
@@ -236,23 +278,60 @@ type Jail struct {
 	root int
 }
 
-// start starts a jail for p, namespaced or not. setUp reports whether
-// the jail's process started (a failure after is the set-up's, not the
-// kernel refusing namespaces).
-func (h *Host) start(p Policy, dir string, namespaced bool) (j *Jail, setUp bool, err error) {
-	j = &Jail{procs: map[string]*Proc{}, first: make(chan []string, 1), resets: make(chan struct{}, 1),
-		dead: make(chan struct{}), root: -1}
+// takeSpare returns the jail's process Prepare started, if it suits p.
+func (h *Host) takeSpare(p Policy) *Jail {
+	j := h.spare
+	if j == nil || p.Net == NetOn {
+		return nil
+	}
+	h.spare = nil
+	if !j.alive() {
+		j.Close()
+		return nil
+	}
+	return j
+}
+
+// start starts a jail for p, namespaced or not, in spare if there is one
+// (see Prepare). setUp reports whether the jail's process started (a
+// failure after is the set-up's, not the kernel refusing namespaces).
+func (h *Host) start(p Policy, dir string, namespaced bool, spare *Jail) (j *Jail, setUp bool, err error) {
+	j = spare
+	if j == nil {
+		if j, err = spawn(namespaced, p.Net == NetOn); err != nil {
+			return nil, false, err
+		}
+	}
 	j.layers = Layers{Landlock: ABI(), Namespaces: namespaced, Net: p.Net}
+	if err := j.setUp(p, dir, namespaced); err != nil {
+		j.Close()
+		return nil, true, err
+	}
+	return j, true, nil
+}
+
+// spawn starts a jail's process, in namespaces of its own (but the
+// network's with netOn) or not, waiting for its plan.
+func spawn(namespaced, netOn bool) (*Jail, error) {
+	j := &Jail{procs: map[string]*Proc{}, hello: make(chan struct{}, 1), first: make(chan []string, 1),
+		resets: make(chan struct{}, 1), dead: make(chan struct{}), root: -1}
 	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
 	if err != nil {
-		return nil, false, fmt.Errorf("sandbox: %v", err)
+		return nil, fmt.Errorf("sandbox: %v", err)
+	}
+	// Ours non-blocking, through Go's poller, so that closing it ends a
+	// read (the other end is another open file: it stays blocking).
+	if err := syscall.SetNonblock(fds[0], true); err != nil {
+		syscall.Close(fds[0])
+		syscall.Close(fds[1])
+		return nil, fmt.Errorf("sandbox: %v", err)
 	}
 	theirs := os.NewFile(uintptr(fds[1]), "jail")
 	uid, gid := os.Getuid(), os.Getgid()
 	attr := &syscall.SysProcAttr{Setsid: true}
 	if namespaced {
 		attr.Cloneflags = syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWPID | syscall.CLONE_NEWIPC
-		if p.Net != NetOn {
+		if !netOn {
 			attr.Cloneflags |= syscall.CLONE_NEWNET
 		}
 		attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
@@ -265,22 +344,11 @@ func (h *Host) start(p Policy, dir string, namespaced bool) (j *Jail, setUp bool
 	theirs.Close() // the jail's now: its end closes when the jail ends
 	if err != nil {
 		syscall.Close(fds[0])
-		return nil, false, fmt.Errorf("the kernel refuses: %v", unwrapPath(err))
-	}
-	// Non-blocking, through Go's poller, so that closing it ends a read.
-	if err := syscall.SetNonblock(fds[0], true); err != nil {
-		syscall.Close(fds[0])
-		j.cmd.Process.Kill()
-		j.cmd.Wait()
-		return nil, true, fmt.Errorf("sandbox: %v", err)
+		return nil, fmt.Errorf("the kernel refuses: %v", unwrapPath(err))
 	}
 	j.conn = os.NewFile(uintptr(fds[0]), "jail")
 	go j.read()
-	if err := j.setUp(p, dir, namespaced); err != nil {
-		j.Close()
-		return nil, true, err
-	}
-	return j, true, nil
+	return j, nil
 }
 
 // setUp sends the jail its plan and waits for it to be ready.
@@ -556,6 +624,12 @@ func (j *Jail) dispatch(m []string) {
 		return
 	}
 	switch m[0] {
+	case confine.MsgHello:
+		select {
+		case j.hello <- struct{}{}:
+		default:
+		}
+		return
 	case confine.MsgReady, confine.MsgFail:
 		select {
 		case j.first <- m:

@@ -66,6 +66,7 @@ func jail() {
 	// every program, which inherits it.
 	runtime.LockOSThread()
 	s := &supervisor{ctl: &channel{fd: ctlFD}, procs: map[int]string{}, early: map[int]int{}, more: make(chan struct{}, 1)}
+	s.ctl.write(MsgHello)
 	plan, fds, err := s.ctl.read()
 	closeAll(fds)
 	if err != nil || len(plan) < 3 || plan[0] != MsgPlan {

@@ -112,6 +112,7 @@ func Atoi(s string) (int, bool) {
 
 // Message types, and the kinds of the plan's steps.
 const (
+	MsgHello  = "hello"  // jail → qsh: it runs, and waits for its plan
 	MsgPlan   = "plan"   // qsh → jail: the landlock flags, the seccomp filter, the steps; the ruleset's fd
 	MsgReady  = "ready"  // jail → qsh: the bridge's port ("" without one), then notes
 	MsgFail   = "fail"   // jail → qsh: it could not be set up: why
