@@ -48,6 +48,7 @@ type Host struct {
 	// spare is a jail's process started ahead (see Prepare), in its
 	// namespaces, waiting for a plan.
 	spare *Jail
+	fixed *fixed // what every jail's plan holds, made once
 	// noNS says why the kernel gives no namespaces, once a jail found
 	// out: the session's next jails do not try again.
 	noNS string
@@ -97,6 +98,9 @@ func (h *Host) Prepare() {
 	if h.spare != nil {
 		h.spare.Close()
 	}
+	// What a jail's plan needs but its policy: off the command's way too.
+	h.session()
+	h.plans()
 	// The network's namespace too: the default policies have no network
 	// but through the proxy. A jail with the network on starts its own.
 	j, err := spawn(true, false)
@@ -278,6 +282,28 @@ type Jail struct {
 	root int
 }
 
+// fixed is what the plan of every jail of a process holds: the seccomp
+// filter (or why there is none), and the directory of qsh's binary.
+type fixed struct {
+	filter []byte
+	ferr   error
+	exeDir string
+}
+
+func (h *Host) plans() *fixed {
+	if h.fixed == nil {
+		f := &fixed{}
+		f.filter, f.ferr = seccompProgram()
+		if exe, err := os.Executable(); err == nil {
+			if exe, err = filepath.EvalSymlinks(exe); err == nil {
+				f.exeDir = filepath.Dir(exe)
+			}
+		}
+		h.fixed = f
+	}
+	return h.fixed
+}
+
 // takeSpare returns the jail's process Prepare started, if it suits p.
 func (h *Host) takeSpare(p Policy) *Jail {
 	j := h.spare
@@ -303,7 +329,7 @@ func (h *Host) start(p Policy, dir string, namespaced bool, spare *Jail) (j *Jai
 		}
 	}
 	j.layers = Layers{Landlock: ABI(), Namespaces: namespaced, Net: p.Net}
-	if err := j.setUp(p, dir, namespaced); err != nil {
+	if err := j.setUp(p, dir, namespaced, h.plans()); err != nil {
 		j.Close()
 		return nil, true, err
 	}
@@ -352,7 +378,7 @@ func spawn(namespaced, netOn bool) (*Jail, error) {
 }
 
 // setUp sends the jail its plan and waits for it to be ready.
-func (j *Jail) setUp(p Policy, dir string, namespaced bool) error {
+func (j *Jail) setUp(p Policy, dir string, namespaced bool, f *fixed) error {
 	g := grants{write: p.Write, deny: p.denied()}
 	var extra []string // more directories to read
 	var steps []step
@@ -383,14 +409,11 @@ func (j *Jail) setUp(p Policy, dir string, namespaced bool) error {
 		// A script without #! is run by this program, through the jail's
 		// /proc/self/exe: its directory must be readable there, and kept
 		// when it is under /tmp (as in tests).
-		if exe, err := os.Executable(); err == nil {
-			if exe, err = filepath.EvalSymlinks(exe); err == nil {
-				dir := filepath.Dir(exe)
-				if slices.ContainsFunc(p.Temps, func(t string) bool { return Under(dir, t) }) {
-					p.Keep = append(slices.Clip(p.Keep), dir)
-				}
-				extra = append(extra, dir)
+		if dir := f.exeDir; dir != "" {
+			if slices.ContainsFunc(p.Temps, func(t string) bool { return Under(dir, t) }) {
+				p.Keep = append(slices.Clip(p.Keep), dir)
 			}
+			extra = append(extra, dir)
 		}
 		steps = plan(p, layout{tmp: tmp, proxy: proxy, uid: os.Getuid(), netOn: p.Net == NetOn})
 		j.env = []string{"TMPDIR=/tmp", "XDG_RUNTIME_DIR=/run/user/" + strconv.Itoa(os.Getuid())}
@@ -439,7 +462,7 @@ func (j *Jail) setUp(p Policy, dir string, namespaced bool) error {
 	for _, d := range extra {
 		ruleset.Paths = append(ruleset.Paths, confine.PathRule{Path: d, Access: ruleset.HandledFS & uint64(readFS)})
 	}
-	filter, ferr := seccompProgram()
+	filter, ferr := f.filter, f.ferr
 	if ferr != nil {
 		j.layers.Reduced = append(j.layers.Reduced, ferr.Error())
 	}
