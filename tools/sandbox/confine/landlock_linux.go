@@ -19,7 +19,11 @@ const (
 )
 
 // apply makes the ruleset r and confines the calling thread with it.
-// A path that is not there is left out: it grants nothing.
+// A path that is not there is left out: it grants nothing. A rule is
+// three system calls (open, add, close), which are most of a jail's
+// set-up after its mounts: a rule on a file that asks for a directory's
+// rights is not looked at first but refused by the kernel, and made
+// again with a file's (the rules of files come with those already).
 func (r Ruleset) apply() error {
 	attr := struct{ fs, net, scoped uint64 }{r.HandledFS, r.HandledNet, r.Scoped}
 	fd, _, e := syscall.Syscall(sysLandlockCreateRuleset, uintptr(unsafe.Pointer(&attr)), unsafe.Sizeof(attr), 0)
@@ -32,19 +36,9 @@ func (r Ruleset) apply() error {
 		if err != nil {
 			continue
 		}
-		access := p.Access & r.HandledFS
-		var st syscall.Stat_t
-		if syscall.Fstat(pfd, &st) == nil && st.Mode&syscall.S_IFMT != syscall.S_IFDIR {
-			access &= fileRights
-		}
-		if access != 0 {
-			// struct landlock_path_beneath_attr is packed: the kernel
-			// reads 12 bytes.
-			rule := struct {
-				access uint64
-				parent int32
-			}{access, int32(pfd)}
-			_, _, e = syscall.Syscall6(sysLandlockAddRule, fd, ruleTypePathBeneath, uintptr(unsafe.Pointer(&rule)), 0, 0, 0)
+		e = addPath(fd, pfd, p.Access&r.HandledFS)
+		if e == syscall.EINVAL && p.Access&r.HandledFS&^fileRights != 0 {
+			e = addPath(fd, pfd, p.Access&r.HandledFS&fileRights) // not a directory
 		}
 		syscall.Close(pfd)
 		if e != 0 {
@@ -64,4 +58,20 @@ func (r Ruleset) apply() error {
 		return e
 	}
 	return nil
+}
+
+// addPath adds to the ruleset fd the rule that grants access beneath the
+// file pfd; no rights, no rule.
+func addPath(fd uintptr, pfd int, access uint64) syscall.Errno {
+	if access == 0 {
+		return 0
+	}
+	// struct landlock_path_beneath_attr is packed: the kernel reads 12
+	// bytes.
+	rule := struct {
+		access uint64
+		parent int32
+	}{access, int32(pfd)}
+	_, _, e := syscall.Syscall6(sysLandlockAddRule, fd, ruleTypePathBeneath, uintptr(unsafe.Pointer(&rule)), 0, 0, 0)
+	return e
 }
