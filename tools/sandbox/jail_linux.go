@@ -49,6 +49,9 @@ type Host struct {
 	// namespaces, waiting for a plan.
 	spare *Jail
 	fixed *fixed // what every jail's plan holds, made once
+	// closed keeps a Prepare that comes after Close (from a goroutine of
+	// the question's) from leaving a process behind.
+	closed bool
 	// noNS says why the kernel gives no namespaces, once a jail found
 	// out: the session's next jails do not try again.
 	noNS string
@@ -84,15 +87,16 @@ func (h *Host) Jail(p Policy) (*Jail, error) {
 // Prepare starts a jail's process ahead, so that the next jail the host
 // opens skips most of its cost: the fork of qsh into new namespaces and a
 // Go program's start; it returns once that process runs, waiting for its
-// plan. Meant for when a question is asked, while the model thinks; it
-// does nothing where a jail is open or prepared, or namespaces are not to
-// be had. The process holds nothing of the user's until its plan: no
+// plan. Meant for when a question is asked, while the model thinks (from
+// a goroutine of its own); it does nothing where a jail is open or
+// prepared, once the host is closed, or where namespaces are not to be
+// had. The process holds nothing of the user's until its plan: no
 // files, no environment, no privileges outside its namespaces.
 func (h *Host) Prepare() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if h.live != nil && h.live.alive() || h.spare != nil && h.spare.alive() || h.noNS != "" || h.noNamespaces ||
-		ABI() < 1 {
+	if h.closed || h.live != nil && h.live.alive() || h.spare != nil && h.spare.alive() || h.noNS != "" ||
+		h.noNamespaces || ABI() < 1 {
 		return
 	}
 	if h.spare != nil {
@@ -129,10 +133,12 @@ func (h *Host) Idle() {
 	}
 }
 
-// Close closes the jail in use and removes the session's directory.
+// Close closes the jail in use and removes the session's directory. A
+// closed host prepares nothing more (see Prepare).
 func (h *Host) Close() error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	h.closed = true
 	if h.live != nil {
 		h.live.Close()
 		h.live = nil

@@ -692,4 +692,8 @@ func TestPrepare(t *testing.T) {
 	case <-time.After(testtime.Scaled(10 * time.Second)):
 		t.Errorf("the prepared jail outlived its host")
 	}
+	if h.Prepare(); h.spare != nil {
+		h.spare.Close()
+		t.Errorf("a closed host prepared a jail")
+	}
 }
