@@ -461,13 +461,6 @@ func (j *Jail) setUp(p Policy, dir string, namespaced bool, f *fixed) error {
 	for _, sock := range p.Sockets {
 		j.env = append(j.env, sock.Var+"="+sock.Value)
 	}
-	ruleset, err := rules(g)
-	if err != nil {
-		return err
-	}
-	for _, d := range extra {
-		ruleset.Paths = append(ruleset.Paths, confine.PathRule{Path: d, Access: ruleset.HandledFS & uint64(readFS)})
-	}
 	filter, ferr := f.filter, f.ferr
 	if ferr != nil {
 		j.layers.Reduced = append(j.layers.Reduced, ferr.Error())
@@ -477,12 +470,24 @@ func (j *Jail) setUp(p Policy, dir string, namespaced bool, f *fixed) error {
 	if namespaced {
 		ns = "1"
 	}
-	msg := append([]string{confine.MsgPlan, ns, string(filter)}, ruleset.Fields()...)
+	msg := []string{confine.MsgPlan, ns, string(filter)}
 	for _, s := range steps {
 		msg = append(msg, s.kind, s.mode, s.note, strconv.Itoa(len(s.args)))
 		msg = append(msg, s.args...)
 	}
 	if err := j.send(msg); err != nil {
+		return fmt.Errorf("sandbox: %v", err)
+	}
+	// The rules while the jail mounts: it needs them after (a walk of the
+	// directories that hold denied files, a few hundred rules).
+	ruleset, err := rules(g)
+	if err != nil {
+		return err // the jail ends with its channel, closed by the caller
+	}
+	for _, d := range extra {
+		ruleset.Paths = append(ruleset.Paths, confine.PathRule{Path: d, Access: ruleset.HandledFS & uint64(readFS)})
+	}
+	if err := j.send(append([]string{confine.MsgRules}, ruleset.Fields()...)); err != nil {
 		return fmt.Errorf("sandbox: %v", err)
 	}
 	var reply []string
