@@ -184,24 +184,34 @@ func (h *Host) open(p Policy) (*Jail, error) {
 	if _, err := Support(); err != nil {
 		return nil, err
 	}
+	reason := h.noNS
+	if h.noNamespaces {
+		reason = "namespaces are turned off"
+	}
+	// The jail's process first, unless one was prepared: its start (a
+	// fork, a Go runtime's) goes on while the rest is made.
+	var spare *Jail
+	var refused error
+	if reason == "" {
+		if spare = h.takeSpare(p); spare == nil {
+			spare, refused = spawn(true, p.Net == NetOn)
+		}
+	}
 	dir, err := h.session()
 	if err != nil {
+		if spare != nil {
+			spare.Close()
+		}
 		return nil, err
 	}
 	outsideFirst(p)
 	h.n++
 	var j *Jail
-	reason := h.noNS
-	if h.noNamespaces {
-		reason = "namespaces are turned off"
-	}
 	if reason == "" {
-		var setUp bool
-		j, setUp, err = h.start(p, dir, true, h.takeSpare(p))
-		if err != nil {
-			if !setUp {
-				h.noNS = err.Error() // the kernel refused the namespaces: not again this session
-			}
+		if refused != nil {
+			h.noNS = refused.Error() // the kernel refused the namespaces: not again this session
+			reason = refused.Error()
+		} else if j, err = h.start(p, dir, true, spare); err != nil {
 			reason = err.Error()
 		}
 	}
@@ -209,7 +219,7 @@ func (h *Host) open(p Policy) (*Jail, error) {
 		if p.Strict {
 			return nil, fmt.Errorf("the sandbox would be reduced here (%s) and QSH_AI_SANDBOX_STRICT is set", reason)
 		}
-		j, _, err = h.start(p, dir, false, nil)
+		j, err = h.start(p, dir, false, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -324,22 +334,22 @@ func (h *Host) takeSpare(p Policy) *Jail {
 	return j
 }
 
-// start starts a jail for p, namespaced or not, in spare if there is one
-// (see Prepare). setUp reports whether the jail's process started (a
-// failure after is the set-up's, not the kernel refusing namespaces).
-func (h *Host) start(p Policy, dir string, namespaced bool, spare *Jail) (j *Jail, setUp bool, err error) {
-	j = spare
+// start starts a jail for p, namespaced or not, in the process spare if
+// there is one (see spawn).
+func (h *Host) start(p Policy, dir string, namespaced bool, spare *Jail) (*Jail, error) {
+	j := spare
 	if j == nil {
+		var err error
 		if j, err = spawn(namespaced, p.Net == NetOn); err != nil {
-			return nil, false, err
+			return nil, err
 		}
 	}
 	j.layers = Layers{Landlock: ABI(), Namespaces: namespaced, Net: p.Net}
 	if err := j.setUp(p, dir, namespaced, h.plans()); err != nil {
 		j.Close()
-		return nil, true, err
+		return nil, err
 	}
-	return j, true, nil
+	return j, nil
 }
 
 // spawn starts a jail's process, in namespaces of its own (but the
