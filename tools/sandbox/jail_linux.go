@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -40,11 +41,11 @@ const readyWait = 30 * time.Second
 // their private /tmp and the proxy's sockets, and the jail in use, which
 // the runs of one question share while their policy is the same.
 type Host struct {
-	mu   sync.Mutex
-	dir  string // made on first use; removed by Close
-	n    int
-	live *Jail
-	key  string
+	mu     sync.Mutex
+	dir    string // made on first use; removed by Close
+	n      int
+	live   *Jail
+	policy Policy // the live jail's, a copy
 	// spare is a jail's process started ahead (see Prepare), in its
 	// namespaces, waiting for a plan.
 	spare *Jail
@@ -66,10 +67,10 @@ func NewHost() *Host { return &Host{} }
 // Jail returns a jail for p: the one in use when its policy is p, else a
 // new one (the old one closed).
 func (h *Host) Jail(p Policy) (*Jail, error) {
-	key := policyKey(p)
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if h.live != nil && h.key == key && h.live.alive() {
+	// Compared as it was: p's slices are the caller's.
+	if h.live != nil && reflect.DeepEqual(p, h.policy) && h.live.alive() {
 		return h.live, nil
 	}
 	if h.live != nil {
@@ -80,7 +81,7 @@ func (h *Host) Jail(p Policy) (*Jail, error) {
 	if err != nil {
 		return nil, err
 	}
-	h.live, h.key = j, key
+	h.live, h.policy = j, clonePolicy(p)
 	return j, nil
 }
 
@@ -172,10 +173,15 @@ func (h *Host) session() (string, error) {
 	return dir, nil
 }
 
-func policyKey(p Policy) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%#v", p)
-	return b.String()
+// clonePolicy is p with slices of its own (TestClonePolicy checks that
+// none is left shared).
+func clonePolicy(p Policy) Policy {
+	for _, s := range []*[]string{&p.Keep, &p.Write, &p.Temps, &p.Caches, &p.ReadOnly, &p.Deny, &p.Own} {
+		*s = slices.Clone(*s)
+	}
+	p.Fresh = slices.Clone(p.Fresh)
+	p.Sockets = slices.Clone(p.Sockets)
+	return p
 }
 
 // open starts a jail for p: in namespaces of its own where the kernel
