@@ -4,7 +4,6 @@ package sandbox
 
 import (
 	"errors"
-	"os"
 	"syscall"
 	"time"
 )
