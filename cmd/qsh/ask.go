@@ -173,6 +173,9 @@ func (a *assistant) ask(ctx context.Context, q shell.Question) error {
 	if a.jails == nil {
 		a.jails = sandbox.NewHost()
 	}
+	// While the model thinks: the first confined command finds its
+	// jail's process started.
+	go a.jails.Prepare()
 	defer a.jails.Idle()
 	var (
 		run     = guarded.Local(q.Run, guarded.Jails(a.jails))

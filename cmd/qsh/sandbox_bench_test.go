@@ -14,7 +14,9 @@ import (
 // `true` plainly (unconfined); in a jail opened for it, as the first
 // sandboxed command of a session pays (jail: namespaces, mounts, the
 // Landlock ruleset, the seccomp filter, the proxy's bridge, and the
-// program); in the jail already open, as the next commands pay (jailed:
+// program); in a jail whose process the session started ahead, when the
+// question was asked (prepared: the same but the fork and the jail's Go
+// start); in the jail already open, as the next commands pay (jailed:
 // the program, and the end of the run that kills what it left). The
 // jail's process is this test binary, which starts as qsh does
 // (cmd/qsh/early).
@@ -67,6 +69,22 @@ func BenchmarkConfinedStart(b *testing.B) {
 			}
 			run(b, j)
 			b.StopTimer() // its end is not the command's
+			h.Close()
+			b.StartTimer()
+		}
+	})
+	b.Run("prepared", func(b *testing.B) {
+		for b.Loop() {
+			b.StopTimer() // while the model thinks
+			h := sandbox.NewHost()
+			h.Prepare()
+			b.StartTimer()
+			j, err := h.Jail(p)
+			if err != nil {
+				b.Fatal(err)
+			}
+			run(b, j)
+			b.StopTimer()
 			h.Close()
 			b.StartTimer()
 		}

@@ -3,6 +3,7 @@ package guarded
 import (
 	"context"
 	"errors"
+	"slices"
 	"sync"
 	"syscall"
 	"time"
@@ -19,6 +20,26 @@ type jailed struct {
 	once sync.Once
 	j    *sandbox.Jail
 	err  error
+
+	// The last environment scrubbed, and what it became: a command
+	// line's programs mostly share one, and its secrets are found by
+	// regular expressions on every value (tenths of a millisecond each).
+	envMu           sync.Mutex
+	envFrom, envFor []string
+}
+
+// environ is env as the jail's programs get it: without secrets and the
+// handles of the user's daemons, with the jail's own variables.
+func (c *jailed) environ(j *sandbox.Jail, env []string) []string {
+	c.envMu.Lock()
+	defer c.envMu.Unlock()
+	if c.envFor != nil && slices.Equal(env, c.envFrom) {
+		return c.envFor
+	}
+	kept, _ := secret.ConfinedEnviron(dedupEnv(env))
+	// A copy: the caller may reuse its slice.
+	c.envFrom, c.envFor = slices.Clone(env), slices.Clip(dedupEnv(j.Environ(kept)))
+	return c.envFor
 }
 
 func (c *jailed) get() (*sandbox.Jail, error) {
@@ -42,8 +63,7 @@ func (c *jailed) run(ctx context.Context, cmd Command) (int, error) {
 	if err != nil {
 		return 126, err
 	}
-	env, _ := secret.ConfinedEnviron(dedupEnv(cmd.Env))
-	env = dedupEnv(j.Environ(env))
+	env := c.environ(j, cmd.Env)
 	// Found as the jail's programs would find it: a program in the
 	// private /tmp, as they see it.
 	path, err := lookPath(cmd.Dir, env, cmd.Args[0], func(p string) bool {

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -40,11 +41,18 @@ const readyWait = 30 * time.Second
 // their private /tmp and the proxy's sockets, and the jail in use, which
 // the runs of one question share while their policy is the same.
 type Host struct {
-	mu   sync.Mutex
-	dir  string // made on first use; removed by Close
-	n    int
-	live *Jail
-	key  string
+	mu     sync.Mutex
+	dir    string // made on first use; removed by Close
+	n      int
+	live   *Jail
+	policy Policy // the live jail's, a copy
+	// spare is a jail's process started ahead (see Prepare), in its
+	// namespaces, waiting for a plan.
+	spare *Jail
+	fixed *fixed // what every jail's plan holds, made once
+	// closed keeps a Prepare that comes after Close (from a goroutine of
+	// the question's) from leaving a process behind.
+	closed bool
 	// noNS says why the kernel gives no namespaces, once a jail found
 	// out: the session's next jails do not try again.
 	noNS string
@@ -59,10 +67,10 @@ func NewHost() *Host { return &Host{} }
 // Jail returns a jail for p: the one in use when its policy is p, else a
 // new one (the old one closed).
 func (h *Host) Jail(p Policy) (*Jail, error) {
-	key := policyKey(p)
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if h.live != nil && h.key == key && h.live.alive() {
+	// Compared as it was: p's slices are the caller's.
+	if h.live != nil && reflect.DeepEqual(p, h.policy) && h.live.alive() {
 		return h.live, nil
 	}
 	if h.live != nil {
@@ -73,8 +81,46 @@ func (h *Host) Jail(p Policy) (*Jail, error) {
 	if err != nil {
 		return nil, err
 	}
-	h.live, h.key = j, key
+	h.live, h.policy = j, clonePolicy(p)
 	return j, nil
+}
+
+// Prepare starts a jail's process ahead, so that the next jail the host
+// opens skips most of its cost: the fork of qsh into new namespaces and a
+// Go program's start; it returns once that process runs, waiting for its
+// plan. Meant for when a question is asked, while the model thinks (from
+// a goroutine of its own); it does nothing where a jail is open or
+// prepared, once the host is closed, or where namespaces are not to be
+// had. The process holds nothing of the user's until its plan: no
+// files, no environment, no privileges outside its namespaces.
+func (h *Host) Prepare() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed || h.live != nil && h.live.alive() || h.spare != nil && h.spare.alive() || h.noNS != "" ||
+		h.noNamespaces || ABI() < 1 {
+		return
+	}
+	if h.spare != nil {
+		h.spare.Close()
+	}
+	// What a jail's plan needs but its policy: off the command's way too.
+	h.session()
+	h.plans()
+	// The network's namespace too: the default policies have no network
+	// but through the proxy. A jail with the network on starts its own.
+	j, err := spawn(true, false)
+	if err != nil {
+		h.spare = nil
+		h.noNS = err.Error()
+		return
+	}
+	// Its Go start is the spare's to wait for too, not the command's.
+	select {
+	case <-j.hello:
+	case <-j.dead:
+	case <-time.After(readyWait):
+	}
+	h.spare = j
 }
 
 // Idle kills whatever the jail in use still runs: the question that used
@@ -88,13 +134,19 @@ func (h *Host) Idle() {
 	}
 }
 
-// Close closes the jail in use and removes the session's directory.
+// Close closes the jail in use and removes the session's directory. A
+// closed host prepares nothing more (see Prepare).
 func (h *Host) Close() error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	h.closed = true
 	if h.live != nil {
 		h.live.Close()
 		h.live = nil
+	}
+	if h.spare != nil {
+		h.spare.Close()
+		h.spare = nil
 	}
 	if h.dir == "" {
 		return nil
@@ -121,10 +173,15 @@ func (h *Host) session() (string, error) {
 	return dir, nil
 }
 
-func policyKey(p Policy) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%#v", p)
-	return b.String()
+// clonePolicy is p with slices of its own (TestClonePolicy checks that
+// none is left shared).
+func clonePolicy(p Policy) Policy {
+	for _, s := range []*[]string{&p.Keep, &p.Write, &p.Temps, &p.Caches, &p.ReadOnly, &p.Deny, &p.Own} {
+		*s = slices.Clone(*s)
+	}
+	p.Fresh = slices.Clone(p.Fresh)
+	p.Sockets = slices.Clone(p.Sockets)
+	return p
 }
 
 // open starts a jail for p: in namespaces of its own where the kernel
@@ -133,24 +190,34 @@ func (h *Host) open(p Policy) (*Jail, error) {
 	if _, err := Support(); err != nil {
 		return nil, err
 	}
+	reason := h.noNS
+	if h.noNamespaces {
+		reason = "namespaces are turned off"
+	}
+	// The jail's process first, unless one was prepared: its start (a
+	// fork, a Go runtime's) goes on while the rest is made.
+	var spare *Jail
+	var refused error
+	if reason == "" {
+		if spare = h.takeSpare(p); spare == nil {
+			spare, refused = spawn(true, p.Net == NetOn)
+		}
+	}
 	dir, err := h.session()
 	if err != nil {
+		if spare != nil {
+			spare.Close()
+		}
 		return nil, err
 	}
 	outsideFirst(p)
 	h.n++
 	var j *Jail
-	reason := h.noNS
-	if h.noNamespaces {
-		reason = "namespaces are turned off"
-	}
 	if reason == "" {
-		var setUp bool
-		j, setUp, err = h.start(p, dir, true)
-		if err != nil {
-			if !setUp {
-				h.noNS = err.Error() // the kernel refused the namespaces: not again this session
-			}
+		if refused != nil {
+			h.noNS = refused.Error() // the kernel refused the namespaces: not again this session
+			reason = refused.Error()
+		} else if j, err = h.start(p, dir, true, spare); err != nil {
 			reason = err.Error()
 		}
 	}
@@ -158,7 +225,7 @@ func (h *Host) open(p Policy) (*Jail, error) {
 		if p.Strict {
 			return nil, fmt.Errorf("the sandbox would be reduced here (%s) and QSH_AI_SANDBOX_STRICT is set", reason)
 		}
-		j, _, err = h.start(p, dir, false)
+		j, err = h.start(p, dir, false, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -223,6 +290,7 @@ type Jail struct {
 	next  int
 	noted bool
 
+	hello  chan struct{} // the jail's process runs
 	first  chan []string // ready or fail
 	resets chan struct{}
 	dead   chan struct{}
@@ -236,23 +304,82 @@ type Jail struct {
 	root int
 }
 
-// start starts a jail for p, namespaced or not. setUp reports whether
-// the jail's process started (a failure after is the set-up's, not the
-// kernel refusing namespaces).
-func (h *Host) start(p Policy, dir string, namespaced bool) (j *Jail, setUp bool, err error) {
-	j = &Jail{procs: map[string]*Proc{}, first: make(chan []string, 1), resets: make(chan struct{}, 1),
-		dead: make(chan struct{}), root: -1}
+// fixed is what the plan of every jail of a process holds: the seccomp
+// filter (or why there is none), and the directory of qsh's binary.
+type fixed struct {
+	filter []byte
+	ferr   error
+	exeDir string
+}
+
+func (h *Host) plans() *fixed {
+	if h.fixed == nil {
+		f := &fixed{}
+		f.filter, f.ferr = seccompProgram()
+		if exe, err := os.Executable(); err == nil {
+			if exe, err = filepath.EvalSymlinks(exe); err == nil {
+				f.exeDir = filepath.Dir(exe)
+			}
+		}
+		h.fixed = f
+	}
+	return h.fixed
+}
+
+// takeSpare returns the jail's process Prepare started, if it suits p.
+func (h *Host) takeSpare(p Policy) *Jail {
+	j := h.spare
+	if j == nil || p.Net == NetOn {
+		return nil
+	}
+	h.spare = nil
+	if !j.alive() {
+		j.Close()
+		return nil
+	}
+	return j
+}
+
+// start starts a jail for p, namespaced or not, in the process spare if
+// there is one (see spawn).
+func (h *Host) start(p Policy, dir string, namespaced bool, spare *Jail) (*Jail, error) {
+	j := spare
+	if j == nil {
+		var err error
+		if j, err = spawn(namespaced, p.Net == NetOn); err != nil {
+			return nil, err
+		}
+	}
 	j.layers = Layers{Landlock: ABI(), Namespaces: namespaced, Net: p.Net}
+	if err := j.setUp(p, dir, namespaced, h.plans()); err != nil {
+		j.Close()
+		return nil, err
+	}
+	return j, nil
+}
+
+// spawn starts a jail's process, in namespaces of its own (but the
+// network's with netOn) or not, waiting for its plan.
+func spawn(namespaced, netOn bool) (*Jail, error) {
+	j := &Jail{procs: map[string]*Proc{}, hello: make(chan struct{}, 1), first: make(chan []string, 1),
+		resets: make(chan struct{}, 1), dead: make(chan struct{}), root: -1}
 	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
 	if err != nil {
-		return nil, false, fmt.Errorf("sandbox: %v", err)
+		return nil, fmt.Errorf("sandbox: %v", err)
+	}
+	// Ours non-blocking, through Go's poller, so that closing it ends a
+	// read (the other end is another open file: it stays blocking).
+	if err := syscall.SetNonblock(fds[0], true); err != nil {
+		syscall.Close(fds[0])
+		syscall.Close(fds[1])
+		return nil, fmt.Errorf("sandbox: %v", err)
 	}
 	theirs := os.NewFile(uintptr(fds[1]), "jail")
 	uid, gid := os.Getuid(), os.Getgid()
 	attr := &syscall.SysProcAttr{Setsid: true}
 	if namespaced {
 		attr.Cloneflags = syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWPID | syscall.CLONE_NEWIPC
-		if p.Net != NetOn {
+		if !netOn {
 			attr.Cloneflags |= syscall.CLONE_NEWNET
 		}
 		attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
@@ -265,26 +392,15 @@ func (h *Host) start(p Policy, dir string, namespaced bool) (j *Jail, setUp bool
 	theirs.Close() // the jail's now: its end closes when the jail ends
 	if err != nil {
 		syscall.Close(fds[0])
-		return nil, false, fmt.Errorf("the kernel refuses: %v", unwrapPath(err))
-	}
-	// Non-blocking, through Go's poller, so that closing it ends a read.
-	if err := syscall.SetNonblock(fds[0], true); err != nil {
-		syscall.Close(fds[0])
-		j.cmd.Process.Kill()
-		j.cmd.Wait()
-		return nil, true, fmt.Errorf("sandbox: %v", err)
+		return nil, fmt.Errorf("the kernel refuses: %v", unwrapPath(err))
 	}
 	j.conn = os.NewFile(uintptr(fds[0]), "jail")
 	go j.read()
-	if err := j.setUp(p, dir, namespaced); err != nil {
-		j.Close()
-		return nil, true, err
-	}
-	return j, true, nil
+	return j, nil
 }
 
 // setUp sends the jail its plan and waits for it to be ready.
-func (j *Jail) setUp(p Policy, dir string, namespaced bool) error {
+func (j *Jail) setUp(p Policy, dir string, namespaced bool, f *fixed) error {
 	g := grants{write: p.Write, deny: p.denied()}
 	var extra []string // more directories to read
 	var steps []step
@@ -315,14 +431,11 @@ func (j *Jail) setUp(p Policy, dir string, namespaced bool) error {
 		// A script without #! is run by this program, through the jail's
 		// /proc/self/exe: its directory must be readable there, and kept
 		// when it is under /tmp (as in tests).
-		if exe, err := os.Executable(); err == nil {
-			if exe, err = filepath.EvalSymlinks(exe); err == nil {
-				dir := filepath.Dir(exe)
-				if slices.ContainsFunc(p.Temps, func(t string) bool { return Under(dir, t) }) {
-					p.Keep = append(slices.Clip(p.Keep), dir)
-				}
-				extra = append(extra, dir)
+		if dir := f.exeDir; dir != "" {
+			if slices.ContainsFunc(p.Temps, func(t string) bool { return Under(dir, t) }) {
+				p.Keep = append(slices.Clip(p.Keep), dir)
 			}
+			extra = append(extra, dir)
 		}
 		steps = plan(p, layout{tmp: tmp, proxy: proxy, uid: os.Getuid(), netOn: p.Net == NetOn})
 		j.env = []string{"TMPDIR=/tmp", "XDG_RUNTIME_DIR=/run/user/" + strconv.Itoa(os.Getuid())}
@@ -364,14 +477,7 @@ func (j *Jail) setUp(p Policy, dir string, namespaced bool) error {
 	for _, sock := range p.Sockets {
 		j.env = append(j.env, sock.Var+"="+sock.Value)
 	}
-	ruleset, err := rules(g)
-	if err != nil {
-		return err
-	}
-	for _, d := range extra {
-		ruleset.Paths = append(ruleset.Paths, confine.PathRule{Path: d, Access: ruleset.HandledFS & uint64(readFS)})
-	}
-	filter, ferr := seccompProgram()
+	filter, ferr := f.filter, f.ferr
 	if ferr != nil {
 		j.layers.Reduced = append(j.layers.Reduced, ferr.Error())
 	}
@@ -380,12 +486,24 @@ func (j *Jail) setUp(p Policy, dir string, namespaced bool) error {
 	if namespaced {
 		ns = "1"
 	}
-	msg := append([]string{confine.MsgPlan, ns, string(filter)}, ruleset.Fields()...)
+	msg := []string{confine.MsgPlan, ns, string(filter)}
 	for _, s := range steps {
 		msg = append(msg, s.kind, s.mode, s.note, strconv.Itoa(len(s.args)))
 		msg = append(msg, s.args...)
 	}
 	if err := j.send(msg); err != nil {
+		return fmt.Errorf("sandbox: %v", err)
+	}
+	// The rules while the jail mounts: it needs them after (a walk of the
+	// directories that hold denied files, a few hundred rules).
+	ruleset, err := rules(g)
+	if err != nil {
+		return err // the jail ends with its channel, closed by the caller
+	}
+	for _, d := range extra {
+		ruleset.Paths = append(ruleset.Paths, confine.PathRule{Path: d, Access: ruleset.HandledFS & uint64(readFS)})
+	}
+	if err := j.send(append([]string{confine.MsgRules}, ruleset.Fields()...)); err != nil {
 		return fmt.Errorf("sandbox: %v", err)
 	}
 	var reply []string
@@ -556,6 +674,12 @@ func (j *Jail) dispatch(m []string) {
 		return
 	}
 	switch m[0] {
+	case confine.MsgHello:
+		select {
+		case j.hello <- struct{}{}:
+		default:
+		}
+		return
 	case confine.MsgReady, confine.MsgFail:
 		select {
 		case j.first <- m:

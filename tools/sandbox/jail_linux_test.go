@@ -258,13 +258,28 @@ func noNamespaces(t *testing.T, j *Jail) {
 // TestJailNamespaces checks what a namespaced jail's programs see: a
 // /tmp of their own (with the places they need from the real one), an
 // empty /run/user, their own processes only, no terminal; and that what
-// they leave behind dies with the run.
+// they leave behind dies with the run. Prepared, the jail's process was
+// started ahead, before its policy was known: the same walls hold.
 func TestJailNamespaces(t *testing.T) {
 	requireLandlock(t)
+	t.Run("opened", func(t *testing.T) { testJailNamespaces(t, false) })
+	t.Run("prepared", func(t *testing.T) { testJailNamespaces(t, true) })
+}
+
+func testJailNamespaces(t *testing.T, prepared bool) {
 	pl := newPlace(t)
 	h := NewHost()
 	defer h.Close()
+	if prepared {
+		h.Prepare()
+		if h.spare == nil {
+			t.Skipf("nothing prepared: %s", h.noNS)
+		}
+	}
 	j := namespaced(t, h, pl.policy(t, Settings{Mode: Workspace, Net: NetOff}))
+	if prepared && h.spare != nil {
+		t.Errorf("the prepared jail was not used")
+	}
 	if !j.Layers().Seccomp || len(j.Layers().Reduced) > 0 {
 		t.Errorf("layers: %+v", j.Layers())
 	}
@@ -641,5 +656,44 @@ func TestSessionDir(t *testing.T) {
 	}
 	if _, err := os.Stat(live); err != nil {
 		t.Errorf("the live process's directory was removed")
+	}
+}
+
+// TestPrepare checks that a prepared jail's process waits for a jail
+// that can use it: not one with the machine's network, which needs its
+// namespace; and that closing the host ends it.
+func TestPrepare(t *testing.T) {
+	requireLandlock(t)
+	pl := newPlace(t)
+	h := NewHost()
+	defer h.Close()
+	h.Prepare()
+	spare := h.spare
+	if spare == nil {
+		t.Skipf("nothing prepared: %s", h.noNS)
+	}
+	h.Prepare() // one is enough
+	if h.spare != spare {
+		t.Errorf("a second one was prepared")
+	}
+	j, err := h.Jail(pl.policy(t, Settings{Mode: Workspace, Net: NetOn}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if j == spare || h.spare != spare {
+		t.Errorf("the network's jail took the prepared one")
+	}
+	if out, _ := jailed(t, j, pl.env, pl.ws, "sh", "-c", "echo inside"); out != "inside\n" {
+		t.Errorf("the jail ran: %q", out)
+	}
+	h.Close()
+	select {
+	case <-spare.dead:
+	case <-time.After(testtime.Scaled(10 * time.Second)):
+		t.Errorf("the prepared jail outlived its host")
+	}
+	if h.Prepare(); h.spare != nil {
+		h.spare.Close()
+		t.Errorf("a closed host prepared a jail")
 	}
 }

@@ -85,8 +85,10 @@ func rules(g grants) (confine.Ruleset, error) {
 	for _, d := range dirs {
 		r.Paths = append(r.Paths, confine.PathRule{Path: d, Access: read})
 	}
+	// A file's rules have a file's rights, which saves the jail a look
+	// at what each is (see confine's Ruleset).
 	for _, f := range files {
-		r.Paths = append(r.Paths, confine.PathRule{Path: f, Access: read})
+		r.Paths = append(r.Paths, confine.PathRule{Path: f, Access: read & uint64(ll.AccessFSExecute|ll.AccessFSReadFile)})
 	}
 	for _, w := range g.write {
 		r.Paths = append(r.Paths, confine.PathRule{Path: w, Access: write})

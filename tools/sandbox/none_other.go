@@ -4,7 +4,6 @@ package sandbox
 
 import (
 	"errors"
-	"os"
 	"syscall"
 	"time"
 )
@@ -25,6 +24,7 @@ type Host struct{}
 
 func NewHost() *Host                         { return &Host{} }
 func (h *Host) Jail(p Policy) (*Jail, error) { return nil, errNoSandbox }
+func (h *Host) Prepare()                     {}
 func (h *Host) Idle()                        {}
 func (h *Host) Close() error                 { return nil }
 

@@ -243,9 +243,20 @@ func layerName(path string) string {
 	return strings.Trim(strings.ReplaceAll(filepath.Base(path), ".", ""), "-") + "-" + hex.EncodeToString(sum[:6])
 }
 
-// overlayPath escapes what overlayfs's options would split at.
+// overlayPath escapes what overlayfs's options would split at. By hand:
+// a strings.Replacer is built on its first use, which is each jail's.
 func overlayPath(p string) string {
-	return strings.NewReplacer(`\`, `\\`, `,`, `\,`, `:`, `\:`).Replace(p)
+	if !strings.ContainsAny(p, `\,:`) {
+		return p
+	}
+	b := make([]byte, 0, len(p)+8)
+	for i := 0; i < len(p); i++ {
+		if c := p[i]; c == '\\' || c == ',' || c == ':' {
+			b = append(b, '\\')
+		}
+		b = append(b, p[i])
+	}
+	return string(b)
 }
 
 func num(n uintptr) string { return strconv.FormatUint(uint64(n), 10) }

@@ -46,6 +46,7 @@ func (h *Host) Jail(p Policy) (*Jail, error) {
 }
 
 // Idle and Close do nothing: there is nothing to keep.
+func (h *Host) Prepare()     {}
 func (h *Host) Idle()        {}
 func (h *Host) Close() error { return nil }
 

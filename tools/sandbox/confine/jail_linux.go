@@ -66,6 +66,7 @@ func jail() {
 	// every program, which inherits it.
 	runtime.LockOSThread()
 	s := &supervisor{ctl: &channel{fd: ctlFD}, procs: map[int]string{}, early: map[int]int{}, more: make(chan struct{}, 1)}
+	s.ctl.write(MsgHello)
 	plan, fds, err := s.ctl.read()
 	closeAll(fds)
 	if err != nil || len(plan) < 3 || plan[0] != MsgPlan {
@@ -107,10 +108,7 @@ func jail() {
 func (s *supervisor) setUp(plan []string) (port string, notes []string, why string) {
 	s.namespaced = plan[1] == "1"
 	filter := plan[2]
-	ruleset, steps, ok := parseRuleset(plan[3:])
-	if !ok {
-		return "", nil, "bad plan: the ruleset"
-	}
+	steps := plan[3:]
 	if len(steps) > 0 && !s.namespaced {
 		return "", nil, "bad plan: steps without namespaces"
 	}
@@ -155,6 +153,17 @@ func (s *supervisor) setUp(plan []string) (port string, notes []string, why stri
 	}
 	for _, fd := range kept {
 		syscall.Close(fd)
+	}
+	// The ruleset comes after the plan: qsh makes it while the steps are
+	// done.
+	m, fds, err := s.ctl.read()
+	closeAll(fds)
+	if err != nil || len(m) < 1 || m[0] != MsgRules {
+		return "", nil, "bad plan: no ruleset"
+	}
+	ruleset, rest, ok := parseRuleset(m[1:])
+	if !ok || len(rest) > 0 {
+		return "", nil, "bad plan: the ruleset"
 	}
 	if why := s.confine(ruleset, filter); why != "" {
 		return "", nil, why

@@ -112,7 +112,9 @@ func Atoi(s string) (int, bool) {
 
 // Message types, and the kinds of the plan's steps.
 const (
-	MsgPlan   = "plan"   // qsh → jail: the landlock flags, the seccomp filter, the steps; the ruleset's fd
+	MsgHello  = "hello"  // jail → qsh: it runs, and waits for its plan
+	MsgPlan   = "plan"   // qsh → jail: namespaced ("1" or "0"), the seccomp filter, the steps
+	MsgRules  = "rules"  // qsh → jail, after the plan: the Landlock ruleset (see Ruleset.Fields)
 	MsgReady  = "ready"  // jail → qsh: the bridge's port ("" without one), then notes
 	MsgFail   = "fail"   // jail → qsh: it could not be set up: why
 	MsgStart  = "start"  // qsh → jail: id, path, dir, argc, argv…, env…; stdin, stdout, stderr as fds
