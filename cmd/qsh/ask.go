@@ -8,6 +8,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -174,8 +176,11 @@ func (a *assistant) ask(ctx context.Context, q shell.Question) error {
 		a.jails = sandbox.NewHost()
 	}
 	// While the model thinks: the first confined command finds its
-	// jail's process started.
-	go a.jails.Prepare()
+	// jail's process started — unless the user turned the sandbox off,
+	// when it would be a process for nothing.
+	if sandboxOn(append(slices.Clip(a.environ), q.Environ...)) {
+		go a.jails.Prepare()
+	}
 	defer a.jails.Idle()
 	var (
 		run     = guarded.Local(q.Run, guarded.Jails(a.jails))
@@ -336,4 +341,17 @@ func (a *assistant) close() {
 		<-a.exited
 	}
 	a.reset()
+}
+
+// sandboxOn reports whether QSH_AI_SANDBOX, in the session's environment,
+// leaves the assistant's programs confined (the default).
+func sandboxOn(environ []string) bool {
+	on := true
+	for _, kv := range environ { // the last one counts
+		if v, ok := strings.CutPrefix(kv, "QSH_AI_SANDBOX="); ok {
+			var m sandbox.Mode
+			on = m.UnmarshalText([]byte(v)) != nil || m != sandbox.Off
+		}
+	}
+	return on
 }
