@@ -94,6 +94,17 @@ func (s *Shell) REPL(ctx context.Context) int {
 			s.errorf("%v", err)
 			break
 		}
+		if err == nil {
+			// History expansion works on each line as it is read, as
+			// bash's does: not on a `?` line, the assistant's.
+			if _, q := question(line); !q || buf.Len() > 0 {
+				var run bool
+				if line, run = s.expandHistory(line); !run {
+					buf.Reset()
+					continue
+				}
+			}
+		}
 		buf.WriteString(line)
 		buf.WriteByte('\n')
 		src := buf.String()

@@ -13,6 +13,7 @@ import (
 
 	"github.com/qsh-shell/qsh/shell/capture"
 	"github.com/qsh-shell/qsh/shell/eval"
+	"github.com/qsh-shell/qsh/shell/histexpand"
 )
 
 // Shell is one interactive qsh session — or a -c string with `?` lines — on
@@ -66,6 +67,9 @@ type Shell struct {
 	hist      *history
 	histFiles histFiles // histbuiltin.go
 	record    []recorded
+	// histState is what history expansion carries from line to line
+	// (the last !?search? and :s substitution).
+	histState histexpand.State
 	// private is set while a private line runs (see [histRules]).
 	private bool
 	rules   rulesCache
