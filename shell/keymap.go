@@ -253,6 +253,8 @@ var rlFuncs = []rlFunc{
 	{"unix-word-rubout", readline.CharCtrlW},
 	{"vi-editing-mode", 0},
 	{"yank", readline.CharCtrlY},
+	{"yank-last-arg", 0},
+	{"yank-nth-arg", 0},
 	{"yank-pop", 0},
 }
 
