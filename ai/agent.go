@@ -63,6 +63,9 @@ type Request struct {
 	// model and stays in the conversation for follow-ups, but its turn is
 	// never saved to disk nor exported.
 	Private bool
+	// Suggest is set for a `??` line: Text describes one command, asked
+	// for without tools and put on the prompt line through Env.Edit.
+	Suggest bool
 }
 
 // Agent is the assistant of one shell session: it keeps the conversation
@@ -223,7 +226,7 @@ func (a *Agent) Ask(ctx context.Context, req Request) (err error) {
 	}
 	a.init()
 	text := strings.TrimSpace(req.Text)
-	if strings.HasPrefix(text, "/") {
+	if strings.HasPrefix(text, "/") && !req.Suggest {
 		if done, err := a.command(ctx, req, text); done {
 			return err
 		}
@@ -233,6 +236,9 @@ func (a *Agent) Ask(ctx context.Context, req Request) (err error) {
 	}
 	if a.ep.APIKey == "" && a.ep.Provider != Ollama {
 		return fmt.Errorf("%s: no API key — set %s (or QSH_AI_API_KEY), or choose another provider with QSH_AI_PROVIDER", a.ep.Provider, a.ep.KeyVar)
+	}
+	if req.Suggest {
+		return a.suggest(ctx, req, text)
 	}
 	if text == "" {
 		if req.NoContext {

@@ -71,6 +71,9 @@ type turn struct {
 	// handed is set when the user took a command over (e at the
 	// confirmation): the turn ends, and the prompt is theirs.
 	handed bool
+	// quiet keeps the answer off the screen as it streams: a suggestion
+	// is shown as a command once it is whole.
+	quiet bool
 }
 
 func (t *turn) run() error {
@@ -323,6 +326,9 @@ func (t *turn) once(req chat.Request) (reply chat.Reply, streamed bool, err erro
 	timer := time.AfterFunc(t.a.cfg.Timeout, func() { cancel(errTimeout) })
 	defer timer.Stop()
 	show := func(s string) {
+		if t.quiet {
+			return
+		}
 		if s != "" {
 			streamed = true
 		}

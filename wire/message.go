@@ -44,6 +44,9 @@ type Message struct {
 	Editable bool `json:"editable,omitempty"`
 	// Private: a private line's question; nothing of its turn is saved.
 	Private bool `json:"private,omitempty"`
+	// Suggest: a `??` line; one request without tools, whose command
+	// comes back as an edit message (or is printed, without a prompt).
+	Suggest bool `json:"suggest,omitempty"`
 
 	// run
 	Command   string          `json:"command,omitempty"`

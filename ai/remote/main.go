@@ -170,6 +170,7 @@ func (s *server) ask(ctx context.Context, m wire.Message) error {
 		Env:       env,
 		NoContext: m.NoContext,
 		Private:   m.Private,
+		Suggest:   m.Suggest,
 	})
 	return err
 }
