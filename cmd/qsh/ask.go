@@ -167,8 +167,17 @@ func (a *assistant) ask(ctx context.Context, q shell.Question) error {
 	for i, c := range q.Record {
 		rec[i] = wire.Command(c)
 	}
-	err := a.conn.Send(wire.Message{Type: wire.Ask, Text: q.Text, Dir: q.Dir, Record: rec, NoContext: q.NoContext,
-		Environ: q.Environ, Terminal: q.Terminal, Keys: q.ReadKey != nil, Editable: q.Edit != nil, Private: q.Private})
+	// `?? DESCRIPTION` reaches here as the question "? DESCRIPTION":
+	// suggest mode, one command for the prompt line.
+	text, suggest := strings.CutPrefix(q.Text, "?")
+	if suggest {
+		text = strings.TrimSpace(text)
+	} else {
+		text = q.Text
+	}
+	err := a.conn.Send(wire.Message{Type: wire.Ask, Text: text, Dir: q.Dir, Record: rec, NoContext: q.NoContext,
+		Environ: q.Environ, Terminal: q.Terminal, Keys: q.ReadKey != nil, Editable: q.Edit != nil, Private: q.Private,
+		Suggest: suggest})
 	if err != nil {
 		return a.died()
 	}

@@ -36,6 +36,10 @@ The assistant:
   interactive shell and in -c strings (script files are plain shell):
     ? why is this build failing
     ?                  a bare ? explains the last command's failure (read-only)
+    ?? DESCRIPTION     suggest mode: one command, asked for without tools, put
+                       on your prompt line with the classifier's verdict above
+                       it; nothing runs until you press Enter (under -c it is
+                       printed); a bare ?? proposes the fix of the last command
     ? /reset           start a new conversation
     ? /status          show provider, model and conversation state
     ? /model NAME      switch the model
