@@ -213,6 +213,7 @@ func (r *Registry) Call(ctx context.Context, env Env, name string, args json.Raw
 	res.Declined = c.decision == decDeclined
 	res.Invalid = c.decision == decInvalid
 	res.ReadOnly = c.class == danger.Safe.String()
+	res.Class, res.Decision = c.class, c.decision
 	appendAudit(r.auditPath, entry{
 		Time:     start,
 		Tool:     name,
