@@ -1,6 +1,7 @@
 package ai
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -66,6 +67,18 @@ type Request struct {
 	// Suggest is set for a `??` line: Text describes one command, asked
 	// for without tools and put on the prompt line through Env.Edit.
 	Suggest bool
+	// Events, when set, makes the turn headless (qsh --json): nothing is
+	// rendered, and its events go to Events as JSON lines (see Event);
+	// Stdout and Terminal are then unused. Ask's error is then an *Ended
+	// for a turn that did not simply answer.
+	Events io.Writer
+}
+
+// outcome is what a headless turn's end event says besides its error.
+type outcome struct {
+	refused string // the first call refused, said in a few words
+	stopped bool   // a limit ended the turn
+	usage   tally
 }
 
 // Agent is the assistant of one shell session: it keeps the conversation
@@ -221,15 +234,38 @@ func (a *Agent) Ask(ctx context.Context, req Request) (err error) {
 			err = fmt.Errorf("assistant: internal error: %v", r)
 		}
 	}()
+	if req.Events == nil {
+		return a.ask(ctx, req, nil, &outcome{})
+	}
+	ev := newEvents(req.Events)
+	req.Stdout, req.Terminal = io.Discard, false
+	var o outcome
+	err = a.ask(ctx, req, ev, &o)
+	return ev.end(err, o.refused, o.stopped, o.usage)
+}
+
+// ask is Ask's work; ev is nil but for a headless turn, o what it tells
+// its end.
+func (a *Agent) ask(ctx context.Context, req Request, ev *events, o *outcome) error {
 	if req.Stdout == nil {
 		req.Stdout = io.Discard
 	}
 	a.init()
 	text := strings.TrimSpace(req.Text)
 	if strings.HasPrefix(text, "/") && !req.Suggest {
-		if done, err := a.command(ctx, req, text); done {
+		w := req.Stdout
+		var buf bytes.Buffer
+		if ev != nil {
+			req.Stdout = &buf
+		}
+		done, err := a.command(ctx, req, text)
+		if buf.Len() > 0 {
+			ev.emit(Event{Type: "text", Text: buf.String()})
+		}
+		if done {
 			return err
 		}
+		req.Stdout = w
 	}
 	if a.epErr != nil {
 		return a.epErr
@@ -238,7 +274,7 @@ func (a *Agent) Ask(ctx context.Context, req Request) (err error) {
 		return fmt.Errorf("%s: no API key — set %s (or QSH_AI_API_KEY), or choose another provider with QSH_AI_PROVIDER", a.ep.Provider, a.ep.KeyVar)
 	}
 	if req.Suggest {
-		return a.suggest(ctx, req, text)
+		return a.suggest(ctx, req, text, ev, o)
 	}
 	if text == "" {
 		if req.NoContext {
@@ -260,6 +296,9 @@ func (a *Agent) Ask(ctx context.Context, req Request) (err error) {
 	question := chat.Message{Role: chat.RoleUser, Text: red.Redact(block + "\n" + text)}
 	scr := newScreen(req.Stdout, req.Terminal, a.cfg.NoColor == "")
 	scr.cols = req.Env.Columns
+	if ev != nil {
+		scr.note = func(s string) { ev.emit(Event{Type: "note", Text: s}) }
+	}
 	env := req.Env
 	if env.Dir == "" {
 		env.Dir = req.Dir
@@ -294,7 +333,9 @@ func (a *Agent) Ask(ctx context.Context, req Request) (err error) {
 	if !req.Private {
 		t.save = a.saver(question, req.Dir, red, scr)
 	}
-	err = t.run()
+	t.events = ev
+	err := t.run()
+	o.refused, o.stopped, o.usage = t.refused, t.stopped, t.usage
 	if t.usage != (tally{}) && scr.term {
 		scr.Line(a.cfg.describe(t.usage))
 	}

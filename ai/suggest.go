@@ -25,7 +25,7 @@ const suggestMaxTokens = 1024
 // (req.Env.Edit), or printed when no prompt follows. Nothing runs. The
 // question and the command join the conversation, so that a follow-up `?`
 // knows what was proposed.
-func (a *Agent) suggest(ctx context.Context, req Request, text string) error {
+func (a *Agent) suggest(ctx context.Context, req Request, text string, ev *events, o *outcome) error {
 	if text == "" {
 		if req.NoContext || len(req.Record) == 0 {
 			return errors.New("?? wants a description of the command (?? find files over 100 MB), or a command before it to fix")
@@ -34,6 +34,7 @@ func (a *Agent) suggest(ctx context.Context, req Request, text string) error {
 		text = fmt.Sprintf("The command that fixes my last command, `%s` (exit status %d).", last.Line, last.Status)
 	}
 	if err := a.cfg.overBudget(a.usage); err != nil {
+		o.stopped = true
 		return err
 	}
 	red := a.redactor(req.Environ)
@@ -47,6 +48,9 @@ func (a *Agent) suggest(ctx context.Context, req Request, text string) error {
 	question := chat.Message{Role: chat.RoleUser, Text: red.Redact(block + "\n" + text)}
 	scr := newScreen(req.Stdout, req.Terminal, a.cfg.NoColor == "")
 	scr.cols = req.Env.Columns
+	if ev != nil {
+		scr.note = func(s string) { ev.emit(Event{Type: "note", Text: s}) }
+	}
 	defer scr.End()
 	a.learnWindow(ctx)
 	// Alone, without the conversation: its tool calls would need the
@@ -59,6 +63,7 @@ func (a *Agent) suggest(ctx context.Context, req Request, text string) error {
 		u := counted(creq, reply)
 		t.usage.add(u)
 		a.usage.add(u)
+		o.usage = t.usage
 	}
 	if err != nil {
 		a.since = since
@@ -74,11 +79,16 @@ func (a *Agent) suggest(ctx context.Context, req Request, text string) error {
 	kept := trim(a.msgs, maxHistory)
 	a.msgs = append(kept[:len(kept):len(kept)], question, answer)
 	if command == "" {
+		ev.emit(Event{Type: "text", Text: reply.Text})
 		scr.Text(reply.Text)
 		scr.End()
 		return errors.New("?? got no command from the model (its answer is above)")
 	}
 	class, why := tools.Judge(req.Dir, command)
+	if ev != nil {
+		ev.emit(Event{Type: "suggestion", Command: command, Class: class, Reasons: why})
+		return nil
+	}
 	scr.Write([]byte(verdictLine(class, why, scr.color) + "\n"))
 	if req.Env.Edit != nil {
 		if err := req.Env.Edit(command); err != nil {

@@ -160,6 +160,10 @@ func (s *server) ask(ctx context.Context, m wire.Message) error {
 	if s.stdout != nil {
 		out = s.stdout
 	}
+	var events io.Writer
+	if m.JSON {
+		events = out
+	}
 	err := s.agent.Ask(ctx, ai.Request{
 		Text:      m.Text,
 		Dir:       m.Dir,
@@ -171,6 +175,7 @@ func (s *server) ask(ctx context.Context, m wire.Message) error {
 		NoContext: m.NoContext,
 		Private:   m.Private,
 		Suggest:   m.Suggest,
+		Events:    events,
 	})
 	return err
 }
@@ -178,6 +183,10 @@ func (s *server) ask(ctx context.Context, m wire.Message) error {
 // done is the message that ends a turn with err.
 func done(err error) wire.Message {
 	m := wire.Message{Type: wire.Done}
+	var ended *ai.Ended
+	if errors.As(err, &ended) {
+		m.Ended = ended.Status
+	}
 	switch {
 	case err == nil:
 	case errors.Is(err, context.Canceled):
