@@ -11,6 +11,8 @@ Usage:
                                classify each COMMAND (or each stdin line) as
                                safe, dev, dangerous or blocked:
                                CLASS<TAB>COMMAND<TAB>REASON per command
+  qsh --json -c '? QUESTION'   headless: the turn's events as JSON lines on
+                               stdout; nobody is asked to confirm (see below)
   qsh --help | --version | --config
 
 Options:
@@ -57,6 +59,21 @@ The assistant:
   a allows the same kind of call for the session, A always in this project
   (saved in $XDG_CONFIG_HOME/qsh/permissions), e puts the command on your
   prompt line (or a file's new content in $VISUAL/$EDITOR) to edit yourself.
+
+  Headless (qsh --json -c '? …', for scripts and CI): stdout gets one JSON
+  object a line: {"type": "text" | "tool_call" (with "class" and "decision")
+  | "tool_result" | "note" | "suggestion" | "usage" | "end", …}. With nobody
+  to confirm, only calls that need no confirmation run: safe ones, and what
+  QSH_AI_TOOLS_CONFIRM=yolo or a saved A rule allows; the rest are refused
+  and the model is told why. The ? line's exit status (and qsh's, when it is
+  the last line) says how the turn ended:
+    0    answered, every call it made ran
+    1    the model or the assistant failed (no key, HTTP error, timeout)
+    2    bad usage (--json without -c)
+    3    a call was refused (it needed a confirmation, or is blocked)
+    4    stopped by a limit: QSH_AI_TOOLS_MAX_ITER, QSH_AI_BUDGET_TOKENS,
+         a model that loops
+    130  interrupted (SIGINT)
 
   Set up a provider with one of:
     ANTHROPIC_API_KEY=…        Anthropic
