@@ -85,25 +85,28 @@ func (e *events) emit(ev Event) {
 	e.enc.Encode(ev)
 }
 
-// end says how the turn ended and returns the error Ask returns: err, or
-// an *Ended with the status when it is not 0.
-func (e *events) end(err error, refused string, stopped bool, usage tally) error {
-	if e == nil {
-		return err
-	}
-	if usage != (tally{}) {
-		e.emit(Event{Type: "usage", InputTokens: usage.in, OutputTokens: usage.out, Estimated: usage.estimated})
-	}
-	ended := &Ended{Status: StatusAnswered, Reason: "answered", Err: err}
+// ending is how a turn ended: an *Ended with its status and reason (and
+// Err nil for an answered turn).
+func ending(err error, o *outcome) *Ended {
+	e := &Ended{Status: StatusAnswered, Reason: "answered", Err: err}
 	switch {
 	case errors.Is(err, context.Canceled):
-		ended.Status, ended.Reason = StatusCanceled, "canceled"
-	case err != nil && stopped:
-		ended.Status, ended.Reason = StatusStopped, "stopped"
+		e.Status, e.Reason = StatusCanceled, "canceled"
+	case err != nil && o.stopped:
+		e.Status, e.Reason = StatusStopped, "stopped"
 	case err != nil:
-		ended.Status, ended.Reason = StatusFailed, "error"
-	case refused != "":
-		ended.Status, ended.Reason, ended.Err = StatusRefused, "refused", errors.New(refused)
+		e.Status, e.Reason = StatusFailed, "error"
+	case o.refused != "":
+		e.Status, e.Reason, e.Err = StatusRefused, "refused", errors.New(o.refused)
+	}
+	return e
+}
+
+// end says how the turn ended and returns the error Ask returns: nil for
+// an answered turn, else an *Ended with the status.
+func (e *events) end(ended *Ended, usage tally) error {
+	if usage != (tally{}) {
+		e.emit(Event{Type: "usage", InputTokens: usage.in, OutputTokens: usage.out, Estimated: usage.estimated})
 	}
 	ev := Event{Type: "end", Reason: ended.Reason, Status: &ended.Status}
 	if ended.Err != nil {

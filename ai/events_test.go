@@ -93,3 +93,28 @@ func TestEventsFailure(t *testing.T) {
 		t.Errorf("events %s", out.String())
 	}
 }
+
+// TestTurnEndHook: the hook hears how each turn ended, not a /command's;
+// a failing one is one line.
+func TestTurnEndHook(t *testing.T) {
+	t.Parallel()
+	srv := aitest.NewOpenAI(t, aitest.Say("Hi.", 1))
+	var got []tools.HookPayload
+	a := New(providers[0].cfg(srv.URL), nil, noWait, TurnEnd(func(ctx context.Context, env tools.Env, p tools.HookPayload) error {
+		got = append(got, p)
+		return errors.New("the turn-end hook (QSH_AI_HOOK_TURN_END) failed: boom")
+	}))
+	out, err := ask(t, a, "hello")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ask(t, a, "/status"); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0].Question != "hello" || got[0].Reason != "answered" || got[0].Dir != "/work" {
+		t.Errorf("payloads %+v", got)
+	}
+	if !strings.HasSuffix(out, "the turn-end hook (QSH_AI_HOOK_TURN_END) failed: boom\n") {
+		t.Errorf("output %q", out)
+	}
+}

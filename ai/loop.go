@@ -166,7 +166,7 @@ func (t *turn) run() error {
 // status.
 func (t *turn) emitCall(c chat.Call, m chat.Message) {
 	r := t.last
-	if r.Decision == "refused" || r.Decision == "declined" {
+	if r.Decision == "refused" || r.Decision == "declined" || r.Decision == "vetoed" {
 		if t.refused == "" {
 			t.refused = fmt.Sprintf("%s was refused (%s): %s", c.Name, r.Class, oneLine(clip(m.Text, 300)))
 		}

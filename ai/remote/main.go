@@ -121,7 +121,8 @@ func (s *server) newAgent() {
 				return reg.Checkpoints(w, env)
 			}
 			return reg.Undo(ctx, w, env, args)
-		}))
+		}),
+		ai.TurnEnd(reg.TurnEnd))
 }
 
 // ask answers one question.
