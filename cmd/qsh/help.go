@@ -96,7 +96,10 @@ Environment (see qsh --config for all of them and their defaults):
   QSH_AI_EXEC_ALLOWED_ONLY, QSH_AI_DRY_RUN, QSH_AI_WEB_PROVIDER,
   QSH_AI_WEB_BASE_URL, QSH_AI_WEB_MAX_RESULTS, QSH_AI_CONTEXT, QSH_AI_HISTORY,
   QSH_AI_BUDGET_TOKENS, QSH_AI_PRICE_IN, QSH_AI_PRICE_OUT,
-  QSH_AI_KEEP_CONVERSATIONS, QSH_AI_MAX_OUTPUT_TOKENS, QSH_AI_CONTEXT_TOKENS
+  QSH_AI_KEEP_CONVERSATIONS, QSH_AI_MAX_OUTPUT_TOKENS, QSH_AI_CONTEXT_TOKENS,
+  QSH_AI_HOOK_PRE_TOOL, QSH_AI_HOOK_POST_TOOL, QSH_AI_HOOK_TURN_END (your
+  programs before a tool call, which may veto or rewrite it, after it, and
+  at a turn's end: a JSON object on stdin), QSH_AI_HOOK_TIMEOUT
   A bad value prints one line naming the variable; its default is used.
 
 Keys: emacs editing, Ctrl-R history search, Tab completion, Ctrl-C clears
