@@ -118,3 +118,19 @@ func TestTurnEndHook(t *testing.T) {
 		t.Errorf("output %q", out)
 	}
 }
+
+// TestEventsSuggestion: a headless ?? line gives its command as an event.
+func TestEventsSuggestion(t *testing.T) {
+	t.Parallel()
+	srv := aitest.NewOpenAI(t, aitest.Say("```sh\nrm -r src\n```", 1))
+	a := New(providers[0].cfg(srv.URL), nil, noWait)
+	var out bytes.Buffer
+	err := a.Ask(context.Background(), Request{Text: "delete src", Dir: t.TempDir(), Environ: []string{}, Suggest: true, Events: &out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs := decode(t, out.String())
+	if len(evs) != 3 || evs[0].Type != "suggestion" || evs[0].Command != "rm -r src" || evs[0].Class != "dangerous" || evs[2].Type != "end" {
+		t.Errorf("events:\n%s", out.String())
+	}
+}
