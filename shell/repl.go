@@ -337,11 +337,16 @@ func (s *Shell) askLine(ctx context.Context, text string) int {
 	}
 	q.Dry = s.r.Dry
 	err := s.ask(ctx, q)
+	// A turn may say what its line's status is (qsh --json).
+	var st interface{ ExitStatus() int }
 	switch {
 	case err == nil:
 		return 0
 	case errors.Is(err, context.Canceled):
 		return 130
+	case errors.As(err, &st):
+		fmt.Fprintf(s.stderr, "qsh: ?: %v\n", err)
+		return st.ExitStatus()
 	default:
 		fmt.Fprintf(s.stderr, "qsh: ?: %v\n", err)
 		return 1
