@@ -63,7 +63,7 @@ type Shell struct {
 	rlVars map[string]string
 	// saidRlVar are the readline variables bind said qsh ignores.
 	saidRlVar map[string]bool
-	comp   evalCompletion // what `complete` registered, and Tab's state
+	comp      evalCompletion // what `complete` registered, and Tab's state
 
 	// History and the session record.
 	hist      *history
