@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"bytes"
 	"context"
 	"slices"
 	"strings"
@@ -39,5 +40,64 @@ func TestHistoryExpansion(t *testing.T) {
 	}
 	if strings.Contains(o, "\na !nope") {
 		t.Errorf("a line whose expansion failed ran:\n%s", o)
+	}
+}
+
+// TestIgnoreEOF: with ignoreeof (or IGNOREEOF=N) a Ctrl-D on an empty line
+// says how to leave, up to N in a row; then the shell ends, as bash's.
+func TestIgnoreEOF(t *testing.T) {
+	s, _, out := newTestShell(t, []string{"IGNOREEOF=2", "echo one"})
+	s.REPL(context.Background())
+	if n := strings.Count(out.String(), `Use "exit" to leave the shell.`); n != 2 {
+		t.Errorf("said %d times:\n%s", n, out)
+	}
+}
+
+// TestPS1BeforeRC: the rc files see bash's default PS1 (Debian's
+// /etc/bash.bashrc returns when it is empty); at the prompt, qsh's own.
+func TestPS1BeforeRC(t *testing.T) {
+	s, err := New(Stdio(nil, &bytes.Buffer{}, &bytes.Buffer{}), Environ([]string{"HOME=" + t.TempDir()}), Interactive(true),
+		Reader(&scripted{lines: []string{`v=$PS1`}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := s.Var("PS1"); v != bashPS1 {
+		t.Errorf("PS1 for the rc files: %q", v)
+	}
+	s.REPL(context.Background())
+	if v := s.Var("v"); v != "" {
+		t.Errorf("PS1 at the prompt: %q", v)
+	}
+}
+
+// TestRefusedOptions: what qsh does not do is said, never accepted and
+// ignored silently: shopt -s cdspell fails with a line; a readline
+// variable its editor does not follow, turned on, is kept for bind -v and
+// said once.
+func TestRefusedOptions(t *testing.T) {
+	s, _, out := newTestShell(t, []string{
+		"shopt -s cdspell; echo st=$?",
+		"bind 'set completion-ignore-case on'; bind 'set completion-ignore-case on'",
+		"bind -v | grep completion-ignore",
+	})
+	s.REPL(context.Background())
+	o := out.String()
+	for _, w := range []string{"shopt: cdspell: qsh does not correct spelling", "st=1", "set completion-ignore-case on"} {
+		if !strings.Contains(o, w) {
+			t.Errorf("no %q in:\n%s", w, o)
+		}
+	}
+	if n := strings.Count(o, "completion-ignore-case: qsh's line editor does not do this"); n != 1 {
+		t.Errorf("said %d times:\n%s", n, o)
+	}
+}
+
+// TestAutocd: shopt -s autocd runs cd for a directory's name, saying so,
+// as bash does.
+func TestAutocd(t *testing.T) {
+	s, _, out := newTestShell(t, []string{"mkdir sub; shopt -s autocd", "sub", "pwd"})
+	s.REPL(context.Background())
+	if o := out.String(); !strings.Contains(o, "cd -- sub\n") || !strings.Contains(o, "/sub\n") {
+		t.Errorf("output:\n%s", o)
 	}
 }

@@ -61,6 +61,8 @@ type Shell struct {
 	keys   keymap
 	viKeys map[string]*keymap
 	rlVars map[string]string
+	// saidRlVar are the readline variables bind said qsh ignores.
+	saidRlVar map[string]bool
 	comp   evalCompletion // what `complete` registered, and Tab's state
 
 	// History and the session record.
@@ -86,6 +88,9 @@ type Shell struct {
 	mu     sync.Mutex
 	cancel context.CancelFunc
 	sigs   *sigCatcher
+	// defaultPS1 is set when PS1 is bash's default, set by the shell
+	// for the rc files (see [New]).
+	defaultPS1 bool
 	// builtins are the caller's (see [Builtins]).
 	builtins []*eval.Builtin
 	// lineNo counts the command lines run; warnedAt is the one at which
@@ -159,6 +164,9 @@ func Reader(r LineReader) Option {
 	return func(s *Shell) { s.lines = r }
 }
 
+// bashPS1 is bash's default primary prompt.
+const bashPS1 = `\s-\v\$ `
+
 // Builtins adds builtins of the caller's to the session's table.
 func Builtins(bs ...*eval.Builtin) Option {
 	return func(s *Shell) { s.builtins = append(s.builtins, bs...) }
@@ -212,6 +220,13 @@ func New(opts ...Option) (*Shell, error) {
 	}
 	s.r = r
 	s.dir = r.Dir()
+	if _, set := r.Get("PS1"); s.interactive && !set {
+		// bash sets its prompt before the rc files run, which test it
+		// (/etc/bash.bashrc: [ -z "$PS1" ] && return). Still bash's
+		// when the REPL starts, it gives way to qsh's own prompt.
+		r.Set("PS1", bashPS1)
+		s.defaultPS1 = true
+	}
 	return s, nil
 }
 
@@ -307,8 +322,12 @@ func (s *Shell) beforeExec() {
 	}
 }
 
-// onOption follows the options the line editor and history read.
+// onOption refuses the shopt options qsh does not do, rather than accept
+// and ignore them.
 func (s *Shell) onOption(r *eval.Runner, name string, on bool) error {
+	if on && (name == "cdspell" || name == "dirspell") {
+		return fmt.Errorf("%s: qsh does not correct spelling; Tab completes directory names", name)
+	}
 	return nil
 }
 
