@@ -32,7 +32,7 @@ func TestMacroFzfAltC(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		line, point, ok := e.act(binding{seq: "\x1bc", macro: macro}, []rune(tt.line), tt.point)
+		line, _, ok := e.act(binding{seq: "\x1bc", macro: macro}, []rune(tt.line), tt.point)
 		if !ok || string(line) != "builtin cd -- sub" || expanded != "`__fzf_cd__`" {
 			t.Errorf("%q: the macro's line = %q, %v (expanded %q)", tt.line, string(line), ok, expanded)
 		}
@@ -42,7 +42,7 @@ func TestMacroFzfAltC(t *testing.T) {
 		if e.macroRest == "" {
 			t.Fatalf("%q: no rest for the next line", tt.line)
 		}
-		line, point, ok = e.act(binding{macro: e.macroRest}, nil, 0)
+		line, point, ok := e.act(binding{macro: e.macroRest}, nil, 0)
 		if !ok || string(line) != tt.line || point != tt.point {
 			t.Errorf("next line after %q at %d: %q at %d, %v", tt.line, tt.point, string(line), point, ok)
 		}

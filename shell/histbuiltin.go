@@ -285,7 +285,7 @@ func readHistoryLines(path string, own bool) ([]string, error) {
 	}
 	defer f.Close()
 	if fi, err := f.Stat(); err == nil && fi.IsDir() {
-		return nil, errors.New("Is a directory")
+		return nil, errors.New("Is a directory") //lint:ignore ST1005 bash's words, shown as they are
 	}
 	var lines []string
 	sc := bufio.NewScanner(f)

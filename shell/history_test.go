@@ -341,7 +341,7 @@ func TestREPLHistoryInBackground(t *testing.T) {
 		t.Errorf("history builtin printed %q", got)
 	}
 
-	s, r, out = newTestShell(t, nil)
+	s, _, out = newTestShell(t, nil)
 	write(s)
 	s.REPL(t.Context())
 	if strings.Count(out.String(), warning) != 1 {

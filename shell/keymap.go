@@ -182,27 +182,6 @@ func (m *keymap) lookup(seq string) (binding, bool) {
 	return binding{}, false
 }
 
-// isPrefix reports whether seq starts a longer bound sequence or key.
-func (m *keymap) isPrefix(seq string) bool {
-	longer := func(s string) bool { return len(s) > len(seq) && strings.HasPrefix(s, seq) }
-	if m != nil {
-		m.mu.Lock()
-		for _, b := range m.list {
-			if longer(b.seq) && (b.fn != "" || b.cmd != "" || b.macro != "") {
-				m.mu.Unlock()
-				return true
-			}
-		}
-		m.mu.Unlock()
-	}
-	for _, k := range emacsKeys {
-		if longer(k.seq) {
-			return true
-		}
-	}
-	return false
-}
-
 // rlFunc is a readline function qsh knows: the key readline v0.1.3 has
 // for it (0 when qsh does it itself, see [lineEditor.bound] and
 // [editLine]).

@@ -470,8 +470,8 @@ func TestProxyInProcess(t *testing.T) {
 	defer slave.Close()
 	scr := newScreen(t, master)
 	before := termios(t, slave)
-	signal.Stop(make(chan os.Signal)) // the signal package's own goroutine, once and for all
-	signal.Notify(make(chan os.Signal), syscall.SIGWINCH)
+	signal.Stop(make(chan os.Signal, 1)) // the signal package's own goroutine, once and for all
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGWINCH)
 	goroutines := runtime.NumGoroutine()
 
 	inner := exec.Command("sh", "-c", `printf "\033]133;C;aid=$QSH_CAPTURE_ID\007\033[1mbold\033[0m\n\033]133;D;5;aid=$QSH_CAPTURE_ID\007"; exit 4`)

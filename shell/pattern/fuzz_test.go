@@ -23,7 +23,7 @@ func FuzzCompile(f *testing.F) {
 		}
 		p.Match(pat)
 		p.Match("")
-		HasMeta(pat, m)
+		_ = HasMeta(pat, m)
 		if q := QuoteMeta(pat); Unquote(q) != pat {
 			t.Fatalf("Unquote(QuoteMeta(%q)) = %q", pat, Unquote(q))
 		}

@@ -509,7 +509,7 @@ var ansi = regexp.MustCompile(`\x1b\[[0-9;?<=>]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\
 // Strip removes escape sequences, carriage returns and backspaced
 // characters' markers from terminal output.
 func Strip(s string) string {
-	if strings.IndexAny(s, "\x1b\r\a") < 0 {
+	if !strings.ContainsAny(s, "\x1b\r\a") {
 		return s // most of a large output: no copy, no regexp
 	}
 	s = ansi.ReplaceAllString(s, "")
