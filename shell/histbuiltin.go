@@ -253,7 +253,13 @@ func (s *Shell) historyFileOp(env getenv, dir string, b builtinIO, flag byte, ar
 		if flag == 'n' {
 			from = min(s.histFiles.read, len(lines))
 		}
-		for _, e := range lines[from:] {
+		add := lines[from:]
+		if flag == 'n' && own {
+			// The session's own file has every line it ran already:
+			// what is new is other sessions'.
+			add = h.newEntries(lines)
+		}
+		for _, e := range add {
 			s.addHistory(e, s.lines)
 		}
 		s.histFiles.read = len(lines)

@@ -3,6 +3,7 @@ package shell
 import (
 	"bytes"
 	"context"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -100,4 +101,37 @@ func TestAutocd(t *testing.T) {
 	if o := out.String(); !strings.Contains(o, "cd -- sub\n") || !strings.Contains(o, "/sub\n") {
 		t.Errorf("output:\n%s", o)
 	}
+}
+
+// TestHistoryShared: history -n takes the lines other sessions wrote to
+// the shared file since, not the session's own, which it already has
+// (bash's PROMPT_COMMAND='history -a; history -n' idiom).
+func TestHistoryShared(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "history")
+	cfg := DefaultConfig()
+	cfg.HistFile = file
+	a, _, _ := newTestShell(t, []string{"echo from-a"}, Configure(cfg))
+	rb := &scripted{lines: []string{"echo from-b", "history -n", "history"}}
+	b, _, outB := newTestShell(t, nil, Configure(cfg), Reader(&meanwhile{scripted: rb, at: 2, f: func() {
+		a.REPL(context.Background()) // another terminal, while b waits for its second line
+	}}))
+	b.REPL(context.Background())
+	want := "    1  echo from-b\n    2  history -n\n    3  echo from-a\n    4  history\n"
+	if got := outB.String(); !strings.Contains(got, want) {
+		t.Errorf("b's history:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// meanwhile is a scripted reader that runs f before its at-th line.
+type meanwhile struct {
+	*scripted
+	at, n int
+	f     func()
+}
+
+func (m *meanwhile) ReadLine(prompt string) (string, error) {
+	if m.n++; m.n == m.at {
+		m.f()
+	}
+	return m.scripted.ReadLine(prompt)
 }

@@ -44,6 +44,11 @@ type history struct {
 	// oldest first; failing is set once that was said.
 	unsaved []string
 	failing bool
+	// inFile is how many entries of the file the session has read (at
+	// the start, or with history -n), and mine the entries it appended
+	// since, which history -n must not take for other sessions'.
+	inFile int
+	mine   []string
 }
 
 func newHistory(size int) *history {
@@ -122,6 +127,7 @@ func (h *history) read(f *os.File) error {
 	}
 	h.path = path
 	h.entries = d.last(h.size)
+	h.inFile = len(d.entries)
 	var warn error
 	switch {
 	case d.cut:
@@ -132,6 +138,8 @@ func (h *history) read(f *os.File) error {
 	if d.lines > h.size+h.size/4+100 || d.bad > 0 || d.cut {
 		if err := h.rewrite(); err != nil && warn == nil {
 			warn = err
+		} else if err == nil {
+			h.inFile = len(h.entries)
 		}
 	}
 	return warn
@@ -373,6 +381,11 @@ func (h *history) add(e string) (note string) {
 		h.failing = true
 		return fmt.Sprintf("history not saved: %v (it is kept, and saved once the file takes it)", err)
 	}
+	for _, l := range h.unsaved {
+		if e, ok := decodeEntry(strings.TrimSuffix(l, "\n")); ok {
+			h.mine = append(h.mine, e)
+		}
+	}
 	n := len(h.unsaved)
 	h.unsaved = nil
 	if h.failing {
@@ -570,4 +583,22 @@ func (s *Shell) reportHistory() {
 		s.errorf("%v", s.hist.warn)
 		s.hist.warn = nil
 	}
+}
+
+// newEntries are the entries of the session's own file past those it has
+// read, without those it appended itself (matched in order: other
+// sessions' lines may come between), for history -n; the rest are known
+// from now on.
+func (h *history) newEntries(lines []string) []string {
+	var out []string
+	k := 0
+	for _, e := range lines[min(h.inFile, len(lines)):] {
+		if k < len(h.mine) && e == h.mine[k] {
+			k++
+			continue
+		}
+		out = append(out, e)
+	}
+	h.inFile, h.mine = len(lines), nil
+	return out
 }
