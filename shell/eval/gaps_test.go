@@ -21,3 +21,20 @@ func TestNestedSubshellParensAgainstBash(t *testing.T) {
 		{"arith-error", `(( 1 + )); echo $?`},
 	})
 }
+
+// The ERR trap is not inherited by functions, subshells and command
+// substitutions unless errtrace (set -E) is on; a trap a function sets
+// stays after it returns.
+func TestErrTrapInheritanceAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"function-hidden", `trap 'echo err' ERR; f() { false; trap -p ERR; echo in-f; }; f; trap -p ERR`},
+		{"function-status", `trap 'echo err' ERR; f() { false; }; f; echo $?`},
+		{"function-own-trap", `trap 'echo outer' ERR; f() { trap 'echo inner' ERR; false; }; f; false; trap -p ERR`},
+		{"errtrace-function", `set -E; trap 'echo err $LINENO' ERR; f() { false; true; }; f`},
+		{"subshell", `trap 'echo err' ERR; (false; echo sub); (trap -p ERR; false)`},
+		{"errtrace-subshell", `set -E; trap 'echo err' ERR; (false; echo sub); (false)`},
+		{"errtrace-async", `set -E; trap 'echo err' ERR; { false; echo async; } & wait`},
+		{"errtrace-cmdsubst", `set -E; trap 'echo err' ERR; x=$(false; echo y); echo "[$x]"`},
+		{"functrace-subshell", `set -T; trap 'echo dbg' DEBUG; (:); trap - DEBUG; set +T; trap 'echo dbg' DEBUG; (:)`},
+	})
+}

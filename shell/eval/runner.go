@@ -873,7 +873,7 @@ func (r *Runner) fork() *Runner {
 	c := *r
 	c.vars = r.vars.fork()
 	c.funcs = r.funcs.fork()
-	c.traps = r.traps.fork()
+	c.traps = r.traps.fork(r.opts.set[optErrtrace], r.opts.set[optFunctrace])
 	c.fds = r.fds.fork()
 	c.aliases = r.aliases.fork()
 	c.hash = r.hash.fork()
