@@ -92,11 +92,14 @@ func (r *Runner) assignOnly(st *syntax.Stmt, c *syntax.CallExpr) {
 		if err := r.assignStmt(a, &trace); err != nil {
 			r.errorf("%s", err.Error())
 			r.status = 1
-			if isFatal(err) && !r.sess.interactive {
-				r.exit(1)
-			}
 			if isFatal(err) {
-				return
+				// bash abandons the rest of the line (of a -c string,
+				// an eval's text) and a script reads on; posix mode
+				// ends a non-interactive shell, with bash's 127.
+				if r.opts.set[optPosix] && !r.sess.interactive && r.subshell == 0 {
+					panic(exitPanic{status: 127})
+				}
+				panic(abort{status: 1})
 			}
 		}
 	}

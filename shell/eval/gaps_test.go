@@ -38,3 +38,39 @@ func TestErrTrapInheritanceAgainstBash(t *testing.T) {
 		{"functrace-subshell", `set -T; trap 'echo dbg' DEBUG; (:); trap - DEBUG; set +T; trap 'echo dbg' DEBUG; (:)`},
 	})
 }
+
+// An assignment to a readonly variable abandons the rest of the line (of
+// a -c string or an eval's text), not the shell; posix mode ends it.
+func TestReadonlyAbandonsLineAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"same-line", `readonly x=1; x=2; echo not-here`},
+		{"next-line", "readonly x=1\nx=2; echo not-here\necho next $?"},
+		{"eval", `readonly x=1; eval 'x=2; echo not-here'; echo after $?`},
+		{"subshell", "readonly x=1; (x=2; echo not-here); echo $?"},
+		{"function", "readonly x=1; f() { x=3; echo not-here; }\nf\necho next $?"},
+		{"append", "readonly -a a=(1)\na+=(4); echo not-here\necho \"${a[@]}\""},
+		{"prefix", `readonly x=1; x=2 true; echo $?`},
+		{"posix", "set -o posix; readonly x=1\nx=2\necho not-here"},
+		{"posix-subshell", "set -o posix\nreadonly x=1\n(x=2); echo $?\nx=3\necho not-here"},
+	})
+}
+
+// Builtins that only print report a failed write and fail, as bash's do.
+func TestBuiltinWriteErrorsAgainstBash(t *testing.T) {
+	var cases []bashCase
+	for i, c := range []string{`type echo`, `declare -p PATH`, `alias a=b; alias`, `set`, `export -p`, `hash`,
+		`help cd`, `shopt`, `set -o`, `readonly -p`, `enable`, `type -a ls`, `trap 'echo' INT; trap`, `umask`,
+		`echo x`, `printf x`, `declare -p nosuch`, `type ls | true`} {
+		cases = append(cases, bashCase{"w" + itoaTest(i), c + ` >/dev/full; echo "$?"`})
+	}
+	checkAgainstBash(t, cases)
+}
+
+// local alone lists the running function's locals, nothing else.
+func TestLocalListAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"list", `g() { local a=1 b; local c=(1 2); local; echo --; local -p; local -p a; }; g`},
+		{"none", `f() { local -p; echo "[$?]"; }; f`},
+		{"nested", `f() { local x=1; g; }; g() { local y=2; local; }; f`},
+	})
+}
