@@ -1,6 +1,7 @@
 package ai
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -63,6 +64,22 @@ type Request struct {
 	// model and stays in the conversation for follow-ups, but its turn is
 	// never saved to disk nor exported.
 	Private bool
+	// Suggest is set for a `??` line: Text describes one command, asked
+	// for without tools and put on the prompt line through Env.Edit.
+	Suggest bool
+	// Events, when set, makes the turn headless (qsh --json): nothing is
+	// rendered, and its events go to Events as JSON lines (see Event);
+	// Stdout and Terminal are then unused. Ask's error is then an *Ended
+	// for a turn that did not simply answer.
+	Events io.Writer
+}
+
+// outcome is what a headless turn's end event says besides its error.
+type outcome struct {
+	turn    bool   // a question was answered, not a /command
+	refused string // the first call refused, said in a few words
+	stopped bool   // a limit ended the turn
+	usage   tally
 }
 
 // Agent is the assistant of one shell session: it keeps the conversation
@@ -96,6 +113,8 @@ type Agent struct {
 	perms PermissionsFunc
 	// undo is `? /undo` and `? /checkpoints`; nil without checkpoints.
 	undo UndoFunc
+	// turnEnd runs the user's turn-end hook; nil without one.
+	turnEnd TurnEndFunc
 }
 
 // Option configures an Agent.
@@ -138,6 +157,13 @@ type UndoFunc func(ctx context.Context, w io.Writer, env tools.Env, command, arg
 
 // Undo sets what `? /undo` and `? /checkpoints` do.
 func Undo(f UndoFunc) Option { return func(a *Agent) { a.undo = f } }
+
+// TurnEndFunc runs the user's turn-end hook (QSH_AI_HOOK_TURN_END) with
+// p; its error says why the hook failed (see tools.Registry.TurnEnd).
+type TurnEndFunc func(ctx context.Context, env tools.Env, p tools.HookPayload) error
+
+// TurnEnd sets what runs at the end of each turn.
+func TurnEnd(f TurnEndFunc) Option { return func(a *Agent) { a.turnEnd = f } }
 
 // Clock sets the time source of the context block.
 func Clock(now func() time.Time) Option { return func(a *Agent) { a.now = now } }
@@ -218,21 +244,75 @@ func (a *Agent) Ask(ctx context.Context, req Request) (err error) {
 			err = fmt.Errorf("assistant: internal error: %v", r)
 		}
 	}()
+	var ev *events
+	out := req.Stdout
+	if req.Events != nil {
+		ev = newEvents(req.Events)
+		req.Stdout, req.Terminal = io.Discard, false
+	}
+	var o outcome
+	err = a.ask(ctx, req, ev, &o)
+	ended := ending(err, &o)
+	if o.turn && a.turnEnd != nil {
+		a.endHook(ctx, req, ended, o, out, ev)
+	}
+	if ev == nil {
+		return err
+	}
+	return ev.end(ended, o.usage)
+}
+
+// endHook runs the turn-end hook; a failing one is said in one line.
+func (a *Agent) endHook(ctx context.Context, req Request, ended *Ended, o outcome, out io.Writer, ev *events) {
+	p := tools.HookPayload{Dir: req.Dir, Question: strings.TrimSpace(req.Text), Reason: ended.Reason,
+		InputTokens: o.usage.in, OutputTokens: o.usage.out}
+	if ended.Err != nil {
+		p.Error = ended.Err.Error()
+	}
+	env := tools.Env{Dir: req.Dir, Environ: sessionEnviron(req)}
+	// Its own time: a turn cancelled with Ctrl-C is still reported.
+	err := a.turnEnd(context.WithoutCancel(ctx), env, p)
+	switch {
+	case err == nil:
+	case ev != nil:
+		ev.emit(Event{Type: "note", Text: err.Error()})
+	case out != nil:
+		fmt.Fprintln(out, ansi.Escape(err.Error()))
+	}
+}
+
+// ask is Ask's work; ev is nil but for a headless turn, o what it tells
+// its end.
+func (a *Agent) ask(ctx context.Context, req Request, ev *events, o *outcome) error {
 	if req.Stdout == nil {
 		req.Stdout = io.Discard
 	}
 	a.init()
 	text := strings.TrimSpace(req.Text)
-	if strings.HasPrefix(text, "/") {
-		if done, err := a.command(ctx, req, text); done {
+	if strings.HasPrefix(text, "/") && !req.Suggest {
+		w := req.Stdout
+		var buf bytes.Buffer
+		if ev != nil {
+			req.Stdout = &buf
+		}
+		done, err := a.command(ctx, req, text)
+		if buf.Len() > 0 {
+			ev.emit(Event{Type: "text", Text: buf.String()})
+		}
+		if done {
 			return err
 		}
+		req.Stdout = w
 	}
 	if a.epErr != nil {
 		return a.epErr
 	}
 	if a.ep.APIKey == "" && a.ep.Provider != Ollama {
 		return fmt.Errorf("%s: no API key — set %s (or QSH_AI_API_KEY), or choose another provider with QSH_AI_PROVIDER", a.ep.Provider, a.ep.KeyVar)
+	}
+	o.turn = true
+	if req.Suggest {
+		return a.suggest(ctx, req, text, ev, o)
 	}
 	if text == "" {
 		if req.NoContext {
@@ -254,6 +334,9 @@ func (a *Agent) Ask(ctx context.Context, req Request) (err error) {
 	question := chat.Message{Role: chat.RoleUser, Text: red.Redact(block + "\n" + text)}
 	scr := newScreen(req.Stdout, req.Terminal, a.cfg.NoColor == "")
 	scr.cols = req.Env.Columns
+	if ev != nil {
+		scr.note = func(s string) { ev.emit(Event{Type: "note", Text: s}) }
+	}
 	env := req.Env
 	if env.Dir == "" {
 		env.Dir = req.Dir
@@ -288,7 +371,9 @@ func (a *Agent) Ask(ctx context.Context, req Request) (err error) {
 	if !req.Private {
 		t.save = a.saver(question, req.Dir, red, scr)
 	}
-	err = t.run()
+	t.events = ev
+	err := t.run()
+	o.refused, o.stopped, o.usage = t.refused, t.stopped, t.usage
 	if t.usage != (tally{}) && scr.term {
 		scr.Line(a.cfg.describe(t.usage))
 	}

@@ -71,6 +71,17 @@ type turn struct {
 	// handed is set when the user took a command over (e at the
 	// confirmation): the turn ends, and the prompt is theirs.
 	handed bool
+	// quiet keeps the answer off the screen as it streams: a suggestion
+	// is shown as a command once it is whole.
+	quiet bool
+	// events, when not nil, gets the turn's events (qsh --json); last is
+	// the result of the call just made, for its class and decision.
+	events *events
+	last   tools.Result
+	// refused is the first call refused without the user (headless),
+	// stopped is set when a limit ended the turn.
+	refused string
+	stopped bool
 }
 
 func (t *turn) run() error {
@@ -78,6 +89,7 @@ func (t *turn) run() error {
 	defer t.scr.End()
 	for iter := 0; iter < t.a.cfg.MaxIter; iter++ {
 		if err := t.a.cfg.overBudget(t.a.usage); err != nil {
+			t.stopped = true
 			return err
 		}
 		req := t.build(specs)
@@ -93,6 +105,9 @@ func (t *turn) run() error {
 			// refused request does not count as a round trip.
 			iter--
 			continue
+		}
+		if reply.Text != "" {
+			t.events.emit(Event{Type: "text", Text: reply.Text})
 		}
 		if err != nil {
 			if reply.Text != "" {
@@ -119,12 +134,17 @@ func (t *turn) run() error {
 			return nil
 		}
 		for _, c := range reply.Calls {
-			t.add(t.call(c, byName))
+			t.last = tools.Result{}
+			m := t.call(c, byName)
+			t.add(m)
+			t.emitCall(c, m)
 		}
 		if t.loop != "" {
+			t.stopped = true
 			return t.looping()
 		}
 		if t.broken != nil {
+			t.stopped = true
 			return t.broken
 		}
 		if t.handed {
@@ -137,7 +157,31 @@ func (t *turn) run() error {
 			return context.Canceled
 		}
 	}
+	t.stopped = true
 	return fmt.Errorf("stopped after %d model round trips (QSH_AI_TOOLS_MAX_ITER) — ask again to let it go on", t.a.cfg.MaxIter)
+}
+
+// emitCall tells a headless turn's events of call c and m, its answer;
+// the first call refused for want of a person to ask makes the turn's
+// status.
+func (t *turn) emitCall(c chat.Call, m chat.Message) {
+	r := t.last
+	if r.Decision == "refused" || r.Decision == "declined" || r.Decision == "vetoed" {
+		if t.refused == "" {
+			t.refused = fmt.Sprintf("%s was refused (%s): %s", c.Name, r.Class, oneLine(clip(m.Text, 300)))
+		}
+	}
+	if t.events == nil {
+		return
+	}
+	args := json.RawMessage(c.Args)
+	if !json.Valid(args) {
+		args, _ = json.Marshal(c.Args)
+	}
+	t.events.emit(Event{Type: "tool_call", ID: c.ID, Name: c.Name, Args: args, Class: r.Class, Decision: r.Decision})
+	ok := !m.IsError
+	ev := Event{Type: "tool_result", ID: c.ID, OK: &ok, Output: m.Text}
+	t.events.emit(ev)
 }
 
 // refusedTools reports whether err says that the model does not take
@@ -323,6 +367,9 @@ func (t *turn) once(req chat.Request) (reply chat.Reply, streamed bool, err erro
 	timer := time.AfterFunc(t.a.cfg.Timeout, func() { cancel(errTimeout) })
 	defer timer.Stop()
 	show := func(s string) {
+		if t.quiet {
+			return
+		}
 		if s != "" {
 			streamed = true
 		}
@@ -518,6 +565,7 @@ func (t *turn) exec(c chat.Call) tools.Result {
 	if res.Duration == 0 {
 		res.Duration = time.Since(start)
 	}
+	t.last = res
 	return res
 }
 

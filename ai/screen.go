@@ -36,6 +36,10 @@ type screen struct {
 
 	md *markdown // the answer's text, and where the line ends
 
+	// note, when set, gets each of the assistant's own lines too: a
+	// headless turn's note events.
+	note func(string)
+
 	dim, bold, ok, bad *color.Color
 }
 
@@ -176,6 +180,9 @@ func (s *screen) End() {
 
 // Line writes a whole line of the assistant's own, such as a note.
 func (s *screen) Line(text string) {
+	if s.note != nil {
+		s.note(text)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.stopSpin()

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"unicode/utf8"
 
+	"github.com/qsh-shell/qsh/shell/histexpand"
+
 	"github.com/ergochat/readline"
 	"golang.org/x/term"
 )
@@ -102,6 +104,8 @@ func (e *lineEditor) act(b binding, line []rune, pos int) ([]rune, int, bool) {
 		if i := slices.Index(ed.line[min(ed.point+1, len(ed.line)):], []rune(b.seq)[0]); i >= 0 {
 			ed.point += 1 + i
 		}
+	case b.fn == "yank-last-arg" || b.fn == "yank-nth-arg":
+		e.yankArg(b.fn == "yank-nth-arg")
 	case b.fn == "operate-and-get-next":
 		// The line runs, and the next starts with the entry after it,
 		// when it came from the history.
@@ -258,4 +262,47 @@ func (e *lineEditor) historySearch(fn string, line []rune, pos int) ([]rune, int
 	rs := toRunes(text)
 	e.n = len(rs)
 	return rs, len(rs), true
+}
+
+// yankArg is yank-last-arg (M-. M-_) and yank-nth-arg (M-C-y): the last
+// word of the previous history entry, or its first argument, inserted at
+// point; yank-last-arg again, right after, replaces it with the last word
+// of the entry before, as readline does.
+func (e *lineEditor) yankArg(nth bool) {
+	ed := &e.edit
+	y := &e.yankedArg
+	again := !nth && y.back > 0 && string(ed.line) == y.line && ed.point == y.to
+	back := 1
+	if again {
+		back = y.back + 1
+		ed.line = append(ed.line[:y.from], ed.line[y.to:]...)
+		ed.point = y.from
+	}
+	entries := e.hist.entries
+	if back > len(entries) {
+		if again {
+			back = y.back // none older: the last stays
+		} else {
+			*y = yankedArg{}
+			return
+		}
+	}
+	entry := entries[len(entries)-back]
+	word := histexpand.LastArg(entry)
+	if nth {
+		word = histexpand.NthArg(entry, 1)
+	}
+	from := ed.point
+	ed.insert(word)
+	*y = yankedArg{back: back, from: from, to: ed.point, line: string(ed.line)}
+	if nth {
+		y.back = 0
+	}
+}
+
+// yankedArg is what the last yank-last-arg put on the line, for the next.
+type yankedArg struct {
+	back     int // the entry it came from, counted from the newest (1); 0: none
+	from, to int
+	line     string
 }

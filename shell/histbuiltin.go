@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/qsh-shell/qsh/shell/eval"
+	"github.com/qsh-shell/qsh/shell/histexpand"
 )
 
 // history, as bash's: list (all or the last N), -c, -d offset or range,
@@ -114,10 +115,17 @@ func (s *Shell) historyBuiltin(env getenv, dir string, b builtinIO, args []strin
 	}
 	switch flag {
 	case 'p':
+		// Each argument history-expanded, printed, not run or kept.
+		st := 0
 		for _, a := range args {
-			fmt.Fprintln(b.out, a)
+			out, _, err := histexpand.Expand(a, h.entries, histexpand.Options{Chars: histChars(env), State: &s.histState})
+			if err != nil {
+				st = b.fail(1, "%v", err)
+				continue
+			}
+			fmt.Fprintln(b.out, out)
 		}
-		return 0
+		return st
 	case 's':
 		if len(args) > 0 {
 			s.addHistory(strings.Join(args, " "), lines)
@@ -312,4 +320,12 @@ func writeHistoryLines(path string, mode int, entries []string, own bool) error 
 		err = cerr
 	}
 	return err
+}
+
+// histChars is $histchars, bash's default when unset.
+func histChars(env getenv) string {
+	if v, ok := env("histchars"); ok {
+		return v
+	}
+	return "!^#"
 }

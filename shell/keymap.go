@@ -231,7 +231,7 @@ var rlFuncs = []rlFunc{
 	{"exchange-point-and-mark", 0},
 	{"forward-char", readline.CharForward},
 	{"forward-search-history", readline.CharFwdSearch},
-	{"forward-word", readline.MetaForward},
+	{"forward-word", 0}, // readline's stops at the next word's start, bash's at this one's end
 	{"history-search-backward", 0},
 	{"history-search-forward", 0},
 	{"history-substring-search-backward", 0},
@@ -253,6 +253,8 @@ var rlFuncs = []rlFunc{
 	{"unix-word-rubout", readline.CharCtrlW},
 	{"vi-editing-mode", 0},
 	{"yank", readline.CharCtrlY},
+	{"yank-last-arg", 0},
+	{"yank-nth-arg", 0},
 	{"yank-pop", 0},
 }
 
@@ -293,6 +295,9 @@ var emacsKeys = []struct{ seq, fn string }{
 	{"\x19", "yank"},
 	{"\x1f", "undo"},
 	{"\x1b ", "set-mark"},
+	{"\x1b.", "yank-last-arg"},
+	{"\x1b_", "yank-last-arg"},
+	{"\x1b\x19", "yank-nth-arg"},
 	{"\x1b\x05", "shell-expand-line"},
 	{"\x1b\x7f", "backward-kill-word"},
 	{"\x1bb", "backward-word"},

@@ -326,28 +326,31 @@ func takeVar(b *eval.B, name string) []string {
 	return vals
 }
 
-// compVarName is the variable the builtins collect results in.
-const compVarName = "__qsh_compgen"
-
 // wordListEval is -W's list: split at $IFS, each word expanded as bash's
-// completion does (no file name expansion).
+// completion does (no file name expansion), in the scope compgen or Tab
+// was called from.
 func wordListEval(b *eval.B, list string) ([]string, bool) {
 	ifs := " \t\n"
 	if v, ok := b.R.Get("IFS"); ok {
 		ifs = v
 	}
-	var src strings.Builder
-	src.WriteString(compVarName + "_f=$-; set -f; " + compVarName + "=(")
-	for _, w := range completions.SplitWordList(list, ifs) {
-		src.WriteString(" " + completions.WordSource(w))
+	words := completions.SplitWordList(list, ifs)
+	if len(words) == 0 {
+		return nil, true
 	}
-	src.WriteString(" ); [[ $" + compVarName + "_f == *f* ]] || set +f; unset -v " + compVarName + "_f")
-	if evalIn(b, src.String()) != 0 {
-		b.R.Unset(compVarName)
-		b.R.Unset(compVarName + "_f")
+	src := "printf '%s\\0'"
+	for _, w := range words {
+		src += " " + completions.WordSource(w)
+	}
+	if noglob, _ := b.R.Opt("noglob"); !noglob {
+		b.R.SetOpt("noglob", true)
+		defer b.R.SetOpt("noglob", false)
+	}
+	out, st := b.EvalOutput(src)
+	if st != 0 {
 		return nil, false
 	}
-	return takeVar(b, compVarName), true
+	return strings.Split(strings.TrimSuffix(out, "\x00"), "\x00"), true
 }
 
 // runCompFuncEval runs a -F function for compgen, with empty COMP_
@@ -377,10 +380,9 @@ func runCompCommandEval(b *eval.B, cmd string, call *compCall) []string {
 	if l := call.line; l != nil {
 		env = fmt.Sprintf("COMP_LINE=%s COMP_POINT=%d COMP_TYPE=%d COMP_KEY=9", singleQuote(l.Line), l.Point, call.ctype)
 	}
-	src := fmt.Sprintf("%s=$(export %s; %s %s %s %s)", compVarName, env, cmd,
-		singleQuote(call.cmd), singleQuote(call.text), singleQuote(call.prev))
-	evalIn(b, src)
-	out := strings.Join(takeVar(b, compVarName), "")
+	out, _ := b.EvalOutput(fmt.Sprintf("(export %s; %s %s %s %s)", env, cmd,
+		singleQuote(call.cmd), singleQuote(call.text), singleQuote(call.prev)))
+	out = strings.TrimRight(out, "\n")
 	if out == "" {
 		return nil
 	}

@@ -83,6 +83,8 @@ type lineEditor struct {
 	hooks  editorHooks
 	action *binding // a bound key's, on its way to listen
 	edit   editLine // the functions qsh does itself, and their mark and kills
+	// yankedArg is the last yank-last-arg's, for the next.
+	yankedArg yankedArg
 	// macroRest is what a macro typed after accept-line, for the next
 	// line.
 	macroRest string

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -23,6 +24,9 @@ const maxRecord = 50
 func (s *Shell) REPL(ctx context.Context) int {
 	s.sigs.start()
 	defer s.sigs.stop()
+	if v, _ := s.r.Get("PS1"); s.defaultPS1 && v == bashPS1 {
+		s.r.Unset("PS1") // qsh's own prompt
+	}
 	s.startJobs()
 	defer s.endJobs()
 	if s.lines == nil {
@@ -46,6 +50,7 @@ func (s *Shell) REPL(ctx context.Context) int {
 	tty := s.saveTerminal()
 
 	st := 0
+	eofs := 0 // Ctrl-Ds in a row, for ignoreeof
 	var took time.Duration
 	var buf strings.Builder
 	for {
@@ -85,14 +90,26 @@ func (s *Shell) REPL(ctx context.Context) int {
 			continue
 		}
 		if err == io.EOF && buf.Len() == 0 {
-			if s.holdExit() {
+			if s.ignoreEOF(&eofs) || s.holdExit() {
 				continue
 			}
 			break
 		}
+		eofs = 0
 		if err != nil && err != io.EOF {
 			s.errorf("%v", err)
 			break
+		}
+		if err == nil {
+			// History expansion works on each line as it is read, as
+			// bash's does: not on a `?` line, the assistant's.
+			if _, q := question(line); !q || buf.Len() > 0 {
+				var run bool
+				if line, run = s.expandHistory(line); !run {
+					buf.Reset()
+					continue
+				}
+			}
 		}
 		buf.WriteString(line)
 		buf.WriteByte('\n')
@@ -118,6 +135,26 @@ func (s *Shell) REPL(ctx context.Context) int {
 		}
 	}
 	return s.finish(st)
+}
+
+// ignoreEOF reports whether a Ctrl-D on an empty line is to be ignored,
+// as bash's ignoreeof and IGNOREEOF say: the shell ends at the Nth in a
+// row (IGNOREEOF's value, 10 when it is not a number), saying how to leave
+// before.
+func (s *Shell) ignoreEOF(eofs *int) bool {
+	v, set := s.r.Get("IGNOREEOF")
+	if !set && !s.optNow("ignoreeof") {
+		return false
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		n = 10
+	}
+	if *eofs++; *eofs > n {
+		return false
+	}
+	fmt.Fprintf(s.stderr, "Use \"%s\" to leave the shell.\n", map[bool]string{false: "exit", true: "logout"}[s.login])
+	return true
 }
 
 // readLine reads one line; a panic in the line editor (it has one for a
@@ -300,11 +337,16 @@ func (s *Shell) askLine(ctx context.Context, text string) int {
 	}
 	q.Dry = s.r.Dry
 	err := s.ask(ctx, q)
+	// A turn may say what its line's status is (qsh --json).
+	var st interface{ ExitStatus() int }
 	switch {
 	case err == nil:
 		return 0
 	case errors.Is(err, context.Canceled):
 		return 130
+	case errors.As(err, &st):
+		fmt.Fprintf(s.stderr, "qsh: ?: %v\n", err)
+		return st.ExitStatus()
 	default:
 		fmt.Fprintf(s.stderr, "qsh: ?: %v\n", err)
 		return 1

@@ -22,7 +22,7 @@ type scripted struct {
 func (r *scripted) ReadLine(prompt string) (string, error) {
 	r.prompts = append(r.prompts, prompt)
 	if len(r.lines) == 0 {
-		return "", io.EOF
+		return "", io.EOF // a Ctrl-D each time
 	}
 	line := r.lines[0]
 	r.lines = r.lines[1:]

@@ -13,6 +13,7 @@ import (
 
 	"github.com/qsh-shell/qsh/shell/capture"
 	"github.com/qsh-shell/qsh/shell/eval"
+	"github.com/qsh-shell/qsh/shell/histexpand"
 )
 
 // Shell is one interactive qsh session — or a -c string with `?` lines — on
@@ -66,6 +67,9 @@ type Shell struct {
 	hist      *history
 	histFiles histFiles // histbuiltin.go
 	record    []recorded
+	// histState is what history expansion carries from line to line
+	// (the last !?search? and :s substitution).
+	histState histexpand.State
 	// private is set while a private line runs (see [histRules]).
 	private bool
 	rules   rulesCache
@@ -82,6 +86,9 @@ type Shell struct {
 	mu     sync.Mutex
 	cancel context.CancelFunc
 	sigs   *sigCatcher
+	// defaultPS1 is set when PS1 is bash's default, set by the shell
+	// for the rc files (see [New]).
+	defaultPS1 bool
 	// builtins are the caller's (see [Builtins]).
 	builtins []*eval.Builtin
 	// lineNo counts the command lines run; warnedAt is the one at which
@@ -155,6 +162,9 @@ func Reader(r LineReader) Option {
 	return func(s *Shell) { s.lines = r }
 }
 
+// bashPS1 is bash's default primary prompt.
+const bashPS1 = `\s-\v\$ `
+
 // Builtins adds builtins of the caller's to the session's table.
 func Builtins(bs ...*eval.Builtin) Option {
 	return func(s *Shell) { s.builtins = append(s.builtins, bs...) }
@@ -208,6 +218,13 @@ func New(opts ...Option) (*Shell, error) {
 	}
 	s.r = r
 	s.dir = r.Dir()
+	if _, set := r.Get("PS1"); s.interactive && !set {
+		// bash sets its prompt before the rc files run, which test it
+		// (/etc/bash.bashrc: [ -z "$PS1" ] && return). Still bash's
+		// when the REPL starts, it gives way to qsh's own prompt.
+		r.Set("PS1", bashPS1)
+		s.defaultPS1 = true
+	}
 	return s, nil
 }
 

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"os"
 	"slices"
 	"syscall"
 	"time"
@@ -670,10 +671,18 @@ func (e *lineEditor) viRun(c viCmd, line []rune, pos int) ([]rune, int, bool) {
 // line goes to $VISUAL or $EDITOR (else vi) in a file, and what the
 // editor saves runs; nothing runs if the editor fails.
 func (e *lineEditor) editAndRun() {
-	e.command(`__qsh_edit=$(mktemp "${TMPDIR:-/tmp}/qsh-edit.XXXXXX") &&
-printf '%s\n' "$READLINE_LINE" >"$__qsh_edit" &&
-${VISUAL:-${EDITOR:-vi}} "$__qsh_edit" && READLINE_LINE=$(cat -- "$__qsh_edit") || READLINE_LINE=
-command rm -f -- "$__qsh_edit"; unset __qsh_edit`)
+	f, err := os.CreateTemp(os.Getenv("TMPDIR"), "qsh-edit.*.sh")
+	if err != nil {
+		return
+	}
+	path := f.Name()
+	defer os.Remove(path)
+	_, err = f.WriteString(unraw(string(e.edit.line)) + "\n")
+	if f.Close() != nil || err != nil {
+		return
+	}
+	q := singleQuote(path)
+	e.command(`${VISUAL:-${EDITOR:-vi}} ` + q + ` && READLINE_LINE=$(cat -- ` + q + `) || READLINE_LINE=`)
 	if len(e.edit.line) > 0 {
 		e.in.answer("\r")
 	}

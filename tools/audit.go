@@ -30,6 +30,7 @@ const (
 	decCanceled = "canceled" // Ctrl-C at the prompt
 	decInvalid  = "invalid"  // the arguments did not fit the schema
 	decEdited   = "edited"   // the user said e: took the call over
+	decVetoed   = "vetoed"   // the user's pre-tool hook said no, or failed
 )
 
 // outcomeStarted is the outcome of the line a call gets as it is let go

@@ -54,6 +54,15 @@ type Config struct {
 	WebProvider   WebProvider `env:"QSH_AI_WEB_PROVIDER" envDefault:"duckduckgo"`
 	WebBaseURL    string      `env:"QSH_AI_WEB_BASE_URL"`
 	WebMaxResults int         `env:"QSH_AI_WEB_MAX_RESULTS" envDefault:"5" min:"1"`
+
+	// Hooks are the user's programs (sh -c) run before each tool call (it
+	// may veto it or rewrite its arguments), after it, and at the end of
+	// each turn, each with a JSON payload on stdin, within HookTimeout
+	// (see hook.go).
+	HookPreTool  string        `env:"QSH_AI_HOOK_PRE_TOOL"`
+	HookPostTool string        `env:"QSH_AI_HOOK_POST_TOOL"`
+	HookTurnEnd  string        `env:"QSH_AI_HOOK_TURN_END"`
+	HookTimeout  time.Duration `env:"QSH_AI_HOOK_TIMEOUT" envDefault:"10s" min:"100ms"`
 }
 
 // Limits the model cannot go past, whatever it asks for.
@@ -78,6 +87,7 @@ func DefaultConfig() Config {
 		SandboxNet:    sandbox.AllowList,
 		WebProvider:   DuckDuckGo,
 		WebMaxResults: 5,
+		HookTimeout:   10 * time.Second,
 
 		Checkpoints:    true,
 		CheckpointKeep: checkpoint.DefaultKeep,
@@ -100,6 +110,9 @@ func (c Config) normalize() Config {
 	c.ExecTimeout = min(c.ExecTimeout, MaxExecTimeout)
 	if c.ExecMaxOutput <= 0 {
 		c.ExecMaxOutput = d.ExecMaxOutput
+	}
+	if c.HookTimeout <= 0 {
+		c.HookTimeout = d.HookTimeout
 	}
 	if c.Sandbox == "" {
 		c.Sandbox = d.Sandbox

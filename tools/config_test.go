@@ -43,6 +43,10 @@ func TestConfigFromEnvironment(t *testing.T) {
 		"QSH_AI_SANDBOX_STRICT":    "yes",
 		"QSH_AI_CHECKPOINTS":       "off",
 		"QSH_AI_CHECKPOINT_KEEP":   "30d",
+		"QSH_AI_HOOK_PRE_TOOL":     "~/bin/pre",
+		"QSH_AI_HOOK_POST_TOOL":    "logger post",
+		"QSH_AI_HOOK_TURN_END":     "notify-send done",
+		"QSH_AI_HOOK_TIMEOUT":      "3s",
 	}
 	var c Config
 	if err := env.ParseWithOptions(&c, env.Options{Environment: vars}); err != nil {
@@ -55,6 +59,7 @@ func TestConfigFromEnvironment(t *testing.T) {
 		Sandbox: sandbox.ReadOnly, SandboxNet: sandbox.NetOff,
 		SandboxAllow: sandbox.Domains{"example.com", "*.corp.example"}, SandboxStrict: true,
 		Checkpoints: false, CheckpointKeep: checkpoint.Keep{Age: 30 * 24 * time.Hour, Bytes: 1 << 30},
+		HookPreTool: "~/bin/pre", HookPostTool: "logger post", HookTurnEnd: "notify-send done", HookTimeout: 3 * time.Second,
 	}
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("parsed %+v\nwant %+v", c, want)

@@ -224,3 +224,17 @@ func TestDiscardBeforeAsking(t *testing.T) {
 		t.Errorf("keys dropped at %v of %q, want before the question and again before the hint", at, out)
 	}
 }
+
+func TestJudge(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct{ cmd, class string }{
+		{"ls -la", "safe"},
+		{"rm -rf ~", "blocked"},
+		{"sudo rm -r /var/tmp/x", "dangerous"},
+	} {
+		class, why := Judge(dir, tc.cmd)
+		if class != tc.class || class != "safe" && why == "" {
+			t.Errorf("Judge(%q) = %q, %q; want class %q with reasons", tc.cmd, class, why, tc.class)
+		}
+	}
+}

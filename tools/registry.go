@@ -183,7 +183,14 @@ func (r *Registry) Call(ctx context.Context, env Env, name string, args json.Raw
 	}
 	var res Result
 	t := r.lookup(name)
+	// The hook sees the call as the model made it; what it rewrites is
+	// validated, classified and confirmed like the model's own.
+	hooked, vetoed := r.preHook(ctx, env, name, args)
+	rewritten := false
 	switch {
+	case vetoed != nil:
+		res = *vetoed
+		c.decision = decVetoed
 	case t == nil:
 		names := []string{}
 		for _, t := range r.Tools() {
@@ -192,6 +199,8 @@ func (r *Registry) Call(ctx context.Context, env Env, name string, args json.Raw
 		res = failf("unknown tool %q; the tools are %s", name, quoteList(names))
 		c.decision = decInvalid
 	default:
+		rewritten = string(hooked) != string(args)
+		args = hooked
 		if err := validate(t.Schema(), args); err != nil {
 			res = failf("%s: %v", name, err)
 			c.decision = decInvalid
@@ -206,6 +215,10 @@ func (r *Registry) Call(ctx context.Context, env Env, name string, args json.Raw
 			res = r.callAdded(ctx, env, t, args, c)
 		}
 	}
+	if rewritten {
+		// The model learns that what ran is not what it asked for.
+		res.Output = "(the user's pre-tool hook changed the arguments to " + clip(string(args), 500) + ")\n" + res.Output
+	}
 	res.Duration = r.now().Sub(start) - c.waited
 	if c.canceled {
 		res.Canceled = true
@@ -213,6 +226,7 @@ func (r *Registry) Call(ctx context.Context, env Env, name string, args json.Raw
 	res.Declined = c.decision == decDeclined
 	res.Invalid = c.decision == decInvalid
 	res.ReadOnly = c.class == danger.Safe.String()
+	res.Class, res.Decision = c.class, c.decision
 	appendAudit(r.auditPath, entry{
 		Time:     start,
 		Tool:     name,
@@ -224,6 +238,9 @@ func (r *Registry) Call(ctx context.Context, env Env, name string, args json.Raw
 		Sandbox:  c.sandbox,
 		Denied:   c.denied,
 	})
+	if vetoed == nil {
+		r.postHook(ctx, env, name, args, res)
+	}
 	return res
 }
 

@@ -109,7 +109,10 @@ func TestAuditLog(t *testing.T) {
 	env := testEnv(dir, new(bytes.Buffer))
 	ctx := context.Background()
 	r.Call(ctx, env, "filesystem", json.RawMessage(`{"operation":"read","path":"a.txt"}`))
-	r.Call(ctx, env, "filesystem", json.RawMessage(`{"operation":"write","path":"b.txt","content":"OPENAI_API_KEY=sk-abcdefghijklmnopqrstuvwx"}`))
+	res := r.Call(ctx, env, "filesystem", json.RawMessage(`{"operation":"write","path":"b.txt","content":"OPENAI_API_KEY=sk-abcdefghijklmnopqrstuvwx"}`))
+	if res.Class != "dev" || res.Decision != "refused" {
+		t.Errorf("the result says class %q, decision %q; want the audit log's", res.Class, res.Decision)
+	}
 	r.Call(ctx, env, "nope", json.RawMessage(`{"token":"hunter2hunter2"}`))
 
 	b, err := os.ReadFile(filepath.Join(state, "audit.jsonl"))

@@ -50,6 +50,11 @@ type Result struct {
 	// without asking ("blocked: deletes your home directory"): Error is
 	// written for the model.
 	Shown string
+	// Class and Decision are what the audit log says of the call: the
+	// classifier's class (safe, dev, dangerous, blocked; empty when none
+	// applied) and what was decided (run, approved, always, declined,
+	// refused, canceled, invalid, edited, dry-run), for qsh --json.
+	Class, Decision string
 }
 
 // ErrCanceled is the error of a call the user canceled with Ctrl-C at the

@@ -44,6 +44,12 @@ type Message struct {
 	Editable bool `json:"editable,omitempty"`
 	// Private: a private line's question; nothing of its turn is saved.
 	Private bool `json:"private,omitempty"`
+	// Suggest: a `??` line; one request without tools, whose command
+	// comes back as an edit message (or is printed, without a prompt).
+	Suggest bool `json:"suggest,omitempty"`
+	// JSON: headless (qsh --json); the turn's events go to stdout as JSON
+	// lines, and its done message carries the exit status.
+	JSON bool `json:"json,omitempty"`
 
 	// run
 	Command   string          `json:"command,omitempty"`
@@ -66,6 +72,9 @@ type Message struct {
 
 	// exit, done
 	Error string `json:"error,omitempty"`
+	// done of a headless turn: the `?` line's exit status, when not 0
+	// (see ai.Ended); Error says why.
+	Ended int `json:"ended,omitempty"`
 }
 
 // Command is what one command line at the prompt did; it converts to and

@@ -121,7 +121,8 @@ func (s *server) newAgent() {
 				return reg.Checkpoints(w, env)
 			}
 			return reg.Undo(ctx, w, env, args)
-		}))
+		}),
+		ai.TurnEnd(reg.TurnEnd))
 }
 
 // ask answers one question.
@@ -160,6 +161,10 @@ func (s *server) ask(ctx context.Context, m wire.Message) error {
 	if s.stdout != nil {
 		out = s.stdout
 	}
+	var events io.Writer
+	if m.JSON {
+		events = out
+	}
 	err := s.agent.Ask(ctx, ai.Request{
 		Text:      m.Text,
 		Dir:       m.Dir,
@@ -170,6 +175,8 @@ func (s *server) ask(ctx context.Context, m wire.Message) error {
 		Env:       env,
 		NoContext: m.NoContext,
 		Private:   m.Private,
+		Suggest:   m.Suggest,
+		Events:    events,
 	})
 	return err
 }
@@ -177,6 +184,10 @@ func (s *server) ask(ctx context.Context, m wire.Message) error {
 // done is the message that ends a turn with err.
 func done(err error) wire.Message {
 	m := wire.Message{Type: wire.Done}
+	var ended *ai.Ended
+	if errors.As(err, &ended) {
+		m.Ended = ended.Status
+	}
 	switch {
 	case err == nil:
 	case errors.Is(err, context.Canceled):

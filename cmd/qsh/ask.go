@@ -39,6 +39,10 @@ type assistant struct {
 	stdin   io.Reader
 	stdout  io.Writer
 	stderr  io.Writer
+	// json makes every turn headless (qsh --json): its events go to
+	// stdout as JSON lines, nobody is asked to confirm, and the line's
+	// status says how the turn ended.
+	json bool
 
 	cmd    *exec.Cmd
 	conn   *wire.Conn
@@ -167,8 +171,17 @@ func (a *assistant) ask(ctx context.Context, q shell.Question) error {
 	for i, c := range q.Record {
 		rec[i] = wire.Command(c)
 	}
-	err := a.conn.Send(wire.Message{Type: wire.Ask, Text: q.Text, Dir: q.Dir, Record: rec, NoContext: q.NoContext,
-		Environ: q.Environ, Terminal: q.Terminal, Keys: q.ReadKey != nil, Editable: q.Edit != nil, Private: q.Private})
+	// `?? DESCRIPTION` reaches here as the question "? DESCRIPTION":
+	// suggest mode, one command for the prompt line.
+	text, suggest := strings.CutPrefix(q.Text, "?")
+	if suggest {
+		text = strings.TrimSpace(text)
+	} else {
+		text = q.Text
+	}
+	err := a.conn.Send(wire.Message{Type: wire.Ask, Text: text, Dir: q.Dir, Record: rec, NoContext: q.NoContext,
+		Environ: q.Environ, Terminal: q.Terminal && !a.json, Keys: q.ReadKey != nil && !a.json, Editable: q.Edit != nil && !a.json,
+		Private: q.Private, Suggest: suggest, JSON: a.json})
 	if err != nil {
 		return a.died()
 	}
@@ -257,6 +270,8 @@ func (a *assistant) ask(ctx context.Context, q shell.Question) error {
 				switch {
 				case m.Canceled:
 					return context.Canceled
+				case m.Ended != 0:
+					return &turnStatus{status: m.Ended, msg: m.Error}
 				case m.Error != "":
 					return errors.New(m.Error)
 				}
@@ -274,6 +289,16 @@ func (a *assistant) ask(ctx context.Context, q shell.Question) error {
 		}
 	}
 }
+
+// turnStatus is how a headless turn ended when it did not simply answer:
+// the `?` line's exit status (see ai.Ended; package shell takes it).
+type turnStatus struct {
+	status int
+	msg    string
+}
+
+func (e *turnStatus) Error() string   { return e.msg }
+func (e *turnStatus) ExitStatus() int { return e.status }
 
 // output sends what a run prints to the assistant.
 type output struct {

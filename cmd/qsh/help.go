@@ -11,6 +11,8 @@ Usage:
                                classify each COMMAND (or each stdin line) as
                                safe, dev, dangerous or blocked:
                                CLASS<TAB>COMMAND<TAB>REASON per command
+  qsh --json -c '? QUESTION'   headless: the turn's events as JSON lines on
+                               stdout; nobody is asked to confirm (see below)
   qsh --help | --version | --config
 
 Options:
@@ -36,6 +38,10 @@ The assistant:
   interactive shell and in -c strings (script files are plain shell):
     ? why is this build failing
     ?                  a bare ? explains the last command's failure (read-only)
+    ?? DESCRIPTION     suggest mode: one command, asked for without tools, put
+                       on your prompt line with the classifier's verdict above
+                       it; nothing runs until you press Enter (under -c it is
+                       printed); a bare ?? proposes the fix of the last command
     ? /reset           start a new conversation
     ? /status          show provider, model and conversation state
     ? /model NAME      switch the model
@@ -53,6 +59,21 @@ The assistant:
   a allows the same kind of call for the session, A always in this project
   (saved in $XDG_CONFIG_HOME/qsh/permissions), e puts the command on your
   prompt line (or a file's new content in $VISUAL/$EDITOR) to edit yourself.
+
+  Headless (qsh --json -c '? …', for scripts and CI): stdout gets one JSON
+  object a line: {"type": "text" | "tool_call" (with "class" and "decision")
+  | "tool_result" | "note" | "suggestion" | "usage" | "end", …}. With nobody
+  to confirm, only calls that need no confirmation run: safe ones, and what
+  QSH_AI_TOOLS_CONFIRM=yolo or a saved A rule allows; the rest are refused
+  and the model is told why. The ? line's exit status (and qsh's, when it is
+  the last line) says how the turn ended:
+    0    answered, every call it made ran
+    1    the model or the assistant failed (no key, HTTP error, timeout)
+    2    bad usage (--json without -c)
+    3    a call was refused (it needed a confirmation, or is blocked)
+    4    stopped by a limit: QSH_AI_TOOLS_MAX_ITER, QSH_AI_BUDGET_TOKENS,
+         a model that loops
+    130  interrupted (SIGINT)
 
   Set up a provider with one of:
     ANTHROPIC_API_KEY=…        Anthropic
@@ -75,7 +96,10 @@ Environment (see qsh --config for all of them and their defaults):
   QSH_AI_EXEC_ALLOWED_ONLY, QSH_AI_DRY_RUN, QSH_AI_WEB_PROVIDER,
   QSH_AI_WEB_BASE_URL, QSH_AI_WEB_MAX_RESULTS, QSH_AI_CONTEXT, QSH_AI_HISTORY,
   QSH_AI_BUDGET_TOKENS, QSH_AI_PRICE_IN, QSH_AI_PRICE_OUT,
-  QSH_AI_KEEP_CONVERSATIONS, QSH_AI_MAX_OUTPUT_TOKENS, QSH_AI_CONTEXT_TOKENS
+  QSH_AI_KEEP_CONVERSATIONS, QSH_AI_MAX_OUTPUT_TOKENS, QSH_AI_CONTEXT_TOKENS,
+  QSH_AI_HOOK_PRE_TOOL, QSH_AI_HOOK_POST_TOOL, QSH_AI_HOOK_TURN_END (your
+  programs before a tool call, which may veto or rewrite it, after it, and
+  at a turn's end: a JSON object on stdin), QSH_AI_HOOK_TIMEOUT
   A bad value prints one line naming the variable; its default is used.
 
 Keys: emacs editing, Ctrl-R history search, Tab completion, Ctrl-C clears

@@ -149,3 +149,43 @@ func TestLongLinesRoundTrip(t *testing.T) {
 	}
 	exit(t, tm)
 }
+
+// TestYankLastArg: M-. and M-_ insert the last word of the previous line,
+// M-. again the last word of the one before, M-C-y the first argument, as
+// readline does in bash. (Each group of keys once the last has shown: a
+// bound key's change of the line and keys typed after it race in the
+// editor.)
+func TestYankLastArg(t *testing.T) {
+	t.Parallel()
+	tm := startShell(t, "")
+	enter(tm, "echo first last-a")
+	enter(tm, "echo one two last-b")
+	yank := func(keys, shown, want string) {
+		t.Helper()
+		tm.Mark()
+		tm.Type(`printf '<%s>\n' `, keys)
+		tm.WaitFor(shown)
+		tm.Type(shelltest.Enter)
+		tm.WaitFor(want)
+		tm.WaitFor(ps1)
+	}
+	yank("\x1b.", "' last-b", "<last-b>")
+	yank("\x1b_\x1b.\x1b.", "' last-a", "<last-a>")
+	yank("\x1b\x19", "' '<%s>", `<<%s>\n>`) // the word as typed, quotes and all
+	exit(t, tm)
+}
+
+// TestForwardWordEnds: forward-word (M-f, and Ctrl-Right as inputrc files
+// bind it) moves to the end of the word, as readline does in bash, not to
+// the start of the next.
+func TestForwardWordEnds(t *testing.T) {
+	t.Parallel()
+	tm := startShell(t, "")
+	enter(tm, `bind '"\e[1;5C": forward-word'`)
+	tm.Type("echo abc def", shelltest.CtrlA, "\x1b[1;5C", "\x1bf")
+	tm.WaitFor("echo abc def")
+	tm.Type("X", shelltest.Enter)
+	tm.WaitFor("abcX def")
+	tm.WaitFor(ps1)
+	exit(t, tm)
+}

@@ -35,6 +35,7 @@ type options struct {
 	shopt       []string // shopt's: -s NAME, -u NAME…
 	args        []string
 	action      string // "help", "version", "config", "classify"
+	json        bool   // --json: headless `?` lines, their events as JSON lines
 }
 
 // parseArgs reads qsh's flags the way bash does: single-letter flags may be
@@ -69,6 +70,8 @@ func parseArgs(args []string) (options, error) {
 			o.action = "classify"
 			o.args = args
 			return o, nil
+		case a == "--json":
+			o.json = true
 		case a == "--login":
 			o.login = true
 		case a == "--interactive":
@@ -162,6 +165,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "Usage: qsh [-ils] [OPTION…] [-c STRING [NAME [ARG…]] | FILE [ARG…]]; see qsh --help")
 		return 2
 	}
+	if o.json && o.action == "" && o.command == nil {
+		fmt.Fprintln(stderr, "qsh: --json: goes with -c: qsh --json -c '? QUESTION'")
+		return 2
+	}
 	switch o.action {
 	case "help":
 		io.WriteString(stdout, usage)
@@ -225,7 +232,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			Command: o.command, Script: script,
 		}.Run(ctx)
 	}
-	helper := &assistant{environ: environ, stdin: stdin, stdout: stdout, stderr: stderr}
+	helper := &assistant{environ: environ, stdin: stdin, stdout: stdout, stderr: stderr, json: o.json}
 	defer helper.close()
 	sh, err := shell.New(
 		shell.Stdio(stdin, stdout, stderr),

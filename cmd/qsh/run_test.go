@@ -33,6 +33,7 @@ func TestParseArgs(t *testing.T) {
 		{[]string{"qsh", "--version"}, options{action: "version"}, ""},
 		{[]string{"qsh", "--config"}, options{action: "config"}, ""},
 		{[]string{"qsh", "--classify", "--json", "ls"}, options{action: "classify", args: []string{"--json", "ls"}}, ""},
+		{[]string{"qsh", "--json", "-c", "? hi"}, options{json: true, command: str("? hi")}, ""},
 		{[]string{"qsh", "-c"}, options{}, "-c: option requires an argument"},
 		{[]string{"qsh", "-x"}, options{set: []string{"-x"}}, ""},
 		{[]string{"qsh", "-euo", "pipefail", "+O", "nullglob", "-c", "x"},
@@ -57,6 +58,16 @@ func TestParseArgs(t *testing.T) {
 		if err != nil || !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("parseArgs(%q) = %+v, %v; want %+v", tt.args, got, err, tt.want)
 		}
+	}
+}
+
+// TestJSONWantsC: --json is for -c strings; anywhere else it is a usage
+// error, before anything runs.
+func TestJSONWantsC(t *testing.T) {
+	t.Parallel()
+	var stdout, stderr bytes.Buffer
+	if st := run([]string{"qsh", "--json", "script.sh"}, strings.NewReader(""), &stdout, &stderr); st != 2 || !strings.Contains(stderr.String(), "--json: goes with -c") {
+		t.Errorf("status %d, stderr %q", st, stderr.String())
 	}
 }
 

@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
@@ -138,6 +139,29 @@ func builtinEval(b *B) int {
 		return 0
 	}
 	return b.R.eval(src, "eval")
+}
+
+// EvalOutput runs src in the current scope, as the eval builtin would,
+// with its standard output kept and returned rather than written: the
+// completion builtins expand -W's words and run -C's command so, without
+// a variable of their own in the user's shell.
+func (b *B) EvalOutput(src string) (out string, status int) {
+	r := b.R
+	var buf bytes.Buffer
+	f := newFile(nil, &buf, "stdout")
+	old := r.fds.swap(1, f)
+	defer func() {
+		if cur := r.fds.swap(1, old); cur != nil {
+			cur.drop()
+		}
+	}()
+	savedCtx := r.ctx
+	if b.Ctx != nil {
+		r.ctx = b.Ctx
+	}
+	defer func() { r.ctx = savedCtx }()
+	status = r.eval(src, "eval")
+	return buf.String(), status
 }
 
 // eval parses and runs src in the current shell, as the eval builtin.

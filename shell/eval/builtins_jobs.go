@@ -245,6 +245,9 @@ func (r *Runner) waitAny(b *B, ids []string, pvar string) int {
 // comes (then it returns 128+N and true).
 func (r *Runner) waitChange(gen uint64) (int, bool) {
 	t := r.sess.jobs
+	if r.sess.interrupted.Load() {
+		return 130, true // a Ctrl-C came before the wait began
+	}
 	ch := make(chan struct{})
 	stop := false
 	go func() {

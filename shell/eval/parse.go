@@ -46,9 +46,39 @@ func Fix(node syntax.Node) {
 		switch n := n.(type) {
 		case *syntax.TestClause:
 			n.X = fixNot(n.X)
+		case *syntax.Stmt:
+			fixFuncList(n)
 		}
 		return true
 	})
+}
+
+// fixFuncList gives `f() { …; } && cmd` bash's meaning: the parser takes
+// the list for the function's body, bash the function's definition for
+// the list's first command (bash-completion ends its loader's definition
+// with `&& complete -D -F _completion_loader`).
+func fixFuncList(st *syntax.Stmt) {
+	fd, ok := st.Cmd.(*syntax.FuncDecl)
+	if !ok || fd.Body == nil {
+		return
+	}
+	list, ok := fd.Body.Cmd.(*syntax.BinaryCmd)
+	if !ok || list.Op != syntax.AndStmt && list.Op != syntax.OrStmt || fd.Body.Negated || fd.Body.Background ||
+		len(fd.Body.Redirs) > 0 {
+		return
+	}
+	first := list
+	for {
+		b, ok := first.X.Cmd.(*syntax.BinaryCmd)
+		if !ok || b.Op != syntax.AndStmt && b.Op != syntax.OrStmt || first.X.Negated {
+			break
+		}
+		first = b
+	}
+	fd.Body = first.X
+	// A ! before the definition negates it alone, as bash reads it.
+	first.X = &syntax.Stmt{Position: st.Position, Cmd: fd, Negated: st.Negated}
+	st.Cmd, st.Negated = list, false
 }
 
 // fixNot moves each ! that the parser put above an && or || down to the

@@ -147,6 +147,15 @@ func (r *Runner) withCode(src string, l *lenient) (restore func()) {
 // makes from now on) run programs.
 func (r *Runner) WrapExec(mw func(next ExecHandler) ExecHandler) { r.exec = mw(r.exec) }
 
+// WithoutTerminal runs f with the programs r starts kept off the terminal:
+// a completion's, which run while the line editor has it.
+func (r *Runner) WithoutTerminal(f func()) {
+	was := r.noTerminal
+	r.noTerminal = true
+	defer func() { r.noTerminal = was }()
+	f()
+}
+
 // ExecOutside says that the exec handler starts programs itself, outside
 // the shell's job table (the assistant's guard): $! of a background
 // statement is then a stand-in the shell knows, not a process ID it will

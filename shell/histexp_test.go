@@ -1,0 +1,71 @@
+package shell
+
+import (
+	"bytes"
+	"context"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestHistoryExpansion: lines read at the prompt are history-expanded as
+// bash's are, shown when they change, kept expanded in the history; an
+// error drops the line; :p shows without running; `?` lines are the
+// assistant's, never expanded.
+func TestHistoryExpansion(t *testing.T) {
+	ask := func(ctx context.Context, q Question) error { return nil }
+	s, r, out := newTestShell(t, []string{
+		"echo one two",
+		"!!",
+		"echo !$",
+		"^two^three",
+		"echo a !nope",
+		"echo !!:p",
+		"? what about !!",
+		"set +H",
+		"echo !!",
+	}, Ask(ask))
+	s.REPL(context.Background())
+	want := []string{"echo one two", "echo two", "echo three", "echo echo three",
+		"? what about !!", "set +H", "echo !!"}
+	if !slices.Equal(r.history, want) {
+		t.Errorf("history %q, want %q", r.history, want)
+	}
+	o := out.String()
+	for _, w := range []string{"one two\necho one two\none two\n", "echo two\ntwo\n", "echo three\nthree\n",
+		"qsh: !nope: event not found\n", "echo echo three\n", "!!\n"} {
+		if !strings.Contains(o, w) {
+			t.Errorf("no %q in:\n%s", w, o)
+		}
+	}
+	if strings.Contains(o, "\na !nope") {
+		t.Errorf("a line whose expansion failed ran:\n%s", o)
+	}
+}
+
+// TestIgnoreEOF: with ignoreeof (or IGNOREEOF=N) a Ctrl-D on an empty line
+// says how to leave, up to N in a row; then the shell ends, as bash's.
+func TestIgnoreEOF(t *testing.T) {
+	s, _, out := newTestShell(t, []string{"IGNOREEOF=2", "echo one"})
+	s.REPL(context.Background())
+	if n := strings.Count(out.String(), `Use "exit" to leave the shell.`); n != 2 {
+		t.Errorf("said %d times:\n%s", n, out)
+	}
+}
+
+// TestPS1BeforeRC: the rc files see bash's default PS1 (Debian's
+// /etc/bash.bashrc returns when it is empty); at the prompt, qsh's own.
+func TestPS1BeforeRC(t *testing.T) {
+	s, err := New(Stdio(nil, &bytes.Buffer{}, &bytes.Buffer{}), Environ([]string{"HOME=" + t.TempDir()}), Interactive(true),
+		Reader(&scripted{lines: []string{`v=$PS1`}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := s.Var("PS1"); v != bashPS1 {
+		t.Errorf("PS1 for the rc files: %q", v)
+	}
+	s.REPL(context.Background())
+	if v := s.Var("v"); v != "" {
+		t.Errorf("PS1 at the prompt: %q", v)
+	}
+}
