@@ -272,7 +272,9 @@ func (r *Runner) declareOne(kind string, on, off map[byte]bool, it declItem) err
 					v.Attr &^= AttrReadonly | AttrNameref
 				}
 			}
-			if old, _ := r.vars.find(name); old != nil && old.Attr&AttrReadonly != 0 {
+			// A readonly global may not be shadowed; a caller's
+			// readonly local may, as bash allows.
+			if old, os := r.vars.find(name); old != nil && old.Attr&AttrReadonly != 0 && os == r.vars.global() {
 				return readonlyErr(name)
 			}
 			s.writable()[name] = v

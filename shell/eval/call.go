@@ -346,6 +346,9 @@ func (r *Runner) withTemp(assigns []*syntax.Assign, args []string, f func()) {
 			s.vars[p.k] = &Var{Attr: AttrExport, set: true, str: p.v}
 		}
 		r.vars.push(s)
+		if _, ok := s.vars["IFS"]; ok {
+			r.ifsCache = nil // a DEBUG trap may have split words just before
+		}
 		defer func() {
 			r.popTemp(s)
 		}()

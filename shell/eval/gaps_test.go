@@ -74,3 +74,18 @@ func TestLocalListAgainstBash(t *testing.T) {
 		{"nested", `f() { local x=1; g; }; g() { local y=2; local; }; f`},
 	})
 }
+
+// What bats (a bash test framework) needs of the shell that runs it.
+func TestBatsNeedsAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		// export -f passes functions to child shells, as bats' own
+		// bats_readlinkf reaches its libexec scripts.
+		{"export-f", `f() { echo "hi $1"; local x=1; }; export -f f; bash -c 'f there; declare -F f'; export -nf f; bash -c f 2>/dev/null; echo $?`},
+		{"export-f-env", `f() { echo hi; }; export -f f; env | grep -c '^BASH_FUNC_f%%=() {'`},
+		// A caller's readonly local may be shadowed, a readonly global not.
+		{"readonly-local-shadow", `g() { local -ir w=2; echo g$w; }; f() { local -ir w=1; g; echo $w; }; f; f`},
+		{"readonly-global-shadow", `readonly w=1; f() { local w=2; echo $w; }; f; echo $?`},
+		// IFS before a command holds when a DEBUG trap split words first.
+		{"debug-trap-ifs", `trap 'a=($x)' DEBUG; IFS=: read -r -a arr <<<"a:b c"; declare -p arr; x=$'a b\nc'; IFS=$'\n' read -d '' -r -a arr <<<"$x"; declare -p arr`},
+	})
+}
