@@ -89,3 +89,14 @@ func TestBatsNeedsAgainstBash(t *testing.T) {
 		{"debug-trap-ifs", `trap 'a=($x)' DEBUG; IFS=: read -r -a arr <<<"a:b c"; declare -p arr; x=$'a b\nc'; IFS=$'\n' read -d '' -r -a arr <<<"$x"; declare -p arr`},
 	})
 }
+
+// Inside double quotes, single quotes in a ${…} default or alternate word
+// are characters; in a pattern they still quote.
+func TestQuotedDefaultWordAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"default", `echo "${un:-'g h'}" "${un-'a'}" ${un:-'b c'}; y=1; echo "${y:+'c'}" ${y:+'d'}`},
+		{"pattern", `x=abc; echo "${x#'a'}" "${x/'b'/'X'}" "${x%'c'}" "${x//'b'}"`},
+		{"ansi-c", `echo "${un:-$'a\tb'}"`},
+		{"error", `echo "${un:?'m'}"`},
+	})
+}
