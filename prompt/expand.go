@@ -4,6 +4,8 @@ import (
 	"path"
 	"strconv"
 	"strings"
+
+	"github.com/qsh-shell/qsh/internal/strftime"
 )
 
 // Hidden text, between \[ and \], comes out of [Decode] between these
@@ -181,6 +183,19 @@ func escape(s string, d Data) (string, int) {
 		return d.Now.Format("15:04"), 1
 	case 'd':
 		return d.Now.Format("Mon Jan 02"), 1
+	case 'D':
+		// \D{format}: the time as strftime formats it; an empty format
+		// is the locale's time.
+		if len(s) > 1 && s[1] == '{' {
+			if end := strings.IndexByte(s, '}'); end > 0 {
+				format := s[2:end]
+				if format == "" {
+					format = "%X"
+				}
+				return strftime.Format(format, d.Now), end + 1
+			}
+		}
+		return "\\D", 1
 	case 'j':
 		return strconv.Itoa(d.Jobs), 1
 	case 's':

@@ -165,6 +165,15 @@ func (s *Shell) keymapOf(name string) (m *keymap, prefix string, defaults bool, 
 	return nil, "", false, fmt.Errorf("`%s': invalid keymap name", name)
 }
 
+// ignoredRlVars are readline variables people set that qsh's line editor
+// does not follow: turned on, they are kept for bind -v and said to do
+// nothing, once, as bind says of a function the editor lacks.
+var ignoredRlVars = map[string]bool{
+	"completion-ignore-case": true, "completion-map-case": true, "show-all-if-ambiguous": true,
+	"show-all-if-unmodified": true, "mark-symlinked-directories": true, "colored-stats": true,
+	"colored-completion-prefix": true, "visible-stats": true, "menu-complete-display-prefix": true,
+}
+
 // bindLine makes the binding of one inputrc line: `"keyseq": function`,
 // `"keyseq": "macro"`, `Control-x: function`, or with exec,
 // `"keyseq": shell-command`. `set NAME VALUE` is accepted.
@@ -178,6 +187,14 @@ func (s *Shell) bindLine(b builtinIO, m *keymap, line, prefix string, used, exec
 			s.rlVars = map[string]string{}
 		}
 		s.rlVars[name] = strings.TrimSpace(value)
+		if ignoredRlVars[name] && strings.EqualFold(strings.TrimSpace(value), "on") && !s.saidRlVar[name] {
+			// Accepted, but said: qsh's editor would ignore it.
+			if s.saidRlVar == nil {
+				s.saidRlVar = map[string]bool{}
+			}
+			s.saidRlVar[name] = true
+			return b.fail(0, "%s: qsh's line editor does not do this (kept for bind -v)", name)
+		}
 		return 0
 	}
 	var key, rest string

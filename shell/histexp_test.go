@@ -69,3 +69,35 @@ func TestPS1BeforeRC(t *testing.T) {
 		t.Errorf("PS1 at the prompt: %q", v)
 	}
 }
+
+// TestRefusedOptions: what qsh does not do is said, never accepted and
+// ignored silently: shopt -s cdspell fails with a line; a readline
+// variable its editor does not follow, turned on, is kept for bind -v and
+// said once.
+func TestRefusedOptions(t *testing.T) {
+	s, _, out := newTestShell(t, []string{
+		"shopt -s cdspell; echo st=$?",
+		"bind 'set completion-ignore-case on'; bind 'set completion-ignore-case on'",
+		"bind -v | grep completion-ignore",
+	})
+	s.REPL(context.Background())
+	o := out.String()
+	for _, w := range []string{"shopt: cdspell: qsh does not correct spelling", "st=1", "set completion-ignore-case on"} {
+		if !strings.Contains(o, w) {
+			t.Errorf("no %q in:\n%s", w, o)
+		}
+	}
+	if n := strings.Count(o, "completion-ignore-case: qsh's line editor does not do this"); n != 1 {
+		t.Errorf("said %d times:\n%s", n, o)
+	}
+}
+
+// TestAutocd: shopt -s autocd runs cd for a directory's name, saying so,
+// as bash does.
+func TestAutocd(t *testing.T) {
+	s, _, out := newTestShell(t, []string{"mkdir sub; shopt -s autocd", "sub", "pwd"})
+	s.REPL(context.Background())
+	if o := out.String(); !strings.Contains(o, "cd -- sub\n") || !strings.Contains(o, "/sub\n") {
+		t.Errorf("output:\n%s", o)
+	}
+}

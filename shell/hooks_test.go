@@ -75,7 +75,7 @@ func TestBindBuiltin(t *testing.T) {
 		`bind -V | grep blink-matching-paren`,
 	})
 	s.REPL(context.Background())
-	want := "quiet:0\n" +
+	want := "qsh: bind: completion-ignore-case: qsh's line editor does not do this (kept for bind -v)\nquiet:0\n" +
 		`"\C-r": "__fzf_history__"` + "\n" + `"\C-t": "fzf-file-widget"` + "\n" +
 		`"\eu": "echo hi\C-m"` + "\n" +
 		`kill-line can be invoked via "\C-k", "\C-x\C-e".` + "\n" +

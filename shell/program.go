@@ -236,8 +236,19 @@ func oneshotStmt(f *syntax.File) bool {
 	}
 	st := f.Stmts[0]
 	call, ok := st.Cmd.(*syntax.CallExpr)
-	return ok && !st.Background && !st.Coprocess && !st.Negated && len(st.Redirs) == 0 &&
-		len(call.Args) > 0 && call.Args[0].Lit() != ""
+	if !ok || st.Background || st.Coprocess || st.Negated || len(st.Redirs) > 0 ||
+		len(call.Args) == 0 || call.Args[0].Lit() == "" {
+		return false
+	}
+	// A process substitution is fed by the shell, which exec would end
+	// (cat <(echo a)).
+	procSubst := false
+	syntax.Walk(call, func(n syntax.Node) bool {
+		_, isPS := n.(*syntax.ProcSubst)
+		procSubst = procSubst || isPS
+		return !procSubst
+	})
+	return !procSubst
 }
 
 // replaceShell runs a program in place of the shell when it is the one

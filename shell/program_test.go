@@ -95,6 +95,9 @@ func TestOneshotName(t *testing.T) {
 		{"$x", "", false},
 		{"ls | wc", "", false},
 		{"if", "", false},
+		{"cat <(echo a)", "", false},
+		{"diff x >(wc -l)", "", false},
+		{"cat $(echo f)", "cat", true},
 	}
 	for _, tt := range tests {
 		name, ok := oneshotName(tt.src)

@@ -61,7 +61,9 @@ type Shell struct {
 	keys   keymap
 	viKeys map[string]*keymap
 	rlVars map[string]string
-	comp   evalCompletion // what `complete` registered, and Tab's state
+	// saidRlVar are the readline variables bind said qsh ignores.
+	saidRlVar map[string]bool
+	comp      evalCompletion // what `complete` registered, and Tab's state
 
 	// History and the session record.
 	hist      *history
@@ -320,8 +322,12 @@ func (s *Shell) beforeExec() {
 	}
 }
 
-// onOption follows the options the line editor and history read.
+// onOption refuses the shopt options qsh does not do, rather than accept
+// and ignore them.
 func (s *Shell) onOption(r *eval.Runner, name string, on bool) error {
+	if on && (name == "cdspell" || name == "dirspell") {
+		return fmt.Errorf("%s: qsh does not correct spelling; Tab completes directory names", name)
+	}
 	return nil
 }
 

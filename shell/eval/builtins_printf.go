@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/qsh-shell/qsh/internal/strftime"
 )
 
 // printf as bash 5.2 prints, byte for byte in a UTF-8 locale: -v (also
@@ -838,7 +840,7 @@ func (p *printer) timeArg(format string) string {
 	if format == "" {
 		format = "%X"
 	}
-	out := strftime(format, t.In(p.zone()))
+	out := strftime.Format(format, t.In(p.zone()))
 	if len(out) >= strftimeMax {
 		return ""
 	}

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/qsh-shell/qsh/internal/strftime"
 )
 
 func TestPrintfAgainstBash(t *testing.T) {
@@ -151,12 +153,12 @@ func TestStrftime(t *testing.T) {
 		{"%5Y|%-d|%_m|%0e|%^a|%#Z|%10A|%-5d|%3j", "02019|16| 5|16|THU|west|  Thursday|   16|136"},
 	}
 	for _, tt := range tests {
-		if got := strftime(tt.format, tm); got != tt.want {
+		if got := strftime.Format(tt.format, tm); got != tt.want {
 			t.Errorf("strftime(%q) = %q; want %q", tt.format, got, tt.want)
 		}
 	}
 	// Week numbers around new year (bash: 2024-01-01 is %U 00, %W 01).
-	if got := strftime("%U %W %V %G", time.Unix(1704067200, 0).UTC()); got != "00 01 01 2024" {
+	if got := strftime.Format("%U %W %V %G", time.Unix(1704067200, 0).UTC()); got != "00 01 01 2024" {
 		t.Errorf("strftime weeks of 2024-01-01 = %q", got)
 	}
 }

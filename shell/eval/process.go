@@ -3,6 +3,7 @@ package eval
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -78,6 +79,16 @@ func (r *Runner) execProgram(args []string, env []string) {
 func (s *session) defaultExec(ctx context.Context, c *Call) int {
 	r := c.r
 	name := c.Args[0]
+	if s.interactive && r.opts.shopt[optAutocd] && len(c.Args) == 1 {
+		// shopt -s autocd: a directory's name is cd's argument, as the
+		// shell says.
+		if fi, err := os.Stat(r.abs(name)); err == nil && fi.IsDir() {
+			if _, err := r.lookPath(name); err != nil || strings.Contains(name, "/") {
+				fmt.Fprintf(r.stderr(), "cd -- %s\n", name)
+				return r.Builtin("cd").Run(&B{Args: []string{"cd", "--", name}, Ctx: ctx, R: r})
+			}
+		}
+	}
 	path, err := r.lookPath(name)
 	if err != nil {
 		return r.notFound(c, err)

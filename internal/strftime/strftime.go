@@ -1,4 +1,4 @@
-package eval
+package strftime
 
 import (
 	"strconv"
@@ -6,10 +6,10 @@ import (
 	"time"
 )
 
-// strftime formats t as C's strftime does in the C locale, with glibc's
+// Format formats t as C's strftime does in the C locale, with glibc's
 // flags (- _ 0 ^ #), field widths and the E and O modifiers (ignored).
 // An unknown conversion is copied as it is.
-func strftime(format string, t time.Time) string {
+func Format(format string, t time.Time) string {
 	var b strings.Builder
 	for i := 0; i < len(format); i++ {
 		c := format[i]
@@ -26,7 +26,7 @@ func strftime(format string, t time.Time) string {
 		}
 		width := -1
 		if i < len(format) && format[i] >= '1' && format[i] <= '9' {
-			width, i, _ = digits(format, i)
+			width, i = digits(format, i)
 		}
 		if i < len(format) && (format[i] == 'E' || format[i] == 'O') {
 			i++
@@ -131,17 +131,17 @@ func strftimeField(c byte, t time.Time) (s string, num bool, pad byte, ok bool) 
 	case 'B':
 		return str(t.Format("January"))
 	case 'c':
-		return str(strftime("%a %b %e %H:%M:%S %Y", t))
+		return str(Format("%a %b %e %H:%M:%S %Y", t))
 	case 'C':
 		return n(t.Year()/100, 2)
 	case 'd':
 		return n(t.Day(), 2)
 	case 'D', 'x':
-		return str(strftime("%m/%d/%y", t))
+		return str(Format("%m/%d/%y", t))
 	case 'e':
 		return sp(t.Day(), 2)
 	case 'F':
-		return str(strftime("%Y-%m-%d", t))
+		return str(Format("%Y-%m-%d", t))
 	case 'g':
 		return n(isoYear%100, 2)
 	case 'G':
@@ -167,9 +167,9 @@ func strftimeField(c byte, t time.Time) (s string, num bool, pad byte, ok bool) 
 	case 'P':
 		return str(strings.ToLower(t.Format("PM")))
 	case 'r':
-		return str(strftime("%I:%M:%S %p", t))
+		return str(Format("%I:%M:%S %p", t))
 	case 'R':
-		return str(strftime("%H:%M", t))
+		return str(Format("%H:%M", t))
 	case 's':
 		return n(int(t.Unix()), 1)
 	case 'S':
@@ -177,7 +177,7 @@ func strftimeField(c byte, t time.Time) (s string, num bool, pad byte, ok bool) 
 	case 't':
 		return str("\t")
 	case 'T', 'X':
-		return str(strftime("%H:%M:%S", t))
+		return str(Format("%H:%M:%S", t))
 	case 'u':
 		return n((int(t.Weekday())+6)%7+1, 1)
 	case 'U':
@@ -201,4 +201,16 @@ func strftimeField(c byte, t time.Time) (s string, num bool, pad byte, ok bool) 
 		return str("%")
 	}
 	return "", false, 0, false
+}
+
+// maxWidth bounds a field's width, as printf's (a width is no way to ask
+// for gigabytes).
+const maxWidth = 1 << 20
+
+// digits reads a decimal width at f[i:].
+func digits(f string, i int) (n, end int) {
+	for ; i < len(f) && f[i] >= '0' && f[i] <= '9'; i++ {
+		n = min(n*10+int(f[i]-'0'), maxWidth)
+	}
+	return n, i
 }
