@@ -2,9 +2,11 @@ package eval
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
+	"syscall"
 )
 
 // Builtin is a command the shell runs itself. One table holds them all —
@@ -135,7 +137,51 @@ func (b *B) flags(spec string, plus bool) (*flagSet, []string, bool) {
 // runBuiltin runs a builtin with its arguments.
 func (r *Runner) runBuiltin(def *Builtin, args []string) {
 	b := &B{Args: args, Ctx: r.ctx, R: r, def: def}
-	r.status = def.Run(b)
+	r.status = r.checkWrites(b, func() int { return def.Run(b) })
+}
+
+// checkWrites runs a builtin; for one that only prints, a write to its
+// stdout that failed is reported and makes its status 1, as in bash.
+func (r *Runner) checkWrites(b *B, run func() int) int {
+	if !onlyPrints(b.Args[0]) {
+		return run()
+	}
+	saved := r.outCheck
+	check := &writeCheck{}
+	r.outCheck = check
+	defer func() { r.outCheck = saved }()
+	status := run()
+	if check.err != nil && !errors.Is(check.err, syscall.EPIPE) {
+		b.Errorf("write error: %s", errText(check.err))
+		status = 1
+	}
+	return status
+}
+
+// onlyPrints names the builtins that run no command and whose output's
+// failed write bash reports for them (`type ls >/dev/full`): echo and
+// printf report their own.
+func onlyPrints(name string) bool {
+	switch name {
+	case "type", "declare", "typeset", "local", "export", "readonly", "alias", "set", "hash", "help",
+		"shopt", "enable", "trap", "dirs", "umask", "times", "ulimit", "pwd":
+		return true
+	}
+	return false
+}
+
+// writeCheck keeps the first error of the writes through it.
+type writeCheck struct {
+	w   io.Writer
+	err error
+}
+
+func (c *writeCheck) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	if err != nil && c.err == nil {
+		c.err = err
+	}
+	return n, err
 }
 
 // Builtin is the builtin named name, nil when there is none (or it is

@@ -110,6 +110,9 @@ func writeOut(b *B, out []byte, status int) int {
 			return 128 + int(syscall.SIGPIPE)
 		}
 		b.Errorf("write error: %s", errText(err))
+		if c := b.R.outCheck; c != nil {
+			c.err = nil // reported
+		}
 		return 1
 	}
 	return status

@@ -81,7 +81,7 @@ func (r *Runner) declClause(c *syntax.DeclClause) {
 	r.xtraceWords(append([]string{kind}, trace...))
 	def := r.sess.builtins[kind]
 	b := &B{Args: []string{kind}, Ctx: r.ctx, R: r, def: def}
-	r.status = r.declare(b, kind, items)
+	r.status = r.checkWrites(b, func() int { return r.declare(b, kind, items) })
 	r.specialDone(def)
 }
 
@@ -272,7 +272,9 @@ func (r *Runner) declareOne(kind string, on, off map[byte]bool, it declItem) err
 					v.Attr &^= AttrReadonly | AttrNameref
 				}
 			}
-			if old, _ := r.vars.find(name); old != nil && old.Attr&AttrReadonly != 0 {
+			// A readonly global may not be shadowed; a caller's
+			// readonly local may, as bash allows.
+			if old, os := r.vars.find(name); old != nil && old.Attr&AttrReadonly != 0 && os == r.vars.global() {
 				return readonlyErr(name)
 			}
 			s.writable()[name] = v
@@ -426,6 +428,19 @@ func parseArrayText(v string) *syntax.ArrayExpr {
 // declare -p does), else all as name=value.
 func (r *Runner) printVars(kind string, on, off map[byte]bool, filter bool) int {
 	names := r.vars.names()
+	if kind == "local" {
+		// The running function's locals only, as declare prints them.
+		names = names[:0]
+		for i := len(r.vars.scopes) - 1; i > 0; i-- {
+			if s := r.vars.scopes[i]; s.fn {
+				for n := range s.vars {
+					names = append(names, n)
+				}
+				break
+			}
+		}
+		filter = true
+	}
 	sort.Strings(names)
 	w := r.stdout()
 	want := Attr(0)

@@ -92,11 +92,14 @@ func (r *Runner) assignOnly(st *syntax.Stmt, c *syntax.CallExpr) {
 		if err := r.assignStmt(a, &trace); err != nil {
 			r.errorf("%s", err.Error())
 			r.status = 1
-			if isFatal(err) && !r.sess.interactive {
-				r.exit(1)
-			}
 			if isFatal(err) {
-				return
+				// bash abandons the rest of the line (of a -c string,
+				// an eval's text) and a script reads on; posix mode
+				// ends a non-interactive shell, with bash's 127.
+				if r.opts.set[optPosix] && !r.sess.interactive && r.subshell == 0 {
+					panic(exitPanic{status: 127})
+				}
+				panic(abort{status: 1})
 			}
 		}
 	}
@@ -343,6 +346,9 @@ func (r *Runner) withTemp(assigns []*syntax.Assign, args []string, f func()) {
 			s.vars[p.k] = &Var{Attr: AttrExport, set: true, str: p.v}
 		}
 		r.vars.push(s)
+		if _, ok := s.vars["IFS"]; ok {
+			r.ifsCache = nil // a DEBUG trap may have split words just before
+		}
 		defer func() {
 			r.popTemp(s)
 		}()

@@ -432,7 +432,9 @@ func TestArithErrorsAgainstBash(t *testing.T) {
 }
 
 // Programs Debian ships in bash, run as `bash FILE ARGS` where they
-// change nothing, and compared.
+// change nothing, and compared: 43 runs of 33 programs (issue 21's bar is
+// 25 of 30 behaving as in bash); each is skipped where it is not
+// installed.
 func TestRealScriptsAgainstBash(t *testing.T) {
 	for _, c := range []struct {
 		name string
@@ -461,6 +463,26 @@ func TestRealScriptsAgainstBash(t *testing.T) {
 		{"/usr/lib/git-core/git-submodule", []string{"-h"}},
 		{"/usr/lib/git-core/git-bisect", []string{"-h"}},
 		{"/usr/lib/git-core/git-mergetool", []string{"--tool-help"}},
+		{"/usr/lib/git-core/git-difftool--helper", nil},
+		{"/usr/bin/gcore", []string{"-h"}},
+		{"/usr/bin/migrate-pubring-from-classic-gpg", []string{"--help"}},
+		{"/usr/bin/pg_virtualenv", []string{"--help"}},
+		{"/usr/sbin/e2scrub_all", []string{"-h"}},
+		{"/usr/sbin/make-ssl-cert", nil},
+		{"/usr/sbin/update-java-alternatives", []string{"-l"}},
+		{"/usr/sbin/update-ca-certificates", []string{"--help"}},
+		{"/usr/lib/perf-core/perf-archive", []string{"--help"}},
+		{"/usr/share/doc/util-linux/examples/getopt-example.bash", []string{"-a", "--c-long=x", "-b", "y", "z"}},
+		{"/usr/share/doc/util-linux/examples/getopt-example.bash", []string{"--nosuch"}},
+		{"/usr/lib/systemd/user-environment-generators/90gpg-agent", nil},
+		{"/usr/bin/gettext.sh", nil},
+		{"/usr/bin/lesspipe", []string{"/etc/hostname"}},
+		{"/usr/bin/which", []string{"ls", "sh", "nosuch"}},
+		{"/usr/bin/zdiff", []string{"/etc/hostname", "/etc/hostname"}},
+		{"/usr/bin/zgrep", []string{"root", "/etc/passwd"}},
+		{"/usr/bin/gunzip", []string{"--help"}},
+		{"/usr/bin/xzdiff", []string{"/etc/hostname", "/etc/hostname"}},
+		{"/usr/bin/xzgrep", []string{"root", "/etc/passwd"}},
 	} {
 		if _, err := os.Stat(c.name); err != nil {
 			continue

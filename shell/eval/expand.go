@@ -380,6 +380,10 @@ func (r *Runner) parts(parts []syntax.WordPart, quoted bool, b *builder, first b
 			s := p.Value
 			if p.Dollar {
 				s = ansiCValue(s) // a C string: it ends at a NUL, as in bash
+			} else if quoted {
+				// "${x:-'a'}": inside double quotes the quotes of a
+				// ${…} word's value are characters, as in bash.
+				s = "'" + s + "'"
 			}
 			b.text(s, true)
 		case *syntax.DblQuoted:

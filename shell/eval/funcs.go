@@ -136,7 +136,9 @@ func (r *Runner) callFunc(fn *Func, args []string) {
 	if !fn.trace && !r.opts.set[optFunctrace] {
 		r.inDebugFunc++
 	}
+	restoreErr := r.hideErrTrap()
 	defer func() {
+		restoreErr()
 		r.inDebugFunc = savedDebug
 		r.popFuncScope(s)
 		r.funcDepth--

@@ -105,6 +105,12 @@ func fixParseError(src string, err error, l **lenient) (string, bool) {
 		}
 		return src, false
 	}
+	if open, ok := nestedSubshellAt(src, off); ok {
+		// ((cmd) …): bash reads (( as arithmetic only when its
+		// parentheses close together; else it is two ( ( — a space
+		// between them says so to the parser.
+		return src[:open+1] + " " + src[open+1:], true
+	}
 	if start, end, ok := arithmeticAround(src, off); ok {
 		return placeArith(src, start, end, *l)
 	}
@@ -255,6 +261,57 @@ func arithmeticAround(src string, off int) (start, end int, ok bool) {
 		}
 	}
 	return 0, 0, false
+}
+
+// nestedSubshellAt finds the (( or $(( that off is inside when the
+// parenthesis that closes its second ( is not followed by the one that
+// closes its first: `((cmd) || (cmd))`, `$((cmd) 2>&1)`. open is the
+// offset of the first (.
+func nestedSubshellAt(src string, off int) (open int, ok bool) {
+	depth := 0
+	start := -1
+	for i := min(off, len(src)) - 1; i >= 1; i-- {
+		if src[i] == ')' {
+			depth++
+		} else if src[i] == '(' {
+			if depth > 0 {
+				depth--
+				continue
+			}
+			if src[i-1] == '(' {
+				start = i + 1
+			}
+			break
+		}
+	}
+	if start < 0 {
+		return 0, false
+	}
+	depth = 0
+	for i := start; i < len(src); i++ {
+		switch src[i] {
+		case '\\':
+			i++
+		case '\'':
+			j := strings.IndexByte(src[i+1:], '\'')
+			if j < 0 {
+				return 0, false
+			}
+			i += j + 1
+		case '(':
+			depth++
+		case ')':
+			if depth > 0 {
+				depth--
+				continue
+			}
+			if i+1 < len(src) && src[i+1] == ')' {
+				return 0, false
+			}
+			return start - 2, true
+		}
+	}
+	return 0, false
 }
 
 // placeArith replaces an arithmetic expression's text with a word of

@@ -21,6 +21,10 @@ import (
 type Runner struct {
 	sess *session
 
+	// outCheck notes a failed write to stdout while a builtin that only
+	// prints runs (see [Runner.runBuiltin]).
+	outCheck *writeCheck
+
 	vars    *vars
 	funcs   *funcs
 	opts    options
@@ -854,10 +858,15 @@ func (r *Runner) stderr() io.Writer {
 }
 
 func (r *Runner) stdout() io.Writer {
+	var w io.Writer = badFdWriter{}
 	if f := r.fds.get(1); f != nil && f.w != nil {
-		return f.w
+		w = f.w
 	}
-	return badFdWriter{}
+	if r.outCheck != nil {
+		r.outCheck.w = w
+		return r.outCheck
+	}
+	return w
 }
 
 func (r *Runner) stdin() io.Reader {
@@ -882,7 +891,7 @@ func (r *Runner) fork() *Runner {
 	c := *r
 	c.vars = r.vars.fork()
 	c.funcs = r.funcs.fork()
-	c.traps = r.traps.fork()
+	c.traps = r.traps.fork(r.opts.set[optErrtrace], r.opts.set[optFunctrace])
 	c.fds = r.fds.fork()
 	c.aliases = r.aliases.fork()
 	c.hash = r.hash.fork()

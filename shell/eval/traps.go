@@ -23,14 +23,14 @@ func newTraps() *traps { return &traps{m: map[string]string{}} }
 
 // fork gives a subshell its traps: signals that are ignored stay ignored,
 // caught ones go back to their defaults; ERR is kept with errtrace, DEBUG
-// and RETURN with functrace (the caller decides, see [Runner.fork]).
-func (t *traps) fork() *traps {
+// and RETURN with functrace, as bash's manual says of set -E and -T.
+func (t *traps) fork(errtrace, functrace bool) *traps {
 	c := &traps{m: map[string]string{}, shown: t.m}
 	if t.shown != nil && len(t.m) == 0 {
 		c.shown = t.shown
 	}
 	for k, v := range t.m {
-		if v == "" {
+		if v == "" || errtrace && k == "ERR" || functrace && (k == "DEBUG" || k == "RETURN") {
 			c.m[k] = v
 		}
 	}
@@ -231,17 +231,28 @@ func (r *Runner) runTrap(kind, cmd string) {
 // errTrap runs the ERR trap, for a command that failed.
 func (r *Runner) errTrap() {
 	if cmd, ok := r.traps.get("ERR"); ok && cmd != "" {
-		if len(r.frames) > 0 && !r.opts.set[optErrtrace] && r.errTrapDepth() {
-			return
-		}
 		r.runTrap("ERR", cmd)
 	}
 }
 
-// errTrapDepth reports whether the ERR trap was set outside the running
-// function, which without errtrace does not inherit it. qsh keeps one
-// table of traps, so a trap set inside a function applies there.
-func (r *Runner) errTrapDepth() bool { return false }
+// hideErrTrap takes the ERR trap away for a function's body, which
+// without errtrace does not inherit it; the returned func puts it back
+// unless the body set one of its own, which stays, as in bash.
+func (r *Runner) hideErrTrap() func() {
+	if r.opts.set[optErrtrace] {
+		return func() {}
+	}
+	cmd, ok := r.traps.get("ERR")
+	if !ok {
+		return func() {}
+	}
+	r.traps.reset("ERR")
+	return func() {
+		if _, set := r.traps.get("ERR"); !set {
+			r.traps.set("ERR", cmd)
+		}
+	}
+}
 
 // debugTrap runs the DEBUG trap before a command, whose text is in
 // r.cmdText for BASH_COMMAND.

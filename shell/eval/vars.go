@@ -748,9 +748,11 @@ func (r *Runner) environ(extra []string) []string {
 		}
 		r.envCache, r.envGen = list, r.vars.gen
 	}
-	if len(extra) == 0 {
+	funcs := r.exportedFuncs()
+	if len(extra) == 0 && len(funcs) == 0 {
 		return r.envCache
 	}
+	extra = append(funcs, extra...)
 	env := make([]string, 0, len(r.envCache)+len(extra))
 	over := map[string]bool{}
 	for _, kv := range extra {
@@ -764,6 +766,24 @@ func (r *Runner) environ(extra []string) []string {
 		}
 	}
 	return append(env, extra...)
+}
+
+// exportedFuncs are the functions export -f marked, as bash passes them:
+// BASH_FUNC_name%%=() { body }, which bash and qsh define again at start.
+func (r *Runner) exportedFuncs() []string {
+	var env []string
+	for _, name := range sortedKeys(r.funcs.m) {
+		fn := r.funcs.m[name]
+		if !fn.export {
+			continue
+		}
+		text := strings.TrimSuffix(strings.TrimPrefix(FuncText(fn), fn.Name+" () \n"), "\n")
+		if rest, ok := strings.CutPrefix(text, "{ \n"); ok {
+			text = "{ " + rest // bash takes only a value that starts "() {"
+		}
+		env = append(env, "BASH_FUNC_"+name+"%%=() "+text)
+	}
+	return env
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -1,0 +1,40 @@
+package eval
+
+import (
+	"context"
+	"io"
+	"os"
+	"strings"
+	"testing"
+)
+
+// The evaluator's own cost on the two scripts issue 21 measures against
+// bash (bench/ runs them through the binaries): in-process, so that
+// -cpuprofile sees the evaluator alone.
+func BenchmarkEvalScript(b *testing.B) {
+	const completion = "/usr/share/bash-completion/bash_completion"
+	for _, sc := range []struct{ name, code, needs string }{
+		{"arith-50k", `for ((i = 0; i < 50000; i++)); do ((s += i % 7)); done; echo $s`, ""},
+		{"bash-completion", `. ` + completion + ` && echo ok`, completion},
+	} {
+		b.Run(sc.name, func(b *testing.B) {
+			if sc.needs != "" {
+				if _, err := os.Stat(sc.needs); err != nil {
+					b.Skipf("no %s", sc.needs)
+				}
+			}
+			dir := b.TempDir()
+			for b.Loop() {
+				r, err := New(Stdio(strings.NewReader(""), io.Discard, io.Discard), Params("bash"), ShellName("bash"),
+					CommandString(), Dir(dir), Env(testEnv(dir)), ProcessLimits(false))
+				if err != nil {
+					b.Fatal(err)
+				}
+				r.RunString(context.Background(), sc.code, "bash")
+				if st := r.Status(); st != 0 {
+					b.Fatalf("status %d", st)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,102 @@
+package eval
+
+import "testing"
+
+// Gaps found by running material nobody wrote for qsh (the spec corpus,
+// Debian's bash programs), fixed from bash's manual and checked here
+// against bash with cases of our own.
+
+// (( and $(( are arithmetic only when their parentheses close together;
+// otherwise bash reads two nested ( — zdiff's `((gzip …) …)` is one.
+func TestNestedSubshellParensAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"cmd", `((echo a) ); echo $?`},
+		{"cmd-redir", `((echo a; echo b >&2) 2>&1) | tr a-z A-Z`},
+		{"cmdsub", `x=$((echo 1) ); echo "$x"; y="$((echo 2 || echo 3)2>/dev/null)"; echo "$y"`},
+		{"or-list", `if ! ((test a = b) || (test c = d)); then echo neither; fi`},
+		{"multi-line", "((echo 1\necho 2\n) )\necho 3"},
+		{"backquote", "v=`((echo in) ; (echo two) ) | head -n 1`; echo $v"},
+		{"function", `f() { ((echo a) ); }; declare -f f; f`},
+		{"still-arith", `(( (1+2)*3 == 9 )); echo $?; echo $(( (2) ))`},
+		{"arith-error", `(( 1 + )); echo $?`},
+	})
+}
+
+// The ERR trap is not inherited by functions, subshells and command
+// substitutions unless errtrace (set -E) is on; a trap a function sets
+// stays after it returns.
+func TestErrTrapInheritanceAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"function-hidden", `trap 'echo err' ERR; f() { false; trap -p ERR; echo in-f; }; f; trap -p ERR`},
+		{"function-status", `trap 'echo err' ERR; f() { false; }; f; echo $?`},
+		{"function-own-trap", `trap 'echo outer' ERR; f() { trap 'echo inner' ERR; false; }; f; false; trap -p ERR`},
+		{"errtrace-function", `set -E; trap 'echo err $LINENO' ERR; f() { false; true; }; f`},
+		{"subshell", `trap 'echo err' ERR; (false; echo sub); (trap -p ERR; false)`},
+		{"errtrace-subshell", `set -E; trap 'echo err' ERR; (false; echo sub); (false)`},
+		{"errtrace-async", `set -E; trap 'echo err' ERR; { false; echo async; } & wait`},
+		{"errtrace-cmdsubst", `set -E; trap 'echo err' ERR; x=$(false; echo y); echo "[$x]"`},
+		{"functrace-subshell", `set -T; trap 'echo dbg' DEBUG; (:); trap - DEBUG; set +T; trap 'echo dbg' DEBUG; (:)`},
+	})
+}
+
+// An assignment to a readonly variable abandons the rest of the line (of
+// a -c string or an eval's text), not the shell; posix mode ends it.
+func TestReadonlyAbandonsLineAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"same-line", `readonly x=1; x=2; echo not-here`},
+		{"next-line", "readonly x=1\nx=2; echo not-here\necho next $?"},
+		{"eval", `readonly x=1; eval 'x=2; echo not-here'; echo after $?`},
+		{"subshell", "readonly x=1; (x=2; echo not-here); echo $?"},
+		{"function", "readonly x=1; f() { x=3; echo not-here; }\nf\necho next $?"},
+		{"append", "readonly -a a=(1)\na+=(4); echo not-here\necho \"${a[@]}\""},
+		{"prefix", `readonly x=1; x=2 true; echo $?`},
+		{"posix", "set -o posix; readonly x=1\nx=2\necho not-here"},
+		{"posix-subshell", "set -o posix\nreadonly x=1\n(x=2); echo $?\nx=3\necho not-here"},
+	})
+}
+
+// Builtins that only print report a failed write and fail, as bash's do.
+func TestBuiltinWriteErrorsAgainstBash(t *testing.T) {
+	var cases []bashCase
+	for i, c := range []string{`type echo`, `declare -p PATH`, `alias a=b; alias`, `set`, `export -p`, `hash`,
+		`help cd`, `shopt`, `set -o`, `readonly -p`, `enable`, `type -a ls`, `trap 'echo' INT; trap`, `umask`,
+		`echo x`, `printf x`, `declare -p nosuch`, `type ls | true`} {
+		cases = append(cases, bashCase{"w" + itoaTest(i), c + ` >/dev/full; echo "$?"`})
+	}
+	checkAgainstBash(t, cases)
+}
+
+// local alone lists the running function's locals, nothing else.
+func TestLocalListAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"list", `g() { local a=1 b; local c=(1 2); local; echo --; local -p; local -p a; }; g`},
+		{"none", `f() { local -p; echo "[$?]"; }; f`},
+		{"nested", `f() { local x=1; g; }; g() { local y=2; local; }; f`},
+	})
+}
+
+// What bats (a bash test framework) needs of the shell that runs it.
+func TestBatsNeedsAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		// export -f passes functions to child shells, as bats' own
+		// bats_readlinkf reaches its libexec scripts.
+		{"export-f", `f() { echo "hi $1"; local x=1; }; export -f f; bash -c 'f there; declare -F f'; export -nf f; bash -c f 2>/dev/null; echo $?`},
+		{"export-f-env", `f() { echo hi; }; export -f f; env | grep -c '^BASH_FUNC_f%%=() {'`},
+		// A caller's readonly local may be shadowed, a readonly global not.
+		{"readonly-local-shadow", `g() { local -ir w=2; echo g$w; }; f() { local -ir w=1; g; echo $w; }; f; f`},
+		{"readonly-global-shadow", `readonly w=1; f() { local w=2; echo $w; }; f; echo $?`},
+		// IFS before a command holds when a DEBUG trap split words first.
+		{"debug-trap-ifs", `trap 'a=($x)' DEBUG; IFS=: read -r -a arr <<<"a:b c"; declare -p arr; x=$'a b\nc'; IFS=$'\n' read -d '' -r -a arr <<<"$x"; declare -p arr`},
+	})
+}
+
+// Inside double quotes, single quotes in a ${…} default or alternate word
+// are characters; in a pattern they still quote.
+func TestQuotedDefaultWordAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"default", `echo "${un:-'g h'}" "${un-'a'}" ${un:-'b c'}; y=1; echo "${y:+'c'}" ${y:+'d'}`},
+		{"pattern", `x=abc; echo "${x#'a'}" "${x/'b'/'X'}" "${x%'c'}" "${x//'b'}"`},
+		{"ansi-c", `echo "${un:-$'a\tb'}"`},
+		{"error", `echo "${un:?'m'}"`},
+	})
+}
