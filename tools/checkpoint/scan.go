@@ -93,6 +93,9 @@ type scanner struct {
 	kept  atomic.Int64 // bytes of content the snapshot refers to
 	found atomic.Int64 // paths a walk found
 
+	loose atomic.Int64 // contents stored loose
+	pack  packWriter   // and those stored after them
+
 	rootfd  int    // the workspace, open for lookups relative to it
 	racy    int64  // stat times from this one on are too recent to trust
 	index   string // the key of git's index, restored only softly
@@ -106,6 +109,7 @@ type listing map[string][]string
 func newScanner(s *Store, cache Snapshot, dirs listing, start time.Time, store bool) *scanner {
 	sc := &scanner{s: s, cache: cache, dirs: dirs, start: start, store: store, rootfd: -1,
 		racy: start.Add(-racyWindow).UnixNano(), index: ".git/index", baseKey: s.key(s.base)}
+	sc.pack.dir = filepath.Join(s.objs.dir, "pack")
 	if s.git != nil {
 		sc.index = s.key(filepath.Join(s.git.gitDir, "index"))
 	}
@@ -127,8 +131,13 @@ func (sc *scanner) open() func() {
 
 // all scans the whole workspace, and says what its directories hold
 // (nil in git, which lists the files).
-func (sc *scanner) all() (Snapshot, listing, error) {
+func (sc *scanner) all() (snap Snapshot, dirs listing, err error) {
 	defer sc.open()()
+	defer func() {
+		if err = sc.pack.finish(err); err != nil {
+			snap, dirs = nil, nil
+		}
+	}()
 	if sc.s.git == nil {
 		return sc.walk()
 	}
@@ -141,26 +150,31 @@ func (sc *scanner) all() (Snapshot, listing, error) {
 	}
 	// git lists files; their directories count too (made or removed
 	// along with them).
-	dirs := map[string]bool{}
+	parents := map[string]bool{}
 	for _, k := range keys {
 		if filepath.IsAbs(k) {
 			continue
 		}
-		for d := path.Dir(k); d != "." && !dirs[d]; d = path.Dir(d) {
-			dirs[d] = true
+		for d := path.Dir(k); d != "." && !parents[d]; d = path.Dir(d) {
+			parents[d] = true
 		}
 	}
-	for d := range dirs {
+	for d := range parents {
 		keys = append(keys, d)
 	}
-	snap, err := sc.paths(keys)
+	snap, err = sc.paths(keys)
 	return snap, nil, err
 }
 
 // paths scans only keys, on a few goroutines: a scan waits mostly for
 // the file system.
-func (sc *scanner) paths(keys []string) (Snapshot, error) {
+func (sc *scanner) paths(keys []string) (snap Snapshot, err error) {
 	defer sc.open()()
+	defer func() {
+		if err = sc.pack.finish(err); err != nil {
+			snap = nil
+		}
+	}()
 	ents := make([]*Entry, len(keys))
 	errs := make([]error, len(keys))
 	workers := min(4, max(1, len(keys)/256))
@@ -175,7 +189,7 @@ func (sc *scanner) paths(keys []string) (Snapshot, error) {
 		}()
 	}
 	wg.Wait()
-	snap := make(Snapshot, len(keys))
+	snap = make(Snapshot, len(keys))
 	for i, k := range keys {
 		if errs[i] != nil {
 			return nil, errs[i]
@@ -209,7 +223,8 @@ func (sc *scanner) entry(key string) (*Entry, error) {
 // made), else a new one, its content hashed and stored.
 func (sc *scanner) entryOf(key string, m fs.FileMode, st statData) (*Entry, error) {
 	st.racy = st.mtime >= sc.racy || st.ctime >= sc.racy
-	if c := sc.cache[key]; c != nil && c.Kind == kindOf(m) && c.Mode == perm(m) && c.stat.unchanged(st) &&
+	c := sc.cache[key]
+	if c != nil && c.Kind == kindOf(m) && c.Mode == perm(m) && c.stat.unchanged(st) &&
 		(c.Kind != File || c.Blob != "") {
 		if c.Kind == File {
 			if err := sc.keep(c.Size); err != nil {
@@ -231,7 +246,11 @@ func (sc *scanner) entryOf(key string, m fs.FileMode, st statData) (*Entry, erro
 	}
 	e.Soft = key == sc.index
 	if e.Kind == File {
-		if err := sc.content(key, abs, e); err != nil {
+		stored := ""
+		if c != nil {
+			stored = c.Blob
+		}
+		if err := sc.content(key, abs, e, stored); err != nil {
 			return nil, err
 		}
 	}
@@ -252,8 +271,10 @@ func (sc *scanner) keep(n int64) error {
 	return nil
 }
 
-// content sets e.Blob: read, hashed and stored.
-func (sc *scanner) content(key, abs string, e *Entry) error {
+// content sets e.Blob: read, hashed and stored (but the content the
+// cache has stored already: a racy file is hashed again, mostly to find
+// it the same).
+func (sc *scanner) content(key, abs string, e *Entry, stored string) error {
 	if e.Size > sc.s.lim.MaxFile {
 		return nil // noted in the record, not kept
 	}
@@ -277,8 +298,13 @@ func (sc *scanner) content(key, abs string, e *Entry) error {
 		e.Size, e.stat.racy = int64(len(b)), true
 	}
 	e.Blob = blobID(b)
-	if sc.store {
-		if _, err := sc.s.objs.put(e.Blob, b); err != nil {
+	if sc.store && e.Blob != stored {
+		if sc.loose.Add(1) <= looseMax {
+			_, err = sc.s.objs.put(e.Blob, b)
+		} else {
+			err = sc.pack.add(e.Blob, b)
+		}
+		if err != nil {
 			return fmt.Errorf("storing %s: %w", key, err)
 		}
 	}

@@ -371,6 +371,10 @@ func (s *Store) collect(cps []Checkpoint) int64 {
 	recent := s.now().Add(-time.Hour)
 	dirs, _ := os.ReadDir(s.objs.dir)
 	for _, d := range dirs {
+		if d.Name() == "pack" {
+			size += s.collectPacks(live, recent)
+			continue
+		}
 		files, _ := os.ReadDir(filepath.Join(s.objs.dir, d.Name()))
 		for _, f := range files {
 			fi, err := f.Info()
@@ -383,6 +387,59 @@ func (s *Store) collect(cps []Checkpoint) int64 {
 			}
 			size += fi.Size()
 		}
+	}
+	return size
+}
+
+// collectPacks deletes the packs none of whose objects is live (but
+// those made since recent), and what a pack's writer left (since then
+// too), and returns the size of the rest. A pack is kept whole while any
+// of its objects is live.
+func (s *Store) collectPacks(live map[string]bool, recent time.Time) int64 {
+	dir := filepath.Join(s.objs.dir, "pack")
+	files, _ := os.ReadDir(dir)
+	var size int64
+	for _, f := range files {
+		fi, err := f.Info()
+		if err != nil {
+			continue
+		}
+		name := f.Name()
+		base, isIdx := strings.CutSuffix(name, ".idx")
+		if !isIdx {
+			// A pack counts with its index; a pack without one, or a
+			// temp file, is a writer's that failed or is under way.
+			if base, ok := strings.CutSuffix(name, ".pack"); ok {
+				if _, err := os.Stat(filepath.Join(dir, base+".idx")); err == nil {
+					continue
+				}
+			}
+			if fi.ModTime().Before(recent) {
+				os.Remove(filepath.Join(dir, name))
+			}
+			continue
+		}
+		idx, err := os.ReadFile(filepath.Join(dir, name))
+		ids, _, perr := packIDs(idx)
+		used := err != nil || perr != nil // unreadable: not ours to judge
+		var h [40]byte
+		for _, id := range ids {
+			hex.Encode(h[:], id)
+			if live[string(h[:])] {
+				used = true
+				break
+			}
+		}
+		if used || !fi.ModTime().Before(recent) {
+			size += fi.Size()
+			if pi, err := os.Stat(filepath.Join(dir, base+".pack")); err == nil {
+				size += pi.Size()
+			}
+			continue
+		}
+		// The index first: a pack is found by its index.
+		os.Remove(filepath.Join(dir, name))
+		os.Remove(filepath.Join(dir, base+".pack"))
 	}
 	return size
 }
