@@ -30,7 +30,7 @@ func BenchmarkCheckpoint10k(b *testing.B) {
 		kind := "plain"
 		if git {
 			kind = "git"
-			cmdSh(b, dir, "git init -q && git add -A && git -c user.name=t -c user.email=t@e commit -qm one")
+			cmdSh(b, dir, "git init -q && git config gc.auto 0 && git add -A && git -c user.name=t -c user.email=t@e commit -qm one")
 		}
 		b.Run(kind+"/next", func(b *testing.B) {
 			s, err := Open(b.TempDir(), dir, DefaultLimits)

@@ -23,9 +23,10 @@ import (
 // which is what storing cost. git reads the store as before.
 
 // looseMax is how many contents a scan stores loose before it packs the
-// rest: a typical run changes a few files, and a pack a run would leave
-// many small packs to look through.
-const looseMax = 16
+// rest: making a file is what storing costs (about 1 ms of CPU each on
+// a loaded machine), but a pack a run would leave many small packs to
+// look through.
+const looseMax = 4
 
 // packWriter is the pack a scan writes, made on its first content.
 type packWriter struct {

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 )
 
@@ -281,9 +282,18 @@ func (sc *scanner) content(key, abs string, e *Entry, stored string) error {
 	if err := sc.keep(e.Size); err != nil {
 		return err
 	}
-	b, err := os.ReadFile(abs)
+	var b []byte
+	var err error
+	if sc.rootfd < 0 || filepath.IsAbs(key) {
+		b, err = readAt(atCWD, "", abs, e.Size)
+	} else {
+		b, err = readAt(sc.rootfd, sc.s.Root, key, e.Size)
+	}
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
+		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ELOOP) || errors.Is(err, syscall.EAGAIN) {
+			// Gone, or no longer a file, since it was stat'd: the next
+			// scan looks again.
+			e.stat.racy = true
 			return nil
 		}
 		if errors.Is(err, fs.ErrPermission) {

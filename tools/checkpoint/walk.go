@@ -2,7 +2,6 @@ package checkpoint
 
 import (
 	"fmt"
-	"os"
 	"path"
 	"sync"
 )
@@ -86,13 +85,21 @@ func (w *walker) work() {
 // the directories among them to scan next.
 func (w *walker) dir(t dirTask) (kids []string, ents []*Entry, subs []dirTask, err error) {
 	sc := w.sc
+	// Children are looked up relative to their directory: fewer path
+	// components for the kernel to resolve.
+	dirfd, prefix := sc.rootfd, 0
+	if t.key != "" {
+		fd, closer, err := openDirAt(sc.rootfd, sc.s.Root, t.key)
+		if err != nil {
+			return nil, nil, nil, nil // unreadable, or gone: left out
+		}
+		defer closer()
+		dirfd, prefix = fd, len(t.key)+1
+	}
+	abs := sc.s.abs(t.key)
 	names := sc.dirs[t.key]
 	if t.read {
-		abs := sc.s.Root
-		if t.key != "" {
-			abs = sc.s.abs(t.key)
-		}
-		names, err = readNames(abs, t.key)
+		names, err = readNames(dirfd, abs, t.key)
 		if err != nil {
 			if t.key == "" {
 				return nil, nil, nil, err
@@ -103,7 +110,7 @@ func (w *walker) dir(t dirTask) (kids []string, ents []*Entry, subs []dirTask, e
 	kids = make([]string, 0, len(names))
 	ents = make([]*Entry, 0, len(names))
 	for _, key := range names {
-		m, st, err := sc.lstat(key)
+		m, st, err := lstatAt(dirfd, abs, key[prefix:])
 		if err != nil {
 			continue // gone since it was listed
 		}
@@ -130,15 +137,10 @@ func (w *walker) dir(t dirTask) (kids []string, ents []*Entry, subs []dirTask, e
 	return kids, ents, subs, nil
 }
 
-// readNames is the keys of the children of the directory abs, whose key
-// is key.
-func readNames(abs, key string) ([]string, error) {
-	f, err := os.Open(abs)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	names, err := f.Readdirnames(-1)
+// readNames is the keys of the children of the directory key, open as
+// dirfd (at abs).
+func readNames(dirfd int, abs, key string) ([]string, error) {
+	names, err := dirNames(dirfd, abs)
 	if err != nil {
 		return nil, err
 	}
