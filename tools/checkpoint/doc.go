@@ -10,12 +10,18 @@
 // path>/):
 //
 //	objects/xx/yyyy…   the files' contents, in git's loose-object format
-//	                   (zlib, named by the blob's SHA-1), a store of its own:
-//	                   `git cat-file` reads it, the repository never sees it
+//	                   (zlib, named by the blob's SHA-1), and objects/pack/
+//	                   the contents a scan stored past its first four, in
+//	                   one git pack: a store of its own, which `git
+//	                   cat-file` reads and the repository never sees
 //	records/ID.json    one checkpoint: the command, its time, and for each
 //	                   path it changed the entry before and after
 //	cache              the last scan's entries (stat data and blob ids), so
-//	                   that a scan hashes only files whose stat data moved
+//	                   that a scan hashes only files whose stat data moved,
+//	                   and outside git reads again only the directories
+//	                   whose stat data moved (git's racy rule for both:
+//	                   stat data taken within 3 s of a change is not
+//	                   trusted)
 //	root               the workspace's path, for people
 //	lock               flock'd while records are written, pruned or restored
 //

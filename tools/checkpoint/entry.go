@@ -91,13 +91,6 @@ func perm(m fs.FileMode) fs.FileMode {
 	return m & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky)
 }
 
-// stat is fi's stat data.
-func stat(fi fs.FileInfo) statData {
-	d := statData{mtime: fi.ModTime().UnixNano(), size: fi.Size()}
-	d.ctime, d.ino, d.dev = sysStat(fi)
-	return d
-}
-
 // unchanged reports whether a file with stat data now is, as far as its
 // stat data tells, the one cached was taken of.
 func (d statData) unchanged(now statData) bool {
@@ -105,22 +98,34 @@ func (d statData) unchanged(now statData) bool {
 		d.size == now.size
 }
 
-// entryOf makes the entry of fi, found at abs, without its content.
-func entryOf(abs string, fi fs.FileInfo) (*Entry, bool) {
-	e := &Entry{Mode: perm(fi.Mode()), stat: stat(fi)}
+// kindOf is the kind of a path of mode m; 0 for those not kept.
+func kindOf(m fs.FileMode) Kind {
 	switch {
-	case fi.Mode().IsRegular():
-		e.Kind, e.Size, e.MTime = File, fi.Size(), fi.ModTime().UnixNano()
-	case fi.Mode()&fs.ModeSymlink != 0:
+	case m.IsRegular():
+		return File
+	case m&fs.ModeSymlink != 0:
+		return Link
+	case m.IsDir():
+		return Dir
+	}
+	return 0
+}
+
+// newEntry makes the entry of a path found at abs with mode m and stat
+// data st, without its content; nil for kinds not kept.
+func newEntry(abs string, m fs.FileMode, st statData) *Entry {
+	e := &Entry{Kind: kindOf(m), Mode: perm(m), stat: st}
+	switch e.Kind {
+	case File:
+		e.Size, e.MTime = st.size, st.mtime
+	case Link:
 		t, err := os.Readlink(abs)
 		if err != nil {
-			return nil, false
+			return nil
 		}
-		e.Kind, e.Target, e.Mode = Link, t, 0o777
-	case fi.IsDir():
-		e.Kind = Dir
-	default:
-		return nil, false
+		e.Target, e.Mode = t, 0o777
+	case 0:
+		return nil
 	}
-	return e, true
+	return e
 }

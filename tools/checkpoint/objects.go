@@ -33,11 +33,6 @@ func (o objects) path(id string) string {
 	return filepath.Join(o.dir, id[:2], id[2:])
 }
 
-func (o objects) has(id string) bool {
-	_, err := os.Stat(o.path(id))
-	return err == nil
-}
-
 // put stores content b under id (its blobID), unless it is there: a temp
 // file renamed into place, so that a reader never sees half of one.
 func (o objects) put(id string, b []byte) (int64, error) {
@@ -90,10 +85,17 @@ var errDamaged = errors.New("damaged")
 // get returns the content stored under id, checked against it.
 func (o objects) get(id string) ([]byte, error) {
 	f, err := os.Open(o.path(id))
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
+	if errors.Is(err, fs.ErrNotExist) {
+		b, ok, err := o.fromPack(id)
+		switch {
+		case !ok:
 			return nil, fmt.Errorf("content %s is missing from the store", id[:12])
+		case err != nil || blobID(b) != id:
+			return nil, fmt.Errorf("content %s: %w", id[:12], errDamaged)
 		}
+		return b, nil
+	}
+	if err != nil {
 		return nil, err
 	}
 	defer f.Close()

@@ -9,10 +9,10 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
-	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 )
 
@@ -86,59 +86,111 @@ func gitCmd(dir string, args ...string) *exec.Cmd {
 type scanner struct {
 	s     *Store
 	cache Snapshot
+	// dirs are the cache's directories' children: a directory whose stat
+	// data did not move has the same ones, and is not read again.
+	dirs  listing
 	start time.Time
-	store bool  // put contents into the store (false: only hash them)
-	kept  int64 // bytes of content the snapshot refers to
+	store bool         // put contents into the store (false: only hash them)
+	kept  atomic.Int64 // bytes of content the snapshot refers to
+	found atomic.Int64 // paths a walk found
+
+	loose atomic.Int64 // contents stored loose
+	pack  packWriter   // and those stored after them
+
+	rootfd  int    // the workspace, open for lookups relative to it
+	racy    int64  // stat times from this one on are too recent to trust
+	index   string // the key of git's index, restored only softly
+	baseKey string // the key of the directory of stores, left out
 }
 
-// all scans the whole workspace.
-func (sc *scanner) all() (Snapshot, error) {
-	keys, err := sc.s.list()
+// listing is what a walk found in each directory, by its key ("" for
+// the workspace): its children's keys.
+type listing map[string][]string
+
+func newScanner(s *Store, cache Snapshot, dirs listing, start time.Time, store bool) *scanner {
+	sc := &scanner{s: s, cache: cache, dirs: dirs, start: start, store: store, rootfd: -1,
+		racy: start.Add(-racyWindow).UnixNano(), index: ".git/index", baseKey: s.key(s.base)}
+	sc.pack.dir = filepath.Join(s.objs.dir, "pack")
+	if s.git != nil {
+		sc.index = s.key(filepath.Join(s.git.gitDir, "index"))
+	}
+	return sc
+}
+
+// open opens the workspace for the scan's lookups; the closer undoes it.
+func (sc *scanner) open() func() {
+	if sc.rootfd >= 0 {
+		return func() {}
+	}
+	fd, closer, err := openDir(sc.s.Root)
 	if err != nil {
-		return nil, err
+		return closer // lookups by absolute path
+	}
+	sc.rootfd = fd
+	return func() { closer(); sc.rootfd = -1 }
+}
+
+// all scans the whole workspace, and says what its directories hold
+// (nil in git, which lists the files).
+func (sc *scanner) all() (snap Snapshot, dirs listing, err error) {
+	defer sc.open()()
+	defer func() {
+		if err = sc.pack.finish(err); err != nil {
+			snap, dirs = nil, nil
+		}
+	}()
+	if sc.s.git == nil {
+		return sc.walk()
+	}
+	keys, err := sc.s.gitFiles()
+	if err != nil {
+		return nil, nil, err
 	}
 	if len(keys) > sc.s.lim.MaxFiles {
-		return nil, fmt.Errorf("%w: over %d files", ErrTooLarge, sc.s.lim.MaxFiles)
+		return nil, nil, fmt.Errorf("%w: over %d files", ErrTooLarge, sc.s.lim.MaxFiles)
 	}
-	if sc.s.git != nil {
-		// git lists files; their directories count too (made or removed
-		// along with them).
-		dirs := map[string]bool{}
-		for _, k := range keys {
-			if filepath.IsAbs(k) {
-				continue
-			}
-			for d := path.Dir(k); d != "." && !dirs[d]; d = path.Dir(d) {
-				dirs[d] = true
-			}
+	// git lists files; their directories count too (made or removed
+	// along with them).
+	parents := map[string]bool{}
+	for _, k := range keys {
+		if filepath.IsAbs(k) {
+			continue
 		}
-		for d := range dirs {
-			keys = append(keys, d)
+		for d := path.Dir(k); d != "." && !parents[d]; d = path.Dir(d) {
+			parents[d] = true
 		}
 	}
-	return sc.paths(keys)
+	for d := range parents {
+		keys = append(keys, d)
+	}
+	snap, err = sc.paths(keys)
+	return snap, nil, err
 }
 
 // paths scans only keys, on a few goroutines: a scan waits mostly for
 // the file system.
-func (sc *scanner) paths(keys []string) (Snapshot, error) {
+func (sc *scanner) paths(keys []string) (snap Snapshot, err error) {
+	defer sc.open()()
+	defer func() {
+		if err = sc.pack.finish(err); err != nil {
+			snap = nil
+		}
+	}()
 	ents := make([]*Entry, len(keys))
 	errs := make([]error, len(keys))
 	workers := min(4, max(1, len(keys)/256))
 	var wg sync.WaitGroup
-	var kept atomic.Int64
 	for w := range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := w; i < len(keys); i += workers {
-				ents[i], errs[i] = sc.entry(keys[i], &kept)
+				ents[i], errs[i] = sc.entry(keys[i])
 			}
 		}()
 	}
 	wg.Wait()
-	sc.kept += kept.Load()
-	snap := make(Snapshot, len(keys))
+	snap = make(Snapshot, len(keys))
 	for i, k := range keys {
 		if errs[i] != nil {
 			return nil, errs[i]
@@ -150,23 +202,56 @@ func (sc *scanner) paths(keys []string) (Snapshot, error) {
 	return snap, nil
 }
 
+// lstat is key's mode and stat data.
+func (sc *scanner) lstat(key string) (fs.FileMode, statData, error) {
+	if sc.rootfd < 0 || filepath.IsAbs(key) {
+		return lstatAt(atCWD, "", sc.s.abs(key))
+	}
+	return lstatAt(sc.rootfd, sc.s.Root, key)
+}
+
 // entry is key's entry; nil when there is nothing at key.
-func (sc *scanner) entry(key string, kept *atomic.Int64) (*Entry, error) {
-	abs := sc.s.abs(key)
-	fi, err := os.Lstat(abs)
+func (sc *scanner) entry(key string) (*Entry, error) {
+	m, st, err := sc.lstat(key)
 	if err != nil {
 		return nil, nil // gone since it was listed, or never there
 	}
-	e, ok := entryOf(abs, fi)
-	if !ok {
+	return sc.entryOf(key, m, st)
+}
+
+// entryOf is the entry of key, found with mode m and stat data st: the
+// cache's own when its stat data did not move (nothing read, nothing
+// made), else a new one, its content hashed and stored.
+func (sc *scanner) entryOf(key string, m fs.FileMode, st statData) (*Entry, error) {
+	st.racy = st.mtime >= sc.racy || st.ctime >= sc.racy
+	c := sc.cache[key]
+	if c != nil && c.Kind == kindOf(m) && c.Mode == perm(m) && c.stat.unchanged(st) &&
+		(c.Kind != File || c.Blob != "") {
+		if c.Kind == File {
+			if err := sc.keep(c.Size); err != nil {
+				return nil, err
+			}
+		}
+		if !st.racy {
+			return c, nil // shared by snapshots: never changed once made
+		}
+		// Too recent to vouch for the next time: a copy that says so.
+		e := *c
+		e.stat = st
+		return &e, nil
+	}
+	abs := sc.s.abs(key)
+	e := newEntry(abs, m, st)
+	if e == nil {
 		return nil, nil
 	}
-	if key == ".git/index" || sc.s.git != nil && abs == filepath.Join(sc.s.git.gitDir, "index") {
-		e.Soft = true
-	}
-	e.stat.racy = e.stat.mtime >= sc.start.Add(-racyWindow).UnixNano() || e.stat.ctime >= sc.start.Add(-racyWindow).UnixNano()
+	e.Soft = key == sc.index
 	if e.Kind == File {
-		if err := sc.content(key, abs, e, kept); err != nil {
+		stored := ""
+		if c != nil {
+			stored = c.Blob
+		}
+		if err := sc.content(key, abs, e, stored); err != nil {
 			return nil, err
 		}
 	}
@@ -178,22 +263,37 @@ func (sc *scanner) entry(key string, kept *atomic.Int64) (*Entry, error) {
 // timestamp granularity (FAT's 2 s).
 const racyWindow = 3 * time.Second
 
-// content sets e.Blob: from the cache when the file's stat data did not
-// move, else read, hashed and stored.
-func (sc *scanner) content(key, abs string, e *Entry, kept *atomic.Int64) error {
+// keep counts n bytes of content the snapshot refers to, against the
+// store's size limit.
+func (sc *scanner) keep(n int64) error {
+	if k := sc.kept.Add(n); sc.s.lim.Keep.Bytes > 0 && k > sc.s.lim.Keep.Bytes {
+		return fmt.Errorf("%w: over %s of files (QSH_AI_CHECKPOINT_KEEP)", ErrTooLarge, FormatSize(sc.s.lim.Keep.Bytes))
+	}
+	return nil
+}
+
+// content sets e.Blob: read, hashed and stored (but the content the
+// cache has stored already: a racy file is hashed again, mostly to find
+// it the same).
+func (sc *scanner) content(key, abs string, e *Entry, stored string) error {
 	if e.Size > sc.s.lim.MaxFile {
 		return nil // noted in the record, not kept
 	}
-	if n := kept.Add(e.Size); sc.s.lim.Keep.Bytes > 0 && sc.kept+n > sc.s.lim.Keep.Bytes {
-		return fmt.Errorf("%w: over %s of files (QSH_AI_CHECKPOINT_KEEP)", ErrTooLarge, FormatSize(sc.s.lim.Keep.Bytes))
+	if err := sc.keep(e.Size); err != nil {
+		return err
 	}
-	if c := sc.cache[key]; c != nil && c.Kind == File && c.Blob != "" && c.stat.unchanged(e.stat) {
-		e.Blob = c.Blob
-		return nil
+	var b []byte
+	var err error
+	if sc.rootfd < 0 || filepath.IsAbs(key) {
+		b, err = readAt(atCWD, "", abs, e.Size)
+	} else {
+		b, err = readAt(sc.rootfd, sc.s.Root, key, e.Size)
 	}
-	b, err := os.ReadFile(abs)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
+		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ELOOP) || errors.Is(err, syscall.EAGAIN) {
+			// Gone, or no longer a file, since it was stat'd: the next
+			// scan looks again.
+			e.stat.racy = true
 			return nil
 		}
 		if errors.Is(err, fs.ErrPermission) {
@@ -208,28 +308,17 @@ func (sc *scanner) content(key, abs string, e *Entry, kept *atomic.Int64) error 
 		e.Size, e.stat.racy = int64(len(b)), true
 	}
 	e.Blob = blobID(b)
-	if sc.store {
-		if _, err := sc.s.objs.put(e.Blob, b); err != nil {
+	if sc.store && e.Blob != stored {
+		if sc.loose.Add(1) <= looseMax {
+			_, err = sc.s.objs.put(e.Blob, b)
+		} else {
+			err = sc.pack.add(e.Blob, b)
+		}
+		if err != nil {
 			return fmt.Errorf("storing %s: %w", key, err)
 		}
 	}
 	return nil
-}
-
-// list is the keys a scan covers, sorted.
-func (s *Store) list() ([]string, error) {
-	var keys []string
-	var err error
-	if s.git != nil {
-		keys, err = s.gitFiles()
-	} else {
-		keys, err = s.walk()
-	}
-	if err != nil {
-		return nil, err
-	}
-	sort.Strings(keys)
-	return keys, nil
 }
 
 // gitFiles are the files git sees in the work tree, and the git state.
@@ -267,48 +356,6 @@ func (s *Store) gitFiles() ([]string, error) {
 			}
 			return nil
 		})
-	}
-	return keys, nil
-}
-
-// walk lists everything under the workspace but skipDirs and the store.
-func (s *Store) walk() ([]string, error) {
-	var keys []string
-	var rec func(dir, prefix string) error
-	rec = func(dir, prefix string) error {
-		ents, err := os.ReadDir(dir)
-		if err != nil {
-			if prefix == "" {
-				return err
-			}
-			return nil // unreadable below: left out
-		}
-		for _, d := range ents {
-			name := d.Name()
-			key := prefix + name
-			abs := filepath.Join(dir, name)
-			if d.IsDir() {
-				if skipDirs[name] || abs == s.base {
-					continue
-				}
-				keys = append(keys, key)
-				if len(keys) > s.lim.MaxFiles {
-					return nil
-				}
-				if err := rec(abs, key+"/"); err != nil {
-					return err
-				}
-				continue
-			}
-			keys = append(keys, key)
-			if len(keys) > s.lim.MaxFiles {
-				return nil
-			}
-		}
-		return nil
-	}
-	if err := rec(s.Root, ""); err != nil {
-		return nil, err
 	}
 	return keys, nil
 }

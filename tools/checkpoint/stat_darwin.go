@@ -2,14 +2,17 @@ package checkpoint
 
 import (
 	"io/fs"
-	"syscall"
-	"time"
+
+	"golang.org/x/sys/unix"
 )
 
-// sysStat is fi's change time, inode and device.
-func sysStat(fi fs.FileInfo) (ctime int64, ino, dev uint64) {
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		return time.Unix(int64(st.Ctimespec.Sec), int64(st.Ctimespec.Nsec)).UnixNano(), uint64(st.Ino), uint64(st.Dev)
+// lstatAt is the mode and stat data of name, relative to the directory
+// open as dirfd (or absolute): one system call, and no FileInfo to make.
+func lstatAt(dirfd int, dir, name string) (fs.FileMode, statData, error) {
+	var st unix.Stat_t
+	if err := unix.Fstatat(dirfd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+		return 0, statData{}, err
 	}
-	return 0, 0, 0
+	return modeOf(uint32(st.Mode)), statData{mtime: st.Mtimespec.Nano(), ctime: st.Ctimespec.Nano(), ino: st.Ino,
+		dev: uint64(st.Dev), size: st.Size}, nil
 }

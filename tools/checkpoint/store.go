@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -43,6 +44,7 @@ type Store struct {
 
 	mu     sync.Mutex
 	cache  Snapshot // the last whole scan's, for its stat data
+	dirs   listing  // and what its directories held
 	loaded bool
 	pruned bool
 }
@@ -99,6 +101,7 @@ type Pending struct {
 	label  string
 	keys   []string // the paths scanned; nil: the whole workspace
 	before Snapshot
+	dirs   listing
 	time   time.Time
 }
 
@@ -123,12 +126,12 @@ func (s *Store) begin(label string, keys []string) (*Pending, error) {
 	defer s.mu.Unlock()
 	s.prepare()
 	p := &Pending{s: s, label: label, keys: keys, time: s.now()}
-	sc := &scanner{s: s, cache: s.cache, start: p.time, store: true}
+	sc := newScanner(s, s.cache, s.dirs, p.time, true)
 	var err error
 	if keys == nil {
-		p.before, err = sc.all()
+		p.before, p.dirs, err = sc.all()
 		if err == nil {
-			s.cache = p.before
+			s.cache, s.dirs = p.before, p.dirs
 		}
 	} else {
 		p.before, err = sc.paths(keys)
@@ -146,11 +149,12 @@ func (p *Pending) Commit() (*Checkpoint, error) {
 	s := p.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	sc := &scanner{s: s, cache: p.before, start: s.now(), store: true}
+	sc := newScanner(s, p.before, p.dirs, s.now(), true)
 	var after Snapshot
+	var dirs listing
 	var err error
 	if p.keys == nil {
-		after, err = sc.all()
+		after, dirs, err = sc.all()
 	} else {
 		after, err = sc.paths(p.keys)
 	}
@@ -158,7 +162,7 @@ func (p *Pending) Commit() (*Checkpoint, error) {
 		return nil, err
 	}
 	if p.keys == nil {
-		s.cache = after
+		s.cache, s.dirs = after, dirs
 		s.saveCache()
 	}
 	cp := &Checkpoint{Time: p.time, Label: p.label, Changes: diff(p.before, after)}
@@ -306,7 +310,11 @@ func (s *Store) lock() (func(), error) {
 func (s *Store) prepare() {
 	if !s.loaded {
 		s.loaded = true
-		s.cache = s.loadCache()
+		var walked bool
+		s.cache, walked = s.loadCache()
+		if walked && s.git == nil {
+			s.dirs = listOf(s.cache)
+		}
 	}
 	if !s.pruned {
 		s.pruned = true
@@ -363,6 +371,10 @@ func (s *Store) collect(cps []Checkpoint) int64 {
 	recent := s.now().Add(-time.Hour)
 	dirs, _ := os.ReadDir(s.objs.dir)
 	for _, d := range dirs {
+		if d.Name() == "pack" {
+			size += s.collectPacks(live, recent)
+			continue
+		}
 		files, _ := os.ReadDir(filepath.Join(s.objs.dir, d.Name()))
 		for _, f := range files {
 			fi, err := f.Info()
@@ -379,29 +391,96 @@ func (s *Store) collect(cps []Checkpoint) int64 {
 	return size
 }
 
-// The cache file: a line a path, tab-separated: key (quoted), kind, mode,
-// size, blob, target (quoted), mtime, ctime, inode, device, racy.
-const cacheHeader = "qsh checkpoint cache 1\n"
+// collectPacks deletes the packs none of whose objects is live (but
+// those made since recent), and what a pack's writer left (since then
+// too), and returns the size of the rest. A pack is kept whole while any
+// of its objects is live.
+func (s *Store) collectPacks(live map[string]bool, recent time.Time) int64 {
+	dir := filepath.Join(s.objs.dir, "pack")
+	files, _ := os.ReadDir(dir)
+	var size int64
+	for _, f := range files {
+		fi, err := f.Info()
+		if err != nil {
+			continue
+		}
+		name := f.Name()
+		base, isIdx := strings.CutSuffix(name, ".idx")
+		if !isIdx {
+			// A pack counts with its index; a pack without one, or a
+			// temp file, is a writer's that failed or is under way.
+			if base, ok := strings.CutSuffix(name, ".pack"); ok {
+				if _, err := os.Stat(filepath.Join(dir, base+".idx")); err == nil {
+					continue
+				}
+			}
+			if fi.ModTime().Before(recent) {
+				os.Remove(filepath.Join(dir, name))
+			}
+			continue
+		}
+		idx, err := os.ReadFile(filepath.Join(dir, name))
+		ids, _, perr := packIDs(idx)
+		used := err != nil || perr != nil // unreadable: not ours to judge
+		var h [40]byte
+		for _, id := range ids {
+			hex.Encode(h[:], id)
+			if live[string(h[:])] {
+				used = true
+				break
+			}
+		}
+		if used || !fi.ModTime().Before(recent) {
+			size += fi.Size()
+			if pi, err := os.Stat(filepath.Join(dir, base+".pack")); err == nil {
+				size += pi.Size()
+			}
+			continue
+		}
+		// The index first: a pack is found by its index.
+		os.Remove(filepath.Join(dir, name))
+		os.Remove(filepath.Join(dir, base+".pack"))
+	}
+	return size
+}
 
-func (s *Store) loadCache() Snapshot {
+// The cache file: a line a path, tab-separated: key (quoted), kind, mode,
+// size, blob, target (quoted), mtime, ctime, inode, device, racy. The
+// header of a walk's (outside git) says so: what its directories held
+// can be told from it, as no other scan's, if it is whole (the last line
+// is cacheEnd).
+const (
+	cacheHeader     = "qsh checkpoint cache 1\n"
+	walkCacheHeader = "qsh checkpoint cache 1 walk\n"
+	cacheEnd        = "end\n"
+)
+
+// loadCache reads the cache, and whether a walk made it.
+func (s *Store) loadCache() (Snapshot, bool) {
 	f, err := os.Open(filepath.Join(s.dir, "cache"))
 	if err != nil {
-		return nil
+		return nil, false
 	}
 	defer f.Close()
 	r := bufio.NewReader(f)
-	if h, _ := r.ReadString('\n'); h != cacheHeader {
-		return nil
+	h, _ := r.ReadString('\n')
+	if h != cacheHeader && h != walkCacheHeader {
+		return nil, false
 	}
 	snap := Snapshot{}
+	whole := false
 	for {
 		line, err := r.ReadString('\n')
 		if err != nil {
 			break
 		}
+		if line == cacheEnd {
+			whole = true
+			break
+		}
 		f := strings.Split(strings.TrimSuffix(line, "\n"), "\t")
 		if len(f) != 11 {
-			return nil // damaged: it is only a cache
+			return nil, false // damaged: it is only a cache
 		}
 		key, err1 := strconv.Unquote(f[0])
 		target, err2 := strconv.Unquote(f[5])
@@ -414,31 +493,67 @@ func (s *Store) loadCache() Snapshot {
 			}
 		}
 		if err1 != nil || err2 != nil || err3 != nil || errn != nil || len(f[1]) != 1 {
-			return nil
+			return nil, false
 		}
-		e := &Entry{Kind: Kind(f[1][0]), Mode: fs.FileMode(mode), Size: n[0], Blob: f[4], Target: target, MTime: n[1]}
+		e := &Entry{Kind: Kind(f[1][0]), Mode: fs.FileMode(mode), Blob: f[4], Target: target}
+		if e.Kind == File {
+			e.Size, e.MTime = n[0], n[1]
+		}
 		if !valid(e) {
-			return nil
+			return nil, false
 		}
 		e.stat = statData{mtime: n[1], ctime: n[2], ino: uint64(n[3]), dev: uint64(n[4]), size: n[0], racy: f[10] == "1"}
 		snap[key] = e
 	}
-	return snap
+	return snap, whole && h == walkCacheHeader
 }
 
 // saveCache writes the cache; s.mu is held. Failing costs only time.
 func (s *Store) saveCache() {
-	var b strings.Builder
-	b.WriteString(cacheHeader)
-	for k, e := range s.cache {
-		racy := "0"
-		if e.stat.racy {
-			racy = "1"
-		}
-		fmt.Fprintf(&b, "%s\t%c\t%o\t%d\t%s\t%s\t%d\t%d\t%d\t%d\t%s\n", strconv.Quote(k), e.Kind, uint32(e.Mode), e.stat.size,
-			e.Blob, strconv.Quote(e.Target), e.stat.mtime, e.stat.ctime, int64(e.stat.ino), int64(e.stat.dev), racy)
+	b := make([]byte, 0, 128*len(s.cache)+len(walkCacheHeader))
+	if s.git == nil {
+		b = append(b, walkCacheHeader...)
+	} else {
+		b = append(b, cacheHeader...)
 	}
-	writeAtomic(filepath.Join(s.dir, "cache"), []byte(b.String()))
+	for k, e := range s.cache {
+		b = strconv.AppendQuote(b, k)
+		b = append(b, '\t', byte(e.Kind), '\t')
+		b = strconv.AppendUint(b, uint64(e.Mode), 8)
+		b = append(b, '\t')
+		b = strconv.AppendInt(b, e.stat.size, 10)
+		b = append(b, '\t')
+		b = append(b, e.Blob...)
+		b = append(b, '\t')
+		b = strconv.AppendQuote(b, e.Target)
+		for _, n := range []int64{e.stat.mtime, e.stat.ctime, int64(e.stat.ino), int64(e.stat.dev)} {
+			b = append(b, '\t')
+			b = strconv.AppendInt(b, n, 10)
+		}
+		if e.stat.racy {
+			b = append(b, "\t1\n"...)
+		} else {
+			b = append(b, "\t0\n"...)
+		}
+	}
+	b = append(b, cacheEnd...)
+	writeAtomic(filepath.Join(s.dir, "cache"), b)
+}
+
+// listOf is what a walk that found snap found in each directory.
+func listOf(snap Snapshot) listing {
+	dirs := listing{}
+	for k := range snap {
+		if filepath.IsAbs(k) {
+			continue
+		}
+		d := path.Dir(k)
+		if d == "." {
+			d = ""
+		}
+		dirs[d] = append(dirs[d], k)
+	}
+	return dirs
 }
 
 // writeAtomic writes data to a temp file beside path and renames it over
