@@ -323,6 +323,9 @@ var (
 		`execSync|\bsh\b|\bbash\b|import_module|__import__\(\s*\w|\bsource\s*\(|source_url|source_gist|` +
 		`\binclude(_once)?\s*\(|\brequire(_once)?\s*\(\s*["']https?:|\bdofile\b|\bloadfile\b|\bdo\s+["']|` +
 		`eval\s*\(\s*parse|runpy|Invoke-Expression|\biex\b`}
+	// urlCall is a call whose first argument is a URL: the function's
+	// name and the URL's host.
+	urlCall = lazy.Regexp{Expr: `([\w.]*\w)\s*\(\s*["']https?://([^/"':]+)`}
 	// pkgInstallCode: a language's own call that installs packages (R's
 	// install.packages and remotes::install_github, Julia's Pkg.add,
 	// pip.main(['install' …]), Ruby's Gem.install).
@@ -428,6 +431,10 @@ func (w *walker) inline(lang, code string) {
 		w.res.add(Blocked, label+": downloads code and runs it")
 		return
 	}
+	if fetches := w.urlCalls(label, code); fetches || mayContain(code, "http", "url", "requests", "fetch", "URI",
+		"LWP", "get(", "got(", "axios") && fetchCode.Get().MatchString(code) {
+		w.codeSaves(code)
+	}
 	for _, m := range deleteCall.Get().FindAllStringSubmatchIndex(code, -1) {
 		target := strings.TrimSpace(callArg(code[m[2]:]))
 		p := w.codePath(target)
@@ -470,6 +477,50 @@ func (w *walker) inline(lang, code string) {
 		return
 	}
 	w.res.add(Safe, label+": computes and prints")
+}
+
+// urlCalls judges calls whose first argument is the URL of another
+// host (PHP's copy and file_get_contents, which fetch any URL they are
+// given): network use, dangerous. A URL printed is text.
+func (w *walker) urlCalls(label, code string) bool {
+	if !strings.Contains(code, "://") {
+		return false
+	}
+	fetches := false
+	for _, m := range urlCall.Get().FindAllStringSubmatch(code, -1) {
+		if printCalls[m[1]] {
+			continue
+		}
+		if localHost(m[2]) {
+			w.res.add(Dev, label+": `"+m[1]+"` talks to this machine")
+			continue
+		}
+		fetches = true
+		w.res.add(Dangerous, label+": `"+m[1]+"` reaches "+m[2]+" over the network")
+	}
+	return fetches
+}
+
+// printCalls print their arguments: a URL given to them is text.
+var printCalls = map[string]bool{"print": true, "println": true, "printf": true, "echo": true, "puts": true,
+	"log": true, "info": true, "warn": true, "error": true, "debug": true, "say": true, "write": true,
+	"writeln": true, "format": true, "sprintf": true, "str": true, "String": true, "len": true}
+
+// codeSaves records the files inline code that downloads names (PHP's
+// copy(URL, FILE), urlretrieve(URL, FILE), open(FILE, 'wb')): what they
+// hold may be the download, so a later command that runs one runs code
+// from the network.
+func (w *walker) codeSaves(code string) {
+	for _, m := range strLit.Get().FindAllStringSubmatch(code, -1) {
+		v := m[1] + m[2]
+		if v == "" || strings.Contains(v, "://") || strings.ContainsAny(v, " \t\n$%{}") ||
+			strings.HasPrefix(v, "-") || !strings.ContainsAny(v, "./") {
+			continue
+		}
+		if p, ok := w.abs(v); ok {
+			w.shared.download(p)
+		}
+	}
 }
 
 // mayContain reports whether code holds one of the words, a cheap test
