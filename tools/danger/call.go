@@ -1,7 +1,9 @@
 package danger
 
 import (
+	"encoding/base32"
 	"encoding/base64"
+	"encoding/hex"
 	"maps"
 	"path"
 	"slices"
@@ -692,14 +694,12 @@ func (w *walker) output(s *syntax.Stmt, name string, args []string, in input) in
 	case "locate", "plocate", "mlocate", "slocate":
 		// Paths anywhere that hold the pattern.
 		return input{kind: inPaths, data: "/", entry: locateEntry(args)}
-	case "base64":
+	case "base64", "base32", "basenc", "xxd":
+		// Decoders of a known input: their output is known too (and
+		// hidden from the user, who cannot read it at the prompt).
 		if in.kind == inData {
-			for _, a := range args {
-				if a == "-d" || a == "--decode" || a == "-D" {
-					if b, err := base64.StdEncoding.DecodeString(strings.TrimSpace(in.data)); err == nil {
-						return input{kind: inData, data: string(b), hidden: true}
-					}
-				}
+			if b, ok := decodeData(name, args, in.data); ok {
+				return input{kind: inData, data: string(b), hidden: true}
 			}
 		}
 	}
@@ -884,4 +884,42 @@ func literalText(word *syntax.Word) string {
 		}
 	}
 	return sb.String()
+}
+
+// decodeData decodes what base64 -d, base32 -d, basenc -d or xxd -r -p
+// make of data.
+func decodeData(name string, args []string, data string) ([]byte, bool) {
+	decode, plain := false, false
+	enc := name
+	for _, a := range args {
+		switch {
+		case a == "-d" || a == "--decode" || a == "-D" || name == "xxd" && a == "-r" || name == "xxd" && a == "-revert":
+			decode = true
+		case name == "xxd" && (a == "-p" || a == "-ps" || a == "-plain" || a == "-postscript"):
+			plain = true
+		case name == "xxd" && strings.HasPrefix(a, "-r") && strings.Trim(a[2:], "p") == "":
+			decode, plain = true, len(a) > 2
+		case name == "basenc" && strings.HasPrefix(a, "--base"):
+			enc = strings.TrimPrefix(a, "--")
+		}
+	}
+	if !decode || name == "xxd" && !plain {
+		return nil, false
+	}
+	text := strings.Join(strings.Fields(data), "")
+	var b []byte
+	var err error
+	switch enc {
+	case "base64":
+		b, err = base64.StdEncoding.DecodeString(text)
+	case "base64url":
+		b, err = base64.URLEncoding.DecodeString(text)
+	case "base32":
+		b, err = base32.StdEncoding.DecodeString(text)
+	case "xxd", "base16":
+		b, err = hex.DecodeString(text)
+	default:
+		return nil, false
+	}
+	return b, err == nil
 }

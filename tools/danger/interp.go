@@ -302,7 +302,7 @@ const homeItem = `os\.path\.expanduser\(\s*["']~/?["']\s*\)|(?:pathlib\.)?Path\.
 	`os\.environ\[["']HOME["']\]|os\.environ\.get\(["']HOME["']\)|os\.getenv\(["']HOME["']\)|` +
 	`ENV\[["']HOME["']\]|\$ENV\{HOME\}|Dir\.home|Deno\.env\.get\(["']HOME["']\)|getenv\(["']HOME["']\)|` +
 	`expanduser\(["']~["']\)|Deno\.homeDir\(\)|os\.UserHomeDir\(\)|glob\(\s*["']~["']\s*\)|` +
-	`File\.expand_path\(\s*["']~["']\s*\)`
+	`File\.expand_path\(\s*["']~["']\s*\)|Sys\.getenv\(["']HOME["']\)|path\.expand\(\s*["']~/?["']\s*\)|\bhomedir\(\)`
 
 var (
 	// forkCall starts processes; endless is a loop without end. Both
@@ -352,6 +352,10 @@ var (
 	strLit    = lazy.Regexp{Expr: `"([^"\\]*)"|'([^'\\]*)'`}
 	// deleteCall finds recursive deletions; the argument is judged as a path.
 	deleteCall = lazy.Regexp{Expr: `(?:rmtree|rmSync|rmdirSync|Deno\.removeSync|Deno\.remove|os\.RemoveAll|remove_dir_all|rm_rf|rm_r|remove_tree|rimraf|fs\.rm|fs\.promises\.rm|FileUtils\.rm\w*|File::Path|deltree|\.rmdir|unlinkSync)\s*\(?\s*(.)`}
+	// recursiveCall deletes a tree when recursiveFlag is given: R's
+	// unlink(x, recursive = TRUE), Julia's rm(x, recursive=true).
+	recursiveCall = lazy.Regexp{Expr: `\b(?:unlink|rm|file\.remove|remove)\s*\(\s*(.)`}
+	recursiveFlag = lazy.Regexp{Expr: `recursive\s*=\s*(?:TRUE|T|true|True)\b`}
 	// homeExpr are ways code names the home directory.
 	homeExpr = lazy.Regexp{Expr: homeItem + `|["']~["']`}
 	// writesCode are calls that write, delete, run programs or reach the network.
@@ -435,7 +439,11 @@ func (w *walker) inline(lang, code string) {
 		"LWP", "get(", "got(", "axios") && fetchCode.Get().MatchString(code) {
 		w.codeSaves(code)
 	}
-	for _, m := range deleteCall.Get().FindAllStringSubmatchIndex(code, -1) {
+	dels := deleteCall.Get().FindAllStringSubmatchIndex(code, -1)
+	if mayContain(code, "recursive") && recursiveFlag.Get().MatchString(code) {
+		dels = append(dels, recursiveCall.Get().FindAllStringSubmatchIndex(code, -1)...)
+	}
+	for _, m := range dels {
 		target := strings.TrimSpace(callArg(code[m[2]:]))
 		p := w.codePath(target)
 		if p == "" {
