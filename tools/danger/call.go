@@ -824,12 +824,50 @@ func filtersEnv(s *syntax.Stmt) bool {
 			}
 			continue
 		}
-		if secret.Var(strings.Trim(v, "^$=.*[]")) || strings.ContainsAny(v, "|.*") && !strings.HasPrefix(v, "^") {
+		if secret.Var(strings.Trim(v, "^$=.*[]")) || strings.ContainsAny(v, "|.*") && !strings.HasPrefix(v, "^") ||
+			namesKnownSecret(v) {
 			return false
 		}
 		patterns++
 	}
 	return patterns == 1
+}
+
+// knownSecretVars are variables that tools read secrets from by
+// convention, named after the tool: a filter of the environment by the
+// tool's name (`^NODE_`, `aws`) shows them.
+var knownSecretVars = []string{"NODE_AUTH_TOKEN", "NPM_TOKEN", "GITHUB_TOKEN", "GH_TOKEN", "GITLAB_TOKEN",
+	"AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "DOCKER_PASSWORD", "TWINE_PASSWORD", "CARGO_REGISTRY_TOKEN",
+	"VAULT_TOKEN", "PGPASSWORD", "MYSQL_PWD", "OPENAI_API_KEY", "ANTHROPIC_API_KEY", "HF_TOKEN", "CI_JOB_TOKEN",
+	"SENTRY_AUTH_TOKEN", "HEROKU_API_KEY", "CLOUDFLARE_API_TOKEN", "ARM_CLIENT_SECRET", "AZURE_CLIENT_SECRET",
+	"SLACK_BOT_TOKEN", "STRIPE_SECRET_KEY", "REDIS_PASSWORD", "POSTGRES_PASSWORD", "DATABASE_URL",
+	"DIGITALOCEAN_TOKEN", "NETLIFY_AUTH_TOKEN", "VERCEL_TOKEN", "PULUMI_ACCESS_TOKEN", "CODECOV_TOKEN"}
+
+// namesKnownSecret reports whether a grep pattern of the environment
+// (`^NODE_`, `aws`) is whole words that a well-known secret variable
+// holds: at its start when anchored, anywhere otherwise. `^GO` names no
+// word of GOOGLE_API_KEY.
+func namesKnownSecret(pattern string) bool {
+	anchored := strings.HasPrefix(pattern, "^")
+	p := strings.ToUpper(strings.TrimRight(strings.TrimPrefix(pattern, "^"), "_="))
+	if p == "" || strings.Trim(p, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != "" {
+		return false
+	}
+	for _, v := range knownSecretVars {
+		i := strings.Index(v, p)
+		for i >= 0 {
+			end := i + len(p)
+			if (i == 0 || v[i-1] == '_') && (end == len(v) || v[end] == '_') && (!anchored || i == 0) {
+				return true
+			}
+			j := strings.Index(v[i+1:], p)
+			if j < 0 {
+				break
+			}
+			i += 1 + j
+		}
+	}
+	return false
 }
 
 // searchesSecrets reports whether s is a grep whose pattern looks for

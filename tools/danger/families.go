@@ -152,6 +152,8 @@ func (w *walker) readerFlags(chain string, args []arg, io ioInfo) {
 			name == "--editor" || name == "--plugin" || name == "--load" || name == "--eval" || name == "--hook" ||
 			name == "--browser" || name == "--pre" || name == "--post" || name == "--run":
 			w.res.add(Dangerous, "`"+chain+" "+name+"`: runs a program or code of its choice")
+		case name == "--bind_all" || name == "--bind-all" || name == "--listen-all" || name == "--public":
+			w.res.add(Dangerous, "`"+chain+" "+name+"`: listens on every network interface")
 		case name == "--upload" || name == "--publish" || name == "--push" || name == "--deploy" ||
 			name == "--server" || name == "--url" || name == "--remote":
 			w.res.add(Dangerous, "`"+chain+" "+name+"`: reaches the network")

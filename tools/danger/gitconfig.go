@@ -191,7 +191,12 @@ func (w *walker) gitEnv(name, val, text string) bool {
 		return true
 	case (name == "GIT_SSH_COMMAND" || name == "GIT_SSH") && plainSSH(val):
 		// Git's transport with a key or port chosen: the fetch or push
-		// is judged; ssh runs nothing else.
+		// is judged; ssh runs nothing else. Unless it stops checking the
+		// server's key, as GIT_SSL_NO_VERIFY stops checking certificates.
+		if sshTrustsAny(val) {
+			w.res.add(Dangerous, "`"+text+"`: turns off ssh's check of the server's key, so git trusts any server")
+			return true
+		}
 		w.res.add(Dev, "`"+text+"`: sets the ssh options of git's transport")
 		return true
 	case name == "GIT_ALLOW_PROTOCOL":
@@ -349,6 +354,19 @@ func (w *walker) gitWorktreeAdd(chain string, args []arg, io ioInfo) {
 // plainSSH reports whether a command line is ssh with options that choose
 // a key, user, port or check, and none that runs a command (ProxyCommand,
 // LocalCommand, a config file -F that may hold them).
+// sshTrustsAny reports ssh options that accept any host key:
+// StrictHostKeyChecking=no, a known-hosts file of /dev/null.
+func sshTrustsAny(val string) bool {
+	for f := range strings.FieldsSeq(strings.ToLower(val)) {
+		key, v, _ := strings.Cut(f, "=")
+		if key == "stricthostkeychecking" && (v == "no" || v == "off") ||
+			key == "userknownhostsfile" && v == "/dev/null" {
+			return true
+		}
+	}
+	return false
+}
+
 func plainSSH(val string) bool {
 	if hasHole(val) || strings.ContainsAny(val, ";&|`$<>") {
 		return false

@@ -538,6 +538,8 @@ func scan(r *rule, args []arg) []int {
 			dashdash = true
 		case takesValue(r.vals, a):
 			i++
+		case takesValue(r.vals2, a):
+			i += 2
 		}
 	}
 	return ops
@@ -773,6 +775,9 @@ func (w *walker) apply(r *rule, chain string, args []arg, io ioInfo) {
 	read := args[1:]
 	if r.pattern {
 		read = w.searched(r, args, ops)
+		if !namesOnly(r, args) {
+			w.secretSearch(r, chain, args, ops)
+		}
 	} else if len(written) > 0 {
 		read = nil
 		for i, a := range args[1:] {

@@ -50,7 +50,10 @@ type rule struct {
 	kind  kind
 	// vals are flags whose value is the next argument, so it is not taken
 	// for an operand or subcommand ("-C -c" for git).
-	vals  string
+	vals string
+	// vals2 are flags whose value is the next two arguments (jq
+	// --rawfile NAME FILE).
+	vals2 string
 	code  string // shells and interpreters: flags whose value is code
 	skip  int    // wrappers: operands before the command (timeout's duration)
 	joins bool   // wrappers: the command is the arguments joined as shell code (watch)

@@ -74,8 +74,13 @@ func gitRules() map[string]*rule {
 		"describe":  safe("names a commit"),
 		"shortlog":  named(safe("summarises history")),
 		"grep": {
-			class: Safe,
-			why:   "searches tracked files",
+			class:        Safe,
+			why:          "searches tracked files",
+			pattern:      true,
+			patternFlags: "-e -f",
+			namesWith: "-l -L -c -q --name-only --files-with-matches --files-without-match --count " +
+				"--quiet",
+			vals:  "-e -f -A -B -C -m --max-count --max-depth --threads --context --after-context --before-context",
 			progs: "-O --open-files-in-pager",
 			flags: []flag{raise("-O --open-files-in-pager", Dangerous, "runs a pager program")},
 		},

@@ -192,7 +192,8 @@ func jqRule() *rule {
 	return &rule{
 		class: Safe,
 		why:   "filters JSON",
-		vals:  "--arg --argjson --slurpfile --rawfile -f --from-file --indent",
+		vals:  "-f --from-file --indent",
+		vals2: "--arg --argjson --slurpfile --rawfile --argfile",
 		// The first operand is the filter, the rest are files.
 		pattern:      true,
 		patternFlags: "-f --from-file",

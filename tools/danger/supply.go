@@ -69,6 +69,15 @@ func lockWrite(p string) bool {
 // jqScript judges a jq filter that sets a package.json install script:
 // jq '.scripts.preinstall = "…"' package.json > p && mv p package.json.
 func (w *walker) jqScript(chain string, args []arg, io ioInfo) {
+	// --rawfile NAME FILE binds FILE's text to $NAME, which the filter
+	// prints: FILE is read.
+	for i := 1; i+2 < len(args); i++ {
+		if f := args[i].s; f == "--rawfile" || f == "--slurpfile" || f == "--argfile" {
+			p, ok := w.abs(args[i+2].s)
+			w.readFile(p, ok, "`"+chain+" "+f+" "+args[i+2].text+"`")
+			i += 2
+		}
+	}
 	for _, a := range args[1:] {
 		if !strings.HasPrefix(a.s, "-") && installScripts.Get().MatchString(a.s) &&
 			(strings.Contains(a.s, "=") || firstWord(chain) == "npm") {
