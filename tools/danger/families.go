@@ -143,8 +143,10 @@ func (w *walker) readerFlags(chain string, args []arg, io ioInfo) {
 			name == "--out-file" || name == "--output-file" || name == "--output-dir" || name == "--outdir":
 			out := next()
 			w.writeTo(out, chain+" "+name, out)
-		case strings.HasPrefix(a, "-o") && len(a) > 2 && !strings.HasPrefix(a, "--") && chain != "ld":
-			w.writeTo(a[2:], chain+" -o", a[2:]) // dot -Tpng -ograph.png
+		case strings.HasPrefix(a, "-o") && len(a) > 2 && !strings.HasPrefix(a, "--") && chain != "ld" &&
+			strings.ContainsAny(a[2:], "./"):
+			// dot -Tpng -ograph.png; ffprobe -of csv is a format.
+			w.writeTo(a[2:], chain+" -o", a[2:])
 		case name == "--fix" || name == "--write" || name == "--in-place" || name == "--inplace" ||
 			name == "--overwrite" || name == "--apply" || name == "--replace":
 			rewrites = true

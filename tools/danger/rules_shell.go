@@ -217,11 +217,12 @@ func shellCommands() map[string]*rule {
 		"busybox":    {class: Safe, why: "runs a busybox applet", kind: kindWrap, noscope: true},
 		"toybox":     {class: Safe, why: "runs a toybox applet", kind: kindWrap, noscope: true},
 		"watch": {
-			class:   Safe,
-			why:     "runs a command repeatedly",
-			kind:    kindWrap,
-			joins:   true,
-			vals:    "-n --interval -d --differences -q --equexit",
+			class: Safe,
+			why:   "runs a command repeatedly",
+			kind:  kindWrap,
+			joins: true,
+			// -d takes its value only as -d=permanent.
+			vals:    "-n --interval -q --equexit",
 			noscope: true,
 		},
 		"systemd-run": {

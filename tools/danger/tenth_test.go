@@ -52,5 +52,18 @@ func TestTenthFamilies(t *testing.T) {
 		{"git grep -n TOKEN -- '*.go'", Safe},
 		{"grep -rn 'password' --include='*.py' .", Safe},
 		{"grep -rn 'task-[0-9]+' .", Safe},
+		// A pager or compressor given to pass data through only filters.
+		{"sort -T tmp --compress-program=zstd big.tsv", Safe},
+		{"sort --compress-program='sh -c id' big.tsv", Dangerous},
+		{"man -P less ls", Safe},
+		{"man -P 'sh -c id' ls", Dangerous},
+		// watch's -d takes no value; ffprobe's -of is a format.
+		{"watch -d -n 2 ls -l", Safe},
+		{"ffprobe -of json -show_streams clip.mp4", Safe},
+		// A named variable that is no secret, from jq's environment.
+		{"jq -n '$ENV.LANG'", Safe},
+		{"jq -n 'env | to_entries'", Dangerous},
+		{"jq -n 'env | keys'", Safe},
+		{"jq -n 'env.AWS_SECRET_ACCESS_KEY'", Dangerous},
 	})
 }
