@@ -443,3 +443,19 @@ func (w *walker) flock(chain string, args []arg, io ioInfo) {
 		}
 	}
 }
+
+// rebaseExec judges the commands git rebase --exec runs after each commit
+// it replays, in the work tree, as if they stood on the line.
+func (w *walker) rebaseExec(chain string, args []arg, io ioInfo) {
+	for i := 1; i < len(args); i++ {
+		v, ok := strings.CutPrefix(args[i].s, "--exec=")
+		if !ok && (args[i].s == "--exec" || args[i].s == "-x") && i+1 < len(args) {
+			i++
+			v, ok = args[i].s, true
+		}
+		if ok {
+			w.res.add(Dev, "`"+chain+" --exec`: runs `"+v+"` at each commit")
+			w.nested(v, input{})
+		}
+	}
+}

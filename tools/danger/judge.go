@@ -659,7 +659,11 @@ func (w *walker) apply(r *rule, chain string, args []arg, io ioInfo) {
 			}
 			cwd := w.cwd
 			if r.check != nil {
-				r.check(w, chain, args[:ops[0]], io) // git -C DIR moves the cwd for the subcommand
+				cargs := args[:ops[0]]
+				if r.whole {
+					cargs = args
+				}
+				r.check(w, chain, cargs, io) // git -C DIR moves the cwd for the subcommand
 			}
 			if w.cwd == cwd || w.cwd == "" || w.inside(w.cwd) || w.cwd == w.ws.Dir {
 				w.apply(s, chain+" "+word.s, sargs, io)

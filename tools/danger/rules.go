@@ -67,6 +67,10 @@ type rule struct {
 	ops     []flag
 	write   writeMode
 	check   check
+	// whole: check sees the subcommand and its arguments too, not only
+	// the options before it (git's work tree matters by what the
+	// subcommand does with it).
+	whole bool
 	// suffixes: the rule also applies to name.x and versioned names
 	// (mkfs.ext4, python3.12).
 	suffixes bool

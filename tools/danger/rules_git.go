@@ -9,6 +9,7 @@ func gitCommands() map[string]*rule {
 			sub:   gitRules(),
 			vals:  "-C -c --git-dir --work-tree --namespace --exec-path --super-prefix --config-env",
 			check: (*walker).gitGlobal,
+			whole: true,
 		},
 		"gh": {class: Dangerous, why: "unknown gh command", sub: ghRules(), vals: "-R --repo"},
 		"glab": {
@@ -213,9 +214,9 @@ func gitRules() map[string]*rule {
 			why:   "rebases the branch",
 			flags: []flag{
 				raise("-i --interactive", Dangerous, "interactive rebase needs an editor"),
-				raise("--exec -x", Dangerous, "runs commands for each commit"),
 			},
-			progs: "-x --exec",
+			// The command runs at each commit, in the work tree: judged.
+			check: (*walker).rebaseExec,
 		},
 		"cherry-pick": named(dev("applies commits")),
 		"revert":      named(dev("reverts a commit")),
@@ -225,7 +226,8 @@ func gitRules() map[string]*rule {
 			why:   "moves HEAD, keeping changes",
 			flags: []flag{
 				raise("--hard", Dangerous, "throws away local changes"),
-				raise("--merge --keep", Dangerous, "may throw away local changes"),
+				// --keep refuses when a local change would be lost.
+				raise("--merge", Dangerous, "may throw away local changes"),
 			},
 		},
 		"clean": {
@@ -356,6 +358,8 @@ func gitRules() map[string]*rule {
 			why:   "bisects history",
 			sub: map[string]*rule{
 				"run": {class: Dev, why: "runs a command at each step", kind: kindWrap},
+				"log": safe("shows the bisection so far"), "visualize": safe("shows the commits left"),
+				"view": safe("shows the commits left"),
 			},
 			open: true,
 		},
