@@ -534,7 +534,10 @@ func goRules() map[string]*rule {
 				"addr2line": safe("maps addresses to lines"),
 				"buildid":   safe("shows a binary's build id"),
 				"doc":       safe("shows documentation"),
-				"cover":     {class: Safe, why: "reports coverage", check: (*walker).outflag},
+				// A report of a profile file, or a web UI (-http).
+				"pprof": {class: Dev, why: "reads a profile",
+					flags: []flag{set("-top -text -list -traces -peek -tree -raw", Safe, "prints a profile report")}},
+				"cover": {class: Safe, why: "reports coverage", check: (*walker).outflag},
 			},
 			open: true, // a tool of the go.mod tool directive: the project's
 		},

@@ -325,6 +325,7 @@ func shellCommands() map[string]*rule {
 				"run":   {class: Dev, why: "runs the project's code", check: (*walker).deno},
 				"serve": {class: Dev, why: "serves the project's code", check: (*walker).deno},
 				"test":  dev(buildWhy),
+				"info":  {class: Dev, why: "fetches and lists a module's dependencies", bare: safe("shows the cache")},
 				"fmt":   dev("formats the code"),
 				"lint":  dev("lints the code"),
 				"check": dev(buildWhy),

@@ -100,5 +100,14 @@ func TestTenthFamilies(t *testing.T) {
 		{"git rebase -x 'go test ./...' main", Dev},
 		{"git rebase -x 'rm -rf ~' main", Blocked},
 		{"git rebase --exec 'git push -f' main", Dangerous},
+		// Local reads of tools that also reach servers.
+		{"kubectl version --client", Safe},
+		{"kubectl config view", Safe},
+		{"kubectl config view --flatten", Dangerous},
+		{"go tool pprof -text mem.prof", Safe},
+		{"poetry env list", Safe},
+		{"poetry config --local http-basic.x user pass", Dangerous},
+		{"poetry config --local virtualenvs.create false", Dev},
+		{"deno info", Safe},
 	})
 }
