@@ -459,3 +459,30 @@ func (w *walker) rebaseExec(chain string, args []arg, io ioInfo) {
 		}
 	}
 }
+
+// cpioDir judges where cpio -i unpacks, the current directory, and where
+// -p copies, its operand: (cd ~ && cpio -id) writes the home directory.
+func (w *walker) cpioDir(chain string, args []arg, io ioInfo) {
+	extract, pass, list := false, false, false
+	for _, a := range args[1:] {
+		switch {
+		case a.s == "--extract" || a.s == "--pass-through":
+			extract, pass = extract || a.s == "--extract", pass || a.s == "--pass-through"
+		case a.s == "--list":
+			list = true
+		case strings.HasPrefix(a.s, "-") && !strings.HasPrefix(a.s, "--"):
+			extract = extract || strings.ContainsRune(a.s, 'i')
+			pass = pass || strings.ContainsRune(a.s, 'p')
+			list = list || strings.ContainsRune(a.s, 't')
+		}
+	}
+	switch {
+	case list:
+	case pass:
+		for _, i := range scan(&rule{}, args) {
+			w.writeTo(args[i].s, chain, args[i].text)
+		}
+	case extract:
+		w.writeTo(".", chain+" -i", "(the current directory)")
+	}
+}

@@ -14,7 +14,7 @@ func inspectCommands() map[string]*rule {
 		// each prints what its operand holds in its reading mode and
 		// changes it in another.
 		"cpio": {class: Dev, why: "packs or unpacks an archive in the current directory",
-			flags: []flag{set("-t --list", Safe, "lists an archive")}},
+			flags: []flag{set("-t --list", Safe, "lists an archive")}, check: (*walker).cpioDir},
 		"jar": {class: Dev, why: "packs or unpacks a Java archive",
 			ops:   []flag{set("t tf tvf tfv vtf", Safe, "lists an archive")},
 			flags: []flag{set("-t --list", Safe, "lists an archive")}},

@@ -68,6 +68,8 @@ func TestTenthFamilies(t *testing.T) {
 		// Inspectors by their reading and changing modes.
 		{"cpio -t < root.cpio", Safe},
 		{"cpio -id < root.cpio", Dev},
+		{"cd ~ && cpio -id < root.cpio", Dangerous},
+		{"find . | cpio -pdm /opt/x", Dangerous},
 		{"jar tvf lib/x.jar", Safe},
 		{"jar xf lib/x.jar", Dev},
 		{"plutil -lint App/Info.plist", Safe},
