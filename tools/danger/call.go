@@ -1,7 +1,9 @@
 package danger
 
 import (
+	"encoding/base32"
 	"encoding/base64"
+	"encoding/hex"
 	"maps"
 	"path"
 	"slices"
@@ -692,14 +694,12 @@ func (w *walker) output(s *syntax.Stmt, name string, args []string, in input) in
 	case "locate", "plocate", "mlocate", "slocate":
 		// Paths anywhere that hold the pattern.
 		return input{kind: inPaths, data: "/", entry: locateEntry(args)}
-	case "base64":
+	case "base64", "base32", "basenc", "xxd":
+		// Decoders of a known input: their output is known too (and
+		// hidden from the user, who cannot read it at the prompt).
 		if in.kind == inData {
-			for _, a := range args {
-				if a == "-d" || a == "--decode" || a == "-D" {
-					if b, err := base64.StdEncoding.DecodeString(strings.TrimSpace(in.data)); err == nil {
-						return input{kind: inData, data: string(b), hidden: true}
-					}
-				}
+			if b, ok := decodeData(name, args, in.data); ok {
+				return input{kind: inData, data: string(b), hidden: true}
 			}
 		}
 	}
@@ -824,12 +824,50 @@ func filtersEnv(s *syntax.Stmt) bool {
 			}
 			continue
 		}
-		if secret.Var(strings.Trim(v, "^$=.*[]")) || strings.ContainsAny(v, "|.*") && !strings.HasPrefix(v, "^") {
+		if secret.Var(strings.Trim(v, "^$=.*[]")) || strings.ContainsAny(v, "|.*") && !strings.HasPrefix(v, "^") ||
+			namesKnownSecret(v) {
 			return false
 		}
 		patterns++
 	}
 	return patterns == 1
+}
+
+// knownSecretVars are variables that tools read secrets from by
+// convention, named after the tool: a filter of the environment by the
+// tool's name (`^NODE_`, `aws`) shows them.
+var knownSecretVars = []string{"NODE_AUTH_TOKEN", "NPM_TOKEN", "GITHUB_TOKEN", "GH_TOKEN", "GITLAB_TOKEN",
+	"AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "DOCKER_PASSWORD", "TWINE_PASSWORD", "CARGO_REGISTRY_TOKEN",
+	"VAULT_TOKEN", "PGPASSWORD", "MYSQL_PWD", "OPENAI_API_KEY", "ANTHROPIC_API_KEY", "HF_TOKEN", "CI_JOB_TOKEN",
+	"SENTRY_AUTH_TOKEN", "HEROKU_API_KEY", "CLOUDFLARE_API_TOKEN", "ARM_CLIENT_SECRET", "AZURE_CLIENT_SECRET",
+	"SLACK_BOT_TOKEN", "STRIPE_SECRET_KEY", "REDIS_PASSWORD", "POSTGRES_PASSWORD", "DATABASE_URL",
+	"DIGITALOCEAN_TOKEN", "NETLIFY_AUTH_TOKEN", "VERCEL_TOKEN", "PULUMI_ACCESS_TOKEN", "CODECOV_TOKEN"}
+
+// namesKnownSecret reports whether a grep pattern of the environment
+// (`^NODE_`, `aws`) is whole words that a well-known secret variable
+// holds: at its start when anchored, anywhere otherwise. `^GO` names no
+// word of GOOGLE_API_KEY.
+func namesKnownSecret(pattern string) bool {
+	anchored := strings.HasPrefix(pattern, "^")
+	p := strings.ToUpper(strings.TrimRight(strings.TrimPrefix(pattern, "^"), "_="))
+	if p == "" || strings.Trim(p, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != "" {
+		return false
+	}
+	for _, v := range knownSecretVars {
+		i := strings.Index(v, p)
+		for i >= 0 {
+			end := i + len(p)
+			if (i == 0 || v[i-1] == '_') && (end == len(v) || v[end] == '_') && (!anchored || i == 0) {
+				return true
+			}
+			j := strings.Index(v[i+1:], p)
+			if j < 0 {
+				break
+			}
+			i += 1 + j
+		}
+	}
+	return false
 }
 
 // searchesSecrets reports whether s is a grep whose pattern looks for
@@ -884,4 +922,42 @@ func literalText(word *syntax.Word) string {
 		}
 	}
 	return sb.String()
+}
+
+// decodeData decodes what base64 -d, base32 -d, basenc -d or xxd -r -p
+// make of data.
+func decodeData(name string, args []string, data string) ([]byte, bool) {
+	decode, plain := false, false
+	enc := name
+	for _, a := range args {
+		switch {
+		case a == "-d" || a == "--decode" || a == "-D" || name == "xxd" && a == "-r" || name == "xxd" && a == "-revert":
+			decode = true
+		case name == "xxd" && (a == "-p" || a == "-ps" || a == "-plain" || a == "-postscript"):
+			plain = true
+		case name == "xxd" && strings.HasPrefix(a, "-r") && strings.Trim(a[2:], "p") == "":
+			decode, plain = true, len(a) > 2
+		case name == "basenc" && strings.HasPrefix(a, "--base"):
+			enc = strings.TrimPrefix(a, "--")
+		}
+	}
+	if !decode || name == "xxd" && !plain {
+		return nil, false
+	}
+	text := strings.Join(strings.Fields(data), "")
+	var b []byte
+	var err error
+	switch enc {
+	case "base64":
+		b, err = base64.StdEncoding.DecodeString(text)
+	case "base64url":
+		b, err = base64.URLEncoding.DecodeString(text)
+	case "base32":
+		b, err = base32.StdEncoding.DecodeString(text)
+	case "xxd", "base16":
+		b, err = hex.DecodeString(text)
+	default:
+		return nil, false
+	}
+	return b, err == nil
 }

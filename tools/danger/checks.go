@@ -1,6 +1,7 @@
 package danger
 
 import (
+	"path"
 	"slices"
 	"strings"
 
@@ -75,11 +76,41 @@ func (w *walker) mv(chain string, args []arg, io ioInfo) {
 // pager judges the program man runs as its pager.
 func (w *walker) pager(chain string, args []arg, io ioInfo) {
 	for i, a := range args {
+		v, ok := "", false
 		if (a.s == "-P" || a.s == "--pager" || a.s == "-H") && i+1 < len(args) {
-			w.literal1(args[i+1].s)
-		} else if v, ok := strings.CutPrefix(a.s, "--pager="); ok {
-			w.literal1(v)
+			v, ok = args[i+1].s, true
+		} else {
+			v, ok = strings.CutPrefix(a.s, "--pager=")
 		}
+		if !ok {
+			continue
+		}
+		w.literal1(v)
+		if a.s == "-H" || !filterProgram(v) {
+			w.res.add(Dangerous, "`"+chain+" "+a.text+"`: runs a program of its choice")
+		}
+	}
+}
+
+// filterProgram reports a command line given to a program to pass its
+// data through that only reads standard input and writes standard
+// output: a pager or cat (man -P cat), a compressor (sort
+// --compress-program=gzip, which also runs it with -d).
+func filterProgram(v string) bool {
+	f := strings.Fields(v)
+	if len(f) == 0 || hasHole(v) {
+		return false
+	}
+	for _, a := range f[1:] {
+		if !strings.HasPrefix(a, "-") {
+			return false // an operand: a file it reads or writes
+		}
+	}
+	switch name := path.Base(f[0]); name {
+	case "cat", "less", "more", "most":
+		return true
+	default:
+		return compressors.Get()[name]
 	}
 }
 
@@ -315,6 +346,15 @@ func (w *walker) printenv(chain string, args []arg, io ioInfo) {
 // sortOut judges sort -o as a write.
 func (w *walker) sortOut(chain string, args []arg, io ioInfo) {
 	for i, a := range args {
+		v, ok := strings.CutPrefix(a.s, "--compress-program=")
+		if !ok && a.s == "--compress-program" && i+1 < len(args) {
+			v, ok = args[i+1].s, true
+		}
+		if ok && !filterProgram(v) {
+			w.res.add(Dangerous, "`"+chain+" --compress-program`: runs a program of its choice")
+		}
+	}
+	for i, a := range args {
 		if (a.s == "-o" || a.s == "--output") && i+1 < len(args) {
 			w.writeTo(args[i+1].s, chain, args[i+1].text)
 		} else if v, ok := strings.CutPrefix(a.s, "--output="); ok {
@@ -401,5 +441,48 @@ func (w *walker) flock(chain string, args []arg, io ioInfo) {
 			w.nested(args[i+1].s, input{})
 			i++
 		}
+	}
+}
+
+// rebaseExec judges the commands git rebase --exec runs after each commit
+// it replays, in the work tree, as if they stood on the line.
+func (w *walker) rebaseExec(chain string, args []arg, io ioInfo) {
+	for i := 1; i < len(args); i++ {
+		v, ok := strings.CutPrefix(args[i].s, "--exec=")
+		if !ok && (args[i].s == "--exec" || args[i].s == "-x") && i+1 < len(args) {
+			i++
+			v, ok = args[i].s, true
+		}
+		if ok {
+			w.res.add(Dev, "`"+chain+" --exec`: runs `"+v+"` at each commit")
+			w.nested(v, input{})
+		}
+	}
+}
+
+// cpioDir judges where cpio -i unpacks, the current directory, and where
+// -p copies, its operand: (cd ~ && cpio -id) writes the home directory.
+func (w *walker) cpioDir(chain string, args []arg, io ioInfo) {
+	extract, pass, list := false, false, false
+	for _, a := range args[1:] {
+		switch {
+		case a.s == "--extract" || a.s == "--pass-through":
+			extract, pass = extract || a.s == "--extract", pass || a.s == "--pass-through"
+		case a.s == "--list":
+			list = true
+		case strings.HasPrefix(a.s, "-") && !strings.HasPrefix(a.s, "--"):
+			extract = extract || strings.ContainsRune(a.s, 'i')
+			pass = pass || strings.ContainsRune(a.s, 'p')
+			list = list || strings.ContainsRune(a.s, 't')
+		}
+	}
+	switch {
+	case list:
+	case pass:
+		for _, i := range scan(&rule{}, args) {
+			w.writeTo(args[i].s, chain, args[i].text)
+		}
+	case extract:
+		w.writeTo(".", chain+" -i", "(the current directory)")
 	}
 }

@@ -143,8 +143,10 @@ func (w *walker) readerFlags(chain string, args []arg, io ioInfo) {
 			name == "--out-file" || name == "--output-file" || name == "--output-dir" || name == "--outdir":
 			out := next()
 			w.writeTo(out, chain+" "+name, out)
-		case strings.HasPrefix(a, "-o") && len(a) > 2 && !strings.HasPrefix(a, "--") && chain != "ld":
-			w.writeTo(a[2:], chain+" -o", a[2:]) // dot -Tpng -ograph.png
+		case strings.HasPrefix(a, "-o") && len(a) > 2 && !strings.HasPrefix(a, "--") && chain != "ld" &&
+			strings.ContainsAny(a[2:], "./"):
+			// dot -Tpng -ograph.png; ffprobe -of csv is a format.
+			w.writeTo(a[2:], chain+" -o", a[2:])
 		case name == "--fix" || name == "--write" || name == "--in-place" || name == "--inplace" ||
 			name == "--overwrite" || name == "--apply" || name == "--replace":
 			rewrites = true
@@ -152,6 +154,8 @@ func (w *walker) readerFlags(chain string, args []arg, io ioInfo) {
 			name == "--editor" || name == "--plugin" || name == "--load" || name == "--eval" || name == "--hook" ||
 			name == "--browser" || name == "--pre" || name == "--post" || name == "--run":
 			w.res.add(Dangerous, "`"+chain+" "+name+"`: runs a program or code of its choice")
+		case name == "--bind_all" || name == "--bind-all" || name == "--listen-all" || name == "--public":
+			w.res.add(Dangerous, "`"+chain+" "+name+"`: listens on every network interface")
 		case name == "--upload" || name == "--publish" || name == "--push" || name == "--deploy" ||
 			name == "--server" || name == "--url" || name == "--remote":
 			w.res.add(Dangerous, "`"+chain+" "+name+"`: reaches the network")

@@ -561,6 +561,12 @@ func (w *walker) parallel(chain string, args []arg, io ioInfo) {
 		w.res.add(Blocked, "fork bomb: `"+chain+" -j`: starts a job for every line of an input that never ends "+
 			"(or has more lines than a machine has processes), all at once")
 	}
+	for _, a := range args[1:] {
+		if f, _, _ := strings.Cut(a.s, "="); f == "-S" || f == "--sshlogin" || f == "--slf" ||
+			f == "--sshloginfile" || f == "--onall" || f == "--nonall" {
+			w.res.add(Dangerous, "`"+chain+" "+f+"`: runs the jobs on other machines over ssh")
+		}
+	}
 	sep := slices.IndexFunc(args, func(a arg) bool { return strings.HasPrefix(a.s, ":::") })
 	if sep < 0 {
 		// One job per input line: with no command, the line is the

@@ -3,6 +3,7 @@ package danger
 import (
 	"os"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -107,8 +108,16 @@ func (w *walker) gitConfigPair(key, value, text string) {
 // one command; --exec-path, --git-dir and --work-tree move what git runs
 // and writes.
 func (w *walker) gitGlobal(chain string, args []arg, io ioInfo) {
+	names := gitNamesOnly(args)
 	for i := 1; i < len(args); i++ {
 		a := args[i].s
+		if !strings.HasPrefix(a, "-") {
+			break // the subcommand: its options are its own
+		}
+		if a == "--namespace" || a == "--super-prefix" {
+			i++
+			continue
+		}
 		val := func(name string) (string, bool) {
 			if v, ok := strings.CutPrefix(a, name+"="); ok {
 				return v, true
@@ -143,12 +152,41 @@ func (w *walker) gitGlobal(chain string, args []arg, io ioInfo) {
 		}
 		for _, name := range []string{"--work-tree", "--git-dir"} {
 			if v, ok := val(name); ok {
-				if p, ok := w.abs(v); !ok || !(w.inside(p) || p == w.ws.Dir) {
+				if p, ok := w.abs(v); (!ok || !(w.inside(p) || p == w.ws.Dir)) && !names {
 					w.res.add(Dangerous, "`git "+name+" "+v+"`: works on files outside the workspace")
 				}
 			}
 		}
 	}
+}
+
+// gitNamesOnly reports a git command that changes nothing and prints at
+// most names, states and messages of what it is pointed at (status,
+// ls-files, log without patches): a work tree or repository elsewhere,
+// such as a bare repository of dotfiles over the home directory, is
+// only listed.
+func gitNamesOnly(args []arg) bool {
+	for i := 1; i < len(args); i++ {
+		a := args[i].s
+		switch {
+		case a == "-C" || a == "-c" || a == "--git-dir" || a == "--work-tree" || a == "--namespace" ||
+			a == "--config-env" || a == "--exec-path":
+			i++
+		case strings.HasPrefix(a, "-"):
+		default:
+			rest := args[i+1:]
+			switch a {
+			case "status", "ls-files", "rev-parse", "describe", "rev-list", "shortlog":
+				return true
+			case "log":
+				return !slices.ContainsFunc(rest, func(r arg) bool {
+					return r.s == "-p" || r.s == "-u" || r.s == "--patch" || strings.HasPrefix(r.s, "-L")
+				})
+			}
+			return false
+		}
+	}
+	return false
 }
 
 // gitEnv judges the environment variables that set git config or move
@@ -191,7 +229,12 @@ func (w *walker) gitEnv(name, val, text string) bool {
 		return true
 	case (name == "GIT_SSH_COMMAND" || name == "GIT_SSH") && plainSSH(val):
 		// Git's transport with a key or port chosen: the fetch or push
-		// is judged; ssh runs nothing else.
+		// is judged; ssh runs nothing else. Unless it stops checking the
+		// server's key, as GIT_SSL_NO_VERIFY stops checking certificates.
+		if sshTrustsAny(val) {
+			w.res.add(Dangerous, "`"+text+"`: turns off ssh's check of the server's key, so git trusts any server")
+			return true
+		}
 		w.res.add(Dev, "`"+text+"`: sets the ssh options of git's transport")
 		return true
 	case name == "GIT_ALLOW_PROTOCOL":
@@ -349,6 +392,19 @@ func (w *walker) gitWorktreeAdd(chain string, args []arg, io ioInfo) {
 // plainSSH reports whether a command line is ssh with options that choose
 // a key, user, port or check, and none that runs a command (ProxyCommand,
 // LocalCommand, a config file -F that may hold them).
+// sshTrustsAny reports ssh options that accept any host key:
+// StrictHostKeyChecking=no, a known-hosts file of /dev/null.
+func sshTrustsAny(val string) bool {
+	for f := range strings.FieldsSeq(strings.ToLower(val)) {
+		key, v, _ := strings.Cut(f, "=")
+		if key == "stricthostkeychecking" && (v == "no" || v == "off") ||
+			key == "userknownhostsfile" && v == "/dev/null" {
+			return true
+		}
+	}
+	return false
+}
+
 func plainSSH(val string) bool {
 	if hasHole(val) || strings.ContainsAny(val, ";&|`$<>") {
 		return false

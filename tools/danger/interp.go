@@ -302,7 +302,7 @@ const homeItem = `os\.path\.expanduser\(\s*["']~/?["']\s*\)|(?:pathlib\.)?Path\.
 	`os\.environ\[["']HOME["']\]|os\.environ\.get\(["']HOME["']\)|os\.getenv\(["']HOME["']\)|` +
 	`ENV\[["']HOME["']\]|\$ENV\{HOME\}|Dir\.home|Deno\.env\.get\(["']HOME["']\)|getenv\(["']HOME["']\)|` +
 	`expanduser\(["']~["']\)|Deno\.homeDir\(\)|os\.UserHomeDir\(\)|glob\(\s*["']~["']\s*\)|` +
-	`File\.expand_path\(\s*["']~["']\s*\)`
+	`File\.expand_path\(\s*["']~["']\s*\)|Sys\.getenv\(["']HOME["']\)|path\.expand\(\s*["']~/?["']\s*\)|\bhomedir\(\)`
 
 var (
 	// forkCall starts processes; endless is a loop without end. Both
@@ -323,6 +323,9 @@ var (
 		`execSync|\bsh\b|\bbash\b|import_module|__import__\(\s*\w|\bsource\s*\(|source_url|source_gist|` +
 		`\binclude(_once)?\s*\(|\brequire(_once)?\s*\(\s*["']https?:|\bdofile\b|\bloadfile\b|\bdo\s+["']|` +
 		`eval\s*\(\s*parse|runpy|Invoke-Expression|\biex\b`}
+	// urlCall is a call whose first argument is a URL: the function's
+	// name and the URL's host.
+	urlCall = lazy.Regexp{Expr: `([\w.]*\w)\s*\(\s*["']https?://([^/"':]+)`}
 	// pkgInstallCode: a language's own call that installs packages (R's
 	// install.packages and remotes::install_github, Julia's Pkg.add,
 	// pip.main(['install' …]), Ruby's Gem.install).
@@ -349,6 +352,10 @@ var (
 	strLit    = lazy.Regexp{Expr: `"([^"\\]*)"|'([^'\\]*)'`}
 	// deleteCall finds recursive deletions; the argument is judged as a path.
 	deleteCall = lazy.Regexp{Expr: `(?:rmtree|rmSync|rmdirSync|Deno\.removeSync|Deno\.remove|os\.RemoveAll|remove_dir_all|rm_rf|rm_r|remove_tree|rimraf|fs\.rm|fs\.promises\.rm|FileUtils\.rm\w*|File::Path|deltree|\.rmdir|unlinkSync)\s*\(?\s*(.)`}
+	// recursiveCall deletes a tree when recursiveFlag is given: R's
+	// unlink(x, recursive = TRUE), Julia's rm(x, recursive=true).
+	recursiveCall = lazy.Regexp{Expr: `\b(?:unlink|rm|file\.remove|remove)\s*\(\s*(.)`}
+	recursiveFlag = lazy.Regexp{Expr: `recursive\s*=\s*(?:TRUE|T|true|True)\b`}
 	// homeExpr are ways code names the home directory.
 	homeExpr = lazy.Regexp{Expr: homeItem + `|["']~["']`}
 	// writesCode are calls that write, delete, run programs or reach the network.
@@ -428,7 +435,15 @@ func (w *walker) inline(lang, code string) {
 		w.res.add(Blocked, label+": downloads code and runs it")
 		return
 	}
-	for _, m := range deleteCall.Get().FindAllStringSubmatchIndex(code, -1) {
+	if fetches := w.urlCalls(label, code); fetches || mayContain(code, "http", "url", "requests", "fetch", "URI",
+		"LWP", "get(", "got(", "axios") && fetchCode.Get().MatchString(code) {
+		w.codeSaves(code)
+	}
+	dels := deleteCall.Get().FindAllStringSubmatchIndex(code, -1)
+	if mayContain(code, "recursive") && recursiveFlag.Get().MatchString(code) {
+		dels = append(dels, recursiveCall.Get().FindAllStringSubmatchIndex(code, -1)...)
+	}
+	for _, m := range dels {
 		target := strings.TrimSpace(callArg(code[m[2]:]))
 		p := w.codePath(target)
 		if p == "" {
@@ -470,6 +485,50 @@ func (w *walker) inline(lang, code string) {
 		return
 	}
 	w.res.add(Safe, label+": computes and prints")
+}
+
+// urlCalls judges calls whose first argument is the URL of another
+// host (PHP's copy and file_get_contents, which fetch any URL they are
+// given): network use, dangerous. A URL printed is text.
+func (w *walker) urlCalls(label, code string) bool {
+	if !strings.Contains(code, "://") {
+		return false
+	}
+	fetches := false
+	for _, m := range urlCall.Get().FindAllStringSubmatch(code, -1) {
+		if printCalls[m[1]] {
+			continue
+		}
+		if localHost(m[2]) {
+			w.res.add(Dev, label+": `"+m[1]+"` talks to this machine")
+			continue
+		}
+		fetches = true
+		w.res.add(Dangerous, label+": `"+m[1]+"` reaches "+m[2]+" over the network")
+	}
+	return fetches
+}
+
+// printCalls print their arguments: a URL given to them is text.
+var printCalls = map[string]bool{"print": true, "println": true, "printf": true, "echo": true, "puts": true,
+	"log": true, "info": true, "warn": true, "error": true, "debug": true, "say": true, "write": true,
+	"writeln": true, "format": true, "sprintf": true, "str": true, "String": true, "len": true}
+
+// codeSaves records the files inline code that downloads names (PHP's
+// copy(URL, FILE), urlretrieve(URL, FILE), open(FILE, 'wb')): what they
+// hold may be the download, so a later command that runs one runs code
+// from the network.
+func (w *walker) codeSaves(code string) {
+	for _, m := range strLit.Get().FindAllStringSubmatch(code, -1) {
+		v := m[1] + m[2]
+		if v == "" || strings.Contains(v, "://") || strings.ContainsAny(v, " \t\n$%{}") ||
+			strings.HasPrefix(v, "-") || !strings.ContainsAny(v, "./") {
+			continue
+		}
+		if p, ok := w.abs(v); ok {
+			w.shared.download(p)
+		}
+	}
 }
 
 // mayContain reports whether code holds one of the words, a cheap test

@@ -538,6 +538,8 @@ func scan(r *rule, args []arg) []int {
 			dashdash = true
 		case takesValue(r.vals, a):
 			i++
+		case takesValue(r.vals2, a):
+			i += 2
 		}
 	}
 	return ops
@@ -657,7 +659,11 @@ func (w *walker) apply(r *rule, chain string, args []arg, io ioInfo) {
 			}
 			cwd := w.cwd
 			if r.check != nil {
-				r.check(w, chain, args[:ops[0]], io) // git -C DIR moves the cwd for the subcommand
+				cargs := args[:ops[0]]
+				if r.whole {
+					cargs = args
+				}
+				r.check(w, chain, cargs, io) // git -C DIR moves the cwd for the subcommand
 			}
 			if w.cwd == cwd || w.cwd == "" || w.inside(w.cwd) || w.cwd == w.ws.Dir {
 				w.apply(s, chain+" "+word.s, sargs, io)
@@ -773,6 +779,9 @@ func (w *walker) apply(r *rule, chain string, args []arg, io ioInfo) {
 	read := args[1:]
 	if r.pattern {
 		read = w.searched(r, args, ops)
+		if !namesOnly(r, args) {
+			w.secretSearch(r, chain, args, ops)
+		}
 	} else if len(written) > 0 {
 		read = nil
 		for i, a := range args[1:] {

@@ -104,6 +104,13 @@ func allGlob(base string) bool {
 // catastrophic says why deleting p recursively would wreck the machine or
 // the account, or "" when it would not.
 func (w *walker) catastrophic(p string) string {
+	// macOS keeps /etc, /var and /tmp under /private and links them
+	// from the root: /private/var is /var.
+	for _, d := range []string{"/private/etc", "/private/var"} {
+		if rest, ok := strings.CutPrefix(p, d); ok && (rest == "" || rest[0] == '/') {
+			p = d[len("/private"):] + rest
+		}
+	}
 	dir, base := path.Split(p)
 	dir = path.Clean(dir)
 	home := w.ws.Home

@@ -88,12 +88,15 @@ func (w *walker) redirects(rs []*syntax.Redirect, in input) ioInfo {
 				io.in = input{kind: inData, data: w.shared.scripts[p]}
 			case w.downloaded(p):
 				io.in = input{kind: inDownload}
+			case network(p):
+				// < /dev/tcp/host/port: bash connects; what it reads is
+				// what another machine sends.
+				w.res.add(Dangerous, "`< "+w.text(r.Word)+"`: opens a network connection")
+				io.in = input{kind: inDownload}
+				io.net = true
+				w.netfd(fd)
 			default:
 				io.in = input{kind: inFile, data: p}
-				if network(p) {
-					io.net = true
-					w.netfd(fd)
-				}
 			}
 			if fd != "" && fd != "0" {
 				// exec 3< <(curl …): what fd 3 reads, for a later <&3;

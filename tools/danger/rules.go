@@ -50,7 +50,10 @@ type rule struct {
 	kind  kind
 	// vals are flags whose value is the next argument, so it is not taken
 	// for an operand or subcommand ("-C -c" for git).
-	vals  string
+	vals string
+	// vals2 are flags whose value is the next two arguments (jq
+	// --rawfile NAME FILE).
+	vals2 string
 	code  string // shells and interpreters: flags whose value is code
 	skip  int    // wrappers: operands before the command (timeout's duration)
 	joins bool   // wrappers: the command is the arguments joined as shell code (watch)
@@ -64,6 +67,10 @@ type rule struct {
 	ops     []flag
 	write   writeMode
 	check   check
+	// whole: check sees the subcommand and its arguments too, not only
+	// the options before it (git's work tree matters by what the
+	// subcommand does with it).
+	whole bool
 	// suffixes: the rule also applies to name.x and versioned names
 	// (mkfs.ext4, python3.12).
 	suffixes bool

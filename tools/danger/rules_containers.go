@@ -268,10 +268,11 @@ func kubectlRules() map[string]*rule {
 		"explain":       safe("shows documentation"),
 		"api-resources": dev(remoteRead),
 		"api-versions":  dev(remoteRead),
-		"version":       dev(remoteRead),
-		"cluster-info":  dev(remoteRead),
-		"diff":          dev("compares manifests with the cluster"),
-		"events":        dev(remoteRead),
+		"version": {class: Dev, why: remoteRead,
+			flags: []flag{set("--client", Safe, "prints the client's version")}},
+		"cluster-info": dev(remoteRead),
+		"diff":         dev("compares manifests with the cluster"),
+		"events":       dev(remoteRead),
 		"auth": {
 			class: Dev,
 			why:   remoteRead,
@@ -282,7 +283,7 @@ func kubectlRules() map[string]*rule {
 			why:   "changes kubeconfig",
 			sub: map[string]*rule{
 				"view": {
-					class: Dev,
+					class: Safe,
 					why:   "shows kubeconfig, credentials redacted",
 					flags: []flag{raise("--raw --flatten", Dangerous, "prints the cluster credentials")},
 				},

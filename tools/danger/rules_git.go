@@ -9,6 +9,7 @@ func gitCommands() map[string]*rule {
 			sub:   gitRules(),
 			vals:  "-C -c --git-dir --work-tree --namespace --exec-path --super-prefix --config-env",
 			check: (*walker).gitGlobal,
+			whole: true,
 		},
 		"gh": {class: Dangerous, why: "unknown gh command", sub: ghRules(), vals: "-R --repo"},
 		"glab": {
@@ -74,8 +75,13 @@ func gitRules() map[string]*rule {
 		"describe":  safe("names a commit"),
 		"shortlog":  named(safe("summarises history")),
 		"grep": {
-			class: Safe,
-			why:   "searches tracked files",
+			class:        Safe,
+			why:          "searches tracked files",
+			pattern:      true,
+			patternFlags: "-e -f",
+			namesWith: "-l -L -c -q --name-only --files-with-matches --files-without-match --count " +
+				"--quiet",
+			vals:  "-e -f -A -B -C -m --max-count --max-depth --threads --context --after-context --before-context",
 			progs: "-O --open-files-in-pager",
 			flags: []flag{raise("-O --open-files-in-pager", Dangerous, "runs a pager program")},
 		},
@@ -208,9 +214,9 @@ func gitRules() map[string]*rule {
 			why:   "rebases the branch",
 			flags: []flag{
 				raise("-i --interactive", Dangerous, "interactive rebase needs an editor"),
-				raise("--exec -x", Dangerous, "runs commands for each commit"),
 			},
-			progs: "-x --exec",
+			// The command runs at each commit, in the work tree: judged.
+			check: (*walker).rebaseExec,
 		},
 		"cherry-pick": named(dev("applies commits")),
 		"revert":      named(dev("reverts a commit")),
@@ -220,7 +226,8 @@ func gitRules() map[string]*rule {
 			why:   "moves HEAD, keeping changes",
 			flags: []flag{
 				raise("--hard", Dangerous, "throws away local changes"),
-				raise("--merge --keep", Dangerous, "may throw away local changes"),
+				// --keep refuses when a local change would be lost.
+				raise("--merge", Dangerous, "may throw away local changes"),
 			},
 		},
 		"clean": {
@@ -351,6 +358,8 @@ func gitRules() map[string]*rule {
 			why:   "bisects history",
 			sub: map[string]*rule{
 				"run": {class: Dev, why: "runs a command at each step", kind: kindWrap},
+				"log": safe("shows the bisection so far"), "visualize": safe("shows the commits left"),
+				"view": safe("shows the commits left"),
 			},
 			open: true,
 		},

@@ -10,6 +10,56 @@ import "strings"
 // change is dangerous, as any change to the system is.
 func inspectCommands() map[string]*rule {
 	m := map[string]*rule{
+		// Inspectors of archives, packages, signatures and data files:
+		// each prints what its operand holds in its reading mode and
+		// changes it in another.
+		"cpio": {class: Dev, why: "packs or unpacks an archive in the current directory",
+			flags: []flag{set("-t --list", Safe, "lists an archive")}, check: (*walker).cpioDir},
+		"jar": {class: Dev, why: "packs or unpacks a Java archive",
+			ops:   []flag{set("t tf tvf tfv vtf", Safe, "lists an archive")},
+			flags: []flag{set("-t --list", Safe, "lists an archive")}},
+		"javap":       {class: Safe, why: "disassembles class files", check: (*walker).readerFlags},
+		"pkg-config":  safe("prints how to build against a library"),
+		"h5ls":        {class: Safe, why: "lists an HDF5 file", check: (*walker).readerFlags},
+		"h5dump":      {class: Safe, why: "prints an HDF5 file", check: (*walker).readerFlags},
+		"ansible-doc": safe("shows Ansible documentation"),
+		"apksigner": {class: Dangerous, why: "signs an APK",
+			sub: map[string]*rule{"verify": safe("verifies an APK's signature"), "sign": dev("signs an APK")}},
+		"codesign": {class: Safe, why: "shows or verifies a code signature",
+			flags: []flag{raise("-s --sign --remove-signature", Dangerous, "signs or unsigns code")}},
+		"plutil": {class: Dev, why: "rewrites a property list", write: writeAll,
+			flags:  []flag{set("-p -lint -help", Safe, "prints or checks a property list")},
+			stdout: "-p -lint -help"},
+		"xattr": {class: Safe, why: "lists extended attributes",
+			flags: []flag{raise("-w -d -c", Dangerous, "changes extended attributes (quarantine among them)")}},
+		"mdfind":      named(safe("searches the Spotlight index")),
+		"inotifywait": {class: Safe, why: "watches files for changes", check: (*walker).readerFlags},
+		"scutil": {class: Dangerous, why: "changes system configuration",
+			flags: []flag{set("--dns --proxy --nwi --get -r", Safe, "shows network or system configuration")}},
+		"dfu-util": {class: Dangerous, why: "writes a device's firmware",
+			flags: []flag{set("-l --list", Safe, "lists devices")}},
+		// Version control other than git: reading is safe, updating the
+		// working copy dev, changing the repository's server dangerous.
+		"svn": {class: Dangerous, why: remoteEdit, sub: map[string]*rule{
+			"status": safe(readOnly), "st": safe(readOnly), "log": safe(readOnly), "diff": safe(readOnly),
+			"info": safe(readOnly), "list": safe(readOnly), "ls": safe(readOnly), "cat": safe(readOnly),
+			"blame": safe(readOnly), "annotate": safe(readOnly),
+			"update": dev("updates the working copy"), "up": dev("updates the working copy"),
+			"checkout": dev("checks out a working copy"), "co": dev("checks out a working copy"),
+			"add": dev("adds files"), "mkdir": dev("adds a directory"),
+			"revert": dangerous("throws away local changes"),
+		}},
+		"hg": {class: Dangerous, why: "runs a Mercurial command", sub: map[string]*rule{
+			"status": safe(readOnly), "st": safe(readOnly), "log": safe(readOnly), "diff": safe(readOnly),
+			"summary": safe(readOnly), "sum": safe(readOnly), "annotate": safe(readOnly), "cat": safe(readOnly),
+			"branches": safe(readOnly), "heads": safe(readOnly), "tags": safe(readOnly), "paths": safe(readOnly),
+			"identify": safe(readOnly), "id": safe(readOnly), "show": safe(readOnly), "files": safe(readOnly),
+			"pull": dev("fetches from a remote"), "clone": dev("clones a repository"),
+			"update": dev("updates the working copy"), "up": dev("updates the working copy"),
+			"commit": dev("commits"), "ci": dev("commits"), "add": dev("adds files"),
+			"push": dangerous("pushes to a remote"), "strip": dangerous("removes changesets"),
+			"purge": dangerous("deletes untracked files"),
+		}},
 		// Hardware, sensors and load.
 		"sensors": {class: Safe, why: "shows hardware sensors",
 			flags: []flag{raise("-s --set", Dangerous, "changes sensor limits")}},

@@ -119,8 +119,9 @@ func networkCommands() map[string]*rule {
 		"tracepath": {class: Dev, why: "traces a network route", check: (*walker).lookupName, vals: "-l -m -p"},
 		"mtr": {class: Dev, why: "traces a network route", check: (*walker).lookupName,
 			vals: "-c -i -s -a -B -Q"},
-		"whois":   {class: Dangerous, why: "queries a registry on the network", check: (*walker).lookupName},
-		"ss":      safe("lists sockets"),
+		"whois": {class: Dangerous, why: "queries a registry on the network", check: (*walker).lookupName},
+		"ss": {class: Safe, why: "lists sockets",
+			flags: []flag{raise("-K --kill", Dangerous, "closes the sockets it matches")}},
 		"netstat": safe("lists sockets"),
 		"lsof":    safe("lists open files"),
 		"ip": {

@@ -112,15 +112,22 @@ func packageCommands() map[string]*rule {
 					sub:   map[string]*rule{"show": safe("lists sources")},
 					open:  true,
 				},
-				"check":   safe("checks pyproject.toml"),
+				"check": safe("checks pyproject.toml"),
+				"env": {class: Dev, why: "manages the project environment",
+					sub:  map[string]*rule{"info": safe("shows the environment"), "list": safe("lists environments")},
+					open: true},
 				"version": {class: Dev, why: "bumps the version", bare: safe("prints the version")},
 				"config": {
 					class: Dangerous,
 					why:   "changes poetry config",
 					flags: []flag{
 						set("--list", Safe, "reads config"),
-						raise("--local", Dev, "changes project config"),
+						set("--local", Dev, "changes project config"),
 					},
+					// Even in the project: where packages come from and the
+					// credentials sent there.
+					ops: []flag{raise("repositories.* certificates.* http-basic.* pypi-token.*", Dangerous,
+						"changes where packages come from or their credentials")},
 				},
 				"self": dangerous("changes poetry itself"),
 			},

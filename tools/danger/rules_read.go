@@ -91,7 +91,6 @@ func readCommands() map[string]*rule {
 			why:   "sorts",
 			flags: []flag{
 				raise("-o --output", Dev, "writes its output to a file"),
-				raise("--compress-program", Dangerous, "runs a program of its choice"),
 			},
 			progs: "--compress-program",
 			check: (*walker).sortOut,
@@ -164,7 +163,7 @@ func readCommands() map[string]*rule {
 			why:   "shows a manual",
 			check: (*walker).pager,
 			names: true, // manual pages by name
-			flags: []flag{raise("-P --pager -H --html", Dangerous, "runs a program of its choice")},
+			flags: []flag{raise("-H --html", Dangerous, "runs a program of its choice")},
 		},
 		"info":     {class: Safe, why: "shows a manual", check: (*walker).outflag},
 		"help":     named(safe("shows help")),
@@ -192,17 +191,11 @@ func jqRule() *rule {
 	return &rule{
 		class: Safe,
 		why:   "filters JSON",
-		vals:  "--arg --argjson --slurpfile --rawfile -f --from-file --indent",
+		vals:  "-f --from-file --indent",
+		vals2: "--arg --argjson --slurpfile --rawfile --argfile",
 		// The first operand is the filter, the rest are files.
 		pattern:      true,
 		patternFlags: "-f --from-file",
 		check:        (*walker).jqScript,
-		ops: []flag{
-			raise(
-				"env $ENV *$ENV* env.* *|env* *(env* *env|* *env)*",
-				Dangerous,
-				"prints environment variables, which may include secrets",
-			),
-		},
 	}
 }

@@ -133,6 +133,10 @@ func remoteCommands() map[string]*rule {
 				"status": dev(remoteRead),
 				"logs":   dev(remoteRead),
 				"deploy": dangerous("deploys"),
+				// Names and digests of the app's secrets, not their values.
+				"secrets": {class: Dangerous, why: remoteEdit,
+					sub: map[string]*rule{"list": dev("lists secret names")}},
+				"apps": {class: Dangerous, why: remoteEdit, sub: map[string]*rule{"list": dev(remoteRead)}},
 			},
 		},
 		"fly": {
@@ -142,6 +146,10 @@ func remoteCommands() map[string]*rule {
 				"status": dev(remoteRead),
 				"logs":   dev(remoteRead),
 				"deploy": dangerous("deploys"),
+				// Names and digests of the app's secrets, not their values.
+				"secrets": {class: Dangerous, why: remoteEdit,
+					sub: map[string]*rule{"list": dev("lists secret names")}},
+				"apps": {class: Dangerous, why: remoteEdit, sub: map[string]*rule{"list": dev(remoteRead)}},
 			},
 		},
 		"vercel": {

@@ -217,11 +217,12 @@ func shellCommands() map[string]*rule {
 		"busybox":    {class: Safe, why: "runs a busybox applet", kind: kindWrap, noscope: true},
 		"toybox":     {class: Safe, why: "runs a toybox applet", kind: kindWrap, noscope: true},
 		"watch": {
-			class:   Safe,
-			why:     "runs a command repeatedly",
-			kind:    kindWrap,
-			joins:   true,
-			vals:    "-n --interval -d --differences -q --equexit",
+			class: Safe,
+			why:   "runs a command repeatedly",
+			kind:  kindWrap,
+			joins: true,
+			// -d takes its value only as -d=permanent.
+			vals:    "-n --interval -q --equexit",
 			noscope: true,
 		},
 		"systemd-run": {
@@ -324,6 +325,7 @@ func shellCommands() map[string]*rule {
 				"run":   {class: Dev, why: "runs the project's code", check: (*walker).deno},
 				"serve": {class: Dev, why: "serves the project's code", check: (*walker).deno},
 				"test":  dev(buildWhy),
+				"info":  {class: Dev, why: "fetches and lists a module's dependencies", bare: safe("shows the cache")},
 				"fmt":   dev("formats the code"),
 				"lint":  dev("lints the code"),
 				"check": dev(buildWhy),

@@ -604,8 +604,12 @@ func systemCommands() map[string]*rule {
 			vals:  "-a -E -P -t",
 			flags: []flag{raise("-k", Dev, "stops the session's key agent")},
 		},
-		"security": dangerous("reads the keychain"),
-		"pass":     passRule(),
+		"security": {class: Dangerous, why: "reads the keychain", sub: map[string]*rule{
+			// Which keychains are searched, not what they hold; -s sets it.
+			"list-keychains": {class: Safe, why: "lists keychain files",
+				flags: []flag{raise("-s", Dangerous, "changes the keychain search list")}},
+		}},
+		"pass": passRule(),
 		"op": {class: Dangerous, why: "reads a password manager",
 			sub: map[string]*rule{
 				"item": {class: Dangerous, why: "reads a password manager",

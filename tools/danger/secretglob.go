@@ -141,3 +141,74 @@ func globFS(pattern string, budget *int) []string {
 	}
 	return paths
 }
+
+// tokenPrefixes begin the values of well-known credentials: Stripe, AWS
+// access keys, GitHub, GitLab, Slack, Google, npm, PyPI, Hugging Face,
+// OpenAI and Anthropic keys.
+var tokenPrefixes = []string{"sk_live_", "sk_test_", "rk_live_", "pk_live_", "akia", "asia", "ghp_", "gho_",
+	"ghs_", "ghu_", "github_pat_", "glpat-", "xoxb-", "xoxp-", "xoxa-", "aiza", "npm_", "pypi-", "hf_",
+	"sk-ant-", "sk-proj-", "sk-"}
+
+// secretSearch judges a search whose pattern is shaped to match the
+// values of secrets, not their names: a credential's prefix followed by
+// a character class or a count (`sk_live_[0-9a-zA-Z]{24}`), or a secret
+// variable's name followed by = or : (`AWS_SECRET_ACCESS_KEY=`). The lines
+// it prints are the secrets; a word alone (`password`, `AKIA`) finds
+// where code names them.
+func (w *walker) secretSearch(r *rule, chain string, args []arg, ops []int) {
+	var patterns []string
+	given := false
+	for i := 1; i < len(args); i++ {
+		a := args[i].s
+		if matchFlag(r.patternFlags, a) {
+			given = true
+			if f, v, ok := strings.Cut(a, "="); ok && (f == "--regexp" || f == "-e") {
+				patterns = append(patterns, v)
+			} else if (a == "-e" || a == "--regexp") && i+1 < len(args) {
+				patterns = append(patterns, args[i+1].s)
+			}
+		}
+	}
+	if !given && len(ops) > 0 {
+		patterns = append(patterns, args[ops[0]].s)
+	}
+	for _, p := range patterns {
+		if secretValuePattern(p) {
+			w.discloses("`" + chain + " " + p + "`: prints the secret values its pattern is shaped to match")
+			return
+		}
+	}
+}
+
+// secretValuePattern reports a search pattern shaped to match secret
+// values (see secretSearch).
+func secretValuePattern(p string) bool {
+	lower := strings.ToLower(p)
+	for _, pre := range tokenPrefixes {
+		i := strings.Index(lower, pre)
+		if i < 0 || i > 0 && isWordByte(lower[i-1]) && lower[i-1] != '\\' {
+			continue
+		}
+		if rest := lower[i+len(pre):]; rest != "" && strings.ContainsAny(rest[:1], "[{\\.(") {
+			return true
+		}
+	}
+	for i := 0; i < len(p); i++ {
+		if p[i] != '=' && p[i] != ':' {
+			continue
+		}
+		name := strings.TrimRight(p[:i], " \t'\"*+?\\s")
+		j := len(name)
+		for j > 0 && (isWordByte(name[j-1]) || name[j-1] == '-') {
+			j--
+		}
+		if j < len(name) && secret.Var(name[j:]) {
+			return true
+		}
+	}
+	return false
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}

@@ -2,9 +2,11 @@ package danger
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/qsh-shell/qsh/tools/danger/lazy"
+	"github.com/qsh-shell/qsh/tools/danger/secret"
 )
 
 // Where the project's code comes from: the registry its package manager
@@ -69,6 +71,21 @@ func lockWrite(p string) bool {
 // jqScript judges a jq filter that sets a package.json install script:
 // jq '.scripts.preinstall = "…"' package.json > p && mv p package.json.
 func (w *walker) jqScript(chain string, args []arg, io ioInfo) {
+	r := jqRule()
+	if ops := scan(r, args); len(ops) > 0 && !slices.ContainsFunc(args, func(a arg) bool {
+		return matchFlag(r.patternFlags, a.s)
+	}) {
+		w.jqEnv(chain, args[ops[0]])
+	}
+	// --rawfile NAME FILE binds FILE's text to $NAME, which the filter
+	// prints: FILE is read.
+	for i := 1; i+2 < len(args); i++ {
+		if f := args[i].s; f == "--rawfile" || f == "--slurpfile" || f == "--argfile" {
+			p, ok := w.abs(args[i+2].s)
+			w.readFile(p, ok, "`"+chain+" "+f+" "+args[i+2].text+"`")
+			i += 2
+		}
+	}
 	for _, a := range args[1:] {
 		if !strings.HasPrefix(a.s, "-") && installScripts.Get().MatchString(a.s) &&
 			(strings.Contains(a.s, "=") || firstWord(chain) == "npm") {
@@ -113,5 +130,33 @@ func (w *walker) gitDependency(chain string, args []arg, io ioInfo) {
 		if ok {
 			w.pkgSpec(chain, arg{s: "git+" + strings.TrimPrefix(v, "git+"), text: "--git " + v})
 		}
+	}
+}
+
+var (
+	// jqEnvName is a variable named in jq's environment: env.HOME,
+	// $ENV.PATH, env["LANG"].
+	jqEnvName = lazy.Regexp{Expr: `(?:\$ENV|\benv)(?:\.([A-Za-z_]\w*)|\[\s*"([A-Za-z_]\w*)"\s*\])`}
+	// jqEnvAny is the environment as a whole.
+	jqEnvAny = lazy.Regexp{Expr: `\$ENV|\benv\b`}
+)
+
+// jqEnv judges a jq filter that reads the environment: a variable named
+// and not secret prints that one value (env.HOME, as echo $HOME); the
+// whole object, or a secret's name, may print secrets.
+func (w *walker) jqEnv(chain string, filter arg) {
+	f := filter.s
+	if !strings.Contains(f, "env") && !strings.Contains(f, "ENV") {
+		return
+	}
+	rest := jqEnvName.Get().ReplaceAllStringFunc(f, func(m string) string {
+		sub := jqEnvName.Get().FindStringSubmatch(m)
+		if secret.Var(sub[1] + sub[2]) {
+			return m
+		}
+		return "x"
+	})
+	if jqEnvAny.Get().MatchString(rest) {
+		w.discloses("`" + chain + " " + filter.text + "`: prints environment variables, which may include secrets")
 	}
 }
