@@ -13,6 +13,6 @@ func lstatAt(dirfd int, dir, name string) (fs.FileMode, statData, error) {
 	if err := unix.Fstatat(dirfd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
 		return 0, statData{}, err
 	}
-	return modeOf(uint32(st.Mode)), statData{mtime: st.Mtimespec.Nano(), ctime: st.Ctimespec.Nano(), ino: st.Ino,
+	return modeOf(uint32(st.Mode)), statData{mtime: st.Mtim.Nano(), ctime: st.Ctim.Nano(), ino: st.Ino,
 		dev: uint64(st.Dev), size: st.Size}, nil
 }
