@@ -116,7 +116,7 @@ func (s *Shell) runTab(ctx context.Context, req *tabRequest) {
 	st := s.r.Status()
 	s.r.SetStdio(nil, s.stdout, s.stderr)
 	defer s.r.SetStdio(s.stdin, s.stdout, s.stderr)
-	s.r.WithoutTerminal(func() { s.progcomp(ctx, req) })
+	s.r.Aside(ctx, func() { s.progcomp(ctx, req) })
 	if ctx.Err() != nil {
 		req.found, req.matches = true, nil // stopped: nothing to offer
 	}

@@ -147,12 +147,13 @@ func (r *Runner) withCode(src string, l *lenient) (restore func()) {
 // makes from now on) run programs.
 func (r *Runner) WrapExec(mw func(next ExecHandler) ExecHandler) { r.exec = mw(r.exec) }
 
-// WithoutTerminal runs f with the programs r starts kept off the terminal:
-// a completion's, which run while the line editor has it.
-func (r *Runner) WithoutTerminal(f func()) {
-	was := r.noTerminal
-	r.noTerminal = true
-	defer func() { r.noTerminal = was }()
+// Aside runs f on r with ctx, which stops what f runs when it ends, and
+// with the programs r starts kept off the terminal: a completion's, which
+// run while the line editor has it.
+func (r *Runner) Aside(ctx context.Context, f func()) {
+	was, savedCtx := r.noTerminal, r.ctx
+	r.noTerminal, r.ctx = true, ctx
+	defer func() { r.noTerminal, r.ctx = was, savedCtx }()
 	f()
 }
 
