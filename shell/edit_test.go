@@ -108,3 +108,18 @@ func TestHistorySearch(t *testing.T) {
 		}
 	}
 }
+
+// TestForwardWordIsOurs: forward-word (M-f, and Ctrl-Right as inputrc
+// files bind it) is the editor's own, which ends at the word's end as
+// bash's readline does; readline v0.1.3's stops at the next word's start.
+func TestForwardWordIsOurs(t *testing.T) {
+	if f, ok := findFunc("forward-word"); !ok || f.key != 0 {
+		t.Fatalf("forward-word goes to readline: %+v %v", f, ok)
+	}
+	e := &editLine{line: []rune("echo abc def")}
+	for _, want := range []int{4, 8, 12, 12} {
+		if !e.run("forward-word", 0) || e.point != want {
+			t.Fatalf("forward-word to %d, want %d", e.point, want)
+		}
+	}
+}

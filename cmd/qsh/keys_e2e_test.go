@@ -174,18 +174,3 @@ func TestYankLastArg(t *testing.T) {
 	yank("\x1b\x19", "' '<%s>", `<<%s>\n>`) // the word as typed, quotes and all
 	exit(t, tm)
 }
-
-// TestForwardWordEnds: forward-word (M-f, and Ctrl-Right as inputrc files
-// bind it) moves to the end of the word, as readline does in bash, not to
-// the start of the next.
-func TestForwardWordEnds(t *testing.T) {
-	t.Parallel()
-	tm := startShell(t, "")
-	enter(tm, `bind '"\e[1;5C": forward-word'`)
-	tm.Type("echo abc def", shelltest.CtrlA, "\x1b[1;5C", "\x1bf")
-	tm.WaitFor("echo abc def")
-	tm.Type("X", shelltest.Enter)
-	tm.WaitFor("abcX def")
-	tm.WaitFor(ps1)
-	exit(t, tm)
-}
