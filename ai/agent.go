@@ -323,20 +323,8 @@ func (a *Agent) ask(ctx context.Context, req Request, ev *events, o *outcome) er
 		}
 		text = bareQuestion(req.Record[len(req.Record)-1])
 	}
-	red := a.redactor(req.Environ)
-	since := a.since
-	block := contextBlock(a.osname, req.Dir, a.now(), req.Record, since)
-	for _, c := range req.Record {
-		if c.Start.After(a.since) {
-			a.since = c.Start
-		}
-	}
-	question := chat.Message{Role: chat.RoleUser, Text: red.Redact(block + "\n" + text)}
-	scr := newScreen(req.Stdout, req.Terminal, a.cfg.NoColor == "")
-	scr.cols = req.Env.Columns
-	if ev != nil {
-		scr.note = func(s string) { ev.emit(Event{Type: "note", Text: s}) }
-	}
+	red, since, question := a.question(req, text)
+	scr := a.screen(req, ev)
 	env := req.Env
 	if env.Dir == "" {
 		env.Dir = req.Dir
@@ -572,4 +560,30 @@ func (a *Agent) toolStatus(w io.Writer, req Request) {
 	for _, line := range s.Status(env) {
 		fmt.Fprintln(w, ansi.Escape(line)) // MCP servers' names and errors among them
 	}
+}
+
+// question is text as the model gets it: after the context block of what
+// the session did since the last question, secrets redacted. It returns
+// the redactor and when the block began too, and moves that on.
+func (a *Agent) question(req Request, text string) (red *Redactor, since time.Time, m chat.Message) {
+	red = a.redactor(req.Environ)
+	since = a.since
+	block := contextBlock(a.osname, req.Dir, a.now(), req.Record, since)
+	for _, c := range req.Record {
+		if c.Start.After(a.since) {
+			a.since = c.Start
+		}
+	}
+	return red, since, chat.Message{Role: chat.RoleUser, Text: red.Redact(block + "\n" + text)}
+}
+
+// screen is where a turn's answer is drawn; a headless turn's notes go
+// out as events.
+func (a *Agent) screen(req Request, ev *events) *screen {
+	scr := newScreen(req.Stdout, req.Terminal, a.cfg.NoColor == "")
+	scr.cols = req.Env.Columns
+	if ev != nil {
+		scr.note = func(s string) { ev.emit(Event{Type: "note", Text: s}) }
+	}
+	return scr
 }

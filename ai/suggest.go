@@ -37,20 +37,8 @@ func (a *Agent) suggest(ctx context.Context, req Request, text string, ev *event
 		o.stopped = true
 		return err
 	}
-	red := a.redactor(req.Environ)
-	since := a.since
-	block := contextBlock(a.osname, req.Dir, a.now(), req.Record, since)
-	for _, c := range req.Record {
-		if c.Start.After(a.since) {
-			a.since = c.Start
-		}
-	}
-	question := chat.Message{Role: chat.RoleUser, Text: red.Redact(block + "\n" + text)}
-	scr := newScreen(req.Stdout, req.Terminal, a.cfg.NoColor == "")
-	scr.cols = req.Env.Columns
-	if ev != nil {
-		scr.note = func(s string) { ev.emit(Event{Type: "note", Text: s}) }
-	}
+	red, since, question := a.question(req, text)
+	scr := a.screen(req, ev)
 	defer scr.End()
 	a.learnWindow(ctx)
 	// Alone, without the conversation: its tool calls would need the
