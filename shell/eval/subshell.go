@@ -300,6 +300,44 @@ func (r *Runner) closeProcSubsts(mark int) {
 	r.procSubsts = r.procSubsts[:mark]
 }
 
+// startJob runs st as a listed job of the shell's: in a subshell of its
+// own, on a goroutine, with a stand-in process for kill and wait (a
+// background statement, a coprocess). setup, when set, prepares the
+// subshell first. done is closed when st has run.
+func (r *Runner) startJob(text string, st *syntax.Stmt, setup func(sub *Runner)) (j *job, fake *proc, done chan struct{}) {
+	t := r.sess.jobs
+	j = t.newJob(false, text)
+	j.owner = r.pid
+	sub := r.fork()
+	ctx, cancel := context.WithCancel(r.ctx)
+	sub.ctx = ctx
+	sub.job = j
+	sub.bgJob = true
+	sub.inSubst = false
+	if !t.control {
+		// Without job control, background commands ignore the
+		// terminal's interrupts, as in bash.
+		sub.ignoreInt = true
+	}
+	if setup != nil {
+		setup(sub)
+	}
+	fake = t.trackFake(sub.pid, j, cancel)
+	t.mu.Lock()
+	t.add(j)
+	t.mu.Unlock()
+	done = make(chan struct{})
+	r.sess.bgWG.Add(1)
+	go func() {
+		defer r.sess.bgWG.Done()
+		defer close(done)
+		defer cancel()
+		sub.runSubshell(func(sub *Runner) { sub.stmt(st) })
+		t.finish(fake, sub.status)
+	}()
+	return j, fake, done
+}
+
 // background runs a statement with & : in a subshell of its own, on a
 // goroutine; $! is its program's process ID when it is a simple command
 // that runs one.
@@ -316,32 +354,7 @@ func (r *Runner) background(st *syntax.Stmt) {
 	text := strings.TrimRight(strings.TrimSpace(r.srcOf(st)), "&")
 	text = strings.TrimSpace(text)
 	t := r.sess.jobs
-	j := t.newJob(false, text)
-	j.owner = r.pid
-	sub := r.fork()
-	ctx, cancel := context.WithCancel(r.ctx)
-	sub.ctx = ctx
-	sub.job = j
-	sub.bgJob = true
-	sub.inSubst = false
-	if !t.control {
-		// Without job control, background commands ignore the
-		// terminal's interrupts, as in bash.
-		sub.ignoreInt = true
-	}
-	fake := t.trackFake(sub.pid, j, cancel)
-	t.mu.Lock()
-	t.add(j)
-	t.mu.Unlock()
-	done := make(chan struct{})
-	r.sess.bgWG.Add(1)
-	go func() {
-		defer r.sess.bgWG.Done()
-		defer close(done)
-		defer cancel()
-		sub.runSubshell(func(sub *Runner) { sub.stmt(&stmt) })
-		t.finish(fake, sub.status)
-	}()
+	j, fake, done := r.startJob(text, &stmt, nil)
 	// $! is the program's process ID when a simple command or a
 	// pipeline ending in one runs a program at once, as bash's fork
 	// would give; a stand-in otherwise.
@@ -463,32 +476,10 @@ func (r *Runner) coproc(c *syntax.CoprocClause) {
 			r.errorf("warning: execute_coproc: coproc [%d:%s] still exists", last.pid, last.name)
 		}
 	}
-	j := t.newJob(false, strings.TrimSpace(r.srcOf(c)))
-	j.owner = r.pid
-	sub := r.fork()
-	ctx, cancel := context.WithCancel(r.ctx)
-	sub.ctx = ctx
-	sub.job = j
-	sub.bgJob = true
-	sub.inSubst = false
-	if !t.control {
-		sub.ignoreInt = true
-	}
-	sub.fds.set(0, ownedFile(inR, true, false))
-	sub.fds.set(1, ownedFile(outW, false, true))
-	fake := t.trackFake(sub.pid, j, cancel)
-	t.mu.Lock()
-	t.add(j)
-	t.mu.Unlock()
-	done := make(chan struct{})
-	r.sess.bgWG.Add(1)
-	go func() {
-		defer r.sess.bgWG.Done()
-		defer close(done)
-		defer cancel()
-		sub.runSubshell(func(sub *Runner) { sub.stmt(c.Stmt) })
-		t.finish(fake, sub.status)
-	}()
+	j, fake, done := r.startJob(strings.TrimSpace(r.srcOf(c)), c.Stmt, func(sub *Runner) {
+		sub.fds.set(0, ownedFile(inR, true, false))
+		sub.fds.set(1, ownedFile(outW, false, true))
+	})
 	pid := fake.pid
 	if _, simple := c.Stmt.Cmd.(*syntax.CallExpr); simple && !hasSubst(c.Stmt) {
 		select {
