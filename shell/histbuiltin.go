@@ -1,15 +1,15 @@
 package shell
 
 import (
-	"bufio"
-
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
+	"github.com/qsh-shell/qsh/internal/strftime"
 	"github.com/qsh-shell/qsh/shell/eval"
 	"github.com/qsh-shell/qsh/shell/histexpand"
 )
@@ -128,7 +128,7 @@ func (s *Shell) historyBuiltin(env getenv, dir string, b builtinIO, args []strin
 		return st
 	case 's':
 		if len(args) > 0 {
-			s.addHistory(strings.Join(args, " "), lines)
+			s.addHistory(strings.Join(args, " "), time.Now().Unix(), lines)
 		}
 		return 0
 	case 'a', 'n', 'r', 'w':
@@ -152,26 +152,35 @@ func (s *Shell) historyBuiltin(env getenv, dir string, b builtinIO, args []strin
 		n = min(k, n)
 	}
 	start := len(h.entries) - n
+	tf, stamp := env("HISTTIMEFORMAT")
 	var sb strings.Builder
 	for i, e := range h.entries[start:] {
-		fmt.Fprintf(&sb, "%5d  %s\n", start+i+1, e)
+		when := ""
+		if stamp {
+			// bash's "??" for an entry read without a timestamp.
+			when = "??"
+			if t := h.times[start+i]; t != 0 {
+				when = strftime.Format(tf, time.Unix(t, 0))
+			}
+		}
+		fmt.Fprintf(&sb, "%5d  %s%s\n", start+i+1, when, e)
 	}
 	b.out.Write([]byte(sb.String()))
 	return 0
 }
 
 func (s *Shell) clearHistory(lines LineReader) {
-	s.hist.entries = nil
+	s.hist.entries, s.hist.times = nil, nil
 	s.histFiles.appended = 0
 	if lines != nil {
 		lines.ClearHistory()
 	}
 }
 
-// addHistory adds an entry to the list, and to the recall of lines, the
-// line editor, when not nil.
-func (s *Shell) addHistory(e string, lines LineReader) {
-	s.hist.entries = append(s.hist.entries, e)
+// addHistory adds an entry, added at time t, to the list, and to the
+// recall of lines, the line editor, when not nil.
+func (s *Shell) addHistory(e string, t int64, lines LineReader) {
+	s.hist.entries, s.hist.times = append(s.hist.entries, e), append(s.hist.times, t)
 	if lines != nil {
 		lines.AddHistory(e)
 	}
@@ -188,7 +197,7 @@ func (s *Shell) boundHistory(env getenv) {
 		return
 	}
 	h := s.hist
-	h.entries = append(h.entries[:0:0], h.entries[len(h.entries)-n:]...)
+	h.keepLast(n)
 	s.histFiles.appended = min(s.histFiles.appended, len(h.entries))
 }
 
@@ -215,7 +224,7 @@ func (s *Shell) deleteHistory(b builtinIO, spec string, lines LineReader) int {
 	if !ok1 || !ok2 || a > z {
 		return b.fail(1, "%s: history position out of range", spec)
 	}
-	h.entries = append(h.entries[:a-1:a-1], h.entries[z:]...)
+	h.cut(a-1, z)
 	if lines != nil {
 		lines.ClearHistory()
 		for _, e := range h.entries {
@@ -239,42 +248,52 @@ func (s *Shell) historyFileOp(env getenv, dir string, b builtinIO, flag byte, ar
 		path = filepath.Join(dir, path)
 	}
 	own := path != "" && path == s.hist.path
+	// A file other than the session's is in bash's format, with the
+	// timestamps bash writes when HISTTIMEFORMAT is set.
+	file := &history{plain: true}
+	if _, file.stamped = env("HISTTIMEFORMAT"); own {
+		file = s.hist
+	}
 	h := s.hist
 	switch flag {
 	case 'r', 'n':
 		if path == "" {
 			return 1
 		}
-		lines, err := readHistoryLines(path, own)
+		d, err := file.readAll(path)
 		if err != nil {
 			return b.fail(1, "%s: %s", path, errno(err))
 		}
 		from := 0
 		if flag == 'n' {
-			from = min(s.histFiles.read, len(lines))
+			from = min(s.histFiles.read, len(d.entries))
 		}
-		add := lines[from:]
+		add, times := d.entries[from:], d.times[from:]
 		if flag == 'n' && own {
 			// The session's own file has every line it ran already:
 			// what is new is other sessions'.
-			add = h.newEntries(lines)
+			add, times = h.newEntries(d.entries, d.times)
 		}
-		for _, e := range add {
-			s.addHistory(e, s.lines)
+		for i, e := range add {
+			s.addHistory(e, times[i], s.lines)
 		}
-		s.histFiles.read = len(lines)
+		s.histFiles.read = len(d.entries)
 		s.boundHistory(env)
 	case 'a', 'w':
 		if path == "" {
 			return 0
 		}
-		entries := h.entries
+		from := 0
 		mode := os.O_WRONLY | os.O_CREATE | os.O_TRUNC
 		if flag == 'a' {
-			entries = entries[min(s.histFiles.appended, len(entries)):]
+			from = min(s.histFiles.appended, len(h.entries))
 			mode = os.O_WRONLY | os.O_CREATE | os.O_APPEND
 		}
-		if err := writeHistoryLines(path, mode, entries, own); err != nil {
+		records := make([]histRecord, 0, len(h.entries)-from)
+		for i := from; i < len(h.entries); i++ {
+			records = append(records, histRecord{h.entries[i], h.times[i]})
+		}
+		if err := writeHistoryFile(path, mode, file.format(records)); err != nil {
 			return b.fail(1, "%s: %s", path, errno(err))
 		}
 		s.histFiles.appended = len(h.entries)
@@ -282,46 +301,25 @@ func (s *Shell) historyFileOp(env getenv, dir string, b builtinIO, flag byte, ar
 	return 0
 }
 
-// readHistoryLines reads a history file: one entry a line, in qsh's own
-// encoding if it is the session's file.
-func readHistoryLines(path string, own bool) ([]string, error) {
+// readAll reads the history file at path, in h's format, whole.
+func (h *history) readAll(path string) (historyData, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return historyData{}, err
 	}
 	defer f.Close()
 	if fi, err := f.Stat(); err == nil && fi.IsDir() {
-		return nil, errors.New("Is a directory") //lint:ignore ST1005 bash's words, shown as they are
+		return historyData{}, errors.New("Is a directory") //lint:ignore ST1005 bash's words, shown as they are
 	}
-	var lines []string
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, maxHistoryLine)
-	for sc.Scan() {
-		line := sc.Text()
-		if own {
-			if e, ok := decodeEntry(line); ok {
-				lines = append(lines, e)
-			}
-			continue
-		}
-		lines = append(lines, line)
-	}
-	return lines, sc.Err()
+	return readHistory(f, maxHistoryRead, h.plain)
 }
 
-func writeHistoryLines(path string, mode int, entries []string, own bool) error {
+func writeHistoryFile(path string, mode int, text string) error {
 	f, err := os.OpenFile(path, mode, 0o600)
 	if err != nil {
 		return err
 	}
-	var sb strings.Builder
-	for _, e := range entries {
-		if own {
-			e = encodeEntry(e)
-		}
-		sb.WriteString(e + "\n")
-	}
-	_, err = f.WriteString(sb.String())
+	_, err = f.WriteString(text)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}

@@ -192,12 +192,12 @@ func TestEraseDupsFile(t *testing.T) {
 	if !slices.Equal(r.history, want) {
 		t.Errorf("recall %q, want %q", r.history, want)
 	}
-	data, err := os.ReadFile(filepath.Join(s.Var("XDG_STATE_HOME"), "qsh", "history"))
+	d, err := (&history{}).readAll(filepath.Join(s.Var("XDG_STATE_HOME"), "qsh", "history"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Split(strings.TrimSpace(string(data)), "\n"); !slices.Equal(got, want) {
-		t.Errorf("file %q, want %q", got, want)
+	if !slices.Equal(d.entries, want) || slices.Contains(d.times, 0) {
+		t.Errorf("file %q %v, want %q with times", d.entries, d.times, want)
 	}
 }
 

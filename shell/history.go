@@ -12,14 +12,19 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 	"unicode/utf8"
 	"unsafe"
 )
 
 // history is the session's list of command lines and its file.
 //
-// The file holds one entry per line; a backslash and a newline inside an
-// entry are written `\\` and `\n`, so a multi-line command stays one entry.
+// The file holds each entry on a line of its own after the time it was
+// added, a line `#SECONDS` (bash's history-file timestamp). In qsh's own
+// file a backslash and a newline inside an entry are written `\\` and
+// `\n`, so a multi-line command stays one line; in a file of bash's
+// ($HISTFILE set to a path of the user's choosing) an entry is written as
+// it is, and its timestamp tells where the next begins.
 // Each entry is appended with a single write under an exclusive flock, so
 // shells appending at the same time lose nothing, and a write the disk
 // cannot take whole is taken back: the file holds whole lines or nothing.
@@ -28,9 +33,17 @@ import (
 // limit rewrites it (temp file, rename) under the same lock; appenders
 // check they still write to the file the path names.
 type history struct {
-	path    string // "" when entries are not saved
+	path string // "" when entries are not saved
+	// plain is set when the file is in bash's format (see above), and
+	// stamped when that file has timestamps (is new, or begins with
+	// one): written without, they would read as entries there.
+	plain, stamped bool
 	size    int
 	entries []string
+	// times are when each entry was added, in seconds since the epoch,
+	// 0 where that is unknown (a file without timestamps); one for each
+	// of entries.
+	times []int64
 	// loading is closed when the read [history.start] arranged is over;
 	// until then that read owns the fields above. nil when none is
 	// under way.
@@ -40,9 +53,9 @@ type history struct {
 	warn  error // the background read's warning, until reported
 	// erased is set when erasedups removed entries the file still has.
 	erased bool
-	// unsaved are the lines, encoded, that the file could not take yet,
-	// oldest first; failing is set once that was said.
-	unsaved []string
+	// unsaved are the entries, with their times, that the file could
+	// not take yet, oldest first; failing is set once that was said.
+	unsaved []histRecord
 	failing bool
 	// inFile is how many entries of the file the session has read (at
 	// the start, or with history -n), and mine the entries it appended
@@ -89,6 +102,21 @@ func (h *history) start(path string) error {
 	return nil
 }
 
+// retarget saves entries from now on to the file at path ("" for none),
+// of bash's format when plain. The list stays as it is.
+func (h *history) retarget(path string, plain bool) {
+	h.path, h.plain, h.inFile, h.mine, h.erased = path, plain, 0, nil, false
+	h.stamped = true
+	if f, err := os.Open(path); err == nil {
+		head := make([]byte, 24)
+		n, _ := f.Read(head)
+		f.Close()
+		line, _, _ := strings.Cut(string(head[:n]), "\n")
+		_, ok := timestamp(line)
+		h.stamped = n == 0 || ok
+	}
+}
+
 // wait waits for the read [history.start] arranged, if any.
 func (h *history) wait() {
 	if h.loading != nil {
@@ -107,7 +135,7 @@ func (h *history) openFile(path string) (*os.File, error) {
 	}
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
-		h.path = path
+		h.path, h.stamped = path, true
 		return nil, nil
 	}
 	if err != nil {
@@ -120,13 +148,14 @@ func (h *history) openFile(path string) (*os.File, error) {
 // rewrites the file when it has outgrown the size or has unreadable lines.
 func (h *history) read(f *os.File) error {
 	path := f.Name()
-	d, err := readHistory(f, maxHistoryRead)
+	d, err := readHistory(f, maxHistoryRead, h.plain)
 	f.Close()
 	if err != nil {
 		return fmt.Errorf("history not loaded or saved: %s: %v", path, err)
 	}
 	h.path = path
-	h.entries = d.last(h.size)
+	h.stamped = d.stamped
+	h.entries, h.times = d.last(h.size)
 	h.inFile = len(d.entries)
 	var warn error
 	switch {
@@ -135,7 +164,8 @@ func (h *history) read(f *os.File) error {
 	case d.bad > 0:
 		warn = fmt.Errorf("history file %s: skipped %d unreadable line(s)", path, d.bad)
 	}
-	if d.lines > h.size+h.size/4+100 || d.bad > 0 || d.cut {
+	// A file of bash's is the user's: it is trimmed, never cleaned.
+	if len(d.entries) > h.size+h.size/4+100 || !h.plain && (d.bad > 0 || d.cut) {
 		if err := h.rewrite(); err != nil && warn == nil {
 			warn = err
 		} else if err == nil {
@@ -156,6 +186,8 @@ const maxHistoryRead = 64 << 20
 // historyData is what a history file holds.
 type historyData struct {
 	entries []string
+	times   []int64 // see [history.times]
+	stamped bool    // see [history.stamped]
 	size    int  // bytes read
 	lines   int  // lines read, entries or not
 	bad     int  // lines that are not entries: binary garbage, a bad escape, too long
@@ -166,7 +198,7 @@ type historyData struct {
 // bigger), with one read for the usual file, and decodes it. Entries are
 // substrings of the file's contents, so loading costs a few allocations
 // however many entries there are; only an entry with escapes gets its own.
-func readHistory(f *os.File, limit int64) (historyData, error) {
+func readHistory(f *os.File, limit int64, plain bool) (historyData, error) {
 	var d historyData
 	fi, err := f.Stat()
 	if err != nil {
@@ -202,10 +234,16 @@ func readHistory(f *os.File, limit int64) (historyData, error) {
 	}
 	d.size = len(buf)
 	if len(buf) == 0 {
+		d.stamped = true
 		return d, nil
 	}
 	// buf is not written again: share its bytes rather than copy them.
-	d.parse(unsafe.String(unsafe.SliceData(buf), len(buf)))
+	data := unsafe.String(unsafe.SliceData(buf), len(buf))
+	if plain {
+		d.parsePlain(data)
+	} else {
+		d.parse(data)
+	}
 	return d, nil
 }
 
@@ -217,6 +255,8 @@ func (d *historyData) parse(data string) {
 	clean := utf8.ValidString(data) && strings.IndexByte(data, 0) < 0
 	esc := strings.IndexByte(data, '\\') // the next backslash, or -1
 	d.entries = make([]string, 0, strings.Count(data, "\n")+1)
+	d.times = make([]int64, 0, cap(d.entries))
+	var when int64 // the timestamp line before the entry
 	for start := 0; start < len(data); {
 		end := strings.IndexByte(data[start:], '\n')
 		next := start + end + 1
@@ -232,6 +272,10 @@ func (d *historyData) parse(data string) {
 		if line == "" {
 			continue
 		}
+		if t, ok := timestamp(line); ok {
+			when = t
+			continue
+		}
 		if len(line) > maxHistoryLine {
 			d.bad++
 			continue
@@ -243,7 +287,8 @@ func (d *historyData) parse(data string) {
 			}
 		}
 		if clean && (esc < 0 || esc >= end) {
-			d.entries = append(d.entries, line)
+			d.entries, d.times = append(d.entries, line), append(d.times, when)
+			when = 0
 			continue
 		}
 		e, ok := decodeEntry(line)
@@ -251,24 +296,76 @@ func (d *historyData) parse(data string) {
 			d.bad++
 			continue
 		}
-		d.entries = append(d.entries, e)
+		d.entries, d.times = append(d.entries, e), append(d.times, when)
+		when = 0
 	}
 }
 
-// last is the newest n entries. When they hold less than half of what was
-// read (a trimmed or corrupt file), they move to a string of their own,
-// so that the rest of the file's bytes are not kept for the session.
-func (d *historyData) last(n int) []string {
-	entries := d.entries
+// parsePlain decodes a history file of bash's: a line an entry, or, when
+// the file begins with a timestamp, the lines from one timestamp to the
+// next an entry, as bash reads them with lithist, which keeps a
+// multi-line command whole.
+func (d *historyData) parsePlain(data string) {
+	lines := strings.Split(strings.TrimSuffix(data, "\n"), "\n")
+	d.lines = len(lines)
+	_, stamped := timestamp(lines[0])
+	d.stamped = stamped
+	var when int64
+	var b strings.Builder
+	open := false
+	flush := func() {
+		if open {
+			d.entries, d.times = append(d.entries, b.String()), append(d.times, when)
+			b.Reset()
+			open = false
+		}
+	}
+	for _, line := range lines {
+		line = strings.TrimSuffix(line, "\r")
+		if t, ok := timestamp(line); ok && stamped {
+			flush()
+			when = t
+			continue
+		}
+		if !stamped {
+			if _, ok := timestamp(line); !ok && line != "" {
+				d.entries, d.times = append(d.entries, line), append(d.times, 0)
+			}
+			continue
+		}
+		if open {
+			b.WriteByte('\n')
+		}
+		b.WriteString(line)
+		open = true
+	}
+	flush()
+}
+
+// timestamp is the time a history file's line `#SECONDS` gives.
+func timestamp(line string) (int64, bool) {
+	if len(line) < 2 || line[0] != '#' || !isDigits(line[1:]) {
+		return 0, false
+	}
+	t, err := strconv.ParseInt(line[1:], 10, 64)
+	return t, err == nil
+}
+
+// last is the newest n entries and their times. When they hold less than
+// half of what was read (a trimmed or corrupt file), they move to a string
+// of their own, so that the rest of the file's bytes are not kept for the
+// session.
+func (d *historyData) last(n int) ([]string, []int64) {
+	entries, times := d.entries, d.times
 	if len(entries) > n {
-		entries = entries[len(entries)-n:]
+		entries, times = entries[len(entries)-n:], times[len(times)-n:]
 	}
 	kept := 0
 	for _, e := range entries {
 		kept += len(e)
 	}
 	if kept >= d.size/2 {
-		return entries
+		return entries, times
 	}
 	var b strings.Builder
 	b.Grow(kept)
@@ -279,13 +376,16 @@ func (d *historyData) last(n int) []string {
 	for i, e := range entries {
 		entries[i], all = all[:len(e)], all[len(e):]
 	}
-	return entries
+	return entries, times
 }
 
 // encodeEntry is e as a line of the file: a backslash is `\\`, a newline
 // `\n`, and a byte that is not UTF-8 (a Latin-1 name typed as it is) or
-// NUL `\xNN`.
+// NUL `\xNN`, as is the `#` of an entry that would read as a timestamp.
 func encodeEntry(e string) string {
+	if _, ok := timestamp(e); ok {
+		return `\x23` + encodeEntry(e[1:])
+	}
 	plain := utf8.ValidString(e) && strings.IndexByte(e, 0) < 0
 	if plain && !strings.ContainsAny(e, "\\\n") {
 		return e
@@ -356,6 +456,58 @@ func decodeEntry(line string) (string, bool) {
 	return b.String(), true
 }
 
+// histRecord is an entry with the time it was added.
+type histRecord struct {
+	text string
+	time int64
+}
+
+// format is records as the file holds them, each after its timestamp:
+// in qsh's file, where it is known; in bash's, in a file that has them,
+// always (an entry read without one was added, for bash, when read).
+func (h *history) format(records []histRecord) string {
+	var b strings.Builder
+	now := time.Now().Unix()
+	for _, r := range records {
+		t := r.time
+		if t == 0 && h.plain && h.stamped {
+			t = now
+		}
+		if t != 0 && (!h.plain || h.stamped) {
+			b.WriteString("#")
+			b.WriteString(strconv.FormatInt(t, 10))
+			b.WriteByte('\n')
+		}
+		if h.plain {
+			b.WriteString(r.text)
+		} else {
+			b.WriteString(encodeEntry(r.text))
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// push appends an entry to the list, keeping it to the size.
+func (h *history) push(e string, t int64) {
+	h.entries, h.times = append(h.entries, e), append(h.times, t)
+	h.keepLast(h.size)
+}
+
+// keepLast drops all but the newest n entries.
+func (h *history) keepLast(n int) {
+	if len(h.entries) > n {
+		h.entries = append(h.entries[:0:0], h.entries[len(h.entries)-n:]...)
+		h.times = append(h.times[:0:0], h.times[len(h.times)-n:]...)
+	}
+}
+
+// cut removes entries i to j-1.
+func (h *history) cut(i, j int) {
+	h.entries = append(h.entries[:i:i], h.entries[j:]...)
+	h.times = append(h.times[:i:i], h.times[j:]...)
+}
+
 // add appends an entry in memory and to the file, with those the file
 // could not take before. It returns what to tell the user, once: that
 // saving failed, then that it works again.
@@ -363,28 +515,24 @@ func (h *history) add(e string) (note string) {
 	if h.size == 0 {
 		return ""
 	}
-	h.entries = append(h.entries, e)
-	if len(h.entries) > h.size {
-		h.entries = append(h.entries[:0:0], h.entries[len(h.entries)-h.size:]...)
-	}
+	now := time.Now().Unix()
+	h.push(e, now)
 	if h.path == "" {
 		return ""
 	}
-	h.unsaved = append(h.unsaved, encodeEntry(e)+"\n")
+	h.unsaved = append(h.unsaved, histRecord{e, now})
 	if len(h.unsaved) > h.size {
 		h.unsaved = append(h.unsaved[:0:0], h.unsaved[len(h.unsaved)-h.size:]...)
 	}
-	if err := appendLines(h.path, strings.Join(h.unsaved, "")); err != nil {
+	if err := appendLines(h.path, h.format(h.unsaved)); err != nil {
 		if h.failing {
 			return ""
 		}
 		h.failing = true
 		return fmt.Sprintf("history not saved: %v (it is kept, and saved once the file takes it)", err)
 	}
-	for _, l := range h.unsaved {
-		if e, ok := decodeEntry(strings.TrimSuffix(l, "\n")); ok {
-			h.mine = append(h.mine, e)
-		}
+	for _, r := range h.unsaved {
+		h.mine = append(h.mine, r.text)
 	}
 	n := len(h.unsaved)
 	h.unsaved = nil
@@ -454,16 +602,16 @@ func (h *history) rewrite() error { return h.rewriteFile(false) }
 // erasedups) and reports whether there were any; the file loses them when
 // the session ends (see [history.settle]).
 func (h *history) erase(e string) bool {
-	kept := h.entries[:0:0]
-	for _, x := range h.entries {
+	kept, times := h.entries[:0:0], h.times[:0:0]
+	for i, x := range h.entries {
 		if x != e {
-			kept = append(kept, x)
+			kept, times = append(kept, x), append(times, h.times[i])
 		}
 	}
 	if len(kept) == len(h.entries) {
 		return false
 	}
-	h.entries = kept
+	h.entries, h.times = kept, times
 	h.erased = true
 	return true
 }
@@ -489,27 +637,26 @@ func (h *history) rewriteFile(dedupe bool) error {
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
 		return err
 	}
-	d, err := readHistory(f, maxHistoryRead)
+	d, err := readHistory(f, maxHistoryRead, h.plain)
 	if err != nil {
 		return err
 	}
-	entries := d.entries
+	records := make([]histRecord, len(d.entries))
+	for i, e := range d.entries {
+		records[i] = histRecord{e, d.times[i]}
+	}
 	if dedupe {
-		entries = lastCopies(entries)
+		records = lastCopies(records)
 	}
-	if len(entries) > h.size {
-		entries = entries[len(entries)-h.size:]
+	if len(records) > h.size {
+		records = records[len(records)-h.size:]
 	}
-	var b strings.Builder
-	for _, e := range entries {
-		b.WriteString(encodeEntry(e))
-		b.WriteByte('\n')
-	}
+	text := h.format(records)
 	tmp, err := os.CreateTemp(filepath.Dir(h.path), ".history-*")
 	if err != nil {
 		return err
 	}
-	_, err = tmp.WriteString(b.String())
+	_, err = tmp.WriteString(text)
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
@@ -522,14 +669,14 @@ func (h *history) rewriteFile(dedupe bool) error {
 	return err
 }
 
-// lastCopies is entries with only the last copy of each, in order.
-func lastCopies(entries []string) []string {
-	seen := make(map[string]bool, len(entries))
-	out := make([]string, 0, len(entries))
-	for i := len(entries) - 1; i >= 0; i-- {
-		if !seen[entries[i]] {
-			seen[entries[i]] = true
-			out = append(out, entries[i])
+// lastCopies is records with only the last copy of each entry, in order.
+func lastCopies(records []histRecord) []histRecord {
+	seen := make(map[string]bool, len(records))
+	out := make([]histRecord, 0, len(records))
+	for i := len(records) - 1; i >= 0; i-- {
+		if e := records[i].text; !seen[e] {
+			seen[e] = true
+			out = append(out, records[i])
 		}
 	}
 	slices.Reverse(out)
@@ -587,18 +734,20 @@ func (s *Shell) reportHistory() {
 
 // newEntries are the entries of the session's own file past those it has
 // read, without those it appended itself (matched in order: other
-// sessions' lines may come between), for history -n; the rest are known
-// from now on.
-func (h *history) newEntries(lines []string) []string {
+// sessions' lines may come between), with their times, for history -n;
+// the rest are known from now on.
+func (h *history) newEntries(entries []string, times []int64) ([]string, []int64) {
 	var out []string
+	var when []int64
 	k := 0
-	for _, e := range lines[min(h.inFile, len(lines)):] {
+	from := min(h.inFile, len(entries))
+	for i, e := range entries[from:] {
 		if k < len(h.mine) && e == h.mine[k] {
 			k++
 			continue
 		}
-		out = append(out, e)
+		out, when = append(out, e), append(when, times[from+i])
 	}
-	h.inFile, h.mine = len(lines), nil
-	return out
+	h.inFile, h.mine = len(entries), nil
+	return out, when
 }

@@ -6,10 +6,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -18,7 +20,7 @@ import (
 func TestHistoryEncoding(t *testing.T) {
 	t.Parallel()
 	for _, e := range []string{"echo hi", "for i in 1; do\necho $i\ndone", `printf 'a\nb\\'`, "tail\\", "a\\nb", "ünïcode ✓",
-		"echo caf\xe9 \xff\x00 \\x41", `echo \xe9`} {
+		"echo caf\xe9 \xff\x00 \\x41", `echo \xe9`, "#1700000000", "#12 not a time"} {
 		line := encodeEntry(e)
 		if strings.Contains(line, "\n") {
 			t.Errorf("encodeEntry(%q) = %q has a newline", e, line)
@@ -74,7 +76,7 @@ func TestReadHistory(t *testing.T) {
 			}
 			defer f.Close()
 			limit := cmp.Or(tt.limit, maxHistoryRead)
-			d, err := readHistory(f, limit)
+			d, err := readHistory(f, limit, false)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -102,8 +104,8 @@ func TestHistoryParseAllocs(t *testing.T) {
 			t.Fatalf("%d entries", len(d.entries))
 		}
 	})
-	if allocs > 2 {
-		t.Errorf("%v allocations to parse 1001 entries, want the slice and the escaped one", allocs)
+	if allocs > 3 {
+		t.Errorf("%v allocations to parse 1001 entries, want the two slices and the escaped one", allocs)
 	}
 }
 
@@ -419,7 +421,7 @@ func TestHistoryCutLastLine(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.add("three")
-	if data, _ := os.ReadFile(path); string(data) != "one\ntw\nthree\n" {
+	if data, _ := os.ReadFile(path); !regexp.MustCompile(`^one\ntw\n#[0-9]+\nthree\n$`).Match(data) {
 		t.Errorf("file %q", data)
 	}
 }
@@ -444,5 +446,102 @@ func TestHistoryLongEntries(t *testing.T) {
 	}
 	if !slices.Equal(h2.entries, []string{long, odd, "after"}) {
 		t.Errorf("%d entries back; the first %d bytes", len(h2.entries), len(h2.entries[0]))
+	}
+}
+
+// TestHistoryFormats reads files of qsh's and bash's formats: timestamps
+// give the entries' times, and in bash's, when the file begins with one,
+// where a multi-line entry ends.
+func TestHistoryFormats(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		plain   bool
+		file    string
+		entries []string
+		times   []int64
+		stamped bool
+	}{
+		{"qsh's, old, without times", false, "a\nfor x\\ndone\n", []string{"a", "for x\ndone"}, []int64{0, 0}, false},
+		{"qsh's with times", false, "#100\na\nb\n#200\n\\x23300\n", []string{"a", "b", "#300"}, []int64{100, 0, 200}, false},
+		{"bash's without times", true, "ls\n\ncd /\n", []string{"ls", "cd /"}, []int64{0, 0}, false},
+		{"bash's with times", true, "#100\nfor i in 1\ndo :\ndone\n#200\nls\n", []string{"for i in 1\ndo :\ndone", "ls"}, []int64{100, 200}, true},
+		{"bash's, times after the start are skipped", true, "ls\n#100\npwd\n", []string{"ls", "pwd"}, []int64{0, 0}, false},
+		{"bash's, empty", true, "", nil, nil, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "h")
+			os.WriteFile(path, []byte(tt.file), 0o600)
+			d, err := (&history{plain: tt.plain}).readAll(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(d.entries, tt.entries) || !slices.Equal(d.times, tt.times) || tt.plain && d.stamped != tt.stamped {
+				t.Errorf("entries %q times %v stamped %v\nwant %q %v %v", d.entries, d.times, d.stamped, tt.entries, tt.times, tt.stamped)
+			}
+		})
+	}
+}
+
+// TestHistoryFormatRoundTrip writes entries in each format and reads them
+// back unchanged, times included.
+func TestHistoryFormatRoundTrip(t *testing.T) {
+	t.Parallel()
+	records := []histRecord{{"echo a", 100}, {"for i in 1\ndo :\ndone", 200}, {"#5 a comment", 300}, {`printf '\\n'`, 400}}
+	for _, plain := range []bool{false, true} {
+		h := &history{plain: plain, stamped: true}
+		path := filepath.Join(t.TempDir(), "h")
+		os.WriteFile(path, []byte(h.format(records)), 0o600)
+		d, err := h.readAll(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, r := range records {
+			if i >= len(d.entries) || d.entries[i] != r.text || d.times[i] != r.time {
+				t.Errorf("plain %v: read %q %v, want %v", plain, d.entries, d.times, records)
+				break
+			}
+		}
+	}
+}
+
+// TestREPLBashHistoryFile: a HISTFILE the rc files set is used in bash's
+// format, which bash reads back (timestamps and multi-line entries), and
+// HISTTIMEFORMAT shows the times; unsetting HISTFILE keeps history in
+// memory only.
+func TestREPLBashHistoryFile(t *testing.T) {
+	s, _, out := newTestShell(t, []string{"echo one", "for i in 2; do\necho $i\ndone", "HISTTIMEFORMAT='<%Y> ' history 2"})
+	path := filepath.Join(s.Var("HOME"), ".bash_history")
+	if err := os.WriteFile(path, []byte("#1700000000\nold entry\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if own := s.Var("HISTFILE"); own != filepath.Join(s.Var("HOME"), "state", "qsh", "history") {
+		t.Fatalf("HISTFILE before the rc files = %q", own)
+	}
+	s.r.Set("HISTFILE", path) // as ~/.bashrc would
+	s.REPL(t.Context())
+	year := time.Now().Format("2006")
+	if want := "    3  <" + year + "> for i in 2; do\necho $i\ndone\n    4  <" + year + "> HISTTIMEFORMAT"; !strings.Contains(out.String(), want) {
+		t.Errorf("output %q\nwant %q", out, want)
+	}
+	data, _ := os.ReadFile(path)
+	if !strings.HasPrefix(string(data), "#1700000000\nold entry\n#") || !strings.Contains(string(data), "\nfor i in 2; do\necho $i\ndone\n#") {
+		t.Errorf("file %q", data)
+	}
+	if bash, err := exec.LookPath("bash"); err == nil {
+		cmd := exec.Command(bash, "-c", `shopt -s lithist; HISTTIMEFORMAT="%Y "; HISTFILE=$1; set -o history; history`, "bash", path)
+		got, err := cmd.CombinedOutput()
+		if err != nil || !strings.Contains(string(got), "    1  2023 old entry\n") || !strings.Contains(string(got), "    3  "+year+" for i in 2; do\necho $i\ndone\n") {
+			t.Errorf("bash read %q (%v)", got, err)
+		}
+	}
+
+	s, _, _ = newTestShell(t, []string{"echo public", "unset HISTFILE", "echo private", "HISTFILE=h2", "echo elsewhere"})
+	s.REPL(t.Context())
+	own, _ := os.ReadFile(filepath.Join(s.Var("HOME"), "state", "qsh", "history"))
+	other, _ := os.ReadFile(filepath.Join(s.Var("HOME"), "h2"))
+	if !strings.Contains(string(own), "echo public") || strings.Contains(string(own)+string(other), "private") || !strings.Contains(string(other), "echo elsewhere") {
+		t.Errorf("with HISTFILE unset, then set, files %q and %q", own, other)
 	}
 }

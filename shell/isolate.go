@@ -32,9 +32,10 @@ func (s *Shell) keep() (restore func()) {
 	specs.mu.Unlock()
 	histFiles := s.histFiles
 	var hist []string
+	var times []int64
 	if s.hist != nil {
 		s.joinHistory(true)
-		hist = slices.Clone(s.hist.entries)
+		hist, times = slices.Clone(s.hist.entries), slices.Clone(s.hist.times)
 	}
 	return func() {
 		s.keys.mu.Lock()
@@ -46,7 +47,7 @@ func (s *Shell) keep() (restore func()) {
 		specs.mu.Unlock()
 		s.histFiles = histFiles
 		if s.hist != nil {
-			s.hist.entries = hist
+			s.hist.entries, s.hist.times = hist, times
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/url"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -185,8 +186,9 @@ func (s *Shell) loadHistory() {
 	if s.cfg.HistSize <= 0 {
 		return
 	}
-	path, err := historyFile(s.cfg, s.Var)
-	if err == nil {
+	path, plain, err := s.historyPath()
+	if err == nil && path != "" {
+		s.hist.plain = plain
 		err = s.hist.start(path)
 	}
 	if err != nil {
@@ -203,6 +205,46 @@ func (s *Shell) loadHistory() {
 	}
 }
 
+// historyPath is the file history is kept in, as the rc files left it:
+// QSH_HISTFILE, else HISTFILE — qsh's own file unless the rc files or the
+// environment named another, which is then in bash's format (plain), and
+// none when they unset it, as in bash.
+func (s *Shell) historyPath() (path string, plain bool, err error) {
+	if s.cfg.HistFile != "" {
+		path, err = historyFile(s.cfg, s.Var)
+		return path, false, err
+	}
+	v, set := s.r.Get("HISTFILE")
+	switch {
+	case v != "" && v == s.ownHistFile:
+		return v, false, nil
+	case v != "":
+		if !filepath.IsAbs(v) {
+			v = filepath.Join(s.r.Dir(), v)
+		}
+		return v, true, nil
+	case !set && s.ownHistFile == "":
+		// No HOME to name a file with: historyFile says so.
+		path, err = historyFile(s.cfg, s.Var)
+		return path, false, err
+	}
+	return "", false, nil
+}
+
+// followHistFile moves the saving of entries to the file HISTFILE names
+// now, when a command changed it: none when it was unset, as bash then
+// writes nothing at exit.
+func (s *Shell) followHistFile() {
+	if s.cfg.HistFile != "" || s.hist.size == 0 {
+		return
+	}
+	path, plain, err := s.historyPath()
+	if err != nil || path == s.hist.path {
+		return
+	}
+	s.hist.retarget(path, plain)
+}
+
 // remember adds a command line to the history unless HISTCONTROL or
 // HISTIGNORE keep it out (see [histRules]), and reports whether the line
 // is private: kept out of the session record too.
@@ -211,6 +253,7 @@ func (s *Shell) remember(entry string) (private bool) {
 		return s.histRules().private(entry)
 	}
 	s.joinHistory(true)
+	s.followHistFile()
 	r := s.histRules()
 	prev, hasPrev := "", len(s.hist.entries) > 0
 	if hasPrev {

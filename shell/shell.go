@@ -91,6 +91,10 @@ type Shell struct {
 	// defaultPS1 is set when PS1 is bash's default, set by the shell
 	// for the rc files (see [New]).
 	defaultPS1 bool
+	// ownHistFile is the history file an interactive shell named in
+	// HISTFILE before the rc files ran; "" when HISTFILE came from the
+	// environment or history has no file.
+	ownHistFile string
 	// builtins are the caller's (see [Builtins]).
 	builtins []*eval.Builtin
 	// lineNo counts the command lines run; warnedAt is the one at which
@@ -226,6 +230,14 @@ func New(opts ...Option) (*Shell, error) {
 		// when the REPL starts, it gives way to qsh's own prompt.
 		r.Set("PS1", bashPS1)
 		s.defaultPS1 = true
+	}
+	if _, set := r.Get("HISTFILE"); s.interactive && !set && s.cfg.HistSize > 0 {
+		// As bash names its file before the rc files run, so that they
+		// and the tools they start (hstr) find it, and can change it.
+		if path, err := historyFile(s.cfg, s.Var); err == nil {
+			r.Set("HISTFILE", path)
+			s.ownHistFile = path
+		}
 	}
 	return s, nil
 }

@@ -98,7 +98,7 @@ func TestREPLMultiLine(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := "for i in 1 2 3; do\\necho n$i\\ndone\necho 'a\\nb'\n"
-	if string(data) != want {
+	if unstamped(data) != want {
 		t.Fatalf("history file:\n%q\nwant:\n%q", data, want)
 	}
 }

@@ -81,7 +81,7 @@ func TestKeysDoNothing(t *testing.T) {
 	tm.WaitFor(ps1)
 	exit(t, tm)
 	data, _ := os.ReadFile(filepath.Join(home, "state", "qsh", "history"))
-	if want := "echo abc$((6*7))\n" + `echo \xe9Xt\xe9; echo o""k` + "\n"; string(data) != want {
+	if want := "echo abc$((6*7))\n" + `echo \xe9Xt\xe9; echo o""k` + "\n"; unstamped(data) != want {
 		t.Errorf("history file %q, want %q", data, want)
 	}
 }
@@ -134,7 +134,7 @@ func TestLongLinesRoundTrip(t *testing.T) {
 	tm.WaitFor(ps1)
 	exit(t, tm)
 	data, err := os.ReadFile(filepath.Join(home, "state", "qsh", "history"))
-	if err != nil || string(data) != typed+"\n"+pasted+"\n" {
+	if err != nil || unstamped(data) != typed+"\n"+pasted+"\n" {
 		t.Fatalf("history file of %d bytes, want %d (%v)", len(data), len(typed)+len(pasted)+2, err)
 	}
 	tm = startShell(t, home)
