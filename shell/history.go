@@ -38,8 +38,8 @@ type history struct {
 	// stamped when that file has timestamps (is new, or begins with
 	// one): written without, they would read as entries there.
 	plain, stamped bool
-	size    int
-	entries []string
+	size           int
+	entries        []string
 	// times are when each entry was added, in seconds since the epoch,
 	// 0 where that is unknown (a file without timestamps); one for each
 	// of entries.
@@ -188,10 +188,10 @@ type historyData struct {
 	entries []string
 	times   []int64 // see [history.times]
 	stamped bool    // see [history.stamped]
-	size    int  // bytes read
-	lines   int  // lines read, entries or not
-	bad     int  // lines that are not entries: binary garbage, a bad escape, too long
-	cut     bool // the file was over the limit: only its end was read
+	size    int     // bytes read
+	lines   int     // lines read, entries or not
+	bad     int     // lines that are not entries: binary garbage, a bad escape, too long
+	cut     bool    // the file was over the limit: only its end was read
 }
 
 // readHistory reads a history file whole (its last limit bytes when it is
