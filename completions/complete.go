@@ -18,6 +18,19 @@ type Env struct {
 	// Keep one for the session: it rescans only when Path or a directory on
 	// it changes.
 	Commands *Commands
+	// IgnoreCase matches file and command names whatever their case
+	// (readline's completion-ignore-case); a candidate then starts with
+	// the typed word only when case is ignored.
+	IgnoreCase bool
+}
+
+// hasPrefix reports whether s starts with prefix, ignoring case when
+// fold is set.
+func hasPrefix(s, prefix string, fold bool) bool {
+	if fold {
+		return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
+	}
+	return strings.HasPrefix(s, prefix)
 }
 
 // Complete returns the candidates for the word before cursor in line, each a
@@ -47,7 +60,7 @@ func Complete(line string, cursor int, env Env) (cands []string, replace int) {
 		if w.value == "~" {
 			return completePath(w, env, anyFile)
 		}
-		return finish(commandNames(w.value, env), w.raw), len(w.raw)
+		return finish(commandNames(w.value, env), w.raw, env.IgnoreCase), len(w.raw)
 	case cmdPos && !assign:
 		return completePath(w, env, executable)
 	case cmd == "git" && !w.afterEq:
@@ -61,11 +74,12 @@ func Complete(line string, cursor int, env Env) (cands []string, replace int) {
 }
 
 // finish appends a space to each name and makes each a full replacement for
-// raw; names that do not start with raw are dropped.
-func finish(names []string, raw string) []string {
+// raw; names that do not start with raw (in any case, with fold) are
+// dropped.
+func finish(names []string, raw string, fold bool) []string {
 	var out []string
 	for _, n := range names {
-		if strings.HasPrefix(n, raw) {
+		if hasPrefix(n, raw, fold) {
 			out = append(out, n+" ")
 		}
 	}
@@ -162,7 +176,7 @@ func commandNames(prefix string, env Env) []string {
 	var names []string
 	add := func(list []string) {
 		for _, n := range list {
-			if strings.HasPrefix(n, prefix) {
+			if hasPrefix(n, prefix, env.IgnoreCase) {
 				names = append(names, n)
 			}
 		}

@@ -273,3 +273,58 @@ func BenchmarkCompleteCommand(b *testing.B) {
 		Complete("g", 1, env)
 	}
 }
+
+// TestIgnoreCase: with completion-ignore-case, names match in any case and
+// a candidate is the name as it is, in place of the typed word.
+func TestIgnoreCase(t *testing.T) {
+	env := testEnv(t)
+	env.IgnoreCase = true
+	tests := []struct {
+		line string
+		want []string
+	}{
+		{"ls ../home/doc", []string{"docs/", "Documents/"}},
+		{"ls ../home/DOCU", []string{"Documents/"}},
+		{`ls "../home/DOCU`, []string{`Documents/`}},
+		{"ls MAIN", []string{"main.go "}},
+		{"GOFM", []string{"gofmt "}},
+	}
+	for _, tt := range tests {
+		got, replace := Complete(tt.line, len(tt.line), env)
+		slices.Sort(got)
+		slices.Sort(tt.want)
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("Complete(%q) = %q (replace %d), want %q", tt.line, got, replace, tt.want)
+		}
+	}
+	env.IgnoreCase = false
+	if got, _ := Complete("ls MAIN", 7, env); len(got) != 0 {
+		t.Errorf("without IgnoreCase: %q", got)
+	}
+}
+
+func TestReplacement(t *testing.T) {
+	tests := []struct {
+		cands []string
+		typed string
+		want  string
+		ok    bool
+	}{
+		{[]string{"main.go "}, "ma", "", false},              // readline adds it
+		{[]string{"Documents/"}, "docu", "Documents/", true}, // another case
+		{[]string{"src/a.go "}, "**", "src/a.go ", true},     // fzf's choice
+		{[]string{"docs/", "Documents/"}, "do", "", false},   // readline lists them
+		{[]string{"zzz1", "zzz2"}, "a", "zzz", true},
+		{[]string{"x", "y"}, "a", "", false},
+		{nil, "a", "", false},
+	}
+	for _, tt := range tests {
+		got, ok := Replacement(tt.cands, tt.typed)
+		if got != tt.want && tt.ok || ok != tt.ok {
+			t.Errorf("Replacement(%q, %q) = %q, %v; want %q, %v", tt.cands, tt.typed, got, ok, tt.want, tt.ok)
+		}
+	}
+	if got, n := Suffixes([]string{"Documents/", "docs/", "x"}, "do"); n != 2 || len(got) != 2 || string(got[0]) != "cuments/" {
+		t.Errorf("Suffixes = %q, %d", got, n)
+	}
+}

@@ -54,10 +54,14 @@ func completePath(w word, env Env, kind fileKind) ([]string, int) {
 		return nil, 0
 	}
 	raw := w.raw[rawStart:]
+	// Matching in another case rewrites the typed name, which is done only
+	// where it is typed plainly (no quotes or escapes in it).
+	plain := strings.HasSuffix(raw, base) && !strings.ContainsAny(base, `"'\$`)
 	var cands []string
 	for _, e := range entries {
 		name := e.Name()
-		if !strings.HasPrefix(name, base) || name[0] == '.' && !strings.HasPrefix(base, ".") {
+		exact := strings.HasPrefix(name, base)
+		if !exact && !(env.IgnoreCase && plain && hasPrefix(name, base, true)) || name[0] == '.' && !strings.HasPrefix(base, ".") {
 			continue
 		}
 		isDir, isExec := kindOf(lookup, e)
@@ -66,6 +70,10 @@ func completePath(w word, env Env, kind fileKind) ([]string, int) {
 			continue
 		}
 		c := raw + quote(name[len(base):], w.quote, w.escape, raw == "" && rawStart == 0)
+		if !exact {
+			// The name as it is, in place of what was typed in another case.
+			c = raw[:len(raw)-len(base)] + quote(name, w.quote, w.escape, rawStart == 0 && len(raw) == len(base))
+		}
 		if isDir {
 			c += "/"
 		} else {

@@ -13,8 +13,8 @@ import (
 // opts has NoSort; with FileNames they are quoted (but for NoQuote) and a
 // directory ends in "/"; another match ends in the open quote's closing
 // quote and a space (none with NoSpace). dir and home resolve the matches
-// that name files. A match that does not begin with the typed text cannot
-// be offered (readline only inserts after the cursor) and is dropped.
+// that name files. A match need not begin with the typed text: as in
+// bash, it then takes the text's place (see [Replacement]).
 func Replies(matches []string, w Words, opts Options, dir, home string) (cands []string, replace int) {
 	typed := w.Line[w.Start:w.Point]
 	if opts&NoSort == 0 {
@@ -39,9 +39,7 @@ func Replies(matches []string, w Words, opts Options, dir, home string) (cands [
 				c += " "
 			}
 		}
-		if strings.HasPrefix(c, typed) {
-			cands = append(cands, c)
-		}
+		cands = append(cands, c)
 	}
 	return cands, len(typed)
 }

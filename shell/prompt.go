@@ -6,9 +6,9 @@ import (
 	"os/user"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
-	"github.com/ergochat/readline"
 	"github.com/qsh-shell/qsh/shell/eval"
 
 	"github.com/qsh-shell/qsh/completions"
@@ -116,7 +116,7 @@ func (s *Shell) continuationPrompt(ctx context.Context, status int) string {
 }
 
 // completer is Tab completion on the session's current state.
-func (s *Shell) completer() readline.AutoCompleter {
+func (s *Shell) completer() *tabCompleter {
 	cmds := new(completions.Commands)
 	last, lastCursor := "", -1
 	program := func(line string, cursor int) ([]string, int, bool) {
@@ -124,13 +124,14 @@ func (s *Shell) completer() readline.AutoCompleter {
 		last, lastCursor = line, cursor
 		return s.tabComplete(line, cursor, again)
 	}
-	return completions.Readline{Programmable: program, Env: func() completions.Env {
+	return &tabCompleter{rl: completions.Readline{Programmable: program, Env: func() completions.Env {
 		env := completions.Env{
-			Dir:      s.Dir(),
-			Home:     s.Var("HOME"),
-			Path:     s.Var("PATH"),
-			Builtins: s.r.BuiltinNames(),
-			Commands: cmds,
+			Dir:        s.Dir(),
+			Home:       s.Var("HOME"),
+			Path:       s.Var("PATH"),
+			Builtins:   s.r.BuiltinNames(),
+			Commands:   cmds,
+			IgnoreCase: strings.EqualFold(s.rlVars["completion-ignore-case"], "on"),
 		}
 		env.Functions = s.r.FuncNames()
 		env.Aliases = s.r.AliasNames()
@@ -143,5 +144,5 @@ func (s *Shell) completer() readline.AutoCompleter {
 		slices.Sort(env.Aliases)
 		slices.Sort(env.Vars)
 		return env
-	}}
+	}}}
 }

@@ -79,6 +79,10 @@ type lineEditor struct {
 	tooLong bool // the line went over MaxLine: drop the rest
 	dropped bool // the line was dropped
 
+	// tab is the completion, which hands listen the lines readline
+	// cannot complete itself.
+	tab *tabCompleter
+
 	// Key bindings (see editkeys.go):
 	hooks  editorHooks
 	action *binding // a bound key's, on its way to listen
@@ -110,9 +114,9 @@ type lineEditor struct {
 	viAct *viCmd
 }
 
-func newLineEditor(stdin *os.File, stdout io.Writer, complete readline.AutoCompleter, size int, hooks editorHooks) (*lineEditor, error) {
+func newLineEditor(stdin *os.File, stdout io.Writer, complete *tabCompleter, size int, hooks editorHooks) (*lineEditor, error) {
 	in := &lineInput{f: stdin}
-	e := &lineEditor{in: in, tty: stdin, hooks: hooks, getNext: -1}
+	e := &lineEditor{in: in, tty: stdin, hooks: hooks, getNext: -1, tab: complete}
 	cfg := &readline.Config{
 		Stdin:                  in,
 		Stdout:                 answering{Writer: stdout, in: in, column1: &e.column1, aside: &e.aside},
@@ -301,6 +305,12 @@ func unbound(r rune) bool {
 // paste; it sees every key but Enter, and so keeps e.n.
 func (e *lineEditor) listen(line []rune, pos int, key rune) ([]rune, int, bool) {
 	e.n = len(line)
+	if key == readline.CharTab && e.tab != nil && e.tab.fix != nil {
+		fix := e.tab.fix
+		e.tab.fix = nil
+		e.n = len(fix.line)
+		return fix.line, fix.pos, true
+	}
 	if key != readline.MetaShiftTab {
 		return nil, 0, false
 	}

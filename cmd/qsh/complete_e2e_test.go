@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/qsh-shell/qsh/shell/shelltest"
@@ -60,6 +61,68 @@ complete -F slow slowcmd
 	tm.WaitFor("completion-started")
 	tm.Type(shelltest.CtrlC, " b", shelltest.Enter)
 	tm.WaitFor("kept a b")
+	tm.WaitFor(ps1)
+	exit(t, tm)
+}
+
+// A completion that replaces the typed word rather than adding to it: a
+// COMPREPLY that does not start with it, as bash puts it in its place.
+func TestCompleteReplacesWord(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	rc := `mycmd() { echo "got:$*"; }
+_mycmd() { COMPREPLY=(zzz-replaced); }
+complete -F _mycmd mycmd
+`
+	os.WriteFile(filepath.Join(home, ".qshrc"), []byte(rc), 0o644)
+	tm := startShell(t, home)
+	tm.Type("mycmd abc", shelltest.Tab, "x", shelltest.Enter)
+	tm.WaitFor("got:zzz-replaced x")
+	tm.WaitFor(ps1)
+	exit(t, tm)
+}
+
+// completion-ignore-case, set in ~/.inputrc: a name typed in another case
+// is completed, and the line takes the name's own case.
+func TestCompleteIgnoreCase(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	os.MkdirAll(filepath.Join(home, "Documents", "Reports"), 0o755)
+	os.WriteFile(filepath.Join(home, ".inputrc"), []byte("set completion-ignore-case on\n"), 0o644)
+	tm := startShell(t, home)
+	tm.Type("cd docu", shelltest.Tab, "rep", shelltest.Tab)
+	tm.WaitFor("cd Documents/Reports/")
+	tm.Type(shelltest.Enter)
+	tm.WaitFor(ps1)
+	if out := enter(tm, "pwd"); !strings.Contains(out, "/Documents/Reports\n") {
+		t.Errorf("pwd after cd docu<Tab>rep<Tab>:\n%s", shelltest.Tail(out))
+	}
+	exit(t, tm)
+}
+
+// fzf's bash completion (Debian installs it with bash-completion's):
+// `**` then Tab opens fzf, and the file chosen takes the trigger's place.
+func TestCompleteFzfTrigger(t *testing.T) {
+	t.Parallel()
+	needs(t, "fzf")
+	const script = "/usr/share/bash-completion/completions/fzf"
+	if _, err := os.Stat(script); err != nil {
+		t.Skipf("%s is not installed (fzf's package has it)", script)
+	}
+	home := t.TempDir()
+	os.MkdirAll(filepath.Join(home, "zebra-dir"), 0o755)
+	os.WriteFile(filepath.Join(home, "zebra-dir", "quokka.txt"), []byte("marsupial\n"), 0o644)
+	os.WriteFile(filepath.Join(home, "alpha.txt"), nil, 0o644)
+	os.WriteFile(filepath.Join(home, ".qshrc"), []byte(". "+script+"\n"), 0o644)
+	tm := startShell(t, home, "PATH="+os.Getenv("PATH"))
+	tm.Type("cat **", shelltest.Tab)
+	tm.WaitMatch(`[0-9]+/[0-9]+`)
+	tm.Type("quo")
+	tm.WaitFor("1/")
+	tm.Type(shelltest.Enter)
+	tm.WaitFor("cat zebra-dir/quokka.txt")
+	tm.Type(shelltest.Enter)
+	tm.WaitFor("marsupial")
 	tm.WaitFor(ps1)
 	exit(t, tm)
 }
