@@ -27,6 +27,11 @@ done
 [ -f /usr/share/bash-completion/bash_completion ] || missing+=(bash-completion)
 # liquidprompt, a whole prompt framework in bash (hooks_e2e_test.go).
 [ -f /usr/share/liquidprompt/liquidprompt ] || missing+=(liquidprompt)
+# A Debian user's rc files as shipped (cmd/qsh/distro_e2e_test.go): hstr,
+# command-not-found's handler and vte's prompt script.
+command -v hstr >/dev/null || missing+=(hstr)
+[ -x /usr/lib/command-not-found ] || missing+=(command-not-found)
+[ -f /etc/profile.d/vte-2.91.sh ] || missing+=(libvte-2.91-common)
 # python3 -m venv (the sandbox's fresh-account build) is a package of its own.
 python3 -c 'import ensurepip' 2>/dev/null || missing+=(python3-venv)
 if [ ${#missing[@]} -gt 0 ]; then

@@ -262,7 +262,7 @@ func (s *Shell) historyFileOp(env getenv, dir string, b builtinIO, flag byte, ar
 		}
 		d, err := file.readAll(path)
 		if err != nil {
-			return b.fail(1, "%s: %s", path, errno(err))
+			return 1 // bash says nothing: a missing file is usual here
 		}
 		from := 0
 		if flag == 'n' {
@@ -283,6 +283,14 @@ func (s *Shell) historyFileOp(env getenv, dir string, b builtinIO, flag byte, ar
 		if path == "" {
 			return 0
 		}
+		if flag == 'a' && own {
+			// The session's file has each line since it ran: appended
+			// again, and read back by -n as another session's, they
+			// would multiply at every prompt (PROMPT_COMMAND='history
+			// -a; history -n', the usual way to share history).
+			s.histFiles.appended = len(h.entries)
+			return 0
+		}
 		from := 0
 		mode := os.O_WRONLY | os.O_CREATE | os.O_TRUNC
 		if flag == 'a' {
@@ -294,9 +302,12 @@ func (s *Shell) historyFileOp(env getenv, dir string, b builtinIO, flag byte, ar
 			records = append(records, histRecord{h.entries[i], h.times[i]})
 		}
 		if err := writeHistoryFile(path, mode, file.format(records)); err != nil {
-			return b.fail(1, "%s: %s", path, errno(err))
+			return 1 // as bash, silently
 		}
 		s.histFiles.appended = len(h.entries)
+		if own {
+			h.inFile, h.mine = len(h.entries), nil
+		}
 	}
 	return 0
 }
@@ -309,7 +320,7 @@ func (h *history) readAll(path string) (historyData, error) {
 	}
 	defer f.Close()
 	if fi, err := f.Stat(); err == nil && fi.IsDir() {
-		return historyData{}, errors.New("Is a directory") //lint:ignore ST1005 bash's words, shown as they are
+		return historyData{}, errors.New("is a directory")
 	}
 	return readHistory(f, maxHistoryRead, h.plain)
 }

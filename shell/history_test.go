@@ -545,3 +545,18 @@ func TestREPLBashHistoryFile(t *testing.T) {
 		t.Errorf("with HISTFILE unset, then set, files %q and %q", own, other)
 	}
 }
+
+// TestHistoryShareOwnFile: `history -a; history -n` at every prompt (the
+// usual rc line for sharing history between terminals) on the session's
+// own file neither writes its lines twice nor reads them back.
+func TestHistoryShareOwnFile(t *testing.T) {
+	s, _, out := newTestShell(t, []string{"PROMPT_COMMAND='history -a; history -n'", "echo a", "echo b", "history"})
+	s.REPL(t.Context())
+	if want := "    1  PROMPT_COMMAND='history -a; history -n'\n    2  echo a\n    3  echo b\n    4  history\n"; !strings.HasSuffix(out.String(), want) {
+		t.Errorf("output %q\nwant it to end %q", out, want)
+	}
+	d, err := (&history{}).readAll(filepath.Join(s.Var("XDG_STATE_HOME"), "qsh", "history"))
+	if err != nil || len(d.entries) != 4 {
+		t.Errorf("file %q (%v)", d.entries, err)
+	}
+}
