@@ -168,10 +168,11 @@ func (b *B) EvalOutput(src string) (out string, status int) {
 // Like bash's, it reads and runs a line at a time: the lines before a
 // syntax error run.
 func (r *Runner) eval(src, name string) int {
-	savedLine := r.line
+	savedLine, savedBase := r.line, r.lineBase
 	r.status = 0
+	r.lineBase = max(r.line-1, 0)
 	r.runIncremental(src, false, "eval")
-	r.line = savedLine
+	r.line, r.lineBase = savedLine, savedBase
 	return r.status
 }
 
@@ -273,12 +274,13 @@ func (r *Runner) Source(path, name string, data []byte, args []string, setArgs b
 		r.sess.lineAborted.Store(false)
 	}
 	r.frames = append(r.frames, frame{name: "source", source: name, callLine: r.line, params: r.params})
-	savedLine := r.line
+	savedLine, savedBase := r.line, r.lineBase
 	if setArgs {
 		r.params = args
 	}
+	r.lineBase = 0
 	r.runIncremental(string(data), false, "")
-	r.line = savedLine
+	r.line, r.lineBase = savedLine, savedBase
 	top := r.frames[len(r.frames)-1]
 	r.frames = r.frames[:len(r.frames)-1]
 	if setArgs {

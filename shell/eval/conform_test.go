@@ -376,6 +376,53 @@ echo after' 2>/dev/null; echo out $?`},
 e 2' 2>/dev/null`},
 		{"status", `eval 'false'; echo $?; eval ''; echo $?; false; eval ' '; echo $?`},
 		{"return", `f() { eval 'return 3'; echo no; }; f; echo $?`},
+		// eval's text starts on the eval's line: LINENO, and the line of
+		// its syntax errors (shunit2's tests compare such messages).
+		{"lineno", `:
+eval $'echo $LINENO\necho $LINENO'
+eval $'\n\necho "x'
+echo $LINENO`},
+		{"lineno-func", `eval $'\n\ng() {\n echo $LINENO\n}'
+g; f() { eval 'echo $LINENO'; }
+f`},
+	})
+}
+
+// A here-document or here-string shares its offset with the programs
+// that inherit it, as bash's file does: a program that reads none of it
+// leaves the rest to the loop around it.
+func TestHereDocSharedAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"loop-program", `while read -r a b; do /bin/true; printf '%s,' "$a"; done <<E
+one 1
+two
+three 3
+E
+echo`},
+		{"loop-expr", `while read -r a; do v=$(expr "$a" : '\([0-9]*\)'); (expr 1 : 1 >/dev/null); echo "$a $v"; done <<E
+1x
+y
+22
+E`},
+		{"here-string", `while read a; do env true; echo "$a"; done <<< $'a\nb\nc'`},
+		{"read-then-cat", `{ read x; echo "[$x]"; cat; read y; echo "[$y]"; } <<E
+1
+2
+3
+E`},
+		{"head-then-read", `{ head -n1; read x; echo "[$x]"; } <<E
+1
+2
+3
+E`},
+		{"large-file", `{ head -n1; read -r x; echo "[$x]"; } <<E
+$(seq 16000)
+E`},
+		{"fd3", `exec 3<<E
+a
+b
+E
+sh -c 'read l <&3; echo "sh $l"'; read -u3 l; echo "[$l]"; exec 3<&-`},
 	})
 }
 

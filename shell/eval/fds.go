@@ -5,6 +5,7 @@ import (
 	"maps"
 	"os"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -30,6 +31,10 @@ type file struct {
 	// noInherit keeps the file from the programs the shell runs, as
 	// close-on-exec does (a coprocess's pipes).
 	noInherit bool
+	// doc is a here-document or here-string still in memory; docMu
+	// guards turning it into a real file (see [file.docFile]).
+	doc   *strings.Reader
+	docMu sync.Mutex
 }
 
 func newFile(r io.Reader, w io.Writer, name string) *file {
@@ -206,6 +211,11 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 // the shell's own gets a pipe, fed or drained by a goroutine; done waits
 // for that goroutine and closes the program's end.
 func (f *file) osFile(read bool) (of *os.File, done func(), err error) {
+	if f.doc != nil {
+		if of := f.docFile(); of != nil {
+			return of, func() {}, nil
+		}
+	}
 	if f.f != nil {
 		return f.f, func() {}, nil
 	}
@@ -243,4 +253,45 @@ func (f *file) osFile(read bool) (of *os.File, done func(), err error) {
 		pw.Close()
 		wg.Wait()
 	}, nil
+}
+
+// docFile turns a here-document into a descriptor at its first program,
+// which then shares its offset with the shell as bash's does: a pipe fed
+// by a goroutine took the whole rest of the document, so `while read l;
+// do prog; done <<EOF` lost every line after the first. As bash 5.2
+// does, a document the pipe holds goes into a pipe, filled and closed
+// (`head -n1` then reads all of it); a larger one into an unlinked
+// temporary file. The shell's own readers read it from then on too. Nil
+// when neither can be made: the caller falls back to a fed pipe.
+func (f *file) docFile() *os.File {
+	f.docMu.Lock()
+	defer f.docMu.Unlock()
+	if f.f != nil {
+		return f.f
+	}
+	if pr, pw, err := os.Pipe(); err == nil {
+		if f.doc.Len() <= pipeCapacity(pw) {
+			f.doc.WriteTo(pw)
+			pw.Close()
+			f.f, f.r, f.closeFn = pr, pr, pr.Close
+			return pr
+		}
+		pr.Close()
+		pw.Close()
+	}
+	tmp, err := os.CreateTemp("", "qsh-hdoc")
+	if err != nil {
+		return nil
+	}
+	os.Remove(tmp.Name())
+	if _, err := f.doc.WriteTo(tmp); err != nil {
+		tmp.Close()
+		return nil
+	}
+	if _, err := tmp.Seek(0, io.SeekStart); err != nil {
+		tmp.Close()
+		return nil
+	}
+	f.f, f.r, f.closeFn = tmp, tmp, tmp.Close
+	return tmp
 }

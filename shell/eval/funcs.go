@@ -17,8 +17,11 @@ type Func struct {
 	lenient *lenient
 	source  string
 	line    int
-	trace   bool // declare -ft: it inherits DEBUG and RETURN traps
-	export  bool // export -f
+	// lineBase is the lines before its text: those of the eval that
+	// defined it.
+	lineBase int
+	trace    bool // declare -ft: it inherits DEBUG and RETURN traps
+	export   bool // export -f
 }
 
 // funcs is a shell's function table; a subshell shares it until either
@@ -87,7 +90,7 @@ func (r *Runner) funcDecl(c *syntax.FuncDecl) {
 		r.status = 1
 		return
 	}
-	r.funcs.set(name, &Func{Name: name, Body: c.Body, src: r.src, lenient: r.lenient, source: r.currentSource(), line: int(c.Position.Line())})
+	r.funcs.set(name, &Func{Name: name, Body: c.Body, src: r.src, lenient: r.lenient, source: r.currentSource(), line: int(c.Position.Line()) + r.lineBase, lineBase: r.lineBase})
 	r.status = 0
 }
 
@@ -124,8 +127,9 @@ func (r *Runner) callFunc(fn *Func, args []string) {
 		fn:       fn,
 		call:     r.sess.callSeq,
 	})
-	savedLine, savedLoops := r.line, r.loops
+	savedLine, savedLoops, savedBase := r.line, r.loops, r.lineBase
 	restoreCode := r.withCode(fn.src, fn.lenient)
+	r.lineBase = fn.lineBase
 	r.params = args[1:]
 	r.loops = 0
 	r.funcDepth++
@@ -149,7 +153,7 @@ func (r *Runner) callFunc(fn *Func, args []string) {
 			r.opts.set = *top.savedSet
 		}
 		restoreCode()
-		r.line, r.loops = savedLine, savedLoops
+		r.line, r.loops, r.lineBase = savedLine, savedLoops, savedBase
 	}()
 	r.stmt(fn.Body)
 	if r.flow == flowReturn {

@@ -225,7 +225,7 @@ func (r *Runner) reportSyntax(src string, err error, where string) int {
 	if where != "" {
 		prefix += where + ": "
 	}
-	prefix += fmt.Sprintf("line %d: ", d.line)
+	prefix += fmt.Sprintf("line %d: ", d.line+r.lineBase)
 	fmt.Fprintf(w, "%s%s\n", prefix, d.msg)
 	if d.text != "" {
 		fmt.Fprintf(w, "%s`%s'\n", prefix, d.text)

@@ -312,7 +312,8 @@ func errText(err error) string {
 
 // stringFile is a file whose reading gives s: a here-document.
 func stringFile(s string) *file {
-	f := &file{r: strings.NewReader(s), name: "here-document"}
+	doc := strings.NewReader(s)
+	f := &file{r: doc, doc: doc, name: "here-document"}
 	f.refs.Store(1)
 	return f
 }

@@ -63,6 +63,10 @@ type Runner struct {
 	getopts  getoptsState
 	// line is the line of the command running, LINENO.
 	line int
+	// lineBase is added to the lines of the code running: eval's text
+	// starts on the line of the eval command, as bash counts it, and so
+	// does a function it defines.
+	lineBase int
 	// src is the text the running code was parsed from, for the pieces
 	// whose text the tree does not keep (associative array keys).
 	src string
@@ -912,6 +916,6 @@ func (r *Runner) fork() *Runner {
 // stmtPos notes where a statement is, for LINENO and messages.
 func (r *Runner) at(pos syntax.Pos) {
 	if l := int(pos.Line()); l > 0 && r.lineLock == 0 {
-		r.line = l
+		r.line = l + r.lineBase
 	}
 }
