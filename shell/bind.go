@@ -169,7 +169,7 @@ func (s *Shell) keymapOf(name string) (m *keymap, prefix string, defaults bool, 
 // does not follow: turned on, they are kept for bind -v and said to do
 // nothing, once, as bind says of a function the editor lacks.
 var ignoredRlVars = map[string]bool{
-	"completion-map-case": true, "show-all-if-ambiguous": true,
+	"completion-map-case":    true,
 	"show-all-if-unmodified": true, "mark-symlinked-directories": true, "colored-stats": true,
 	"colored-completion-prefix": true, "visible-stats": true, "menu-complete-display-prefix": true,
 }

@@ -124,7 +124,8 @@ func (s *Shell) completer() *tabCompleter {
 		last, lastCursor = line, cursor
 		return s.tabComplete(line, cursor, again)
 	}
-	return &tabCompleter{rl: completions.Readline{Programmable: program, Env: func() completions.Env {
+	showAll := func() bool { return strings.EqualFold(s.rlVars["show-all-if-ambiguous"], "on") }
+	return &tabCompleter{showAll: showAll, rl: completions.Readline{Programmable: program, Env: func() completions.Env {
 		env := completions.Env{
 			Dir:        s.Dir(),
 			Home:       s.Var("HOME"),

@@ -309,6 +309,9 @@ func (e *lineEditor) listen(line []rune, pos int, key rune) ([]rune, int, bool) 
 		fix := e.tab.fix
 		e.tab.fix = nil
 		e.n = len(fix.line)
+		if fix.list {
+			e.in.answer("\t")
+		}
 		return fix.line, fix.pos, true
 	}
 	if key != readline.MetaShiftTab {

@@ -126,3 +126,20 @@ func TestCompleteFzfTrigger(t *testing.T) {
 	tm.WaitFor(ps1)
 	exit(t, tm)
 }
+
+// show-all-if-ambiguous: one Tab puts the common prefix in and lists the
+// candidates, as readline does with it on.
+func TestCompleteShowAllIfAmbiguous(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	os.WriteFile(filepath.Join(home, "report-2024.txt"), nil, 0o644)
+	os.WriteFile(filepath.Join(home, "report-2025.txt"), nil, 0o644)
+	os.WriteFile(filepath.Join(home, ".inputrc"), []byte("set show-all-if-ambiguous on\n"), 0o644)
+	tm := startShell(t, home)
+	tm.Type("ls rep", shelltest.Tab)
+	tm.WaitFor("ls report-202")
+	tm.WaitFor("report-2024.txt")
+	tm.WaitFor("report-2025.txt")
+	tm.Type(shelltest.CtrlU)
+	exit(t, tm)
+}
