@@ -1,6 +1,9 @@
 package confine
 
-import "syscall"
+import (
+	"runtime"
+	"syscall"
+)
 
 // Capabilities the jail needs in its user namespace to set itself up, and
 // drops before it starts anything.
@@ -35,8 +38,9 @@ func launch(netNS bool) {
 	sys := Namespaces(netNS)
 	sys.Pdeathsig = syscall.SIGKILL // the jail ends with its launcher, which qsh may kill
 	attr := &syscall.ProcAttr{Env: []string{}, Files: []uintptr{0, 1, 2, ctlFD}, Sys: sys}
-	// Package initialisers run on the main thread, this one: the jail is
-	// this thread's child, which qsh finds in its children file.
+	// The parent death signal comes when the thread that forked the jail
+	// ends, not the process: this thread, which never ends before it.
+	runtime.LockOSThread()
 	pid, err := syscall.ForkExec("/proc/self/exe", []string{"qsh-sandbox", JailArg}, attr)
 	if err != nil {
 		e, _ := err.(syscall.Errno)
