@@ -9,6 +9,9 @@
 #              also the VmRSS of the process the terminal started
 #   assistant  what the first `?` adds: starting qsh-assistant (its --config),
 #              and both binaries' sizes
+#   sandbox    what a confined `true` costs over a plain one (issue 23: <= 5 ms),
+#              the session's first (its jail prepared) and the next; "-" where
+#              the kernel has no Landlock
 # Start-up uses hyperfine when installed (apt-get install hyperfine), else the
 # Go benchmark BenchmarkStartupRatio. Figures are measurements, not a test:
 # the script fails only when something cannot be built or run.
@@ -73,6 +76,17 @@ u_qsh=$(memory qsh used-PSS-MB) u_off=$(memory qsh-nocapture used-PSS-MB)
 u_empty=$(memory qsh-nohistory used-PSS-MB) u_gosh=$(memory gosh used-PSS-MB)
 r_qsh=$(memory qsh RSS-MB) r_gosh=$(memory gosh RSS-MB)
 
+# --- the sandbox ----------------------------------------------------------------
+# Its jail is the test binary of cmd/qsh itself, which starts as qsh does.
+go test -run '^$' -bench 'ConfinedExtra/(prepared|next)$' -benchtime 20x ./cmd/qsh >"$out/sandbox.txt" 2>&1 || {
+	cat "$out/sandbox.txt" >&2
+	exit 1
+}
+extra() {
+	awk -v b="$1" '$1 ~ "^BenchmarkConfinedExtra/"b"(-[0-9]+)?$" { for (i = 1; i < NF; i++) if ($(i+1) == "extra-ms") printf "%.2f", $i }' "$out/sandbox.txt"
+}
+s_first=$(extra prepared) s_next=$(extra next)
+
 verdict() { awk -v v="$1" -v max="$2" 'BEGIN { print (v + 0 <= max + 0) ? "ok" : "OVER" }'; }
 
 printf '\nqsh speed (%s; %s, %d cores)\n\n' "$(date -u +%Y-%m-%dT%H:%MZ)" "$(uname -m)" "$(nproc)"
@@ -95,5 +109,9 @@ size() { awk -v s="$(wc -c <"$1")" 'BEGIN { printf "%.1f", s / 1048576 }'; }
 printf '%-44s %7s MB %7s MB %10s\n' "binary size" "$(size "$out/qsh")" "$(size "$out/gosh")" "-"
 printf '%-44s %7s ms %10s %10s   %s\n' "first ?: qsh-assistant start" "$a" "-" "-" \
 	"once a session, $(size "$out/qsh-assistant") MB"
+printf '%-44s %7s ms %10s %10s   %s\n' "first confined command, over a plain start" "${s_first:--}" "-" "-" \
+	"<= 5 ms: $([[ -n $s_first ]] && verdict "$s_first" 5 || echo -)"
+printf '%-44s %7s ms %10s %10s\n' "  the next ones" "${s_next:--}" "-" "-"
 printf '\nstart-up by %s; prompt by go test -bench (median of 20 runs), memory (5 runs, the most), through a pty.\n' "$tool"
+printf 'sandbox: go test -bench ConfinedExtra (median of 20 differences with a plain start in the same iteration).\n'
 printf 'PSS: the shell process and its descendants, shared pages split among them (/proc/PID/smaps_rollup).\n'

@@ -23,15 +23,6 @@ import (
 	"github.com/qsh-shell/qsh/tools/sandbox/confine"
 )
 
-// Capabilities the jail needs in its user namespace to set itself up, and
-// drops before it starts anything (see package confine).
-const (
-	capDacOverride = 1
-	capSetpcap     = 8
-	capNetAdmin    = 12
-	capSysAdmin    = 21
-)
-
 const prSetNoNewPrivs = 38
 
 // readyWait bounds a jail's set-up, a safety net: it takes milliseconds.
@@ -108,7 +99,7 @@ func (h *Host) Prepare() {
 	h.plans()
 	// The network's namespace too: the default policies have no network
 	// but through the proxy. A jail with the network on starts its own.
-	j, err := spawn(true, false)
+	j, err := spawn(true, false, true)
 	if err != nil {
 		h.spare = nil
 		h.noNS = err.Error()
@@ -118,6 +109,10 @@ func (h *Host) Prepare() {
 	select {
 	case <-j.hello:
 	case <-j.dead:
+		if err := j.refused(); err != nil {
+			h.noNS = err.Error()
+			return
+		}
 	case <-time.After(readyWait):
 	}
 	h.spare = j
@@ -200,7 +195,7 @@ func (h *Host) open(p Policy) (*Jail, error) {
 	var refused error
 	if reason == "" {
 		if spare = h.takeSpare(p); spare == nil {
-			spare, refused = spawn(true, p.Net == NetOn)
+			spare, refused = spawn(true, p.Net == NetOn, false)
 		}
 	}
 	dir, err := h.session()
@@ -219,6 +214,9 @@ func (h *Host) open(p Policy) (*Jail, error) {
 			reason = refused.Error()
 		} else if j, err = h.start(p, dir, true, spare); err != nil {
 			reason = err.Error()
+			if _, ok := err.(refusal); ok {
+				h.noNS = reason // not again this session
+			}
 		}
 	}
 	if j == nil {
@@ -296,8 +294,11 @@ type Jail struct {
 	dead   chan struct{}
 	once   sync.Once
 
-	layers Layers
-	env    []string
+	// launcher: cmd is the jail's launcher, which started the jail (see
+	// confine.LaunchArg).
+	launcher bool
+	layers   Layers
+	env      []string
 	// root is the jail's / from outside (/proc/PID/root), where the shell
 	// opens files for a run as its programs see them; -1 without a mount
 	// namespace.
@@ -346,7 +347,7 @@ func (h *Host) start(p Policy, dir string, namespaced bool, spare *Jail) (*Jail,
 	j := spare
 	if j == nil {
 		var err error
-		if j, err = spawn(namespaced, p.Net == NetOn); err != nil {
+		if j, err = spawn(namespaced, p.Net == NetOn, false); err != nil {
 			return nil, err
 		}
 	}
@@ -359,8 +360,11 @@ func (h *Host) start(p Policy, dir string, namespaced bool, spare *Jail) (*Jail,
 }
 
 // spawn starts a jail's process, in namespaces of its own (but the
-// network's with netOn) or not, waiting for its plan.
-func spawn(namespaced, netOn bool) (*Jail, error) {
+// network's with netOn) or not, waiting for its plan; in namespaces,
+// through a launcher of its own with launcher: a second Go program's start
+// more, but none of the copy-on-write faults a fork leaves qsh, for a jail
+// whose start is off the command's way (see Prepare).
+func spawn(namespaced, netOn, launcher bool) (*Jail, error) {
 	j := &Jail{procs: map[string]*Proc{}, hello: make(chan struct{}, 1), first: make(chan []string, 1),
 		resets: make(chan struct{}, 1), dead: make(chan struct{}), root: -1}
 	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
@@ -375,18 +379,20 @@ func spawn(namespaced, netOn bool) (*Jail, error) {
 		return nil, fmt.Errorf("sandbox: %v", err)
 	}
 	theirs := os.NewFile(uintptr(fds[1]), "jail")
-	uid, gid := os.Getuid(), os.Getgid()
-	attr := &syscall.SysProcAttr{Setsid: true}
-	if namespaced {
-		attr.Cloneflags = syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWPID | syscall.CLONE_NEWIPC
-		if !netOn {
-			attr.Cloneflags |= syscall.CLONE_NEWNET
+	args, attr := []string{"qsh-sandbox", confine.JailArg}, &syscall.SysProcAttr{Setsid: true}
+	switch {
+	case namespaced && launcher:
+		// A start with no clone flags is a vfork, which leaves qsh's
+		// memory as it is (see confine.LaunchArg).
+		args = []string{"qsh-sandbox", confine.LaunchArg, "1"}
+		if netOn {
+			args[2] = "0"
 		}
-		attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
-		attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
-		attr.AmbientCaps = []uintptr{capDacOverride, capSetpcap, capNetAdmin, capSysAdmin}
+	case namespaced:
+		attr = confine.Namespaces(!netOn)
 	}
-	j.cmd = &exec.Cmd{Path: "/proc/self/exe", Args: []string{"qsh-sandbox", confine.JailArg}, Env: []string{},
+	j.launcher = namespaced && launcher
+	j.cmd = &exec.Cmd{Path: "/proc/self/exe", Args: args, Env: []string{},
 		ExtraFiles: []*os.File{theirs}, Stderr: &j.stderr, SysProcAttr: attr}
 	err = j.cmd.Start()
 	theirs.Close() // the jail's now: its end closes when the jail ends
@@ -516,7 +522,14 @@ func (j *Jail) setUp(p Policy, dir string, namespaced bool, f *fixed) error {
 	case len(reply) >= 2 && reply[0] == confine.MsgReady:
 		if namespaced {
 			// qsh owns the jail's user namespace: it may look in.
-			root, err := unix.Open("/proc/"+strconv.Itoa(j.cmd.Process.Pid)+"/root", unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+			pid, err := j.cmd.Process.Pid, error(nil)
+			if j.launcher {
+				pid, err = launched(pid)
+			}
+			if err != nil {
+				return fmt.Errorf("sandbox: the jail's files: %v", err)
+			}
+			root, err := unix.Open("/proc/"+strconv.Itoa(pid)+"/root", unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 			if err != nil {
 				return fmt.Errorf("sandbox: the jail's files: %v", err)
 			}
@@ -539,12 +552,49 @@ func (j *Jail) setUp(p Policy, dir string, namespaced bool, f *fixed) error {
 	case len(reply) >= 2 && reply[0] == confine.MsgFail:
 		return errors.New(reply[1])
 	}
-	j.Close() // what it said is all there once it has ended
+	if err := j.refused(); err != nil {
+		return err
+	}
 	why := strings.TrimSpace(j.stderr.String())
 	if why == "" {
 		why = "it did not start"
 	}
 	return fmt.Errorf("sandbox: %.300s", why)
+}
+
+// refusal is why the kernel refused a jail's namespaces, as its
+// launcher said (see confine.LaunchArg).
+type refusal string
+
+func (r refusal) Error() string { return string(r) }
+
+// refused closes the jail, which has ended, and returns the kernel's
+// refusal that ended it, if that is what ended it.
+func (j *Jail) refused() error {
+	j.Close() // what it said is all there once it has ended
+	if j.cmd.ProcessState == nil || j.cmd.ProcessState.ExitCode() != confine.Refused {
+		return nil
+	}
+	return refusal(strings.TrimSpace(j.stderr.String()))
+}
+
+// launched returns the process ID of the jail the launcher pid started:
+// its only child, listed by the thread that forked it.
+func launched(pid int) (int, error) {
+	tasks, err := os.ReadDir("/proc/" + strconv.Itoa(pid) + "/task")
+	if err != nil {
+		return 0, err
+	}
+	for _, t := range tasks {
+		b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/task/" + t.Name() + "/children")
+		if err != nil {
+			continue
+		}
+		if f := strings.Fields(string(b)); len(f) > 0 {
+			return strconv.Atoi(f[0])
+		}
+	}
+	return 0, errors.New("the jail's process is not to be found")
 }
 
 // Layers says what confines the jail's programs.

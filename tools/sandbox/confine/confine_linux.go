@@ -7,9 +7,13 @@ const (
 	ctlFD = 3
 )
 
-// Main makes this process the jail qsh asked for, if args (os.Args) ask
-// for one, and does not return then; otherwise it returns at once.
+// Main makes this process the jail qsh asked for, or its launcher, if args
+// (os.Args) ask for one, and does not return then; otherwise it returns
+// at once.
 func Main(args []string) {
+	if ok, netNS := launchWanted(args); ok {
+		launch(netNS)
+	}
 	if Wanted(args) {
 		jail()
 	}

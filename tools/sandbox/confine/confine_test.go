@@ -24,6 +24,25 @@ func TestWanted(t *testing.T) {
 	}
 }
 
+func TestLaunchWanted(t *testing.T) {
+	for _, tc := range []struct {
+		args      []string
+		ok, netNS bool
+	}{
+		{[]string{"qsh", LaunchArg, "1"}, true, true},
+		{[]string{"qsh", LaunchArg, "0"}, true, false},
+		{[]string{"qsh", LaunchArg}, false, false},
+		{[]string{"qsh", LaunchArg, "2"}, false, false},
+		{[]string{"qsh", LaunchArg, "1", "x"}, false, false},
+		{[]string{"qsh", JailArg, "1"}, false, false},
+		{[]string{"qsh", "-c", LaunchArg}, false, false},
+	} {
+		if ok, netNS := launchWanted(tc.args); ok != tc.ok || netNS != tc.netNS {
+			t.Errorf("launchWanted(%q) = %v, %v", tc.args, ok, netNS)
+		}
+	}
+}
+
 func TestMessage(t *testing.T) {
 	var b []byte
 	b = AppendMessage(b, "start", "", "ünïcode", string([]byte{0, 1, 2}))
