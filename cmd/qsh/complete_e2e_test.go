@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/qsh-shell/qsh/internal/needs"
 	"github.com/qsh-shell/qsh/shell/shelltest"
 )
 
@@ -34,9 +35,7 @@ complete -F _mycmd mycmd
 func TestCompleteBashCompletion(t *testing.T) {
 	t.Parallel()
 	const lib = "/usr/share/bash-completion/bash_completion"
-	if _, err := os.Stat(lib); err != nil {
-		t.Skip("bash-completion is not installed (test.sh installs it)")
-	}
+	needs.File(t, lib, "bash-completion")
 	home := t.TempDir()
 	os.WriteFile(filepath.Join(home, ".qshrc"), []byte("source "+lib+"\n"), 0o644)
 	tm := startShell(t, home)

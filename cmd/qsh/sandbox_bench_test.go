@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/qsh-shell/qsh/internal/needs"
 	"github.com/qsh-shell/qsh/tools/sandbox"
 	"github.com/qsh-shell/qsh/tools/sandbox/proxy"
 )
@@ -22,12 +23,9 @@ import (
 // (cmd/qsh/early).
 func BenchmarkConfinedStart(b *testing.B) {
 	if sandbox.ABI() < 1 {
-		b.Skip("Landlock is not available on this kernel")
+		needs.Missing(b, "Landlock is not available on this kernel")
 	}
-	prog, err := exec.LookPath("true")
-	if err != nil {
-		b.Skip("no true program")
-	}
+	prog := needs.Tool(b, "true")
 	root := b.TempDir()
 	home, ws := filepath.Join(root, "home"), filepath.Join(root, "ws")
 	for _, d := range []string{".ssh", ".aws", ".cache", ".config/gh", "go/pkg/mod", "notes", ".local/bin"} {
