@@ -303,15 +303,11 @@ func TestProxySession(t *testing.T) {
 	// proxy learns of it by a signal, so the shell may still see the old
 	// size for an instant.
 	setSize(t, s.master, 41, 101)
-	for i := 0; ; i++ {
-		shown, _ := s.run("stty size")
-		if strings.Contains(shown, "41 101\r\n") {
-			break
-		}
-		if i == 50 {
-			t.Fatalf("stty size after a resize to 41x101: %q", shown)
-		}
-		time.Sleep(20 * time.Millisecond)
+	if !testtime.Until(10*time.Second, func() bool {
+		shown, _ = s.run("stty size")
+		return strings.Contains(shown, "41 101\r\n")
+	}) {
+		t.Fatalf("stty size after a resize to 41x101: %q", shown)
 	}
 
 	// Ctrl-C interrupts the running command, not the shell or the proxy.
