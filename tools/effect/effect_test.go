@@ -16,6 +16,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/qsh-shell/qsh/internal/needs"
+	"github.com/qsh-shell/qsh/internal/testtime"
 	"github.com/qsh-shell/qsh/shell/eval"
 )
 
@@ -432,8 +433,8 @@ func FuzzPreview(f *testing.F) {
 			if strings.Contains(got, "\n") || len([]rune(got)) > maxLine {
 				t.Errorf("%q: %q", cmd, got)
 			}
-		case <-time.After(2 * time.Second):
-			t.Fatalf("%q: no preview after 2 s", cmd)
+		case <-time.After(testtime.Scaled(2 * time.Second)):
+			t.Fatalf("%q: no preview after 2 s (scaled)", cmd)
 		}
 	})
 }
