@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The one test command: installs what the tests need, then runs them all —
-# go vet, the race-enabled test suite (pty end-to-end tests included), and
-# the shell conformance comparison against gosh.
+# gofmt, go vet, staticcheck, the race-enabled test suite (pty end-to-end
+# tests included), and the shell conformance comparison against gosh.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -16,10 +16,10 @@ done
 # The end-to-end tests run python3, vim, less and ps/pgrep on a terminal,
 # and node for the MCP server below; the sandbox's attack the user's real
 # tmux and ssh-agent, go through its proxy with curl, build a venv, and
-# run jails without user namespaces (unshare) and as nobody (setpriv):
-# program:package.
+# run jails without user namespaces (unshare) and as nobody (setpriv);
+# script runs in capture's benchmarks, perl in the fzf tests: program:package.
 for pair in python3:python3 vim:vim less:less pgrep:procps node:nodejs npm:npm tmux:tmux ssh-agent:openssh-client \
-	curl:curl unshare:util-linux setpriv:util-linux; do
+	curl:curl unshare:util-linux setpriv:util-linux perl:perl script:bsdutils; do
 	command -v "${pair%%:*}" >/dev/null || missing+=("${pair#*:}")
 done
 # Tab through bash-completion (cmd/qsh/complete_e2e_test.go, shell's Tab
@@ -43,6 +43,12 @@ if [ ${#missing[@]} -gt 0 ]; then
 		echo "test.sh: not root, so not installing ${missing[*]}: their tests skip"
 	fi
 fi
+# As root everything above is installed, so a test that finds a tool
+# missing fails instead of skipping (internal/needs): CI runs as root,
+# and a broken set-up must not shrink its run unseen.
+if [ "$(id -u)" = 0 ]; then
+	export QSH_TEST_STRICT=${QSH_TEST_STRICT:-1}
+fi
 
 # The MCP end-to-end tests drive a real MCP server nobody here wrote.
 npm_prefix=${QSH_TEST_NPM_PREFIX:-${XDG_CACHE_HOME:-$HOME/.cache}/qsh-test/npm}
@@ -53,7 +59,14 @@ if command -v npm >/dev/null && ! [ -f "$npm_prefix/node_modules/@modelcontextpr
 fi
 export QSH_TEST_NPM_PREFIX=$npm_prefix
 
+unformatted=$(gofmt -s -l .)
+if [ -n "$unformatted" ]; then
+	echo "test.sh: gofmt -s would change:" "$unformatted"
+	exit 1
+fi
 go vet ./...
+# Pinned, and run from the module proxy so that it stays out of go.mod.
+go run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...
 GOOS=darwin go vet ./... # qsh targets macOS too; CI runs on Linux
 go test -race -count=1 ./...
 .ci/conformance.sh

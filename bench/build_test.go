@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+
+	"github.com/qsh-shell/qsh/internal/needs"
 )
 
 // shells builds qsh and gosh once per test binary, into a temp dir.
@@ -55,10 +57,7 @@ func (e *buildError) Error() string { return "go build " + e.pkg + ": " + e.err.
 func shell(b *testing.B, name string) string {
 	b.Helper()
 	if name == "bash" {
-		p, err := exec.LookPath("bash")
-		if err != nil {
-			b.Skip("bash is not installed")
-		}
+		p := needs.Tool(b, "bash")
 		return p
 	}
 	shells.once.Do(buildShells)

@@ -5,6 +5,8 @@ import (
 	"os/exec"
 	"testing"
 	"time"
+
+	"github.com/qsh-shell/qsh/internal/needs"
 )
 
 // The evaluator's speed on work scripts do, each program run by qsh, gosh
@@ -30,7 +32,7 @@ func BenchmarkScript(b *testing.B) {
 		b.Run(sc.name, func(b *testing.B) {
 			if sc.needs != "" {
 				if _, err := os.Stat(sc.needs); err != nil {
-					b.Skipf("no %s", sc.needs)
+					needs.Missing(b, "no %s", sc.needs)
 				}
 			}
 			for _, name := range []string{"qsh", "gosh", "bash"} {

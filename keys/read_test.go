@@ -11,6 +11,7 @@ import (
 	"github.com/creack/pty"
 	"golang.org/x/term"
 
+	"github.com/qsh-shell/qsh/internal/needs"
 	"github.com/qsh-shell/qsh/internal/testtime"
 )
 
@@ -20,7 +21,7 @@ func openPTY(t *testing.T, raw bool) (ptmx, tty *os.File) {
 	t.Helper()
 	ptmx, tty, err := pty.Open()
 	if err != nil {
-		t.Skip("no pseudo-terminal:", err)
+		needs.Missing(t, "no pseudo-terminal: %v", err)
 	}
 	t.Cleanup(func() { ptmx.Close(); tty.Close() })
 	if raw {

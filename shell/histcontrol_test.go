@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/qsh-shell/qsh/internal/needs"
 )
 
 func TestHistRules(t *testing.T) {
@@ -69,10 +71,7 @@ func TestHistRules(t *testing.T) {
 // TestHistoryLikeBash runs the same lines in an interactive bash and in
 // qsh's REPL and compares what `history` lists.
 func TestHistoryLikeBash(t *testing.T) {
-	bash, err := exec.LookPath("bash")
-	if err != nil {
-		t.Skip("bash is not installed")
-	}
+	bash := needs.Tool(t, "bash")
 	for _, lines := range [][]string{
 		{"HISTCONTROL=ignorespace", "true a", " true b", "true a", "true a", "  true c"},
 		{"HISTCONTROL=ignoredups", "true a", "true a", " true b", " true b", "true a"},

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/qsh-shell/qsh/internal/needs"
 )
 
 // tabShell is a shell that ran setup, for Tab tests.
@@ -27,9 +29,7 @@ func tabShell(t testing.TB, setup string) (*Shell, *bytes.Buffer) {
 const bashCompletion = "/usr/share/bash-completion/bash_completion"
 
 func TestTabBashCompletion(t *testing.T) {
-	if _, err := os.Stat(bashCompletion); err != nil {
-		t.Skip("bash-completion is not installed (test.sh installs it)")
-	}
+	needs.File(t, bashCompletion, "bash-completion")
 	s, out := tabShell(t, "source "+bashCompletion)
 	cands, replace, ok := s.tabComplete("apt-get insta", 13, false)
 	if !ok || replace != 5 || !slices.Equal(cands, []string{"install "}) {
@@ -40,9 +40,7 @@ func TestTabBashCompletion(t *testing.T) {
 // BenchmarkSourceBashCompletion is what sourcing bash-completion costs at
 // start-up.
 func BenchmarkSourceBashCompletion(b *testing.B) {
-	if _, err := os.Stat(bashCompletion); err != nil {
-		b.Skip("bash-completion is not installed")
-	}
+	needs.File(b, bashCompletion, "bash-completion")
 	for b.Loop() {
 		tabShell(b, "source "+bashCompletion)
 	}
@@ -51,9 +49,7 @@ func BenchmarkSourceBashCompletion(b *testing.B) {
 // BenchmarkTabBashCompletion is one Tab through bash-completion: the first
 // of a session, which loads apt-get's completions, and the next ones.
 func BenchmarkTabBashCompletion(b *testing.B) {
-	if _, err := os.Stat(bashCompletion); err != nil {
-		b.Skip("bash-completion is not installed")
-	}
+	needs.File(b, bashCompletion, "bash-completion")
 	b.Run("first", func(b *testing.B) {
 		for b.Loop() {
 			b.StopTimer()

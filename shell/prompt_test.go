@@ -5,6 +5,8 @@ import (
 	"os"
 	"os/user"
 	"testing"
+
+	"github.com/qsh-shell/qsh/internal/needs"
 )
 
 // TestPromptUserIsTheUID checks \u's name: the user the shell runs as, as
@@ -13,7 +15,7 @@ import (
 func TestPromptUserIsTheUID(t *testing.T) {
 	me, err := user.Current()
 	if err != nil {
-		t.Skipf("the password database has no entry for this user: %v", err)
+		needs.Missing(t, "the password database has no entry for this user: %v", err)
 	}
 	for _, env := range [][]string{{"USER=someone-else"}, nil} {
 		var out bytes.Buffer

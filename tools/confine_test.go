@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/qsh-shell/qsh/internal/needs"
 	"github.com/qsh-shell/qsh/tools/sandbox"
 )
 
@@ -40,7 +41,7 @@ func sandboxHome(t *testing.T) (home, ws string) {
 func requireSandbox(t *testing.T) {
 	t.Helper()
 	if _, err := sandbox.Support(); err != nil {
-		t.Skip(err)
+		needs.Missing(t, "%v", err)
 	}
 }
 

@@ -7,13 +7,13 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/qsh-shell/qsh/internal/needs"
 	"github.com/qsh-shell/qsh/internal/testtime"
 	"github.com/qsh-shell/qsh/shell/eval"
 	"github.com/qsh-shell/qsh/tools/danger"
@@ -126,10 +126,7 @@ func TestExecTimeoutKillsGroup(t *testing.T) {
 }
 
 func sleepPath(t *testing.T) string {
-	p, err := exec.LookPath("sleep")
-	if err != nil {
-		t.Skip("no sleep")
-	}
+	p := needs.Tool(t, "sleep")
 	return p
 }
 

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/qsh-shell/qsh/internal/needs"
 	"github.com/qsh-shell/qsh/shell/shelltest"
 )
 
@@ -23,10 +24,7 @@ import (
 // A file holds cases, each begun by a line `### name`; lines before the
 // first are comments.
 func TestBashDifferential(t *testing.T) {
-	bash, err := exec.LookPath("bash")
-	if err != nil {
-		t.Skip("bash is not installed: the differential test compares qsh with it")
-	}
+	bash := needs.Tool(t, "bash")
 	files, err := filepath.Glob(filepath.Join("testdata", "bash", "*.sh"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no cases in testdata/bash: %v", err)

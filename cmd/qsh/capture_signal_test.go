@@ -14,6 +14,7 @@ import (
 	"github.com/creack/pty"
 	"golang.org/x/sys/unix"
 
+	"github.com/qsh-shell/qsh/internal/needs"
 	"github.com/qsh-shell/qsh/internal/testtime"
 	"github.com/qsh-shell/qsh/shell/shelltest"
 )
@@ -32,7 +33,7 @@ func TestCaptureSignalBeforePrompt(t *testing.T) {
 	}
 	master, tty, err := pty.Open()
 	if err != nil {
-		t.Skip("no pseudo-terminal:", err)
+		needs.Missing(t, "no pseudo-terminal: %v", err)
 	}
 	defer master.Close()
 	defer tty.Close()

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/qsh-shell/qsh/internal/needs"
 	"github.com/qsh-shell/qsh/shell/shelltest"
 )
 
@@ -35,9 +36,7 @@ complete -F _mycmd mycmd
 func TestCompleteBashCompletion(t *testing.T) {
 	t.Parallel()
 	const lib = "/usr/share/bash-completion/bash_completion"
-	if _, err := os.Stat(lib); err != nil {
-		t.Skip("bash-completion is not installed (test.sh installs it)")
-	}
+	needs.File(t, lib, "bash-completion")
 	home := t.TempDir()
 	os.WriteFile(filepath.Join(home, ".qshrc"), []byte("source "+lib+"\n"), 0o644)
 	tm := startShell(t, home)
@@ -104,11 +103,9 @@ func TestCompleteIgnoreCase(t *testing.T) {
 // `**` then Tab opens fzf, and the file chosen takes the trigger's place.
 func TestCompleteFzfTrigger(t *testing.T) {
 	t.Parallel()
-	needs(t, "fzf")
+	needs.Tool(t, "fzf")
 	const script = "/usr/share/bash-completion/completions/fzf"
-	if _, err := os.Stat(script); err != nil {
-		t.Skipf("%s is not installed (fzf's package has it)", script)
-	}
+	needs.File(t, script, "fzf")
 	home := t.TempDir()
 	os.MkdirAll(filepath.Join(home, "zebra-dir"), 0o755)
 	os.WriteFile(filepath.Join(home, "zebra-dir", "quokka.txt"), []byte("marsupial\n"), 0o644)

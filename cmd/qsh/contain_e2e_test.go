@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/qsh-shell/qsh/internal/needs"
 	"github.com/qsh-shell/qsh/shell/shelltest"
 )
 
@@ -23,9 +24,7 @@ var crashLines = []struct{ line, probe string }{
 
 func TestCrashLinesAsBash(t *testing.T) {
 	t.Parallel()
-	if _, err := exec.LookPath("bash"); err != nil {
-		t.Skip("no bash")
-	}
+	needs.Tool(t, "bash")
 	tm := startShell(t, "")
 	for _, c := range crashLines {
 		want, _ := exec.Command("bash", "--norc", "-c", c.line+"; "+c.probe).Output()

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/qsh-shell/qsh/internal/needs"
 	"github.com/qsh-shell/qsh/shell/shelltest"
 )
 
@@ -20,9 +21,7 @@ func TestDebianRCFiles(t *testing.T) {
 	files := []string{"/etc/bash.bashrc", "/etc/skel/.bashrc", "/etc/profile.d/vte-2.91.sh",
 		"/usr/lib/command-not-found", "/usr/share/bash-completion/bash_completion"}
 	for _, f := range files {
-		if _, err := os.Stat(f); err != nil {
-			t.Skipf("%s is not installed (test.sh installs bash, command-not-found, libvte-2.91-common, bash-completion)", f)
-		}
+		needs.File(t, f, "bash, command-not-found, libvte-2.91-common or bash-completion")
 	}
 	home := t.TempDir()
 	work := filepath.Join(home, "work")
@@ -69,10 +68,10 @@ func TestDebianRCFiles(t *testing.T) {
 // chosen runs; history -a and -n at each prompt write each line once.
 func TestHstr(t *testing.T) {
 	t.Parallel()
-	needs(t, "hstr")
+	needs.Tool(t, "hstr")
 	conf, err := exec.Command("hstr", "--show-configuration").Output()
 	if err != nil {
-		t.Skipf("hstr --show-configuration: %v", err)
+		t.Fatalf("hstr --show-configuration: %v", err)
 	}
 	home := t.TempDir()
 	os.WriteFile(filepath.Join(home, ".qshrc"), append([]byte("export HISTFILE=~/.bash_history\n"), conf...), 0o644)

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/qsh-shell/qsh/internal/needs"
 	"github.com/qsh-shell/qsh/internal/testtime"
 	"github.com/qsh-shell/qsh/shell/shelltest"
 )
@@ -178,10 +179,7 @@ func TestREPLCtrlCClearsLine(t *testing.T) {
 // jobs_e2e_test.go has the rest of job control.
 func TestREPLCtrlZ(t *testing.T) {
 	t.Parallel()
-	bash, err := exec.LookPath("bash")
-	if err != nil {
-		t.Skip("no bash to run qsh under job control")
-	}
+	bash := needs.Tool(t, "bash")
 	home := t.TempDir()
 	tm := shelltest.Start(t, bash, shelltest.Args("--norc", "--noprofile", "-i", "-c", qshBinary(t)+"; echo qsh-ended"),
 		// Not behind the capture proxy: this test is about qsh in a
@@ -472,7 +470,7 @@ func TestREPLBackgroundJob(t *testing.T) {
 func TestREPLPython(t *testing.T) {
 	t.Parallel()
 	if exec.Command("python3", "-c", "pass").Run() != nil {
-		t.Skip("no python3")
+		needs.Missing(t, "no python3")
 	}
 	tm := startShell(t, "")
 	tm.Line("python3 -q")
@@ -502,9 +500,7 @@ func TestREPLPython(t *testing.T) {
 // TestREPLVim: vim leaves a working prompt behind.
 func TestREPLVim(t *testing.T) {
 	t.Parallel()
-	if _, err := exec.LookPath("vim"); err != nil {
-		t.Skip("no vim")
-	}
+	needs.Tool(t, "vim")
 	tm := startShell(t, "")
 	tm.Line("vim -u NONE -N")
 	tm.WaitFor("~") // the empty buffer is drawn: vim reads keys

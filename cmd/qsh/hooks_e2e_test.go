@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/qsh-shell/qsh/internal/needs"
 	"github.com/qsh-shell/qsh/shell/shelltest"
 )
 
@@ -25,13 +26,11 @@ func startRC(t *testing.T, home, dir, rc string, env ...string) *shelltest.Term 
 	return shelltest.Start(t, qshBinary(t), shelltest.Env(env...), shelltest.Dir(dir))
 }
 
-// needs skips the test when a program it drives is not installed.
-func needs(t *testing.T, programs ...string) {
+// programs needs each of the programs a test drives.
+func programs(t *testing.T, names ...string) {
 	t.Helper()
-	for _, p := range programs {
-		if _, err := exec.LookPath(p); err != nil {
-			t.Skipf("%s is not installed (test.sh installs it)", p)
-		}
+	for _, p := range names {
+		needs.Tool(t, p)
 	}
 }
 
@@ -85,17 +84,15 @@ PS1='[$?|$(echo sub)|\w] P> '
 // and in PROMPT_COMMAND's mode, shows the branch as in bash.
 func TestHooksGitPrompt(t *testing.T) {
 	t.Parallel()
-	needs(t, "git")
+	programs(t, "git")
 	const script = "/usr/lib/git-core/git-sh-prompt"
-	if _, err := os.Stat(script); err != nil {
-		t.Skipf("%s is not installed (git's package has it)", script)
-	}
+	needs.File(t, script, "git")
 	home := t.TempDir()
 	repo := filepath.Join(home, "repo")
 	os.Mkdir(repo, 0o755)
 	init := exec.Command("git", "init", "-q", "-b", "topic-1", repo)
 	if out, err := init.CombinedOutput(); err != nil {
-		t.Skipf("git init: %v: %s", err, out)
+		needs.Missing(t, "git init: %v: %s", err, out)
 	}
 	tm := startRC(t, home, repo, ". "+script+"\nPS1='[$(__git_ps1 \"%s\")] \\$ P> '\n")
 	tm.WaitFor("[topic-1] ")
@@ -114,7 +111,7 @@ func TestHooksGitPrompt(t *testing.T) {
 // before.
 func TestHooksDirenvZoxide(t *testing.T) {
 	t.Parallel()
-	needs(t, "direnv", "zoxide")
+	programs(t, "direnv", "zoxide")
 	home := t.TempDir()
 	env := []string{"XDG_DATA_HOME=" + home + "/data", "XDG_CONFIG_HOME=" + home + "/config", "XDG_CACHE_HOME=" + home + "/cache",
 		"_ZO_DATA_DIR=" + home + "/zoxide", "PATH=" + os.Getenv("PATH")}
@@ -154,11 +151,9 @@ PS1='\w P> '
 // Alt-C changes to the directory chosen and gives the line back.
 func TestHooksFzfKeyBindings(t *testing.T) {
 	t.Parallel()
-	needs(t, "fzf", "perl")
+	programs(t, "fzf", "perl")
 	const script = "/usr/share/doc/fzf/examples/key-bindings.bash"
-	if _, err := os.Stat(script); err != nil {
-		t.Skipf("%s is not installed (fzf's package has it)", script)
-	}
+	needs.File(t, script, "fzf")
 	home := t.TempDir()
 	work := filepath.Join(home, "work")
 	os.MkdirAll(filepath.Join(work, "zebra-dir"), 0o755)
@@ -255,11 +250,9 @@ PS1='D> '
 // zoxide, fzf and git's prompt ask for, all at once.
 func TestHooksOneRC(t *testing.T) {
 	t.Parallel()
-	needs(t, "direnv", "zoxide", "fzf", "git", "perl")
+	programs(t, "direnv", "zoxide", "fzf", "git", "perl")
 	for _, f := range []string{"/usr/share/doc/fzf/examples/key-bindings.bash", "/usr/lib/git-core/git-sh-prompt"} {
-		if _, err := os.Stat(f); err != nil {
-			t.Skipf("%s is not installed", f)
-		}
+		needs.File(t, f, "fzf or git")
 	}
 	home := t.TempDir()
 	env := []string{"XDG_DATA_HOME=" + home + "/data", "XDG_CONFIG_HOME=" + home + "/config",
@@ -267,7 +260,7 @@ func TestHooksOneRC(t *testing.T) {
 	repo := filepath.Join(home, "code", "webapp")
 	os.MkdirAll(repo, 0o755)
 	if out, err := exec.Command("git", "init", "-q", "-b", "feature-x", repo).CombinedOutput(); err != nil {
-		t.Skipf("git init: %v: %s", err, out)
+		needs.Missing(t, "git init: %v: %s", err, out)
 	}
 	os.WriteFile(filepath.Join(repo, ".envrc"), []byte("export WEBAPP_ENV=dev\n"), 0o644)
 	os.WriteFile(filepath.Join(repo, "main.go"), nil, 0o644)
@@ -313,12 +306,10 @@ PS1='[$(__git_ps1 "%s")] \$ '
 // notice, and j jumps.
 func TestHooksLiquidpromptAutojump(t *testing.T) {
 	t.Parallel()
-	needs(t, "autojump")
+	programs(t, "autojump")
 	const lp, aj = "/usr/share/liquidprompt/liquidprompt", "/usr/share/autojump/autojump.bash"
 	for _, f := range []string{lp, aj} {
-		if _, err := os.Stat(f); err != nil {
-			t.Skipf("%s is not installed (test.sh installs liquidprompt and autojump)", f)
-		}
+		needs.File(t, f, "liquidprompt or autojump")
 	}
 	home := t.TempDir()
 	target := filepath.Join(home, "src", "deep-target")

@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/qsh-shell/qsh/ai/aitest"
+	"github.com/qsh-shell/qsh/internal/needs"
 	"github.com/qsh-shell/qsh/internal/testtime"
 	"github.com/qsh-shell/qsh/shell/shelltest"
 	"github.com/qsh-shell/qsh/tools/sandbox"
@@ -47,10 +48,10 @@ var buildAttack = sync.OnceValues(func() (string, error) {
 func requireJail(t *testing.T) {
 	t.Helper()
 	if sandbox.ABI() < 1 {
-		t.Skip("Landlock is not available on this kernel")
+		needs.Missing(t, "Landlock is not available on this kernel")
 	}
 	if l, err := sandbox.Probe(); err != nil || !l.Namespaces {
-		t.Skipf("no jail with namespaces here: %v %v", err, l.Reduced)
+		needs.Missing(t, "no jail with namespaces here: %v %v", err, l.Reduced)
 	}
 }
 
@@ -124,7 +125,7 @@ func listenDaemon(t *testing.T, addr string) *daemon {
 	t.Helper()
 	l, err := net.Listen("unix", addr)
 	if err != nil {
-		t.Skipf("no unix socket at %s: %v", addr, err)
+		needs.Missing(t, "no unix socket at %s: %v", addr, err)
 	}
 	d := &daemon{l: l}
 	go func() {
@@ -158,21 +159,21 @@ func TestJailSockets(t *testing.T) {
 	requireJail(t)
 	for _, p := range []string{"tmux", "ssh-agent", "ssh-add", "ssh-keygen", "curl"} {
 		if _, err := exec.LookPath(p); err != nil {
-			t.Skipf("%s is not installed (test.sh installs it)", p)
+			needs.Missing(t, "%s is not installed (test.sh installs it)", p)
 		}
 	}
 	sockets := t.TempDir()
 	// The user's tmux server, outside.
 	tmuxSock := filepath.Join(sockets, "tmux-default")
 	if out, err := exec.Command("tmux", "-S", tmuxSock, "new-session", "-d", "-s", "user", "sleep 600").CombinedOutput(); err != nil {
-		t.Skipf("tmux: %v\n%s", err, out)
+		needs.Missing(t, "tmux: %v\n%s", err, out)
 	}
 	t.Cleanup(func() { exec.Command("tmux", "-S", tmuxSock, "kill-server").Run() })
 	// The user's ssh-agent, with a key.
 	agentSock := filepath.Join(sockets, "agent.sock")
 	agent := exec.Command("ssh-agent", "-D", "-a", agentSock)
 	if err := agent.Start(); err != nil {
-		t.Skipf("ssh-agent: %v", err)
+		needs.Missing(t, "ssh-agent: %v", err)
 	}
 	t.Cleanup(func() { agent.Process.Kill(); agent.Wait() })
 	if !testtime.Until(testtime.Scaled(10*time.Second), func() bool { return exists(agentSock) }) {
@@ -388,9 +389,7 @@ func TestJailSecrets(t *testing.T) {
 func TestJailPersistence(t *testing.T) {
 	t.Parallel()
 	requireJail(t)
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("no git")
-	}
+	needs.Tool(t, "git")
 	other := t.TempDir() // another checkout of the user's, in /tmp
 	gitInit(t, other)
 	modcache := t.TempDir()
@@ -494,7 +493,7 @@ func TestJailNetworkOff(t *testing.T) {
 	requireJail(t)
 	udp, err := net.ListenPacket("udp4", "127.0.0.1:0")
 	if err != nil {
-		t.Skip(err)
+		needs.Missing(t, "%v", err)
 	}
 	defer udp.Close()
 	got := make(chan string, 16)
@@ -561,9 +560,7 @@ func TestJailNetworkOff(t *testing.T) {
 func TestJailAllowList(t *testing.T) {
 	t.Parallel()
 	requireJail(t)
-	if _, err := exec.LookPath("curl"); err != nil {
-		t.Skip("no curl")
-	}
+	needs.Tool(t, "curl")
 	registry := httptest.NewServer(goProxy(t))
 	defer registry.Close()
 	_, port, _ := net.SplitHostPort(strings.TrimPrefix(registry.URL, "http://"))
@@ -723,10 +720,7 @@ func TestJailReduced(t *testing.T) {
 	if os.Getuid() != 0 {
 		t.Skip("the limit on user namespaces is set as root of a user namespace of the test's")
 	}
-	unshare, err := exec.LookPath("unshare")
-	if err != nil {
-		t.Skip("no unshare")
-	}
+	unshare := needs.Tool(t, "unshare")
 	start := func(t *testing.T, ws string, env []string) *shelltest.Term {
 		tm := shelltest.Start(t, unshare, shelltest.Env(env...), shelltest.Dir(ws),
 			shelltest.Args("-Ur", "sh", "-c", `echo 0 > /proc/sys/user/max_user_namespaces && exec "$0"`, qshBinary(t)))

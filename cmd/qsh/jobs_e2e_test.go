@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/qsh-shell/qsh/internal/needs"
 	"github.com/qsh-shell/qsh/shell/shelltest"
 )
 
@@ -56,7 +57,7 @@ func findProcs(t *testing.T, args ...string) []procInfo {
 	t.Helper()
 	dirs, err := filepath.Glob("/proc/[0-9]*")
 	if err != nil || len(dirs) == 0 {
-		t.Skip("no /proc to watch processes with")
+		needs.Missing(t, "no /proc to watch processes with")
 	}
 	want := strings.Join(args, "\x00") + "\x00"
 	var list []procInfo
@@ -492,7 +493,7 @@ func TestJobsEditor(t *testing.T) {
 			tm.Type(shelltest.CtrlD)
 			tm.WaitFor(ps1)
 		default:
-			t.Skip("neither vim, vi nor python3 is installed")
+			needs.Missing(t, "neither vim, vi nor python3 is installed")
 		}
 		if out := enter(tm, "echo st=$?; jobs; echo listed"); !strings.Contains(out, "st=0") || strings.Contains(out, "Stopped") {
 			t.Fatalf("after the editor: %q", out)
@@ -542,7 +543,7 @@ func TestJobsBackgroundReader(t *testing.T) {
 	// (A program of its own, to find it in /proc.)
 	out, err := exec.Command("python3", "-c", "import sys; print(sys.executable)").Output()
 	if err != nil {
-		t.Skip("no python3")
+		needs.Missing(t, "no python3")
 	}
 	python := strings.TrimSpace(string(out))
 	os.WriteFile(filepath.Join(home, "reader.py"), []byte(

@@ -3,11 +3,11 @@ package main
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/qsh-shell/qsh/internal/needs"
 	"github.com/qsh-shell/qsh/shell/shelltest"
 )
 
@@ -28,10 +28,7 @@ var keyCases = []struct{ name, keys string }{
 // a terminal, and compares what the line they run prints.
 func TestKeysAgainstBash(t *testing.T) {
 	t.Parallel()
-	bash, err := exec.LookPath("bash")
-	if err != nil {
-		t.Skip("bash is not installed")
-	}
+	bash := needs.Tool(t, "bash")
 	const rc = "PROMPT_COMMAND='N=$((N+1))'\nPS1='@$N> '\n"
 	home := t.TempDir()
 	q := startRC(t, home, home, rc, "LANG=C.UTF-8")

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/qsh-shell/qsh/internal/needs"
 )
 
 // TestOneshotReplaces checks that a -c string of one simple command runs
@@ -15,7 +17,7 @@ import (
 func TestOneshotReplaces(t *testing.T) {
 	t.Parallel()
 	if _, err := os.Stat("/proc/self/stat"); err != nil {
-		t.Skip("no /proc")
+		needs.Missing(t, "no /proc")
 	}
 	bin := qshBinary(t)
 	dir := t.TempDir()

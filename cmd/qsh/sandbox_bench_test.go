@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/qsh-shell/qsh/internal/needs"
 	"github.com/qsh-shell/qsh/tools/sandbox"
 	"github.com/qsh-shell/qsh/tools/sandbox/proxy"
 )
@@ -154,12 +155,9 @@ func reportExtra(b *testing.B, plain, extra []time.Duration) {
 // list, through a proxy of its own; it skips b where there is no Landlock.
 func confinedPolicy(b *testing.B) (string, sandbox.Policy) {
 	if sandbox.ABI() < 1 {
-		b.Skip("Landlock is not available on this kernel")
+		needs.Missing(b, "Landlock is not available on this kernel")
 	}
-	prog, err := exec.LookPath("true")
-	if err != nil {
-		b.Skip("no true program")
-	}
+	prog := needs.Tool(b, "true")
 	root := b.TempDir()
 	home, ws := filepath.Join(root, "home"), filepath.Join(root, "ws")
 	for _, d := range []string{".ssh", ".aws", ".cache", ".config/gh", "go/pkg/mod", "notes", ".local/bin"} {

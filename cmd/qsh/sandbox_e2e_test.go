@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/qsh-shell/qsh/ai/aitest"
+	"github.com/qsh-shell/qsh/internal/needs"
 	"github.com/qsh-shell/qsh/tools/sandbox"
 )
 
@@ -69,7 +70,7 @@ func TestProject(t *testing.T) {
 func sandboxPlace(t *testing.T, srv *aitest.Server, extra ...string) (home, ws string, env []string) {
 	t.Helper()
 	if sandbox.ABI() < 1 {
-		t.Skip("Landlock is not available on this kernel")
+		needs.Missing(t, "Landlock is not available on this kernel")
 	}
 	base, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {

@@ -3,11 +3,11 @@ package main
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/qsh-shell/qsh/internal/needs"
 	"github.com/qsh-shell/qsh/shell/shelltest"
 )
 
@@ -87,10 +87,7 @@ var viCases = []struct{ name, keys string }{
 // vi mode on a terminal, and compares what the line they run prints.
 func TestViModeAgainstBash(t *testing.T) {
 	t.Parallel()
-	bash, err := exec.LookPath("bash")
-	if err != nil {
-		t.Skip("bash is not installed")
-	}
+	bash := needs.Tool(t, "bash")
 	// The prompt counts lines, so that waiting for the next one never
 	// finds the prompt of a line being redrawn.
 	const rc = "set -o vi\nPROMPT_COMMAND='N=$((N+1))'\nPS1='@$N> '\n"

@@ -20,6 +20,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/qsh-shell/qsh/internal/needs"
 	"github.com/qsh-shell/qsh/internal/testtime"
 )
 
@@ -302,15 +303,11 @@ func TestProxySession(t *testing.T) {
 	// proxy learns of it by a signal, so the shell may still see the old
 	// size for an instant.
 	setSize(t, s.master, 41, 101)
-	for i := 0; ; i++ {
-		shown, _ := s.run("stty size")
-		if strings.Contains(shown, "41 101\r\n") {
-			break
-		}
-		if i == 50 {
-			t.Fatalf("stty size after a resize to 41x101: %q", shown)
-		}
-		time.Sleep(20 * time.Millisecond)
+	if !testtime.Until(10*time.Second, func() bool {
+		shown, _ = s.run("stty size")
+		return strings.Contains(shown, "41 101\r\n")
+	}) {
+		t.Fatalf("stty size after a resize to 41x101: %q", shown)
 	}
 
 	// Ctrl-C interrupts the running command, not the shell or the proxy.
@@ -425,9 +422,7 @@ func TestProxyTerminalGone(t *testing.T) {
 // quit, and what they drew on the alternate screen stays out of the record.
 func TestProxyPager(t *testing.T) {
 	t.Parallel()
-	if _, err := exec.LookPath("less"); err != nil {
-		t.Skip("no less")
-	}
+	needs.Tool(t, "less")
 	file := filepath.Join(t.TempDir(), "text")
 	var text strings.Builder
 	for i := range 200 {
@@ -444,9 +439,7 @@ func TestProxyPager(t *testing.T) {
 	if got := s.record(1); len(got) != 1 || got[0].Status != 0 || strings.Contains(got[0].Text, "line 5") {
 		t.Errorf("record of less = %+v", got)
 	}
-	if _, err := exec.LookPath("vi"); err != nil {
-		t.Skip("no vi (less passed)")
-	}
+	needs.Tool(t, "vi")
 	from = s.typ("vi -u NONE " + file + "\r")
 	_, after = s.waitFor(from, `line 5 of the file`)
 	s.typ("Gdd:wq\r")

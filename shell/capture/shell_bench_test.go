@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/qsh-shell/qsh/internal/needs"
 )
 
 // BenchmarkShellCat types `cat` of a 100 MB file into an interactive
@@ -51,7 +53,7 @@ func BenchmarkShellCat(b *testing.B) {
 	for _, sh := range shells {
 		b.Run(sh.name, func(b *testing.B) {
 			if _, err := exec.LookPath(sh.argv[0]); err != nil {
-				b.Skip(err)
+				needs.Missing(b, "%v", err)
 			}
 			t := startTerm(b, sh.argv, append(env, sh.env...))
 			defer t.close()

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/qsh-shell/qsh/internal/needs"
 )
 
 // The evaluator is tested against bash itself: each case runs as
@@ -70,9 +72,7 @@ func checkAgainstBash(t *testing.T, cases []bashCase) {
 // checkAgainstBashIn runs each case in bash and with run, and compares.
 func checkAgainstBashIn(t *testing.T, cases []bashCase, run func(t *testing.T, code, dir string) (string, string, int)) {
 	t.Helper()
-	if _, err := exec.LookPath("bash"); err != nil {
-		t.Skip("bash is not installed: the differential tests need it")
-	}
+	needs.Tool(t, "bash")
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()

@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/qsh-shell/qsh/internal/needs"
 )
 
 // The differential case files of cmd/qsh (testdata/bash/*.sh), which test
@@ -46,9 +48,7 @@ var bashCasesSkipped = map[string]string{}
 var bashCasesKnown = map[string]bool{}
 
 func TestBashFilesAgainstBash(t *testing.T) {
-	if _, err := exec.LookPath("bash"); err != nil {
-		t.Skip("bash is not installed: the differential tests need it")
-	}
+	needs.Tool(t, "bash")
 	files, err := filepath.Glob(filepath.Join("..", "..", "cmd", "qsh", "testdata", "bash", "*.sh"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no case files in cmd/qsh/testdata/bash: %v", err)

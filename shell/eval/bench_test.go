@@ -6,6 +6,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/qsh-shell/qsh/internal/needs"
 )
 
 // The evaluator's own cost on the two scripts issue 21 measures against
@@ -20,7 +22,7 @@ func BenchmarkEvalScript(b *testing.B) {
 		b.Run(sc.name, func(b *testing.B) {
 			if sc.needs != "" {
 				if _, err := os.Stat(sc.needs); err != nil {
-					b.Skipf("no %s", sc.needs)
+					needs.Missing(b, "no %s", sc.needs)
 				}
 			}
 			dir := b.TempDir()

@@ -76,8 +76,7 @@ type flagSet struct {
 	order []byte
 }
 
-func (f *flagSet) has(c byte) bool  { return f.on[c] }
-func (f *flagSet) plus(c byte) bool { return f.off[c] }
+func (f *flagSet) has(c byte) bool { return f.on[c] }
 func (f *flagSet) val(c byte) string {
 	v := f.vals[c]
 	if len(v) == 0 {
@@ -85,7 +84,6 @@ func (f *flagSet) val(c byte) string {
 	}
 	return v[len(v)-1]
 }
-func (f *flagSet) vallist(c byte) []string { return f.vals[c] }
 
 func (b *B) flags(spec string, plus bool) (*flagSet, []string, bool) {
 	f := &flagSet{on: map[byte]bool{}, off: map[byte]bool{}, vals: map[byte][]string{}}

@@ -288,7 +288,7 @@ func (r *Runner) declareOne(kind string, on, off map[byte]bool, it declItem) err
 			s = r.vars.global()
 			v = s.writable()[target]
 		} else {
-			v, s = r.vars.forWrite(target)
+			v, _ = r.vars.forWrite(target)
 		}
 		if v == nil {
 			s = r.vars.global()

@@ -285,8 +285,7 @@ func (r *Runner) assignArray(name string, arr *syntax.ArrayExpr, appending bool,
 // it.
 func (r *Runner) run(args []string, assigns []*syntax.Assign) {
 	name := args[0]
-	var temp []*syntax.Assign
-	temp = assigns
+	temp := assigns
 	fn := r.funcs.get(name)
 	b := r.sess.builtins[name]
 	if b != nil && !b.enabled() {

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/qsh-shell/qsh/internal/needs"
 )
 
 // Behaviours fixed against bash, each a case that runs in bash and
@@ -545,9 +547,7 @@ func TestRealScriptsAgainstBash(t *testing.T) {
 // shell's builtins) as functions that do nothing, its helpers called.
 func TestBashCompletionLibAgainstBash(t *testing.T) {
 	const lib = "/usr/share/bash-completion/bash_completion"
-	if _, err := os.Stat(lib); err != nil {
-		t.Skip("no bash-completion")
-	}
+	needs.File(t, lib, "bash-completion")
 	pre := `complete() { :; }; compopt() { :; }; compgen() { :; }; . ` + lib + ` >/dev/null 2>&1; echo sourced $?
 `
 	var cases []bashCase

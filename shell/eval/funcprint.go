@@ -603,7 +603,7 @@ func (p *funcPrinter) redirect(r *syntax.Redirect) string {
 	}
 	op := r.Op.String()
 	switch r.Op {
-	case syntax.RdrOut, syntax.AppOut, syntax.ClbOut:
+	case syntax.RdrOut, syntax.AppOut, syntax.RdrClob:
 		return unless("1") + op + " " + word
 	case syntax.RdrIn:
 		return unless("0") + op + " " + word

@@ -561,16 +561,6 @@ func (r *Runner) Report() {
 	}
 }
 
-// reapDone forgets the jobs that are done, reporting nothing, as a
-// non-interactive shell does.
-func (t *jobTable) reapDone() {
-	for _, j := range slices.Clone(t.list) {
-		if j.state() == procDone && j.noted {
-			t.remove(j)
-		}
-	}
-}
-
 // JobControl turns job control on: each pipeline in a process group of its
 // own, which gets the terminal tty. The shell must lead its own group.
 func (r *Runner) JobControl(tty int, notices io.Writer) {

@@ -149,12 +149,11 @@ func (s *session) parseWord(text string) (*syntax.Word, error) {
 		return w, nil
 	}
 	var words []*syntax.Word
-	err := NewParser().Words(strings.NewReader(text), func(w *syntax.Word) bool {
+	for w, err := range NewParser().WordsSeq(strings.NewReader(text)) {
+		if err != nil {
+			return nil, err
+		}
 		words = append(words, w)
-		return true
-	})
-	if err != nil {
-		return nil, err
 	}
 	if len(words) != 1 {
 		return nil, errors.New("not one word")

@@ -89,7 +89,6 @@ type Runner struct {
 	// trapDepth counts the traps running: BASH_COMMAND stays the command
 	// a trap interrupted while it runs.
 	trapDepth int
-	inDebug   bool
 	// funcDepth counts function calls, for FUNCNEST.
 	funcDepth int
 
@@ -122,8 +121,6 @@ type Runner struct {
 	// inDebugFunc counts the functions running without functrace, where
 	// the DEBUG trap does not run.
 	inDebugFunc int
-	// getoptsInd is the OPTIND getopts last set.
-	getoptsInd int
 	// lineLock holds LINENO while a trap runs: its code sees the line of
 	// the command that set it off, as in bash.
 	lineLock int

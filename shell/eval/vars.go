@@ -212,7 +212,6 @@ func (vs *vars) fork() *vars {
 }
 
 func (vs *vars) global() *scope { return vs.scopes[0] }
-func (vs *vars) top() *scope    { return vs.scopes[len(vs.scopes)-1] }
 
 // local is the scope local and declare write to: the innermost function's,
 // or the globals outside functions.
@@ -227,9 +226,8 @@ func (vs *vars) local() *scope {
 
 func (vs *vars) inFunction() bool { return vs.local() != vs.scopes[0] }
 
-// push and pop change what is visible, exported variables included.
+// push changes what is visible, exported variables included.
 func (vs *vars) push(s *scope) { vs.scopes = append(vs.scopes, s); vs.gen++ }
-func (vs *vars) pop()          { vs.scopes = vs.scopes[:len(vs.scopes)-1]; vs.gen++ }
 
 // find is the variable name names, without following namerefs, and the
 // scope it is in; nil when there is none.

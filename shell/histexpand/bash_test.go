@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/qsh-shell/qsh/internal/needs"
 	"github.com/qsh-shell/qsh/internal/testtime"
 )
 
@@ -127,12 +128,9 @@ func randomDiffCases(n int) []diffCase {
 // here marked :p, is then typed to an interactive bash, which prints the
 // message or the line on its standard error.
 func TestAgainstBash(t *testing.T) {
-	bash, err := exec.LookPath("bash")
-	if err != nil {
-		t.Skip("no bash to compare with")
-	}
+	bash := needs.Tool(t, "bash")
 	if v, err := exec.Command(bash, "--norc", "-c", "echo $BASH_VERSION").Output(); err != nil || !strings.HasPrefix(string(v), "5.2") {
-		t.Skipf("the cases are bash 5.2's; this bash is %q", v)
+		needs.Missing(t, "the cases are bash 5.2's; this bash is %q", v)
 	}
 	cases := append(fixedDiffCases(), randomDiffCases(8000)...)
 

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/qsh-shell/qsh/internal/needs"
 )
 
 // The differential tests run the same cases through bash 5.2 and through
@@ -48,7 +50,7 @@ func needBash(t testing.TB) string {
 		}
 	})
 	if bashCheck.path == "" {
-		t.Skip(bashCheck.why)
+		needs.Missing(t, "%s", bashCheck.why)
 	}
 	return bashCheck.path
 }

@@ -2,21 +2,18 @@ package shelltest_test
 
 import (
 	"fmt"
-	"os/exec"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
+	"github.com/qsh-shell/qsh/internal/needs"
 	"github.com/qsh-shell/qsh/shell/shelltest"
 )
 
 // TestTerm drives cat on a pseudo-terminal: the terminal echoes what is
 // typed, cat prints it back, Ctrl-D ends it.
 func TestTerm(t *testing.T) {
-	cat, err := exec.LookPath("cat")
-	if err != nil {
-		t.Skip("no cat")
-	}
+	cat := needs.Tool(t, "cat")
 	tm := shelltest.Start(t, cat)
 	tm.Line("hello")
 	if got := tm.WaitFor("hello"); got != "hello" {
@@ -55,10 +52,7 @@ func TestStrip(t *testing.T) {
 // counts the rest, and a wait finds the marker.
 func TestKeep(t *testing.T) {
 	t.Parallel()
-	sh, err := exec.LookPath("sh")
-	if err != nil {
-		t.Skip("no sh")
-	}
+	sh := needs.Tool(t, "sh")
 	const size = 20 << 20
 	tm := shelltest.Start(t, sh, shelltest.Keep(64<<10),
 		shelltest.Args("-c", fmt.Sprintf(`head -c %d /dev/zero | tr '\0' x; echo; echo the-end`, size)))
@@ -90,10 +84,7 @@ func TestTail(t *testing.T) {
 // a terminal whose slave is closed before the master read it).
 func TestExitKeepsOutput(t *testing.T) {
 	t.Parallel()
-	sh, err := exec.LookPath("sh")
-	if err != nil {
-		t.Skip("no sh")
-	}
+	sh := needs.Tool(t, "sh")
 	for i := range 50 {
 		tm := shelltest.Start(t, sh, shelltest.Args("-c", fmt.Sprintf(`echo first; echo "last %d"; exit 3`, i)))
 		if st := tm.WaitExit(); st != 3 || tm.Output() != fmt.Sprintf("first\nlast %d\n", i) {

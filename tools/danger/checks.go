@@ -175,9 +175,8 @@ func (w *walker) readKnown(args []arg, ops []int, io ioInfo) {
 		}
 	}
 	line := strings.TrimSuffix(io.in.data, "\n")
-	names := []string{"REPLY"}
+	var names []string
 	if len(ops) > 0 {
-		names = nil
 		for _, i := range ops {
 			names = append(names, args[i].s)
 		}

@@ -533,10 +533,10 @@ func maySubst(word *syntax.Word) bool {
 		case *syntax.Lit, *syntax.SglQuoted:
 		case *syntax.DblQuoted:
 			for _, q := range p.Parts {
-				switch q.(type) {
+				switch q := q.(type) {
 				case *syntax.Lit:
 				case *syntax.ParamExp:
-					if pe := q.(*syntax.ParamExp); pe.Exp != nil || pe.Repl != nil || pe.Slice != nil || pe.Index != nil {
+					if q.Exp != nil || q.Repl != nil || q.Slice != nil || q.Index != nil {
 						return true
 					}
 				default:

@@ -127,7 +127,7 @@ func makesFiles(stmts []*syntax.Stmt) bool {
 					}
 				}
 			case *syntax.Redirect:
-				if n.Op == syntax.RdrOut || n.Op == syntax.AppOut || n.Op == syntax.ClbOut || n.Op == syntax.RdrAll ||
+				if n.Op == syntax.RdrOut || n.Op == syntax.AppOut || n.Op == syntax.RdrClob || n.Op == syntax.RdrAll ||
 					n.Op == syntax.AppAll {
 					found = found || !strings.HasPrefix(n.Word.Lit(), "/dev/")
 				}

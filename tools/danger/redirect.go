@@ -104,7 +104,7 @@ func (w *walker) redirects(rs []*syntax.Redirect, in input) ioInfo {
 				w.fdInput(fd, io.in)
 				io.in = stdin
 			}
-		case syntax.RdrOut, syntax.AppOut, syntax.ClbOut, syntax.RdrAll, syntax.AppAll, syntax.RdrInOut:
+		case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.RdrAll, syntax.AppAll, syntax.RdrInOut:
 			target := w.literal(r.Word)
 			p, ok := w.abs(target)
 			if network(p) {

@@ -82,7 +82,6 @@ func (w *walker) notebook(chain string, args []arg, io ioInfo) {
 			if strings.Trim(v, `'"`) == "" {
 				open++
 			}
-		case strings.HasSuffix(flag, ".disable_check_xsrf") || strings.HasSuffix(flag, ".allow_remote_access"):
 		}
 	}
 	switch {

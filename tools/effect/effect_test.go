@@ -15,6 +15,8 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/qsh-shell/qsh/internal/needs"
+	"github.com/qsh-shell/qsh/internal/testtime"
 	"github.com/qsh-shell/qsh/shell/eval"
 )
 
@@ -310,9 +312,7 @@ func TestPreviewBudget(t *testing.T) {
 // there.
 func repo(t testing.TB, dir string) func(args ...string) string {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
+	needs.Tool(t, "git")
 	git := func(args ...string) string {
 		t.Helper()
 		cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
@@ -433,8 +433,8 @@ func FuzzPreview(f *testing.F) {
 			if strings.Contains(got, "\n") || len([]rune(got)) > maxLine {
 				t.Errorf("%q: %q", cmd, got)
 			}
-		case <-time.After(2 * time.Second):
-			t.Fatalf("%q: no preview after 2 s", cmd)
+		case <-time.After(testtime.Scaled(2 * time.Second)):
+			t.Fatalf("%q: no preview after 2 s (scaled)", cmd)
 		}
 	})
 }

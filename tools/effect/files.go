@@ -394,7 +394,7 @@ func (p *previewer) tee(args []string) string {
 func (p *previewer) redirect(r *syntax.Redirect) {
 	appends := false
 	switch r.Op {
-	case syntax.RdrOut, syntax.ClbOut, syntax.RdrAll:
+	case syntax.RdrOut, syntax.RdrClob, syntax.RdrAll:
 	case syntax.AppOut, syntax.AppAll, syntax.RdrInOut:
 		appends = true
 	default:

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/qsh-shell/qsh/internal/needs"
 	"github.com/qsh-shell/qsh/shell/eval"
 	"github.com/qsh-shell/qsh/tools/danger"
 )
@@ -165,7 +166,7 @@ func TestGuardSymlinkedDir(t *testing.T) {
 	real := t.TempDir()
 	link := filepath.Join(t.TempDir(), "link")
 	if err := os.Symlink(real, link); err != nil {
-		t.Skip(err)
+		needs.Missing(t, "%v", err)
 	}
 	var out bytes.Buffer
 	run, stopped := guardedShell(t, link, []string{"PATH=" + os.Getenv("PATH")},
@@ -188,7 +189,7 @@ func TestGuardWriteThroughLink(t *testing.T) {
 		t.Fatal(err)
 	}
 	if err := os.Symlink(outside, filepath.Join(ws, "link")); err != nil {
-		t.Skip(err)
+		needs.Missing(t, "%v", err)
 	}
 	var out bytes.Buffer
 	run, stopped := guardedShell(t, ws, []string{"PATH=" + os.Getenv("PATH")},

@@ -13,6 +13,7 @@ import (
 
 	"github.com/creack/pty"
 
+	"github.com/qsh-shell/qsh/internal/needs"
 	"github.com/qsh-shell/qsh/tools/danger"
 	"github.com/qsh-shell/qsh/tools/sandbox"
 	"github.com/qsh-shell/qsh/tools/sandbox/confine"
@@ -29,7 +30,7 @@ func TestMain(m *testing.M) {
 // judged.
 func TestSandbox(t *testing.T) {
 	if sandbox.ABI() < 1 {
-		t.Skip("Landlock is not available on this kernel")
+		needs.Missing(t, "Landlock is not available on this kernel")
 	}
 	root, _ := filepath.EvalSymlinks(t.TempDir())
 	home, ws := filepath.Join(root, "home"), filepath.Join(root, "ws")
@@ -87,7 +88,7 @@ func TestSandbox(t *testing.T) {
 // whose controlling terminal is a pseudo-terminal, as qsh's is.
 func TestSandboxNoTerminal(t *testing.T) {
 	if sandbox.ABI() < 1 {
-		t.Skip("Landlock is not available on this kernel")
+		needs.Missing(t, "Landlock is not available on this kernel")
 	}
 	if os.Getenv("QSH_TEST_CTTY") == "1" {
 		noTerminalChild()
@@ -95,7 +96,7 @@ func TestSandboxNoTerminal(t *testing.T) {
 	}
 	ptm, tty, err := pty.Open()
 	if err != nil {
-		t.Skipf("no pseudo-terminal: %v", err)
+		needs.Missing(t, "no pseudo-terminal: %v", err)
 	}
 	defer ptm.Close()
 	defer tty.Close()

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/qsh-shell/qsh/internal/needs"
 	"github.com/qsh-shell/qsh/internal/testtime"
 )
 
@@ -24,7 +25,7 @@ func alive(pid int) bool {
 
 func TestChildHoldsStdout(t *testing.T) {
 	if _, err := os.Stat("/proc/self/stat"); err != nil {
-		t.Skip("needs /proc")
+		needs.Missing(t, "needs /proc")
 	}
 	m := newManager(t, Servers(stdio(t, "a", "forks")))
 	list, warnings := m.Tools(context.Background())
@@ -53,7 +54,7 @@ func TestChildHoldsStdout(t *testing.T) {
 
 func TestStubbornServer(t *testing.T) {
 	if _, err := os.Stat("/proc/self/stat"); err != nil {
-		t.Skip("needs /proc")
+		needs.Missing(t, "needs /proc")
 	}
 	m := New(Confirm(nil), Servers(stdio(t, "a", "stubborn")), StopTimeout(100*time.Millisecond))
 	list, warnings := m.Tools(context.Background())

@@ -535,9 +535,7 @@ func (j *Jail) setUp(p Policy, dir string, namespaced bool, f *fixed) error {
 			}
 			j.root = root
 		}
-		for _, note := range reply[2:] {
-			j.layers.Reduced = append(j.layers.Reduced, note)
-		}
+		j.layers.Reduced = append(j.layers.Reduced, reply[2:]...)
 		if p.Net == AllowList {
 			if namespaced {
 				port, _ = strconv.Atoi(reply[1])

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/qsh-shell/qsh/internal/needs"
 	"github.com/qsh-shell/qsh/internal/testtime"
 	"github.com/qsh-shell/qsh/tools/sandbox/confine"
 	"github.com/qsh-shell/qsh/tools/sandbox/proxy"
@@ -36,7 +37,7 @@ func TestMain(m *testing.M) {
 func requireLandlock(t testing.TB) {
 	t.Helper()
 	if ABI() < 1 {
-		t.Skip("Landlock is not available on this kernel")
+		needs.Missing(t, "Landlock is not available on this kernel")
 	}
 }
 
@@ -95,7 +96,7 @@ func outsideTmp(t *testing.T) string {
 	t.Helper()
 	dir, err := os.MkdirTemp("/var/tmp", "qsh-sandbox-test-")
 	if err != nil {
-		t.Skipf("no directory outside /tmp: %v", err)
+		needs.Missing(t, "no directory outside /tmp: %v", err)
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	return dir
@@ -250,7 +251,7 @@ func namespaced(t *testing.T, h *Host, p Policy) *Jail {
 func noNamespaces(t *testing.T, j *Jail) {
 	t.Helper()
 	if l, err := Probe(); err != nil || !l.Namespaces {
-		t.Skipf("no namespaces here: %v", j.Layers().Reduced)
+		needs.Missing(t, "no namespaces here: %v", j.Layers().Reduced)
 	}
 	t.Fatalf("the jail has no namespaces, which the kernel gives: %q", j.Layers().Reduced)
 }
@@ -273,7 +274,7 @@ func testJailNamespaces(t *testing.T, prepared bool) {
 	if prepared {
 		h.Prepare()
 		if h.spare == nil {
-			t.Skipf("nothing prepared: %s", h.noNS)
+			needs.Missing(t, "nothing prepared: %s", h.noNS)
 		}
 	}
 	j := namespaced(t, h, pl.policy(t, Settings{Mode: Workspace, Net: NetOff}))
@@ -368,9 +369,7 @@ func strconvItoa(n int) string { return confine.Itoa(n) }
 // read-only in the jail, and .git cannot be swapped, while commits work.
 func TestJailGit(t *testing.T) {
 	requireLandlock(t)
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("no git")
-	}
+	needs.Tool(t, "git")
 	t.Run("in /tmp", func(t *testing.T) { testJailGit(t, newPlace(t)) })
 	t.Run("outside /tmp", func(t *testing.T) { testJailGit(t, newPlaceIn(t, outsideTmp(t))) })
 }
@@ -465,9 +464,7 @@ func withProxy(t *testing.T, p *Policy, rules proxy.Rules) *proxy.Listener {
 // refusal is told.
 func TestJailProxy(t *testing.T) {
 	requireLandlock(t)
-	if _, err := exec.LookPath("curl"); err != nil {
-		t.Skip("no curl")
-	}
+	needs.Tool(t, "curl")
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, "registry-says-"+r.URL.Path[1:])
 	}))
@@ -511,7 +508,7 @@ func TestJailNet(t *testing.T) {
 	requireLandlock(t)
 	l, err := net.Listen("tcp4", "127.0.0.1:0")
 	if err != nil {
-		t.Skipf("no loopback: %v", err)
+		needs.Missing(t, "no loopback: %v", err)
 	}
 	defer l.Close()
 	go func() {
@@ -567,10 +564,7 @@ func TestJailNonRoot(t *testing.T) {
 	if os.Getuid() != 0 {
 		t.Skip("the tests run as an ordinary user already")
 	}
-	setpriv, err := exec.LookPath("setpriv")
-	if err != nil {
-		t.Skip("no setpriv")
-	}
+	setpriv := needs.Tool(t, "setpriv")
 	// A directory nobody can reach, with a copy of this binary.
 	dir, err := os.MkdirTemp("", "qsh-nonroot-")
 	if err != nil {
@@ -637,7 +631,7 @@ func TestSessionDir(t *testing.T) {
 	base := os.Getenv("XDG_RUNTIME_DIR")
 	dead := exec.Command("true")
 	if err := dead.Run(); err != nil {
-		t.Skip(err)
+		needs.Missing(t, "%v", err)
 	}
 	stale := filepath.Join(base, fmt.Sprintf("qsh-test-%d-123", dead.Process.Pid))
 	live := filepath.Join(base, fmt.Sprintf("qsh-test-%d-456", os.Getppid()))
@@ -670,7 +664,7 @@ func TestPrepare(t *testing.T) {
 	h.Prepare()
 	spare := h.spare
 	if spare == nil {
-		t.Skipf("nothing prepared: %s", h.noNS)
+		needs.Missing(t, "nothing prepared: %s", h.noNS)
 	}
 	h.Prepare() // one is enough
 	if h.spare != spare {

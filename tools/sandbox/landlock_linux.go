@@ -15,6 +15,7 @@ import (
 func Support() (string, error) {
 	abi := ABI()
 	if abi < 1 {
+		//lint:ignore ST1005 Landlock is a name, and this line is shown to the user as it is
 		return "", errors.New("Landlock is not available (Linux 5.13 or later with Landlock enabled is needed)")
 	}
 	return "Landlock ABI " + strconv.Itoa(abi), nil

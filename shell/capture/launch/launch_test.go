@@ -2,7 +2,6 @@ package launch
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -10,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"unsafe"
+
+	"github.com/qsh-shell/qsh/internal/needs"
 )
 
 // userTerminal opens a pseudo-terminal to play the user's, and returns its
@@ -41,10 +42,7 @@ func openFds(t *testing.T) int {
 }
 
 func TestStart(t *testing.T) {
-	sh, err := exec.LookPath("sh")
-	if err != nil {
-		t.Skip("no sh")
-	}
+	sh := needs.Tool(t, "sh")
 	_, tty := userTerminal(t)
 	before, err := getTermios(tty)
 	if err != nil {

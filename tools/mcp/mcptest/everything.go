@@ -6,6 +6,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/qsh-shell/qsh/internal/needs"
 )
 
 // Install is how test.sh installs the reference server; QSH_TEST_NPM_PREFIX
@@ -13,17 +15,13 @@ import (
 const Install = `npm install --no-audit --no-fund --prefix "${QSH_TEST_NPM_PREFIX:-${XDG_CACHE_HOME:-$HOME/.cache}/qsh-test/npm}" @modelcontextprotocol/server-everything@2026.8.31`
 
 // Everything returns the command line of @modelcontextprotocol/server-everything
-// over stdio. It skips the test when node or the package is missing, except
-// under CI, which installs them: a skip there would hide a broken set-up.
+// over stdio. Without node or the package it is [needs.Missing]: test.sh installs
+// them.
 func Everything(t testing.TB) (node string, args []string) {
 	t.Helper()
-	skip := t.Skip
-	if os.Getenv("CI") != "" {
-		skip = t.Fatal
-	}
 	node, err := exec.LookPath("node")
 	if err != nil {
-		skip("node is not installed; the end-to-end MCP test needs node and: " + Install)
+		needs.Missing(t, "node is not installed; the end-to-end MCP test needs node and: %s", Install)
 	}
 	prefix := os.Getenv("QSH_TEST_NPM_PREFIX")
 	if prefix == "" {
@@ -35,7 +33,7 @@ func Everything(t testing.TB) (node string, args []string) {
 	}
 	index := filepath.Join(prefix, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js")
 	if _, err := os.Stat(index); err != nil {
-		skip("@modelcontextprotocol/server-everything is not installed at " + prefix + "; install it with: " + Install)
+		needs.Missing(t, "@modelcontextprotocol/server-everything is not installed at %s; install it with: %s", prefix, Install)
 	}
 	return node, []string{index, "stdio"}
 }

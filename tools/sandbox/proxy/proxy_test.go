@@ -10,7 +10,6 @@ import (
 	"net/http/httptest"
 	"net/netip"
 	"net/url"
-	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -139,12 +138,5 @@ func TestProxy(t *testing.T) {
 	}
 	if strings.Join(refused, "\n") != strings.Join(want, "\n") {
 		t.Errorf("refusals:\n%s\nwant:\n%s", strings.Join(refused, "\n"), strings.Join(want, "\n"))
-	}
-}
-
-func writeFile(t *testing.T, path, content string) {
-	t.Helper()
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
 	}
 }
