@@ -94,6 +94,13 @@ type scanner struct {
 	kept  atomic.Int64 // bytes of content the snapshot refers to
 	found atomic.Int64 // paths a walk found
 
+	// gen is the walk whose snapshot the cache is (0: none, or not a
+	// walk's); links are the files found with more than one name.
+	gen     int
+	made    int // the walk's own generation, once it took the watcher's word
+	linksMu sync.Mutex
+	links   []string
+
 	loose atomic.Int64 // contents stored loose
 	pack  packWriter   // and those stored after them
 
@@ -107,8 +114,8 @@ type scanner struct {
 // the workspace): its children's keys.
 type listing map[string][]string
 
-func newScanner(s *Store, cache Snapshot, dirs listing, start time.Time, store bool) *scanner {
-	sc := &scanner{s: s, cache: cache, dirs: dirs, start: start, store: store, rootfd: -1,
+func newScanner(s *Store, cache Snapshot, dirs listing, gen int, start time.Time, store bool) *scanner {
+	sc := &scanner{s: s, cache: cache, dirs: dirs, gen: gen, start: start, store: store, rootfd: -1,
 		racy: start.Add(-racyWindow).UnixNano(), index: ".git/index", baseKey: s.key(s.base)}
 	sc.pack.dir = filepath.Join(s.objs.dir, "pack")
 	if s.git != nil {
@@ -224,6 +231,11 @@ func (sc *scanner) entry(key string) (*Entry, error) {
 // made), else a new one, its content hashed and stored.
 func (sc *scanner) entryOf(key string, m fs.FileMode, st statData) (*Entry, error) {
 	st.racy = st.mtime >= sc.racy || st.ctime >= sc.racy
+	if st.links > 1 && m.IsRegular() {
+		sc.linksMu.Lock()
+		sc.links = append(sc.links, key)
+		sc.linksMu.Unlock()
+	}
 	c := sc.cache[key]
 	if c != nil && c.Kind == kindOf(m) && c.Mode == perm(m) && c.stat.unchanged(st) &&
 		(c.Kind != File || c.Blob != "") {
