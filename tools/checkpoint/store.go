@@ -56,6 +56,9 @@ type Store struct {
 	gen      int
 	cacheGen int
 	links    map[string]bool
+	// afterTake, if set, runs when a walk has read the watcher's events:
+	// tests make changes there that the walk may miss, the next must not.
+	afterTake func()
 }
 
 // Checkpoint is one run the assistant made, as the store keeps it.

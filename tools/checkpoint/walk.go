@@ -29,6 +29,9 @@ func (sc *scanner) walk() (Snapshot, listing, error) {
 		}
 		sc.s.gen++
 		sc.made = sc.s.gen
+		if sc.s.afterTake != nil {
+			sc.s.afterTake()
+		}
 	}
 	w.cond.L = &w.mu
 	w.queue = append(w.queue, dirTask{"", true})
