@@ -149,28 +149,7 @@ func (sc *scanner) all() (snap Snapshot, dirs listing, err error) {
 	if sc.s.git == nil {
 		return sc.walk()
 	}
-	keys, err := sc.s.gitFiles()
-	if err != nil {
-		return nil, nil, err
-	}
-	if len(keys) > sc.s.lim.MaxFiles {
-		return nil, nil, fmt.Errorf("%w: over %d files", ErrTooLarge, sc.s.lim.MaxFiles)
-	}
-	// git lists files; their directories count too (made or removed
-	// along with them).
-	parents := map[string]bool{}
-	for _, k := range keys {
-		if filepath.IsAbs(k) {
-			continue
-		}
-		for d := path.Dir(k); d != "." && !parents[d]; d = path.Dir(d) {
-			parents[d] = true
-		}
-	}
-	for d := range parents {
-		keys = append(keys, d)
-	}
-	snap, err = sc.paths(keys)
+	snap, err = sc.gitAll()
 	return snap, nil, err
 }
 
@@ -333,8 +312,9 @@ func (sc *scanner) content(key, abs string, e *Entry, stored string) error {
 	return nil
 }
 
-// gitFiles are the files git sees in the work tree, and the git state.
-func (s *Store) gitFiles() ([]string, error) {
+// gitListed are the files git sees in the work tree, and their
+// directories (made or removed along with them).
+func (s *Store) gitListed() ([]string, error) {
 	out, err := gitCmd(s.Root, "ls-files", "-z", "--cached", "--others", "--exclude-standard").Output()
 	if err != nil {
 		return nil, fmt.Errorf("git ls-files: %v", err)
@@ -349,6 +329,24 @@ func (s *Store) gitFiles() ([]string, error) {
 		seen[string(k)] = true
 		keys = append(keys, string(k))
 	}
+	if len(keys) > s.lim.MaxFiles {
+		return nil, fmt.Errorf("%w: over %d files", ErrTooLarge, s.lim.MaxFiles)
+	}
+	parents := map[string]bool{}
+	for _, k := range keys {
+		for d := path.Dir(k); d != "." && !parents[d]; d = path.Dir(d) {
+			parents[d] = true
+		}
+	}
+	for d := range parents {
+		keys = append(keys, d)
+	}
+	return keys, nil
+}
+
+// gitStateKeys are the git state's files a checkpoint keeps.
+func (s *Store) gitStateKeys() []string {
+	var keys []string
 	for _, f := range gitState {
 		keys = append(keys, s.key(filepath.Join(s.git.gitDir, f)))
 	}
@@ -369,7 +367,7 @@ func (s *Store) gitFiles() ([]string, error) {
 			return nil
 		})
 	}
-	return keys, nil
+	return keys
 }
 
 // abs is where key is.

@@ -56,6 +56,7 @@ type Store struct {
 	gen      int
 	cacheGen int
 	links    map[string]bool
+	gitList  *gitList // in a git work tree
 	// afterTake, if set, runs when a walk has read the watcher's events:
 	// tests make changes there that the walk may miss, the next must not.
 	afterTake func()
@@ -343,9 +344,7 @@ func (s *Store) prepare() {
 		if walked && s.git == nil {
 			s.dirs = listOf(s.cache)
 		}
-		if s.git == nil {
-			s.watch = newWatcher(s.Root)
-		}
+		s.watch = newWatcher(s.Root)
 	}
 	if !s.pruned {
 		s.pruned = true

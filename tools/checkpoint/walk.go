@@ -23,7 +23,7 @@ func (sc *scanner) walk() (Snapshot, listing, error) {
 		// What the watcher heard since the walk of generation s.gen: of
 		// use only to a walk from that walk's snapshot. A new generation
 		// either way (this walk may yet fail).
-		dirty := wt.take()
+		dirty, _ := wt.take()
 		if dirty != nil && sc.gen != 0 && sc.gen == sc.s.gen && sc.dirs != nil {
 			w.touched = sc.touched(dirty)
 		}

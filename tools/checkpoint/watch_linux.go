@@ -22,6 +22,9 @@ type watcher struct {
 	wds   map[int32]string // watch → its directory's key
 	keys  map[string]int32 // and back
 	dirty map[string]bool  // keys changed since the last walk took them
+	// names: a name was made, removed or moved since (git may list
+	// other files).
+	names bool
 	// whole: the next walk must be whole (nothing vouched for).
 	whole bool
 	// closed: the watcher gave up (no inotify, or its watches' limit).
@@ -61,26 +64,33 @@ func newWatcher(root string) *watcher {
 }
 
 // take reads the events queued so far and returns the keys changed
-// since the last take, or nil when the walk must be whole; it starts a
-// new period either way.
-func (w *watcher) take() map[string]bool {
+// since the last take, or nil when the walk must be whole, and whether
+// a name was made, removed or moved; it starts a new period either way.
+func (w *watcher) take() (map[string]bool, bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.closed {
-		return nil
+		return nil, true
 	}
 	w.read()
-	dirty, whole := w.dirty, w.whole
-	w.dirty, w.whole = map[string]bool{}, false
+	dirty, whole, names := w.dirty, w.whole, w.names
+	w.dirty, w.whole, w.names = map[string]bool{}, false, false
 	if whole {
 		// What a whole walk finds it watches afresh.
 		for wd := range w.wds {
 			unix.InotifyRmWatch(w.fd, uint32(wd))
 		}
 		w.wds, w.keys = map[int32]string{}, map[string]int32{}
-		return nil
+		return nil, true
 	}
-	return dirty
+	return dirty, names
+}
+
+// live reports whether the watcher has not given up.
+func (w *watcher) live() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return !w.closed
 }
 
 // fail makes the next walk whole: this one could not watch all it saw.
@@ -178,6 +188,9 @@ func (w *watcher) events(b []byte) {
 			ev.Mask&unix.IN_ISDIR != 0 && ev.Mask&(unix.IN_MOVED_FROM|unix.IN_MOVED_TO) != 0 {
 			// Watches below keep their old keys.
 			w.whole = true
+		}
+		if ev.Mask&(unix.IN_CREATE|unix.IN_DELETE|unix.IN_MOVED_FROM|unix.IN_MOVED_TO) != 0 {
+			w.names = true
 		}
 		key := dir
 		if len(name) > 0 {

@@ -84,7 +84,7 @@ func TestWatchedHardLink(t *testing.T) {
 	sameAsFresh(t, s, dir)
 	// The same size, and the mtime put back: the event is other's.
 	sh(t, dir, "touch -r other/d.txt ref; printf 'DEEP\\n' > other/d.txt; touch -r ref other/d.txt; rm ref")
-	if s.watch.take() == nil { // a walk would have taken these
+	if d, _ := s.watch.take(); d == nil { // a walk would have taken these
 		t.Fatal("the watcher gave up")
 	}
 	// The events are gone: only the links rule finds the change.
@@ -154,5 +154,43 @@ func TestWatchOverflow(t *testing.T) {
 	sameAsFresh(t, s, dir)
 	if e := s.cache["src/deep/d.txt"]; e == nil || e.Blob != blobID([]byte("DEEP\n")) {
 		t.Errorf("the change after the overflow was missed: %v", e)
+	}
+}
+
+// TestWatchedGit changes a git work tree between two scans, the second
+// of which runs git only if what it lists may have changed, and stats
+// only what the watcher names.
+func TestWatchedGit(t *testing.T) {
+	for _, script := range []string{
+		"echo more >> src/x.go",
+		"touch -r src/deep/d.txt ref; printf 'DEEP\\n' > src/deep/d.txt; touch -r ref src/deep/d.txt; rm ref",
+		"echo new > untracked.txt",
+		"echo new > empty/now", // in a directory that held nothing git lists
+		"mkdir -p src/a/b && echo n > src/a/b/f",
+		"echo '*.txt' >> .gitignore",
+		"echo 'a.txt' >> .git/info/exclude",
+		"git rm -q --cached a.txt",
+		"git add -f build/out.log", // tracked now, no name made
+		"mv src/deep src/deeper && echo more >> src/deeper/d.txt",
+		"rm -r src/deep",
+		"git -c user.name=t -c user.email=t@e commit -qam two --allow-empty",
+		"chmod 755 src/x.go",
+	} {
+		t.Run(script, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			sh(t, dir, setup+`mkdir empty build && echo '*.log' > .gitignore && echo x > build/out.log
+git init -q && git add -A && git -c user.name=t -c user.email=t@e commit -qm one
+echo u > loose.txt`)
+			s := watchedStore(t, dir)
+			if !s.Git() {
+				t.Fatal("not a git work tree")
+			}
+			sameAsFresh(t, s, dir) // a scan that trusts the watcher
+			sh(t, dir, script)
+			sameAsFresh(t, s, dir)
+			sh(t, dir, "echo last >> src/x.go; echo more > new.txt")
+			sameAsFresh(t, s, dir)
+		})
 	}
 }
