@@ -117,6 +117,11 @@ func (w *watcher) add(key, abs string) {
 		return
 	}
 	wd, err := unix.InotifyAddWatch(w.fd, abs, watchMask)
+	if err == unix.EACCES {
+		// Unreadable: the walk leaves it out too, and its parent hears
+		// of a chmod that changes that.
+		return
+	}
 	if err != nil {
 		w.whole = true
 		if err == unix.ENOSPC {
