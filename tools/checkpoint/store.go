@@ -56,7 +56,8 @@ type Store struct {
 	gen      int
 	cacheGen int
 	links    map[string]bool
-	gitList  *gitList // in a git work tree
+	gitList  *gitList  // in a git work tree
+	savedAt  time.Time // when the cache file was last written
 	// afterTake, if set, runs when a walk has read the watcher's events:
 	// tests make changes there that the walk may miss, the next must not.
 	afterTake func()
@@ -178,7 +179,13 @@ func (p *Pending) Commit() (*Checkpoint, error) {
 	}
 	if p.keys == nil {
 		s.cache, s.dirs, s.cacheGen = after, dirs, s.walked(sc)
-		s.saveCache()
+		// The file serves the next process only (this one has the
+		// watcher): an older one costs it a few files hashed again, and
+		// writing 10,000 lines costs each run here.
+		if s.watch == nil || !s.watch.live() || time.Since(s.savedAt) > cacheEvery {
+			s.saveCache()
+			s.savedAt = time.Now()
+		}
 	}
 	cp := &Checkpoint{Time: p.time, Label: p.label, Changes: diff(p.before, after)}
 	hard := false
@@ -204,6 +211,10 @@ func (p *Pending) Commit() (*Checkpoint, error) {
 	s.enforce()
 	return cp, nil
 }
+
+// cacheEvery is how often a process with a watcher writes the cache
+// file.
+const cacheEvery = time.Minute
 
 // walked keeps what the walk of sc found out for the next: the files
 // with more than one name; and returns the walk's generation (0 when it
