@@ -194,3 +194,25 @@ echo u > loose.txt`)
 		})
 	}
 }
+
+// TestWatchWindowGit makes changes in a git work tree while a scan is
+// under way (after it read the events): the next scan sees them.
+func TestWatchWindowGit(t *testing.T) {
+	dir := t.TempDir()
+	sh(t, dir, setup+"git init -q && git add -A && git -c user.name=t -c user.email=t@e commit -qm one")
+	s := watchedStore(t, dir)
+	sameAsFresh(t, s, dir)
+	changed := false
+	s.afterTake = func() {
+		if !changed {
+			changed = true
+			os.WriteFile(filepath.Join(dir, "a.txt"), []byte("during\n"), 0o600)
+			os.WriteFile(filepath.Join(dir, "src", "new.go"), []byte("package x\n"), 0o644)
+		}
+	}
+	if _, err := s.Begin("during"); err != nil {
+		t.Fatal(err)
+	}
+	s.afterTake = nil
+	sameAsFresh(t, s, dir)
+}
