@@ -37,6 +37,18 @@
 // under the workspace but in directories that are caches by convention
 // (node_modules, .venv, __pycache__, .cache, …).
 //
+// A watcher. On Linux, on a local file system, the store keeps an
+// inotify watch on each directory of the workspace (outside .git and
+// caches), added before a scan reads it. A scan reads the events queued
+// (the kernel queues one before the change's system call returns) and
+// stats only the paths they name, and those it cannot vouch for (racy,
+// content not kept, several names); the rest is the last scan's. In git,
+// ls-files runs again only when a name was made, removed or moved, a
+// .gitignore changed, or the index's, excludes' or config's stat data
+// moved. The first scan, an overflowed queue, a renamed directory or a
+// watch refused make a scan whole. Not seen: writes through a shared
+// mmap, which no event reports (a whole scan sees their mtime).
+//
 // The size policy: a file over Limits.MaxFile (16 MiB) is noted but its
 // content not kept (undo says it cannot restore it); a workspace of over
 // Limits.MaxFiles (100,000) files, or whose kept content would pass the

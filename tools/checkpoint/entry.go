@@ -43,6 +43,9 @@ type statData struct {
 	mtime, ctime int64
 	ino, dev     uint64
 	size         int64
+	// links is the number of names the file has (0: unknown): a change
+	// through another name is not reported to this one's directory.
+	links uint64
 	// racy marks data taken too close to a change to trust: a second
 	// change within the file system's timestamp granularity would not
 	// show.

@@ -1,6 +1,7 @@
 package checkpoint
 
 import (
+	"bufio"
 	"bytes"
 	"compress/zlib"
 	"crypto/sha1"
@@ -33,6 +34,7 @@ type packWriter struct {
 	dir  string // objects/pack
 	mu   sync.Mutex
 	f    *os.File
+	w    *bufio.Writer // f's: a write a content costs a first scan dear
 	off  int64
 	objs []packed
 	ids  map[string]bool
@@ -87,11 +89,12 @@ func (p *packWriter) add(id string, b []byte) error {
 			return p.err
 		}
 		// The count is written when the pack is finished.
-		_, p.err = p.f.Write([]byte("PACK\x00\x00\x00\x02\x00\x00\x00\x00"))
+		p.w = bufio.NewWriterSize(p.f, 256<<10)
+		_, p.err = p.w.Write([]byte("PACK\x00\x00\x00\x02\x00\x00\x00\x00"))
 		p.off = 12
 		p.ids = map[string]bool{}
 	}
-	if _, err := p.f.Write(buf.Bytes()); err != nil {
+	if _, err := p.w.Write(buf.Bytes()); err != nil {
 		p.err = err
 		return err
 	}
@@ -107,10 +110,13 @@ func (p *packWriter) finish(err error) error {
 	if p.f == nil {
 		return err
 	}
-	defer func() { p.f, p.objs, p.ids, p.err = nil, nil, nil, nil }()
+	defer func() { p.f, p.w, p.objs, p.ids, p.err = nil, nil, nil, nil, nil }()
 	tmp := p.f.Name()
 	if err == nil {
 		err = p.err
+	}
+	if err == nil {
+		err = p.w.Flush()
 	}
 	if err == nil {
 		err = p.seal()

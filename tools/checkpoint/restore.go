@@ -75,7 +75,7 @@ func (s *Store) Plan(n int) (*Plan, error) {
 		}
 	}
 	s.mu.Lock()
-	sc := newScanner(s, s.cache, nil, s.now(), false)
+	sc := newScanner(s, s.cache, nil, 0, s.now(), false)
 	now, err := sc.paths(keys)
 	s.mu.Unlock()
 	if err != nil {
@@ -139,7 +139,7 @@ func (s *Store) Restore(p *Plan) error {
 	for i, st := range p.Steps {
 		keys[i] = st.Path
 	}
-	sc := newScanner(s, s.cache, nil, s.now(), false)
+	sc := newScanner(s, s.cache, nil, 0, s.now(), false)
 	now, err := sc.paths(keys)
 	if err != nil {
 		return err

@@ -94,6 +94,13 @@ type scanner struct {
 	kept  atomic.Int64 // bytes of content the snapshot refers to
 	found atomic.Int64 // paths a walk found
 
+	// gen is the walk whose snapshot the cache is (0: none, or not a
+	// walk's); links are the files found with more than one name.
+	gen     int
+	made    int // the walk's own generation, once it took the watcher's word
+	linksMu sync.Mutex
+	links   []string
+
 	loose atomic.Int64 // contents stored loose
 	pack  packWriter   // and those stored after them
 
@@ -107,8 +114,8 @@ type scanner struct {
 // the workspace): its children's keys.
 type listing map[string][]string
 
-func newScanner(s *Store, cache Snapshot, dirs listing, start time.Time, store bool) *scanner {
-	sc := &scanner{s: s, cache: cache, dirs: dirs, start: start, store: store, rootfd: -1,
+func newScanner(s *Store, cache Snapshot, dirs listing, gen int, start time.Time, store bool) *scanner {
+	sc := &scanner{s: s, cache: cache, dirs: dirs, gen: gen, start: start, store: store, rootfd: -1,
 		racy: start.Add(-racyWindow).UnixNano(), index: ".git/index", baseKey: s.key(s.base)}
 	sc.pack.dir = filepath.Join(s.objs.dir, "pack")
 	if s.git != nil {
@@ -142,28 +149,7 @@ func (sc *scanner) all() (snap Snapshot, dirs listing, err error) {
 	if sc.s.git == nil {
 		return sc.walk()
 	}
-	keys, err := sc.s.gitFiles()
-	if err != nil {
-		return nil, nil, err
-	}
-	if len(keys) > sc.s.lim.MaxFiles {
-		return nil, nil, fmt.Errorf("%w: over %d files", ErrTooLarge, sc.s.lim.MaxFiles)
-	}
-	// git lists files; their directories count too (made or removed
-	// along with them).
-	parents := map[string]bool{}
-	for _, k := range keys {
-		if filepath.IsAbs(k) {
-			continue
-		}
-		for d := path.Dir(k); d != "." && !parents[d]; d = path.Dir(d) {
-			parents[d] = true
-		}
-	}
-	for d := range parents {
-		keys = append(keys, d)
-	}
-	snap, err = sc.paths(keys)
+	snap, err = sc.gitAll()
 	return snap, nil, err
 }
 
@@ -224,6 +210,11 @@ func (sc *scanner) entry(key string) (*Entry, error) {
 // made), else a new one, its content hashed and stored.
 func (sc *scanner) entryOf(key string, m fs.FileMode, st statData) (*Entry, error) {
 	st.racy = st.mtime >= sc.racy || st.ctime >= sc.racy
+	if st.links > 1 && m.IsRegular() {
+		sc.linksMu.Lock()
+		sc.links = append(sc.links, key)
+		sc.linksMu.Unlock()
+	}
 	c := sc.cache[key]
 	if c != nil && c.Kind == kindOf(m) && c.Mode == perm(m) && c.stat.unchanged(st) &&
 		(c.Kind != File || c.Blob != "") {
@@ -321,8 +312,9 @@ func (sc *scanner) content(key, abs string, e *Entry, stored string) error {
 	return nil
 }
 
-// gitFiles are the files git sees in the work tree, and the git state.
-func (s *Store) gitFiles() ([]string, error) {
+// gitListed are the files git sees in the work tree, and their
+// directories (made or removed along with them).
+func (s *Store) gitListed() ([]string, error) {
 	out, err := gitCmd(s.Root, "ls-files", "-z", "--cached", "--others", "--exclude-standard").Output()
 	if err != nil {
 		return nil, fmt.Errorf("git ls-files: %v", err)
@@ -337,6 +329,24 @@ func (s *Store) gitFiles() ([]string, error) {
 		seen[string(k)] = true
 		keys = append(keys, string(k))
 	}
+	if len(keys) > s.lim.MaxFiles {
+		return nil, fmt.Errorf("%w: over %d files", ErrTooLarge, s.lim.MaxFiles)
+	}
+	parents := map[string]bool{}
+	for _, k := range keys {
+		for d := path.Dir(k); d != "." && !parents[d]; d = path.Dir(d) {
+			parents[d] = true
+		}
+	}
+	for d := range parents {
+		keys = append(keys, d)
+	}
+	return keys, nil
+}
+
+// gitStateKeys are the git state's files a checkpoint keeps.
+func (s *Store) gitStateKeys() []string {
+	var keys []string
 	for _, f := range gitState {
 		keys = append(keys, s.key(filepath.Join(s.git.gitDir, f)))
 	}
@@ -357,7 +367,7 @@ func (s *Store) gitFiles() ([]string, error) {
 			return nil
 		})
 	}
-	return keys, nil
+	return keys
 }
 
 // abs is where key is.

@@ -14,5 +14,5 @@ func lstatAt(dirfd int, dir, name string) (fs.FileMode, statData, error) {
 		return 0, statData{}, err
 	}
 	return modeOf(uint32(st.Mode)), statData{mtime: st.Mtim.Nano(), ctime: st.Ctim.Nano(), ino: st.Ino,
-		dev: uint64(st.Dev), size: st.Size}, nil
+		dev: uint64(st.Dev), size: st.Size, links: uint64(st.Nlink)}, nil
 }

@@ -47,6 +47,20 @@ type Store struct {
 	dirs   listing  // and what its directories held
 	loaded bool
 	pruned bool
+
+	// watch tells a walk what changed since the last (outside git; nil
+	// without one). gen counts the walks that took its word, cacheGen is
+	// the one cache is from, and links are the files it found with more
+	// than one name.
+	watch    *watcher
+	gen      int
+	cacheGen int
+	links    map[string]bool
+	gitList  *gitList  // in a git work tree
+	savedAt  time.Time // when the cache file was last written
+	// afterTake, if set, runs when a walk has read the watcher's events:
+	// tests make changes there that the walk may miss, the next must not.
+	afterTake func()
 }
 
 // Checkpoint is one run the assistant made, as the store keeps it.
@@ -102,6 +116,7 @@ type Pending struct {
 	keys   []string // the paths scanned; nil: the whole workspace
 	before Snapshot
 	dirs   listing
+	gen    int // the walk before is from
 	time   time.Time
 }
 
@@ -126,12 +141,13 @@ func (s *Store) begin(label string, keys []string) (*Pending, error) {
 	defer s.mu.Unlock()
 	s.prepare()
 	p := &Pending{s: s, label: label, keys: keys, time: s.now()}
-	sc := newScanner(s, s.cache, s.dirs, p.time, true)
+	sc := newScanner(s, s.cache, s.dirs, s.cacheGen, p.time, true)
 	var err error
 	if keys == nil {
 		p.before, p.dirs, err = sc.all()
 		if err == nil {
-			s.cache, s.dirs = p.before, p.dirs
+			p.gen = s.walked(sc)
+			s.cache, s.dirs, s.cacheGen = p.before, p.dirs, p.gen
 		}
 	} else {
 		p.before, err = sc.paths(keys)
@@ -149,7 +165,7 @@ func (p *Pending) Commit() (*Checkpoint, error) {
 	s := p.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	sc := newScanner(s, p.before, p.dirs, s.now(), true)
+	sc := newScanner(s, p.before, p.dirs, p.gen, s.now(), true)
 	var after Snapshot
 	var dirs listing
 	var err error
@@ -162,8 +178,14 @@ func (p *Pending) Commit() (*Checkpoint, error) {
 		return nil, err
 	}
 	if p.keys == nil {
-		s.cache, s.dirs = after, dirs
-		s.saveCache()
+		s.cache, s.dirs, s.cacheGen = after, dirs, s.walked(sc)
+		// The file serves the next process only (this one has the
+		// watcher): an older one costs it a few files hashed again, and
+		// writing 10,000 lines costs each run here.
+		if s.watch == nil || !s.watch.live() || time.Since(s.savedAt) > cacheEvery {
+			s.saveCache()
+			s.savedAt = time.Now()
+		}
 	}
 	cp := &Checkpoint{Time: p.time, Label: p.label, Changes: diff(p.before, after)}
 	hard := false
@@ -188,6 +210,24 @@ func (p *Pending) Commit() (*Checkpoint, error) {
 	}
 	s.enforce()
 	return cp, nil
+}
+
+// cacheEvery is how often a process with a watcher writes the cache
+// file.
+const cacheEvery = time.Minute
+
+// walked keeps what the walk of sc found out for the next: the files
+// with more than one name; and returns the walk's generation (0 when it
+// took no watcher's word); s.mu is held.
+func (s *Store) walked(sc *scanner) int {
+	if sc.made == 0 {
+		return 0
+	}
+	s.links = make(map[string]bool, len(sc.links))
+	for _, k := range sc.links {
+		s.links[k] = true
+	}
+	return sc.made
 }
 
 // diff is the changes from a to b, sorted by path.
@@ -315,6 +355,7 @@ func (s *Store) prepare() {
 		if walked && s.git == nil {
 			s.dirs = listOf(s.cache)
 		}
+		s.watch = newWatcher(s.Root)
 	}
 	if !s.pruned {
 		s.pruned = true
