@@ -297,6 +297,11 @@ func (w *walker) dd(chain string, args []arg, io ioInfo) {
 	if endless && !bounded && out != "" && !strings.HasPrefix(out, "/dev/") {
 		w.res.add(Dangerous, "`dd of="+out+"`: writes an endless stream to a file, until the disk is full")
 	}
+	if out != "" && !strings.HasPrefix(out, "/dev/") && ddInPlace(args) {
+		// A new image file of zeros is everyday work; writing into the
+		// middle of an existing one (a database, an image) is not undone.
+		w.res.add(Dangerous, "`dd of="+out+"`: overwrites part of the file in place (conv=notrunc or seek=)")
+	}
 	if n := ddTotal(args); out != "" && !strings.HasPrefix(out, "/dev/") && n >= 10<<30 {
 		// As fallocate of 10 GiB or more: enough to fill a disk.
 		w.res.add(Dangerous, "`dd of="+out+"`: writes "+strconv.FormatInt(n>>30, 10)+" GiB, which may fill the disk")
@@ -325,6 +330,25 @@ func (w *walker) dd(chain string, args []arg, io ioInfo) {
 			w.readFile(p, ok, "`dd "+a.text+"`")
 		}
 	}
+}
+
+// ddInPlace reports whether dd's operands keep the output file and write
+// into it: conv=notrunc, or a seek= past its start with data to write
+// (seek= with count=0 only sizes a file: the sparse-image idiom).
+func ddInPlace(args []arg) bool {
+	seek, empty := false, false
+	for _, a := range args[1:] {
+		if v, ok := strings.CutPrefix(a.s, "conv="); ok && slices.Contains(strings.Split(v, ","), "notrunc") {
+			return true
+		}
+		for _, op := range []string{"seek=", "oseek="} {
+			if v, ok := strings.CutPrefix(a.s, op); ok && strings.TrimLeft(v, "0") != "" {
+				seek = true
+			}
+		}
+		empty = empty || a.s == "count=0"
+	}
+	return seek && !empty
 }
 
 // bigFile is the size from which a file allocated at once may fill the
@@ -501,7 +525,7 @@ func (w *walker) tar(chain string, args []arg, io ioInfo) {
 	mode := ""
 	file := ""
 	dir := ""
-	absolute := false
+	absolute, toStdout := false, false
 	first := args[1].s
 	if !strings.HasPrefix(first, "-") && letters(first) {
 		first = "-" + first
@@ -539,6 +563,8 @@ func (w *walker) tar(chain string, args []arg, io ioInfo) {
 			w.res.add(Dangerous, "`tar --recursive-unlink`: empties the directories it unpacks into")
 		case a == "-P" || a == "--absolute-names":
 			absolute = true
+		case a == "-O" || a == "--to-stdout":
+			toStdout = true
 		case tarRuns(a):
 			// --to-command=CMD, --checkpoint-action=exec=CMD, -I PROG …:
 			// the value is a command tar runs.
@@ -561,6 +587,8 @@ func (w *walker) tar(chain string, args []arg, io ioInfo) {
 				switch c {
 				case 'P':
 					absolute = true
+				case 'O':
+					toStdout = true
 				case 'x':
 					mode = "x"
 				case 'c', 'r', 'u':
@@ -590,6 +618,10 @@ func (w *walker) tar(chain string, args []arg, io ioInfo) {
 			w.res.add(Dev, "`tar -c`: packs files")
 		}
 	case "x":
+		if toStdout {
+			w.res.add(Safe, "`tar -xO`: unpacks to standard output, writing no file")
+			return
+		}
 		if absolute {
 			w.res.add(Dangerous, "`tar -P`: unpacks to the absolute paths the archive names, anywhere")
 		}

@@ -368,6 +368,9 @@ var (
 		`Object\.keys\(\s*process\.env\s*\)|\bENV\.(?:keys|size|length|count)\b|(?:scalar\s*\(?\s*)?keys\s*%ENV`}
 	runsCommands = lazy.Regexp{Expr: `system|subprocess|popen|\bexec|spawn|child_process|shell_exec|passthru|proc_open|os\.execute|` + "`"}
 	envName      = lazy.Regexp{Expr: `(?:os\.environ\[|os\.getenv\(|os\.environ\.get\(|process\.env\.|process\.env\[|ENV\[|\$ENV\{|getenv\()\s*["']?(\w+)`}
+	// envComputed reads variables by a name computed at run time ($ENV{$_}
+	// in a loop over keys %ENV): any of them, so all of them.
+	envComputed = lazy.Regexp{Expr: `\$ENV\{\s*\$|(?:os\.environ\[|os\.environ\.get\(|os\.getenv\(|process\.env\[|\bENV\[|\bENV\.fetch\()\s*[A-Za-z_$]|getenv\(\s*\$`}
 )
 
 // inline judges code given to an interpreter on the command line.
@@ -470,6 +473,9 @@ func (w *walker) inline(lang, code string) {
 	}
 	if envDump.Get().MatchString(code) && envDump.Get().MatchString(envKeys.Get().ReplaceAllString(code, "")) {
 		w.discloses(label + ": prints environment variables, which may include secrets")
+	}
+	if envComputed.Get().MatchString(code) {
+		w.discloses(label + ": reads environment variables by a name computed when it runs, which may be any secret")
 	}
 	for _, m := range envName.Get().FindAllStringSubmatch(code, -1) {
 		if secret.Var(m[1]) {

@@ -139,20 +139,22 @@ func named(r *rule) *rule {
 // allNamed marks every rule of a table, subcommands too, as named: the
 // operands of package managers are packages, not files to show.
 func allNamed(m map[string]*rule) map[string]*rule {
-	var mark func(r *rule)
-	mark = func(r *rule) {
-		r.names = true
-		for _, s := range r.sub {
-			mark(s)
-		}
-		if r.bare != nil {
-			mark(r.bare)
-		}
-	}
 	for _, r := range m {
-		mark(r)
+		namedAll(r)
 	}
 	return m
+}
+
+// namedAll marks r, its subcommands and its bare form named.
+func namedAll(r *rule) *rule {
+	r.names = true
+	for _, s := range r.sub {
+		namedAll(s)
+	}
+	if r.bare != nil {
+		namedAll(r.bare)
+	}
+	return r
 }
 
 // dryRunWhy is what a dry run does.

@@ -1,6 +1,8 @@
 package danger
 
-import "strings"
+import (
+	"strings"
+)
 
 // buildCommands is the part of the table (see rules.go) for builds, compilers, test runners,
 // linters, formatters, generators and the web frameworks' tasks.
@@ -116,7 +118,7 @@ func buildCommands() map[string]*rule {
 		"g++":     compiler(),
 		"cc":      compiler(),
 		"c++":     compiler(),
-		"clang":   {class: Dev, why: "compiles code", suffixes: true, check: (*walker).outflag},
+		"clang":   {class: Dev, why: "compiles code", suffixes: true, check: (*walker).compile},
 		"clang++": compiler(),
 		"rustc":   dev("compiles code"),
 		"javac":   dev("compiles code"),
@@ -639,7 +641,27 @@ func (w *walker) cargoWatch(chain string, args []arg, io ioInfo) {
 
 // compiler writes its -o output, which must stay in the workspace.
 func compiler() *rule {
-	return &rule{class: Dev, why: "compiles code", check: (*walker).outflag}
+	return &rule{class: Dev, why: "compiles code", check: (*walker).compile}
+}
+
+// compile judges a C compiler's output file, and the options that make it
+// run a program or load code named on the line (gcc -wrapper sh,-c,…; a
+// plugin; tools from another directory with -B; a linker by path).
+func (w *walker) compile(chain string, args []arg, io ioInfo) {
+	w.outflag(chain, args, io)
+	runs := func(s string) bool {
+		for _, p := range []string{"-B", "--ld-path=", "-fplugin=", "-fpass-plugin=", "-specs=", "--specs="} {
+			if strings.HasPrefix(s, p) {
+				return true
+			}
+		}
+		return s == "-wrapper" || strings.HasPrefix(s, "-fuse-ld=") && strings.Contains(s, "/")
+	}
+	for _, a := range args[1:] {
+		if runs(a.s) {
+			w.res.add(Dangerous, "`"+chain+" "+a.text+"`: has the compiler run a program or load a plugin it names")
+		}
+	}
 }
 
 // goInstall judges go install PKG@VERSION: a module from its repository,

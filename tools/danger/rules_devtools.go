@@ -134,8 +134,9 @@ func devToolCommands() map[string]*rule {
 		},
 		// Linkers, archivers of objects and binary rewriters write the file
 		// they make or rewrite the one they are given: judged by where.
-		"ld":       {class: Dev, why: "links objects", check: (*walker).outflag},
-		"ar":       {class: Dev, why: "makes a library of objects", ops: []flag{}, check: (*walker).arLib},
+		"ld": {class: Dev, why: "links objects", check: (*walker).outflag},
+		"ar": {class: Dev, why: "makes a library of objects", check: (*walker).arLib,
+			ops: []flag{set("t tv p pv -t -tv -p -pv", Safe, "lists or prints an archive's members")}},
 		"objcopy":  {class: Dev, why: "copies and converts an object file", write: writeLast},
 		"strip":    {class: Dev, why: "removes symbols from binaries", write: writeAll, stdout: "-o"},
 		"upx":      {class: Dev, why: "compresses executables", write: writeAll, check: (*walker).outflag},

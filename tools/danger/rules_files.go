@@ -60,6 +60,8 @@ func fileCommands() map[string]*rule {
 			flags: []flag{set("--dry-run", Safe, "checks a patch")},
 		},
 		"tar": {class: Safe, why: "packs or unpacks files", check: (*walker).tar, noscope: true},
+		// libarchive's tar, with the same letters for what it does.
+		"bsdtar": {class: Safe, why: "packs or unpacks files", check: (*walker).tar, noscope: true},
 		"unzip": {
 			class: Dev,
 			why:   "unpacks files",

@@ -192,7 +192,8 @@ func inspectCommands() map[string]*rule {
 			"list status tree introspect monitor capture get-property"),
 		"coredumpctl": verbs("debugs or extracts a core dump, which holds the process's memory",
 			"lists crashed processes", "list info"),
-		"udevadm": verbs("changes device rules or state", "shows devices", "info monitor"),
+		// Its operands are device names, not files read.
+		"udevadm": namedAll(verbs("changes device rules or state", "shows devices", "info monitor")),
 		"crictl": verbs("changes containers", "shows containers",
 			"ps images img pods logs inspect inspecti inspectp info version stats statsp imagefsinfo config"),
 		// Filesystems: inspectors of a device read its superblock and

@@ -266,7 +266,7 @@ func packageCommands() map[string]*rule {
 			flags: []flag{
 				set(
 					"-l --list -L --listfiles -s --status -S --search --get-selections "+
-						"--print-architecture",
+						"--print-architecture -c --contents -I --info -f --field",
 					Safe,
 					"queries packages",
 				),

@@ -153,7 +153,7 @@ func readCommands() map[string]*rule {
 				),
 			},
 			flags: []flag{raise("-i --inplace", Dev, "edits files in place")},
-			check: (*walker).inplace,
+			check: (*walker).yq,
 		},
 		"xmllint": {class: Safe, why: "checks XML", check: (*walker).outflag},
 		"csvlook": safe(readOnly),

@@ -1,5 +1,7 @@
 package danger
 
+import "strings"
+
 // systemCommands is the part of the table (see rules.go) for the machine: processes, services,
 // disks and filesystems, firewall, users, keys and password stores.
 func systemCommands() map[string]*rule {
@@ -28,8 +30,8 @@ func systemCommands() map[string]*rule {
 		"iostat":  safe("shows statistics"),
 		"nproc":   safe("counts CPUs"),
 		"lscpu":   safe("shows CPUs"),
-		"lsblk":   safe("lists block devices"),
-		"blkid":   safe("lists filesystems"),
+		"lsblk":   named(safe("lists block devices")),
+		"blkid":   named(safe("lists filesystems")),
 		"findmnt": safe("lists mounts"),
 		"lsusb":   safe("lists devices"),
 		"lspci":   safe("lists devices"),
@@ -58,10 +60,34 @@ func systemCommands() map[string]*rule {
 		"tty":     safe("shows the terminal"),
 		"locale":  safe("shows the locale"),
 		"getconf": safe("shows settings"),
+		// The first operand names the database; the keys after it may
+		// be anything.
 		"getent": {
 			class: Safe,
 			why:   "looks up names in the system databases",
-			ops:   []flag{raise("shadow gshadow", Dangerous, "prints password hashes")},
+			sub: map[string]*rule{
+				"shadow":  dangerous("prints password hashes"),
+				"gshadow": dangerous("prints password hashes"),
+			},
+			open:  true,
+			check: (*walker).getent,
+		},
+		"tcpdump": {
+			class: Dangerous,
+			why:   "captures the machine's network traffic",
+			flags: []flag{set("-r", Safe, "reads a saved capture")},
+			check: (*walker).tcpdumpFile,
+		},
+		"virsh": {
+			class: Dangerous,
+			why:   "changes virtual machines",
+			sub: map[string]*rule{
+				"list": safe(readOnly), "dominfo": safe(readOnly), "domstate": safe(readOnly),
+				"domblklist": safe(readOnly), "domiflist": safe(readOnly), "net-list": safe(readOnly),
+				"pool-list": safe(readOnly), "vol-list": safe(readOnly), "nodeinfo": safe(readOnly),
+				"version": safe(readOnly), "capabilities": safe(readOnly),
+			},
+			open: true,
 		},
 		"arch":            safe("shows the architecture"),
 		"sw_vers":         safe("shows the system"),
@@ -747,4 +773,28 @@ func direnvExec() *rule {
 		}
 	}
 	return r
+}
+
+// getent judges a database named only when it runs: it may be shadow.
+func (w *walker) getent(chain string, args []arg, io ioInfo) {
+	if ops := scan(&rule{}, args); len(ops) > 0 && hasHole(args[ops[0]].s) {
+		w.res.add(Dangerous, "`"+chain+" "+args[ops[0]].text+"`: a database named only when it runs may be shadow")
+	}
+}
+
+// tcpdumpFile judges tcpdump -w FILE, which writes the capture.
+func (w *walker) tcpdumpFile(chain string, args []arg, io ioInfo) {
+	for i := 1; i < len(args); i++ {
+		v, ok := strings.CutPrefix(args[i].s, "-w")
+		if !ok || strings.HasPrefix(args[i].s, "--") {
+			continue
+		}
+		if v == "" && i+1 < len(args) {
+			i++
+			v = args[i].s
+		}
+		if v != "" && v != "-" {
+			w.writeTo(v, chain+" -w", args[i].text)
+		}
+	}
 }

@@ -160,3 +160,27 @@ func (w *walker) jqEnv(chain string, filter arg) {
 		w.discloses("`" + chain + " " + filter.text + "`: prints environment variables, which may include secrets")
 	}
 }
+
+// yqLoad is yq's load family, which reads a file the expression names:
+// load("f"), load_str, load_xml, load_props, load_base64.
+var yqLoad = lazy.Regexp{Expr: `\bload(?:_str|_xml|_props|_base64)?\s*\(\s*("([^"\\]*)"|[^)]*)`}
+
+// yq judges yq: in place edits as other editors', and the files its
+// expression loads as reads of those files (a secret's is dangerous); a
+// name only known when it runs could be any file.
+func (w *walker) yq(chain string, args []arg, io ioInfo) {
+	w.inplace(chain, args, io)
+	for _, a := range args[1:] {
+		if !strings.Contains(a.s, "load") {
+			continue
+		}
+		for _, m := range yqLoad.Get().FindAllStringSubmatch(a.s, -1) {
+			if m[2] == "" {
+				w.res.add(Dangerous, "`"+chain+"`: load() reads a file named only when it runs")
+				continue
+			}
+			p, ok := w.abs(m[2])
+			w.readFile(p, ok, "`"+chain+" load(\""+m[2]+"\")`")
+		}
+	}
+}
