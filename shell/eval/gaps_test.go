@@ -100,3 +100,37 @@ func TestQuotedDefaultWordAgainstBash(t *testing.T) {
 		{"error", `echo "${un:?'m'}"`},
 	})
 }
+
+// A failed redirection of exec alone fails the command; only posix mode
+// ends the shell.
+func TestExecRedirFailureAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"fallback", `exec 3<missing || echo fallback; echo after $?`},
+		{"status", `exec 3<missing; echo after $?`},
+		{"function", `f(){ exec 3<missing; echo in $?; }; f; echo after`},
+		{"subshell", `(exec 3<missing; echo sub $?); echo after $?`},
+		{"write", `exec 3>nodir/x || echo fb; echo done`},
+		{"posix", `set -o posix; exec 3<missing; echo after $?`},
+	})
+}
+
+// set -n reads commands and runs none, not even the EXIT trap.
+func TestNoexecAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"same-line", `set -n; echo hi`},
+		{"next-line", "set -n\necho hi\nexit 3"},
+		{"function", `f(){ set -n; echo in; }; f; echo out`},
+		{"exit-trap", `trap 'echo t' EXIT; false; set -n; echo x`},
+		{"syntax", "set -n\necho a\nfi"},
+	})
+}
+
+// Variables bash sets that a -c string sees.
+func TestStartVarsAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"versinfo-machine", `[ "${BASH_VERSINFO[5]}" = "$MACHTYPE" ] && echo same`},
+		{"histcmd", `declare -p HISTCMD; HISTCMD=5; echo $HISTCMD; unset HISTCMD; echo "[$HISTCMD]"`},
+		{"bash-argv", `declare -p BASH_ARGV BASH_ARGC`},
+		{"suspend", `suspend; echo $?`},
+	})
+}
