@@ -134,3 +134,14 @@ func TestStartVarsAgainstBash(t *testing.T) {
 		{"suspend", `suspend; echo $?`},
 	})
 }
+
+// A command substitution reads until every writer is gone: a background
+// job started in it and still holding its output is waited for.
+func TestSubstWaitsForWritersAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"group", `x=$( { sleep 0.1; echo bg; } & ); echo "[$x]"`},
+		{"and-list", `x=$(sleep 0.1 && echo late &); echo "[$x]"`},
+		{"stderr-writer", `x=$(sleep 0.1 && echo late >&2 &); echo "[$x]"`},
+		{"subshell", `x=$( (echo a; echo b) & echo c; wait); echo "$x" | sort`},
+	})
+}

@@ -179,6 +179,10 @@ func (r *Runner) cmdSubst(cs *syntax.CmdSubst) string {
 	}
 	var buf bytes.Buffer
 	out := newFile(nil, &lockedWriter{w: &buf}, "command substitution")
+	// As bash reads its pipe to the end, the substitution lasts while a
+	// background job started in it still holds its output.
+	released := make(chan struct{})
+	out.closeFn = func() error { close(released); return nil }
 	sub := r.fork()
 	sub.ctx = r.ctx
 	sub.inSubst = true
@@ -190,6 +194,10 @@ func (r *Runner) cmdSubst(cs *syntax.CmdSubst) string {
 	}
 	sub.traps.forSubst()
 	sub.runSubshell(func(sub *Runner) { sub.stmts(cs.Stmts) })
+	select {
+	case <-released:
+	case <-r.ctx.Done():
+	}
 	r.status = sub.status
 	r.substStatus = sub.status
 	return strings.TrimRight(r.dropNuls(buf.String()), "\n")
