@@ -145,3 +145,17 @@ func TestSubstWaitsForWritersAgainstBash(t *testing.T) {
 		{"subshell", `x=$( (echo a; echo b) & echo c; wait); echo "$x" | sort`},
 	})
 }
+
+// ${!ref} of a nameref is its target's name; unset of a[@] empties an
+// indexed array and is the key @ of an associative one.
+func TestNamerefIndirectAndUnsetAllAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"nameref-indirect", `a=x; declare -n r=a; echo ${!r} ${!r/a/b} ${!r:-d} "${!r@Q}"`},
+		{"nameref-elem", `b=(1 2); declare -n z=b[1]; echo ${!z}`},
+		{"nameref-unset", `declare -n e; echo "[${!e}]"; echo not-here`},
+		{"unset-all-indexed", `a=(1 2); unset "a[@]"; declare -p a; b=(3); unset b[*]; declare -p b`},
+		{"unset-all-keeps-attrs", `declare -ai n=(1); unset 'n[@]'; n+=(3); declare -p n`},
+		{"unset-all-assoc", `declare -A h=([k]=1 [@]=2 [*]=3); unset "h[@]"; declare -p h; unset "h[*]"; declare -p h`},
+		{"unset-all-scalar", `x=1; unset "x[@]"; echo $?; declare -p x`},
+	})
+}
