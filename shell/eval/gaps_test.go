@@ -159,3 +159,12 @@ func TestNamerefIndirectAndUnsetAllAgainstBash(t *testing.T) {
 		{"unset-all-scalar", `x=1; unset "x[@]"; echo $?; declare -p x`},
 	})
 }
+
+// A leading ~ of ${x/p/rep}'s replacement is expanded, quoted or not.
+func TestReplacementTildeAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"tilde", `x=abc; echo ${x/b/~} "${x/b/~}" ${x//b/~/d} ${x/b/\~} "${x/b/"~"}" ${x/b/a~}`},
+		{"home-ampersand", `HOME='/h/&'; x=abc; echo ${x/b/~} "${x/b/~}"`},
+		{"no-patsub", `shopt -u patsub_replacement; HOME=/h; x=abc; echo ${x/b/~} "${x/b/~}"`},
+	})
+}

@@ -648,7 +648,7 @@ func (r *Runner) replacement(w *syntax.Word) func(match string) string {
 		return func(string) string { return s }
 	}
 	b := &builder{r: r, patterns: true}
-	r.parts(w.Parts, false, b, false)
+	r.parts(w.Parts, false, b, true) // bash expands a leading ~, quoted or not
 	pat := string(b.cur.pat)
 	if !strings.Contains(pat, "&") {
 		s := string(b.cur.val)
