@@ -168,3 +168,15 @@ func TestReplacementTildeAgainstBash(t *testing.T) {
 		{"no-patsub", `shopt -u patsub_replacement; HOME=/h; x=abc; echo ${x/b/~} "${x/b/~}"`},
 	})
 }
+
+// Empty arithmetic is 0; a key with blanks is one key. The parser refuses
+// both; lenient.go makes them text it takes.
+func TestEmptyArithAndBlankKeysAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"empty-arith", `echo $(()) $(( )) "$(( ))" $[ ]; (( )); echo $?; a[$(( ))]=1; declare -p a`},
+		{"empty-arith-lines", "echo $((\t))\necho $LINENO"},
+		{"assoc-blank-keys", `declare -A h=([a b]=1 ["c d"]=2 [e\ f]=3 [x]=4); declare -p h`},
+		{"assoc-blank-append", `declare -A h; h+=([p q]=5); echo "${h[p q]}" ${h[p q]:-no} ${#h[p q]} ${h[no such]-unset}`},
+		{"indexed-blank-arith", `a=([1 + 1]=x [ 3 ]=y); declare -p a; echo ${a[1 + 1]}`},
+	})
+}

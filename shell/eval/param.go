@@ -301,6 +301,9 @@ func (r *Runner) subscriptIndex(x syntax.ArithmExpr) int64 {
 // subscriptKey is an associative array's key: the subscript's text,
 // expanded as a word.
 func (r *Runner) subscriptKey(x syntax.ArithmExpr) string {
+	if orig, ok := r.arithOriginal(x); ok {
+		return r.assocKey(orig) // ([a b]=1): see arrayKeyAround
+	}
 	if w, ok := x.(*syntax.Word); ok {
 		return r.Literal(w)
 	}
