@@ -180,3 +180,12 @@ func TestEmptyArithAndBlankKeysAgainstBash(t *testing.T) {
 		{"indexed-blank-arith", `a=([1 + 1]=x [ 3 ]=y); declare -p a; echo ${a[1 + 1]}`},
 	})
 }
+
+// exec's redirections before one that failed are undone.
+func TestExecRedirUndoAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"undo-earlier", `exec 4>/dev/null 3<missing; echo $?; echo x >&4 && echo four-open`},
+		{"same-fd-twice", `exec 3>a 3>b; echo x >&3; cat a b; exec 3>c 3<missing; echo y >&3; cat b c`},
+		{"kept", `exec 3>a 4>&3; echo x >&4; exec 3>&-; echo y >&4; cat a`},
+	})
+}
