@@ -98,6 +98,9 @@ func (p Program) Run(ctx context.Context) int {
 		stop()
 		dieOf(syscall.SIGINT)
 	}
+	// bash's background jobs outlive it; qsh's that run its own code are
+	// goroutines, which would die with the process.
+	r.WaitBackground(ctx)
 	return st
 }
 

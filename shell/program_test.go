@@ -60,6 +60,13 @@ func TestProgram(t *testing.T) {
 			out: "on\n"},
 		{name: "exit trap", p: Program{Command: str(`trap 'echo bye' EXIT; exit 5`)},
 			out: "bye\n", status: 5},
+		// A job of shell code is a goroutine: the exit waits for it, as
+		// bash's forked job outlives bash.
+		{name: "background group", p: Program{Command: str(`{ sleep 0.1; echo late; } &`)},
+			out: "late\n"},
+		{name: "background list", p: Program{Command: str(`sleep 0.1 && echo late &`)},
+			out: "late\n"},
+		{name: "noexec flag", p: Program{Command: str(`echo hi`), Set: []string{"-n"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

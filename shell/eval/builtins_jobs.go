@@ -752,6 +752,11 @@ func builtinSuspend(b *B) int {
 	if !ok {
 		return 2
 	}
+	if !r.opts.set[optMonitor] && !f.has('f') {
+		// Stopping a shell no job control will continue leaves it stuck.
+		b.Errorf("cannot suspend: no job control")
+		return 1
+	}
 	if r.sess.login && !f.has('f') {
 		b.Errorf("cannot suspend a login shell")
 		return 1

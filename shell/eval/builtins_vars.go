@@ -778,6 +778,10 @@ func (r *Runner) setOption(o setOpt, on bool) error {
 		r.opts.set[optEmacs] = false
 	case optPosix:
 		// nothing else changes here
+	case optNoexec:
+		if r.sess.interactive {
+			return nil // bash ignores set -n where a typo would lock the shell
+		}
 	}
 	r.opts.set[o] = on
 	return nil

@@ -28,10 +28,12 @@ func (r *Runner) call(st *syntax.Stmt, c *syntax.CallExpr) {
 		return
 	}
 	if r.isExecAlone(args) {
-		// exec with no command: its redirections stay.
+		// exec with no command: its redirections stay. One that fails
+		// ends a non-interactive shell only in posix mode; bash goes on
+		// with status 1, so `exec 3<f || fallback` works.
 		if _, ok := r.redirect(st.Redirs, true); !ok {
 			r.status = 1
-			if !r.sess.interactive {
+			if !r.sess.interactive && r.opts.set[optPosix] {
 				r.exit(1)
 			}
 			return

@@ -21,8 +21,8 @@ func (r *Runner) stmts(list []*syntax.Stmt) {
 // stmt runs one statement: its command with its redirections, in the
 // background when it ends with &.
 func (r *Runner) stmt(st *syntax.Stmt) {
-	if r.flow != flowNone {
-		return
+	if r.flow != flowNone || r.opts.set[optNoexec] {
+		return // set -n: read, never run
 	}
 	r.at(st.Position)
 	r.checkInterrupt()

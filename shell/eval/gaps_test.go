@@ -100,3 +100,92 @@ func TestQuotedDefaultWordAgainstBash(t *testing.T) {
 		{"error", `echo "${un:?'m'}"`},
 	})
 }
+
+// A failed redirection of exec alone fails the command; only posix mode
+// ends the shell.
+func TestExecRedirFailureAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"fallback", `exec 3<missing || echo fallback; echo after $?`},
+		{"status", `exec 3<missing; echo after $?`},
+		{"function", `f(){ exec 3<missing; echo in $?; }; f; echo after`},
+		{"subshell", `(exec 3<missing; echo sub $?); echo after $?`},
+		{"write", `exec 3>nodir/x || echo fb; echo done`},
+		{"posix", `set -o posix; exec 3<missing; echo after $?`},
+	})
+}
+
+// set -n reads commands and runs none, not even the EXIT trap.
+func TestNoexecAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"same-line", `set -n; echo hi`},
+		{"next-line", "set -n\necho hi\nexit 3"},
+		{"function", `f(){ set -n; echo in; }; f; echo out`},
+		{"exit-trap", `trap 'echo t' EXIT; false; set -n; echo x`},
+		{"syntax", "set -n\necho a\nfi"},
+	})
+}
+
+// Variables bash sets that a -c string sees.
+func TestStartVarsAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"versinfo-machine", `[ "${BASH_VERSINFO[5]}" = "$MACHTYPE" ] && echo same`},
+		{"histcmd", `declare -p HISTCMD; HISTCMD=5; echo $HISTCMD; unset HISTCMD; echo "[$HISTCMD]"`},
+		{"bash-argv", `declare -p BASH_ARGV BASH_ARGC`},
+		{"suspend", `suspend; echo $?`},
+	})
+}
+
+// A command substitution reads until every writer is gone: a background
+// job started in it and still holding its output is waited for.
+func TestSubstWaitsForWritersAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"group", `x=$( { sleep 0.1; echo bg; } & ); echo "[$x]"`},
+		{"and-list", `x=$(sleep 0.1 && echo late &); echo "[$x]"`},
+		{"stderr-writer", `x=$(sleep 0.1 && echo late >&2 &); echo "[$x]"`},
+		{"subshell", `x=$( (echo a; echo b) & echo c; wait); echo "$x" | sort`},
+	})
+}
+
+// ${!ref} of a nameref is its target's name; unset of a[@] empties an
+// indexed array and is the key @ of an associative one.
+func TestNamerefIndirectAndUnsetAllAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"nameref-indirect", `a=x; declare -n r=a; echo ${!r} ${!r/a/b} ${!r:-d} "${!r@Q}"`},
+		{"nameref-elem", `b=(1 2); declare -n z=b[1]; echo ${!z}`},
+		{"nameref-unset", `declare -n e; echo "[${!e}]"; echo not-here`},
+		{"unset-all-indexed", `a=(1 2); unset "a[@]"; declare -p a; b=(3); unset b[*]; declare -p b`},
+		{"unset-all-keeps-attrs", `declare -ai n=(1); unset 'n[@]'; n+=(3); declare -p n`},
+		{"unset-all-assoc", `declare -A h=([k]=1 [@]=2 [*]=3); unset "h[@]"; declare -p h; unset "h[*]"; declare -p h`},
+		{"unset-all-scalar", `x=1; unset "x[@]"; echo $?; declare -p x`},
+	})
+}
+
+// A leading ~ of ${x/p/rep}'s replacement is expanded, quoted or not.
+func TestReplacementTildeAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"tilde", `x=abc; echo ${x/b/~} "${x/b/~}" ${x//b/~/d} ${x/b/\~} "${x/b/"~"}" ${x/b/a~}`},
+		{"home-ampersand", `HOME='/h/&'; x=abc; echo ${x/b/~} "${x/b/~}"`},
+		{"no-patsub", `shopt -u patsub_replacement; HOME=/h; x=abc; echo ${x/b/~} "${x/b/~}"`},
+	})
+}
+
+// Empty arithmetic is 0; a key with blanks is one key. The parser refuses
+// both; lenient.go makes them text it takes.
+func TestEmptyArithAndBlankKeysAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"empty-arith", `echo $(()) $(( )) "$(( ))" $[ ]; (( )); echo $?; a[$(( ))]=1; declare -p a`},
+		{"empty-arith-lines", "echo $((\t))\necho $LINENO"},
+		{"assoc-blank-keys", `declare -A h=([a b]=1 ["c d"]=2 [e\ f]=3 [x]=4); declare -p h`},
+		{"assoc-blank-append", `declare -A h; h+=([p q]=5); echo "${h[p q]}" ${h[p q]:-no} ${#h[p q]} ${h[no such]-unset}`},
+		{"indexed-blank-arith", `a=([1 + 1]=x [ 3 ]=y); declare -p a; echo ${a[1 + 1]}`},
+	})
+}
+
+// exec's redirections before one that failed are undone.
+func TestExecRedirUndoAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"undo-earlier", `exec 4>/dev/null 3<missing; echo $?; echo x >&4 && echo four-open`},
+		{"same-fd-twice", `exec 3>a 3>b; echo x >&3; cat a b; exec 3>c 3<missing; echo y >&3; cat b c`},
+		{"kept", `exec 3>a 4>&3; echo x >&4; exec 3>&-; echo y >&4; cat a`},
+	})
+}

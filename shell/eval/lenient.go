@@ -105,6 +105,16 @@ func fixParseError(src string, err error, l **lenient) (string, bool) {
 		}
 		return src, false
 	}
+	if strings.HasSuffix(msg, "must be followed by an expression") {
+		if fixed, ok := emptyArith(src, off); ok {
+			return fixed, true
+		}
+	}
+	if start, end, ok := arrayKeyAround(src, off); ok {
+		// ([a b]=1): bash reads a key as a word up to its ], the parser
+		// as arithmetic; the key's text is kept as arithmetic's is.
+		return placeArith(src, start, end, *l)
+	}
 	if open, ok := nestedSubshellAt(src, off); ok {
 		// ((cmd) …): bash reads (( as arithmetic only when its
 		// parentheses close together; else it is two ( ( — a space
@@ -261,6 +271,66 @@ func arithmeticAround(src string, off int) (start, end int, ok bool) {
 		}
 	}
 	return 0, 0, false
+}
+
+// emptyArith makes an empty $(( )), (( )) or $[ ] at off, which bash
+// reads as 0, a 0 of the same length: a blank inside becomes 0, and $(())
+// becomes $[00].
+func emptyArith(src string, off int) (string, bool) {
+	rest := src[off:]
+	open, closer := "", ""
+	for _, p := range [][2]string{{"$((", "))"}, {"((", "))"}, {"$[", "]"}} {
+		if strings.HasPrefix(rest, p[0]) {
+			open, closer = p[0], p[1]
+			break
+		}
+	}
+	if open == "" {
+		return src, false
+	}
+	in := off + len(open)
+	end := in
+	for end < len(src) && strings.IndexByte(" \t\n", src[end]) >= 0 {
+		end++
+	}
+	if !strings.HasPrefix(src[end:], closer) {
+		return src, false
+	}
+	if i := strings.IndexAny(src[in:end], " \t"); i >= 0 {
+		return src[:in+i] + "0" + src[in+i+1:], true
+	}
+	if open == "$((" && end == in {
+		return src[:off] + "$[00]" + src[end+len(closer):], true
+	}
+	return src, false
+}
+
+// arrayKeyAround finds the key of an array literal's [key]=value, or of
+// an expansion's ${h[key]}, that off is inside: start and end are those
+// of the key's text.
+func arrayKeyAround(src string, off int) (start, end int, ok bool) {
+	open := strings.LastIndexAny(src[:min(off, len(src))], "[]\n")
+	if open < 1 || src[open] != '[' {
+		return 0, 0, false
+	}
+	// ${h[a b]}: the key of an expansion, after ${ and a name.
+	name := strings.TrimRightFunc(src[:open], func(c rune) bool {
+		return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+	})
+	inParam := len(name) < open && (strings.HasSuffix(name, "${") || strings.HasSuffix(name, "${#") || strings.HasSuffix(name, "${!"))
+	if !inParam && strings.IndexByte("( \t\n", src[open-1]) < 0 {
+		return 0, 0, false
+	}
+	close := strings.IndexAny(src[off:], "]\n")
+	if close < 0 || src[off+close] != ']' {
+		return 0, 0, false
+	}
+	close += off
+	after := src[close+1:]
+	if !inParam && !strings.HasPrefix(after, "=") && !strings.HasPrefix(after, "+=") {
+		return 0, 0, false
+	}
+	return open + 1, close, true
 }
 
 // nestedSubshellAt finds the (( or $(( that off is inside when the

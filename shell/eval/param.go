@@ -150,6 +150,13 @@ func (r *Runner) paramValue(pe *syntax.ParamExp) pval {
 		v := r.lookup(name)
 		keys := v.Keys()
 		return pval{name: name, list: true, star: subAll(pe.Index) == "*", vals: keys, set: len(keys) > 0}
+	case pe.Excl && pe.Index == nil && r.isNameref(name):
+		// ${!ref} of a nameref is the name it refers to, not its value.
+		if v, _ := r.vars.find(name); v.set {
+			return pval{name: name, s: v.str, set: true}
+		}
+		r.errorf("%s: invalid indirect expansion", name)
+		panic(abort{status: 1})
 	case pe.Excl:
 		ref := r.indirect(pe)
 		if ref == "" {
@@ -176,6 +183,11 @@ func (r *Runner) paramValue(pe *syntax.ParamExp) pval {
 		return r.namedValue(n, nil, ref)
 	}
 	return r.namedValue(name, pe.Index, name)
+}
+
+func (r *Runner) isNameref(name string) bool {
+	v, _ := r.vars.find(name)
+	return v != nil && v.Attr&AttrNameref != 0
 }
 
 // indirect is what ${!name} refers to: the value of name, or for a
@@ -289,6 +301,9 @@ func (r *Runner) subscriptIndex(x syntax.ArithmExpr) int64 {
 // subscriptKey is an associative array's key: the subscript's text,
 // expanded as a word.
 func (r *Runner) subscriptKey(x syntax.ArithmExpr) string {
+	if orig, ok := r.arithOriginal(x); ok {
+		return r.assocKey(orig) // ([a b]=1): see arrayKeyAround
+	}
 	if w, ok := x.(*syntax.Word); ok {
 		return r.Literal(w)
 	}
@@ -636,7 +651,7 @@ func (r *Runner) replacement(w *syntax.Word) func(match string) string {
 		return func(string) string { return s }
 	}
 	b := &builder{r: r, patterns: true}
-	r.parts(w.Parts, false, b, false)
+	r.parts(w.Parts, false, b, true) // bash expands a leading ~, quoted or not
 	pat := string(b.cur.pat)
 	if !strings.Contains(pat, "&") {
 		s := string(b.cur.val)

@@ -45,14 +45,7 @@ func (r *Runner) redirect(redirs []*syntax.Redirect, keep bool) (restore func(),
 		}
 	}
 	put := func(fd int, f *file) {
-		old := r.fds.swap(fd, f)
-		if keep {
-			if old != nil {
-				old.drop()
-			}
-			return
-		}
-		undo = append(undo, saved{fd, old})
+		undo = append(undo, saved{fd, r.fds.swap(fd, f)})
 	}
 	for _, rd := range redirs {
 		if err := r.redirectOne(rd, put, keep); err != nil {
@@ -64,6 +57,13 @@ func (r *Runner) redirect(redirs []*syntax.Redirect, keep bool) (restore func(),
 		}
 	}
 	if keep {
+		// exec's redirections stay: what they replaced is let go. (One
+		// that failed undid those before it, as in bash.)
+		for _, s := range undo {
+			if s.old != nil {
+				s.old.drop()
+			}
+		}
 		return nil, true
 	}
 	return restore, true

@@ -284,6 +284,8 @@ type session struct {
 	// bgWG counts the goroutines of background statements and process
 	// substitutions.
 	bgWG sync.WaitGroup
+	// bgCode counts the background jobs that run the shell's own code.
+	bgCode sync.WaitGroup
 }
 
 type flow uint8

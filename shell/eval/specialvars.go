@@ -83,9 +83,6 @@ func (r *Runner) initVars() {
 		force("BASH", exe, 0)
 	}
 	force("BASH_VERSION", BashVersion, 0)
-	vi := arrVar([]string{bashMajor, bashMinor, bashPatch, "1", "release", runtime.GOARCH + "-pc-" + runtime.GOOS + "-gnu"})
-	vi.Attr |= AttrReadonly
-	g["BASH_VERSINFO"] = vi
 	force("PPID", itoa(int64(r.sess.ppid)), AttrReadonly|AttrInteger)
 	force("UID", itoa(int64(os.Getuid())), AttrReadonly|AttrInteger)
 	force("EUID", itoa(int64(os.Geteuid())), AttrReadonly|AttrInteger)
@@ -103,6 +100,10 @@ func (r *Runner) initVars() {
 	}
 	setIf("OSTYPE", ostype, 0)
 	setIf("MACHTYPE", arch+"-pc-"+ostype, 0)
+	// The machine type as bash was built for, uname's names (x86_64), not Go's.
+	vi := arrVar([]string{bashMajor, bashMinor, bashPatch, "1", "release", arch + "-pc-" + ostype})
+	vi.Attr |= AttrReadonly
+	g["BASH_VERSINFO"] = vi
 	setIf("IFS", " \t\n", 0)
 	setIf("OPTIND", "1", 0)
 	setIf("OPTERR", "1", 0)
@@ -149,6 +150,17 @@ func (r *Runner) initVars() {
 	dyn("BASHPID", func(r *Runner) *Var { return strVar(itoa(int64(r.pid))) }, func(*Runner, string) {})
 	dyn("BASH_SUBSHELL", func(r *Runner) *Var { return strVar(itoa(int64(r.subshell))) }, func(*Runner, string) {})
 	dyn("BASH_COMMAND", func(r *Runner) *Var { return strVar(r.cmdText) }, func(*Runner, string) {})
+	// Without extdebug bash's BASH_ARGV and BASH_ARGC keep the shell's
+	// arguments as it started (last first). (A -c string's functions see
+	// what is left of bash's stack of them, not copied here.)
+	argv := make([]string, len(r.params))
+	for i, p := range r.params {
+		argv[len(argv)-1-i] = p
+	}
+	argc := []string{itoa(int64(len(argv)))}
+	g["BASH_ARGV"], g["BASH_ARGC"] = arrVar(argv), arrVar(argc)
+	// HISTCMD is 0 where no history is kept.
+	dyn("HISTCMD", func(*Runner) *Var { return &Var{Attr: AttrInteger, set: true, str: "0"} }, func(*Runner, string) {})
 	dyn("BASH_ARGV0", func(r *Runner) *Var { return strVar(r.arg0) }, func(r *Runner, v string) { r.arg0 = v })
 	dyn("FUNCNAME", func(r *Runner) *Var { return r.frameArray(func(f frame) string { return f.name }, true) }, nil)
 	dyn("BASH_SOURCE", func(r *Runner) *Var { return r.frameArray(func(f frame) string { return f.source }, false) }, nil)

@@ -179,6 +179,10 @@ func (r *Runner) cmdSubst(cs *syntax.CmdSubst) string {
 	}
 	var buf bytes.Buffer
 	out := newFile(nil, &lockedWriter{w: &buf}, "command substitution")
+	// As bash reads its pipe to the end, the substitution lasts while a
+	// background job started in it still holds its output.
+	released := make(chan struct{})
+	out.closeFn = func() error { close(released); return nil }
 	sub := r.fork()
 	sub.ctx = r.ctx
 	sub.inSubst = true
@@ -190,6 +194,10 @@ func (r *Runner) cmdSubst(cs *syntax.CmdSubst) string {
 	}
 	sub.traps.forSubst()
 	sub.runSubshell(func(sub *Runner) { sub.stmts(cs.Stmts) })
+	select {
+	case <-released:
+	case <-r.ctx.Done():
+	}
 	r.status = sub.status
 	r.substStatus = sub.status
 	return strings.TrimRight(r.dropNuls(buf.String()), "\n")
@@ -328,8 +336,19 @@ func (r *Runner) startJob(text string, st *syntax.Stmt, setup func(sub *Runner))
 	t.mu.Unlock()
 	done = make(chan struct{})
 	r.sess.bgWG.Add(1)
+	// A job that runs the shell's own code dies with the process, where
+	// bash's forked one outlives the shell: the shell's exit waits for
+	// it (WaitBackground). A coprocess is not waited for: it ends when
+	// the shell's exit closes its input.
+	code := setup == nil && !r.onlyPrograms(st)
+	if code {
+		r.sess.bgCode.Add(1)
+	}
 	go func() {
 		defer r.sess.bgWG.Done()
+		if code {
+			defer r.sess.bgCode.Done()
+		}
 		defer close(done)
 		defer cancel()
 		sub.runSubshell(func(sub *Runner) { sub.stmt(st) })
@@ -398,6 +417,38 @@ func (r *Runner) background(st *syntax.Stmt) {
 		t.mu.Unlock()
 	}
 	r.status = 0
+}
+
+// onlyPrograms reports whether st only runs programs (a simple command, a
+// pipeline of them): once started they need nothing of the shell.
+func (r *Runner) onlyPrograms(st *syntax.Stmt) bool {
+	if hasSubst(st) {
+		return false
+	}
+	switch c := st.Cmd.(type) {
+	case *syntax.CallExpr:
+		return r.mayRunProgram(c)
+	case *syntax.BinaryCmd:
+		if c.Op != syntax.Pipe && c.Op != syntax.PipeAll {
+			return false
+		}
+		return r.onlyPrograms(c.X) && r.onlyPrograms(c.Y)
+	}
+	return false
+}
+
+// WaitBackground waits, as a non-interactive shell exits, for its
+// background jobs that run shell code (see startJob), or until ctx ends.
+func (r *Runner) WaitBackground(ctx context.Context) {
+	done := make(chan struct{})
+	go func() {
+		r.sess.bgCode.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-ctx.Done():
+	}
 }
 
 // mayRunProgram reports whether a simple command may run a program: not

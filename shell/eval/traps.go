@@ -288,7 +288,7 @@ func (r *Runner) returnTrap(fn *Func) {
 // runExitTrap runs the EXIT trap, once, as the shell or a subshell ends.
 func (r *Runner) runExitTrap() {
 	cmd, ok := r.traps.get("EXIT")
-	if !ok || cmd == "" {
+	if !ok || cmd == "" || r.opts.set[optNoexec] {
 		return
 	}
 	r.traps.reset("EXIT")

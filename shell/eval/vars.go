@@ -691,15 +691,14 @@ func (r *Runner) unsetElem(name, sub string) error {
 		return &varError{msg: name + ": cannot unset: readonly variable"}
 	}
 	switch {
-	case sub == "@" || sub == "*":
-		if v.m != nil && sub == "@" || v.arr != nil {
-			return r.unsetVar(name)
-		}
-		if v.m != nil {
-			v.m.unset(sub)
-		}
 	case v.m != nil:
-		v.m.unset(sub)
+		v.m.unset(sub) // bash 5.2: a[@] of an associative array is the key @
+	case sub == "@" || sub == "*":
+		// bash empties the array and keeps its attributes.
+		if v.arr == nil {
+			return &varError{msg: name + ": not an array variable"}
+		}
+		v.arr = &indexed{}
 	case v.arr != nil:
 		i, err := r.arithString(sub)
 		if err != nil {
