@@ -43,14 +43,19 @@ func ProgramOf(f *syntax.File, src string) *Program { return &Program{File: f, s
 // next operand only. Run it once, right after parsing.
 func Fix(node syntax.Node) {
 	syntax.Walk(node, func(n syntax.Node) bool {
-		switch n := n.(type) {
-		case *syntax.TestClause:
-			n.X = fixNot(n.X)
-		case *syntax.Stmt:
-			fixFuncList(n)
-		}
+		fixNode(n)
 		return true
 	})
+}
+
+// fixNode is Fix's work on one node, its children not yet visited.
+func fixNode(n syntax.Node) {
+	switch n := n.(type) {
+	case *syntax.TestClause:
+		n.X = fixNot(n.X)
+	case *syntax.Stmt:
+		fixFuncList(n)
+	}
 }
 
 // fixFuncList gives `f() { …; } && cmd` bash's meaning: the parser takes
