@@ -252,16 +252,27 @@ func (r *Runner) readSource(path string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	var sb strings.Builder
-	buf := make([]byte, 32*1024)
+	// Read into one buffer the file's size, as os.ReadFile does: growing
+	// one and copying it out cost more than parsing a line of
+	// bash-completion's 77 KB.
+	size := 512
+	if st, ok := f.(interface{ Stat() (os.FileInfo, error) }); ok {
+		if fi, err := st.Stat(); err == nil && fi.Mode().IsRegular() {
+			size = int(fi.Size()) + 1
+		}
+	}
+	data := make([]byte, 0, size)
 	for {
-		n, err := f.Read(buf)
-		sb.Write(buf[:n])
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+		n, err := f.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
 		if err != nil {
 			break
 		}
 	}
-	return []byte(sb.String()), nil
+	return data, nil
 }
 
 // Source runs a file's text in the current shell, as source does, a
