@@ -66,8 +66,9 @@ type Runner struct {
 	// src is the text the running code was parsed from, for the pieces
 	// whose text the tree does not keep (associative array keys).
 	src string
-	// cmdText is BASH_COMMAND: the command running or about to.
-	cmdText string
+	// cmdText is BASH_COMMAND: the command running or about to, made
+	// when read (see [Runner.command]).
+	cmdText cmdText
 	// inTrap is set while a trap runs: traps do not nest, as in bash.
 	inTrap map[string]bool
 	// substDepth counts the command and process substitutions the

@@ -148,7 +148,7 @@ func (r *Runner) initVars() {
 	dyn("LINENO", func(r *Runner) *Var { return strVar(itoa(int64(r.line))) }, func(*Runner, string) {})
 	dyn("BASHPID", func(r *Runner) *Var { return strVar(itoa(int64(r.pid))) }, func(*Runner, string) {})
 	dyn("BASH_SUBSHELL", func(r *Runner) *Var { return strVar(itoa(int64(r.subshell))) }, func(*Runner, string) {})
-	dyn("BASH_COMMAND", func(r *Runner) *Var { return strVar(r.cmdText) }, func(*Runner, string) {})
+	dyn("BASH_COMMAND", func(r *Runner) *Var { return strVar(r.bashCommand()) }, func(*Runner, string) {})
 	dyn("BASH_ARGV0", func(r *Runner) *Var { return strVar(r.arg0) }, func(r *Runner, v string) { r.arg0 = v })
 	dyn("FUNCNAME", func(r *Runner) *Var { return r.frameArray(func(f frame) string { return f.name }, true) }, nil)
 	dyn("BASH_SOURCE", func(r *Runner) *Var { return r.frameArray(func(f frame) string { return f.source }, false) }, nil)
