@@ -254,7 +254,7 @@ func readStmt(st *syntax.Stmt) (hdoc bool, err error) {
 				err = bashSyntaxError(n)
 			}
 		}
-		return true
+		return !holdsNoStmt(n)
 	})
 	return hdoc, err
 }
