@@ -57,3 +57,41 @@ func BenchmarkScript(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkScriptRatio runs each script with qsh and bash in turn, so that
+// both see the same machine load, and reports qsh's CPU time as a multiple
+// of bash's: the figure issue 21's bars are written in (`-c true` is the
+// start-up both pay on every script).
+func BenchmarkScriptRatio(b *testing.B) {
+	all := append([]struct {
+		name, code string
+		needs      string
+		noGosh     bool
+	}{{name: "true", code: "true"}}, scripts...)
+	for _, sc := range all {
+		b.Run(sc.name, func(b *testing.B) {
+			if sc.needs != "" {
+				if _, err := os.Stat(sc.needs); err != nil {
+					b.Skipf("no %s", sc.needs)
+				}
+			}
+			qsh, bash := shell(b, "qsh"), shell(b, "bash")
+			run := func(sh string) time.Duration {
+				cmd := exec.Command(sh, "-c", sc.code)
+				if out, err := cmd.CombinedOutput(); err != nil {
+					b.Fatalf("%s: %v\n%s", sh, err, out)
+				}
+				return cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+			}
+			var tq, tb time.Duration
+			for b.Loop() {
+				tq += run(qsh)
+				tb += run(bash)
+			}
+			n := float64(b.N)
+			b.ReportMetric(float64(tq.Microseconds())/n, "qsh-cpu-µs/op")
+			b.ReportMetric(float64(tb.Microseconds())/n, "bash-cpu-µs/op")
+			b.ReportMetric(float64(tq)/float64(tb), "qsh/bash")
+		})
+	}
+}

@@ -206,12 +206,12 @@ func builtinSource(b *B) int {
 		r.errorf("%s: No such file or directory", name)
 		return 1
 	}
-	data, err := r.readSource(path)
+	src, err := r.readSource(path)
 	if err != nil {
 		b.Errorf("%s: %s", name, errText(err))
 		return 1
 	}
-	return r.Source(path, name, data, args[1:], len(args) > 1)
+	return r.source(name, src, args[1:], len(args) > 1)
 }
 
 // findSource finds the file source reads: a name with a slash as it is,
@@ -247,14 +247,23 @@ func (r *Runner) findSource(name string) string {
 	return ""
 }
 
-func (r *Runner) readSource(path string) ([]byte, error) {
+func (r *Runner) readSource(path string) (string, error) {
 	f, err := r.open(r.ctx, path, os.O_RDONLY, 0)
 	if err != nil {
-		return nil, err
+		return "", err
 	}
 	defer f.Close()
+	// The text is built once, at the file's size: growing a buffer and
+	// copying it out (twice: to bytes, then to the string parsed) cost
+	// more than parsing a line of bash-completion's 77 KB, most of it in
+	// faulting in fresh memory.
 	var sb strings.Builder
-	buf := make([]byte, 32*1024)
+	if st, ok := f.(interface{ Stat() (os.FileInfo, error) }); ok {
+		if fi, err := st.Stat(); err == nil && fi.Mode().IsRegular() {
+			sb.Grow(int(fi.Size()))
+		}
+	}
+	buf := make([]byte, 8*1024)
 	for {
 		n, err := f.Read(buf)
 		sb.Write(buf[:n])
@@ -262,7 +271,7 @@ func (r *Runner) readSource(path string) ([]byte, error) {
 			break
 		}
 	}
-	return []byte(sb.String()), nil
+	return sb.String(), nil
 }
 
 // Source runs a file's text in the current shell, as source does, a
@@ -270,6 +279,11 @@ func (r *Runner) readSource(path string) ([]byte, error) {
 // lines before it ran. name is how it was named (BASH_SOURCE has it),
 // args replace the positional parameters while it runs when setArgs.
 func (r *Runner) Source(path, name string, data []byte, args []string, setArgs bool) int {
+	return r.source(name, string(data), args, setArgs)
+}
+
+// source is [Runner.Source] on the text itself.
+func (r *Runner) source(name, src string, args []string, setArgs bool) int {
 	if len(r.frames) == 0 && r.subshell == 0 {
 		r.sess.lineAborted.Store(false)
 	}
@@ -279,7 +293,7 @@ func (r *Runner) Source(path, name string, data []byte, args []string, setArgs b
 		r.params = args
 	}
 	r.lineBase = 0
-	r.runIncremental(string(data), false, "")
+	r.runIncremental(src, false, "")
 	r.line, r.lineBase = savedLine, savedBase
 	top := r.frames[len(r.frames)-1]
 	r.frames = r.frames[:len(r.frames)-1]

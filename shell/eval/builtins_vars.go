@@ -43,7 +43,7 @@ type declItem struct {
 // declClause runs declare, local, export, readonly and typeset written as
 // keywords, whose assignments the parser read.
 func (r *Runner) declClause(c *syntax.DeclClause) {
-	r.setCmdText(r.srcOf(c))
+	r.setCmdNode("", c, "")
 	r.debugTrap()
 	if r.flow != flowNone {
 		return

@@ -11,7 +11,7 @@ import (
 // redirections applied, then its assignments, and the command found — a
 // function, a builtin or a program — runs.
 func (r *Runner) call(st *syntax.Stmt, c *syntax.CallExpr) {
-	r.setCmdText(r.commandText(st, c))
+	r.setCmdCall(st, c)
 	r.debugTrap()
 	if r.flow != flowNone {
 		return

@@ -137,7 +137,7 @@ func (r *Runner) compound(cmd syntax.Command) {
 	case *syntax.FuncDecl:
 		r.funcDecl(c)
 	case *syntax.ArithmCmd:
-		r.setCmdText("(( " + r.srcOf(c.X) + " ))")
+		r.setCmdNode("(( ", c.X, " ))")
 		r.debugTrap()
 		if r.flow != flowNone {
 			return
@@ -165,7 +165,7 @@ func (r *Runner) compound(cmd syntax.Command) {
 		}
 		r.status = int(b2i(n == 0))
 	case *syntax.TestClause:
-		r.setCmdText("[[ " + r.srcOf(c.X) + " ]]")
+		r.setCmdNode("[[ ", c.X, " ]]")
 		r.debugTrap()
 		if r.flow != flowNone {
 			return
@@ -449,7 +449,7 @@ func (r *Runner) arithCmdText(c *syntax.ArithmCmd) (string, bool) {
 }
 
 func (r *Runner) letClause(c *syntax.LetClause) {
-	r.setCmdText(r.srcOf(c))
+	r.setCmdNode("", c, "")
 	r.debugTrap()
 	if args, ok := r.letArgs(c); ok {
 		// let is a builtin to bash: its arguments are words, expanded

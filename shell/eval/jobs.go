@@ -641,7 +641,7 @@ func (r *Runner) jobFor() *job {
 	if !r.sess.jobs.control || r.subshell > 0 && r.inSubst || r.noTerminal {
 		return nil
 	}
-	j := r.sess.jobs.newJob(true, r.cmdText)
+	j := r.sess.jobs.newJob(true, r.bashCommand())
 	j.owner = r.pid
 	j.before, _ = term.GetState(r.sess.jobs.tty)
 	r.job = j

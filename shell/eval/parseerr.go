@@ -239,21 +239,36 @@ type badSyntax struct{ pos syntax.Pos }
 
 func (e badSyntax) Error() string { return "syntax error" }
 
-// checkBashSyntax finds in a statement what bash's grammar refuses.
-func checkBashSyntax(st *syntax.Stmt) error {
-	var err error
+// readStmt readies a statement just read to run: it fixes it as [Fix]
+// does and finds in it what bash's grammar refuses, in one walk (the
+// walks were a fifth of sourcing bash-completion). hdoc reports whether
+// it has a here-document, which [batchEnd] must then look for.
+func readStmt(st *syntax.Stmt) (hdoc bool, err error) {
 	syntax.Walk(st, func(n syntax.Node) bool {
-		if err != nil {
-			return false
-		}
-		if fd, ok := n.(*syntax.FuncDecl); ok && fd.Body != nil {
-			switch fd.Body.Cmd.(type) {
-			case *syntax.CallExpr, *syntax.DeclClause, *syntax.LetClause, *syntax.TimeClause,
-				*syntax.CoprocClause, *syntax.TestDecl:
-				err = badSyntax{pos: fd.Body.Pos()}
+		fixNode(n)
+		switch n := n.(type) {
+		case *syntax.Redirect:
+			hdoc = hdoc || n.Hdoc != nil
+		case *syntax.FuncDecl:
+			if err == nil {
+				err = bashSyntaxError(n)
 			}
 		}
-		return true
+		return !holdsNoStmt(n)
 	})
-	return err
+	return hdoc, err
+}
+
+// bashSyntaxError is what bash's grammar refuses in a function
+// definition the parser takes: a body that is no compound command.
+func bashSyntaxError(fd *syntax.FuncDecl) error {
+	if fd.Body == nil {
+		return nil
+	}
+	switch fd.Body.Cmd.(type) {
+	case *syntax.CallExpr, *syntax.DeclClause, *syntax.LetClause, *syntax.TimeClause,
+		*syntax.CoprocClause, *syntax.TestDecl:
+		return badSyntax{pos: fd.Body.Pos()}
+	}
+	return nil
 }

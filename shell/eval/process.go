@@ -393,7 +393,7 @@ func (r *Runner) reportSignaled(pid int, sig syscall.Signal, job *job) {
 	if sig == syscall.SIGTERM {
 		sb.WriteString(signalDescription(sig) + "\n")
 	} else {
-		r.errorfTo(&sb, "%5d %-24s%s", pid, signalDescription(sig), r.cmdText)
+		r.errorfTo(&sb, "%5d %-24s%s", pid, signalDescription(sig), r.bashCommand())
 	}
 	r.signaledMsg = sb.String()
 }

@@ -70,8 +70,9 @@ type Runner struct {
 	// src is the text the running code was parsed from, for the pieces
 	// whose text the tree does not keep (associative array keys).
 	src string
-	// cmdText is BASH_COMMAND: the command running or about to.
-	cmdText string
+	// cmdText is BASH_COMMAND: the command running or about to, made
+	// when read (see [Runner.command]).
+	cmdText cmdText
 	// inTrap is set while a trap runs: traps do not nest, as in bash.
 	inTrap map[string]bool
 	// substDepth counts the command and process substitutions the
@@ -546,6 +547,7 @@ func (r *Runner) runIncremental(src string, top bool, where string) {
 	// one starts on a later line. Aliases are those of when the line was
 	// read: defined on a line, they apply from the next.
 	var pending []*syntax.Stmt
+	pendingHdoc := false // whether a statement in pending may have a here-document
 	var refused error
 	stop := false
 	// set -v echoes the lines as they are read: those of a batch before
@@ -567,7 +569,7 @@ func (r *Runner) runIncremental(src string, top bool, where string) {
 	}
 	flush := func(before uint) {
 		if len(pending) > 0 && before == 0 {
-			echo(batchEnd(src, pending))
+			echo(batchEnd(src, pending, pendingHdoc))
 		}
 		view := aliasView{a: r.aliases.fork(), expand: r.opts.shopt[optExpandAliases]}
 		for len(pending) > 0 && !stop {
@@ -583,6 +585,9 @@ func (r *Runner) runIncremental(src string, top bool, where string) {
 				skipLine = st.End().Line()
 			}
 			stop = r.flow != flowNone || r.ctx.Err() != nil || r.sess.lineAborted.Load()
+		}
+		if len(pending) == 0 {
+			pendingHdoc = false
 		}
 	}
 	for {
@@ -606,15 +611,16 @@ func (r *Runner) runIncremental(src string, top bool, where string) {
 				continue // read before the text was fixed
 			}
 			done = st.End().Offset()
-			Fix(st)
+			hdoc, bad := readStmt(st)
 			if n := len(pending); n > 0 && st.Pos().Line() > pending[n-1].End().Line() {
 				flush(0)
 			}
-			if e := checkBashSyntax(st); e != nil {
-				refused = e
+			if bad != nil {
+				refused = bad
 				continue
 			}
 			pending = append(pending, st)
+			pendingHdoc = pendingHdoc || hdoc
 		}
 		if refused != nil {
 			err, refused = refused, nil
@@ -655,11 +661,15 @@ func (r *Runner) runIncremental(src string, top bool, where string) {
 }
 
 // batchEnd is where the lines of a batch of statements end: the end of
-// the line the last one ends on, past here-document bodies.
-func batchEnd(src string, stmts []*syntax.Stmt) int {
+// the line the last one ends on, past here-document bodies. Only with
+// hdoc are they looked for: the walks cost more than running most lines.
+func batchEnd(src string, stmts []*syntax.Stmt, hdoc bool) int {
 	end := 0
 	for _, st := range stmts {
 		end = max(end, int(st.End().Offset()))
+		if !hdoc {
+			continue
+		}
 		syntax.Walk(st, func(n syntax.Node) bool {
 			if rd, ok := n.(*syntax.Redirect); ok && rd.Hdoc != nil {
 				end = max(end, int(rd.Hdoc.End().Offset()))
@@ -672,6 +682,9 @@ func batchEnd(src string, stmts []*syntax.Stmt) int {
 	}
 	if i := strings.IndexByte(src[end:], '\n'); i >= 0 {
 		end += i + 1
+		if !hdoc {
+			return min(end, len(src))
+		}
 		// A here-document's delimiter line follows its body.
 		for _, st := range stmts {
 			syntax.Walk(st, func(n syntax.Node) bool {

@@ -149,7 +149,7 @@ func (r *Runner) initVars() {
 	dyn("LINENO", func(r *Runner) *Var { return strVar(itoa(int64(r.line))) }, func(*Runner, string) {})
 	dyn("BASHPID", func(r *Runner) *Var { return strVar(itoa(int64(r.pid))) }, func(*Runner, string) {})
 	dyn("BASH_SUBSHELL", func(r *Runner) *Var { return strVar(itoa(int64(r.subshell))) }, func(*Runner, string) {})
-	dyn("BASH_COMMAND", func(r *Runner) *Var { return strVar(r.cmdText) }, func(*Runner, string) {})
+	dyn("BASH_COMMAND", func(r *Runner) *Var { return strVar(r.bashCommand()) }, func(*Runner, string) {})
 	// Without extdebug bash's BASH_ARGV and BASH_ARGC keep the shell's
 	// arguments as it started (last first). (A -c string's functions see
 	// what is left of bash's stack of them, not copied here.)

@@ -86,7 +86,7 @@ func (r *Runner) pipeline(c *syntax.BinaryCmd) {
 				return
 			}
 			sub.traps.set("DEBUG", debugCmd)
-			sub.setCmdText(sub.commandText(st, c))
+			sub.setCmdCall(st, c)
 			sub.debugTrap()
 			sub.traps.reset("DEBUG")
 		}
@@ -367,7 +367,7 @@ func (r *Runner) background(st *syntax.Stmt) {
 		// bash runs the DEBUG trap of a simple command before it forks
 		// it (bash-preexec's preexec sees `cmd &`); the subshell, which
 		// does not inherit the trap, runs none.
-		r.setCmdText(r.commandText(&stmt, c))
+		r.setCmdCall(&stmt, c)
 		r.debugTrap()
 	}
 	text := strings.TrimRight(strings.TrimSpace(r.srcOf(st)), "&")

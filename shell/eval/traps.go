@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // traps are a shell's trap commands by condition: EXIT, ERR, DEBUG,
@@ -360,9 +362,59 @@ func fatalByDefault(sig syscall.Signal) bool {
 	return true
 }
 
+// cmdText is BASH_COMMAND, kept as the parts it is made of until it is
+// read (by the variable, a job's name, a signal's message): most
+// commands' never is, and making it for each was a twentieth of sourcing
+// bash-completion, and an allocation for each (( )) of a loop.
+type cmdText struct {
+	text string
+	made bool
+	// Else: the simple command call of st, or the text of node between
+	// pre and post, in src.
+	src       string
+	st        *syntax.Stmt
+	call      *syntax.CallExpr
+	node      syntax.Node
+	pre, post string
+}
+
 // setCmdText sets BASH_COMMAND, but not while a trap runs.
 func (r *Runner) setCmdText(s string) {
 	if r.trapDepth == 0 {
-		r.cmdText = s
+		r.cmdText = cmdText{text: s, made: true}
 	}
+}
+
+// setCmdCall sets BASH_COMMAND to the simple command c of st, as
+// setCmdText(r.commandText(st, c)) would.
+func (r *Runner) setCmdCall(st *syntax.Stmt, c *syntax.CallExpr) {
+	if r.trapDepth == 0 {
+		r.cmdText = cmdText{src: r.src, st: st, call: c}
+	}
+}
+
+// setCmdNode sets BASH_COMMAND to the text of n between pre and post.
+func (r *Runner) setCmdNode(pre string, n syntax.Node, post string) {
+	if r.trapDepth == 0 {
+		r.cmdText = cmdText{src: r.src, node: n, pre: pre, post: post}
+	}
+}
+
+// bashCommand is BASH_COMMAND.
+func (r *Runner) bashCommand() string {
+	ct := &r.cmdText
+	if !ct.made {
+		// The text is made from the source the command was read from.
+		saved := r.src
+		r.src = ct.src
+		switch {
+		case ct.call != nil:
+			ct.text = r.commandText(ct.st, ct.call)
+		case ct.node != nil:
+			ct.text = ct.pre + r.srcOf(ct.node) + ct.post
+		}
+		r.src = saved
+		*ct = cmdText{text: ct.text, made: true}
+	}
+	return ct.text
 }
