@@ -1,0 +1,93 @@
+//go:build unix
+
+package guarded
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/qsh-shell/qsh/internal/testtime"
+	"github.com/qsh-shell/qsh/tools/danger"
+)
+
+// lockedBuffer is output written from several goroutines.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// TestStart: a background run returns at once and keeps running until its
+// line ends (its status told, an `exit` too) or its context does (its
+// programs killed); && keeps its meaning; a syntax error ends it at once.
+func TestStart(t *testing.T) {
+	dir := t.TempDir()
+	ws := danger.Workspace{Dir: dir, Home: t.TempDir()}
+	run := shellIn(dir, os.Environ())
+	wait := func(done <-chan Result) Result {
+		t.Helper()
+		select {
+		case r := <-done:
+			return r
+		case <-time.After(testtime.Scaled(10 * time.Second)):
+			t.Fatal("the background run did not end")
+		}
+		return Result{}
+	}
+	tests := []struct {
+		line   string
+		status int
+		out    string
+	}{
+		{"echo a && echo b; false", 1, "a\nb\n"},
+		{"echo x; exit 3", 3, "x\n"},
+		{"true ||", 2, "syntax error"},
+	}
+	for _, tt := range tests {
+		var out lockedBuffer
+		r := wait(Start(run, context.Background(), Request{Command: tt.line, Workspace: ws, Approved: danger.Dangerous}, &out))
+		if r.Status != tt.status || !strings.Contains(out.String(), tt.out) {
+			t.Errorf("%q: %+v, output %q; want status %d, output with %q", tt.line, r, out.String(), tt.status, tt.out)
+		}
+	}
+
+	// Running until stopped: the program is killed with its group.
+	ctx, cancel := context.WithCancel(context.Background())
+	var out lockedBuffer
+	pidFile := dir + "/pid"
+	done := Start(run, ctx, Request{Command: "sh -c 'echo $$ > " + pidFile + "; exec sleep 60'", Workspace: ws, Approved: danger.Dangerous}, &out)
+	started := testtime.Until(testtime.Scaled(10*time.Second), func() bool {
+		b, err := os.ReadFile(pidFile)
+		return err == nil && strings.HasSuffix(string(b), "\n")
+	})
+	if !started {
+		t.Fatalf("the program did not start: %q", out.String())
+	}
+	select {
+	case r := <-done:
+		t.Fatalf("ended before it was stopped: %+v %q", r, out.String())
+	default:
+	}
+	cancel()
+	r := wait(done)
+	if !errors.Is(r.Err, context.Canceled) {
+		t.Errorf("stopped: %+v", r)
+	}
+}
