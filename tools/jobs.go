@@ -93,6 +93,34 @@ func max64(a, b int64) int64 {
 	return b
 }
 
+// waitFor waits until the output kept contains text, j ends, timeout
+// passes or ctx ends; it reports whether the text came.
+func (j *job) waitFor(ctx context.Context, text string, timeout time.Duration) bool {
+	t := time.NewTimer(timeout)
+	defer t.Stop()
+	for {
+		j.mu.Lock()
+		if strings.Contains(string(j.tail), text) {
+			j.mu.Unlock()
+			return true
+		}
+		wake := make(chan struct{})
+		j.wake = wake
+		j.mu.Unlock()
+		select {
+		case <-wake:
+		case <-j.done:
+			j.mu.Lock()
+			defer j.mu.Unlock()
+			return strings.Contains(string(j.tail), text)
+		case <-t.C:
+			return false
+		case <-ctx.Done():
+			return false
+		}
+	}
+}
+
 // state says in a few words whether it runs and since when, or how it
 // ended.
 func (j *job) state(now time.Time) string {
@@ -275,6 +303,9 @@ var stopJobDescription string
 // jobParams are job_output's and stop_job's arguments.
 type jobParams struct {
 	ID int `json:"id,omitempty" jsonschema:"the background job's number, from execute_command's result"`
+	// job_output only.
+	WaitFor        string `json:"wait_for,omitempty" jsonschema:"first wait until its output contains this text (such as a server's ready line), it ends, or the timeout"`
+	TimeoutSeconds int    `json:"timeout_seconds,omitempty" jsonschema:"how long wait_for waits (default 30, at most 300)"`
 }
 
 // jobTool is job_output or stop_job.
@@ -289,6 +320,12 @@ func newJobTool(r *Registry, stop bool) *jobTool {
 	s.Properties["id"].Minimum = ptr(1.0)
 	if stop {
 		s.Required = []string{"id"}
+		delete(s.Properties, "wait_for")
+		delete(s.Properties, "timeout_seconds")
+		s.PropertyOrder = []string{"id"}
+	} else {
+		s.Properties["timeout_seconds"].Minimum = ptr(1.0)
+		s.Properties["timeout_seconds"].Maximum = ptr(MaxExecTimeout.Seconds())
 	}
 	return &jobTool{r: r, stop: stop, schema: mustJSON(s)}
 }
@@ -336,6 +373,16 @@ func (t *jobTool) call(ctx context.Context, env Env, args json.RawMessage, c *ca
 			return failf("stop_job: job %d did not end within %s", j.id, jobStopWait)
 		}
 	}
+	var waited string
+	if p.WaitFor != "" {
+		timeout := 30 * time.Second
+		if p.TimeoutSeconds > 0 {
+			timeout = min(time.Duration(p.TimeoutSeconds)*time.Second, MaxExecTimeout)
+		}
+		if !j.waitFor(ctx, p.WaitFor, timeout) {
+			waited = fmt.Sprintf("[%q did not come within %s]\n", p.WaitFor, timeout)
+		}
+	}
 	text, lost := j.unread(js.max)
 	var sb strings.Builder
 	if lost > 0 {
@@ -348,8 +395,9 @@ func (t *jobTool) call(ctx context.Context, env Env, args json.RawMessage, c *ca
 	if text == "" && lost == 0 {
 		sb.WriteString("[no new output]\n")
 	}
+	sb.WriteString(waited)
 	fmt.Fprintf(&sb, "[background job %d (%s): %s]\n", j.id, j.command, j.state(js.now()))
-	return Result{Success: true, Output: sb.String()}
+	return Result{Success: waited == "", Output: sb.String(), Error: strings.TrimSpace(waited)}
 }
 
 // Jobs lists the conversation's background commands on w (? /jobs); with

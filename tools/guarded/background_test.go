@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/qsh-shell/qsh/internal/testtime"
 	"github.com/qsh-shell/qsh/tools/danger"
+	"github.com/qsh-shell/qsh/tools/sandbox"
 )
 
 // lockedBuffer is output written from several goroutines.
@@ -57,6 +59,7 @@ func TestStart(t *testing.T) {
 		out    string
 	}{
 		{"echo a && echo b; false", 1, "a\nb\n"},
+		{"sh -c 'echo from a program'", 0, "from a program\n"},
 		{"echo x; exit 3", 3, "x\n"},
 		{"true ||", 2, "syntax error"},
 	}
@@ -89,5 +92,39 @@ func TestStart(t *testing.T) {
 	r := wait(done)
 	if !errors.Is(r.Err, context.Canceled) {
 		t.Errorf("stopped: %+v", r)
+	}
+}
+
+// TestStartConfined: a confined background run's programs are jailed,
+// their output comes as it is printed, and stopping it ends its jail.
+func TestStartConfined(t *testing.T) {
+	if sandbox.ABI() < 1 {
+		t.Skip("Landlock is not available on this kernel")
+	}
+	root, _ := filepath.EvalSymlinks(t.TempDir())
+	home, ws := filepath.Join(root, "home"), filepath.Join(root, "ws")
+	os.MkdirAll(home, 0o755)
+	os.MkdirAll(ws, 0o755)
+	env := []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "TMPDIR=" + ws}
+	p, _ := sandbox.Compute(sandbox.Settings{Mode: sandbox.Workspace, Net: sandbox.NetOff}, sandbox.Place{Dir: ws, Home: home, Environ: env})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var out lockedBuffer
+	done := Start(shellIn(ws, env), ctx, Request{Command: "sh -c 'echo up; touch ~/escaped; exec sleep 60'", Sandbox: &p,
+		Workspace: danger.Workspace{Dir: ws, Home: home}, Approved: danger.Dangerous}, &out)
+	if !testtime.Until(testtime.Scaled(10*time.Second), func() bool { return strings.Contains(out.String(), "up\n") }) {
+		t.Fatalf("no output from the confined background run: %q", out.String())
+	}
+	if _, err := os.Stat(filepath.Join(home, "escaped")); err == nil {
+		t.Error("the confined background run wrote in the home directory")
+	}
+	cancel()
+	select {
+	case r := <-done:
+		if !errors.Is(r.Err, context.Canceled) {
+			t.Errorf("stopped: %+v", r)
+		}
+	case <-time.After(testtime.Scaled(10 * time.Second)):
+		t.Fatal("the confined background run did not end once stopped")
 	}
 }
