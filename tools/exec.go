@@ -87,7 +87,7 @@ func (t *execTool) call(ctx context.Context, env Env, args json.RawMessage, c *c
 	if ok, res := t.r.approve(ctx, env, q, c); !ok {
 		return res
 	}
-	if env.Run == nil {
+	if env.Run == nil && !p.Background {
 		return failf("execute_command: no shell to run it in")
 	}
 	t.r.noteUnconfined(env.Out)
