@@ -39,7 +39,9 @@ echo "read ${#pw} characters"
 	}
 	srv := aitest.NewOpenAI(t,
 		call("execute_command", map[string]any{"command": "./askpass && echo accepted", "unconfined": true}),
-		aitest.Say("The password was accepted.", 2))
+		aitest.Say("The password was accepted.", 2),
+		call("execute_command", map[string]any{"command": "./askpass", "unconfined": true, "background": true}),
+		aitest.Say("It cannot ask from there.", 1))
 	tm := startIn(t, dir, aiEnv(t, srv))
 	tm.Line("stty -g >modes.before")
 	tm.WaitFor(ps1)
@@ -58,6 +60,15 @@ echo "read ${#pw} characters"
 	tm.Line("stty -g >modes.after; cmp modes.before modes.after && echo same-modes")
 	tm.WaitFor("same-modes")
 	tm.WaitFor(ps1)
+
+	// A background command never has the terminal: it is stopped, and
+	// the model told why.
+	tm.Line("? now in the background")
+	tm.WaitFor("run? [y/n/e] ")
+	tm.Type("y")
+	tm.WaitFor("It cannot ask from there.")
+	tm.WaitFor(ps1)
+	wantResults(t, srv, "", "qsh: ./askpass wants the terminal, which it cannot have here")
 }
 
 // TestBackgroundServer: the model starts `python3 -m http.server` in the

@@ -19,7 +19,8 @@ const cldStopped = 5
 // watchStops watches the program pid, leader of process group pgid, for
 // the stop the kernel makes when a program in the background reads the
 // terminal or changes its modes (SIGTTIN, SIGTTOU: a password prompt
-// turning echo off, `read`, an editor). Such a program would wait for a
+// turning echo off, `read`, an editor). The kernel sends those to the
+// whole group, so a program further down (a script's sudo) stops pid too. Such a program would wait for a
 // timeout with nobody told; instead it is given the terminal as a
 // foreground job is, when ctx carries a TerminalFunc, and stopped with a
 // line on stderr when not. wait returns once the watch is over, the
