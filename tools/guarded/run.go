@@ -108,17 +108,22 @@ func Local(run ShellFunc, opts ...Option) RunFunc {
 		o(&l)
 	}
 	return func(ctx context.Context, req Request, out io.Writer) Result {
+		var handed handedOff
 		if req.Timeout > 0 {
-			var cancel context.CancelFunc
-			ctx, cancel = context.WithTimeout(ctx, req.Timeout)
-			defer cancel()
+			// The time the user takes at the terminal (see WithTerminal)
+			// is not the run's.
+			var cancel context.CancelCauseFunc
+			ctx, cancel = context.WithCancelCause(ctx)
+			defer cancel(nil)
+			d := newDeadline(req.Timeout, func() { cancel(context.DeadlineExceeded) })
+			defer d.stop()
+			handed.pause = d.pause
 		}
 		// A refusal ends the whole run, as the user approved it whole:
 		// the shell stops at its next command, and programs still
 		// running (the pipeline's others) are killed.
 		runCtx, cancelRun := context.WithCancel(ctx)
 		defer cancelRun()
-		var handed handedOff
 		runCtx = WithTerminal(runCtx, handed.wrap(terminalOf(ctx)))
 		host := l.host
 		if host == nil && req.Sandbox != nil {
@@ -302,6 +307,9 @@ func sandboxOpen(conf *jailed, deny func(string), next eval.OpenHandler) eval.Op
 // Ctrl-C stopped must say so whatever status its programs died with.
 func ctxErr(ctx context.Context, err error) error {
 	if cerr := ctx.Err(); cerr != nil {
+		if cause := context.Cause(ctx); cause != nil {
+			return cause // the timeout, when a deadline says so
+		}
 		return cerr
 	}
 	return err

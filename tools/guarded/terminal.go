@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"sync"
+	"time"
 )
 
 // TerminalFunc is told that a program of a run stopped to use the terminal
@@ -34,6 +35,9 @@ func terminalOf(ctx context.Context) TerminalFunc {
 type handedOff struct {
 	mu    sync.Mutex
 	progs []string
+	// pause stops the run's timeout while the user has the terminal, until
+	// resume; nil without one.
+	pause func() (resume func())
 }
 
 // wrap records each program f is told of.
@@ -45,7 +49,15 @@ func (h *handedOff) wrap(f TerminalFunc) TerminalFunc {
 		h.mu.Lock()
 		h.progs = append(h.progs, program)
 		h.mu.Unlock()
-		return f(program)
+		resume := func() {}
+		if h.pause != nil {
+			resume = h.pause()
+		}
+		back := f(program)
+		return func() {
+			back()
+			resume()
+		}
 	}
 }
 
@@ -63,3 +75,34 @@ func programText(args []string) string {
 	}
 	return s
 }
+
+// deadline is a timeout that can be paused.
+type deadline struct {
+	mu    sync.Mutex
+	timer *time.Timer
+	left  time.Duration
+	since time.Time
+}
+
+// newDeadline calls expire after d, not counting the pauses.
+func newDeadline(d time.Duration, expire func()) *deadline {
+	return &deadline{timer: time.AfterFunc(d, expire), left: d, since: time.Now()}
+}
+
+// pause stops the clock until resume.
+func (d *deadline) pause() (resume func()) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if !d.timer.Stop() {
+		return func() {} // it expired already
+	}
+	d.left -= time.Since(d.since)
+	return func() {
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		d.since = time.Now()
+		d.timer.Reset(max(d.left, 0))
+	}
+}
+
+func (d *deadline) stop() { d.timer.Stop() }
