@@ -35,9 +35,11 @@ import (
 // subshell's other runs as it does Local's.
 func Start(run ShellFunc, ctx context.Context, req Request, out io.Writer) (done <-chan Result) {
 	ch := make(chan Result, 1)
-	ctx, cancel := context.WithCancel(ctx)
+	var cancel context.CancelFunc
 	if req.Timeout > 0 {
 		ctx, cancel = context.WithTimeout(ctx, req.Timeout)
+	} else {
+		ctx, cancel = context.WithCancel(ctx)
 	}
 	runCtx, cancelRun := context.WithCancel(WithTerminal(ctx, nil))
 	var host *sandbox.Host
