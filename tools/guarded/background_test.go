@@ -90,8 +90,8 @@ func TestStart(t *testing.T) {
 	}
 	cancel()
 	r := wait(done)
-	if !errors.Is(r.Err, context.Canceled) {
-		t.Errorf("stopped: %+v", r)
+	if !errors.Is(r.Err, context.Canceled) || out.String() != "" {
+		t.Errorf("stopped: %+v, output %q", r, out.String())
 	}
 }
 
