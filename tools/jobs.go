@@ -41,13 +41,12 @@ type job struct {
 	stop    func()
 	done    chan struct{} // closed when it ended
 
-	mu      sync.Mutex
-	tail    []byte // the last max bytes of its output
-	total   int64  // bytes it printed
-	read    int64  // bytes the model has been given
-	wake    chan struct{}
-	result  guarded.Result
-	endedAt time.Time
+	mu     sync.Mutex
+	tail   []byte // the last max bytes of its output
+	total  int64  // bytes it printed
+	read   int64  // bytes the model has been given
+	wake   chan struct{}
+	result guarded.Result
 }
 
 func (j *job) Write(p []byte) (int, error) {
@@ -73,24 +72,17 @@ func (j *job) keep(max int) {
 }
 
 // unread is the output the model has not been given, and how many bytes
-// of it were dropped (only the last max are kept).
-func (j *job) unread(max int) (string, int64) {
+// of it were dropped (only the last limit bytes are kept).
+func (j *job) unread(limit int) (string, int64) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	j.keep(max)
+	j.keep(limit)
 	kept := j.total - int64(len(j.tail))
-	from := max64(j.read, kept)
+	from := max(j.read, kept)
 	text := string(j.tail[from-kept:])
 	lost := from - j.read
 	j.read = j.total
 	return escapes().ReplaceAllString(strings.ToValidUTF8(text, "\uFFFD"), ""), lost
-}
-
-func max64(a, b int64) int64 {
-	if a > b {
-		return a
-	}
-	return b
 }
 
 // waitFor waits until the output kept contains text, j ends, timeout
@@ -154,7 +146,7 @@ func (js *jobs) start(env Env, req guarded.Request) (*job, error) {
 	js.mu.Unlock()
 	stop, err := env.Start(req, j, func(r guarded.Result) {
 		j.mu.Lock()
-		j.result, j.endedAt = r, js.now()
+		j.result = r
 		j.mu.Unlock()
 		close(j.done)
 	})
@@ -187,7 +179,7 @@ func (js *jobs) any() bool {
 	return len(js.list) > 0
 }
 
-// stopWait bounds the wait for a stopped job to end: its programs get
+// jobStopWait bounds the wait for a stopped job to end: its programs get
 // SIGTERM, then SIGKILL.
 const jobStopWait = 8 * time.Second
 
