@@ -115,6 +115,9 @@ type Agent struct {
 	undo UndoFunc
 	// turnEnd runs the user's turn-end hook; nil without one.
 	turnEnd TurnEndFunc
+	// jobs lists the conversation's background commands, or stops them
+	// as it ends; nil without tools.
+	jobs JobsFunc
 }
 
 // Option configures an Agent.
@@ -164,6 +167,14 @@ type TurnEndFunc func(ctx context.Context, env tools.Env, p tools.HookPayload) e
 
 // TurnEnd sets what runs at the end of each turn.
 func TurnEnd(f TurnEndFunc) Option { return func(a *Agent) { a.turnEnd = f } }
+
+// JobsFunc writes the conversation's background commands on w, one a
+// line (`? /jobs`); with stop, it stops them, as the conversation ends
+// (see tools.Registry.Jobs).
+type JobsFunc func(w io.Writer, stop bool)
+
+// Jobs sets what `? /jobs` lists and what a new conversation stops.
+func Jobs(f JobsFunc) Option { return func(a *Agent) { a.jobs = f } }
 
 // Clock sets the time source of the context block.
 func Clock(now func() time.Time) Option { return func(a *Agent) { a.now = now } }
@@ -427,9 +438,20 @@ func (a *Agent) command(ctx context.Context, req Request, line string) (done boo
 	case "/reset":
 		a.msgs, a.since = nil, time.Time{}
 		a.endSaved()
+		a.stopJobs(w)
 		fmt.Fprintln(w, "new conversation")
 	case "/resume":
-		return true, a.resume(req, arg)
+		err := a.resume(req, arg)
+		if err == nil && arg != "" {
+			a.stopJobs(w) // those of the conversation left
+		}
+		return true, err
+	case "/jobs":
+		if a.jobs == nil {
+			fmt.Fprintln(w, "no background commands: the assistant has no tools here")
+			return true, nil
+		}
+		a.jobs(w, false)
 	case "/export":
 		return true, a.export(req, arg)
 	case "/status":
@@ -476,6 +498,14 @@ func (a *Agent) command(ctx context.Context, req Request, line string) (done boo
 	return true, nil
 }
 
+// stopJobs stops the conversation's background commands, which end
+// with it, saying so on w.
+func (a *Agent) stopJobs(w io.Writer) {
+	if a.jobs != nil {
+		a.jobs(w, true)
+	}
+}
+
 // Help describes the in-band commands, for `qsh --help` and `? /help`.
 const Help = helpText
 
@@ -494,6 +524,8 @@ const helpText = `? QUESTION     ask the assistant; follow-up questions continue
                or edit the assistant made
 ? /undo [N]    put the files back as they were before the assistant's last run (or last N
                runs), after showing what changes; refused if you changed the same files since
+? /jobs        the background commands the assistant started (servers, watchers);
+               a new conversation stops them
 ? /model NAME  use another model for this session
 ? /help        this text
 Ctrl-C cancels an answer. Configuration: QSH_AI_* variables (qsh --config).

@@ -26,6 +26,7 @@ type execParams struct {
 	Command        string `json:"command" jsonschema:"the command line to run (bash syntax)"`
 	TimeoutSeconds int    `json:"timeout_seconds,omitempty" jsonschema:"stop it after this many seconds (default 30, at most 300)"`
 	Unconfined     bool   `json:"unconfined,omitempty" jsonschema:"run outside the sandbox (the user is asked)"`
+	Background     bool   `json:"background,omitempty" jsonschema:"keep it running (a server)"`
 }
 
 // execTool is execute_command.
@@ -86,7 +87,7 @@ func (t *execTool) call(ctx context.Context, env Env, args json.RawMessage, c *c
 	if ok, res := t.r.approve(ctx, env, q, c); !ok {
 		return res
 	}
-	if env.Run == nil {
+	if env.Run == nil && !p.Background {
 		return failf("execute_command: no shell to run it in")
 	}
 	t.r.noteUnconfined(env.Out)
@@ -99,7 +100,30 @@ func (t *execTool) call(ctx context.Context, env Env, args json.RawMessage, c *c
 		n = append(n, t.r.withProxy(&pol, rules)...)
 		policy, notes = &pol, n
 	}
+	if p.Background {
+		return t.background(ctx, env, command, ws, v.Class, policy, notes)
+	}
 	return t.run(ctx, env, command, ws, v.Class, p.TimeoutSeconds, policy, notes, c)
+}
+
+// background starts an approved command as a background job of the
+// conversation, confined as a run would be, and without a timeout: it
+// runs until it ends, stop_job, or the conversation's end. No checkpoint
+// is taken: what a server writes while it runs has no "after".
+func (t *execTool) background(ctx context.Context, env Env, command string, ws danger.Workspace, approved danger.Class,
+	policy *sandbox.Policy, notes []string) Result {
+	j, err := t.r.jobs.start(env, guarded.Request{Command: command, Workspace: ws, Approved: approved, Sandbox: policy, Background: true})
+	if err != nil {
+		return failf("execute_command: not started: %v", err)
+	}
+	if env.Out != nil {
+		l := fmt.Sprintf("[background job %d]", j.id)
+		if env.Terminal {
+			l = "\x1b[2m" + l + "\x1b[0m"
+		}
+		fmt.Fprintln(env.Out, l)
+	}
+	return t.r.jobs.started(ctx, j, notes)
 }
 
 // dangerWorkspace is what the classifier needs to know about where a command runs.
@@ -181,6 +205,12 @@ func (t *execTool) run(ctx context.Context, env Env, command string, ws danger.W
 	if truncated {
 		fmt.Fprintf(&sb, "[output cut to %d bytes, beginning and end kept]\n", t.r.cfg.ExecMaxOutput)
 	}
+	for _, p := range r.HandedOff {
+		fmt.Fprintf(&sb, "[%s asked at the terminal, which was handed to the user: they answered it there, unseen by you]\n", p)
+	}
+	if policy != nil && needsTerminal(text) {
+		sb.WriteString("[a program wanted a terminal: in the sandbox there is none; outside it (\"unconfined\": true, which the user must approve) the terminal is handed to the user to answer]\n")
+	}
 	if len(denied) > 0 {
 		for _, l := range denied {
 			sb.WriteString(l + "\n")
@@ -193,6 +223,17 @@ func (t *execTool) run(ctx context.Context, env Env, command string, ws danger.W
 	sb.WriteString(t.r.checkpointed(cp, noCP))
 	res.Output = sb.String()
 	return res
+}
+
+// needsTerminal reports whether output says a program failed for want of
+// a terminal (sudo, ssh, read from /dev/tty).
+func needsTerminal(output string) bool {
+	for _, s := range []string{"a terminal is required", "/dev/tty: No such device or address", "no tty present"} {
+		if strings.Contains(output, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // showDenied shows the user what the sandbox kept from a call, dimmed

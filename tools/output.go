@@ -62,6 +62,28 @@ func (o *output) Write(p []byte) (int, error) {
 	return written, nil
 }
 
+// HandOff says on the screen that program is asking at the terminal and
+// has it now: the user answers it there. It is not output of the command,
+// so the model does not get it (the result says the program had the
+// terminal).
+func (o *output) HandOff(program string) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.screen == nil {
+		return
+	}
+	o.show(o.shown.Flush())
+	if o.total > 0 && o.last != '\n' {
+		io.WriteString(o.screen, "\n")
+		o.last = '\n'
+	}
+	l := "⌨ " + ansi.Escape(program) + " is asking at the terminal: answer it there (Ctrl-C stops it)"
+	if o.term {
+		l = "\x1b[1m" + l + "\x1b[0m"
+	}
+	io.WriteString(o.screen, l+"\n")
+}
+
 // finish ends the output on the screen with a newline, so what follows
 // starts on a line of its own.
 func (o *output) finish() {

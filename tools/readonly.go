@@ -20,7 +20,7 @@ func ReadOnly(list []Tool) []Tool {
 			ro := *t
 			ro.schema = fsSchema(false)
 			out = append(out, &ro)
-		case *execTool, *web:
+		case *execTool, *web, *jobTool:
 			out = append(out, t)
 		}
 	}

@@ -49,6 +49,10 @@ type Registry struct {
 	cpNo   map[string]string
 	undo   Tool // the undo tool, nil with checkpoints off
 	undoOn bool // offered: a checkpoint was made this session
+	// jobs are the conversation's background commands; jobTools, read
+	// and stop, are offered once one was started.
+	jobs     *jobs
+	jobTools []Tool
 }
 
 // Option changes how NewRegistry builds a Registry.
@@ -85,6 +89,7 @@ func NewRegistry(cfg Config, opts ...Option) *Registry {
 	for _, o := range opts {
 		o(r)
 	}
+	r.jobs = &jobs{max: r.cfg.ExecMaxOutput, now: r.now}
 	if r.cfg.FS {
 		r.builtin = append(r.builtin, newFilesystem(r))
 	}
@@ -92,6 +97,7 @@ func NewRegistry(cfg Config, opts ...Option) *Registry {
 		if t := newExec(r); t != nil {
 			r.builtin = append(r.builtin, t)
 		}
+		r.jobTools = []Tool{newJobTool(r, false), newJobTool(r, true)}
 	}
 	if r.cfg.Web {
 		r.builtin = append(r.builtin, newWeb(r))
@@ -116,6 +122,9 @@ func (r *Registry) Tools() []Tool {
 	out := append([]Tool(nil), r.builtin...)
 	if r.undoOn {
 		out = append(out, r.undo)
+	}
+	if r.jobs.any() {
+		out = append(out, r.jobTools...)
 	}
 	return append(out, r.added...)
 }

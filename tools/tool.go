@@ -84,6 +84,9 @@ type Env struct {
 	Quiet func() (restore func())
 	// Run runs a command in a subshell of the user's interpreter.
 	Run RunFunc
+	// Start starts one in the background (execute_command's background);
+	// nil: the shell cannot.
+	Start StartFunc
 	// Environ is the session's exported variables (NAME=value): the home
 	// directory and the toolchains' caches the sandbox grants.
 	Environ []string

@@ -23,6 +23,16 @@
 //	qsh → assistant   preview the answer in a few words, from expanding it without running it (id)
 //	assistant → qsh   edit    the user took the command over: put it on the next prompt line
 //
+// When a program of a run stops to read the terminal (a password prompt):
+//
+//	qsh → assistant   terminal  which program (id); qsh waits for the answer
+//	assistant → qsh   terminal  said on the screen (id); qsh gives the program the terminal
+//
+// A run marked background outlives its turn: qsh answers at once and sends
+// its output and exit as they come, between turns too; the assistant stops
+// it with cancel and its id, and qsh stops the rest when the channel
+// closes.
+//
 // qsh sends cancel (no id) when the user presses Ctrl-C and the turn must
 // end; the assistant sends cancel with an id when it no longer wants a run
 // (its timeout). The assistant exits when the channel closes.

@@ -24,6 +24,12 @@ const (
 	// Preview (assistant → qsh, with an id and Command): what would the
 	// command change? qsh answers with a preview of the same id and Text.
 	Preview = "preview"
+	// Terminal (qsh → assistant, with a run's id and Command): a program
+	// of the run stopped to use the terminal (a password prompt) and is
+	// about to be given it; the assistant says so on the screen and
+	// answers with a terminal message of the same id, after which qsh
+	// hands the terminal over.
+	Terminal = "terminal"
 )
 
 // Message is one line of the channel. Type says which fields are used.
@@ -59,6 +65,10 @@ type Message struct {
 	Unguarded bool            `json:"unguarded,omitempty"`
 	Timeout   time.Duration   `json:"timeout,omitempty"`
 	Sandbox   *sandbox.Policy `json:"sandbox,omitempty"` // confine the run
+	// Background: start the run and leave it running, past the turn,
+	// until it ends, a cancel of its id, or the channel closes; its
+	// output and exit come whenever they do.
+	Background bool `json:"background,omitempty"`
 
 	// output
 	Data []byte `json:"data,omitempty"`
@@ -69,6 +79,8 @@ type Message struct {
 	Timedout bool     `json:"timedout,omitempty"`
 	Canceled bool     `json:"canceled,omitempty"` // also done: the user canceled the turn
 	Denied   []string `json:"denied,omitempty"`   // what the sandbox refused the shell's opens
+	// HandedOff: the programs that were given the terminal.
+	HandedOff []string `json:"handedoff,omitempty"`
 
 	// exit, done
 	Error string `json:"error,omitempty"`

@@ -50,6 +50,14 @@ func TestRequestRoundTrip(t *testing.T) {
 	if got := RunMessage(4, req).Request(); !reflect.DeepEqual(got, req) {
 		t.Fatalf("got %+v, want %+v", got, req)
 	}
+	bg := guarded.Request{Command: "python3 -m http.server", Approved: danger.Dev, Background: true}
+	if got := RunMessage(6, bg).Request(); !reflect.DeepEqual(got, bg) {
+		t.Fatalf("got %+v, want %+v", got, bg)
+	}
+	handed := guarded.Result{Status: 1, HandedOff: []string{"sudo true"}}
+	if got := ExitMessage(7, handed).Result(); !reflect.DeepEqual(got, handed) {
+		t.Fatalf("got %+v, want %+v", got, handed)
+	}
 	post := guarded.Request{Command: "gofmt -l x.go", Unguarded: true}
 	if got := RunMessage(5, post).Request(); !reflect.DeepEqual(got, post) {
 		t.Fatalf("got %+v, want %+v", got, post)

@@ -122,7 +122,7 @@ func (s *server) newAgent() {
 			}
 			return reg.Undo(ctx, w, env, args)
 		}),
-		ai.TurnEnd(reg.TurnEnd))
+		ai.TurnEnd(reg.TurnEnd), ai.Jobs(reg.Jobs))
 }
 
 // ask answers one question.
@@ -137,7 +137,7 @@ func (s *server) ask(ctx context.Context, m wire.Message) error {
 	for i, c := range m.Record {
 		rec[i] = ai.Command(c)
 	}
-	env := tools.Env{Run: s.run, Preview: s.preview}
+	env := tools.Env{Run: s.run, Start: s.start, Preview: s.preview}
 	if s.stdout != nil {
 		out := s.stdout
 		env.Columns = func() int {

@@ -30,12 +30,13 @@ type server struct {
 	cancel context.CancelFunc        // the current turn's
 	early  bool                      // a cancel came before its turn started
 	runs   map[int]chan wire.Message // output and exit of the runs under way
+	bg     map[int]*background       // the background runs that have not ended
 	nextID int
 	closed chan struct{} // the channel is gone: qsh exited
 }
 
 func newServer(conn *wire.Conn, cfg Settings) *server {
-	return &server{conn: conn, cfg: cfg, runs: map[int]chan wire.Message{}, closed: make(chan struct{})}
+	return &server{conn: conn, cfg: cfg, runs: map[int]chan wire.Message{}, bg: map[int]*background{}, closed: make(chan struct{})}
 }
 
 // serve answers questions one at a time until the channel closes, then
@@ -98,11 +99,19 @@ func (s *server) read(asks chan<- wire.Message) {
 				s.early = true // Ctrl-C as the question was sent
 			}
 			s.mu.Unlock()
-		case wire.Output, wire.Exit, wire.Preview:
+		case wire.Output, wire.Exit, wire.Preview, wire.Terminal:
 			s.mu.Lock()
-			ch := s.runs[m.ID]
+			ch, b := s.runs[m.ID], s.bg[m.ID]
+			if b != nil && m.Type == wire.Exit {
+				delete(s.bg, m.ID)
+			}
 			s.mu.Unlock()
-			if ch != nil {
+			switch {
+			case b != nil && m.Type == wire.Output:
+				b.out.Write(m.Data)
+			case b != nil && m.Type == wire.Exit:
+				b.ended(m.Result())
+			case ch != nil:
 				ch <- m
 			}
 		}
@@ -176,8 +185,17 @@ func (s *server) run(ctx context.Context, req guarded.Request, out io.Writer) gu
 	for {
 		select {
 		case m := <-ch:
-			if m.Type == wire.Output {
+			switch m.Type {
+			case wire.Output:
 				out.Write(m.Data)
+				continue
+			case wire.Terminal:
+				// Said before qsh hands the terminal over, so that the
+				// program's prompt comes after it.
+				if h, ok := out.(interface{ HandOff(program string) }); ok {
+					h.HandOff(m.Command)
+				}
+				s.conn.Send(wire.Message{Type: wire.Terminal, ID: id})
 				continue
 			}
 			return m.Result()
@@ -189,4 +207,28 @@ func (s *server) run(ctx context.Context, req guarded.Request, out io.Writer) gu
 			return guarded.Result{Status: 1, Err: errors.New("qsh closed the control channel")}
 		}
 	}
+}
+
+// background is where a background run's output and exit go.
+type background struct {
+	out   io.Writer
+	ended func(guarded.Result)
+}
+
+// start is the tools' StartFunc: it asks qsh to start the command in the
+// background; its output and exit come whenever they do (see read).
+func (s *server) start(req guarded.Request, out io.Writer, ended func(guarded.Result)) (stop func(), err error) {
+	s.mu.Lock()
+	s.nextID++
+	id := s.nextID
+	s.bg[id] = &background{out: out, ended: ended}
+	s.mu.Unlock()
+	req.Background = true
+	if err := s.conn.Send(wire.RunMessage(id, req)); err != nil {
+		s.mu.Lock()
+		delete(s.bg, id)
+		s.mu.Unlock()
+		return nil, err
+	}
+	return func() { s.conn.Send(wire.Message{Type: wire.Cancel, ID: id}) }, nil
 }

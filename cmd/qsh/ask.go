@@ -55,6 +55,12 @@ type assistant struct {
 	// runs share one while their policy is the same; the session's /tmp
 	// for them lives as long as the shell.
 	jails *sandbox.Host
+
+	// bg stops each background run (a server, a watcher) by its id; they
+	// outlive their turn and end with the assistant.
+	bgMu sync.Mutex
+	bg   map[int]context.CancelFunc
+	bgWG sync.WaitGroup
 }
 
 // findAssistant looks for qsh-assistant next to the running qsh, then on
@@ -202,8 +208,32 @@ func (a *assistant) ask(ctx context.Context, q shell.Question) error {
 		wg      sync.WaitGroup
 		serial  sync.Mutex // shell.Run takes one command at a time
 		timeout <-chan time.Time
-		ran     []string // the commands run, for the history; under mu
+		ran     []string                  // the commands run, for the history; under mu
+		shown   = map[int]chan struct{}{} // the runs waiting to hand the terminal over; under mu
 	)
+	// A program that stops for the terminal gets it once the assistant
+	// has said so on the screen; only where there is one to give.
+	handOff := func(ctx context.Context, id int) context.Context {
+		if q.ReadKey == nil || a.json {
+			return ctx
+		}
+		return guarded.WithTerminal(ctx, func(program string) func() {
+			ack := make(chan struct{}, 1)
+			mu.Lock()
+			shown[id] = ack
+			mu.Unlock()
+			if a.conn.Send(wire.Message{Type: wire.Terminal, ID: id, Command: program}) == nil {
+				select {
+				case <-ack:
+				case <-time.After(stopWait):
+				}
+			}
+			mu.Lock()
+			delete(shown, id)
+			mu.Unlock()
+			return func() {}
+		})
+	}
 	defer func() {
 		mu.Lock()
 		for _, c := range cancels {
@@ -228,6 +258,15 @@ func (a *assistant) ask(ctx context.Context, q shell.Question) error {
 			}
 			switch m.Type {
 			case wire.Run:
+				if m.Background {
+					serial.Lock()
+					a.startBackground(q.Run, m)
+					serial.Unlock()
+					mu.Lock()
+					ran = append(ran, m.Command)
+					mu.Unlock()
+					continue
+				}
 				rctx, cancel := context.WithCancel(ctx)
 				mu.Lock()
 				cancels[m.ID] = cancel
@@ -236,7 +275,7 @@ func (a *assistant) ask(ctx context.Context, q shell.Question) error {
 				go func(m wire.Message) {
 					defer wg.Done()
 					serial.Lock()
-					r := run(rctx, m.Request(), output{a.conn, m.ID})
+					r := run(handOff(rctx, m.ID), m.Request(), output{a.conn, m.ID})
 					serial.Unlock()
 					mu.Lock()
 					delete(cancels, m.ID)
@@ -253,6 +292,13 @@ func (a *assistant) ask(ctx context.Context, q shell.Question) error {
 				mu.Lock()
 				if c := cancels[m.ID]; c != nil {
 					c()
+				}
+				mu.Unlock()
+				a.stopBackground(m.ID)
+			case wire.Terminal:
+				mu.Lock()
+				if ack := shown[m.ID]; ack != nil {
+					ack <- struct{}{}
 				}
 				mu.Unlock()
 			case wire.Edit:
@@ -288,6 +334,51 @@ func (a *assistant) ask(ctx context.Context, q shell.Question) error {
 			return errors.New("the assistant did not stop after Ctrl-C; it was killed and the conversation starts over")
 		}
 	}
+}
+
+// startBackground starts run m in the background (see guarded.Start):
+// its output and exit go to the assistant whenever they come, and it
+// runs until it ends, the assistant stops it, or the assistant ends.
+func (a *assistant) startBackground(run guarded.ShellFunc, m wire.Message) {
+	ctx, cancel := context.WithCancel(context.Background())
+	a.bgMu.Lock()
+	if a.bg == nil {
+		a.bg = map[int]context.CancelFunc{}
+	}
+	a.bg[m.ID] = cancel
+	a.bgMu.Unlock()
+	conn := a.conn
+	done := guarded.Start(run, ctx, m.Request(), output{conn, m.ID})
+	a.bgWG.Add(1)
+	go func() {
+		defer a.bgWG.Done()
+		r := <-done
+		a.bgMu.Lock()
+		delete(a.bg, m.ID)
+		a.bgMu.Unlock()
+		cancel()
+		conn.Send(wire.ExitMessage(m.ID, r))
+	}()
+}
+
+// stopBackground stops background run id, if it runs.
+func (a *assistant) stopBackground(id int) {
+	a.bgMu.Lock()
+	if c := a.bg[id]; c != nil {
+		c()
+	}
+	a.bgMu.Unlock()
+}
+
+// stopAllBackground stops every background run and waits for them: the
+// assistant that started them is gone, and nobody could stop them.
+func (a *assistant) stopAllBackground() {
+	a.bgMu.Lock()
+	for _, c := range a.bg {
+		c()
+	}
+	a.bgMu.Unlock()
+	a.bgWG.Wait()
 }
 
 // turnStatus is how a headless turn ended when it did not simply answer:
@@ -341,8 +432,9 @@ func (a *assistant) died() error {
 	return fmt.Errorf("the assistant exited in the middle of the answer (%v); the next question starts a new conversation", err)
 }
 
-// reset forgets a dead assistant.
+// reset forgets a dead assistant, and stops its background runs.
 func (a *assistant) reset() {
+	a.stopAllBackground()
 	if a.end != nil {
 		a.end.Close()
 	}
@@ -352,6 +444,7 @@ func (a *assistant) reset() {
 // close ends the session's assistant: closing the channel tells it to stop
 // its MCP servers and exit; one that does not within stopWait is killed.
 func (a *assistant) close() {
+	a.stopAllBackground()
 	if a.jails != nil {
 		a.jails.Close()
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -33,6 +34,8 @@ type Request struct {
 	// (redirections, source) must pass the same policy. nil runs it as
 	// the user would.
 	Sandbox *sandbox.Policy
+	// Background starts the run and leaves it running (see Start).
+	Background bool
 }
 
 // Result is how a run ended.
@@ -47,6 +50,9 @@ type Result struct {
 	// Denied says, one line each, what the sandbox kept from the files the
 	// shell opened for the run ("sandbox: write to ~/.bashrc denied").
 	Denied []string
+	// HandedOff are the programs that stopped to use the terminal and
+	// were given it (see WithTerminal): the user answered them.
+	HandedOff []string
 }
 
 // ShellFunc has the shape of shell.RunFunc: run command in a subshell,
@@ -102,86 +108,118 @@ func Local(run ShellFunc, opts ...Option) RunFunc {
 		o(&l)
 	}
 	return func(ctx context.Context, req Request, out io.Writer) Result {
+		var handed handedOff
 		if req.Timeout > 0 {
-			var cancel context.CancelFunc
-			ctx, cancel = context.WithTimeout(ctx, req.Timeout)
-			defer cancel()
+			// The time the user takes at the terminal (see WithTerminal)
+			// is not the run's.
+			var cancel context.CancelCauseFunc
+			ctx, cancel = context.WithCancelCause(ctx)
+			defer cancel(nil)
+			d := newDeadline(req.Timeout, func() { cancel(context.DeadlineExceeded) })
+			defer d.stop()
+			handed.pause = d.pause
 		}
 		// A refusal ends the whole run, as the user approved it whole:
 		// the shell stops at its next command, and programs still
 		// running (the pipeline's others) are killed.
 		runCtx, cancelRun := context.WithCancel(ctx)
 		defer cancelRun()
-		var conf *jailed
-		var notes []string
-		if req.Sandbox != nil {
-			// Confined or not run at all: the user was told it would be.
-			host := l.host
-			if host == nil {
-				host = sandbox.NewHost()
-				defer host.Close()
-			}
-			conf = &jailed{host: host, policy: *req.Sandbox}
-			j, err := conf.get()
-			if err != nil {
-				fmt.Fprintf(out, "qsh: not run: the sandbox cannot confine it: %v\n", err)
-				return Result{Status: 126, Err: fmt.Errorf("the sandbox cannot confine it: %v", err)}
-			}
-			notes = j.Notes()
+		runCtx = WithTerminal(runCtx, handed.wrap(terminalOf(ctx)))
+		host := l.host
+		if host == nil && req.Sandbox != nil {
+			host = sandbox.NewHost()
+			defer host.Close()
 		}
-		// What the guard and the sandbox refuse is told apart from what
-		// merely failed.
-		var mu sync.Mutex
-		var stopped error
-		denied := notes
-		stop := func(err error) {
-			mu.Lock()
-			if stopped == nil {
-				stopped = err
-			}
-			mu.Unlock()
-			cancelRun()
+		g, res := newGuard(host, req, cancelRun, out)
+		if g == nil {
+			return res
 		}
-		deny := func(line string) {
-			mu.Lock()
-			denied = append(denied, line)
-			mu.Unlock()
+		st, err := run(runCtx, req.Command, out, out, g.execMW, g.openMW)
+		if g.conf != nil {
+			g.conf.end(0) // what the run left behind dies with it
 		}
-		confine := func(next eval.OpenHandler) eval.OpenHandler {
-			if conf == nil {
-				return next
-			}
-			return sandboxOpen(conf, deny, next)
-		}
-		var execMW func(next eval.ExecHandler) eval.ExecHandler
-		var openMW func(next eval.OpenHandler) eval.OpenHandler
-		if req.Unguarded {
-			// The user's own command: no guard, but the sandbox all the same.
-			if conf != nil {
-				execMW = func(next eval.ExecHandler) eval.ExecHandler { return spawn(next, nil, conf) }
-				openMW = confine
-			}
-		} else {
-			check, checkOpen := danger.Guard(req.Workspace, req.Approved)
-			execMW = func(next eval.ExecHandler) eval.ExecHandler {
-				return guardExec(check, stop, spawn(next, nonInteractive, conf))
-			}
-			openMW = func(next eval.OpenHandler) eval.OpenHandler {
-				return guardOpen(checkOpen, stop, confine(next))
-			}
-		}
-		st, err := run(runCtx, req.Command, out, out, execMW, openMW)
-		if conf != nil {
-			conf.end(0) // what the run left behind dies with it
-		}
-		mu.Lock()
-		defer mu.Unlock()
-		err = ctxErr(ctx, err)
-		if stopped != nil && errors.Is(err, context.Canceled) && ctx.Err() == nil {
-			err = nil // the refusal's own end of the run
-		}
-		return Result{Status: st, Stopped: stopped, Err: err, Denied: denied}
+		r := g.result(ctx, st, err)
+		r.HandedOff = handed.list()
+		return r
 	}
+}
+
+// guard is what a run goes through: the danger guard's middlewares and
+// the jail, and what they refused.
+type guard struct {
+	conf    *jailed
+	execMW  func(next eval.ExecHandler) eval.ExecHandler
+	openMW  func(next eval.OpenHandler) eval.OpenHandler
+	mu      sync.Mutex
+	stopped error
+	denied  []string
+}
+
+// newGuard makes req's guard, its programs jailed by host when req is
+// confined; a refusal calls cancel, which ends the run. A nil guard is a
+// run that cannot be made confined, with the result to give.
+func newGuard(host *sandbox.Host, req Request, cancel func(), out io.Writer) (*guard, Result) {
+	g := &guard{}
+	if req.Sandbox != nil {
+		// Confined or not run at all: the user was told it would be.
+		g.conf = &jailed{host: host, policy: *req.Sandbox}
+		j, err := g.conf.get()
+		if err != nil {
+			fmt.Fprintf(out, "qsh: not run: the sandbox cannot confine it: %v\n", err)
+			return nil, Result{Status: 126, Err: fmt.Errorf("the sandbox cannot confine it: %v", err)}
+		}
+		g.denied = j.Notes()
+	}
+	// What the guard and the sandbox refuse is told apart from what
+	// merely failed.
+	stop := func(err error) {
+		g.mu.Lock()
+		if g.stopped == nil {
+			g.stopped = err
+		}
+		g.mu.Unlock()
+		cancel()
+	}
+	deny := func(line string) {
+		g.mu.Lock()
+		g.denied = append(g.denied, line)
+		g.mu.Unlock()
+	}
+	conf := g.conf
+	confine := func(next eval.OpenHandler) eval.OpenHandler {
+		if conf == nil {
+			return next
+		}
+		return sandboxOpen(conf, deny, next)
+	}
+	if req.Unguarded {
+		// The user's own command: no guard, but the sandbox all the same.
+		if conf != nil {
+			g.execMW = func(next eval.ExecHandler) eval.ExecHandler { return spawn(next, nil, conf) }
+			g.openMW = confine
+		}
+		return g, Result{}
+	}
+	check, checkOpen := danger.Guard(req.Workspace, req.Approved)
+	g.execMW = func(next eval.ExecHandler) eval.ExecHandler {
+		return guardExec(check, stop, spawn(next, nonInteractive, conf))
+	}
+	g.openMW = func(next eval.OpenHandler) eval.OpenHandler {
+		return guardOpen(checkOpen, stop, confine(next))
+	}
+	return g, Result{}
+}
+
+// result is how the run ended with status st and err from the shell; ctx
+// is the run's own, whose end (timeout, Ctrl-C) says why it stopped.
+func (g *guard) result(ctx context.Context, st int, err error) Result {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	err = ctxErr(ctx, err)
+	if g.stopped != nil && errors.Is(err, context.Canceled) && ctx.Err() == nil {
+		err = nil // the refusal's own end of the run
+	}
+	return Result{Status: st, Stopped: g.stopped, Err: err, Denied: slices.Clone(g.denied)}
 }
 
 // guardExec runs a program through check, the danger guard: a program
@@ -269,6 +307,9 @@ func sandboxOpen(conf *jailed, deny func(string), next eval.OpenHandler) eval.Op
 // Ctrl-C stopped must say so whatever status its programs died with.
 func ctxErr(ctx context.Context, err error) error {
 	if cerr := ctx.Err(); cerr != nil {
+		if cause := context.Cause(ctx); cause != nil {
+			return cause // the timeout, when a deadline says so
+		}
 		return cerr
 	}
 	return err

@@ -75,6 +75,7 @@ func runPlain(ctx context.Context, c Command) (int, error) {
 		return 126, err
 	}
 	pgid := cmd.Process.Pid
+	watched := watchStops(ctx, pgid, pgid, c.Args, c.Stderr)
 	done := make(chan struct{})
 	killed := make(chan struct{})
 	go func() {
@@ -85,6 +86,7 @@ func runPlain(ctx context.Context, c Command) (int, error) {
 		case <-ctx.Done():
 		}
 		syscall.Kill(-pgid, syscall.SIGTERM)
+		syscall.Kill(-pgid, syscall.SIGCONT) // a stopped program takes it too
 		select {
 		case <-done:
 		case <-time.After(killGrace):
@@ -99,6 +101,7 @@ func runPlain(ctx context.Context, c Command) (int, error) {
 	}
 	close(done)
 	<-killed
+	watched()
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
 		if ws, ok := ee.Sys().(syscall.WaitStatus); ok {
