@@ -17,7 +17,7 @@ import (
 
 	"github.com/caarlos0/env/v11"
 
-	"github.com/qsh-shell/qsh/tools/danger/secret"
+	"github.com/qsh-shell/qsh/policy/secret"
 )
 
 // Problems are the values Load could not use, by variable: what was set

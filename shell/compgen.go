@@ -11,7 +11,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/qsh-shell/qsh/completions"
+	"github.com/qsh-shell/qsh/shell/completions"
 	"github.com/qsh-shell/qsh/shell/pattern"
 )
 

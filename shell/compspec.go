@@ -5,7 +5,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/qsh-shell/qsh/completions"
+	"github.com/qsh-shell/qsh/shell/completions"
 )
 
 // The names bash files the -D, -E and -I compspecs under.

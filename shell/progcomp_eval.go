@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/qsh-shell/qsh/completions"
+	"github.com/qsh-shell/qsh/shell/completions"
 	"github.com/qsh-shell/qsh/shell/eval"
 )
 

@@ -11,8 +11,8 @@ import (
 
 	"github.com/qsh-shell/qsh/shell/eval"
 
-	"github.com/qsh-shell/qsh/completions"
-	"github.com/qsh-shell/qsh/prompt"
+	"github.com/qsh-shell/qsh/shell/completions"
+	"github.com/qsh-shell/qsh/shell/prompt"
 )
 
 // promptString is the primary prompt: $PS1 when the user set it, else

@@ -3,7 +3,7 @@ package shell
 import (
 	"slices"
 
-	"github.com/qsh-shell/qsh/completions"
+	"github.com/qsh-shell/qsh/shell/completions"
 )
 
 // tabCompleter is the line editor's Tab: readline's completion, which

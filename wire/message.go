@@ -8,7 +8,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/qsh-shell/qsh/tools/sandbox"
+	"github.com/qsh-shell/qsh/policy/sandbox"
 )
 
 // The message types.

@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/qsh-shell/qsh/tools/danger"
-	"github.com/qsh-shell/qsh/tools/guarded"
-	"github.com/qsh-shell/qsh/tools/sandbox"
+	"github.com/qsh-shell/qsh/policy/danger"
+	"github.com/qsh-shell/qsh/policy/sandbox"
+	"github.com/qsh-shell/qsh/shell/guarded"
 )
 
 func TestRoundTrip(t *testing.T) {

@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 
-	"github.com/qsh-shell/qsh/tools/danger"
-	"github.com/qsh-shell/qsh/tools/guarded"
+	"github.com/qsh-shell/qsh/policy/danger"
+	"github.com/qsh-shell/qsh/shell/guarded"
 )
 
 // RunMessage asks qsh to run req; id names the run in what follows.

@@ -6,9 +6,9 @@ package main
 import (
 	"os"
 
-	"github.com/qsh-shell/qsh/ai/remote"
-	"github.com/qsh-shell/qsh/tools/sandbox"
-	"github.com/qsh-shell/qsh/tools/sandbox/confine"
+	"github.com/qsh-shell/qsh/assistant/ai/remote"
+	"github.com/qsh-shell/qsh/policy/sandbox"
+	"github.com/qsh-shell/qsh/policy/sandbox/confine"
 )
 
 func main() {

@@ -16,9 +16,9 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/qsh-shell/qsh/policy/sandbox"
 	"github.com/qsh-shell/qsh/shell"
-	"github.com/qsh-shell/qsh/tools/guarded"
-	"github.com/qsh-shell/qsh/tools/sandbox"
+	"github.com/qsh-shell/qsh/shell/guarded"
 	"github.com/qsh-shell/qsh/wire"
 )
 

@@ -14,9 +14,9 @@ import (
 
 	"github.com/qsh-shell/qsh/shell/eval"
 
+	"github.com/qsh-shell/qsh/policy/danger"
 	"github.com/qsh-shell/qsh/shell"
-	"github.com/qsh-shell/qsh/tools/danger"
-	"github.com/qsh-shell/qsh/tools/guarded"
+	"github.com/qsh-shell/qsh/shell/guarded"
 	"github.com/qsh-shell/qsh/wire"
 )
 

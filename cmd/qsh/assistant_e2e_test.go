@@ -1,7 +1,7 @@
 package main
 
 // End-to-end tests of the assistant through the real qsh binary on a
-// pseudo-terminal, with the fake provider servers of ai/aitest.
+// pseudo-terminal, with the fake provider servers of assistant/ai/aitest.
 
 import (
 	"os"
@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/qsh-shell/qsh/ai/aitest"
+	"github.com/qsh-shell/qsh/assistant/ai/aitest"
 	"github.com/qsh-shell/qsh/shell/shelltest"
 )
 

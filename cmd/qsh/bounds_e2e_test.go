@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/qsh-shell/qsh/ai/aitest"
+	"github.com/qsh-shell/qsh/assistant/ai/aitest"
 	"github.com/qsh-shell/qsh/shell/shelltest"
 )
 

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/qsh-shell/qsh/ai/aitest"
+	"github.com/qsh-shell/qsh/assistant/ai/aitest"
 	"github.com/qsh-shell/qsh/shell/shelltest"
 )
 

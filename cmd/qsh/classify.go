@@ -3,7 +3,7 @@ package main
 import (
 	"io"
 
-	"github.com/qsh-shell/qsh/tools/danger"
+	"github.com/qsh-shell/qsh/policy/danger"
 )
 
 // classify is `qsh --classify`: the danger classifier's command line.

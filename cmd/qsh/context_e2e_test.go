@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/qsh-shell/qsh/ai/aitest"
+	"github.com/qsh-shell/qsh/assistant/ai/aitest"
 	"github.com/qsh-shell/qsh/shell/shelltest"
 )
 

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/qsh-shell/qsh/ai/aitest"
+	"github.com/qsh-shell/qsh/assistant/ai/aitest"
 )
 
 // headless runs `qsh --json -c src` in dir with its output piped, and

@@ -21,12 +21,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/qsh-shell/qsh/ai/aitest"
+	"github.com/qsh-shell/qsh/assistant/ai/aitest"
 	"github.com/qsh-shell/qsh/internal/needs"
 	"github.com/qsh-shell/qsh/internal/testtime"
+	"github.com/qsh-shell/qsh/policy/sandbox"
+	"github.com/qsh-shell/qsh/policy/sandbox/sandboxtest"
 	"github.com/qsh-shell/qsh/shell/shelltest"
-	"github.com/qsh-shell/qsh/tools/sandbox"
-	"github.com/qsh-shell/qsh/tools/sandbox/sandboxtest"
 )
 
 // buildAttack builds the hostile tool (package sandboxtest's attacks),

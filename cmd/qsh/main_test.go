@@ -8,7 +8,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/qsh-shell/qsh/ai/remote"
+	"github.com/qsh-shell/qsh/assistant/ai/remote"
 	"github.com/qsh-shell/qsh/shell/shelltest"
 )
 

@@ -14,11 +14,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/qsh-shell/qsh/ai/aitest"
+	"github.com/qsh-shell/qsh/assistant/ai/aitest"
+	"github.com/qsh-shell/qsh/assistant/mcp/mcptest"
 	"github.com/qsh-shell/qsh/internal/testtime"
+	"github.com/qsh-shell/qsh/policy/sandbox"
 	"github.com/qsh-shell/qsh/shell/shelltest"
-	"github.com/qsh-shell/qsh/tools/mcp/mcptest"
-	"github.com/qsh-shell/qsh/tools/sandbox"
 )
 
 // TestMCPEverything drives a turn in which the model calls the reference

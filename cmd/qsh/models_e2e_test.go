@@ -3,7 +3,7 @@ package main
 // End-to-end tests of what a local model server showed (issue 18): bad
 // settings, tools refused, answers without end, the session record, the
 // context window, a model that repeats itself, the spinner on Ctrl-C. The
-// servers are the fakes of ai/aitest, playing Ollama's shapes.
+// servers are the fakes of assistant/ai/aitest, playing Ollama's shapes.
 
 import (
 	"os/exec"
@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/qsh-shell/qsh/ai/aitest"
+	"github.com/qsh-shell/qsh/assistant/ai/aitest"
 	"github.com/qsh-shell/qsh/internal/testtime"
 	"github.com/qsh-shell/qsh/shell/shelltest"
 )

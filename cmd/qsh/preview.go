@@ -8,9 +8,9 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/qsh-shell/qsh/policy/effect"
 	"github.com/qsh-shell/qsh/shell"
 	"github.com/qsh-shell/qsh/shell/eval"
-	"github.com/qsh-shell/qsh/tools/effect"
 )
 
 // maxAliasShown bounds an alias's text on the confirmation line.

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/qsh-shell/qsh/ai/aitest"
+	"github.com/qsh-shell/qsh/assistant/ai/aitest"
 )
 
 // TestAnswerRendered checks that an answer's Markdown is rendered on a

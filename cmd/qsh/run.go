@@ -14,9 +14,9 @@ import (
 	"golang.org/x/term"
 
 	"github.com/qsh-shell/qsh/config"
+	"github.com/qsh-shell/qsh/policy/secret"
 	"github.com/qsh-shell/qsh/shell"
 	"github.com/qsh-shell/qsh/shell/capture"
-	"github.com/qsh-shell/qsh/tools/danger/secret"
 )
 
 // version is qsh's release; `go build -ldflags "-X main.version=…"` sets it.

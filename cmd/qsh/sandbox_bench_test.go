@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/qsh-shell/qsh/internal/needs"
-	"github.com/qsh-shell/qsh/tools/sandbox"
-	"github.com/qsh-shell/qsh/tools/sandbox/proxy"
+	"github.com/qsh-shell/qsh/policy/sandbox"
+	"github.com/qsh-shell/qsh/policy/sandbox/proxy"
 )
 
 // BenchmarkConfinedStart is what the sandbox costs a command: starting

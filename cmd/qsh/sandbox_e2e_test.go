@@ -14,9 +14,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/qsh-shell/qsh/ai/aitest"
+	"github.com/qsh-shell/qsh/assistant/ai/aitest"
 	"github.com/qsh-shell/qsh/internal/needs"
-	"github.com/qsh-shell/qsh/tools/sandbox"
+	"github.com/qsh-shell/qsh/policy/sandbox"
 )
 
 // Canaries: the secrets' contents. Plain words, so that only the sandbox,

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/qsh-shell/qsh/ai/aitest"
+	"github.com/qsh-shell/qsh/assistant/ai/aitest"
 )
 
 // TestToolHookVetoes: a pre-tool hook that exits non-zero vetoes the call

@@ -3,7 +3,7 @@ package main
 // End-to-end tests of the assistant's tools through the real qsh binary on a
 // pseudo-terminal: the confirmation keys, the run-time re-check, blocked
 // commands, the timeout and the output cap, file writes. The model is the
-// scripted fake of ai/aitest; everything else is the real thing.
+// scripted fake of assistant/ai/aitest; everything else is the real thing.
 
 import (
 	"encoding/json"
@@ -19,7 +19,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/qsh-shell/qsh/ai/aitest"
+	"github.com/qsh-shell/qsh/assistant/ai/aitest"
 	"github.com/qsh-shell/qsh/internal/testtime"
 	"github.com/qsh-shell/qsh/shell/shelltest"
 )

@@ -23,8 +23,8 @@ import (
 	"os"
 	"syscall"
 
+	"github.com/qsh-shell/qsh/policy/sandbox/confine"
 	"github.com/qsh-shell/qsh/shell/capture/launch"
-	"github.com/qsh-shell/qsh/tools/sandbox/confine"
 )
 
 // started is the inner shell init started, until [Inner] takes it: init

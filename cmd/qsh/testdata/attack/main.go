@@ -6,7 +6,7 @@ package main
 import (
 	"os"
 
-	"github.com/qsh-shell/qsh/tools/sandbox/sandboxtest"
+	"github.com/qsh-shell/qsh/policy/sandbox/sandboxtest"
 )
 
 func main() {
