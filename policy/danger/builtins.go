@@ -138,6 +138,7 @@ func (w *walker) printfVar(chain string, args []arg, io ioInfo) {
 			}
 			if syntax.ValidName(name) {
 				w.vars[name] = val
+				w.hijack(name, val, "printf -v "+args[i+1].text)
 			}
 			return
 		}

@@ -232,6 +232,9 @@ func (w *walker) assign(a *syntax.Assign, variant string) {
 	if w.hijack(name, val, variantText(variant)+name+"=…") {
 		return
 	}
+	if target, ok := w.refs[name]; ok && w.hijack(target, val, variantText(variant)+name+"=… (a nameref to "+target+")") {
+		return
+	}
 	if variant == "export" {
 		w.res.add(Dev, "`export "+name+"`: sets a variable for this session")
 		return

@@ -121,6 +121,7 @@ func (w *walker) setsVars(chain string, args []arg, io ioInfo) {
 	for _, i := range ops {
 		w.vars[args[i].s] = hole
 		w.subscriptCode(args[i].s, firstWord(chain)+" "+args[i].text)
+		w.hijack(args[i].s, hole, firstWord(chain)+" "+args[i].text)
 	}
 	for i, a := range args {
 		if a.s == "-a" && i+1 < len(args) {

@@ -459,6 +459,12 @@ func (w *walker) readPartly(s, what string) {
 	if !hasHole(s) || strings.Trim(s, hole) == "" || strings.ContainsRune(s, holeDL) {
 		return
 	}
+	// "$DIR/.env", "$(git rev-parse --show-toplevel)/id_rsa": wherever the
+	// directory is, the name says what the file holds.
+	if i := strings.LastIndexByte(s, '/'); i >= 0 && !hasHole(s[i+1:]) && secret.Name(s[i+1:]) {
+		w.discloses(what + ": reads a file whose name says it holds secrets (`" + s[i+1:] + "`)")
+		return
+	}
 	pattern := strings.ReplaceAll(s, hole, "*")
 	if pp, ok := w.abs(pattern); ok {
 		if why := w.globSecret(pp); why != "" {
@@ -645,6 +651,12 @@ func glob(p, s string) bool {
 func (w *walker) apply(r *rule, chain string, args []arg, io ioInfo) {
 	if r.kind == kindPlain && helpAsked(r, chain, args) {
 		w.res.add(Safe, "`"+chain+" --help`: prints help")
+		return
+	}
+	if r.kind == kindPlain && len(args) == 2 && args[1].s == "--version" {
+		// cargo clippy --version: a tool's version, as the classes' safe
+		// examples have it.
+		w.res.add(Safe, "`"+chain+" --version`: prints the version")
 		return
 	}
 	ops := scan(r, args)

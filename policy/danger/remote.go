@@ -336,6 +336,12 @@ func (w *walker) cloud(chain string, args []arg, io ioInfo) {
 	for _, i := range ops {
 		words = append(words, args[i].s)
 	}
+	if name == "gcloud" && len(words) == 2 && (words[0] == "config" && (words[1] == "list" || words[1] == "get" || words[1] == "get-value") ||
+		words[0] == "auth" && words[1] == "list") {
+		// The CLI's own settings and the accounts' names, read locally.
+		w.res.add(Safe, "`gcloud "+words[0]+" "+words[1]+"`: shows the CLI's local settings")
+		return
+	}
 	if a, ok := dryRun("--dry-run --dryrun", args); ok || slices.Contains(words, "what-if") {
 		// aws … --dry-run asks whether it may; --dryrun lists what s3
 		// would do; az … what-if previews a deployment.

@@ -351,9 +351,11 @@ func helmRules() map[string]*rule {
 			},
 			open: true,
 		},
-		"history":  dev(remoteRead),
-		"template": dev("renders charts"),
-		"lint":     dev("lints a chart"),
+		"history": dev(remoteRead),
+		// Renders the chart to standard output, or with --output-dir to files.
+		"template": {class: Safe, why: "renders charts",
+			flags: []flag{raise("--output-dir", Dev, "writes the rendered files")}},
+		"lint": dev("lints a chart"),
 		// A chart from a repository is fetched (dev); one in a directory
 		// or archive here is only read.
 		"show": {class: Dev, why: "shows a chart",

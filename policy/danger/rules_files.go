@@ -123,7 +123,8 @@ func fileCommands() map[string]*rule {
 			sub: map[string]*rule{
 				"l": safe("lists an archive"),
 				"t": safe("tests an archive"),
-				"x": {class: Dev, why: "unpacks files", check: (*walker).sevenZipOut},
+				"x": {class: Dev, why: "unpacks files", check: (*walker).sevenZipOut,
+					flags: []flag{set("-so", Safe, "unpacks to standard output")}},
 				"e": {class: Dev, why: "unpacks files", check: (*walker).sevenZipOut},
 				"a": {
 					class: Dev,

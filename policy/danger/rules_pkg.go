@@ -8,6 +8,17 @@ import (
 
 // packageCommands is the part of the table (see rules.go) for package managers: the languages'
 // (npm, pip, uv …; cargo is with the builds) and the system's (apt, brew, nix …).
+
+// scriptShell judges npm's --script-shell, before or after the
+// subcommand: every script of the project runs with the program it names
+// instead of sh.
+func (w *walker) scriptShell(chain string, args []arg, io ioInfo) {
+	for _, a := range args[1:] {
+		if a.s == "--script-shell" || strings.HasPrefix(a.s, "--script-shell=") {
+			w.res.add(Dangerous, "`"+chain+" --script-shell`: runs the project's scripts with a program it names")
+		}
+	}
+}
 func packageCommands() map[string]*rule {
 	return allNamed(map[string]*rule{
 		"npm": {
@@ -16,6 +27,8 @@ func packageCommands() map[string]*rule {
 			why:   "unknown npm command",
 			sub:   jsRules(),
 			vals:  "--prefix -w --workspace",
+			check: (*walker).scriptShell,
+			whole: true,
 		},
 		"pnpm": {
 			hoist: true,

@@ -130,9 +130,10 @@ func remoteCommands() map[string]*rule {
 			class: Dangerous,
 			why:   remoteEdit,
 			sub: map[string]*rule{
-				"status": dev(remoteRead),
-				"logs":   dev(remoteRead),
-				"deploy": dangerous("deploys"),
+				"version": safe("prints the version"),
+				"status":  dev(remoteRead),
+				"logs":    dev(remoteRead),
+				"deploy":  dangerous("deploys"),
 				// Names and digests of the app's secrets, not their values.
 				"secrets": {class: Dangerous, why: remoteEdit,
 					sub: map[string]*rule{"list": dev("lists secret names")}},
@@ -143,9 +144,10 @@ func remoteCommands() map[string]*rule {
 			class: Dangerous,
 			why:   remoteEdit,
 			sub: map[string]*rule{
-				"status": dev(remoteRead),
-				"logs":   dev(remoteRead),
-				"deploy": dangerous("deploys"),
+				"version": safe("prints the version"),
+				"status":  dev(remoteRead),
+				"logs":    dev(remoteRead),
+				"deploy":  dangerous("deploys"),
 				// Names and digests of the app's secrets, not their values.
 				"secrets": {class: Dangerous, why: remoteEdit,
 					sub: map[string]*rule{"list": dev("lists secret names")}},
