@@ -10,5 +10,12 @@ func TestBatsGapsAgainstBash(t *testing.T) {
 		// an unset "$@"-like operand of + gives no word, not an empty one.
 		{"alt-empty-array-no-word", `a=(); f(){ echo $#; }; f "${a[@]+x}"; f "${a[@]:+x}"; set --; f "${@+x}"; f "${a[@]+"${a[@]}"}"; x=("${a[@]+${a[@]}}"); declare -p x`},
 		{"alt-empty-array-words", `a=(); b=(1); f(){ echo $#; }; f "${a[@]-}"; f "${a[*]+x}"; f "${b[@]+}"; f "${a[@]+x}y"; f "${a[@]:-}"; u=; f "${u+}"; y="${a[@]+x}"; echo "[$y]"`},
+		// bats reads its failure trace from what its DEBUG trap saw: for a
+		// pipeline's simple commands bash runs it in the shell, before
+		// each element starts, and sets BASH_COMMAND there.
+		{"debug-trap-pipeline-in-shell", `trap 'n=$((n+1)); echo "dbg $BASH_SUBSHELL $BASH_COMMAND"' DEBUG; echo a | wc -l; trap - DEBUG; echo "n=$n"`},
+		{"debug-trap-pipeline-functrace", `set -T; trap 'echo "dbg $BASH_COMMAND" >&2' DEBUG; g() { true; }; echo | g; trap - DEBUG`},
+		{"bash-command-after-pipeline", `set -E; trap 'echo "ERR $BASH_COMMAND"' ERR; echo | false; echo | grep -q x; false | true; echo | { false; true; }; f() { return 3; }; echo | f; true`},
+		{"err-trap-not-in-pipeline-element", `set -eE; trap 'echo "ERR $BASH_SUBSHELL $BASH_COMMAND"' ERR; t() { true; echo abc | grep -q xyz; echo never; }; t`},
 	})
 }

@@ -65,6 +65,11 @@ func (r *Runner) afterCommand(cmd syntax.Command) {
 		return // the command inside that failed was checked
 	case *syntax.FuncDecl:
 		return
+	case *syntax.CallExpr:
+		if c == r.pipeCmd {
+			r.exit(r.status) // the element's whole process, as in bash
+			return
+		}
 	}
 	r.errTrap()
 	if r.opts.set[optErrexit] && r.flow == flowNone {
