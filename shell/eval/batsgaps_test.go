@@ -17,5 +17,6 @@ func TestBatsGapsAgainstBash(t *testing.T) {
 		{"debug-trap-pipeline-functrace", `set -T; trap 'echo "dbg $BASH_COMMAND" >&2' DEBUG; g() { true; }; echo | g; trap - DEBUG`},
 		{"bash-command-after-pipeline", `set -E; trap 'echo "ERR $BASH_COMMAND"' ERR; echo | false; echo | grep -q x; false | true; echo | { false; true; }; f() { return 3; }; echo | f; true`},
 		{"err-trap-not-in-pipeline-element", `set -eE; trap 'echo "ERR $BASH_SUBSHELL $BASH_COMMAND"' ERR; t() { true; echo abc | grep -q xyz; echo never; }; t`},
+		{"debug-trap-traced-function-entry", `trap 'echo "dbg ${FUNCNAME[*]} : $BASH_COMMAND"' DEBUG; g() { true; }; g; set -T; g; h(){ g; }; h; declare -ft g; set +T; g; trap - DEBUG`},
 	})
 }

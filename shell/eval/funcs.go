@@ -151,6 +151,11 @@ func (r *Runner) callFunc(fn *Func, args []string) {
 		restoreCode()
 		r.line, r.loops = savedLine, savedLoops
 	}()
+	if r.inDebugFunc == savedDebug {
+		// A traced function's DEBUG trap runs once on entry too, inside
+		// it, BASH_COMMAND still the call: bats's traces count on it.
+		r.debugTrap()
+	}
 	r.stmt(fn.Body)
 	if r.flow == flowReturn {
 		r.flow = flowNone
