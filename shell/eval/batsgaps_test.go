@@ -18,6 +18,7 @@ func TestBatsGapsAgainstBash(t *testing.T) {
 		{"bash-command-after-pipeline", `set -E; trap 'echo "ERR $BASH_COMMAND"' ERR; echo | false; echo | grep -q x; false | true; echo | { false; true; }; f() { return 3; }; echo | f; true`},
 		{"err-trap-not-in-pipeline-element", `set -eE; trap 'echo "ERR $BASH_SUBSHELL $BASH_COMMAND"' ERR; t() { true; echo abc | grep -q xyz; echo never; }; t`},
 		{"debug-trap-traced-function-entry", `trap 'echo "dbg ${FUNCNAME[*]} : $BASH_COMMAND"' DEBUG; g() { true; }; g; set -T; g; h(){ g; }; h; declare -ft g; set +T; g; trap - DEBUG`},
+		{"debug-trap-function-entry-lineno", "trap 'echo \"dbg $LINENO ${BASH_LINENO[*]} ${FUNCNAME[*]}: $BASH_COMMAND\"' DEBUG\nset -T\n\ng()\n{\n\n  true\n}\ng\nf() { true; }\nf\ntrap - DEBUG"},
 		// bats's run captures "$@" 2>&1: one pipe for both, in order.
 		{"subst-2to1-keeps-order", `for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do x=$(sh -c 'echo out; echo err >&2' 2>&1); echo $x; done | uniq -c`},
 	})

@@ -153,7 +153,9 @@ func (r *Runner) callFunc(fn *Func, args []string) {
 	}()
 	if r.inDebugFunc == savedDebug {
 		// A traced function's DEBUG trap runs once on entry too, inside
-		// it, BASH_COMMAND still the call: bats's traces count on it.
+		// it, BASH_COMMAND still the call, LINENO the body's: bats's
+		// traces count on it.
+		r.at(fn.Body.Position)
 		r.debugTrap()
 	}
 	r.stmt(fn.Body)
