@@ -19,6 +19,9 @@ func TestBatsGapsAgainstBash(t *testing.T) {
 		{"err-trap-not-in-pipeline-element", `set -eE; trap 'echo "ERR $BASH_SUBSHELL $BASH_COMMAND"' ERR; t() { true; echo abc | grep -q xyz; echo never; }; t`},
 		{"debug-trap-traced-function-entry", `trap 'echo "dbg ${FUNCNAME[*]} : $BASH_COMMAND"' DEBUG; g() { true; }; g; set -T; g; h(){ g; }; h; declare -ft g; set +T; g; trap - DEBUG`},
 		{"debug-trap-function-entry-lineno", "trap 'echo \"dbg $LINENO ${BASH_LINENO[*]} ${FUNCNAME[*]}: $BASH_COMMAND\"' DEBUG\nset -T\n\ng()\n{\n\n  true\n}\ng\nf() { true; }\nf\ntrap - DEBUG"},
+		// bats --trace writes to an fd a test may close: the message
+		// names the line in the function the DEBUG trap called.
+		{"lineno-in-function-called-by-trap", "f() {\n  echo \"in f $LINENO\"\n  echo x >&7\n}\ntrap f DEBUG\ntrue\ntrap - DEBUG\ntrap 'f; echo \"top $LINENO\"' ERR\nfalse\n"},
 		// bats's run captures "$@" 2>&1: one pipe for both, in order.
 		{"subst-2to1-keeps-order", `for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do x=$(sh -c 'echo out; echo err >&2' 2>&1); echo $x; done | uniq -c`},
 	})

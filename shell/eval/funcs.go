@@ -124,7 +124,10 @@ func (r *Runner) callFunc(fn *Func, args []string) {
 		fn:       fn,
 		call:     r.sess.callSeq,
 	})
-	savedLine, savedLoops := r.line, r.loops
+	// A trap's own text keeps the line it interrupted, but a function
+	// it calls counts its lines, as in bash (its error messages say so).
+	savedLine, savedLoops, savedLock := r.line, r.loops, r.lineLock
+	r.lineLock = 0
 	restoreCode := r.withCode(fn.src, fn.lenient)
 	r.params = args[1:]
 	r.loops = 0
@@ -149,7 +152,7 @@ func (r *Runner) callFunc(fn *Func, args []string) {
 			r.opts.set = *top.savedSet
 		}
 		restoreCode()
-		r.line, r.loops = savedLine, savedLoops
+		r.line, r.loops, r.lineLock = savedLine, savedLoops, savedLock
 	}()
 	if r.inDebugFunc == savedDebug {
 		// A traced function's DEBUG trap runs once on entry too, inside
