@@ -22,6 +22,11 @@ func TestBatsGapsAgainstBash(t *testing.T) {
 		// bats --trace writes to an fd a test may close: the message
 		// names the line in the function the DEBUG trap called.
 		{"lineno-in-function-called-by-trap", "f() {\n  echo \"in f $LINENO\"\n  echo x >&7\n}\ntrap f DEBUG\ntrue\ntrap - DEBUG\ntrap 'f; echo \"top $LINENO\"' ERR\nfalse\n"},
+		// bats-assert's failure traces name the line a multi-line call
+		// is on: bash's is where the command's second word ends.
+		{"lineno-multiline-simple-command", "f() { echo \"called from ${BASH_LINENO[0]}\"; }\nf \"a\nb\nc\"\necho \"x\ny\" $LINENO\nf a \\\n b\ntrap 'echo \"dbg $LINENO\"' DEBUG\necho \"p\nq\"\ntrap - DEBUG\ng() { false; }\ntrap 'echo \"err $LINENO\"' ERR\ng \"\n\"\nfalse \"\n\n\"\nif true\nthen f \"\n\"; fi\nf $(echo \"\n\")\n"},
+		{"lineno-multiline-second-word", "f() { echo \"${BASH_LINENO[0]}\"; }\nf a \"b\nc\"\nf \\\n a\nf \\\n \"a\nb\"\nx=\"1\n2\" f\nf >/dev/stdout \"a\nb\"\n\"f\" \\\n\\\n a\necho \\\n$LINENO\nf\nf \"a\nb\" c \"d\ne\"\n"},
+		{"lineno-multiline-declare", "f() {\n  local x=\"a\nb\" y\n  echo $LINENO\n  local \\\n    z=\"1\n2\"\n  echo \"$LINENO\"\n}\ntrap 'echo dbg $LINENO' DEBUG\nset -T\nf\nnope \"a\nb\" 2>&1\ntrue"},
 		// bats's run captures "$@" 2>&1: one pipe for both, in order.
 		{"subst-2to1-keeps-order", `for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do x=$(sh -c 'echo out; echo err >&2' 2>&1); echo $x; done | uniq -c`},
 	})

@@ -121,7 +121,7 @@ func (r *Runner) pipeline(c *syntax.BinaryCmd) {
 		}
 		call, simple := st.Cmd.(*syntax.CallExpr)
 		if simple {
-			r.at(st.Position)
+			r.at(stmtLine(st))
 			r.setCmdText(r.commandText(st, call))
 			if hasDebug {
 				r.debugTrap()
