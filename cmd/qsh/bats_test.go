@@ -17,7 +17,7 @@ import (
 
 // batsInstall is how test.sh installs bats-core; QSH_TEST_NPM_PREFIX
 // overrides the prefix.
-const batsInstall = `npm install --no-audit --no-fund --prefix "${QSH_TEST_NPM_PREFIX:-${XDG_CACHE_HOME:-$HOME/.cache}/qsh-test/npm}" bats@1.13.0`
+const batsInstall = `npm install --no-audit --no-fund --prefix "${QSH_TEST_NPM_PREFIX:-${XDG_CACHE_HOME:-$HOME/.cache}/qsh-test/npm}" bats@1.13.0 bats-support@0.3.0 bats-assert@2.2.4`
 
 // TestBatsSuite runs bats-core, a large bash program (traps on DEBUG, ERR
 // and EXIT, BASH_SOURCE and FUNCNAME, process substitution, exec'd
@@ -25,11 +25,14 @@ const batsInstall = `npm install --no-audit --no-fund --prefix "${QSH_TEST_NPM_P
 // in for bash (bats's scripts start with `#!/usr/bin/env bash`, so a bash
 // that is qsh first on PATH is enough). What bats prints must be the same,
 // failing tests' traces included: several tests there fail on purpose.
+// testdata/bats/assert uses bats-assert and bats-support, which most
+// projects' suites load, from the same npm prefix.
 func TestBatsSuite(t *testing.T) {
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("bash is not installed: the bats test compares qsh with it")
 	}
-	bats := batsPath()
+	modules := filepath.Join(npmPrefix(), "node_modules")
+	bats := filepath.Join(modules, "bats", "bin", "bats")
 	if _, err := os.Stat(bats); err != nil {
 		t.Skip("bats-core is not installed at " + bats + "; install it with: " + batsInstall)
 	}
@@ -40,19 +43,28 @@ func TestBatsSuite(t *testing.T) {
 	runs := []struct {
 		name string
 		args []string
+		libs bool // needs bats-assert and bats-support
 	}{
-		{"tap", []string{"--formatter", "tap", "."}},
-		{"filter", []string{"--formatter", "tap", "--filter", "^kept", "."}},
-		{"count", []string{"--count", "."}},
-		{"trace", []string{"--formatter", "tap", "--trace", "05_load.bats", "06_failures.bats", "08_shell.bats"}},
-		{"tap13", []string{"--formatter", "tap13", "--print-output-on-failure", "01_run.bats", "02_status.bats"}},
-		{"junit", []string{"--formatter", "junit", "04_skip.bats", "06_failures.bats"}},
+		{"tap", []string{"--formatter", "tap", "."}, false},
+		{"filter", []string{"--formatter", "tap", "--filter", "^kept", "."}, false},
+		{"count", []string{"--count", "."}, false},
+		{"trace", []string{"--formatter", "tap", "--trace", "05_load.bats", "06_failures.bats", "08_shell.bats"}, false},
+		{"tap13", []string{"--formatter", "tap13", "--print-output-on-failure", "01_run.bats", "02_status.bats"}, false},
+		{"junit", []string{"--formatter", "junit", "04_skip.bats", "06_failures.bats"}, false},
+		{"assert", []string{"--formatter", "tap", "assert"}, true},
 	}
 	for _, run := range runs {
 		t.Run(run.name, func(t *testing.T) {
 			t.Parallel()
-			want := runBats(t, bats, "", run.args)
-			got := runBats(t, bats, shim, run.args)
+			if run.libs {
+				for _, lib := range []string{"bats-support", "bats-assert"} {
+					if _, err := os.Stat(filepath.Join(modules, lib, "load.bash")); err != nil {
+						t.Skip(lib + " is not installed in " + modules + "; install it with: " + batsInstall)
+					}
+				}
+			}
+			want := runBats(t, bats, modules, "", run.args)
+			got := runBats(t, bats, modules, shim, run.args)
 			if got != want {
 				t.Errorf("bats %s: qsh as bash differs from bash (%s)\n%s",
 					strings.Join(run.args, " "), tapCounts(want, got), lineDiff(want, got, 40))
@@ -61,7 +73,7 @@ func TestBatsSuite(t *testing.T) {
 	}
 }
 
-func batsPath() string {
+func npmPrefix() string {
 	prefix := os.Getenv("QSH_TEST_NPM_PREFIX")
 	if prefix == "" {
 		cache := os.Getenv("XDG_CACHE_HOME")
@@ -70,7 +82,7 @@ func batsPath() string {
 		}
 		prefix = filepath.Join(cache, "qsh-test", "npm")
 	}
-	return filepath.Join(prefix, "node_modules", "bats", "bin", "bats")
+	return prefix
 }
 
 // What varies between two runs of the same suite: bats's temporary
@@ -85,8 +97,9 @@ var batsVarying = []struct {
 }
 
 // runBats runs bats with args in testdata/bats, with shim first on PATH
-// when it is not empty, and returns what it printed, normalised.
-func runBats(t *testing.T, bats, shim string, args []string) string {
+// when it is not empty and libs as BATS_LIB_PATH, and returns what it
+// printed, normalised.
+func runBats(t *testing.T, bats, libs, shim string, args []string) string {
 	t.Helper()
 	dir, err := filepath.Abs(filepath.Join("testdata", "bats"))
 	if err != nil {
@@ -108,7 +121,7 @@ func runBats(t *testing.T, bats, shim string, args []string) string {
 			env = append(env, kv)
 		}
 	}
-	cmd.Env = append(env, "PATH="+path, "TMPDIR="+tmp, "NO_COLOR=1")
+	cmd.Env = append(env, "PATH="+path, "TMPDIR="+tmp, "NO_COLOR=1", "BATS_LIB_PATH="+libs)
 	var out bytes.Buffer
 	cmd.Stdout = &out
 	cmd.Stderr = &out
