@@ -51,6 +51,8 @@ func TestBatsSuite(t *testing.T) {
 		{"trace", []string{"--formatter", "tap", "--trace", "05_load.bats", "06_failures.bats", "08_shell.bats"}, false},
 		{"tap13", []string{"--formatter", "tap13", "--print-output-on-failure", "01_run.bats", "02_status.bats"}, false},
 		{"junit", []string{"--formatter", "junit", "04_skip.bats", "06_failures.bats"}, false},
+		{"suite", []string{"--formatter", "tap", "suite"}, false},
+		{"tags", []string{"--formatter", "tap", "--filter-tags", "fast", "suite"}, false},
 		{"assert", []string{"--formatter", "tap", "assert"}, true},
 	}
 	for _, run := range runs {
