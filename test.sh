@@ -57,6 +57,12 @@ if command -v npm >/dev/null && ! [ -f "$npm_prefix/node_modules/@modelcontextpr
 	npm install --silent --no-audit --no-fund --prefix "$npm_prefix" \
 		@modelcontextprotocol/server-everything@2026.8.31
 fi
+# TestBatsSuite (cmd/qsh) runs bats-core with qsh standing in for bash.
+if command -v npm >/dev/null && ! [ -f "$npm_prefix/node_modules/bats-assert/package.json" ]; then
+	echo "test.sh: installing bats into $npm_prefix"
+	npm install --silent --no-audit --no-fund --prefix "$npm_prefix" \
+		bats@1.13.0 bats-support@0.3.0 bats-assert@2.2.4
+fi
 export QSH_TEST_NPM_PREFIX=$npm_prefix
 
 unformatted=$(gofmt -s -l .)

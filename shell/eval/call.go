@@ -12,7 +12,9 @@ import (
 // function, a builtin or a program — runs.
 func (r *Runner) call(st *syntax.Stmt, c *syntax.CallExpr) {
 	r.setCmdCall(st, c)
-	r.debugTrap()
+	if r.pipeCmd != c {
+		r.debugTrap()
+	}
 	if r.flow != flowNone {
 		return
 	}

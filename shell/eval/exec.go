@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"sort"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -24,7 +25,7 @@ func (r *Runner) stmt(st *syntax.Stmt) {
 	if r.flow != flowNone || r.opts.set[optNoexec] {
 		return // set -n: read, never run
 	}
-	r.at(st.Position)
+	r.at(stmtLine(st))
 	r.checkInterrupt()
 	r.runTraps()
 	if st.Background || st.Coprocess {
@@ -49,6 +50,44 @@ func (r *Runner) stmt(st *syntax.Stmt) {
 	r.afterCommand(st.Cmd)
 }
 
+// stmtLine is where bash counts a statement to be, for LINENO and
+// BASH_LINENO. Its parser notes a simple command's line once it has read
+// the token after the first word, so `f "a<newline>b"` is on the line its
+// second word ends on, and a lone word on the line it ends on.
+func stmtLine(st *syntax.Stmt) syntax.Pos {
+	type elem struct{ start, end syntax.Pos }
+	var elems []elem
+	switch c := st.Cmd.(type) {
+	case *syntax.CallExpr:
+		for _, a := range c.Assigns {
+			elems = append(elems, elem{a.Pos(), a.End()})
+		}
+		for _, w := range c.Args {
+			elems = append(elems, elem{w.Pos(), w.End()})
+		}
+	case *syntax.DeclClause:
+		elems = append(elems, elem{c.Variant.Pos(), c.Variant.End()})
+		for _, a := range c.Args {
+			elems = append(elems, elem{a.Pos(), a.End()})
+		}
+	default:
+		return st.Position
+	}
+	for _, rd := range st.Redirs {
+		if rd.Word != nil { // a here-document's body comes later
+			elems = append(elems, elem{rd.Pos(), rd.Word.End()})
+		}
+	}
+	if len(elems) == 0 {
+		return st.Position
+	}
+	sort.Slice(elems, func(i, j int) bool { return elems[i].start.Offset() < elems[j].start.Offset() })
+	if len(elems) > 1 {
+		return elems[1].end
+	}
+	return elems[0].end
+}
+
 // afterCommand runs the ERR trap and set -e's exit after a command that
 // failed, unless it ran where a failure is expected (a condition, the
 // left side of && or ||).
@@ -65,6 +104,11 @@ func (r *Runner) afterCommand(cmd syntax.Command) {
 		return // the command inside that failed was checked
 	case *syntax.FuncDecl:
 		return
+	case *syntax.CallExpr:
+		if c == r.pipeCmd {
+			r.exit(r.status) // the element's whole process, as in bash
+			return
+		}
 	}
 	r.errTrap()
 	if r.opts.set[optErrexit] && r.flow == flowNone {

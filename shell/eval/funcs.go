@@ -127,7 +127,10 @@ func (r *Runner) callFunc(fn *Func, args []string) {
 		fn:       fn,
 		call:     r.sess.callSeq,
 	})
-	savedLine, savedLoops, savedBase := r.line, r.loops, r.lineBase
+	// A trap's own text keeps the line it interrupted, but a function
+	// it calls counts its lines, as in bash (its error messages say so).
+	savedLine, savedLoops, savedBase, savedLock := r.line, r.loops, r.lineBase, r.lineLock
+	r.lineLock = 0
 	restoreCode := r.withCode(fn.src, fn.lenient)
 	r.lineBase = fn.lineBase
 	r.params = args[1:]
@@ -153,8 +156,15 @@ func (r *Runner) callFunc(fn *Func, args []string) {
 			r.opts.set = *top.savedSet
 		}
 		restoreCode()
-		r.line, r.loops, r.lineBase = savedLine, savedLoops, savedBase
+		r.line, r.loops, r.lineBase, r.lineLock = savedLine, savedLoops, savedBase, savedLock
 	}()
+	if r.inDebugFunc == savedDebug {
+		// A traced function's DEBUG trap runs once on entry too, inside
+		// it, BASH_COMMAND still the call, LINENO the body's: bats's
+		// traces count on it.
+		r.at(fn.Body.Position)
+		r.debugTrap()
+	}
 	r.stmt(fn.Body)
 	if r.flow == flowReturn {
 		r.flow = flowNone

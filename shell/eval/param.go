@@ -353,6 +353,10 @@ func (r *Runner) paramOp(pe *syntax.ParamExp, v *pval, quoted bool, b *builder) 
 	case syntax.AlternateUnset, syntax.AlternateUnsetOrNull:
 		if op == syntax.AlternateUnset && v.set || op == syntax.AlternateUnsetOrNull && !v.null(r) {
 			r.opWord(w, quoted, b)
+		} else if quoted && v.list && !v.star {
+			// Like "$@" with no parameters: no word of its own, so that
+			// "${a[@]+"${a[@]}"}" is bash 3's safe empty array.
+			b.list(nil, true)
 		} else if quoted {
 			b.text("", true)
 		}

@@ -430,16 +430,29 @@ func (r *Runner) childFiles(extra []*os.File) ([]*os.File, func(), error) {
 			d()
 		}
 	}
+	// Descriptors that are one file of the shell's (2>&1 into $(…)) get
+	// one pipe, so that the program's writes to them stay in order.
+	type end struct {
+		f    *file
+		read bool
+	}
+	made := map[end]*os.File{}
 	for n := 0; n <= max; n++ {
 		f := r.fds.get(n)
 		if f == nil || f.noInherit && n > 2 {
 			continue
 		}
-		of, done, err := f.osFile(n == 0 || f.w == nil)
+		read := n == 0 || f.w == nil
+		if of, ok := made[end{f, read}]; ok {
+			files[n] = of
+			continue
+		}
+		of, done, err := f.osFile(read)
 		if err != nil {
 			cleanup()
 			return nil, nil, err
 		}
+		made[end{f, read}] = of
 		files[n] = of
 		dones = append(dones, done)
 	}

@@ -84,6 +84,11 @@ type Runner struct {
 	// inPipe marks a pipeline's subshells; bgJob a background
 	// statement's.
 	inPipe, bgJob bool
+	// pipeCmd is the simple command a pipeline's subshell was made for,
+	// which bash runs as that subshell's own process: its DEBUG trap ran
+	// in the shell before, and its failure runs no ERR trap in the
+	// subshell (the shell runs it for the whole pipeline).
+	pipeCmd *syntax.CallExpr
 	// signaledMsg is the report of a program a signal killed, printed
 	// once the command's redirections are undone.
 	signaledMsg string

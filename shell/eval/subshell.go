@@ -65,31 +65,14 @@ func (r *Runner) pipeline(c *syntax.BinaryCmd) {
 	}
 	lastInShell := r.opts.shopt[optLastpipe] && !r.sess.jobs.control
 	// bash runs the DEBUG trap before each simple command of a pipeline
-	// (not inside a compound one, whose subshell drops it without
-	// functrace), element after element: each waits for the trap before.
+	// in the shell itself, before it starts the element's process: what
+	// the trap sets and BASH_COMMAND stay in the shell, and what it
+	// prints does not go into the pipe.
 	debugCmd, hasDebug := r.traps.get("DEBUG")
 	hasDebug = hasDebug && debugCmd != "" && r.inDebugFunc == 0 && !r.inTrap["DEBUG"]
-	trapTurn := make(chan struct{})
-	close(trapTurn)
 	var wg sync.WaitGroup
 	var in *file
 	for i, st := range elems {
-		wait, mine := trapTurn, make(chan struct{})
-		trapTurn = mine
-		var once sync.Once
-		turnDone := func() { once.Do(func() { close(mine) }) }
-		debugFirst := func(sub *Runner, st *syntax.Stmt) {
-			<-wait
-			defer turnDone()
-			c, simple := st.Cmd.(*syntax.CallExpr)
-			if !hasDebug || !simple || sub == r {
-				return
-			}
-			sub.traps.set("DEBUG", debugCmd)
-			sub.setCmdCall(st, c)
-			sub.debugTrap()
-			sub.traps.reset("DEBUG")
-		}
 		var out *file
 		var nextIn *file
 		if i < n-1 {
@@ -116,7 +99,6 @@ func (r *Runner) pipeline(c *syntax.BinaryCmd) {
 				}
 			}
 			sub.job = j
-			debugFirst(sub, st)
 			sub.stmt(st)
 		}
 		if i == n-1 && lastInShell {
@@ -130,8 +112,6 @@ func (r *Runner) pipeline(c *syntax.BinaryCmd) {
 					}
 				}
 			}
-			<-wait
-			turnDone()
 			r.stmt(st)
 			if restore != nil {
 				restore()
@@ -139,16 +119,24 @@ func (r *Runner) pipeline(c *syntax.BinaryCmd) {
 			statuses[i] = r.status
 			break
 		}
+		call, simple := st.Cmd.(*syntax.CallExpr)
+		if simple {
+			r.at(stmtLine(st))
+			r.setCmdCall(st, call)
+			if hasDebug {
+				r.debugTrap()
+			}
+		}
 		sub := r.fork()
 		sub.ctx = r.ctx
 		sub.pipeLast = i == n-1
 		// A simple command is the pipeline's own process: bash tells
 		// of its death by a signal only for the last.
-		_, sub.inPipe = st.Cmd.(*syntax.CallExpr)
+		sub.inPipe = simple
+		sub.pipeCmd = call
 		wg.Add(1)
 		go func(i int, st *syntax.Stmt, in, out *file, all bool) {
 			defer wg.Done()
-			defer turnDone()
 			sub.runSubshell(func(sub *Runner) { runElem(sub, i, st, in, out, all) })
 			statuses[i] = sub.status
 		}(i, st, in, out, alls[i])

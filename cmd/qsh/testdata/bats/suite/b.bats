@@ -1,0 +1,6 @@
+setup_file() {
+	skip "whole file skipped"
+}
+@test "never runs" {
+	false
+}

@@ -1,0 +1,6 @@
+setup_file() {
+	false
+}
+@test "setup_file failed" {
+	true
+}
