@@ -325,14 +325,38 @@ func (h *history) readAll(path string) (historyData, error) {
 	return readHistory(f, maxHistoryRead, h.plain)
 }
 
+// writeHistoryFile appends text to the file at path, or with O_TRUNC
+// in mode replaces the file whole (a temporary file renamed over it, in
+// the directory of the file a symlink names): a crash leaves the old list
+// or the new one, never half of it.
 func writeHistoryFile(path string, mode int, text string) error {
-	f, err := os.OpenFile(path, mode, 0o600)
+	if mode&os.O_TRUNC == 0 {
+		f, err := os.OpenFile(path, mode, 0o600)
+		if err != nil {
+			return err
+		}
+		_, err = f.WriteString(text)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		return err
+	}
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".history-*")
 	if err != nil {
 		return err
 	}
-	_, err = f.WriteString(text)
-	if cerr := f.Close(); err == nil {
+	_, err = tmp.WriteString(text)
+	if cerr := tmp.Close(); err == nil {
 		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
 	}
 	return err
 }

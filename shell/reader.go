@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -305,7 +306,7 @@ func unbound(r rune) bool {
 // paste; it sees every key but Enter, and so keeps e.n.
 func (e *lineEditor) listen(line []rune, pos int, key rune) ([]rune, int, bool) {
 	e.n = len(line)
-	if key == readline.CharTab && e.tab != nil && e.tab.fix != nil {
+	if key == readline.CharTab && e.tab != nil && e.tab.fix != nil && slices.Equal(line, e.tab.fix.after) {
 		fix := e.tab.fix
 		e.tab.fix = nil
 		e.n = len(fix.line)

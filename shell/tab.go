@@ -23,8 +23,11 @@ type tabCompleter struct {
 }
 
 type fixedLine struct {
-	line []rune
-	pos  int
+	// after is the line readline holds once it has inserted what Do
+	// gave it: the fix is for that line only.
+	after []rune
+	line  []rune
+	pos   int
 	// list is set when a second Tab is to follow, which lists the
 	// candidates (show-all-if-ambiguous).
 	list bool
@@ -45,7 +48,8 @@ func (t *tabCompleter) Do(line []rune, pos int) ([][]rune, int) {
 			// readline would put the common prefix in and wait for a
 			// second Tab to list them: the listener types it.
 			if common := commonPrefix(suffixes); len(common) > 0 {
-				t.fix = &fixedLine{line: slices.Concat(line[:pos], common, line[pos:]), pos: pos + len(common), list: true}
+				fixed := slices.Concat(line[:pos], common, line[pos:])
+				t.fix = &fixedLine{after: fixed, line: fixed, pos: pos + len(common), list: true}
 				return [][]rune{common}, n
 			}
 		}
@@ -54,7 +58,7 @@ func (t *tabCompleter) Do(line []rune, pos int) ([][]rune, int) {
 	start := pos - len([]rune(typed))
 	w := []rune(word)
 	fixed := slices.Concat(line[:start], w, line[pos:])
-	t.fix = &fixedLine{line: fixed, pos: start + len(w)}
+	t.fix = &fixedLine{after: slices.Concat(line[:pos], w, line[pos:]), line: fixed, pos: start + len(w)}
 	return [][]rune{w}, 0
 }
 
