@@ -271,6 +271,13 @@ func (w *walker) buildProgram(val, on string) {
 		first = path.Base(p)
 	}
 	name := versionSuffix.Get().ReplaceAllString(first, "")
+	switch strings.TrimRight(name, "0123456789.") {
+	case "sh", "bash", "dash", "zsh", "ksh", "fish", "env", "python", "perl", "ruby", "node", "php", "lua", "tclsh":
+		// GOFLAGS=-toolexec=sh …: a shell or an interpreter runs whatever
+		// it is handed, and GOFLAGS's fields split its script apart.
+		w.res.add(Dangerous, on+": has the build run a shell or an interpreter (`"+name+"`)")
+		return
+	}
 	if len(words) == 1 && (compilers.Get()[name] || crossTool.Get().MatchString(name)) {
 		w.res.add(Dev, on+": chooses the compiler or build tool")
 		return

@@ -612,7 +612,11 @@ func (w *walker) tar(chain string, args []arg, io ioInfo) {
 	case "t":
 		w.res.add(Safe, "`tar -t`: lists an archive")
 	case "c":
-		if file != "" && file != "-" {
+		if file == "-" {
+			w.res.add(Safe, "`tar -cf -`: packs to standard output, writing no file")
+			return
+		}
+		if file != "" {
 			w.writeTo(file, "tar -c", file)
 		} else {
 			w.res.add(Dev, "`tar -c`: packs files")

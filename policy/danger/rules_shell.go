@@ -404,6 +404,7 @@ func shellCommands() map[string]*rule {
 		"strace": {
 			class:   Dev,
 			why:     "traces a command",
+			alone:   "-V --version",
 			flags:   []flag{raise("-p --attach", Dangerous, "attaches to a running process and reads what it holds")},
 			check:   (*walker).tracerOut,
 			kind:    kindWrap,

@@ -641,6 +641,11 @@ func systemCommands() map[string]*rule {
 			// Which keychains are searched, not what they hold; -s sets it.
 			"list-keychains": {class: Safe, why: "lists keychain files",
 				flags: []flag{raise("-s", Dangerous, "changes the keychain search list")}},
+			// An item's attributes; -w prints its password, -g too.
+			"find-generic-password": {class: Safe, why: "shows a keychain item's attributes",
+				flags: []flag{raise("-w -g", Dangerous, "prints the password")}},
+			"find-internet-password": {class: Safe, why: "shows a keychain item's attributes",
+				flags: []flag{raise("-w -g", Dangerous, "prints the password")}},
 		}},
 		"pass": passRule(),
 		"op": {class: Dangerous, why: "reads a password manager",

@@ -35,3 +35,22 @@ func TestTwelfthFamilies(t *testing.T) {
 		{"7z x backup.7z", Dev},
 	})
 }
+
+// TestThirteenthFamilies pins what the thirteenth blind set found.
+func TestThirteenthFamilies(t *testing.T) {
+	checkRules(t, []ruleCase{
+		// A shell or an interpreter as the program a build runs.
+		{"GOFLAGS='-toolexec=bash' go test ./...", Dangerous},
+		{"CC=sh make", Dangerous},
+		{"CC=clang-17 make", Dev},
+		// swift -e is inline code.
+		{"swift -e 'print(1)'", Dangerous},
+		{"swift build", Dev},
+		// Read-only looks the set expected to stay safe.
+		{"strace --version", Safe},
+		{"security find-internet-password -s example.com", Safe},
+		{"security find-internet-password -s example.com -g", Dangerous},
+		{"tar -czf - docs | wc -c", Safe},
+		{"tar -czf docs.tgz docs", Dev},
+	})
+}
