@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/qsh-shell/qsh/internal/needs"
 	"github.com/qsh-shell/qsh/shell/shelltest"
@@ -84,6 +85,11 @@ func TestHstr(t *testing.T) {
 	tm.Type(shelltest.Enter)
 	tm.WaitFor("hstr-marker-42\n")
 	tm.WaitFor(ps1)
+	// The times bash's file keeps, shown as HISTTIMEFORMAT says.
+	year := time.Now().Format("2006")
+	if out := enter(tm, "HISTTIMEFORMAT='<%Y> ' history 3"); !strings.Contains(out, "<"+year+"> echo other") {
+		t.Errorf("history with HISTTIMEFORMAT:\n%s", shelltest.Tail(out))
+	}
 	exit(t, tm)
 	data, _ := os.ReadFile(filepath.Join(home, ".bash_history"))
 	if n := strings.Count(string(data), "echo other\n"); n != 1 {
