@@ -68,7 +68,7 @@ func (h *Host) Jail(p Policy) (*Jail, error) {
 		h.live.Close()
 		h.live = nil
 	}
-	j, err := h.open(p)
+	j, err := h.open(p, false)
 	if err != nil {
 		return nil, err
 	}
@@ -87,12 +87,56 @@ func (h *Host) Jail(p Policy) (*Jail, error) {
 func (h *Host) Prepare() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if h.closed || h.live != nil && h.live.alive() || h.spare != nil && h.spare.alive() || h.noNS != "" ||
-		h.noNamespaces || ABI() < 1 {
+	if h.live != nil && h.live.alive() {
 		return
+	}
+	h.prepare()
+}
+
+// PrepareFor opens ahead the jail for p, the policy the next commands
+// will probably have (that of the session's workspace): its mounts, its
+// Landlock ruleset and seccomp filter are made while the model thinks,
+// and Jail(p) returns it as it returns the jail in use, leaving the
+// command only its program's start. It also prepares a jail's process
+// as Prepare does, for a command whose policy turns out another: that
+// one closes the jail made for p and opens its own as it would have.
+// The jail for p is what the jail in use is between two questions: the
+// same walls, set up a little earlier. It does nothing where the jail in
+// use is already p's, and nothing but Prepare's where namespaces are not
+// to be had.
+func (h *Host) PrepareFor(p Policy) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.live != nil && h.live.alive() && reflect.DeepEqual(p, h.policy) {
+		return
+	}
+	if !h.prepare() {
+		return
+	}
+	if h.live != nil {
+		h.live.Close()
+		h.live = nil
+	}
+	j, err := h.open(p, true)
+	if err != nil {
+		return // the command's own Jail(p) says why
+	}
+	h.live, h.policy = j, clonePolicy(p)
+	h.prepare() // the spare went to p's jail: another, for any other policy
+}
+
+// prepare starts the spare jail's process (see Prepare) unless there is
+// one, and says whether there is one now. h.mu is held.
+func (h *Host) prepare() bool {
+	if h.closed || h.noNS != "" || h.noNamespaces || ABI() < 1 {
+		return false
+	}
+	if h.spare != nil && h.spare.alive() {
+		return true
 	}
 	if h.spare != nil {
 		h.spare.Close()
+		h.spare = nil
 	}
 	// What a jail's plan needs but its policy: off the command's way too.
 	h.session()
@@ -101,9 +145,8 @@ func (h *Host) Prepare() {
 	// but through the proxy. A jail with the network on starts its own.
 	j, err := spawn(true, false, true)
 	if err != nil {
-		h.spare = nil
 		h.noNS = err.Error()
-		return
+		return false
 	}
 	// Its Go start is the spare's to wait for too, not the command's.
 	select {
@@ -111,11 +154,12 @@ func (h *Host) Prepare() {
 	case <-j.dead:
 		if err := j.refused(); err != nil {
 			h.noNS = err.Error()
-			return
 		}
+		return false
 	case <-time.After(readyWait):
 	}
 	h.spare = j
+	return true
 }
 
 // Idle kills whatever the jail in use still runs: the question that used
@@ -181,7 +225,9 @@ func clonePolicy(p Policy) Policy {
 
 // open starts a jail for p: in namespaces of its own where the kernel
 // allows them, else without (reduced, and said so), unless p is strict.
-func (h *Host) open(p Policy) (*Jail, error) {
+// ahead, off a command's way, a process it must start goes through a
+// launcher (see spawn).
+func (h *Host) open(p Policy, ahead bool) (*Jail, error) {
 	if _, err := Support(); err != nil {
 		return nil, err
 	}
@@ -195,7 +241,7 @@ func (h *Host) open(p Policy) (*Jail, error) {
 	var refused error
 	if reason == "" {
 		if spare = h.takeSpare(p); spare == nil {
-			spare, refused = spawn(true, p.Net == NetOn, false)
+			spare, refused = spawn(true, p.Net == NetOn, ahead)
 		}
 	}
 	dir, err := h.session()

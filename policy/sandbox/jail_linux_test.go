@@ -126,16 +126,18 @@ func (pl place) policy(t *testing.T, s Settings) Policy {
 	return p
 }
 
-// hosts are a namespaced host and one that runs jails as where the
-// kernel refuses namespaces.
+// hosts are a namespaced host, one that runs jails as where the kernel
+// refuses namespaces, and a namespaced one whose jails are opened ahead
+// (see PrepareFor).
 func hosts(t *testing.T) map[string]*Host {
-	full, reduced := NewHost(), NewHost()
+	full, reduced, expected := NewHost(), NewHost(), NewHost()
 	reduced.noNamespaces = true
 	t.Cleanup(func() {
 		full.Close()
 		reduced.Close()
+		expected.Close()
 	})
-	return map[string]*Host{"namespaces": full, "reduced": reduced}
+	return map[string]*Host{"namespaces": full, "reduced": reduced, "expected": expected}
 }
 
 // TestJailFiles runs real programs in jails, namespaced and reduced, under
@@ -157,12 +159,23 @@ func testJailFiles(t *testing.T, h *Host, name, where string) {
 	if where == "outside /tmp" {
 		pl = newPlaceIn(t, outsideTmp(t))
 	}
-	j, err := h.Jail(pl.policy(t, Settings{Mode: Workspace, Net: NetOn}))
+	p := pl.policy(t, Settings{Mode: Workspace, Net: NetOn})
+	var ahead *Jail
+	if name == "expected" {
+		h.PrepareFor(p)
+		if ahead = h.live; ahead == nil {
+			needs.Missing(t, "nothing prepared: %s", h.noNS)
+		}
+	}
+	j, err := h.Jail(p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if name == "namespaces" && !j.Layers().Namespaces {
+	if name != "reduced" && !j.Layers().Namespaces {
 		noNamespaces(t, j)
+	}
+	if ahead != nil && j != ahead {
+		t.Errorf("the jail opened ahead was not used")
 	}
 	tests := []struct {
 		name   string
@@ -263,23 +276,35 @@ func noNamespaces(t *testing.T, j *Jail) {
 // started ahead, before its policy was known: the same walls hold.
 func TestJailNamespaces(t *testing.T) {
 	requireLandlock(t)
-	t.Run("opened", func(t *testing.T) { testJailNamespaces(t, false) })
-	t.Run("prepared", func(t *testing.T) { testJailNamespaces(t, true) })
+	for _, how := range []string{"opened", "prepared", "expected"} {
+		t.Run(how, func(t *testing.T) { testJailNamespaces(t, how) })
+	}
 }
 
-func testJailNamespaces(t *testing.T, prepared bool) {
+func testJailNamespaces(t *testing.T, how string) {
 	pl := newPlace(t)
 	h := NewHost()
 	defer h.Close()
-	if prepared {
+	p := pl.policy(t, Settings{Mode: Workspace, Net: NetOff})
+	var ahead *Jail
+	switch how {
+	case "prepared":
 		h.Prepare()
 		if h.spare == nil {
 			needs.Missing(t, "nothing prepared: %s", h.noNS)
 		}
+	case "expected":
+		h.PrepareFor(p)
+		if ahead = h.live; ahead == nil {
+			needs.Missing(t, "nothing prepared: %s", h.noNS)
+		}
 	}
-	j := namespaced(t, h, pl.policy(t, Settings{Mode: Workspace, Net: NetOff}))
-	if prepared && h.spare != nil {
+	j := namespaced(t, h, p)
+	if how == "prepared" && h.spare != nil {
 		t.Errorf("the prepared jail was not used")
+	}
+	if how == "expected" && j != ahead {
+		t.Errorf("the jail opened ahead was not used")
 	}
 	if !j.Layers().Seccomp || len(j.Layers().Reduced) > 0 {
 		t.Errorf("layers: %+v", j.Layers())
@@ -688,6 +713,43 @@ func TestPrepare(t *testing.T) {
 	}
 	if h.Prepare(); h.spare != nil {
 		h.spare.Close()
+		t.Errorf("a closed host prepared a jail")
+	}
+}
+
+// TestPrepareFor checks that a jail opened ahead for a policy serves that
+// policy only: a command with another gets a jail of its own, from the
+// process prepared beside it, with its own walls; and that a closed host
+// opens nothing ahead.
+func TestPrepareFor(t *testing.T) {
+	requireLandlock(t)
+	pl := newPlace(t)
+	h := NewHost()
+	defer h.Close()
+	p := pl.policy(t, Settings{Mode: Workspace, Net: NetOff})
+	h.PrepareFor(p)
+	ahead, spare := h.live, h.spare
+	if ahead == nil || spare == nil {
+		needs.Missing(t, "nothing prepared: %s", h.noNS)
+	}
+	if h.PrepareFor(p); h.live != ahead || h.spare != spare {
+		t.Errorf("a second one was prepared")
+	}
+	q := pl.policy(t, Settings{Mode: ReadOnly, Net: NetOff})
+	j := namespaced(t, h, q)
+	if j == ahead || h.spare != nil {
+		t.Errorf("another policy's jail: the one opened ahead used, or not the prepared process")
+	}
+	select {
+	case <-ahead.dead:
+	case <-time.After(testtime.Scaled(10 * time.Second)):
+		t.Errorf("the jail opened ahead outlived its replacement")
+	}
+	if out, ws := jailed(t, j, pl.env, pl.ws, "sh", "-c", `touch "$WS/new"`); ws.ExitStatus() == 0 {
+		t.Errorf("readonly: a write in the workspace succeeded:\n%s", out)
+	}
+	h.Close()
+	if h.PrepareFor(p); h.live != nil || h.spare != nil {
 		t.Errorf("a closed host prepared a jail")
 	}
 }
