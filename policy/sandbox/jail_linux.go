@@ -148,6 +148,11 @@ func (h *Host) prepare() bool {
 		h.noNS = err.Error()
 		return false
 	}
+	// Most of the Landlock ruleset too: the rules of /etc's entries.
+	pre, prebuild := presumed()
+	if prebuild {
+		prebuild = j.send(append([]string{confine.MsgPrebuild}, pre.Fields()...)) == nil
+	}
 	// Its Go start is the spare's to wait for too, not the command's.
 	select {
 	case <-j.hello:
@@ -157,6 +162,16 @@ func (h *Host) prepare() bool {
 		}
 		return false
 	case <-time.After(readyWait):
+	}
+	if prebuild {
+		select {
+		case ok := <-j.built:
+			if ok {
+				j.prebuilt = &pre
+			}
+		case <-j.dead:
+		case <-time.After(readyWait):
+		}
 	}
 	h.spare = j
 	return true
@@ -335,6 +350,7 @@ type Jail struct {
 	noted bool
 
 	hello  chan struct{} // the jail's process runs
+	built  chan bool     // it made the ruleset sent ahead of its plan, or not
 	first  chan []string // ready or fail
 	resets chan struct{}
 	dead   chan struct{}
@@ -343,6 +359,11 @@ type Jail struct {
 	// launcher: cmd is the jail's launcher, which started the jail (see
 	// confine.LaunchArg).
 	launcher bool
+	// prebuilt is the ruleset the jail's process made before its plan
+	// (see presumed), nil without one; ahead counts the rules of its that
+	// the jail kept (for tests).
+	prebuilt *confine.Ruleset
+	ahead    int
 	layers   Layers
 	env      []string
 	// root is the jail's / from outside (/proc/PID/root), where the shell
@@ -411,7 +432,7 @@ func (h *Host) start(p Policy, dir string, namespaced bool, spare *Jail) (*Jail,
 // more, but none of the copy-on-write faults a fork leaves qsh, for a jail
 // whose start is off the command's way (see Prepare).
 func spawn(namespaced, netOn, launcher bool) (*Jail, error) {
-	j := &Jail{procs: map[string]*Proc{}, hello: make(chan struct{}, 1), first: make(chan []string, 1),
+	j := &Jail{procs: map[string]*Proc{}, hello: make(chan struct{}, 1), built: make(chan bool, 1), first: make(chan []string, 1),
 		resets: make(chan struct{}, 1), dead: make(chan struct{}), root: -1}
 	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
 	if err != nil {
@@ -555,7 +576,12 @@ func (j *Jail) setUp(p Policy, dir string, namespaced bool, f *fixed) error {
 	for _, d := range extra {
 		ruleset.Paths = append(ruleset.Paths, confine.PathRule{Path: d, Access: ruleset.HandledFS & uint64(readFS)})
 	}
-	if err := j.send(append([]string{confine.MsgRules}, ruleset.Fields()...)); err != nil {
+	msg = append([]string{confine.MsgRules}, ruleset.Fields()...)
+	if more, ok := beyond(ruleset, j.prebuilt, steps); ok {
+		msg = append([]string{confine.MsgMoreRules}, more.Fields()...)
+		j.ahead = len(ruleset.Paths) - len(more.Paths)
+	}
+	if err := j.send(msg); err != nil {
 		return fmt.Errorf("sandbox: %v", err)
 	}
 	var reply []string
@@ -771,6 +797,12 @@ func (j *Jail) dispatch(m []string) {
 	case confine.MsgHello:
 		select {
 		case j.hello <- struct{}{}:
+		default:
+		}
+		return
+	case confine.MsgPrebuilt:
+		select {
+		case j.built <- len(m) > 1 && m[1] == "1":
 		default:
 		}
 		return

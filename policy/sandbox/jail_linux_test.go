@@ -190,6 +190,8 @@ func testJailFiles(t *testing.T, h *Host, name, where string) {
 		{"/dev/stdout", `echo to-stdout > /dev/stdout`, true, "to-stdout"},
 		{"read at home", `cat ~/.bashrc`, true, "x"},
 		{"read the system", `head -c 5 /etc/passwd`, true, "root"},
+		{"read the system's secrets", `for f in /etc/shadow /etc/gshadow /etc/ssl/private/*; do cat "$f" && exit 0; done; exit 1`,
+			false, ""},
 		{"append to ~/.bashrc", `echo evil >> ~/.bashrc`, false, ""},
 		{"create at home", `touch ~/pwned`, false, ""},
 		{"read a key", `cat ~/.ssh/id_rsa`, false, "ermission denied"},
@@ -306,6 +308,11 @@ func testJailNamespaces(t *testing.T, how string) {
 	if how == "expected" && j != ahead {
 		t.Errorf("the jail opened ahead was not used")
 	}
+	// The rules of /etc's entries were made before the plan, where the
+	// system has secrets there.
+	if _, ok := presumed(); ok && how != "opened" && j.ahead == 0 {
+		t.Errorf("the prepared jail made its ruleset afresh")
+	}
 	if !j.Layers().Seccomp || len(j.Layers().Reduced) > 0 {
 		t.Errorf("layers: %+v", j.Layers())
 	}
@@ -326,9 +333,12 @@ func testJailNamespaces(t *testing.T, how string) {
 		ls -A /run/user/$(id -u) | wc -l | sed 's/^/runuser=/'
 		test -d "$WS/src" && echo ws-visible
 		test -r "$HOME/.bashrc" && echo home-visible
+		head -c 5 /etc/passwd | grep -q root && echo etc-visible
+		cat /etc/shadow /etc/gshadow 2>/dev/null | head -c 1 | grep -q . && echo SHADOW-READ
+		cat /etc/ssl/private/* 2>/dev/null | head -c 1 | grep -q . && echo SSL-PRIVATE-READ
 		echo "uid=$(id -u)"
 	`)
-	for _, want := range []string{"tmpdir=/tmp", "made", "runuser=0", "ws-visible", "home-visible",
+	for _, want := range []string{"tmpdir=/tmp", "made", "runuser=0", "ws-visible", "home-visible", "etc-visible",
 		"uid=" + strconvItoa(os.Getuid())} {
 		if !strings.Contains(out, want) {
 			t.Errorf("lacks %q:\n%s", want, out)
@@ -336,6 +346,9 @@ func testJailNamespaces(t *testing.T, how string) {
 	}
 	if strings.Contains(out, "REAL-TMP-VISIBLE") {
 		t.Errorf("the real /tmp is visible:\n%s", out)
+	}
+	if strings.Contains(out, "SHADOW-READ") || strings.Contains(out, "SSL-PRIVATE-READ") {
+		t.Errorf("the system's secrets were read:\n%s", out)
 	}
 	if f, err := j.Open("/tmp/made-inside", os.O_RDONLY, 0); err != nil {
 		t.Errorf("the private /tmp from outside: %v", err)
