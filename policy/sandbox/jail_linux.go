@@ -105,8 +105,8 @@ func (h *Host) Prepare() {
 // one closes the jail made for p and opens its own as it would have.
 // The jail for p is what the jail in use is between two questions: the
 // same walls, set up a little earlier. It does nothing where the jail in
-// use is already p's, and nothing but Prepare's where namespaces are not
-// to be had.
+// use is already p's, or where Prepare would do nothing but for a jail
+// in use.
 func (h *Host) PrepareFor(p Policy) {
 	h.mu.Lock()
 	defer h.mu.Unlock()

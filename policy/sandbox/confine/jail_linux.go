@@ -310,10 +310,9 @@ var atFDCWD = -100
 
 // confine drops the jail's privileges and applies the Landlock ruleset
 // (its rules added to the ruleset pre, if pre is not -1) and the seccomp
-// filter. Its children inherit all of it: no
-// capabilities, even as root (in a user namespace that maps the user's
-// root, or in the machine's own), no_new_privs, the same Landlock domain
-// and filter.
+// filter. Its children inherit all of it: no capabilities, even as root
+// (in a user namespace that maps the user's root, or in the machine's
+// own), no_new_privs, the same Landlock domain and filter.
 func (s *supervisor) confine(ruleset Ruleset, pre int, filter string) string {
 	fail := func(what string, e syscall.Errno) string { return what + ": " + e.Error() }
 	// Without namespaces an ordinary user has nothing to drop, and no
