@@ -81,7 +81,9 @@ func BenchmarkConfinedStart(b *testing.B) {
 // that a mean takes in whole. The cases are BenchmarkConfinedStart's:
 // cold (a jail opened for the command), prepared (its process started
 // ahead, as when a question is asked: the first confined command of a
-// session) and next (the jail already open: every later command).
+// session), expected (the whole jail opened ahead for the policy the
+// command turns out to have: PrepareFor) and next (the jail already
+// open: every later command).
 func BenchmarkConfinedExtra(b *testing.B) {
 	prog, p := confinedPolicy(b)
 	cases := []struct {
@@ -92,6 +94,11 @@ func BenchmarkConfinedExtra(b *testing.B) {
 		{"prepared", func() *sandbox.Host {
 			h := sandbox.NewHost()
 			h.Prepare()
+			return h
+		}},
+		{"expected", func() *sandbox.Host {
+			h := sandbox.NewHost()
+			h.PrepareFor(p)
 			return h
 		}},
 	}

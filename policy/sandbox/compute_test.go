@@ -16,7 +16,7 @@ func tree(t *testing.T, files ...string) string {
 }
 
 // treeIn is tree under base.
-func treeIn(t *testing.T, base string, files ...string) string {
+func treeIn(t testing.TB, base string, files ...string) string {
 	t.Helper()
 	root, err := filepath.EvalSymlinks(base)
 	if err != nil {

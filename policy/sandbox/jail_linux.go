@@ -50,6 +50,9 @@ type Host struct {
 	// noNamespaces makes jails without namespaces, as where the kernel
 	// refuses them (for tests).
 	noNamespaces bool
+	// noPrebuild keeps prepared jails' processes from making rules
+	// before their plan (for benchmarks: the cost it saves).
+	noPrebuild bool
 }
 
 // NewHost returns a Host; it makes nothing until a jail is asked for.
@@ -68,7 +71,7 @@ func (h *Host) Jail(p Policy) (*Jail, error) {
 		h.live.Close()
 		h.live = nil
 	}
-	j, err := h.open(p)
+	j, err := h.open(p, false)
 	if err != nil {
 		return nil, err
 	}
@@ -87,12 +90,56 @@ func (h *Host) Jail(p Policy) (*Jail, error) {
 func (h *Host) Prepare() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if h.closed || h.live != nil && h.live.alive() || h.spare != nil && h.spare.alive() || h.noNS != "" ||
-		h.noNamespaces || ABI() < 1 {
+	if h.live != nil && h.live.alive() {
 		return
+	}
+	h.prepare()
+}
+
+// PrepareFor opens ahead the jail for p, the policy the next commands
+// will probably have (that of the session's workspace): its mounts, its
+// Landlock ruleset and seccomp filter are made while the model thinks,
+// and Jail(p) returns it as it returns the jail in use, leaving the
+// command only its program's start. It also prepares a jail's process
+// as Prepare does, for a command whose policy turns out another: that
+// one closes the jail made for p and opens its own as it would have.
+// The jail for p is what the jail in use is between two questions: the
+// same walls, set up a little earlier. It does nothing where the jail in
+// use is already p's, or where Prepare would do nothing but for a jail
+// in use.
+func (h *Host) PrepareFor(p Policy) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.live != nil && h.live.alive() && reflect.DeepEqual(p, h.policy) {
+		return
+	}
+	if !h.prepare() {
+		return
+	}
+	if h.live != nil {
+		h.live.Close()
+		h.live = nil
+	}
+	j, err := h.open(p, true)
+	if err != nil {
+		return // the command's own Jail(p) says why
+	}
+	h.live, h.policy = j, clonePolicy(p)
+	h.prepare() // the spare went to p's jail: another, for any other policy
+}
+
+// prepare starts the spare jail's process (see Prepare) unless there is
+// one, and says whether there is one now. h.mu is held.
+func (h *Host) prepare() bool {
+	if h.closed || h.noNS != "" || h.noNamespaces || ABI() < 1 {
+		return false
+	}
+	if h.spare != nil && h.spare.alive() {
+		return true
 	}
 	if h.spare != nil {
 		h.spare.Close()
+		h.spare = nil
 	}
 	// What a jail's plan needs but its policy: off the command's way too.
 	h.session()
@@ -101,21 +148,34 @@ func (h *Host) Prepare() {
 	// but through the proxy. A jail with the network on starts its own.
 	j, err := spawn(true, false, true)
 	if err != nil {
-		h.spare = nil
 		h.noNS = err.Error()
-		return
+		return false
 	}
+	// Most of the Landlock ruleset too: the rules of /etc's entries.
+	pre, prebuild := presumed()
+	prebuild = prebuild && !h.noPrebuild && j.send(append([]string{confine.MsgPrebuild}, pre.Fields()...)) == nil
 	// Its Go start is the spare's to wait for too, not the command's.
 	select {
 	case <-j.hello:
 	case <-j.dead:
 		if err := j.refused(); err != nil {
 			h.noNS = err.Error()
-			return
 		}
+		return false
 	case <-time.After(readyWait):
 	}
+	if prebuild {
+		select {
+		case ok := <-j.built:
+			if ok {
+				j.prebuilt = &pre
+			}
+		case <-j.dead:
+		case <-time.After(readyWait):
+		}
+	}
 	h.spare = j
+	return true
 }
 
 // Idle kills whatever the jail in use still runs: the question that used
@@ -181,7 +241,9 @@ func clonePolicy(p Policy) Policy {
 
 // open starts a jail for p: in namespaces of its own where the kernel
 // allows them, else without (reduced, and said so), unless p is strict.
-func (h *Host) open(p Policy) (*Jail, error) {
+// ahead, off a command's way, a process it must start goes through a
+// launcher (see spawn).
+func (h *Host) open(p Policy, ahead bool) (*Jail, error) {
 	if _, err := Support(); err != nil {
 		return nil, err
 	}
@@ -195,7 +257,7 @@ func (h *Host) open(p Policy) (*Jail, error) {
 	var refused error
 	if reason == "" {
 		if spare = h.takeSpare(p); spare == nil {
-			spare, refused = spawn(true, p.Net == NetOn, false)
+			spare, refused = spawn(true, p.Net == NetOn, ahead)
 		}
 	}
 	dir, err := h.session()
@@ -289,6 +351,7 @@ type Jail struct {
 	noted bool
 
 	hello  chan struct{} // the jail's process runs
+	built  chan bool     // it made the ruleset sent ahead of its plan, or not
 	first  chan []string // ready or fail
 	resets chan struct{}
 	dead   chan struct{}
@@ -297,6 +360,11 @@ type Jail struct {
 	// launcher: cmd is the jail's launcher, which started the jail (see
 	// confine.LaunchArg).
 	launcher bool
+	// prebuilt is the ruleset the jail's process made before its plan
+	// (see presumed), nil without one; ahead counts the rules of its that
+	// the jail kept (for tests).
+	prebuilt *confine.Ruleset
+	ahead    int
 	layers   Layers
 	env      []string
 	// root is the jail's / from outside (/proc/PID/root), where the shell
@@ -365,7 +433,7 @@ func (h *Host) start(p Policy, dir string, namespaced bool, spare *Jail) (*Jail,
 // more, but none of the copy-on-write faults a fork leaves qsh, for a jail
 // whose start is off the command's way (see Prepare).
 func spawn(namespaced, netOn, launcher bool) (*Jail, error) {
-	j := &Jail{procs: map[string]*Proc{}, hello: make(chan struct{}, 1), first: make(chan []string, 1),
+	j := &Jail{procs: map[string]*Proc{}, hello: make(chan struct{}, 1), built: make(chan bool, 1), first: make(chan []string, 1),
 		resets: make(chan struct{}, 1), dead: make(chan struct{}), root: -1}
 	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
 	if err != nil {
@@ -509,7 +577,12 @@ func (j *Jail) setUp(p Policy, dir string, namespaced bool, f *fixed) error {
 	for _, d := range extra {
 		ruleset.Paths = append(ruleset.Paths, confine.PathRule{Path: d, Access: ruleset.HandledFS & uint64(readFS)})
 	}
-	if err := j.send(append([]string{confine.MsgRules}, ruleset.Fields()...)); err != nil {
+	msg = append([]string{confine.MsgRules}, ruleset.Fields()...)
+	if more, ok := beyond(ruleset, j.prebuilt, steps); ok {
+		msg = append([]string{confine.MsgMoreRules}, more.Fields()...)
+		j.ahead = len(ruleset.Paths) - len(more.Paths)
+	}
+	if err := j.send(msg); err != nil {
 		return fmt.Errorf("sandbox: %v", err)
 	}
 	var reply []string
@@ -725,6 +798,12 @@ func (j *Jail) dispatch(m []string) {
 	case confine.MsgHello:
 		select {
 		case j.hello <- struct{}{}:
+		default:
+		}
+		return
+	case confine.MsgPrebuilt:
+		select {
+		case j.built <- len(m) > 1 && m[1] == "1":
 		default:
 		}
 		return

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -85,7 +86,7 @@ type place struct {
 	env            []string
 }
 
-func newPlace(t *testing.T) place {
+func newPlace(t testing.TB) place {
 	t.Helper()
 	return newPlaceIn(t, t.TempDir())
 }
@@ -102,7 +103,7 @@ func outsideTmp(t *testing.T) string {
 	return dir
 }
 
-func newPlaceIn(t *testing.T, base string) place {
+func newPlaceIn(t testing.TB, base string) place {
 	t.Helper()
 	root := treeIn(t, base, "home/.bashrc", "home/.qshrc", "state/qsh/history", "home/.ssh/id_rsa", "home/.aws/credentials", "home/.cache/", "home/notes.txt",
 		"ws/.git/config", "ws/.git/HEAD", "ws/.git/objects/", "ws/.git/refs/heads/", "ws/src/main.c", "tmp/")
@@ -120,22 +121,24 @@ func newPlaceIn(t *testing.T, base string) place {
 	return place{root, home, ws, env}
 }
 
-func (pl place) policy(t *testing.T, s Settings) Policy {
+func (pl place) policy(t testing.TB, s Settings) Policy {
 	t.Helper()
 	p, _ := Compute(s, Place{Dir: filepath.Join(pl.ws, "src"), Home: pl.home, Environ: pl.env})
 	return p
 }
 
-// hosts are a namespaced host and one that runs jails as where the
-// kernel refuses namespaces.
+// hosts are a namespaced host, one that runs jails as where the kernel
+// refuses namespaces, and a namespaced one whose jails are opened ahead
+// (see PrepareFor).
 func hosts(t *testing.T) map[string]*Host {
-	full, reduced := NewHost(), NewHost()
+	full, reduced, expected := NewHost(), NewHost(), NewHost()
 	reduced.noNamespaces = true
 	t.Cleanup(func() {
 		full.Close()
 		reduced.Close()
+		expected.Close()
 	})
-	return map[string]*Host{"namespaces": full, "reduced": reduced}
+	return map[string]*Host{"namespaces": full, "reduced": reduced, "expected": expected}
 }
 
 // TestJailFiles runs real programs in jails, namespaced and reduced, under
@@ -157,12 +160,23 @@ func testJailFiles(t *testing.T, h *Host, name, where string) {
 	if where == "outside /tmp" {
 		pl = newPlaceIn(t, outsideTmp(t))
 	}
-	j, err := h.Jail(pl.policy(t, Settings{Mode: Workspace, Net: NetOn}))
+	p := pl.policy(t, Settings{Mode: Workspace, Net: NetOn})
+	var ahead *Jail
+	if name == "expected" {
+		h.PrepareFor(p)
+		if ahead = h.live; ahead == nil {
+			needs.Missing(t, "nothing prepared: %s", h.noNS)
+		}
+	}
+	j, err := h.Jail(p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if name == "namespaces" && !j.Layers().Namespaces {
+	if name != "reduced" && !j.Layers().Namespaces {
 		noNamespaces(t, j)
+	}
+	if ahead != nil && j != ahead {
+		t.Errorf("the jail opened ahead was not used")
 	}
 	tests := []struct {
 		name   string
@@ -177,6 +191,8 @@ func testJailFiles(t *testing.T, h *Host, name, where string) {
 		{"/dev/stdout", `echo to-stdout > /dev/stdout`, true, "to-stdout"},
 		{"read at home", `cat ~/.bashrc`, true, "x"},
 		{"read the system", `head -c 5 /etc/passwd`, true, "root"},
+		{"read the system's secrets", `for f in /etc/shadow /etc/gshadow /etc/ssl/private/*; do cat "$f" && exit 0; done; exit 1`,
+			false, ""},
 		{"append to ~/.bashrc", `echo evil >> ~/.bashrc`, false, ""},
 		{"create at home", `touch ~/pwned`, false, ""},
 		{"read a key", `cat ~/.ssh/id_rsa`, false, "ermission denied"},
@@ -263,23 +279,40 @@ func noNamespaces(t *testing.T, j *Jail) {
 // started ahead, before its policy was known: the same walls hold.
 func TestJailNamespaces(t *testing.T) {
 	requireLandlock(t)
-	t.Run("opened", func(t *testing.T) { testJailNamespaces(t, false) })
-	t.Run("prepared", func(t *testing.T) { testJailNamespaces(t, true) })
+	for _, how := range []string{"opened", "prepared", "expected"} {
+		t.Run(how, func(t *testing.T) { testJailNamespaces(t, how) })
+	}
 }
 
-func testJailNamespaces(t *testing.T, prepared bool) {
+func testJailNamespaces(t *testing.T, how string) {
 	pl := newPlace(t)
 	h := NewHost()
 	defer h.Close()
-	if prepared {
+	p := pl.policy(t, Settings{Mode: Workspace, Net: NetOff})
+	var ahead *Jail
+	switch how {
+	case "prepared":
 		h.Prepare()
 		if h.spare == nil {
 			needs.Missing(t, "nothing prepared: %s", h.noNS)
 		}
+	case "expected":
+		h.PrepareFor(p)
+		if ahead = h.live; ahead == nil {
+			needs.Missing(t, "nothing prepared: %s", h.noNS)
+		}
 	}
-	j := namespaced(t, h, pl.policy(t, Settings{Mode: Workspace, Net: NetOff}))
-	if prepared && h.spare != nil {
+	j := namespaced(t, h, p)
+	if how == "prepared" && h.spare != nil {
 		t.Errorf("the prepared jail was not used")
+	}
+	if how == "expected" && j != ahead {
+		t.Errorf("the jail opened ahead was not used")
+	}
+	// The rules of /etc's entries were made before the plan, where the
+	// system has secrets there.
+	if _, ok := presumed(); ok && how != "opened" && j.ahead == 0 {
+		t.Errorf("the prepared jail made its ruleset afresh")
 	}
 	if !j.Layers().Seccomp || len(j.Layers().Reduced) > 0 {
 		t.Errorf("layers: %+v", j.Layers())
@@ -301,9 +334,12 @@ func testJailNamespaces(t *testing.T, prepared bool) {
 		ls -A /run/user/$(id -u) | wc -l | sed 's/^/runuser=/'
 		test -d "$WS/src" && echo ws-visible
 		test -r "$HOME/.bashrc" && echo home-visible
+		head -c 5 /etc/passwd | grep -q root && echo etc-visible
+		cat /etc/shadow /etc/gshadow 2>/dev/null | head -c 1 | grep -q . && echo SHADOW-READ
+		cat /etc/ssl/private/* 2>/dev/null | head -c 1 | grep -q . && echo SSL-PRIVATE-READ
 		echo "uid=$(id -u)"
 	`)
-	for _, want := range []string{"tmpdir=/tmp", "made", "runuser=0", "ws-visible", "home-visible",
+	for _, want := range []string{"tmpdir=/tmp", "made", "runuser=0", "ws-visible", "home-visible", "etc-visible",
 		"uid=" + strconvItoa(os.Getuid())} {
 		if !strings.Contains(out, want) {
 			t.Errorf("lacks %q:\n%s", want, out)
@@ -311,6 +347,9 @@ func testJailNamespaces(t *testing.T, prepared bool) {
 	}
 	if strings.Contains(out, "REAL-TMP-VISIBLE") {
 		t.Errorf("the real /tmp is visible:\n%s", out)
+	}
+	if strings.Contains(out, "SHADOW-READ") || strings.Contains(out, "SSL-PRIVATE-READ") {
+		t.Errorf("the system's secrets were read:\n%s", out)
 	}
 	if f, err := j.Open("/tmp/made-inside", os.O_RDONLY, 0); err != nil {
 		t.Errorf("the private /tmp from outside: %v", err)
@@ -690,4 +729,83 @@ func TestPrepare(t *testing.T) {
 		h.spare.Close()
 		t.Errorf("a closed host prepared a jail")
 	}
+}
+
+// TestPrepareFor checks that a jail opened ahead for a policy serves that
+// policy only: a command with another gets a jail of its own, from the
+// process prepared beside it, with its own walls; and that a closed host
+// opens nothing ahead.
+func TestPrepareFor(t *testing.T) {
+	requireLandlock(t)
+	pl := newPlace(t)
+	h := NewHost()
+	defer h.Close()
+	p := pl.policy(t, Settings{Mode: Workspace, Net: NetOff})
+	h.PrepareFor(p)
+	ahead, spare := h.live, h.spare
+	if ahead == nil || spare == nil {
+		needs.Missing(t, "nothing prepared: %s", h.noNS)
+	}
+	if h.PrepareFor(p); h.live != ahead || h.spare != spare {
+		t.Errorf("a second one was prepared")
+	}
+	q := pl.policy(t, Settings{Mode: ReadOnly, Net: NetOff})
+	j := namespaced(t, h, q)
+	if j == ahead || h.spare != nil {
+		t.Errorf("another policy's jail: the one opened ahead used, or not the prepared process")
+	}
+	select {
+	case <-ahead.dead:
+	case <-time.After(testtime.Scaled(10 * time.Second)):
+		t.Errorf("the jail opened ahead outlived its replacement")
+	}
+	if out, ws := jailed(t, j, pl.env, pl.ws, "sh", "-c", `touch "$WS/new"`); ws.ExitStatus() == 0 {
+		t.Errorf("readonly: a write in the workspace succeeded:\n%s", out)
+	}
+	h.Close()
+	if h.PrepareFor(p); h.live != nil || h.spare != nil {
+		t.Errorf("a closed host prepared a jail")
+	}
+}
+
+// BenchmarkPrepared is what a jail's set-up costs the first command once
+// its process is prepared, with the rules of /etc's entries made ahead
+// (prebuilt) and without (afresh): each iteration times both, in turns,
+// so that both see the same load of a shared machine; the figures are
+// the medians, and the median of the differences.
+func BenchmarkPrepared(b *testing.B) {
+	requireLandlock(b)
+	pl := newPlace(b)
+	p := pl.policy(b, Settings{Mode: Workspace, Net: NetOff})
+	open := func(prebuild bool) time.Duration {
+		h := NewHost()
+		defer h.Close()
+		h.noPrebuild = !prebuild
+		if h.Prepare(); h.spare == nil {
+			b.Skip("nothing prepared:", h.noNS)
+		}
+		t0 := time.Now()
+		if _, err := h.Jail(p); err != nil {
+			b.Fatal(err)
+		}
+		return time.Since(t0)
+	}
+	var afresh, prebuilt, saved []time.Duration
+	i := 0
+	for b.Loop() {
+		var a, p time.Duration
+		if i++; i%2 == 0 {
+			a, p = open(false), open(true)
+		} else {
+			p, a = open(true), open(false)
+		}
+		afresh, prebuilt, saved = append(afresh, a), append(prebuilt, p), append(saved, a-p)
+	}
+	median := func(d []time.Duration) float64 {
+		slices.Sort(d)
+		return float64(d[len(d)/2]) / float64(time.Millisecond)
+	}
+	b.ReportMetric(median(afresh), "afresh-ms")
+	b.ReportMetric(median(prebuilt), "prebuilt-ms")
+	b.ReportMetric(median(saved), "saved-ms")
 }

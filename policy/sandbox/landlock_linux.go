@@ -3,11 +3,14 @@ package sandbox
 import (
 	"errors"
 	"os"
+	"path/filepath"
+	"slices"
 	"strconv"
 
 	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
 
 	"github.com/qsh-shell/qsh/policy/sandbox/confine"
+	"github.com/qsh-shell/qsh/policy/secret"
 )
 
 // Support says what confines programs here ("Landlock ABI 7"), or why
@@ -95,4 +98,61 @@ func rules(g grants) (confine.Ruleset, error) {
 		r.Paths = append(r.Paths, confine.PathRule{Path: w, Access: write})
 	}
 	return r, nil
+}
+
+// presumed is the part of a jail's ruleset that the policies share, made
+// by a prepared jail's process before the policy is known (see Prepare):
+// the grants to read the entries beside the system's secrets (/etc's,
+// most of a ruleset), as Compute denies those and rules grants the rest.
+// Those of / are left out: they depend on where the home directory is.
+func presumed() (confine.Ruleset, bool) {
+	var deny []string
+	for _, f := range (secret.Places{}).Fixed() {
+		if _, err := os.Lstat(f); err == nil {
+			deny = append(deny, Resolve("/", f))
+		}
+	}
+	if len(deny) == 0 {
+		return confine.Ruleset{}, false
+	}
+	r, err := rules(grants{deny: roots(deny)})
+	if err != nil {
+		return r, false
+	}
+	r.Paths = slices.DeleteFunc(r.Paths, func(p confine.PathRule) bool { return filepath.Dir(p.Path) == "/" })
+	return r, len(r.Paths) > 0
+}
+
+// beyond is the ruleset r as rules to add to the ruleset pre, which a
+// jail's process made before its plan, or false where pre's rules are
+// not all r's, or it handles other rights: the jail makes r afresh then.
+// A rule of pre's on a path at or under a place the plan mounts holds on
+// what the mount hides, not on what is there after it: r's rule on that
+// path is added again, to what the mount put there.
+func beyond(r confine.Ruleset, pre *confine.Ruleset, steps []step) (confine.Ruleset, bool) {
+	if pre == nil || r.HandledFS != pre.HandledFS || r.HandledNet != pre.HandledNet || r.Scoped != pre.Scoped {
+		return r, false
+	}
+	var mounted []string
+	for _, s := range steps {
+		if (s.kind == confine.StepMount || s.kind == confine.StepPlace) && len(s.args) > 1 {
+			mounted = append(mounted, s.args[1])
+		}
+	}
+	want := make(map[confine.PathRule]bool, len(r.Paths))
+	for _, p := range r.Paths {
+		want[p] = true
+	}
+	made := make(map[confine.PathRule]bool, len(pre.Paths))
+	for _, p := range pre.Paths {
+		if !want[p] {
+			return r, false
+		}
+		if !slices.ContainsFunc(mounted, func(m string) bool { return Under(p.Path, m) }) {
+			made[p] = true
+		}
+	}
+	more := r
+	more.Paths = slices.DeleteFunc(slices.Clone(r.Paths), func(p confine.PathRule) bool { return made[p] })
+	return more, true
 }

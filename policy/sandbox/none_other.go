@@ -25,6 +25,7 @@ type Host struct{}
 func NewHost() *Host                         { return &Host{} }
 func (h *Host) Jail(p Policy) (*Jail, error) { return nil, errNoSandbox }
 func (h *Host) Prepare()                     {}
+func (h *Host) PrepareFor(Policy)            {}
 func (h *Host) Idle()                        {}
 func (h *Host) Close() error                 { return nil }
 

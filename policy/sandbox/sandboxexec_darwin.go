@@ -45,10 +45,11 @@ func (h *Host) Jail(p Policy) (*Jail, error) {
 	return &Jail{profile: profile(p)}, nil
 }
 
-// Idle and Close do nothing: there is nothing to keep.
-func (h *Host) Prepare()     {}
-func (h *Host) Idle()        {}
-func (h *Host) Close() error { return nil }
+// Prepare, PrepareFor, Idle and Close do nothing: there is nothing to keep.
+func (h *Host) Prepare()          {}
+func (h *Host) PrepareFor(Policy) {}
+func (h *Host) Idle()             {}
+func (h *Host) Close() error      { return nil }
 
 // Jail starts programs under one profile, each in a process group of its
 // own, which Reset kills.

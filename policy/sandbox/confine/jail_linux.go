@@ -57,6 +57,11 @@ type supervisor struct {
 	early   map[int]int    // exits reaped before their start was recorded
 	forking int
 	more    chan struct{} // a child was started: the reaper has something to wait for
+
+	// pre is the ruleset prebuilt before the plan (see MsgPrebuild), -1
+	// without one; preOf what it handles.
+	pre   int
+	preOf Ruleset
 }
 
 // jail is the jail's whole life; it does not return.
@@ -65,10 +70,16 @@ func jail() {
 	// Landlock (the kernel applies it to the calling thread) and forks
 	// every program, which inherits it.
 	runtime.LockOSThread()
-	s := &supervisor{ctl: &channel{fd: ctlFD}, procs: map[int]string{}, early: map[int]int{}, more: make(chan struct{}, 1)}
+	s := &supervisor{ctl: &channel{fd: ctlFD}, procs: map[int]string{}, early: map[int]int{}, more: make(chan struct{}, 1),
+		pre: -1}
 	s.ctl.write(MsgHello)
 	plan, fds, err := s.ctl.read()
 	closeAll(fds)
+	if err == nil && len(plan) > 0 && plan[0] == MsgPrebuild {
+		s.prebuild(plan[1:])
+		plan, fds, err = s.ctl.read()
+		closeAll(fds)
+	}
 	if err != nil || len(plan) < 3 || plan[0] != MsgPlan {
 		syscall.Exit(125)
 	}
@@ -158,17 +169,48 @@ func (s *supervisor) setUp(plan []string) (port string, notes []string, why stri
 	// done.
 	m, fds, err := s.ctl.read()
 	closeAll(fds)
-	if err != nil || len(m) < 1 || m[0] != MsgRules {
+	if err != nil || len(m) < 1 || m[0] != MsgRules && m[0] != MsgMoreRules {
 		return "", nil, "bad plan: no ruleset"
 	}
 	ruleset, rest, ok := parseRuleset(m[1:])
 	if !ok || len(rest) > 0 {
 		return "", nil, "bad plan: the ruleset"
 	}
-	if why := s.confine(ruleset, filter); why != "" {
+	pre := s.pre
+	s.pre = -1
+	if m[0] == MsgRules && pre >= 0 {
+		syscall.Close(pre)
+		pre = -1
+	}
+	if m[0] == MsgMoreRules && (pre < 0 || ruleset.HandledFS != s.preOf.HandledFS ||
+		ruleset.HandledNet != s.preOf.HandledNet || ruleset.Scoped != s.preOf.Scoped) {
+		return "", nil, "bad plan: more rules for a ruleset not prebuilt"
+	}
+	if why := s.confine(ruleset, pre, filter); why != "" {
 		return "", nil, why
 	}
 	return port, notes, ""
+}
+
+// prebuild makes the ruleset of the fields f, a ruleset's (see
+// MsgPrebuild), and says whether it could.
+func (s *supervisor) prebuild(f []string) {
+	r, rest, ok := parseRuleset(f)
+	if ok && len(rest) == 0 {
+		fd, e := r.create()
+		if e == 0 && r.add(fd) != nil {
+			syscall.Close(fd)
+			fd, e = -1, syscall.EINVAL
+		}
+		if e == 0 {
+			s.pre, s.preOf = fd, Ruleset{HandledFS: r.HandledFS, HandledNet: r.HandledNet, Scoped: r.Scoped}
+		}
+	}
+	made := "0"
+	if s.pre >= 0 {
+		made = "1"
+	}
+	s.ctl.write(MsgPrebuilt, made)
 }
 
 // step does one step of the plan.
@@ -267,11 +309,11 @@ func (s *supervisor) step(kind string, a []string, kept *[]int, port *string) er
 var atFDCWD = -100
 
 // confine drops the jail's privileges and applies the Landlock ruleset
-// and the seccomp filter. Its children inherit all of it: no
-// capabilities, even as root (in a user namespace that maps the user's
-// root, or in the machine's own), no_new_privs, the same Landlock domain
-// and filter.
-func (s *supervisor) confine(ruleset Ruleset, filter string) string {
+// (its rules added to the ruleset pre, if pre is not -1) and the seccomp
+// filter. Its children inherit all of it: no capabilities, even as root
+// (in a user namespace that maps the user's root, or in the machine's
+// own), no_new_privs, the same Landlock domain and filter.
+func (s *supervisor) confine(ruleset Ruleset, pre int, filter string) string {
 	fail := func(what string, e syscall.Errno) string { return what + ": " + e.Error() }
 	// Without namespaces an ordinary user has nothing to drop, and no
 	// right to change the bounding set: only failures that leave
@@ -295,8 +337,19 @@ func (s *supervisor) confine(ruleset Ruleset, filter string) string {
 	if _, _, e := syscall.RawSyscall6(syscall.SYS_PRCTL, prSetNoNewPrivs, 1, 0, 0, 0, 0); e != 0 {
 		return fail("no_new_privs", e)
 	}
-	if err := ruleset.apply(); err != nil {
-		return "landlock: " + err.Error()
+	if pre < 0 {
+		if err := ruleset.apply(); err != nil {
+			return "landlock: " + err.Error()
+		}
+	} else {
+		err := ruleset.add(pre)
+		if err == nil {
+			err = restrict(pre)
+		}
+		syscall.Close(pre)
+		if err != nil {
+			return "landlock: " + err.Error()
+		}
 	}
 	if filter != "" {
 		prog := struct {

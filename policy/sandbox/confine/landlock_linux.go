@@ -20,19 +20,36 @@ const (
 )
 
 // apply makes the ruleset r and confines the calling thread with it.
+func (r Ruleset) apply() error {
+	fd, e := r.create()
+	if e != 0 {
+		return e
+	}
+	defer syscall.Close(fd)
+	if err := r.add(fd); err != nil {
+		return err
+	}
+	return restrict(fd)
+}
+
+// create makes an empty ruleset that handles r's rights.
+func (r Ruleset) create() (int, syscall.Errno) {
+	attr := struct{ fs, net, scoped uint64 }{r.HandledFS, r.HandledNet, r.Scoped}
+	fd, _, e := syscall.Syscall(sysLandlockCreateRuleset, uintptr(unsafe.Pointer(&attr)), unsafe.Sizeof(attr), 0)
+	if e != 0 {
+		return -1, e
+	}
+	return int(fd), 0
+}
+
+// add adds r's rules to the ruleset fd, which handles r's rights.
 // A path that is not there is left out: it grants nothing. System calls
 // are most of a jail's set-up after its mounts, so a rule is two: open,
 // add. The descriptors are closed together (a call for each run of
 // consecutive numbers); a rule on a file that asks for a directory's
 // rights is not looked at first but refused by the kernel, and made
 // again with a file's (the rules of files come with those already).
-func (r Ruleset) apply() error {
-	attr := struct{ fs, net, scoped uint64 }{r.HandledFS, r.HandledNet, r.Scoped}
-	fd, _, e := syscall.Syscall(sysLandlockCreateRuleset, uintptr(unsafe.Pointer(&attr)), unsafe.Sizeof(attr), 0)
-	if e != 0 {
-		return e
-	}
-	defer syscall.Close(int(fd))
+func (r Ruleset) add(fd int) error {
 	held := make([]int, 0, heldMax)
 	defer func() { closeHeld(held) }()
 	for _, p := range r.Paths {
@@ -45,9 +62,9 @@ func (r Ruleset) apply() error {
 			continue
 		}
 		held = append(held, pfd)
-		e = addPath(fd, pfd, p.Access&r.HandledFS)
+		e := addPath(uintptr(fd), pfd, p.Access&r.HandledFS)
 		if e == syscall.EINVAL && p.Access&r.HandledFS&^fileRights != 0 {
-			e = addPath(fd, pfd, p.Access&r.HandledFS&fileRights) // not a directory
+			e = addPath(uintptr(fd), pfd, p.Access&r.HandledFS&fileRights) // not a directory
 		}
 		if e != 0 {
 			return e
@@ -58,11 +75,16 @@ func (r Ruleset) apply() error {
 		if rule.access == 0 {
 			continue
 		}
-		if _, _, e := syscall.Syscall6(sysLandlockAddRule, fd, ruleTypeNetPort, uintptr(unsafe.Pointer(&rule)), 0, 0, 0); e != 0 {
+		if _, _, e := syscall.Syscall6(sysLandlockAddRule, uintptr(fd), ruleTypeNetPort, uintptr(unsafe.Pointer(&rule)), 0, 0, 0); e != 0 {
 			return e
 		}
 	}
-	if _, _, e := syscall.RawSyscall(sysLandlockRestrictSelf, fd, 0, 0); e != 0 {
+	return nil
+}
+
+// restrict confines the calling thread with the ruleset fd.
+func restrict(fd int) error {
+	if _, _, e := syscall.RawSyscall(sysLandlockRestrictSelf, uintptr(fd), 0, 0); e != 0 {
 		return e
 	}
 	return nil

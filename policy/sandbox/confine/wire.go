@@ -124,6 +124,16 @@ const (
 	MsgReset  = "reset"  // qsh → jail: kill every program; the jail answers reset when they are gone
 	MsgSignal = "signal" // qsh → jail: a signal number, sent to every program (no answer)
 
+	// qsh → jail, before its plan, which may not come (see package
+	// sandbox's Prepare): a Landlock ruleset to make now, not enforced,
+	// of rules most plans will have. The jail answers MsgPrebuilt, "1"
+	// if it was made, else "0".
+	MsgPrebuild = "prebuild"
+	MsgPrebuilt = "prebuilt"
+	// qsh → jail, after the plan, instead of MsgRules: the ruleset is the
+	// prebuilt one with these rules added (the same rights handled).
+	MsgMoreRules = "more-rules"
+
 	StepMount    = "mount"    // src, dst, fstype, flags, data
 	StepMkdir    = "mkdir"    // path, mode: made with its parents, mode set whatever the umask
 	StepFile     = "file"     // path, mode: an empty file, its parents made
