@@ -30,6 +30,10 @@ const (
 	// answers with a terminal message of the same id, after which qsh
 	// hands the terminal over.
 	Terminal = "terminal"
+	// Prepare (assistant → qsh, with Sandbox): the policy the question's
+	// confined runs will most likely have; qsh opens that jail while the
+	// model thinks, and a run with another policy gets its own.
+	Prepare = "prepare"
 )
 
 // Message is one line of the channel. Type says which fields are used.

@@ -199,6 +199,17 @@ func envValue(environ []string, key string) string {
 	return v
 }
 
+// Expected is the sandbox's policy a confined call made in env would
+// have, for a jail opened ahead; false when commands do not run confined.
+func (r *Registry) Expected(env Env) (sandbox.Policy, bool) {
+	if !r.confining() {
+		return sandbox.Policy{}, false
+	}
+	p, rules, _ := r.policy(env)
+	r.withProxy(&p, rules)
+	return p, true
+}
+
 // Confine is how to start the program at path with args for calls made
 // in env, such as an MCP stdio server: the program and arguments to
 // execute, the files to hand it from fd 3 on, and what to call once it

@@ -5,13 +5,16 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/qsh-shell/qsh/internal/needs"
 	"github.com/qsh-shell/qsh/policy/sandbox"
+	"github.com/qsh-shell/qsh/shell/guarded"
 )
 
 // sandboxHome makes a home directory with a secret and an rc file, and a
@@ -214,5 +217,35 @@ func TestPostEditSandbox(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(home, "pwned-hook")); err == nil {
 		t.Errorf("the post-edit hook wrote at home")
+	}
+}
+
+// TestExpectedIsTheRunsPolicy: the policy the assistant sends ahead for a
+// question (Expected) is, field for field, the one its first confined
+// command is sent with, so qsh's jail opened ahead is the one it uses.
+func TestExpectedIsTheRunsPolicy(t *testing.T) {
+	requireSandbox(t)
+	_, ws := sandboxHome(t)
+	cfg := DefaultConfig()
+	cfg.Confirm = ConfirmYolo
+	r, _ := testRegistry(t, cfg)
+	env := Env{Dir: ws, Out: new(bytes.Buffer), Environ: os.Environ()}
+	want, ok := r.Expected(env)
+	if !ok {
+		t.Fatal("Expected: not confining")
+	}
+	var got *sandbox.Policy
+	env.Run = func(ctx context.Context, req guarded.Request, out io.Writer) guarded.Result {
+		got = req.Sandbox
+		return guarded.Result{}
+	}
+	args, _ := json.Marshal(execParams{Command: "make -s"})
+	r.Call(context.Background(), env, "execute_command", args)
+	if got == nil || !reflect.DeepEqual(*got, want) {
+		t.Errorf("run's policy %+v\nexpected %+v", got, want)
+	}
+	r.cfg.Sandbox = sandbox.Off
+	if _, ok := r.Expected(env); ok {
+		t.Error("Expected with the sandbox off")
 	}
 }

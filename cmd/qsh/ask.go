@@ -288,6 +288,10 @@ func (a *assistant) ask(ctx context.Context, q shell.Question) error {
 					cancel()
 					a.conn.Send(wire.ExitMessage(m.ID, r))
 				}(m)
+			case wire.Prepare:
+				if m.Sandbox != nil {
+					go a.jails.PrepareFor(*m.Sandbox)
+				}
 			case wire.Cancel:
 				mu.Lock()
 				if c := cancels[m.ID]; c != nil {

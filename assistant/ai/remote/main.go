@@ -133,6 +133,10 @@ func (s *server) ask(ctx context.Context, m wire.Message) error {
 	if s.agent == nil {
 		s.newAgent()
 	}
+	if p, ok := s.reg.Expected(tools.Env{Dir: m.Dir, Environ: m.Environ}); ok && !m.Suggest && ctx.Err() == nil {
+		// The first confined command finds its jail open.
+		s.conn.Send(wire.Message{Type: wire.Prepare, Sandbox: &p})
+	}
 	rec := make([]ai.Command, len(m.Record))
 	for i, c := range m.Record {
 		rec[i] = ai.Command(c)
