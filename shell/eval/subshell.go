@@ -383,19 +383,11 @@ func (r *Runner) background(st *syntax.Stmt) {
 			}
 		}
 		if started != nil {
-			select {
-			case p := <-started:
-				pid = p
-			case <-done:
-			}
+			pid = startedPid(started, done, pid)
 		}
 	} else if last := lastOfPipeline(st); last != nil && !hasSubst(st) {
 		if _, simple := last.Cmd.(*syntax.CallExpr); simple {
-			select {
-			case p := <-j.last:
-				pid = p
-			case <-done:
-			}
+			pid = startedPid(j.last, done, pid)
 		}
 	}
 	r.lastBg = pid
@@ -405,6 +397,23 @@ func (r *Runner) background(st *syntax.Stmt) {
 		t.mu.Unlock()
 	}
 	r.status = 0
+}
+
+// startedPid waits for a program's process ID or for the job to end, and
+// prefers the ID: a job that ends at once has sent it too, and select
+// would pick either at random.
+func startedPid(started <-chan int, done <-chan struct{}, stand int) int {
+	select {
+	case p := <-started:
+		return p
+	case <-done:
+	}
+	select {
+	case p := <-started:
+		return p
+	default:
+		return stand
+	}
 }
 
 // onlyPrograms reports whether st only runs programs (a simple command, a
@@ -521,11 +530,7 @@ func (r *Runner) coproc(c *syntax.CoprocClause) {
 	})
 	pid := fake.pid
 	if _, simple := c.Stmt.Cmd.(*syntax.CallExpr); simple && !hasSubst(c.Stmt) {
-		select {
-		case p := <-j.first:
-			pid = p
-		case <-done:
-		}
+		pid = startedPid(j.first, done, pid)
 	}
 	// bash moves the four pipe ends to the highest free descriptors
 	// below 64 and keeps the first and the last: 63 and 60.
