@@ -72,6 +72,8 @@ func (p Program) Run(ctx context.Context) int {
 		opts = append(opts, eval.CommandString(), eval.ShellName(p.Name))
 	case p.Script != "":
 		opts = append(opts, eval.Script(p.Script))
+	default: // read from standard input: messages name the shell as $0
+		opts = append(opts, eval.ShellName(p.Name))
 	}
 	wd, err := os.Getwd()
 	if err != nil {

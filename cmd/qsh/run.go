@@ -209,10 +209,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 
 	ctx := context.Background()
-	name := "qsh"
-	if len(args) > 0 && o.login && strings.HasPrefix(filepath.Base(args[0]), "-") {
-		name = filepath.Base(args[0])
-	}
+	name := shellName(args, o.login)
 	params := o.args
 	var script string
 	switch {
@@ -278,8 +275,27 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case interactive:
 		return sh.REPL(ctx)
 	default:
-		return sh.RunScript(ctx, stdin, "qsh")
+		return sh.RunScript(ctx, stdin, name)
 	}
+}
+
+// shellName is $0 and the prefix of the shell's messages. bash uses its
+// argv[0] as given; so does qsh when it stands in for another shell (a
+// bash or sh link to it, exec -a), since programs print usage and match
+// messages with it, but it keeps its own short name when run as qsh by
+// any path. A login shell's leading dash stays, as bash keeps it.
+func shellName(args []string, login bool) string {
+	if len(args) == 0 {
+		return "qsh"
+	}
+	base := filepath.Base(args[0])
+	switch {
+	case login && strings.HasPrefix(base, "-"):
+		return base
+	case strings.TrimPrefix(base, "-") == "qsh":
+		return "qsh"
+	}
+	return args[0]
 }
 
 // proxySelf runs qsh again, as the inner shell behind a capture proxy on
