@@ -125,6 +125,9 @@ func resolveDir(cwd, dir, cdpath string, physical bool) (target string, viaCDPat
 				base = "."
 			}
 			cand := base + "/" + dir
+			if strings.HasSuffix(base, "/") { // CDPATH=/: /tmp, not //tmp
+				cand = base + dir
+			}
 			if !filepath.IsAbs(cand) {
 				cand = cwd + "/" + cand
 			}

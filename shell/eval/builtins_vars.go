@@ -777,7 +777,12 @@ func (r *Runner) setOption(o setOpt, on bool) error {
 	case optVi:
 		r.opts.set[optEmacs] = false
 	case optPosix:
-		// nothing else changes here
+		// bash keeps POSIXLY_CORRECT in step, for the programs it runs.
+		if _, set := r.Get("POSIXLY_CORRECT"); on && !set {
+			r.assign("POSIXLY_CORRECT", "y", false)
+		} else if !on && set {
+			r.unsetVar("POSIXLY_CORRECT")
+		}
 	case optNoexec:
 		if r.sess.interactive {
 			return nil // bash ignores set -n where a typo would lock the shell

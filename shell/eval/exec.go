@@ -333,6 +333,9 @@ func (r *Runner) whileClause(c *syntax.WhileClause) {
 		ok := r.cond(c.Cond)
 		if r.flow != flowNone {
 			if r.loopFlow() {
+				if r.flow != flowNone { // return or exit: their status
+					status = r.status
+				}
 				break
 			}
 			continue

@@ -117,6 +117,12 @@ func (r *Runner) checkUnset(pe *syntax.ParamExp, v pval) {
 	if pe.Index != nil {
 		name += "[" + r.srcOf(pe.Index) + "]"
 	}
+	r.unbound(name, 127)
+}
+
+// unbound ends the command as set -u does for the parameter name, with
+// bash's status: 127, but 1 for the length of a whole array.
+func (r *Runner) unbound(name string, status int) {
 	switch name {
 	case "-":
 		return
@@ -127,7 +133,7 @@ func (r *Runner) checkUnset(pe *syntax.ParamExp, v pval) {
 		name = "$" + name
 	}
 	r.errorf("%s: unbound variable", name)
-	panic(abort{status: 127, exit: true})
+	panic(abort{status: status, exit: true})
 }
 
 // paramValue is the value a parameter expansion starts from: the
@@ -328,7 +334,13 @@ func (r *Runner) paramLength(pe *syntax.ParamExp) string {
 		if name == "@" || name == "*" {
 			return itoa(int64(len(r.params)))
 		}
-		return itoa(int64(r.lookup(name).count()))
+		v := r.lookup(name)
+		if r.opts.set[optNounset] && (v == nil || !v.set) {
+			// bash: an array only declared (declare -a a) is unset
+			// as a whole, and set -u says so; a=() is set.
+			r.unbound(name, 1)
+		}
+		return itoa(int64(v.count()))
 	}
 	if pe.Index == nil && (name == "@" || name == "*") {
 		return itoa(int64(len(r.params)))

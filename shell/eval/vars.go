@@ -580,7 +580,8 @@ func (r *Runner) assignIndex(name string, i int64, value string, appending bool)
 	if i < 0 {
 		i += int64(v.arr.max()) + 1
 		if i < 0 {
-			return &varError{msg: name + "[" + itoa(i-int64(v.arr.max())-1) + "]: bad array subscript"}
+			// Fatal as a readonly variable's: bash ends a script there.
+			return &varError{msg: name + "[" + itoa(i-int64(v.arr.max())-1) + "]: bad array subscript", fatal: true}
 		}
 	}
 	old, _ := v.arr.get(int(i))
