@@ -17,6 +17,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/qsh-shell/qsh/shell/eval"
+	"github.com/qsh-shell/qsh/shell/prompt"
 )
 
 // A non-interactive qsh — a -c string, a script, commands on stdin — runs
@@ -66,6 +67,7 @@ func (p Program) Run(ctx context.Context) int {
 		eval.WrapExec(ints.foreground),
 		eval.Builtins(new(evalCompletion).builtins()...),
 		eval.Builtins(histShell.historyBuiltins()...),
+		eval.PromptExpander(programPrompt(p.Version)),
 	}
 	switch {
 	case p.Command != nil:
@@ -399,4 +401,25 @@ func dieOf(sig syscall.Signal) {
 	syscall.Kill(os.Getpid(), sig)
 	// Not reached unless the signal is blocked.
 	os.Exit(128 + int(sig))
+}
+
+// programPrompt expands ${x@P} and PS4 in a script as bash does in any
+// shell: the prompt's escapes with what a script has of them (no colour,
+// no git branch, no last command's time).
+func programPrompt(version string) func(r *eval.Runner, ps string) string {
+	var once sync.Once
+	var user string
+	return func(r *eval.Runner, ps string) string {
+		get := func(name string) string { v, _ := r.Get(name); return v }
+		once.Do(func() { user = userName(get) })
+		host, _ := os.Hostname()
+		home, _ := r.Get("HOME")
+		d := prompt.Data{
+			User: user, Host: host, Dir: r.Dir(), Home: home,
+			DirTrim: atoi(get("PROMPT_DIRTRIM")), Root: os.Geteuid() == 0,
+			Status: r.Status(), Jobs: r.JobCount(), Now: time.Now(),
+			Shell: "qsh", Version: version,
+		}
+		return expandPSIn(context.Background(), r, ps, d)
+	}
 }

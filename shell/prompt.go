@@ -32,14 +32,18 @@ func (s *Shell) promptString(ctx context.Context, status int, took time.Duration
 // lookupUserName is the name of the user the shell runs as, as bash's \u
 // shows it: the password database's, whatever USER says (su without -
 // keeps the old one); USER or LOGNAME only when the database has no entry.
-func (s *Shell) lookupUserName() string {
+func (s *Shell) lookupUserName() string { return userName(s.Var) }
+
+// userName is the user the process runs as, by its ID, else as the
+// environment names it.
+func userName(getvar func(string) string) string {
 	if u, err := user.LookupId(strconv.Itoa(os.Getuid())); err == nil {
 		return u.Username
 	}
-	if name := s.Var("USER"); name != "" {
+	if name := getvar("USER"); name != "" {
 		return name
 	}
-	return s.Var("LOGNAME")
+	return getvar("LOGNAME")
 }
 
 // promptData is what the prompt may show.
@@ -75,12 +79,12 @@ func atoi(s string) int {
 // (with promptvars, the default) the shell's expansions, in the session,
 // when ps has any. Hidden text stays between \x01 and \x02.
 func (s *Shell) expandPS(ctx context.Context, ps string, d prompt.Data) string {
-	return s.expandPSIn(ctx, s.r, ps, d)
+	return expandPSIn(ctx, s.r, ps, d)
 }
 
 // expandPSIn is expandPS in r, the shell or the subshell that asks
 // (${x@P}, PS4).
-func (s *Shell) expandPSIn(ctx context.Context, r *eval.Runner, ps string, d prompt.Data) string {
+func expandPSIn(ctx context.Context, r *eval.Runner, ps string, d prompt.Data) string {
 	text := prompt.Decode(ps, d)
 	if on, _ := r.Opt("promptvars"); !on || !needsShell(ps) {
 		return prompt.Unquote(text)

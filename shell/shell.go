@@ -209,7 +209,7 @@ func New(opts ...Option) (*Shell, error) {
 		eval.OnExit(s.onExit),
 		eval.BeforeExec(s.beforeExec),
 		eval.PromptExpander(func(r *eval.Runner, ps string) string {
-			return s.expandPSIn(context.Background(), r, ps, s.promptData(s.status, 0))
+			return expandPSIn(context.Background(), r, ps, s.promptData(s.status, 0))
 		}),
 		eval.Builtins(s.comp.builtins()...),
 		eval.Builtins(s.historyBuiltins()...),
