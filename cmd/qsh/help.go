@@ -26,6 +26,7 @@ Options:
   -O NAME     a shopt option (+O turns it off)
   --norc      do not read ~/.qshrc; --rcfile FILE reads FILE instead
   --noprofile a login shell reads no profile
+  --posix     set -o posix (bash's POSIX mode)
   --config    print every configuration variable with its value and default
               (secrets masked)
   --version   print the version

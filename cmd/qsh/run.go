@@ -88,6 +88,8 @@ func parseArgs(args []string) (options, error) {
 			o.rcfile, args = args[0], args[1:]
 		case a == "--verbose":
 			o.set = append(o.set, "-v")
+		case a == "--posix":
+			o.set = append(o.set, "-o", "posix")
 		case strings.HasPrefix(a, "--"):
 			return o, fmt.Errorf("%s: invalid option", a)
 		case len(a) > 1 && (a[0] == '-' || a[0] == '+'):

@@ -41,6 +41,7 @@ func TestParseArgs(t *testing.T) {
 		{[]string{"qsh", "-oo", "errexit", "noglob", "s.sh"}, options{set: []string{"-o", "errexit", "-o", "noglob"}, args: []string{"s.sh"}}, ""},
 		{[]string{"qsh", "--norc", "--rcfile", "f", "-i"}, options{norc: true, rcfile: "f", interactive: true}, ""},
 		{[]string{"qsh", "+c", "x"}, options{command: str("x")}, ""},
+		{[]string{"qsh", "--posix", "-c", "x"}, options{command: str("x"), set: []string{"-o", "posix"}}, ""},
 		{[]string{"qsh", "-Z"}, options{}, "-Z: invalid option"},
 		{[]string{"qsh", "-o", "nosuch"}, options{}, "nosuch: invalid option name"},
 		{[]string{"qsh", "-O", "nosuch"}, options{}, "nosuch: invalid shell option name"},
