@@ -1,6 +1,9 @@
 package eval
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // Differences docs/COMPATIBILITY.md once listed, each now as bash does.
 func TestCompatAgainstBash(t *testing.T) {
@@ -17,4 +20,47 @@ func TestCompatAgainstBash(t *testing.T) {
 		{"bad-subscript-in-function", `f() { a=(1); a[-5]=x; echo not reached; }; f; echo not reached`},
 		{"bad-subscript-declare", `declare a[-1]=x 2>/dev/null; echo after $?; a=(1); read 'a[-3]' <<< v; echo after $?`},
 	})
+}
+
+// The alternatives of an extended glob are words: their expansions and
+// quotes work, each alone.
+func TestExtGlobAlternativesAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"variable", `shopt -s extglob
+touch foo.cc foo.h foo. foo.hh; ext=cc; echo foo.?($ext|h)`},
+		{"substitution", `shopt -s extglob
+touch _One _OneOne _TwoTwo _OneTwo; echo _+(One|$(echo Two))`},
+		{"quoted-metacharacters", `shopt -s extglob
+touch '_[:]' '_*' '_?' x; echo @('_[:]'|'_*'|'_?'); echo @(nested|'_?'|@('_[:]'|'_*'))`},
+		{"quoted-bar", `shopt -s extglob
+touch '__|' foo; echo @('foo'|__\||bar); echo @('foo'|'__|'|bar)`},
+		{"not-a-word-alone", `shopt -s extglob
+touch __aa '__<>' __# '__&&'; echo @(__aa|'__<>'|__#|__&&|)`},
+		{"case-pattern", `shopt -s extglob
+a=x b='y*'; for w in x 'y*' yz; do case $w in @($a|$b)) echo "$w in";; *) echo "$w out";; esac; done`},
+		{"double-quoted-variable", `shopt -s extglob
+v='a|b'; [[ 'a|b' == @("$v"|c) ]] && echo lit; [[ a == @("$v"|c) ]] || echo not-split`},
+	})
+}
+
+func TestExtGlobAlternatives(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want []string
+	}{
+		{"a|b", []string{"a", "b"}},
+		{"", []string{""}},
+		{"a|", []string{"a", ""}},
+		{"'a|b'|c", []string{"'a|b'", "c"}},
+		{`"a|b"|c`, []string{`"a|b"`, "c"}},
+		{`a\|b|c`, []string{`a\|b`, "c"}},
+		{"$(echo a|tr a b)|c", []string{"$(echo a|tr a b)", "c"}},
+		{"${x/a|b/c}|d", []string{"${x/a|b/c}", "d"}},
+		{"@(a|b)|c", []string{"@(a|b)", "c"}},
+	} {
+		got := extGlobAlternatives(c.in)
+		if strings.Join(got, "\x00") != strings.Join(c.want, "\x00") {
+			t.Errorf("extGlobAlternatives(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
 }

@@ -565,23 +565,73 @@ func (r *Runner) extGlob(p *syntax.ExtGlob, quoted bool, b *builder) {
 		}
 		return
 	}
-	// The parser keeps the group's text as it was: expand what is in it.
-	w, err := r.parseWordOf(p.Pattern.Value)
-	if err != nil {
-		b.text(text, false)
-		return
+	// The parser keeps the group's text as it was: expand what is in
+	// each of its alternatives, a word of its own.
+	alts := extGlobAlternatives(p.Pattern.Value)
+	words := make([]*syntax.Word, len(alts))
+	for i, alt := range alts {
+		if alt == "" {
+			continue
+		}
+		// One that is no word alone (__&&) stays as it is written.
+		if w, err := r.parseWordOf(alt); err == nil {
+			words[i] = w
+		}
 	}
 	b.text(p.Op.String(), false)
 	split := b.split
 	b.split = false
-	restore := r.withCode(p.Pattern.Value, nil)
-	r.parts(w.Parts, false, b, false)
-	restore()
+	for i, w := range words {
+		if i > 0 {
+			b.text("|", false)
+		}
+		if w != nil {
+			restore := r.withCode(alts[i], nil)
+			r.parts(w.Parts, false, b, false)
+			restore()
+		} else {
+			b.text(alts[i], false)
+		}
+	}
 	b.split = split
 	b.text(")", false)
 	if b.patterns {
 		b.cur.meta = true
 	}
+}
+
+// extGlobAlternatives splits an extended glob group's text at the bars
+// that separate its alternatives: not those quoted, escaped, or inside a
+// nested group, a substitution or a parameter expansion.
+func extGlobAlternatives(text string) []string {
+	var alts []string
+	depth, start := 0, 0
+	var quote byte
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case quote == '\'':
+			if c == '\'' {
+				quote = 0
+			}
+		case c == '\\':
+			i++
+		case quote == '"':
+			if c == '"' {
+				quote = 0
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		case c == '(' || c == '{':
+			depth++
+		case (c == ')' || c == '}') && depth > 0:
+			depth--
+		case c == '|' && depth == 0:
+			alts = append(alts, text[start:i])
+			start = i + 1
+		}
+	}
+	return append(alts, text[start:])
 }
 
 func braceText(p *syntax.BraceExp) string {
