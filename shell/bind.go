@@ -141,11 +141,19 @@ func (s *Shell) bindFile(b builtinIO, path string, m *keymap, prefix string, def
 		return false
 	}
 	ok := true
+	defer func(was bool) { s.viSection = was }(s.viSection)
+	s.viSection = false
 	// skip is one entry per $if open: 0 reading, 1 skipping this branch,
 	// 2 skipping to $endif (a branch was read, or an outer $if skips).
 	var skip []int
 	skipping := func() bool { return len(skip) > 0 && skip[len(skip)-1] != 0 }
+	n := 0
 	for line := range strings.Lines(string(data)) {
+		n++
+		// Messages say where, as readline's do; errorf would say bind's
+		// caller's line instead.
+		b := b
+		b.where, b.name, b.errorf = "qsh: ", fmt.Sprintf("%s: line %d", path, n), nil
 		line = strings.TrimSpace(line)
 		if line == "" || line[0] == '#' {
 			continue
@@ -198,6 +206,7 @@ func (s *Shell) bindFile(b builtinIO, path string, m *keymap, prefix string, def
 					continue
 				}
 				m, prefix, defaults = km, p, d
+				s.viSection = !d
 			}
 		}
 		if s.bindLine(b, m, line, prefix, defaults, false) != 0 {
@@ -494,6 +503,17 @@ func (s *Shell) bindLine(b builtinIO, m *keymap, line, prefix string, used, exec
 			}
 		}
 		k.fn = fn
+	}
+	if !used && !s.saidRlVar["vi keymaps"] && (s.viSection || s.optNow("vi") || s.rlVars["editing-mode"] == "vi") {
+		// A vi keymap's binding, where the user meant it for qsh: kept
+		// for bind -p, and said once. (Scripts such as fzf's bind keys in
+		// every keymap: in emacs mode bash does not use the vi ones
+		// either.)
+		if s.saidRlVar == nil {
+			s.saidRlVar = map[string]bool{}
+		}
+		s.saidRlVar["vi keymaps"] = true
+		b.fail(0, "\"%s\": qsh's vi mode has its keys fixed and does not read the vi keymaps (kept for bind -p)", keyseqString(k.seq))
 	}
 	if !m.set(k) {
 		return b.fail(1, "too many key bindings")

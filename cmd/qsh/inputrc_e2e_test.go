@@ -297,3 +297,44 @@ func TestInputrcBellStyle(t *testing.T) {
 		}
 	})
 }
+
+// Lines people paste into ~/.inputrc: those qsh follows, or that ask for
+// what it does anyway, pass without a word; each it cannot follow is
+// refused with a line saying why, once, at start-up.
+func TestInputrcRefusedOnce(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	os.WriteFile(filepath.Join(home, "common"), []byte("set completion-ignore-case on\n"), 0o644)
+	rc := strings.Join([]string{
+		"$include " + filepath.Join(home, "common"),
+		"set bell-style visible", "set bell-style none", "set enable-bracketed-paste on",
+		"set convert-meta off", "set input-meta on", "set output-meta on", "set horizontal-scroll-mode off",
+		"set show-mode-in-prompt off", "set colored-stats on", "set visible-stats on", "set mark-symlinked-directories on",
+		"$if Bash", `"\C-xq": "echo from-if-bash"`, "$endif",
+		"$if mode=vi", `"\C-xv": "echo from-if-vi"`, "$endif",
+		"set show-mode-in-prompt on",
+		"set keymap vi-insert", `"\C-l": clear-screen`, "set keymap emacs",
+	}, "\n") + "\n"
+	os.WriteFile(filepath.Join(home, ".inputrc"), []byte(rc), 0o644)
+	tm := shelltest.Start(t, qshBinary(t), shelltest.Env("HOME="+home, "XDG_STATE_HOME="+home+"/state", "PS1="+ps1), shelltest.Dir(home))
+	out := tm.WaitFor(ps1)
+	for _, want := range []string{
+		"line 19: show-mode-in-prompt on: qsh's line editor cannot do this: the prompt does not show the editing mode",
+		`line 21: "\C-l": qsh's vi mode has its keys fixed and does not read the vi keymaps`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q at start-up:\n%s", want, out)
+		}
+	}
+	if n := strings.Count(out, "qsh: "); n != 2 {
+		t.Errorf("%d lines at start-up, want 2:\n%s", n, out)
+	}
+	if out := enter(tm, "bind 'set show-mode-in-prompt on'; bind -v | grep -E 'ignore-case|bell-style|show-mode'"); strings.Contains(out, "cannot do this") ||
+		!strings.Contains(out, "set completion-ignore-case on") || !strings.Contains(out, "set bell-style none") {
+		t.Errorf("bind after start-up:\n%s", out)
+	}
+	if out := enter(tm, "bind -s"); !strings.Contains(out, "from-if-bash") || strings.Contains(out, "from-if-vi") {
+		t.Errorf("bind -s: want $if Bash's binding and not $if mode=vi's:\n%s", out)
+	}
+	exit(t, tm)
+}
