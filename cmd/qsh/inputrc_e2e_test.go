@@ -338,3 +338,22 @@ func TestInputrcRefusedOnce(t *testing.T) {
 	}
 	exit(t, tm)
 }
+
+func TestInputrcMoreVariables(t *testing.T) {
+	t.Parallel()
+	inBashAndQsh(t, "set show-all-if-unmodified on\n", func(t *testing.T, tm *shelltest.Term) {
+		listed(tm, []string{"ls d/fi", shelltest.Tab}, "\nfifo1  file1  \n")
+		tm.Type("ls r/rep", shelltest.Tab, shelltest.CtrlU, "echo done-$((6*7))", shelltest.Enter)
+		tm.WaitFor("done-42")
+		if strings.Contains(tm.Output(), "report-2024.txt  report-2025.txt") {
+			t.Error("listed with text to put in")
+		}
+		tm.WaitFor(ps1)
+	})
+	inBashAndQsh(t, "set completion-display-width 0\n", func(t *testing.T, tm *shelltest.Term) {
+		listed(tm, []string{"ls d/fi", shelltest.Tab, shelltest.Tab}, "\nfifo1\nfile1\n")
+	})
+	inBashAndQsh(t, "set disable-completion on\n", func(t *testing.T, tm *shelltest.Term) {
+		completed(tm, "d/fi>\n<x", "d/fi", shelltest.Tab, "x")
+	})
+}
