@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/qsh-shell/qsh/shell/eval"
@@ -109,19 +111,8 @@ func (s *Shell) bindBuiltin(r *eval.Runner, b builtinIO, args []string) int {
 		m.set(binding{seq: prefix + seq})
 	}
 	for _, name := range files {
-		data, err := os.ReadFile(name)
-		if err != nil {
-			st = b.fail(1, "%s: cannot read: %v", name, errText(errors.Unwrap(err)))
-			continue
-		}
-		for line := range strings.Lines(string(data)) {
-			line = strings.TrimSpace(line)
-			if line == "" || line[0] == '#' || line[0] == '$' { // $if, $include…: not followed
-				continue
-			}
-			if s.bindLine(b, m, line, prefix, defaults, false) != 0 {
-				st = 1
-			}
+		if !s.bindFile(b, name, m, prefix, defaults, 0) {
+			st = 1
 		}
 	}
 	for _, a := range args {
@@ -136,6 +127,143 @@ func (s *Shell) bindBuiltin(r *eval.Runner, b builtinIO, args []string) int {
 		}
 	}
 	return st
+}
+
+// bindFile is bind -f: the lines of readline's init file at path, with
+// its conditionals ($if, $else, $endif: the editing mode, the terminal,
+// readline's version, a variable's value, the program — qsh answers to
+// Bash as well as to its own name) and $include; `set keymap` chooses
+// the keymap of the bindings after it, to the end of the file.
+func (s *Shell) bindFile(b builtinIO, path string, m *keymap, prefix string, defaults bool, depth int) bool {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		b.fail(1, "%s: cannot read: %v", path, errText(errors.Unwrap(err)))
+		return false
+	}
+	ok := true
+	defer func(was bool) { s.viSection = was }(s.viSection)
+	s.viSection = false
+	// skip is one entry per $if open: 0 reading, 1 skipping this branch,
+	// 2 skipping to $endif (a branch was read, or an outer $if skips).
+	var skip []int
+	skipping := func() bool { return len(skip) > 0 && skip[len(skip)-1] != 0 }
+	n := 0
+	for line := range strings.Lines(string(data)) {
+		n++
+		// Messages say where, as readline's do; errorf would say bind's
+		// caller's line instead.
+		b := b
+		b.where, b.name, b.errorf = "qsh: ", fmt.Sprintf("%s: line %d", path, n), nil
+		line = strings.TrimSpace(line)
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		if line[0] == '$' {
+			word, arg, _ := strings.Cut(line[1:], " ")
+			arg = strings.TrimSpace(arg)
+			switch word {
+			case "if":
+				switch {
+				case skipping():
+					skip = append(skip, 2)
+				case s.inputrcTest(arg):
+					skip = append(skip, 0)
+				default:
+					skip = append(skip, 1)
+				}
+			case "else":
+				if n := len(skip); n > 0 {
+					skip[n-1] = map[int]int{0: 2, 1: 0, 2: 2}[skip[n-1]]
+				}
+			case "endif":
+				if n := len(skip); n > 0 {
+					skip = skip[:n-1]
+				}
+			case "include":
+				if skipping() {
+					continue
+				}
+				if strings.HasPrefix(arg, "~/") {
+					arg = filepath.Join(s.Var("HOME"), arg[2:])
+				}
+				if depth >= 8 || !s.bindFile(b, arg, m, prefix, defaults, depth+1) {
+					ok = false
+				}
+			default:
+				b.fail(0, "%s: unknown parser directive", line)
+			}
+			continue
+		}
+		if skipping() {
+			continue
+		}
+		if name, rest, found := strings.Cut(line, " "); found && name == "set" {
+			if v, value, _ := strings.Cut(strings.TrimSpace(rest), " "); v == "keymap" {
+				km, p, d, err := s.keymapOf(strings.TrimSpace(value))
+				if err != nil {
+					b.fail(1, "%v", err)
+					ok = false
+					continue
+				}
+				m, prefix, defaults = km, p, d
+				s.viSection = !d
+			}
+		}
+		if s.bindLine(b, m, line, prefix, defaults, false) != 0 {
+			ok = false
+		}
+	}
+	return ok
+}
+
+// inputrcTest is a $if's condition: mode=emacs or vi, term=NAME (the
+// whole of $TERM, or its part before a -), version OP N (readline 8.2's,
+// bash 5.2's), VARIABLE == VALUE (or !=), or a program's name.
+func (s *Shell) inputrcTest(cond string) bool {
+	if mode, ok := strings.CutPrefix(cond, "mode="); ok {
+		current := "emacs"
+		if s.optNow("vi") || s.rlVars["editing-mode"] == "vi" {
+			current = "vi"
+		}
+		return mode == current
+	}
+	if name, ok := strings.CutPrefix(cond, "term="); ok {
+		term := s.Var("TERM")
+		short, _, _ := strings.Cut(term, "-")
+		return name == term || name == short
+	}
+	fields := strings.Fields(cond)
+	if len(fields) == 3 && fields[0] == "version" {
+		want, err := strconv.ParseFloat(fields[2], 64)
+		if err != nil {
+			return false
+		}
+		const have = 8.2
+		switch fields[1] {
+		case "==", "=":
+			return have == want
+		case "!=":
+			return have != want
+		case ">=":
+			return have >= want
+		case "<=":
+			return have <= want
+		case ">":
+			return have > want
+		case "<":
+			return have < want
+		}
+		return false
+	}
+	if len(fields) == 3 && (fields[1] == "==" || fields[1] == "=" || fields[1] == "!=") && s.rlVarDefault(fields[0]) != "" {
+		v := s.rlVar(fields[0])
+		want := fields[2]
+		if d := s.rlVarDefault(fields[0]); d == "on" || d == "off" {
+			want = map[bool]string{true: "on", false: "off"}[isOn(want)]
+		}
+		return (strings.EqualFold(v, want)) == (fields[1] != "!=")
+	}
+	return strings.EqualFold(cond, "bash") || strings.EqualFold(cond, "qsh")
 }
 
 // keymapOf is the keymap bind -m names and the bytes its sequences
@@ -165,13 +293,142 @@ func (s *Shell) keymapOf(name string) (m *keymap, prefix string, defaults bool, 
 	return nil, "", false, fmt.Errorf("`%s': invalid keymap name", name)
 }
 
-// ignoredRlVars are readline variables people set that qsh's line editor
-// does not follow: turned on, they are kept for bind -v and said to do
-// nothing, once, as bind says of a function the editor lacks.
-var ignoredRlVars = map[string]bool{
-	"completion-map-case":    true,
-	"show-all-if-unmodified": true, "mark-symlinked-directories": true, "colored-stats": true,
-	"colored-completion-prefix": true, "visible-stats": true, "menu-complete-display-prefix": true,
+// rlVarRefusal is why qsh's line editor cannot do what readline variable
+// name set to value asks, or "" when it does it. Those it does not follow
+// are refused only for the values that ask for something: set to what
+// qsh's editor does anyway (most often readline's default), they change
+// nothing.
+func rlVarRefusal(name, value string) string {
+	on := isOn(value)
+	switch name {
+	case "blink-matching-paren":
+		if on {
+			return "it does not show the matching parenthesis"
+		}
+	case "byte-oriented":
+		if on {
+			return "it edits characters, not bytes"
+		}
+	case "convert-meta":
+		if on {
+			return "it reads 8-bit characters as text, not as Meta keys"
+		}
+	case "input-meta", "meta-flag", "output-meta":
+		if !on {
+			return "it reads and shows 8-bit characters as they are"
+		}
+	case "enable-meta-key":
+		if !on {
+			return "it leaves the terminal's meta key as it is"
+		}
+	case "echo-control-characters":
+		if !on {
+			return "the terminal echoes control characters as it is set to (stty -echoctl)"
+		}
+	case "enable-active-region":
+		if on {
+			return "it does not highlight the region"
+		}
+	case "enable-keypad":
+		if on {
+			return "it leaves the keypad in the mode the terminal has"
+		}
+	case "expand-tilde":
+		if on {
+			return "completion keeps ~ as typed"
+		}
+	case "history-preserve-point":
+		if on {
+			return "recalled lines put the cursor at their end"
+		}
+	case "history-size":
+		return "qsh's history keeps HISTSIZE entries: set HISTSIZE"
+	case "horizontal-scroll-mode":
+		if on {
+			return "long lines wrap"
+		}
+	case "keyseq-timeout":
+		if value != "500" {
+			return "its wait for the rest of a key sequence is fixed"
+		}
+	case "mark-modified-lines":
+		if on {
+			return "it does not mark recalled lines that were edited"
+		}
+	case "revert-all-at-newline":
+		if on {
+			return "edited history lines stay as edited"
+		}
+	case "show-mode-in-prompt":
+		if on {
+			return "the prompt does not show the editing mode"
+		}
+	case "bind-tty-special-chars":
+		if !on {
+			return "the terminal's erase and kill characters stay bound"
+		}
+	}
+	return ""
+}
+
+// isOn is a boolean readline variable's value as readline reads it: on,
+// 1 or nothing.
+func isOn(value string) bool {
+	return value == "" || strings.EqualFold(value, "on") || value == "1"
+}
+
+// setRlVar is `set NAME VALUE`: kept for bind -v and for the line
+// editor, which follows most of them; what it cannot do is said once.
+func (s *Shell) setRlVar(b builtinIO, name, value string) int {
+	def := s.rlVarDefault(name)
+	if def == "" && name != "isearch-terminators" {
+		return b.fail(0, "%s: unknown variable name", name)
+	}
+	switch {
+	case def == "on" || def == "off":
+		if isOn(value) {
+			value = "on"
+		} else {
+			value = "off"
+		}
+	case name == "bell-style":
+		switch v := strings.ToLower(value); v {
+		case "none", "visible", "audible":
+			value = v
+		case "off":
+			value = "none"
+		case "on":
+			value = "audible"
+		default:
+			return b.fail(0, "%s: could not set value to `%s'", name, value)
+		}
+	}
+	if s.rlVars == nil {
+		s.rlVars = map[string]string{}
+	}
+	if name == "prefer-visible-bell" {
+		// readline's old name: bell-style visible, or audible.
+		s.rlVars["bell-style"] = map[bool]string{true: "visible", false: "audible"}[value == "on"]
+	}
+	s.rlVars[name] = value
+	if why := rlVarRefusal(name, value); why != "" && !s.saidRlVar[name] {
+		if s.saidRlVar == nil {
+			s.saidRlVar = map[string]bool{}
+		}
+		s.saidRlVar[name] = true
+		return b.fail(0, "%s %s: qsh's line editor cannot do this: %s (kept for bind -v)", name, value, why)
+	}
+	return 0
+}
+
+// rlVarDefault is bash's default for readline variable name, "" for a
+// name readline does not have.
+func (s *Shell) rlVarDefault(name string) string {
+	i, ok := slices.BinarySearchFunc(rlVars, name, func(v [2]string, name string) int { return strings.Compare(v[0], name) })
+	if !ok {
+		return ""
+	}
+	return rlVars[i][1]
 }
 
 // bindLine makes the binding of one inputrc line: `"keyseq": function`,
@@ -180,22 +437,8 @@ var ignoredRlVars = map[string]bool{
 func (s *Shell) bindLine(b builtinIO, m *keymap, line, prefix string, used, exec bool) int {
 	line = strings.TrimLeft(line, " \t")
 	if name, rest, ok := strings.Cut(line, " "); ok && name == "set" {
-		// A readline variable: kept for bind -v; qsh's editor has its
-		// own settings.
 		name, value, _ := strings.Cut(strings.TrimSpace(rest), " ")
-		if s.rlVars == nil {
-			s.rlVars = map[string]string{}
-		}
-		s.rlVars[name] = strings.TrimSpace(value)
-		if ignoredRlVars[name] && strings.EqualFold(strings.TrimSpace(value), "on") && !s.saidRlVar[name] {
-			// Accepted, but said: qsh's editor would ignore it.
-			if s.saidRlVar == nil {
-				s.saidRlVar = map[string]bool{}
-			}
-			s.saidRlVar[name] = true
-			return b.fail(0, "%s: qsh's line editor does not do this (kept for bind -v)", name)
-		}
-		return 0
+		return s.setRlVar(b, name, strings.TrimSpace(value))
 	}
 	var key, rest string
 	if strings.HasPrefix(line, `"`) {
@@ -261,6 +504,17 @@ func (s *Shell) bindLine(b builtinIO, m *keymap, line, prefix string, used, exec
 		}
 		k.fn = fn
 	}
+	if !used && !s.saidRlVar["vi keymaps"] && (s.viSection || s.optNow("vi") || s.rlVars["editing-mode"] == "vi") {
+		// A vi keymap's binding, where the user meant it for qsh: kept
+		// for bind -p, and said once. (Scripts such as fzf's bind keys in
+		// every keymap: in emacs mode bash does not use the vi ones
+		// either.)
+		if s.saidRlVar == nil {
+			s.saidRlVar = map[string]bool{}
+		}
+		s.saidRlVar["vi keymaps"] = true
+		b.fail(0, "\"%s\": qsh's vi mode has its keys fixed and does not read the vi keymaps (kept for bind -p)", keyseqString(k.seq))
+	}
 	if !m.set(k) {
 		return b.fail(1, "too many key bindings")
 	}
@@ -270,6 +524,15 @@ func (s *Shell) bindLine(b builtinIO, m *keymap, line, prefix string, used, exec
 func isBashFunc(name string) bool {
 	_, ok := slices.BinarySearch(bashFuncs, name)
 	return ok
+}
+
+// rlVar is the value of readline variable name: bind's, else bash's
+// default.
+func (s *Shell) rlVar(name string) string {
+	if v, ok := s.rlVars[name]; ok {
+		return v
+	}
+	return s.rlVarDefault(name)
 }
 
 // listRlVars is bind -v, or -V when readable: the readline variables, as

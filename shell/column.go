@@ -37,12 +37,18 @@ type answering struct {
 	// editor asks readline to write nothing, so as to run it while
 	// readline has the line off the screen (see [lineEditor.outside]).
 	aside *func()
+	// bell rings the bell as bell-style says, for readline's.
+	bell func()
 }
 
 func (a answering) Write(p []byte) (int, error) {
 	if len(p) == 0 && a.aside != nil && *a.aside != nil {
 		(*a.aside)()
 		return 0, nil
+	}
+	if len(p) == 1 && p[0] == '\a' && a.bell != nil {
+		a.bell()
+		return 1, nil
 	}
 	if string(p) == cursorQuery && a.column1.Swap(false) && a.in.answer(column1Reply) {
 		return len(p), nil

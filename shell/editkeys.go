@@ -219,13 +219,14 @@ func (e *lineEditor) outside(f func()) {
 		if e.cooked != nil {
 			term.Restore(fd, e.cooked)
 		}
-		if e.out != nil {
+		paste := e.in.bracketed
+		if e.out != nil && paste {
 			io.WriteString(e.out, pasteOff)
 		}
 		e.in.bracketed, e.in.keys = false, nil
 		f()
 		e.in.keys = e.hooks.keys
-		if e.out != nil {
+		if e.out != nil && paste {
 			io.WriteString(e.out, pasteOn)
 			e.in.bracketed = true
 		}

@@ -78,17 +78,17 @@ func TestPS1BeforeRC(t *testing.T) {
 func TestRefusedOptions(t *testing.T) {
 	s, _, out := newTestShell(t, []string{
 		"shopt -s cdspell; echo st=$?",
-		"bind 'set colored-stats on'; bind 'set colored-stats on'",
-		"bind -v | grep colored-stats",
+		"bind 'set show-mode-in-prompt on'; bind 'set show-mode-in-prompt on'",
+		"bind -v | grep show-mode-in-prompt",
 	})
 	s.REPL(context.Background())
 	o := out.String()
-	for _, w := range []string{"shopt: cdspell: qsh does not correct spelling", "st=1", "set colored-stats on"} {
+	for _, w := range []string{"shopt: cdspell: qsh does not correct spelling", "st=1", "set show-mode-in-prompt on"} {
 		if !strings.Contains(o, w) {
 			t.Errorf("no %q in:\n%s", w, o)
 		}
 	}
-	if n := strings.Count(o, "colored-stats: qsh's line editor does not do this"); n != 1 {
+	if n := strings.Count(o, "show-mode-in-prompt on: qsh's line editor cannot do this"); n != 1 {
 		t.Errorf("said %d times:\n%s", n, o)
 	}
 }

@@ -64,18 +64,18 @@ func TestBindBuiltin(t *testing.T) {
 		`bind -x '"\C-t": fzf-file-widget'`,
 		`bind -m emacs-standard -x '"\C-r": "__fzf_history__"'`,
 		`bind '"\C-x\C-e": kill-line' '"\eu": "echo hi\C-m"' 'Control-o: history-search-backward' 'Space: magic-space'`,
-		`bind -m vi-insert '"\C-z": emacs-editing-mode'; bind 'set colored-stats on'; echo quiet:$?`,
+		`bind -m vi-insert '"\C-z": emacs-editing-mode'; bind 'set show-mode-in-prompt on'; echo quiet:$?`,
 		`bind -X; bind -s`,
 		`bind -q kill-line; bind -P | grep history-search-backward`,
 		`bind '"\C-y": nosuch'; echo st:$?`,
 		`bind -m nosuch '"\C-y": yank'; echo st:$?`,
 		`bind '"\C-y": vi-subst'; echo st:$?; bind -q vi-subst; echo st:$?`,
 		`bind -r '\C-x\C-e'; bind -q kill-line`,
-		`bind -m vi-insert -p | grep -v 'not bound'; bind -v | grep colored-stats`,
+		`bind -m vi-insert -p | grep -v 'not bound'; bind -v | grep show-mode-in-prompt`,
 		`bind -V | grep blink-matching-paren`,
 	})
 	s.REPL(context.Background())
-	want := "qsh: bind: colored-stats: qsh's line editor does not do this (kept for bind -v)\nquiet:0\n" +
+	want := "qsh: bind: show-mode-in-prompt on: qsh's line editor cannot do this: the prompt does not show the editing mode (kept for bind -v)\nquiet:0\n" +
 		`"\C-r": "__fzf_history__"` + "\n" + `"\C-t": "fzf-file-widget"` + "\n" +
 		`"\eu": "echo hi\C-m"` + "\n" +
 		`kill-line can be invoked via "\C-k", "\C-x\C-e".` + "\n" +
@@ -86,7 +86,7 @@ func TestBindBuiltin(t *testing.T) {
 		"vi-subst is not bound to any keys.\nst:1\n" +
 		`kill-line can be invoked via "\C-k".` + "\n" +
 		`"\C-z": emacs-editing-mode` + "\n" +
-		"set colored-stats on\n" +
+		"set show-mode-in-prompt on\n" +
 		"blink-matching-paren is set to `off'\n"
 	if got := out.String(); got != want {
 		t.Errorf("output:\n%s\nwant:\n%s", got, want)

@@ -35,6 +35,13 @@ type tabRequest struct {
 // bashdefault), or `shopt -u progcomp` turned it off: qsh's own
 // completion answers then.
 func (s *Shell) tabComplete(line string, cursor int, again bool) (cands []string, replace int, ok bool) {
+	ms, replace, ok := s.tabMatches(line, cursor, again)
+	return completions.Texts(ms), replace, ok
+}
+
+// tabMatches is [Shell.tabComplete] with what a listing shows of each
+// candidate.
+func (s *Shell) tabMatches(line string, cursor int, again bool) (cands []completions.Match, replace int, ok bool) {
 	if len(s.comp.specs.list()) == 0 || !s.optNow("progcomp") {
 		return nil, 0, false
 	}

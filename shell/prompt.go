@@ -6,7 +6,6 @@ import (
 	"os/user"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/qsh-shell/qsh/shell/eval"
@@ -123,20 +122,24 @@ func (s *Shell) continuationPrompt(ctx context.Context, status int) string {
 func (s *Shell) completer() *tabCompleter {
 	cmds := new(completions.Commands)
 	last, lastCursor := "", -1
-	program := func(line string, cursor int) ([]string, int, bool) {
+	program := func(line string, cursor int) ([]completions.Match, int, bool) {
 		again := line == last && cursor == lastCursor
 		last, lastCursor = line, cursor
-		return s.tabComplete(line, cursor, again)
+		return s.tabMatches(line, cursor, again)
 	}
-	showAll := func() bool { return strings.EqualFold(s.rlVars["show-all-if-ambiguous"], "on") }
-	return &tabCompleter{showAll: showAll, rl: completions.Readline{Programmable: program, Env: func() completions.Env {
+	t := &tabCompleter{rlVar: s.rlVar}
+	t.rl = completions.Readline{Programmable: program, Env: func() completions.Env {
 		env := completions.Env{
-			Dir:        s.Dir(),
-			Home:       s.Var("HOME"),
-			Path:       s.Var("PATH"),
-			Builtins:   s.r.BuiltinNames(),
-			Commands:   cmds,
-			IgnoreCase: strings.EqualFold(s.rlVars["completion-ignore-case"], "on"),
+			Dir:               s.Dir(),
+			Home:              s.Var("HOME"),
+			Path:              s.Var("PATH"),
+			Builtins:          s.r.BuiltinNames(),
+			Commands:          cmds,
+			IgnoreCase:        t.on("completion-ignore-case"),
+			MapCase:           t.on("completion-map-case"),
+			HideDotFiles:      !t.on("match-hidden-files"),
+			NoMarkDirs:        !t.on("mark-directories"),
+			MarkSymlinkedDirs: t.on("mark-symlinked-directories"),
 		}
 		env.Functions = s.r.FuncNames()
 		env.Aliases = s.r.AliasNames()
@@ -149,5 +152,6 @@ func (s *Shell) completer() *tabCompleter {
 		slices.Sort(env.Aliases)
 		slices.Sort(env.Vars)
 		return env
-	}}}
+	}}
+	return t
 }

@@ -22,9 +22,9 @@ func (s *Shell) RC(ctx context.Context) {
 }
 
 // Inputrc reads readline's init file, $INPUTRC or ~/.inputrc, as bash's
-// line editor does before the rc file runs: key bindings and `set
-// editing-mode vi`. What qsh's editor lacks there is skipped without a
-// word, as readline skips what it does not know.
+// line editor does before the rc file runs: key bindings, variables,
+// conditionals. What qsh's editor cannot do there is said, a line each,
+// and skipped.
 func (s *Shell) Inputrc(ctx context.Context) {
 	path := s.Var("INPUTRC")
 	if path == "" {
@@ -38,7 +38,7 @@ func (s *Shell) Inputrc(ctx context.Context) {
 		return
 	}
 	st := s.r.Status()
-	s.run(ctx, "builtin bind -f "+singleQuote(path)+" 2>/dev/null", "inputrc")
+	s.run(ctx, "builtin bind -f "+singleQuote(path), "inputrc")
 	s.r.SetStatus(st)
 }
 

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io"
 	"os"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -80,9 +79,14 @@ type lineEditor struct {
 	tooLong bool // the line went over MaxLine: drop the rest
 	dropped bool // the line was dropped
 
-	// tab is the completion, which hands listen the lines readline
-	// cannot complete itself.
-	tab *tabCompleter
+	// tab is the completion (see tablist.go), and lastFn the
+	// completion function of the key before, for the next.
+	tab    *tabCompleter
+	lastFn string
+	// stdout is the terminal's output, and prompt the prompt being
+	// shown, for the completions' list.
+	stdout io.Writer
+	prompt string
 
 	// Key bindings (see editkeys.go):
 	hooks  editorHooks
@@ -117,17 +121,14 @@ type lineEditor struct {
 
 func newLineEditor(stdin *os.File, stdout io.Writer, complete *tabCompleter, size int, hooks editorHooks) (*lineEditor, error) {
 	in := &lineInput{f: stdin}
-	e := &lineEditor{in: in, tty: stdin, hooks: hooks, getNext: -1, tab: complete}
+	e := &lineEditor{in: in, tty: stdin, hooks: hooks, getNext: -1, tab: complete, stdout: stdout}
 	cfg := &readline.Config{
 		Stdin:                  in,
-		Stdout:                 answering{Writer: stdout, in: in, column1: &e.column1, aside: &e.aside},
+		Stdout:                 answering{Writer: stdout, in: in, column1: &e.column1, aside: &e.aside, bell: e.ring},
 		Stderr:                 stdout,
 		DisableAutoSaveHistory: true,
 		HistoryLimit:           max(size, 1), // qsh keeps the file; readline only recalls
 		HistorySearchFold:      true,
-	}
-	if complete != nil {
-		cfg.AutoComplete = complete
 	}
 	if t := os.Getenv("TERM"); t != "" && t != "dumb" {
 		e.out = stdout
@@ -144,6 +145,7 @@ func newLineEditor(stdin *os.File, stdout io.Writer, complete *tabCompleter, siz
 
 func (e *lineEditor) ReadLine(prompt string) (string, error) {
 	e.rl.SetPrompt(prompt)
+	e.prompt, e.lastFn = prompt, ""
 	e.n, e.tooLong, e.dropped, e.charSearch = 0, false, false, false
 	if e.lent {
 		e.rl.ResetHistory() // garbage now: 6 MB for 10,000 entries
@@ -163,13 +165,16 @@ func (e *lineEditor) ReadLine(prompt string) (string, error) {
 		}
 	}
 	if e.out != nil {
-		on := pasteOn
+		on := ""
+		if e.bracketedPaste() {
+			on = pasteOn
+			e.in.bracketed = true
+		}
 		if cols, _, err := term.GetSize(int(e.tty.Fd())); err == nil && cols > 1 {
 			on += startOfLine(cols)
 			e.column1.Store(true)
 		}
 		io.WriteString(e.out, on)
-		e.in.bracketed = true
 	}
 	if i := e.getNext; i >= 0 && i < len(e.hist.entries) && e.prefill == "" {
 		e.prefill, e.hist.at = e.hist.entries[i], i
@@ -181,7 +186,7 @@ func (e *lineEditor) ReadLine(prompt string) (string, error) {
 	}
 	line, err := e.rl.ReadLine()
 	e.in.keys = nil
-	if e.out != nil {
+	if e.out != nil && e.in.bracketed {
 		// Programs the line runs get pastes as plain keys.
 		io.WriteString(e.out, pasteOff)
 		e.in.bracketed = false
@@ -243,6 +248,11 @@ func (e *lineEditor) filter(r rune) (rune, bool) {
 		return r, true
 	case readline.CharInterrupt:
 		return r, true
+	case readline.CharTab:
+		if e.tab != nil {
+			e.action = &binding{fn: "complete", seq: "\t"}
+			return readline.MetaShiftTab, true
+		}
 	case readline.CharCtrlZ:
 		// readline would stop itself and wait for a SIGCONT that never
 		// comes: the shell catches SIGTSTP. At the prompt, as in bash,
@@ -306,20 +316,16 @@ func unbound(r rune) bool {
 // paste; it sees every key but Enter, and so keeps e.n.
 func (e *lineEditor) listen(line []rune, pos int, key rune) ([]rune, int, bool) {
 	e.n = len(line)
-	if key == readline.CharTab && e.tab != nil && e.tab.fix != nil && slices.Equal(line, e.tab.fix.after) {
-		fix := e.tab.fix
-		e.tab.fix = nil
-		e.n = len(fix.line)
-		if fix.list {
-			e.in.answer("\t")
-		}
-		return fix.line, fix.pos, true
-	}
+	prevFn := e.lastFn
+	e.lastFn = ""
 	if key != readline.MetaShiftTab {
 		return nil, 0, false
 	}
 	if b := e.action; b != nil {
 		e.action = nil
+		if e.tab != nil && isCompletionFunc(b.fn) {
+			return e.completion(b.fn, prevFn, line, pos)
+		}
 		return e.act(*b, line, pos)
 	}
 	if c := e.viAct; c != nil {
@@ -361,6 +367,12 @@ func (e *lineEditor) listen(line []rune, pos int, key rune) ([]rune, int, bool) 
 		return rs, p, true
 	}
 	return rs, len(rs), true
+}
+
+// bracketedPaste reports whether the terminal is to mark pastes
+// (enable-bracketed-paste, on unless set off).
+func (e *lineEditor) bracketedPaste() bool {
+	return e.tab == nil || e.tab.rlVar == nil || e.tab.on("enable-bracketed-paste")
 }
 
 func (e *lineEditor) Prefill(line string) { e.prefill = line }

@@ -60,7 +60,10 @@ type Shell struct {
 	// variables `bind 'set …'` set.
 	keys   keymap
 	viKeys map[string]*keymap
-	rlVars map[string]string
+	// viSection is set while an init file's bindings go to a vi keymap
+	// (set keymap vi-insert).
+	viSection bool
+	rlVars    map[string]string
 	// saidRlVar are the readline variables bind said qsh ignores.
 	saidRlVar map[string]bool
 	comp      evalCompletion // what `complete` registered, and Tab's state

@@ -124,8 +124,8 @@ func TestCompleteFzfTrigger(t *testing.T) {
 	exit(t, tm)
 }
 
-// show-all-if-ambiguous: one Tab puts the common prefix in and lists the
-// candidates, as readline does with it on.
+// show-all-if-ambiguous: one Tab lists the candidates below the line and
+// puts their common prefix in, as readline does with it on.
 func TestCompleteShowAllIfAmbiguous(t *testing.T) {
 	t.Parallel()
 	home := t.TempDir()
@@ -134,9 +134,8 @@ func TestCompleteShowAllIfAmbiguous(t *testing.T) {
 	os.WriteFile(filepath.Join(home, ".inputrc"), []byte("set show-all-if-ambiguous on\n"), 0o644)
 	tm := startShell(t, home)
 	tm.Type("ls rep", shelltest.Tab)
-	tm.WaitFor("ls report-202")
-	tm.WaitFor("report-2024.txt")
-	tm.WaitFor("report-2025.txt")
+	tm.WaitFor("report-2024.txt  report-2025.txt")
+	tm.WaitFor(ps1 + "ls report-202")
 	tm.Type(shelltest.CtrlU)
 	exit(t, tm)
 }

@@ -22,28 +22,78 @@ type Env struct {
 	// (readline's completion-ignore-case); a candidate then starts with
 	// the typed word only when case is ignored.
 	IgnoreCase bool
+	// MapCase, with IgnoreCase, takes - and _ for the same
+	// (completion-map-case).
+	MapCase bool
+	// HideDotFiles leaves out names starting with . unless the word
+	// does (match-hidden-files off).
+	HideDotFiles bool
+	// NoMarkDirs leaves the / off a directory completed
+	// (mark-directories off).
+	NoMarkDirs bool
+	// MarkSymlinkedDirs gives a link to a directory its / at once
+	// (mark-symlinked-directories).
+	MarkSymlinkedDirs bool
 }
 
-// hasPrefix reports whether s starts with prefix, ignoring case when
-// fold is set.
-func hasPrefix(s, prefix string, fold bool) bool {
-	if fold {
-		return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
+// hasPrefix reports whether s starts with prefix as env matches names:
+// case ignored with IgnoreCase, - and _ alike with MapCase too.
+func (env Env) hasPrefix(s, prefix string) bool {
+	if !env.IgnoreCase {
+		return strings.HasPrefix(s, prefix)
 	}
-	return strings.HasPrefix(s, prefix)
+	if len(s) < len(prefix) {
+		return false
+	}
+	s = s[:len(prefix)]
+	if env.MapCase {
+		s, prefix = strings.ReplaceAll(s, "_", "-"), strings.ReplaceAll(prefix, "_", "-")
+	}
+	return strings.EqualFold(s, prefix)
 }
 
 // Complete returns the candidates for the word before cursor in line, each a
 // full replacement for the last replace bytes before cursor (which every
 // candidate starts with). See the package documentation for the contract.
 func Complete(line string, cursor int, env Env) (cands []string, replace int) {
+	matches, replace := Matches(line, cursor, env)
+	return Texts(matches), replace
+}
+
+// Match is a candidate and what a listing of the candidates shows of it.
+type Match struct {
+	Text string // the full replacement, as [Complete] gives it
+	Name string // what a listing shows: a file's name, or a word without its closing space
+	Path string // the file the candidate names, for its type and colour; "" for other words
+}
+
+// Texts are the matches' replacements.
+func Texts(ms []Match) []string {
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		out[i] = m.Text
+	}
+	return out
+}
+
+// words are candidates that name no file.
+func words(cands []string) []Match {
+	out := make([]Match, len(cands))
+	for i, c := range cands {
+		out[i] = Match{Text: c, Name: strings.TrimSuffix(c, " ")}
+	}
+	return out
+}
+
+// Matches is [Complete] with what a listing shows of each candidate.
+func Matches(line string, cursor int, env Env) ([]Match, int) {
 	cursor = max(0, min(cursor, len(line)))
 	w := scan(line[:cursor])
 	if w.comment {
 		return nil, 0
 	}
 	if w.varStart >= 0 {
-		return completeVar(line[w.varStart:cursor], env), cursor - w.varStart
+		return words(completeVar(line[w.varStart:cursor], env)), cursor - w.varStart
 	}
 	if w.expands {
 		return nil, 0 // a word with $x or $(…) in it: its value is unknown here
@@ -60,12 +110,12 @@ func Complete(line string, cursor int, env Env) (cands []string, replace int) {
 		if w.value == "~" {
 			return completePath(w, env, anyFile)
 		}
-		return finish(commandNames(w.value, env), w.raw, env.IgnoreCase), len(w.raw)
+		return words(finish(commandNames(w.value, env), w.raw, env)), len(w.raw)
 	case cmdPos && !assign:
 		return completePath(w, env, executable)
 	case cmd == "git" && !w.afterEq:
 		if c, ok := completeGit(w, args, env); ok {
-			return c, len(w.raw)
+			return words(c), len(w.raw)
 		}
 	case cmd == "cd" || cmd == "pushd" || cmd == "rmdir":
 		return completePath(w, env, dirsOnly)
@@ -76,10 +126,10 @@ func Complete(line string, cursor int, env Env) (cands []string, replace int) {
 // finish appends a space to each name and makes each a full replacement for
 // raw; names that do not start with raw (in any case, with fold) are
 // dropped.
-func finish(names []string, raw string, fold bool) []string {
+func finish(names []string, raw string, env Env) []string {
 	var out []string
 	for _, n := range names {
-		if hasPrefix(n, raw, fold) {
+		if env.hasPrefix(n, raw) {
 			out = append(out, n+" ")
 		}
 	}
@@ -176,7 +226,7 @@ func commandNames(prefix string, env Env) []string {
 	var names []string
 	add := func(list []string) {
 		for _, n := range list {
-			if hasPrefix(n, prefix, env.IgnoreCase) {
+			if env.hasPrefix(n, prefix) {
 				names = append(names, n)
 			}
 		}

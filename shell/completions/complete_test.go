@@ -115,16 +115,18 @@ func TestComplete(t *testing.T) {
 		{"cat sub/", []string{"deep/"}, 0},
 		{"cat sub/d", []string{"deep/"}, 1},
 		{"cat sub/deep/", []string{"f "}, 0},
-		{"cat srcl", []string{"srclink/"}, 4},
+		{"cat srcl", []string{"srclink"}, 4}, // a second Tab adds the /
+		{"cat srclink", []string{"srclink/"}, 7},
 		{"cat ../ho", []string{"home/"}, 2},
 		{"cat " + root + "/wo", []string{"work/"}, 2},
 		{"cat ~", []string{"~/"}, 1},
-		{"cat ~/", []string{"Documents/", "docs/", "notes.txt "}, 0},
+		{"cat ~/", []string{".hidden ", "Documents/", "docs/", "notes.txt "}, 0}, // match-hidden-files
+		{"cat ~/.", []string{"./", "../", ".hidden "}, 1},
 		{"cat ~/do", []string{"docs/"}, 2},
 		{"cat ~/.h", []string{".hidden "}, 2},
 		{"cat nothing", nil, 0},
 		{"cat missing/x", nil, 0},
-		{"cd s", []string{"src/", "srclink/", "sub/"}, 1},
+		{"cd s", []string{"src/", "srclink", "sub/"}, 1},
 		{"cd m", []string{`my\ dir/`}, 1},
 		{"./r", []string{"repo/", "run.sh "}, 1},
 		{"export P=ma", []string{"main.go "}, 2},
@@ -326,5 +328,33 @@ func TestReplacement(t *testing.T) {
 	}
 	if got, n := Suffixes([]string{"Documents/", "docs/", "x"}, "do"); n != 2 || len(got) != 2 || string(got[0]) != "cuments/" {
 		t.Errorf("Suffixes = %q, %d", got, n)
+	}
+}
+
+// TestReadlineVariables: the readline variables that change what a
+// candidate is, as bash 5.2 completes with each set.
+func TestReadlineVariables(t *testing.T) {
+	tests := []struct {
+		line string
+		set  func(*Env)
+		want []string
+	}{
+		{"cat srcl", func(e *Env) { e.MarkSymlinkedDirs = true }, []string{"srclink/"}},
+		{"cat sub/d", func(e *Env) { e.NoMarkDirs = true }, []string{"deep"}},
+		{"cd s", func(e *Env) { e.NoMarkDirs = true }, []string{"src", "srclink", "sub"}},
+		{"cat ~/", func(e *Env) { e.HideDotFiles = true }, []string{"Documents/", "docs/", "notes.txt "}},
+		{"cat ~/.h", func(e *Env) { e.HideDotFiles = true }, []string{".hidden "}},
+		{"cat RUN-", func(e *Env) { e.IgnoreCase, e.MapCase = true, true }, []string{"run_x.sh "}},
+		{"cat run-", func(e *Env) { e.IgnoreCase = true }, nil},
+		{"cat run-", func(e *Env) { e.MapCase = true }, nil}, // only with ignore-case, as readline
+	}
+	for _, tt := range tests {
+		env := testEnv(t)
+		os.WriteFile(filepath.Join(env.Dir, "run_x.sh"), nil, 0o644)
+		tt.set(&env)
+		got, _ := Complete(tt.line, len(tt.line), env)
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("Complete(%q) = %q, want %q", tt.line, got, tt.want)
+		}
 	}
 }

@@ -21,6 +21,12 @@
 // of several on the first Tab, and lists them on the next.
 //
 // A finished word ends in a space (and a closing quote when one was open); a
-// directory ends in "/" so Tab can go on into it. Names are quoted with
-// backslashes, or for the open quote the cursor is in.
+// directory ends in "/" so Tab can go on into it (see [Env] for readline's
+// variables that change that). Names are quoted with backslashes, or for
+// the open quote the cursor is in.
+//
+// qsh's own Tab asks [Readline.Candidates] instead, which gives each
+// candidate as a [Match]: with the name a listing shows and the file it
+// names, so that [List] can lay the listing out as readline does, with
+// the type characters and colours its variables ask for.
 package completions

@@ -47,7 +47,7 @@ func completeGit(w word, args []string, env Env) (cands []string, ok bool) {
 		}
 	}
 	if sub == "" {
-		return finish(gitCommands, w.value, false), true
+		return finish(gitCommands, w.value, Env{}), true
 	}
 	if slices.Contains(rest, "--") {
 		return nil, false // paths
@@ -68,7 +68,7 @@ func completeGit(w word, args []string, env Env) (cands []string, ok bool) {
 		}
 	}
 	slices.Sort(names)
-	return finish(slices.Compact(names), w.value, false), true
+	return finish(slices.Compact(names), w.value, Env{}), true
 }
 
 // countArgs counts the words that are not options.

@@ -20,14 +20,14 @@ const (
 // standing for env.Home. The replaced text is what follows the word's last
 // '/' (or its '=' in NAME=value and --opt=value), so a listing shows names,
 // not whole paths.
-func completePath(w word, env Env, kind fileKind) ([]string, int) {
+func completePath(w word, env Env, kind fileKind) ([]Match, int) {
 	rawStart, valStart := 0, 0
 	if w.afterEq {
 		rawStart, valStart = w.eqRaw, w.eqVal
 	}
 	typed := w.value[valStart:]
 	if typed == "~" && w.raw[rawStart:] == "~" {
-		return []string{"~/"}, 1
+		return []Match{{Text: "~/", Name: "~/", Path: env.Home}}, 1
 	}
 	dir, base := "", typed
 	if w.slashVal > valStart {
@@ -57,12 +57,19 @@ func completePath(w word, env Env, kind fileKind) ([]string, int) {
 	// Matching in another case rewrites the typed name, which is done only
 	// where it is typed plainly (no quotes or escapes in it).
 	plain := strings.HasSuffix(raw, base) && !strings.ContainsAny(base, `"'\$`)
-	var cands []string
+	if base == "." || base == ".." {
+		// readline offers . and .. to a word that starts them.
+		entries = append([]fs.DirEntry{dotEntry("."), dotEntry("..")}, entries...)
+	}
+	var cands []Match
 	for _, e := range entries {
 		name := e.Name()
 		exact := strings.HasPrefix(name, base)
-		if !exact && !(env.IgnoreCase && plain && hasPrefix(name, base, true)) || name[0] == '.' && !strings.HasPrefix(base, ".") {
+		if !exact && !(env.IgnoreCase && plain && env.hasPrefix(name, base)) {
 			continue
+		}
+		if name[0] == '.' && base == "" && (env.HideDotFiles || name == "." || name == "..") {
+			continue // match-hidden-files off, or . and .. for an empty word
 		}
 		isDir, isExec := kindOf(lookup, e)
 		switch {
@@ -74,18 +81,33 @@ func completePath(w word, env Env, kind fileKind) ([]string, int) {
 			// The name as it is, in place of what was typed in another case.
 			c = raw[:len(raw)-len(base)] + quote(name, w.quote, w.escape, rawStart == 0 && len(raw) == len(base))
 		}
-		if isDir {
-			c += "/"
-		} else {
+		switch {
+		case isDir && e.Type()&fs.ModeSymlink != 0 && !env.MarkSymlinkedDirs && base != name:
+			// A link to a directory completed: nothing after it, and the
+			// next Tab adds the / (readline's mark-symlinked-directories
+			// off).
+		case isDir:
+			if !env.NoMarkDirs {
+				c += "/"
+			}
+		default:
 			if w.quote != 0 {
 				c += string(w.quote)
 			}
 			c += " "
 		}
-		cands = append(cands, c)
+		cands = append(cands, Match{Text: c, Name: name, Path: filepath.Join(lookup, name)})
 	}
 	return cands, len(raw) // in name order, as os.ReadDir sorts
 }
+
+// dotEntry is . or .. as a directory entry.
+type dotEntry string
+
+func (d dotEntry) Name() string               { return string(d) }
+func (d dotEntry) IsDir() bool                { return true }
+func (d dotEntry) Type() fs.FileMode          { return fs.ModeDir }
+func (d dotEntry) Info() (fs.FileInfo, error) { return nil, fs.ErrNotExist }
 
 // tildeUnquoted reports whether the path in raw starts with a bare ~.
 func tildeUnquoted(raw string, eqRaw int, afterEq bool) bool {

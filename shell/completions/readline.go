@@ -14,13 +14,13 @@ type Readline struct {
 	// Programmable, when set, is asked first: bash's programmable
 	// completion, with candidates in Complete's shape; ok false leaves
 	// the line to Complete.
-	Programmable func(line string, cursor int) (cands []string, replace int, ok bool)
+	Programmable func(line string, cursor int) (cands []Match, replace int, ok bool)
 }
 
 // Candidates are the completions of the word before pos in line, each a
 // full replacement for typed, the end of line[:pos] (see the package's
 // contract; a programmable completion's need not start with typed).
-func (r Readline) Candidates(line []rune, pos int) (cands []string, typed string) {
+func (r Readline) Candidates(line []rune, pos int) (cands []Match, typed string) {
 	pos = max(0, min(pos, len(line)))
 	before := string(line[:pos])
 	whole := before + string(line[pos:])
@@ -33,7 +33,7 @@ func (r Readline) Candidates(line []rune, pos int) (cands []string, typed string
 	if r.Env != nil {
 		env = r.Env()
 	}
-	cands, replace := Complete(whole, len(before), env)
+	cands, replace := Matches(whole, len(before), env)
 	return cands, before[len(before)-replace:]
 }
 
@@ -41,7 +41,8 @@ func (r Readline) Candidates(line []rune, pos int) (cands []string, typed string
 // adds after the cursor and how many runes before the cursor the candidates
 // replace (they start with those runes).
 func (r Readline) Do(line []rune, pos int) (newLine [][]rune, length int) {
-	return Suffixes(r.Candidates(line, pos))
+	cands, typed := r.Candidates(line, pos)
+	return Suffixes(Texts(cands), typed)
 }
 
 // Suffixes are what the candidates add to typed, and typed's length in

@@ -15,7 +15,7 @@ import (
 // quote and a space (none with NoSpace). dir and home resolve the matches
 // that name files. A match need not begin with the typed text: as in
 // bash, it then takes the text's place (see [Replacement]).
-func Replies(matches []string, w Words, opts Options, dir, home string) (cands []string, replace int) {
+func Replies(matches []string, w Words, opts Options, dir, home string) (cands []Match, replace int) {
 	typed := w.Line[w.Start:w.Point]
 	if opts&NoSort == 0 {
 		matches = slices.Clone(matches)
@@ -28,8 +28,12 @@ func Replies(matches []string, w Words, opts Options, dir, home string) (cands [
 		if files && opts&NoQuote == 0 {
 			c = quote(m, w.Quote, false, false)
 		}
+		match := Match{Name: m}
+		if files {
+			match.Name, match.Path = printable(m), filePath(m, dir, home)
+		}
 		switch {
-		case files && isDir(filePath(m, dir, home)):
+		case files && isDir(match.Path):
 			c += "/"
 		default:
 			if w.Quote != 0 {
@@ -39,9 +43,20 @@ func Replies(matches []string, w Words, opts Options, dir, home string) (cands [
 				c += " "
 			}
 		}
-		cands = append(cands, c)
+		match.Text = c
+		cands = append(cands, match)
 	}
 	return cands, len(typed)
+}
+
+// printable is what readline lists of a file name: its last part, and the
+// whole of a name that ends in /.
+func printable(name string) string {
+	i := strings.LastIndexByte(name, '/')
+	if i < 0 || i == len(name)-1 {
+		return name
+	}
+	return name[i+1:]
 }
 
 // filePath is the file a match names: ~/ is home, a relative name is in
