@@ -25,6 +25,7 @@ import (
 // adds its builtins to the evaluator's table, not in eval:
 //   - history.sh: history (the list, -s -d -c -a -n -r -w, HISTFILE)
 //   - complete.sh: complete and compgen (bash's programmable completion)
+//   - prompt-transform.sh: prompt escapes (${x@P}, PS4), package shell's
 //
 // Stdout, stderr and the status must all match bash's: the runner is told
 // its name is bash, so its messages read as bash's do.
@@ -36,8 +37,9 @@ import (
 // dispositions, umask, ulimit — must not reach the test process or the
 // cases beside it.
 var bashFilesSkipped = map[string]string{
-	"history.sh":  "history is package shell's builtin",
-	"complete.sh": "complete and compgen are package shell's builtins",
+	"history.sh":          "history is package shell's builtin",
+	"complete.sh":         "complete and compgen are package shell's builtins",
+	"prompt-transform.sh": "prompt escapes are decoded by package shell",
 }
 
 // Cases of other files that need the interactive shell's builtins.

@@ -59,6 +59,7 @@ func (r *Runner) expandGuarded(ctx context.Context, dir string, f func()) (err e
 			case wouldRun:
 				err = ErrWouldRun
 			case abort, cmdError, exitPanic:
+				r.failing = false
 				err = errExpansion
 			default:
 				panic(e)

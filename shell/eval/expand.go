@@ -666,7 +666,7 @@ func (r *Runner) glob(pat string) []string {
 	}
 	matches, err := pattern.Glob(r.ctx, r.dir, pat, opts)
 	if err != nil && r.dry && r.ctx.Err() != nil {
-		panic(cmdError{}) // cut off: a dry expansion does not know
+		r.failCommand() // cut off: a dry expansion does not know
 	}
 	if err != nil || len(matches) == 0 {
 		return nil

@@ -171,7 +171,7 @@ func (r *Runner) paramValue(pe *syntax.ParamExp) pval {
 		n, sub, hasSub, ok := splitRef(ref)
 		if !ok && !isSpecialParam(ref) {
 			r.errorf("%s: invalid variable name", ref)
-			panic(cmdError{})
+			r.failCommand()
 		}
 		if hasSub {
 			if sub == "@" || sub == "*" {
@@ -216,7 +216,7 @@ func (r *Runner) indirect(pe *syntax.ParamExp) string {
 	ref := v.joined(r)
 	if ref == "" {
 		r.errorf("%s: invalid variable name", ref)
-		panic(cmdError{})
+		r.failCommand()
 	}
 	return ref
 }

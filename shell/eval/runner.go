@@ -97,6 +97,8 @@ type Runner struct {
 	trapDepth int
 	// funcDepth counts function calls, for FUNCNEST.
 	funcDepth int
+	// failing is set while a cmdError unwinds, for commandGuarded.
+	failing bool
 
 	ifsCache *ifsChars
 	envCache []string
@@ -807,6 +809,7 @@ func (r *Runner) guard(f func()) (aborted bool) {
 			r.flow = flowExit
 		case cmdError:
 			// Only the command failed; the shell goes on.
+			r.failing = false
 			r.status = 1
 			r.flow = flowNone
 		default:
@@ -823,6 +826,12 @@ func (r *Runner) guard(f func()) (aborted bool) {
 	}()
 	f()
 	return false
+}
+
+// failCommand ends the command being expanded with a [cmdError].
+func (r *Runner) failCommand() {
+	r.failing = true
+	panic(cmdError{})
 }
 
 // cmdError is an expansion error that fails the command it is in, with

@@ -49,6 +49,7 @@ func (r *Runner) tracePrefix(ps4 string) (prefix string) {
 		if e := recover(); e != nil {
 			switch e.(type) {
 			case abort, cmdError:
+				r.failing = false
 				prefix = ps4
 				r.status, r.flow = status, flow
 			default:
