@@ -64,3 +64,13 @@ func TestExtGlobAlternatives(t *testing.T) {
 		}
 	}
 }
+
+func TestFailglobErrexitAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"failglob-errexit", "set -e\nshopt -s failglob\necho *.ZZ\necho not reached"},
+		{"failglob-errexit-condition", "set -e\nshopt -s failglob\nif echo *.ZZ; then :; fi\necho not reached"},
+		{"failglob-errexit-or", "set -e\nshopt -s failglob\necho *.ZZ || echo handled\necho not reached"},
+		{"failglob-goes-on", "shopt -s failglob\necho *.ZZ\necho next $?"},
+		{"arith-error-errexit-goes-on", "set -e\necho $((1/0))\necho after"},
+	})
+}

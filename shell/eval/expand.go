@@ -312,7 +312,9 @@ func (r *Runner) wordFields(w *syntax.Word, out []string) []string {
 			}
 			if r.opts.shopt[optFailglob] {
 				r.errorf("no match: %s", string(f.val))
-				panic(abort{status: 1})
+				// Under set -e bash ends the script here, even in a
+				// condition, which no other such error does.
+				panic(abort{status: 1, exit: r.opts.set[optErrexit]})
 			}
 		}
 		out = append(out, string(f.val))
