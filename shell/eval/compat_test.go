@@ -74,3 +74,28 @@ func TestFailglobErrexitAgainstBash(t *testing.T) {
 		{"arith-error-errexit-goes-on", "set -e\necho $((1/0))\necho after"},
 	})
 }
+
+func TestGlobIgnoreClassesAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"classes", `touch _testing.py pyproject.toml 20231114.log .env 'has space.docx'
+GLOBIGNORE=[[:alnum:]]*; echo *.*
+GLOBIGNORE=[![:alnum:]]*; echo *.*
+GLOBIGNORE=*[[:space:]]*; echo *.*
+GLOBIGNORE=[[:digit:]_.]*; echo *.*
+GLOBIGNORE='*.py:[[:digit:]]*'; echo *.*`},
+	})
+}
+
+func TestSplitGlobIgnore(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"a:b", "a|b"},
+		{"[[:alnum:]]*:*.o", "[[:alnum:]]*|*.o"},
+		{"[]:]x:y", "[]:]x|y"},
+		{`a\:b:c`, `a\:b|c`},
+		{"[:x", "[|x"},
+	} {
+		if got := strings.Join(splitGlobIgnore(c.in), "|"); got != c.want {
+			t.Errorf("splitGlobIgnore(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}

@@ -602,6 +602,53 @@ func (r *Runner) extGlob(p *syntax.ExtGlob, quoted bool, b *builder) {
 	}
 }
 
+// splitGlobIgnore splits GLOBIGNORE at its colons, but not at those of a
+// bracket expression's class: [[:alnum:]]* is one pattern.
+func splitGlobIgnore(s string) []string {
+	var pats []string
+	start := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '[':
+			if end := bracketEnd(s, i); end > 0 {
+				i = end
+			}
+		case ':':
+			pats = append(pats, s[start:i])
+			start = i + 1
+		}
+	}
+	return append(pats, s[start:])
+}
+
+// bracketEnd is the index of the ] that closes the bracket expression
+// opening at s[open], or -1 when none does.
+func bracketEnd(s string, open int) int {
+	i := open + 1
+	if i < len(s) && (s[i] == '!' || s[i] == '^') {
+		i++
+	}
+	if i < len(s) && s[i] == ']' {
+		i++ // a ] first is a member
+	}
+	for ; i < len(s); i++ {
+		switch {
+		case s[i] == '\\':
+			i++
+		case s[i] == '[' && i+1 < len(s) && (s[i+1] == ':' || s[i+1] == '.' || s[i+1] == '='):
+			// [:class:], [.coll.], [=equiv=]
+			if end := strings.Index(s[i+2:], string(s[i+1])+"]"); end >= 0 {
+				i += 2 + end + 1
+			}
+		case s[i] == ']':
+			return i
+		}
+	}
+	return -1
+}
+
 // extGlobAlternatives splits an extended glob group's text at the bars
 // that separate its alternatives: not those quoted, escaped, or inside a
 // nested group, a substitution or a parameter expansion.
@@ -663,7 +710,7 @@ func (r *Runner) glob(pat string) []string {
 		SkipDots: r.opts.shopt[optGlobskipdots],
 	}
 	if gi, ok := r.Get("GLOBIGNORE"); ok && gi != "" {
-		opts.Ignore = strings.Split(gi, ":")
+		opts.Ignore = splitGlobIgnore(gi)
 		opts.Dot = true
 	}
 	matches, err := pattern.Glob(r.ctx, r.dir, pat, opts)
