@@ -99,3 +99,10 @@ func TestSplitGlobIgnore(t *testing.T) {
 		}
 	}
 }
+
+func TestIndirectUnsetAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"with-operators", "echo \"[${!u-d}]\"\necho next $?\necho \"[${!u:+d}]\"\necho next $?\n(echo ${!u=d}); echo $? ${u-unset}"},
+		{"set-names", "x=u; echo \"[${!x-d}]\"; declare -a e; echo \"[${!e-d}]\"; hooks=(a); a=1; echo ${!hooks+\"${!hooks}\"}"},
+	})
+}

@@ -206,8 +206,9 @@ func (r *Runner) indirect(pe *syntax.ParamExp) string {
 	v := r.namedValue(name, pe.Index, name)
 	if !v.set && !v.list {
 		// A variable that exists with no value (an array without element
-		// 0) refers to nothing; one that does not exist is an error.
-		if r.lookup(name) == nil && !isSpecialParam(name) && (pe.Exp == nil || !isDefaultOp(pe.Exp.Op)) {
+		// 0) refers to nothing; one that does not exist is an error, in
+		// bash 5.2 also with an operator that has a default (${!u-d}).
+		if r.lookup(name) == nil && !isSpecialParam(name) {
 			r.errorf("%s: invalid indirect expansion", name)
 			panic(abort{status: 1})
 		}
@@ -219,15 +220,6 @@ func (r *Runner) indirect(pe *syntax.ParamExp) string {
 		r.failCommand()
 	}
 	return ref
-}
-
-func isDefaultOp(op syntax.ParExpOperator) bool {
-	switch op {
-	case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AlternateUnset, syntax.AlternateUnsetOrNull,
-		syntax.AssignUnset, syntax.AssignUnsetOrNull, syntax.ErrorUnset, syntax.ErrorUnsetOrNull:
-		return true
-	}
-	return false
 }
 
 func isSpecialParam(s string) bool {
