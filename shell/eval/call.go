@@ -324,10 +324,12 @@ func (r *Runner) specialDone(b *Builtin) {
 func (r *Runner) withTemp(assigns []*syntax.Assign, args []string, f func()) {
 	var trace []string
 	if len(assigns) > 0 {
+		// In order, each in scope for the values after it, as bash
+		// does: A=1 B=$A cmd gives cmd B=1.
 		s := newScope()
 		s.temp = true
-		type kv struct{ k, v string }
-		var vals []kv
+		r.vars.push(s)
+		defer r.popTemp(s) // also when a value's expansion fails
 		for _, a := range assigns {
 			if a.Array != nil || a.Index != nil {
 				continue
@@ -342,19 +344,13 @@ func (r *Runner) withTemp(assigns []*syntax.Assign, args []string, f func()) {
 				r.errorf("%s: readonly variable", a.Name.Value)
 				continue
 			}
-			vals = append(vals, kv{a.Name.Value, val})
+			s.vars[a.Name.Value] = &Var{Attr: AttrExport, set: true, str: val}
+			r.vars.gen++
 			trace = append(trace, a.Name.Value+"="+assignQuote(val))
 		}
-		for _, p := range vals {
-			s.vars[p.k] = &Var{Attr: AttrExport, set: true, str: p.v}
-		}
-		r.vars.push(s)
 		if _, ok := s.vars["IFS"]; ok {
 			r.ifsCache = nil // a DEBUG trap may have split words just before
 		}
-		defer func() {
-			r.popTemp(s)
-		}()
 	}
 	for _, t := range trace {
 		r.xtraceWords([]string{t})

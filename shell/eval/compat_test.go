@@ -106,3 +106,12 @@ func TestIndirectUnsetAgainstBash(t *testing.T) {
 		{"set-names", "x=u; echo \"[${!x-d}]\"; declare -a e; echo \"[${!e-d}]\"; hooks=(a); a=1; echo ${!hooks+\"${!hooks}\"}"},
 	})
 }
+
+func TestPrefixAssignmentsInOrderAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"program", `FOO=foo BAR="[$FOO][$BAZ]" BAZ=baz env | grep -E '^(FOO|BAR|BAZ)=' | sort`},
+		{"function", `f(){ echo "$BAR $X"; }; FOO=foo BAR="[$FOO]" X=1 X+=2 f; echo "[$FOO]"`},
+		{"readonly", `readonly R=1; R=2 S=$R env | grep ^S=`},
+		{"failed-expansion", "f(){ :; }; A=1 B=${nosuch?gone} f; echo \"[$A]\""},
+	})
+}
