@@ -115,3 +115,11 @@ func TestPrefixAssignmentsInOrderAgainstBash(t *testing.T) {
 		{"failed-expansion", "f(){ :; }; A=1 B=${nosuch?gone} f; echo \"[$A]\""},
 	})
 }
+
+func TestAssignmentLikeTildeAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"arguments", `HOME=/h; echo x=~ --prefix=~/local a=~:~/b "q=~" x=~nosuchuser 1x=~ a:~ -I~/inc x+=~/a x=a~ x=~/*.nomatch`},
+		{"quoted-and-split", `HOME=/h; v="1 2"; printf '<%s>' x=~/$v "x"=~ x="~" x\=~; echo`},
+		{"posix", "set -o posix\nHOME=/h; echo x=~"},
+	})
+}

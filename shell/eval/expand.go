@@ -298,7 +298,16 @@ func plainLit(w *syntax.Word) (string, bool) {
 func (r *Runner) wordFields(w *syntax.Word, out []string) []string {
 	glob := !r.opts.set[optNoglob]
 	b := &builder{r: r, split: true, patterns: glob}
-	r.parts(w.Parts, false, b, true)
+	if name, ok := r.assignmentLike(w); ok {
+		// bash expands tildes after its = and colons, as in an
+		// assignment: make install prefix=~/.local.
+		b.unquotedLit(name)
+		rest := *w.Parts[0].(*syntax.Lit)
+		rest.Value = rest.Value[len(name):]
+		r.assignParts(append([]syntax.WordPart{&rest}, w.Parts[1:]...), b)
+	} else {
+		r.parts(w.Parts, false, b, true)
+	}
 	b.breakField(false)
 	for _, f := range b.fields {
 		if glob && f.meta {
@@ -334,6 +343,26 @@ func (r *Runner) Literal(w *syntax.Word) string {
 	b := &builder{r: r}
 	r.parts(w.Parts, false, b, true)
 	return string(b.cur.val)
+}
+
+// assignmentLike reports whether an argument w begins as an assignment
+// would (NAME= or NAME+=, unquoted) with a tilde in its literal text, and
+// returns that beginning. Outside posix mode bash expands such a word's
+// tildes as an assignment's.
+func (r *Runner) assignmentLike(w *syntax.Word) (string, bool) {
+	l, ok := w.Parts[0].(*syntax.Lit)
+	if !ok || r.opts.set[optPosix] {
+		return "", false
+	}
+	eq := strings.IndexByte(l.Value, '=')
+	if eq <= 0 {
+		return "", false
+	}
+	name := strings.TrimSuffix(l.Value[:eq], "+")
+	if !validName(name) || !strings.Contains(l.Value[eq:], "~") {
+		return "", false
+	}
+	return l.Value[:eq+1], true
 }
 
 // assignValue expands the value of an assignment: tildes after = and :
