@@ -96,7 +96,7 @@ func (w *walker) redirects(rs []*syntax.Redirect, in input) ioInfo {
 				io.net = true
 				w.netfd(fd)
 			default:
-				io.in = input{kind: inFile, data: p}
+				io.in = input{kind: inFile, data: p, endless: endlessDevices[p]}
 			}
 			if fd != "" && fd != "0" {
 				// exec 3< <(curl …): what fd 3 reads, for a later <&3;
