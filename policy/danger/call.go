@@ -304,6 +304,43 @@ func systemPath(val string) bool {
 	return true
 }
 
+// programWords are words of a variable's name that say its value is a
+// program some tool runs: npm_config_script_shell, CONFIG_SHELL, MAKESHELL,
+// npm_config_editor, YARN_SCRIPT_SHELL, npm_config_node_gyp.
+var programWords = lazy.Value[map[string]bool]{Build: func() map[string]bool {
+	return nameSet("SHELL SCRIPTSHELL MAKESHELL EDITOR VISUAL PAGER BROWSER ASKPASS GYP NODEGYP RSH DIFFTOOL " +
+		"MERGETOOL INTERPRETER LAUNCHER WRAPPER EXECUTABLE")
+}}
+
+// interpreterNames are variables named for the interpreter a tool runs
+// (node-gyp's PYTHON, npm's NODE).
+var interpreterNames = lazy.Value[map[string]bool]{Build: func() map[string]bool {
+	return nameSet("PYTHON NODE PERL RUBY PHP JAVACMD")
+}}
+
+// programVar judges a variable whose name says it holds a program another
+// tool runs, set to a path: a program of the system's directories or of
+// the project is what the tool would run anyway; one elsewhere (/tmp/sh)
+// or one this line writes or downloads is judged as running it is. It
+// reports whether it judged one.
+func (w *walker) programVar(name, val, text string) bool {
+	up := strings.ToUpper(name)
+	found := interpreterNames.Get()[up]
+	for f := range strings.SplitSeq(up, "_") {
+		found = found || programWords.Get()[f]
+	}
+	if !found || !hasHole(val) && !strings.Contains(val, "/") {
+		return false // a program by name, found on PATH
+	}
+	prog, _, _ := strings.Cut(strings.TrimSpace(val), " ")
+	if p, ok := w.abs(prog); ok && binDirs.Get()[path.Dir(p)] {
+		return false
+	}
+	w.res.add(Dev, "`"+text+"`: names the program a tool runs")
+	w.runFile(prog, text+" ("+prog+")", "sh")
+	return true
+}
+
 // harmlessPrograms are values of PAGER, EDITOR … that run nothing new.
 var harmlessPrograms = lazy.Value[map[string]bool]{Build: func() map[string]bool {
 	return map[string]bool{"": true, "cat": true, "true": true, ":": true, "less": true, "more": true, "vi": true, "vim": true, "nano": true, "false": true}
@@ -322,7 +359,7 @@ func (w *walker) hijack(name, val, text string) bool {
 		return true
 	}
 	if !hijackVars.Get()[name] && !strings.HasPrefix(name, "BASH_FUNC_") {
-		return false
+		return w.programVar(name, val, text)
 	}
 	if harmlessVars.Get()[name] && harmlessPrograms.Get()[val] {
 		return false

@@ -140,6 +140,10 @@ func (w *walker) interp(r *rule, chain string, args []arg, ops []int, io ioInfo)
 				opt = a + " " + args[i].s
 			}
 			w.codeOptions("NODE_OPTIONS", opt, "`node "+opt+"`")
+		case lang == "node" && strings.HasPrefix(a, "--inspect"):
+			// A debugger: on another interface than loopback, whoever
+			// reaches the port runs code in the program.
+			w.codeOptions("NODE_OPTIONS", a, "`"+name+" "+args[i].text+"`")
 		case (a == "--test" || a == "--run" || a == "--watch") && name == "node":
 			w.res.add(Dev, "`node "+a+"`: runs the project's tests or scripts")
 			return

@@ -468,6 +468,7 @@ func (w *walker) bun(chain string, args []arg, io ioInfo) {
 		w.runFile(args[ops[0]].s, args[ops[0]].text, "bun") // bun https://…/x.ts
 		return
 	}
+	w.runtimeFile(chain, args, ".js", ".ts", ".mjs", ".cjs", ".jsx", ".tsx")
 	w.jsBin(chain, args, io)
 }
 
