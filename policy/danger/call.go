@@ -66,8 +66,9 @@ func (w *walker) call(c *syntax.CallExpr, io ioInfo) {
 		w.ifsPrefix = slices.ContainsFunc(c.Assigns, func(a *syntax.Assign) bool {
 			return a.Name != nil && a.Name.Value == "IFS"
 		})
+		w.assigns = c.Assigns
 		w.exec(args, io)
-		w.ifsPrefix = false
+		w.ifsPrefix, w.assigns = false, nil
 	}
 	if alt := w.defaultArgs(c.Args); len(alt) > 0 {
 		w.clone().exec(alt, io)
@@ -339,6 +340,27 @@ func (w *walker) programVar(name, val, text string) bool {
 	w.res.add(Dev, "`"+text+"`: names the program a tool runs")
 	w.runFile(prog, text+" ("+prog+")", "sh")
 	return true
+}
+
+// envValue is the value the command being judged sees for name: its own
+// assignment's, else the shell's, else (at run time) the environment's; ok
+// is false when none sets it.
+func (w *walker) envValue(name string) (string, bool) {
+	for i := len(w.assigns) - 1; i >= 0; i-- {
+		if a := w.assigns[i]; a.Name != nil && a.Name.Value == name && a.Array == nil && a.Index == nil {
+			return w.literal(a.Value), true
+		}
+	}
+	if v, ok := w.vars[name]; ok {
+		return v, true
+	}
+	if w.shared.getenv != nil {
+		// At run time: the environment the program really gets.
+		if v := w.shared.getenv(name); v != "" {
+			return v, true
+		}
+	}
+	return "", false
 }
 
 // harmlessPrograms are values of PAGER, EDITOR … that run nothing new.

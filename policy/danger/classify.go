@@ -134,6 +134,9 @@ type walker struct {
 	iterating   bool // inside a loop walked once per known item
 	looping     bool // inside a loop body or condition: it may run many times
 	ifsPrefix   bool // the command being judged has IFS=… before it
+	// assigns are the command's own assignments (GOBIN=bin go install): its
+	// environment, which its arguments do not see.
+	assigns []*syntax.Assign
 	// alts are the known values unknown variables take when a default
 	// they were assigned from applies (X=${X:-rm}).
 	alts map[string]string

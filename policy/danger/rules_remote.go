@@ -16,7 +16,26 @@ func remoteCommands() map[string]*rule {
 			sub:   terraformRules(),
 			vals:  "-chdir",
 		},
-		"tofu":       {class: Dangerous, why: "unknown tofu command", sub: terraformRules(), vals: "-chdir"},
+		"tofu": {class: Dangerous, why: "unknown tofu command", sub: terraformRules(), vals: "-chdir"},
+		// Message brokers' admin tools: listing and describing read the
+		// broker; creating, altering, deleting, resetting change it.
+		"kafka-topics":          kafkaAdmin("--list --describe"),
+		"kafka-consumer-groups": kafkaAdmin("--list --describe"),
+		"kafka-configs":         kafkaAdmin("--describe"),
+		"kafka-acls":            kafkaAdmin("--list"),
+		"rabbitmqctl": {
+			class: Dangerous,
+			why:   "changes the broker",
+			sub: map[string]*rule{
+				"list_queues": dev(remoteRead), "list_exchanges": dev(remoteRead), "list_bindings": dev(remoteRead),
+				"list_connections": dev(remoteRead), "list_channels": dev(remoteRead),
+				"list_consumers": dev(remoteRead), "list_vhosts": dev(remoteRead), "list_policies": dev(remoteRead),
+				"list_permissions": dev(remoteRead), "list_users": dev(remoteRead), "status": dev(remoteRead),
+				"cluster_status": dev(remoteRead), "ping": dev(remoteRead), "version": safe("prints its version"),
+				"help": safe("shows help"),
+			},
+			vals: "-n --node -p --vhost -t --timeout",
+		},
 		"terragrunt": {class: Dangerous, why: "unknown terragrunt command", sub: terraformRules()},
 		"pulumi": {
 			class: Dangerous,
@@ -331,5 +350,20 @@ func (w *walker) tfOutputRaw(chain string, args []arg, io ioInfo) {
 	if len(ops) == 0 || hasHole(args[ops[0]].s) || secret.Var(args[ops[0]].s) ||
 		strings.Contains(strings.ToLower(args[ops[0]].s), "key") {
 		w.discloses("`" + chain + " -raw`: shows sensitive values in plain text")
+	}
+}
+
+// kafkaAdmin is the rule of a Kafka admin script (kafka-topics.sh …):
+// dangerous unless one of the reading flags says it only reads.
+func kafkaAdmin(reads string) *rule {
+	return &rule{
+		class:    Dangerous,
+		why:      "changes the broker's topics, groups or settings",
+		suffixes: true,
+		flags: []flag{
+			raise("--create --alter --delete --reset-offsets --execute --add --remove --delete-offsets", Dangerous,
+				"changes the broker"),
+			set(reads, Dev, remoteRead),
+		},
 	}
 }

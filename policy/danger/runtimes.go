@@ -2,6 +2,8 @@ package danger
 
 import (
 	"strings"
+
+	"github.com/qsh-shell/qsh/internal/lazy"
 )
 
 // Runtimes that run a program file they are given (java -jar, go run,
@@ -103,4 +105,41 @@ func (w *walker) runtimeFile(chain string, args []arg, exts ...string) {
 
 func (w *walker) dotnetFile(chain string, args []arg, io ioInfo) {
 	w.runtimeFile(chain, args, ".dll", ".exe")
+}
+
+var (
+	// juliaPkg is code that only runs Pkg's project operations: the
+	// project's tests, build and environment.
+	juliaPkg = lazy.Regexp{Expr: `^\s*(?:(?:using|import)\s+Pkg\s*[;\n]\s*)?(?:Pkg\.(?:test|build|instantiate|resolve|` +
+		`status|precompile|activate)\(\s*(?:"[^"$]*"|\.|[\w=]*)?\s*\)\s*[;\n]?\s*)+$`}
+	// juliaActs are Julia's calls that run programs, touch files, load
+	// code or reach the network; backquotes make a command.
+	juliaActs = lazy.Regexp{Expr: `\b(?:run|rm|mv|cp|mkdir|mkpath|touch|chmod|chown|symlink|hardlink|download|ccall|` +
+		`include|eval|pipeline|write|open|cd|kill|spawn|Libc|Downloads|Sockets|Distributed|addprocs|Pkg)\b|` + "`"}
+)
+
+// julia judges julia's inline code (-e, -E, --eval, --print) or the
+// script it runs.
+func (w *walker) julia(chain string, args []arg, io ioInfo) {
+	for i := 1; i < len(args); i++ {
+		flag, v, hasV := strings.Cut(args[i].s, "=")
+		if flag != "-e" && flag != "-E" && flag != "--eval" && flag != "--print" {
+			continue
+		}
+		if !hasV && i+1 < len(args) {
+			i++
+			v = args[i].s
+		}
+		switch {
+		case juliaPkg.Get().MatchString(v):
+			w.res.add(Dev, "`julia -e`: runs the package manager on the project (tests, build, environment)")
+		default:
+			w.inline("julia", v)
+			if juliaActs.Get().MatchString(v) {
+				w.res.add(Dangerous, "`julia -e`: code can write, delete, run programs or reach the network")
+			}
+		}
+		return
+	}
+	w.script1(chain, args, io)
 }
