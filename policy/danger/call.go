@@ -725,6 +725,9 @@ func (w *walker) output(s *syntax.Stmt, name string, args []string, in input) in
 			return input{kind: inData, data: translate(in.data, args[0], args[1]), hidden: true}
 		}
 	case "find", "fd", "git", "grep", "rg", "ls", "ag":
+		if dir, ok := w.lsNames(name, args); ok {
+			return input{kind: inPaths, data: dir, names: true}
+		}
 		if dir, ok := w.listsPaths(name, args); ok {
 			if name == "find" {
 				entry, filtered := findFilter(args)
@@ -865,6 +868,32 @@ func (w *walker) listsPaths(name string, args []string) (string, bool) {
 		}
 	}
 	return w.cwd, true
+}
+
+// lsNames is the directory whose entries `ls DIR` prints by their bare
+// names (one directory, not -R or -d).
+func (w *walker) lsNames(name string, args []string) (string, bool) {
+	if name != "ls" {
+		return "", false
+	}
+	dir := "."
+	n := 0
+	for _, a := range args {
+		switch {
+		case a == "--recursive" || a == "--directory":
+			return "", false
+		case strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.ContainsAny(a, "Rd"):
+			return "", false
+		case !strings.HasPrefix(a, "-"):
+			dir = a
+			n++
+		}
+	}
+	if n > 1 {
+		return "", false
+	}
+	p, ok := w.abs(dir)
+	return p, ok
 }
 
 // filtersEnv reports whether s is a grep that keeps only named,

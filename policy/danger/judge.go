@@ -29,6 +29,12 @@ func lookup(name string) *rule {
 			return r
 		}
 	}
+	if base, ok := strings.CutSuffix(name, ".exe"); ok && base != "" {
+		// WSL runs Windows programs by their .exe names (powershell.exe).
+		if r, ok := commands.Get()[strings.ToLower(base)]; ok {
+			return r
+		}
+	}
 	if t := strings.TrimRight(name, "0123456789.-"); t != name && t != "" {
 		if r, ok := commands.Get()[t]; ok && r.suffixes {
 			return r

@@ -40,6 +40,9 @@ type input struct {
 	// filtered says the filter keeps some files out (-name '*.go').
 	entry    string
 	filtered bool
+	// names: inPaths printed as bare names of the directory's entries (ls
+	// DIR), not as paths.
+	names bool
 	// hidden: inData that a decoder or transform made (base64 -d, rev,
 	// tr): known to the classifier, unreadable to the user at the prompt.
 	hidden bool

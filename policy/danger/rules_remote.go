@@ -81,7 +81,7 @@ func remoteCommands() map[string]*rule {
 				),
 			},
 		},
-		"ansible": dangerous("runs commands on remote machines"),
+		"ansible": {class: Dangerous, why: "runs commands on remote machines", check: (*walker).ansible},
 		"aws": {
 			names: true, // resources, not files
 			class: Safe,
@@ -365,5 +365,26 @@ func kafkaAdmin(reads string) *rule {
 				"changes the broker"),
 			set(reads, Dev, remoteRead),
 		},
+	}
+}
+
+// ansible judges an ad-hoc command: -m shell, command or raw runs -a's
+// string on each host, localhost included, as a shell would; what it
+// runs is judged as if here (rm -rf ~ wipes the account it reaches).
+func (w *walker) ansible(chain string, args []arg, io ioInfo) {
+	module, cmd := "command", ""
+	for i := 1; i+1 < len(args); i++ {
+		switch a := args[i].s; a {
+		case "-m", "--module-name":
+			module = args[i+1].s
+		case "-a", "--args":
+			cmd = args[i+1].s
+		}
+	}
+	switch strings.TrimPrefix(module, "ansible.builtin.") {
+	case "shell", "command", "raw":
+		if cmd != "" {
+			w.nested(cmd, input{})
+		}
 	}
 }

@@ -281,6 +281,11 @@ func shellCommands() map[string]*rule {
 		"gosh":       {class: Safe, why: "runs shell code", kind: kindShell, code: "-c", noscope: true},
 		"pwsh":       {class: Safe, why: "runs PowerShell", check: (*walker).pwsh, noscope: true},
 		"powershell": {class: Safe, why: "runs PowerShell", check: (*walker).pwsh, noscope: true},
+		"cmd":        {class: Dangerous, why: "runs Windows commands", check: (*walker).cmdExe, noscope: true},
+		"xterm":      {class: Dangerous, why: "opens a terminal window with a shell", check: (*walker).xterm},
+		"uxterm":     {class: Dangerous, why: "opens a terminal window with a shell", check: (*walker).xterm},
+		"urxvt":      {class: Dangerous, why: "opens a terminal window with a shell", check: (*walker).xterm},
+		"rxvt":       {class: Dangerous, why: "opens a terminal window with a shell", check: (*walker).xterm},
 		"python": {
 			class:    Safe,
 			why:      "runs Python",
