@@ -325,13 +325,16 @@ var interpreterNames = lazy.Value[map[string]bool]{Build: func() map[string]bool
 // or one this line writes or downloads is judged as running it is. It
 // reports whether it judged one.
 func (w *walker) programVar(name, val, text string) bool {
+	if !hasHole(val) && !strings.Contains(val, "/") {
+		return false // a program by name, found on PATH
+	}
 	up := strings.ToUpper(name)
 	found := interpreterNames.Get()[up]
 	for f := range strings.SplitSeq(up, "_") {
 		found = found || programWords.Get()[f]
 	}
-	if !found || !hasHole(val) && !strings.Contains(val, "/") {
-		return false // a program by name, found on PATH
+	if !found {
+		return false
 	}
 	prog, _, _ := strings.Cut(strings.TrimSpace(val), " ")
 	if p, ok := w.abs(prog); ok && binDirs.Get()[path.Dir(p)] {

@@ -77,6 +77,16 @@ var systemPaths = lazy.Value[[]string]{Build: func() []string {
 	}
 }}
 
+// systemByTop is systemPaths by their first component ("etc", "var").
+var systemByTop = lazy.Value[map[string][]string]{Build: func() map[string][]string {
+	m := map[string][]string{}
+	for _, f := range systemPaths.Get() {
+		top, _, _ := strings.Cut(strings.TrimPrefix(f, "/"), "/")
+		m[top] = append(m[top], f)
+	}
+	return m
+}}
+
 // envPaths are the variables that move a secret file or directory, each
 // with the home-relative place it has when the variable is unset.
 var envPaths = lazy.Value[map[string]string]{Build: func() map[string]string {
@@ -146,9 +156,13 @@ func (pl Places) fixedUnder(p string) string {
 			}
 		}
 	}
-	for _, f := range systemPaths.Get() {
-		if within(p, f) {
-			return f
+	// The system's places by their top directory (/etc, /var …): the
+	// classifier asks for every path a command names.
+	if top, _, _ := strings.Cut(strings.TrimPrefix(p, "/"), "/"); len(p) > 0 && p[0] == '/' {
+		for _, f := range systemByTop.Get()[top] {
+			if within(p, f) {
+				return f
+			}
 		}
 	}
 	if pl.Getenv != nil {
