@@ -66,8 +66,9 @@ func (w *walker) call(c *syntax.CallExpr, io ioInfo) {
 		w.ifsPrefix = slices.ContainsFunc(c.Assigns, func(a *syntax.Assign) bool {
 			return a.Name != nil && a.Name.Value == "IFS"
 		})
+		w.assigns = c.Assigns
 		w.exec(args, io)
-		w.ifsPrefix = false
+		w.ifsPrefix, w.assigns = false, nil
 	}
 	if alt := w.defaultArgs(c.Args); len(alt) > 0 {
 		w.clone().exec(alt, io)
@@ -304,6 +305,67 @@ func systemPath(val string) bool {
 	return true
 }
 
+// programWords are words of a variable's name that say its value is a
+// program some tool runs: npm_config_script_shell, CONFIG_SHELL, MAKESHELL,
+// npm_config_editor, YARN_SCRIPT_SHELL, npm_config_node_gyp.
+var programWords = lazy.Value[map[string]bool]{Build: func() map[string]bool {
+	return nameSet("SHELL SCRIPTSHELL MAKESHELL EDITOR VISUAL PAGER BROWSER ASKPASS GYP NODEGYP RSH DIFFTOOL " +
+		"MERGETOOL INTERPRETER LAUNCHER WRAPPER EXECUTABLE")
+}}
+
+// interpreterNames are variables named for the interpreter a tool runs
+// (node-gyp's PYTHON, npm's NODE).
+var interpreterNames = lazy.Value[map[string]bool]{Build: func() map[string]bool {
+	return nameSet("PYTHON NODE PERL RUBY PHP JAVACMD")
+}}
+
+// programVar judges a variable whose name says it holds a program another
+// tool runs, set to a path: a program of the system's directories or of
+// the project is what the tool would run anyway; one elsewhere (/tmp/sh)
+// or one this line writes or downloads is judged as running it is. It
+// reports whether it judged one.
+func (w *walker) programVar(name, val, text string) bool {
+	if !hasHole(val) && !strings.Contains(val, "/") {
+		return false // a program by name, found on PATH
+	}
+	up := strings.ToUpper(name)
+	found := interpreterNames.Get()[up]
+	for f := range strings.SplitSeq(up, "_") {
+		found = found || programWords.Get()[f]
+	}
+	if !found {
+		return false
+	}
+	prog, _, _ := strings.Cut(strings.TrimSpace(val), " ")
+	if p, ok := w.abs(prog); ok && binDirs.Get()[path.Dir(p)] {
+		return false
+	}
+	w.res.add(Dev, "`"+text+"`: names the program a tool runs")
+	w.runFile(prog, text+" ("+prog+")", "sh")
+	return true
+}
+
+// envValue is the value the command being judged sees for name: its own
+// assignment's, else the shell's, else (at run time) the environment's; ok
+// is false when none sets it.
+func (w *walker) envValue(name string) (string, bool) {
+	for i := len(w.assigns) - 1; i >= 0; i-- {
+		if a := w.assigns[i]; a.Name != nil && a.Name.Value == name && a.Array == nil && a.Index == nil {
+			return w.literal(a.Value), true
+		}
+	}
+	if v, ok := w.vars[name]; ok {
+		return v, true
+	}
+	if w.shared.getenv != nil {
+		// At run time: the environment the program really gets.
+		if v := w.shared.getenv(name); v != "" {
+			return v, true
+		}
+	}
+	return "", false
+}
+
 // harmlessPrograms are values of PAGER, EDITOR … that run nothing new.
 var harmlessPrograms = lazy.Value[map[string]bool]{Build: func() map[string]bool {
 	return map[string]bool{"": true, "cat": true, "true": true, ":": true, "less": true, "more": true, "vi": true, "vim": true, "nano": true, "false": true}
@@ -322,7 +384,7 @@ func (w *walker) hijack(name, val, text string) bool {
 		return true
 	}
 	if !hijackVars.Get()[name] && !strings.HasPrefix(name, "BASH_FUNC_") {
-		return false
+		return w.programVar(name, val, text)
 	}
 	if harmlessVars.Get()[name] && harmlessPrograms.Get()[val] {
 		return false
@@ -666,6 +728,9 @@ func (w *walker) output(s *syntax.Stmt, name string, args []string, in input) in
 			return input{kind: inData, data: translate(in.data, args[0], args[1]), hidden: true}
 		}
 	case "find", "fd", "git", "grep", "rg", "ls", "ag":
+		if dir, ok := w.lsNames(name, args); ok {
+			return input{kind: inPaths, data: dir, names: true}
+		}
 		if dir, ok := w.listsPaths(name, args); ok {
 			if name == "find" {
 				entry, filtered := findFilter(args)
@@ -806,6 +871,32 @@ func (w *walker) listsPaths(name string, args []string) (string, bool) {
 		}
 	}
 	return w.cwd, true
+}
+
+// lsNames is the directory whose entries `ls DIR` prints by their bare
+// names (one directory, not -R or -d).
+func (w *walker) lsNames(name string, args []string) (string, bool) {
+	if name != "ls" {
+		return "", false
+	}
+	dir := "."
+	n := 0
+	for _, a := range args {
+		switch {
+		case a == "--recursive" || a == "--directory":
+			return "", false
+		case strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.ContainsAny(a, "Rd"):
+			return "", false
+		case !strings.HasPrefix(a, "-"):
+			dir = a
+			n++
+		}
+	}
+	if n > 1 {
+		return "", false
+	}
+	p, ok := w.abs(dir)
+	return p, ok
 }
 
 // filtersEnv reports whether s is a grep that keeps only named,

@@ -134,6 +134,9 @@ type walker struct {
 	iterating   bool // inside a loop walked once per known item
 	looping     bool // inside a loop body or condition: it may run many times
 	ifsPrefix   bool // the command being judged has IFS=… before it
+	// assigns are the command's own assignments (GOBIN=bin go install): its
+	// environment, which its arguments do not see.
+	assigns []*syntax.Assign
 	// alts are the known values unknown variables take when a default
 	// they were assigned from applies (X=${X:-rm}).
 	alts map[string]string
@@ -604,7 +607,8 @@ func (w *walker) command(cmd syntax.Command, io ioInfo) {
 		if c.Until {
 			what = "until"
 		}
-		w.bomb(what, condBound(c.Cond), alwaysTrue(c.Cond, c.Until), c.Cond, c.Do)
+		fed := io.in.endless && io.in.kind != inNone && !c.Until
+		w.bomb(what, condBound(c.Cond), alwaysTrue(c.Cond, c.Until) || fed, fed, c.Cond, c.Do)
 		w.fills(what, alwaysTrue(c.Cond, c.Until), c.Cond, c.Do)
 		b := w.clone()
 		b.looping = true
@@ -699,7 +703,7 @@ func (w *walker) forClause(c *syntax.ForClause, in input) {
 				}
 			}
 		}
-		w.bomb("for", times, false, nil, c.Do)
+		w.bomb("for", times, false, false, nil, c.Do)
 		// Known items are walked one by one (for d in build dist), but
 		// only in the outermost such loop: nested loops multiply.
 		if !known || len(items) > 16 || w.iterating {
@@ -717,7 +721,7 @@ func (w *walker) forClause(c *syntax.ForClause, in input) {
 		w.merge(bs...)
 	case *syntax.CStyleLoop:
 		times, endless := cLoopBound(l)
-		w.bomb("for ((…))", times, endless, nil, c.Do)
+		w.bomb("for ((…))", times, endless, false, nil, c.Do)
 		w.fills("for ((…))", endless, nil, c.Do)
 		for _, x := range []syntax.ArithmExpr{l.Init, l.Cond, l.Post} {
 			if x != nil {

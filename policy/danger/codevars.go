@@ -173,7 +173,9 @@ func (w *walker) codeOptions(name, val, on string) {
 			case "-r", "--require", "--import", "--loader", "--experimental-loader", "--env-file",
 				"--experimental-default-type", "--inspect", "--inspect-brk":
 				if strings.HasPrefix(opt, "--inspect") {
-					if host, _, _ := strings.Cut(v, ":"); v != "" && !localHost(host) || host == "0.0.0.0" {
+					// [host:]port: a port alone listens on loopback.
+					if host, _, _ := strings.Cut(v, ":"); v != "" && !isNumber(v) && !localHost(host) ||
+						host == "0.0.0.0" {
 						w.res.add(Dangerous, on+": opens a debugger to the network")
 					}
 					continue

@@ -194,19 +194,47 @@ func exQuits(args []arg) bool {
 func exSplit(line string) []string {
 	var out []string
 	start := 0
+	expr := exExpr(line)
+	var quote byte
 	for i := 0; i < len(line); i++ {
 		if i == start && exTakesBar(line[start:]) {
 			break
 		}
-		switch line[i] {
-		case '\\':
+		switch c := line[i]; {
+		case quote != 0:
+			// An expression's string: its bars are text (call system("a | sh")).
+			if c == quote {
+				quote = 0
+			} else if c == '\\' && quote == '"' {
+				i++
+			}
+		case c == '\\':
 			i++
-		case '|':
+		case expr && (c == '"' || c == '\''):
+			quote = c
+		case c == '|':
 			out = append(out, line[start:i])
 			start = i + 1
+			expr = exExpr(line[start:])
 		}
 	}
 	return append(out, line[start:])
+}
+
+// exExpr reports an Ex command whose argument is an expression (call,
+// let, echo, execute …), in which strings are quoted.
+func exExpr(c string) bool {
+	c = strings.TrimLeft(c, ": \t")
+	name := c
+	if i := strings.IndexFunc(c, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') }); i >= 0 {
+		name = c[:i]
+	}
+	switch name {
+	case "cal", "call", "let", "echo", "echom", "echomsg", "exe", "exec", "execute", "if", "elseif", "while",
+		"return", "eval", "lua", "py", "python", "py3", "python3", "rub", "ruby", "perl":
+		return true
+	}
+	return false
 }
 
 // exTakesBar reports whether the Ex command that starts c sees | as part

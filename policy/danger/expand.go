@@ -252,6 +252,8 @@ func (w *walker) splitParts(s *splitter, parts []syntax.WordPart) bool {
 				if home, rest, ok := w.tilde(v, !emptyLits(parts[i+1:])); ok {
 					s.text(home, true)
 					v = rest
+				} else if w.assignTildes(s, v, !emptyLits(parts[i+1:])) {
+					continue
 				}
 			}
 			s.text(unescape(v), false)
@@ -288,6 +290,30 @@ func (w *walker) splitParts(s *splitter, parts []syntax.WordPart) bool {
 		default:
 			return false
 		}
+	}
+	return true
+}
+
+// assignTildes expands the tildes of an argument that looks like an
+// assignment, as bash does outside POSIX mode: after the = and after each
+// : (dd of=~/.bashrc, make PREFIX=~/.local). It reports whether it wrote
+// the literal v to s.
+func (w *walker) assignTildes(s *splitter, v string, more bool) bool {
+	eq := strings.IndexByte(v, '=')
+	if eq <= 0 || !strings.Contains(v[eq:], "~") || strings.ContainsRune(v, '\\') || !syntax.ValidName(v[:eq]) {
+		return false
+	}
+	s.text(v[:eq+1], false)
+	segs := strings.Split(v[eq+1:], ":")
+	for j, seg := range segs {
+		if j > 0 {
+			s.text(":", false)
+		}
+		if home, rest, ok := w.tilde(seg, more && j == len(segs)-1); ok {
+			s.text(home, true)
+			seg = rest
+		}
+		s.text(seg, false)
 	}
 	return true
 }

@@ -54,6 +54,10 @@ func (w *walker) rm(chain string, args []arg, io ioInfo) {
 			p, rec = base+"/"+holeEntry, true
 		}
 		if !ok {
+			if rec && homeHole(t.s) {
+				w.res.add(Blocked, on+": deletes a home directory, whichever user's it is")
+				continue
+			}
 			w.res.add(Dangerous, on+": path not known before running")
 			continue
 		}

@@ -69,6 +69,8 @@ func (w *walker) xargs(chain string, args []arg, io ioInfo) {
 	}
 	if io.in.kind == inDownload {
 		fill = string(holeDL)
+	} else if io.in.names {
+		fill = holeEntry // a bare name: ~/{} is every entry of ~
 	} else if p := foundPath(io.in); p != "" {
 		fill = p
 	}

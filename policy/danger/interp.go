@@ -140,6 +140,10 @@ func (w *walker) interp(r *rule, chain string, args []arg, ops []int, io ioInfo)
 				opt = a + " " + args[i].s
 			}
 			w.codeOptions("NODE_OPTIONS", opt, "`node "+opt+"`")
+		case lang == "node" && strings.HasPrefix(a, "--inspect"):
+			// A debugger: on another interface than loopback, whoever
+			// reaches the port runs code in the program.
+			w.codeOptions("NODE_OPTIONS", a, "`"+name+" "+args[i].text+"`")
 		case (a == "--test" || a == "--run" || a == "--watch") && name == "node":
 			w.res.add(Dev, "`node "+a+"`: runs the project's tests or scripts")
 			return
@@ -360,6 +364,14 @@ var (
 	homeExpr = lazy.Regexp{Expr: homeItem + `|["']~["']`}
 	// writesCode are calls that write, delete, run programs or reach the network.
 	writesCode = lazy.Regexp{Expr: `\bfork\b|pcntl_|open\s*\([^)]*["'][wax+]|\.write\w*\s*\(|write_text|write_bytes|unlink|remove\s*\(|rmdir|rmtree|rename|os\.replace|shutil\.(?:rmtree|move|copy|make_archive|unpack_archive|chown)|chmod|chown|mkdir|makedirs|writeFile|appendFile|copyFile|fs\.\w*(rm|write|unlink|rename|mkdir|copy|append|chmod)|\bsystem\b|subprocess|popen|\bexec\s*\(|execSync|spawn|child_process|\beval\s*\(|Function\(|__import__|importlib|compile\(|ctypes|urllib|requests\.|http\.client|urlopen|fetch\(|https?\.(get|request)|socket|smtplib|ftplib|paramiko|LWP|HTTP::|Net::|IO::Socket|` + "`" + `|\bqx|%x|File\.(write|delete|open)|FileUtils|IO\.popen|file_put_contents|fopen|shell_exec|passthru|proc_open|curl_|os\.execute|io\.popen|os\.remove|os\.rename|io\.open|kill\s*\(|os\.kill|signal|truncate|pickle|marshal|setattr|globals\(\)|__builtins__|getattr|vars\(|require\s*\(\s*['"](?:node:)?(fs|child_process|http|https|net|dgram|tls|http2|cluster|worker_threads|vm|inspector)['"]|setPriority|process\.(?:binding|dlopen|_linkedBinding|chdir|setuid|setgid)|\bimport\s*\(|require\s*\(\s*[^'"\s]|from\s+os\s+import|import\s+(os|sys|shutil|subprocess|socket|pathlib|glob|tempfile)\b.*\b(remove|unlink|rmtree|system|run|call|Popen|write|rename|mkdir|chmod|connect)|\bunlink\b|\bopen\s*\(\s*\w+\s*,\s*["']?[>+|]`}
+	// perlWrites are Perl's and Ruby's calls that write: open without
+	// parentheses, with a write or pipe mode or with a mode or name held
+	// in a variable (2-argument open reads its mode from the name), and
+	// the other calls that write, link or copy.
+	perlWrites = lazy.Regexp{Expr: `\bopen\s*\(?\s*(?:my\s+)?[$\w]+\s*,\s*(?:["']\s*(?:\+?[>|]|-\|)|["'][^"']*\|\s*["']|\$)|` +
+		`\bopen\s*\(?\s*["']\s*\||\bsysopen\b|\bsymlink\b|\blink\s*\(|\butime\b|IO::File|File::Copy|` +
+		`(?:^|[^.\w])(?:copy|move)\s*\(|IO\.(?:write|binwrite|copy_stream)|File\.(?:new|binwrite|symlink|link|utime|truncate)|` +
+		`\bdbmopen\b|\bsyscall\b|\.spew\b`}
 	// envDump prints the whole environment.
 	envDump = lazy.Regexp{Expr: `os\.environ\s*(\)|$|\.items|\.keys|\.values|\.copy)|dict\(os\.environ\)|process\.env\s*(\)|$|,|;)|\bENV\.to_h|\bENV\s*(\)|$|\.each|\.keys|\.inspect)|%ENV|getenv\(\)|environ\b[^\[.]|\$_ENV|\$_SERVER`}
 	// envKeys read only the environment's names or their count:
@@ -482,7 +494,7 @@ func (w *walker) inline(lang, code string) {
 			w.discloses(label + ": reads the secret `" + m[1] + "`")
 		}
 	}
-	if writesCode.Get().MatchString(code) {
+	if writesCode.Get().MatchString(code) || (lang == "perl" || lang == "ruby") && perlWrites.Get().MatchString(code) {
 		w.res.add(Dangerous, label+": code can write, delete, run programs or reach the network")
 		if runsCommands.Get().MatchString(code) {
 			w.literals(code)

@@ -29,6 +29,12 @@ func lookup(name string) *rule {
 			return r
 		}
 	}
+	if base, ok := strings.CutSuffix(name, ".exe"); ok && base != "" {
+		// WSL runs Windows programs by their .exe names (powershell.exe).
+		if r, ok := commands.Get()[strings.ToLower(base)]; ok {
+			return r
+		}
+	}
 	if t := strings.TrimRight(name, "0123456789.-"); t != name && t != "" {
 		if r, ok := commands.Get()[t]; ok && r.suffixes {
 			return r
@@ -1001,6 +1007,10 @@ func (w *walker) runFile(target, text, lang string) {
 		w.res.add(Blocked, "`"+text+"`: runs a file this command downloads")
 	case slices.ContainsFunc(w.shared.dlDirs, func(d string) bool { return under(p, d) && p != d }):
 		w.res.add(Blocked, "`"+text+"`: runs code this command downloads and unpacks")
+	case w.inside(p) && textFile(path.Base(p)):
+		// cmds.txt, notes.md, a ticket's attachment: text the project
+		// keeps, not its code; what it runs is not known here.
+		w.res.add(Dangerous, "`"+text+"`: runs a text file as code, which is not the project's code")
 	case w.inside(p) && deployScript(path.Base(p)):
 		w.res.add(Dangerous, "`"+text+"`: runs a deploy or release script")
 	case w.inside(p):
@@ -1029,6 +1039,17 @@ func (w *walker) runWritten(content, text, lang string) {
 	default:
 		w.res.add(Dangerous, "`"+text+"`: runs a file this command writes")
 	}
+}
+
+// textFile reports a name whose extension says it holds text or data,
+// not code to run.
+func textFile(name string) bool {
+	switch strings.ToLower(path.Ext(name)) {
+	case ".txt", ".log", ".md", ".csv", ".tsv", ".json", ".xml", ".html", ".htm", ".eml", ".msg", ".out", ".tmp",
+		".bak", ".old", ".orig", ".rej", ".diff", ".patch", ".doc", ".pdf", ".rtf":
+		return true
+	}
+	return false
 }
 
 // deployScript reports whether a script's name says it deploys, publishes

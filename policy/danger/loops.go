@@ -20,8 +20,10 @@ const maxJobs = 1024
 // bomb judges a loop that runs body endlessly or times times: if the body
 // starts background jobs and nothing in the loop waits for them, or for
 // time or input, the jobs pile up.
-func (w *walker) bomb(what string, times int, endless bool, cond, body []*syntax.Stmt) {
-	if !endless && times <= maxJobs || !spawns(body) || waits(cond) || waits(body) {
+// fed says the loop reads an input that never ends (yes | while read):
+// read then returns at once, turn after turn, and bounds nothing.
+func (w *walker) bomb(what string, times int, endless, fed bool, cond, body []*syntax.Stmt) {
+	if !endless && times <= maxJobs || !spawns(body) || waits(cond, fed) || waits(body, fed) {
 		return
 	}
 	n := "endlessly"
@@ -57,8 +59,9 @@ func spawns(stmts []*syntax.Stmt) bool {
 }
 
 // waits reports a command run in the foreground that waits for the jobs,
-// for time or for input: wait, sleep (not for nothing), read.
-func waits(stmts []*syntax.Stmt) bool {
+// for time or for input: wait, sleep (not for nothing), read (unless fed:
+// its input never ends).
+func waits(stmts []*syntax.Stmt, fed bool) bool {
 	found := false
 	for _, s := range stmts {
 		syntax.Walk(s, func(n syntax.Node) bool {
@@ -72,8 +75,10 @@ func waits(stmts []*syntax.Stmt) bool {
 					return true
 				}
 				switch n.Args[0].Lit() {
-				case "wait", "read", "inotifywait", "flock":
+				case "wait", "inotifywait", "flock":
 					found = true
+				case "read":
+					found = !fed
 				case "sleep":
 					found = len(n.Args) > 1 && strings.Trim(n.Args[1].Lit(), "0.s") != ""
 				}
@@ -89,7 +94,7 @@ func waits(stmts []*syntax.Stmt) bool {
 // turn: it runs until the disk or its inodes are full (while :; do mkdir
 // -p d && cd d; done).
 func (w *walker) fills(what string, endless bool, cond, body []*syntax.Stmt) {
-	if !endless || waits(cond) || waits(body) || exits(body) || !makesFiles(body) {
+	if !endless || waits(cond, false) || waits(body, false) || exits(body) || !makesFiles(body) {
 		return
 	}
 	w.res.add(Dangerous, "`"+what+"`: makes files or directories endlessly, until the disk is full")

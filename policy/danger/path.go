@@ -73,6 +73,23 @@ var homeParents = lazy.Value[map[string]bool]{Build: func() map[string]bool {
 	return map[string]bool{"/home": true, "/Users": true}
 }}
 
+// homeHole reports a path whose one unknown part is a user's name under
+// /home or /Users (/home/$USER, /home/$(whoami)/*): whatever its value,
+// the path is a home directory or all that is in it.
+func homeHole(s string) bool {
+	for d := range homeParents.Get() {
+		rest, ok := strings.CutPrefix(s, d+"/")
+		if !ok {
+			continue
+		}
+		name, tail, _ := strings.Cut(strings.TrimRight(rest, "/"), "/")
+		if strings.Contains(name, hole) && !strings.ContainsAny(name, ".") && (tail == "" || allGlob(tail)) {
+			return true
+		}
+	}
+	return false
+}
+
 // buildDirs are regenerable directories that dev work deletes routinely.
 var buildDirs = lazy.Value[map[string]bool]{Build: func() map[string]bool {
 	return map[string]bool{
@@ -98,6 +115,12 @@ func allGlob(base string) bool {
 		return true // any entry a command finds, or all but some: !(keep)
 	}
 	b := bracketExpr.Get().ReplaceAllString(base, "")
+	// zsh's glob qualifiers, *(D) (dot files too), *(N), *(/): still every
+	// entry, or every one of a kind.
+	if i := strings.IndexByte(b, '('); i > 0 && strings.HasSuffix(b, ")") && strings.ContainsAny(b[:i], "*?") &&
+		strings.Trim(b[i+1:len(b)-1], "DNnoOLl/.@=p*%rwxRWXsStUGfFM^-+:0123456789") == "" {
+		b = b[:i]
+	}
 	return strings.Contains(b, "*") && strings.Trim(b, "*?.") == ""
 }
 

@@ -105,6 +105,10 @@ func (w *walker) catastrophicPwsh(target string) bool {
 
 // pwshCode judges PowerShell code.
 func (w *walker) pwshCode(label, code string) {
+	if winDiskWipe.Get().MatchString(code) {
+		w.res.add(Blocked, label+": formats or wipes a disk")
+		return
+	}
 	if pwshFetch.Get().MatchString(code) && pwshRun.Get().MatchString(code) {
 		w.res.add(Blocked, label+": downloads code and runs it")
 		return

@@ -40,6 +40,9 @@ type input struct {
 	// filtered says the filter keeps some files out (-name '*.go').
 	entry    string
 	filtered bool
+	// names: inPaths printed as bare names of the directory's entries (ls
+	// DIR), not as paths.
+	names bool
 	// hidden: inData that a decoder or transform made (base64 -d, rev,
 	// tr): known to the classifier, unreadable to the user at the prompt.
 	hidden bool
@@ -96,7 +99,7 @@ func (w *walker) redirects(rs []*syntax.Redirect, in input) ioInfo {
 				io.net = true
 				w.netfd(fd)
 			default:
-				io.in = input{kind: inFile, data: p}
+				io.in = input{kind: inFile, data: p, endless: endlessDevices[p]}
 			}
 			if fd != "" && fd != "0" {
 				// exec 3< <(curl …): what fd 3 reads, for a later <&3;

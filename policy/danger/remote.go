@@ -22,11 +22,17 @@ func sqlWrites(s string) bool {
 			return true
 		}
 	}
-	return false
+	return sqlAdmin(s) != ""
 }
 
 func (w *walker) redis(chain string, args []arg, io ioInfo) {
-	ops := scan(&rule{vals: "-h -p -a -n -u --user --pass"}, args)
+	ops := scan(&rule{vals: "-h -p -a -n -u --user --pass --pattern --quoted-pattern --count -i"}, args)
+	if len(ops) == 0 && slices.ContainsFunc(args[1:], func(a arg) bool {
+		return a.s == "--scan" || a.s == "--bigkeys" || a.s == "--memkeys" || a.s == "--hotkeys" || a.s == "--stat"
+	}) {
+		w.res.add(Dev, "`redis-cli --scan`: lists keys or their sizes, read-only")
+		return
+	}
 	if len(ops) == 0 {
 		w.res.add(Dangerous, "`redis-cli`: opens an interactive session")
 		return
@@ -462,6 +468,7 @@ func (w *walker) bun(chain string, args []arg, io ioInfo) {
 		w.runFile(args[ops[0]].s, args[ops[0]].text, "bun") // bun https://…/x.ts
 		return
 	}
+	w.runtimeFile(chain, args, ".js", ".ts", ".mjs", ".cjs", ".jsx", ".tsx")
 	w.jsBin(chain, args, io)
 }
 

@@ -113,6 +113,7 @@ func buildCommands() map[string]*rule {
 				raise("drop 0", Dangerous, "drops the database or reverts every migration"),
 			},
 			flags: []flag{raise("-g --global", Dangerous, "installs a tool for the user")},
+			check: (*walker).dotnetFile,
 		},
 		"gcc":     compiler(),
 		"g++":     compiler(),
@@ -122,7 +123,7 @@ func buildCommands() map[string]*rule {
 		"clang++": compiler(),
 		"rustc":   dev("compiles code"),
 		"javac":   dev("compiles code"),
-		"java":    dev("runs Java code"),
+		"java":    {class: Dev, why: "runs Java code", check: (*walker).java},
 		"kotlinc": dev("compiles code"),
 		"swift": {class: Dev, why: buildWhy,
 			flags: []flag{raise("-e", Dangerous, "runs code that cannot be seen into")}},
@@ -494,6 +495,7 @@ func goRules() map[string]*rule {
 			why:   "runs the project's code",
 			flags: goExec(),
 			ops:   []flag{raise("*@*", Blocked, "downloads a module from the network and runs it")},
+			check: (*walker).goRun,
 		},
 		"mod": {
 			class: Dev,
@@ -526,7 +528,7 @@ func goRules() map[string]*rule {
 			why:   "removes build output and caches",
 			flags: []flag{set("-n", Safe, "shows what would be removed")},
 		},
-		"install": {class: Dangerous, why: "installs a program outside the workspace", check: (*walker).goInstall},
+		"install": {class: Dev, why: "builds and installs programs", check: (*walker).goInstall},
 		"work":    dev("edits go.work"),
 		"tool": {
 			class: Dev,
@@ -669,10 +671,21 @@ func (w *walker) compile(chain string, args []arg, io ioInfo) {
 // built and put on PATH, as go run PKG@VERSION runs one (a command later
 // in the string may be that program).
 func (w *walker) goInstall(chain string, args []arg, io ioInfo) {
+	local := true
 	for _, i := range scan(&rule{vals: "-o -C -p -tags -ldflags -gcflags -mod -modfile"}, args) {
 		mod, _, versioned := strings.Cut(args[i].s, "@")
 		if first, _, _ := strings.Cut(mod, "/"); versioned && strings.Contains(first, ".") {
 			w.shared.urlInstall = true
 		}
+		local = local && !versioned && (strings.HasPrefix(mod, "./") || mod == ".")
 	}
+	// GOBIN in the project (GOBIN=$PWD/bin go install ./cmd/...): the
+	// project's programs built into its own directory, a build.
+	if bin, ok := w.envValue("GOBIN"); ok && local {
+		if p, ok := w.abs(bin); ok && w.inside(p) {
+			w.res.add(Dev, "`"+chain+"`: builds the project's programs into `"+bin+"`, in the workspace")
+			return
+		}
+	}
+	w.res.add(Dangerous, "`"+chain+"`: installs a program outside the workspace")
 }

@@ -12,6 +12,20 @@ import "strings"
 func devToolCommands() map[string]*rule {
 	publishes := raise("publish* deploy* release* upload*", Dangerous, "publishes or deploys")
 	return map[string]*rule{
+		"elm": {
+			class: Dangerous,
+			why:   "unknown elm command",
+			sub: map[string]*rule{
+				"make":    {class: Dev, why: buildWhy, check: (*walker).outflag},
+				"reactor": dev("serves the project locally"),
+				"repl":    dev("opens the project's REPL"),
+				"init":    dev("creates a project"),
+				"install": dev("adds a dependency to the project"),
+				"diff":    dev("compares a package's versions"),
+				"bump":    dev("bumps the project's version"),
+				"test":    dev(buildWhy),
+			},
+		},
 		"flutter": {
 			class: Dev,
 			why:   buildWhy,

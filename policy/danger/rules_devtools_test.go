@@ -191,7 +191,7 @@ func TestMoreRunners(t *testing.T) {
 		{"cargo watch -x publish", Dangerous},
 		{"cargo release", Dangerous},
 		{"julia script.jl", Dev},
-		{"julia -e 'rm(homedir(), recursive=true)'", Dangerous},
+		{"julia -e 'rm(homedir(), recursive=true)'", Blocked}, // deletes the home directory, as rm -rf ~ does
 		{"julia /tmp/x.jl", Dangerous},
 		{"elixir script.exs", Dev},
 		{"opam exec -- dune build", Dev},

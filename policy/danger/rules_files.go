@@ -112,11 +112,18 @@ func fileCommands() map[string]*rule {
 			stdout: "-c --stdout -l --list -t",
 			flags:  []flag{set("-c --stdout -l --list -t", Safe, "writes to standard output")},
 		},
-		"zstd": {
-			class: Dev,
-			why:   "compresses files",
-			flags: []flag{set("-c --stdout -l -t", Safe, "writes to standard output")},
+		"zstd":   keepingCompressor("--rm"),
+		"pzstd":  keepingCompressor("--rm"),
+		"lz4":    keepingCompressor("--rm"),
+		"brotli": keepingCompressor("-j --rm"),
+		"pigz": {
+			class:  Dev,
+			why:    "compresses files in place",
+			write:  writeAll,
+			stdout: "-c --stdout -l --list -t --test",
+			flags:  []flag{set("-c --stdout -l --list -t --test", Safe, "writes to standard output")},
 		},
+		"rpm2cpio": {class: Safe, why: "prints an RPM package's files as a cpio stream"},
 		"7z": {
 			class: Dev,
 			why:   "packs or unpacks files",
@@ -186,5 +193,22 @@ func vimRule() *rule {
 		why:   "edits files",
 		vals:  "-c --cmd -S -u -i -T -w -W -U -r -t -q",
 		check: (*walker).vim, // and -e, -es: commands from its input
+	}
+}
+
+// keepingCompressor is the rule of a compressor that keeps its sources
+// unless a flag (rm) says to delete them: asked for, that deletion is
+// the point, many files at once with -r, and not undone.
+func keepingCompressor(rm string) *rule {
+	return &rule{
+		class:  Dev,
+		why:    "compresses or decompresses files",
+		vals:   "-D -T --patch-from",
+		write:  writeAll,
+		stdout: "-c --stdout -l --list -t --test",
+		flags: []flag{
+			set("-c --stdout -l --list -t --test", Safe, "writes to standard output"),
+			raise(rm, Dangerous, "deletes the files it compresses or decompresses"),
+		},
 	}
 }

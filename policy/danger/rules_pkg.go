@@ -783,10 +783,9 @@ func pipRules() map[string]*rule {
 			flags: []flag{
 				raise("--user", Dangerous, "installs into the user's site-packages"),
 				raise("--break-system-packages", Dangerous, "installs into the system Python"),
-				raise("--target -t --prefix --root", Dangerous, "installs to another location"),
 				raise("--system", Dangerous, "installs into the system Python"),
 			},
-			check: (*walker).pkgSource,
+			check: (*walker).pipInstall,
 			dry:   flag{match: "--dry-run", class: Dev, why: dryRunWhy},
 		},
 		"uninstall": {class: Dev, why: "removes packages from the environment", check: (*walker).pipUninstall},
@@ -821,5 +820,27 @@ func pipRules() map[string]*rule {
 			open: true,
 		},
 		"search": dev("queries the index"),
+	}
+}
+
+// pipInstall judges where pip installs and from where: --target, --prefix
+// and --root in the workspace (pip install --target ./vendor) are the
+// project's own directory of packages; elsewhere, another location.
+func (w *walker) pipInstall(chain string, args []arg, io ioInfo) {
+	w.pkgSource(chain, args, io)
+	for i := 1; i < len(args); i++ {
+		flag, v, hasV := strings.Cut(args[i].s, "=")
+		if flag != "--target" && flag != "-t" && flag != "--prefix" && flag != "--root" {
+			continue
+		}
+		if !hasV && i+1 < len(args) {
+			i++
+			v = args[i].s
+		}
+		if p, ok := w.abs(v); ok && w.inside(p) {
+			w.res.add(Dev, "`"+chain+" "+flag+" "+v+"`: installs into a directory of the project")
+			continue
+		}
+		w.res.add(Dangerous, "`"+chain+" "+flag+"`: installs to another location")
 	}
 }

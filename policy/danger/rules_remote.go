@@ -16,7 +16,26 @@ func remoteCommands() map[string]*rule {
 			sub:   terraformRules(),
 			vals:  "-chdir",
 		},
-		"tofu":       {class: Dangerous, why: "unknown tofu command", sub: terraformRules(), vals: "-chdir"},
+		"tofu": {class: Dangerous, why: "unknown tofu command", sub: terraformRules(), vals: "-chdir"},
+		// Message brokers' admin tools: listing and describing read the
+		// broker; creating, altering, deleting, resetting change it.
+		"kafka-topics":          kafkaAdmin("--list --describe"),
+		"kafka-consumer-groups": kafkaAdmin("--list --describe"),
+		"kafka-configs":         kafkaAdmin("--describe"),
+		"kafka-acls":            kafkaAdmin("--list"),
+		"rabbitmqctl": {
+			class: Dangerous,
+			why:   "changes the broker",
+			sub: map[string]*rule{
+				"list_queues": dev(remoteRead), "list_exchanges": dev(remoteRead), "list_bindings": dev(remoteRead),
+				"list_connections": dev(remoteRead), "list_channels": dev(remoteRead),
+				"list_consumers": dev(remoteRead), "list_vhosts": dev(remoteRead), "list_policies": dev(remoteRead),
+				"list_permissions": dev(remoteRead), "list_users": dev(remoteRead), "status": dev(remoteRead),
+				"cluster_status": dev(remoteRead), "ping": dev(remoteRead), "version": safe("prints its version"),
+				"help": safe("shows help"),
+			},
+			vals: "-n --node -p --vhost -t --timeout",
+		},
 		"terragrunt": {class: Dangerous, why: "unknown terragrunt command", sub: terraformRules()},
 		"pulumi": {
 			class: Dangerous,
@@ -62,7 +81,7 @@ func remoteCommands() map[string]*rule {
 				),
 			},
 		},
-		"ansible": dangerous("runs commands on remote machines"),
+		"ansible": {class: Dangerous, why: "runs commands on remote machines", check: (*walker).ansible},
 		"aws": {
 			names: true, // resources, not files
 			class: Safe,
@@ -331,5 +350,41 @@ func (w *walker) tfOutputRaw(chain string, args []arg, io ioInfo) {
 	if len(ops) == 0 || hasHole(args[ops[0]].s) || secret.Var(args[ops[0]].s) ||
 		strings.Contains(strings.ToLower(args[ops[0]].s), "key") {
 		w.discloses("`" + chain + " -raw`: shows sensitive values in plain text")
+	}
+}
+
+// kafkaAdmin is the rule of a Kafka admin script (kafka-topics.sh …):
+// dangerous unless one of the reading flags says it only reads.
+func kafkaAdmin(reads string) *rule {
+	return &rule{
+		class:    Dangerous,
+		why:      "changes the broker's topics, groups or settings",
+		suffixes: true,
+		flags: []flag{
+			raise("--create --alter --delete --reset-offsets --execute --add --remove --delete-offsets", Dangerous,
+				"changes the broker"),
+			set(reads, Dev, remoteRead),
+		},
+	}
+}
+
+// ansible judges an ad-hoc command: -m shell, command or raw runs -a's
+// string on each host, localhost included, as a shell would; what it
+// runs is judged as if here (rm -rf ~ wipes the account it reaches).
+func (w *walker) ansible(chain string, args []arg, io ioInfo) {
+	module, cmd := "command", ""
+	for i := 1; i+1 < len(args); i++ {
+		switch a := args[i].s; a {
+		case "-m", "--module-name":
+			module = args[i+1].s
+		case "-a", "--args":
+			cmd = args[i+1].s
+		}
+	}
+	switch strings.TrimPrefix(module, "ansible.builtin.") {
+	case "shell", "command", "raw":
+		if cmd != "" {
+			w.nested(cmd, input{})
+		}
 	}
 }

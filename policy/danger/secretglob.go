@@ -142,12 +142,7 @@ func globFS(pattern string, budget *int) []string {
 	return paths
 }
 
-// tokenPrefixes begin the values of well-known credentials: Stripe, AWS
-// access keys, GitHub, GitLab, Slack, Google, npm, PyPI, Hugging Face,
-// OpenAI and Anthropic keys.
-var tokenPrefixes = []string{"sk_live_", "sk_test_", "rk_live_", "pk_live_", "akia", "asia", "ghp_", "gho_",
-	"ghs_", "ghu_", "github_pat_", "glpat-", "xoxb-", "xoxp-", "xoxa-", "aiza", "npm_", "pypi-", "hf_",
-	"sk-ant-", "sk-proj-", "sk-"}
+var tokenPrefixes = secret.TokenPrefixes
 
 // secretSearch judges a search whose pattern is shaped to match the
 // values of secrets, not their names: a credential's prefix followed by
@@ -170,8 +165,9 @@ func (w *walker) secretSearch(r *rule, chain string, args []arg, ops []int) {
 		}
 	}
 	if !given && len(ops) > 0 {
-		patterns = append(patterns, args[ops[0]].s)
+		patterns, ops = append(patterns, args[ops[0]].s), ops[1:]
 	}
+	w.hiddenSecretSearch(chain, args, patterns, ops)
 	for _, p := range patterns {
 		if secretValuePattern(p) {
 			w.discloses("`" + chain + " " + p + "`: prints the secret values its pattern is shaped to match")

@@ -123,6 +123,10 @@ func (w *walker) sqlCode(chain, name, code string) {
 	if sqlSecretRead(code) {
 		w.discloses("`" + name + "`: the query reads passwords, their hashes or tokens")
 	}
+	if why := sqlAdmin(code); why != "" {
+		w.res.add(Dangerous, "`"+name+"`: "+why)
+		return
+	}
 	switch {
 	case name == "sqlite3" && sqlAdds(code):
 		// The project's database file, rows added or changed by name:
@@ -140,7 +144,7 @@ func (w *walker) sqlCode(chain, name, code string) {
 // sqlAdds reports whether statements that write only create, insert, or
 // update rows chosen by a WHERE: nothing dropped, deleted, attached or run.
 func sqlAdds(code string) bool {
-	if !sqlWrites(code) || hasHole(code) {
+	if !sqlWrites(code) || hasHole(code) || sqlAdmin(code) != "" {
 		return false
 	}
 	u := " " + strings.ToUpper(code) + " "
@@ -152,6 +156,35 @@ func sqlAdds(code string) bool {
 		}
 	}
 	return !strings.Contains(u, "UPDATE") || strings.Contains(u, "WHERE")
+}
+
+// sqlAdmin says why statements act on the server beyond its data, or "":
+// ending other sessions, stopping or reconfiguring the server, reading or
+// writing its host's files, running procedures or programs.
+func sqlAdmin(code string) string {
+	u := " " + strings.ToUpper(code) + " "
+	for _, k := range []string{"PG_TERMINATE_BACKEND", "PG_CANCEL_BACKEND", " KILL ", "KILLOP", "KILLSESSIONS",
+		"KILLALLSESSIONS", "KILLCURSORS"} {
+		if strings.Contains(u, k) {
+			return "ends other sessions or queries on the server"
+		}
+	}
+	for _, k := range []string{" SHUTDOWN", "SHUTDOWNSERVER", "PG_RELOAD_CONF", "PG_ROTATE_LOGFILE", "PG_PROMOTE",
+		"PG_SWITCH_WAL", "ALTER SYSTEM", "SET GLOBAL", "SET PERSIST", " FLUSH ", " RESET ", " PURGE ", "CHECKPOINT",
+		"FSYNCLOCK", "STEPDOWN", "ADMINCOMMAND", "RUNCOMMAND", "INSTALL PLUGIN", "INSTALL SONAME", "UNINSTALL ",
+		"CHANGE MASTER", "CHANGE REPLICATION", " STOP SLAVE", " STOP REPLICA", " START SLAVE", " START REPLICA",
+		"LOAD EXTENSION", "CONFIG SET"} {
+		if strings.Contains(u, k) {
+			return "stops, reconfigures or administers the server"
+		}
+	}
+	for _, k := range []string{"LO_EXPORT", "LO_IMPORT", "PG_WRITE", "DBLINK", " CALL ", " EXEC ", " EXECUTE ", " DO ",
+		"DB.EVAL", "RUNPROGRAM", "RUNMONGOPROGRAM", "REQUIRE(", " LOAD(", "XP_CMDSHELL", "SYS_EXEC", "SYS_EVAL"} {
+		if strings.Contains(u, k) {
+			return "runs code, a procedure or a program, or moves files on the server's host"
+		}
+	}
+	return ""
 }
 
 // sqlSecretRead reports whether a query names what holds credentials:
@@ -259,9 +292,13 @@ func (w *walker) sqlCommand(chain, name, line string) {
 		if m := strLit.Get().FindStringSubmatch(line[i:]); m != nil {
 			w.nested(m[1]+m[2], input{})
 		}
-	case strings.Contains(lower, "into outfile") || strings.Contains(lower, "into dumpfile") ||
-		strings.Contains(lower, "vacuum into") || strings.HasPrefix(lower, "attach"):
-		if m := strLit.Get().FindStringSubmatch(line); m != nil {
+	case strings.Contains(lower, "into outfile") || strings.Contains(lower, "into dumpfile"):
+		// The server writes the file, on its own host and relative to its
+		// data directory: never the workspace of this shell.
+		w.res.add(Dangerous, on+": the database server writes a file on its host")
+	case strings.Contains(lower, "vacuum into") || strings.HasPrefix(lower, "attach"):
+		i := strings.Index(lower, "vacuum into")
+		if m := strLit.Get().FindStringSubmatch(line[max(i, 0):]); m != nil {
 			w.sqlOut(chain, m[1]+m[2])
 		} else {
 			w.res.add(Dangerous, on+": writes a file")

@@ -47,6 +47,11 @@ func (w *walker) substText(cs *syntax.CmdSubst) string {
 	switch {
 	case w.cwd != "" && isPwd(cs.Stmts):
 		out = w.cwd
+	case w.cdPwd(cs.Stmts) != "":
+		out = w.cdPwd(cs.Stmts)
+	case passwdHome(cs.Stmts):
+		// getent passwd "$USER" | cut -d: -f6: a user's home directory.
+		out = "/home/" + hole
 	case shellSetup(cs.Stmts):
 		out = holeSetup
 	default:
@@ -268,6 +273,78 @@ func isPwd(stmts []*syntax.Stmt) bool {
 	}
 	c, ok := stmts[0].Cmd.(*syntax.CallExpr)
 	return ok && len(c.Args) == 1 && len(c.Assigns) == 0 && c.Args[0].Lit() == "pwd"
+}
+
+// cdPwd is the output of `cd DIR && pwd` (or `cd DIR; pwd`): DIR as an
+// absolute path, or "" for other commands.
+func (w *walker) cdPwd(stmts []*syntax.Stmt) string {
+	var cd, pwd *syntax.Stmt
+	switch {
+	case len(stmts) == 2:
+		cd, pwd = stmts[0], stmts[1]
+	case len(stmts) == 1:
+		b, ok := stmts[0].Cmd.(*syntax.BinaryCmd)
+		if !ok || b.Op != syntax.AndStmt {
+			return ""
+		}
+		cd, pwd = b.X, b.Y
+	default:
+		return ""
+	}
+	c, ok := cd.Cmd.(*syntax.CallExpr)
+	if !ok || len(cd.Redirs) > 0 || len(c.Args) > 2 || len(c.Assigns) > 0 || c.Args[0].Lit() != "cd" ||
+		!isPwd([]*syntax.Stmt{pwd}) {
+		return ""
+	}
+	target := w.param("HOME").str()
+	if len(c.Args) == 2 {
+		if hasSubst(c.Args[1]) {
+			return ""
+		}
+		f := w.clone().fields(c.Args[1])
+		if len(f) != 1 {
+			return ""
+		}
+		target = f[0].s
+	}
+	p, ok := w.abs(target)
+	if !ok {
+		return ""
+	}
+	return p
+}
+
+// passwdHome reports a pipeline that prints the home directory field of
+// the user database: getent passwd NAME | cut -d: -f6, or awk's $6.
+func passwdHome(stmts []*syntax.Stmt) bool {
+	if len(stmts) != 1 {
+		return false
+	}
+	b, ok := stmts[0].Cmd.(*syntax.BinaryCmd)
+	if !ok || b.Op != syntax.Pipe {
+		return false
+	}
+	x, ok1 := b.X.Cmd.(*syntax.CallExpr)
+	y, ok2 := b.Y.Cmd.(*syntax.CallExpr)
+	if !ok1 || !ok2 || len(x.Args) < 2 || x.Args[0].Lit() != "getent" || x.Args[1].Lit() != "passwd" {
+		return false
+	}
+	for _, a := range y.Args[1:] {
+		if v := a.Lit(); v == "-f6" || v == "6" || strings.Contains(w6(a), "$6") {
+			return true
+		}
+	}
+	return false
+}
+
+// w6 is a word's text when it is one single-quoted string (awk code).
+func w6(word *syntax.Word) string {
+	if len(word.Parts) == 1 {
+		if q, ok := word.Parts[0].(*syntax.SglQuoted); ok {
+			return q.Value
+		}
+	}
+	return ""
 }
 
 // echoed is the output of a command substitution whose command only

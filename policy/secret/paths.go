@@ -64,7 +64,27 @@ var systemPaths = lazy.Value[[]string]{Build: func() []string {
 		"/etc/kubernetes/admin.conf", "/etc/kubernetes/super-admin.conf", "/etc/kubernetes/pki",
 		"/etc/rancher/k3s/k3s.yaml", "/etc/wireguard", "/etc/NetworkManager/system-connections",
 		"/etc/mysql/debian.cnf", "/etc/krb5.keytab", "/etc/pki/tls/private",
+		// Containers' configs hold the environment they were started with;
+		// CI runners' configs their registration tokens; the machine's own
+		// Wi-Fi, VPN and mail relay passwords, TLS and configuration
+		// management keys.
+		"/var/lib/docker/containers", "/var/lib/docker/swarm", "/var/lib/containers/storage/overlay-containers",
+		"/etc/gitlab-runner", "/etc/gitlab/gitlab-secrets.json", "/etc/buildkite-agent", "/var/lib/jenkins/secrets",
+		"/var/lib/rancher/k3s/server/token", "/var/lib/rancher/k3s/server/cred", "/var/lib/kubelet/pods",
+		"/etc/netplan", "/etc/wpa_supplicant", "/etc/openvpn", "/etc/ipsec.secrets", "/etc/ppp/chap-secrets",
+		"/etc/ppp/pap-secrets", "/etc/letsencrypt/live", "/etc/letsencrypt/archive", "/etc/letsencrypt/keys",
+		"/var/lib/tailscale", "/etc/salt/pki", "/etc/puppetlabs/puppet/ssl", "/var/lib/cloud/instance/user-data.txt",
 	}
+}}
+
+// systemByTop is systemPaths by their first component ("etc", "var").
+var systemByTop = lazy.Value[map[string][]string]{Build: func() map[string][]string {
+	m := map[string][]string{}
+	for _, f := range systemPaths.Get() {
+		top, _, _ := strings.Cut(strings.TrimPrefix(f, "/"), "/")
+		m[top] = append(m[top], f)
+	}
+	return m
 }}
 
 // envPaths are the variables that move a secret file or directory, each
@@ -136,9 +156,13 @@ func (pl Places) fixedUnder(p string) string {
 			}
 		}
 	}
-	for _, f := range systemPaths.Get() {
-		if within(p, f) {
-			return f
+	// The system's places by their top directory (/etc, /var …): the
+	// classifier asks for every path a command names.
+	if top, _, _ := strings.Cut(strings.TrimPrefix(p, "/"), "/"); len(p) > 0 && p[0] == '/' {
+		for _, f := range systemByTop.Get()[top] {
+			if within(p, f) {
+				return f
+			}
 		}
 	}
 	if pl.Getenv != nil {

@@ -57,6 +57,23 @@ func TestSecret(t *testing.T) {
 		{"var", "BYPASS_CACHE", "no"},
 
 		// Paths.
+		// Services' configs: containers' environment, CI runners' tokens,
+		// Wi-Fi passwords; the directories that hold them are not.
+		{"path", "/var/lib/docker/containers/abc/config.v2.json", "yes"},
+		{"path", "/etc/gitlab-runner/config.toml", "yes"},
+		{"path", "/etc/netplan/01-wifi.yaml", "yes"},
+		{"path", "/var/lib/docker", "no"},
+		{"path", "/etc/gitlab", "no"},
+		// Search patterns that look for secrets, and ones that do not.
+		{"search", "api_key", "yes"},
+		{"search", "api[_-]?key", "yes"},
+		{"search", "BEGIN RSA PRIVATE KEY", "yes"},
+		{"search", "AKIA[0-9A-Z]{16}", "yes"},
+		{"search", "ghp_", "yes"},
+		{"search", "Password", "yes"},
+		{"search", "TODO", "no"},
+		{"search", "func main", "no"},
+		{"search", "keyboard", "no"},
 		{"path", "/home/al/.ssh", "yes"},
 		{"path", "/home/al/.ssh/id_ed25519", "yes"},
 		{"path", "/home/al/.gnupg/private-keys-v1.d/x.key", "yes"},
@@ -263,6 +280,8 @@ func TestSecret(t *testing.T) {
 			got = yes(pl.Why(tt.in) != "")
 		case "name":
 			got = yes(Name(tt.in))
+		case "search":
+			got = yes(SearchPattern(tt.in))
 		case "redact":
 			got = Redact(tt.in)
 		case "confined":
