@@ -752,7 +752,8 @@ func (r *Runner) usesAlias(st *syntax.Stmt) bool {
 				found = true
 			}
 		}
-		return !found
+		// A command is never inside a word without a substitution.
+		return !found && !holdsNoStmt(n)
 	})
 	return found
 }
