@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/creack/pty"
+
+	"github.com/qsh-shell/qsh/internal/needs"
 )
 
 // historyEntries is the size of the history the first prompt is timed with.
@@ -86,6 +88,25 @@ func (s *session) waitPrompt(b *testing.B, sh string) {
 		case <-timeout:
 			s.stop()
 			b.Fatalf("no prompt from %s in 10s; it printed %q", sh, seen)
+		}
+	}
+}
+
+// expect waits for output that matches re.
+func (s *session) expect(b *testing.B, sh string, re *regexp.Regexp) {
+	b.Helper()
+	var seen []byte
+	timeout := time.After(10 * time.Second)
+	for !re.Match(seen) {
+		select {
+		case chunk, ok := <-s.out:
+			if !ok {
+				b.Fatalf("%s exited; it printed %q", sh, seen)
+			}
+			seen = append(seen, chunk...)
+		case <-timeout:
+			s.stop()
+			b.Fatalf("no %s from %s in 10s; it printed %q", re, sh, seen)
 		}
 	}
 }
@@ -288,4 +309,73 @@ func BenchmarkIdleMemory(b *testing.B) {
 			b.ReportMetric(float64(first.procs), "procs")
 		})
 	}
+}
+
+// debianRC gives home the rc files a Debian user starts with, for both
+// shells: bash, interactive and not a login shell, reads
+// /etc/bash.bashrc and then ~/.bashrc (/etc/skel's, which loads
+// bash-completion); qsh reads ~/.qshrc alone, which sources the same two.
+// bash gets the benchmark's history too, as ~/.bash_history.
+func debianRC(b *testing.B, home string) {
+	b.Helper()
+	for _, f := range []string{"/etc/bash.bashrc", "/etc/skel/.bashrc", "/usr/share/bash-completion/bash_completion"} {
+		if _, err := os.Stat(f); err != nil {
+			needs.Missing(b, "no %s", f)
+		}
+	}
+	skel, err := os.ReadFile("/etc/skel/.bashrc")
+	if err != nil {
+		b.Fatal(err)
+	}
+	hist, err := os.ReadFile(filepath.Join(home, ".local", "state", "qsh", "history"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for name, data := range map[string][]byte{
+		".bashrc":       skel,
+		".qshrc":        []byte(". /etc/bash.bashrc\n. ~/.bashrc\n"),
+		".bash_history": hist,
+	} {
+		if err := os.WriteFile(filepath.Join(home, name), data, 0o600); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkFirstPromptBashrc times the first prompt of qsh and of bash
+// with Debian's default rc files (bash-completion loaded), started in turn
+// in each iteration so that both see the same load. It reports the median
+// of each and the median of the differences, qsh's minus bash's (issue 27:
+// at most 5 ms).
+func BenchmarkFirstPromptBashrc(b *testing.B) {
+	qsh, bash := shell(b, "qsh"), shell(b, "bash")
+	home, env := shellEnv(b)
+	debianRC(b, home)
+	// Both load bash-completion: it defines _comp_initialize (2.12) or
+	// _init_completion (2.11) and says its version.
+	for _, sh := range []string{qsh, bash} {
+		s, _ := startShell(b, sh, home, env)
+		s.tty.WriteString("echo loaded-${BASH_COMPLETION_VERSINFO[0]}-$(type -t _init_completion _comp_initialize)\r")
+		s.expect(b, sh, regexp.MustCompile(`loaded-2-function`))
+		s.stop()
+	}
+	var tq, tb, diff []time.Duration
+	for b.Loop() {
+		s, dq := startShell(b, qsh, home, env)
+		b.StopTimer()
+		s.stop()
+		b.StartTimer()
+		s, db := startShell(b, bash, home, env)
+		b.StopTimer()
+		s.stop()
+		b.StartTimer()
+		tq, tb, diff = append(tq, dq), append(tb, db), append(diff, dq-db)
+	}
+	median := func(ds []time.Duration) float64 {
+		slices.Sort(ds)
+		return float64(ds[len(ds)/2].Microseconds()) / 1000
+	}
+	b.ReportMetric(median(tq), "qsh-ms-to-prompt")
+	b.ReportMetric(median(tb), "bash-ms-to-prompt")
+	b.ReportMetric(median(diff), "qsh-bash-ms")
 }

@@ -71,6 +71,8 @@ metric() { awk -v b="$1" -v u="$2" '$1 ~ "^"b"(-[0-9]+)?$" { for (i = 1; i < NF;
 prompt() { metric "BenchmarkFirstPrompt/$1" ms-to-prompt; }
 memory() { metric "BenchmarkIdleMemory/$1" "$2"; }
 p_qsh=$(prompt qsh) p_off=$(prompt qsh-nocapture) p_empty=$(prompt qsh-nohistory) p_gosh=$(prompt gosh)
+rc() { metric BenchmarkFirstPromptBashrc "$1"; }
+rc_qsh=$(rc qsh-ms-to-prompt) rc_bash=$(rc bash-ms-to-prompt) rc_diff=$(rc qsh-bash-ms)
 m_qsh=$(memory qsh PSS-MB) m_off=$(memory qsh-nocapture PSS-MB) m_gosh=$(memory gosh PSS-MB)
 u_qsh=$(memory qsh used-PSS-MB) u_off=$(memory qsh-nocapture used-PSS-MB)
 u_empty=$(memory qsh-nohistory used-PSS-MB) u_gosh=$(memory gosh used-PSS-MB)
@@ -97,6 +99,8 @@ printf '%-44s %7s ms %7s ms %10s   %s\n' "first prompt, 10,000-entry history" "$
 	"<= 5 ms: $(verdict "$p_qsh" 5)"
 printf '%-44s %7s ms %10s %10s\n' "  the same, QSH_CAPTURE=off (one process)" "$p_off" "-" "-"
 printf '%-44s %7s ms %10s %10s\n' "  the same, empty history" "$p_empty" "-" "-"
+printf '%-44s %7s ms %10s %7s ms   %s\n' "first prompt, Debian's rc (bash-completion)" "${rc_qsh:--}" "-" "${rc_bash:--}" \
+	"<= bash + 5 ms: ${rc_diff:--} ms more $([[ -n $rc_diff ]] && verdict "$rc_diff" 5 || echo -)"
 printf '%-44s %7s MB %7s MB %10s   %s\n' "idle PSS of the session, 10,000 entries" "$m_qsh" "$m_gosh" "-" \
 	"<= 10 MB: $(verdict "$m_qsh" 10)"
 printf '%-44s %7s MB %7s MB %10s   %s\n' "  the same after a command line" "$u_qsh" "$u_gosh" "-" \

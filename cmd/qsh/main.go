@@ -1,3 +1,10 @@
+// The runtime's default GOMAXPROCS reads the cgroup's CPU limit at start and
+// again every second: ≈0.15 ms of each `qsh -c` (a shell runs one goroutine
+// at a time), so qsh takes the CPU count, as Go before 1.25 did.
+//
+//go:debug containermaxprocs=0
+//go:debug updatemaxprocs=0
+
 // Command qsh is a bash-like interactive shell with an AI assistant on `?`
 // lines. Run `qsh --help` for its flags.
 package main

@@ -1,7 +1,6 @@
 package eval
 
 import (
-	"sort"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -55,37 +54,47 @@ func (r *Runner) stmt(st *syntax.Stmt) {
 // the token after the first word, so `f "a<newline>b"` is on the line its
 // second word ends on, and a lone word on the line it ends on.
 func stmtLine(st *syntax.Stmt) syntax.Pos {
-	type elem struct{ start, end syntax.Pos }
-	var elems []elem
+	// The two elements that start first, in one pass: a statement runs
+	// this before each command, where a slice to sort cost an allocation.
+	var first, second struct{ start, end syntax.Pos }
+	n := 0
+	add := func(start, end syntax.Pos) {
+		switch {
+		case n == 0 || start.Offset() < first.start.Offset():
+			second, first = first, struct{ start, end syntax.Pos }{start, end}
+		case n == 1 || start.Offset() < second.start.Offset():
+			second = struct{ start, end syntax.Pos }{start, end}
+		}
+		n++
+	}
 	switch c := st.Cmd.(type) {
 	case *syntax.CallExpr:
 		for _, a := range c.Assigns {
-			elems = append(elems, elem{a.Pos(), a.End()})
+			add(a.Pos(), a.End())
 		}
 		for _, w := range c.Args {
-			elems = append(elems, elem{w.Pos(), w.End()})
+			add(w.Pos(), w.End())
 		}
 	case *syntax.DeclClause:
-		elems = append(elems, elem{c.Variant.Pos(), c.Variant.End()})
+		add(c.Variant.Pos(), c.Variant.End())
 		for _, a := range c.Args {
-			elems = append(elems, elem{a.Pos(), a.End()})
+			add(a.Pos(), a.End())
 		}
 	default:
 		return st.Position
 	}
 	for _, rd := range st.Redirs {
 		if rd.Word != nil { // a here-document's body comes later
-			elems = append(elems, elem{rd.Pos(), rd.Word.End()})
+			add(rd.Pos(), rd.Word.End())
 		}
 	}
-	if len(elems) == 0 {
+	switch n {
+	case 0:
 		return st.Position
+	case 1:
+		return first.end
 	}
-	sort.Slice(elems, func(i, j int) bool { return elems[i].start.Offset() < elems[j].start.Offset() })
-	if len(elems) > 1 {
-		return elems[1].end
-	}
-	return elems[0].end
+	return second.end
 }
 
 // afterCommand runs the ERR trap and set -e's exit after a command that

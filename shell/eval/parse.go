@@ -42,7 +42,7 @@ func ProgramOf(f *syntax.File, src string) *Program { return &Program{File: f, s
 // another: `[[ ! a && b ]]` is parsed as ! (a && b), bash's ! binds to the
 // next operand only. Run it once, right after parsing.
 func Fix(node syntax.Node) {
-	syntax.Walk(node, func(n syntax.Node) bool {
+	walk(node, func(n syntax.Node) bool {
 		fixNode(n)
 		return !holdsNoStmt(n)
 	})

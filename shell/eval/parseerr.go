@@ -244,7 +244,7 @@ func (e badSyntax) Error() string { return "syntax error" }
 // walks were a fifth of sourcing bash-completion). hdoc reports whether
 // it has a here-document, which [batchEnd] must then look for.
 func readStmt(st *syntax.Stmt) (hdoc bool, err error) {
-	syntax.Walk(st, func(n syntax.Node) bool {
+	walk(st, func(n syntax.Node) bool {
 		fixNode(n)
 		switch n := n.(type) {
 		case *syntax.Redirect:

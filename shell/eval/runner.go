@@ -677,7 +677,7 @@ func batchEnd(src string, stmts []*syntax.Stmt, hdoc bool) int {
 		if !hdoc {
 			continue
 		}
-		syntax.Walk(st, func(n syntax.Node) bool {
+		walk(st, func(n syntax.Node) bool {
 			if rd, ok := n.(*syntax.Redirect); ok && rd.Hdoc != nil {
 				end = max(end, int(rd.Hdoc.End().Offset()))
 			}
@@ -694,7 +694,7 @@ func batchEnd(src string, stmts []*syntax.Stmt, hdoc bool) int {
 		}
 		// A here-document's delimiter line follows its body.
 		for _, st := range stmts {
-			syntax.Walk(st, func(n syntax.Node) bool {
+			walk(st, func(n syntax.Node) bool {
 				if rd, ok := n.(*syntax.Redirect); ok && rd.Hdoc != nil && int(rd.Hdoc.End().Offset()) >= end-1 {
 					if j := strings.IndexByte(src[end:], '\n'); j >= 0 {
 						end += j + 1
@@ -746,13 +746,14 @@ func (r *Runner) topStmt(st *syntax.Stmt, view aliasView) {
 // usesAlias reports whether a command of st is named by an alias.
 func (r *Runner) usesAlias(st *syntax.Stmt) bool {
 	found := false
-	syntax.Walk(st, func(n syntax.Node) bool {
+	walk(st, func(n syntax.Node) bool {
 		if c, ok := n.(*syntax.CallExpr); ok && len(c.Args) > 0 {
 			if _, ok := r.aliases.m[c.Args[0].Lit()]; ok {
 				found = true
 			}
 		}
-		return !found
+		// A command is never inside a word without a substitution.
+		return !found && !holdsNoStmt(n)
 	})
 	return found
 }

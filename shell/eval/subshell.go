@@ -475,7 +475,7 @@ func pipeEnd(c *syntax.BinaryCmd) *syntax.CallExpr {
 // whose expansion may take a while before any program starts.
 func hasSubst(st *syntax.Stmt) bool {
 	found := false
-	syntax.Walk(st, func(n syntax.Node) bool {
+	walk(st, func(n syntax.Node) bool {
 		switch n.(type) {
 		case *syntax.CmdSubst, *syntax.ProcSubst:
 			found = true
