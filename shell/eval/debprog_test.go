@@ -10,5 +10,11 @@ func TestDebianProgramCasesAgainstBash(t *testing.T) {
 		// neofetch: SHELL unset in the environment is the user's login
 		// shell, set but not exported.
 		{"shell-unset", `echo "[$SHELL]"; declare -p SHELL; env | grep -c '^SHELL='`},
+		// pass mv: && binds tighter than || in [[ ]].
+		{"cond-and-or", `[[ "" && x || c ]]; echo $?; [[ -f /nonex && a == */ || ! -f /nonex ]]; echo $?
+! [[ -f /nonex && -d /nonex && a == */ || ! -f /nonex ]]; echo $?
+[[ a || "" && "" ]]; echo $?; [[ "" && x || "" && y || z ]]; echo $?; [[ ! "" && ( "" || x ) && ! x || y ]]; echo $?`},
+		{"cond-and-or-trace", `set -x; [[ "" && x || c ]]; [[ a && "" || ! b ]]; [[ ( a || b ) && ! c ]] || echo no`},
+		{"cond-and-or-print", `f() { [[ a && ! b || c && ( d || e ) ]]; }; declare -f f`},
 	})
 }
