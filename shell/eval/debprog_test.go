@@ -15,6 +15,9 @@ func TestDebianProgramCasesAgainstBash(t *testing.T) {
 ! [[ -f /nonex && -d /nonex && a == */ || ! -f /nonex ]]; echo $?
 [[ a || "" && "" ]]; echo $?; [[ "" && x || "" && y || z ]]; echo $?; [[ ! "" && ( "" || x ) && ! x || y ]]; echo $?`},
 		{"cond-and-or-trace", `set -x; [[ "" && x || c ]]; [[ a && "" || ! b ]]; [[ ( a || b ) && ! c ]] || echo no`},
+		// git-brv: an associative array declared empty, copied for a
+		// process substitution, then set.
+		{"assoc-empty-copied", `declare -A a h; : < <(:); a[k]=1; b=main; IFS=/ read -r 'h[$b]' < <(echo 1/2); declare -p a h`},
 		{"cond-and-or-print", `f() { [[ a && ! b || c && ( d || e ) ]]; }; declare -f f`},
 	})
 }
