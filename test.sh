@@ -37,7 +37,7 @@ command -v hstr >/dev/null || missing+=(hstr)
 bare=()
 for pair in neofetch:neofetch screenfetch:screenfetch pass:pass quilt:quilt bats:bats dehydrated:dehydrated \
 	wg-quick:wireguard-tools zramswap:zram-tools byobu-ulevel:byobu backupninja:backupninja debmany:debian-goodies \
-	git-extras:git-extras; do
+	git-extras:git-extras todo-txt:todotxt-cli yadm:yadm git-secret:git-secret libtool:libtool-bin; do
 	command -v "${pair%%:*}" >/dev/null || [ -x "/usr/sbin/${pair%%:*}" ] || bare+=("${pair#*:}")
 done
 # python3 -m venv (the sandbox's fresh-account build) is a package of its own.
