@@ -19,5 +19,13 @@ func TestDebianProgramCasesAgainstBash(t *testing.T) {
 		// process substitution, then set.
 		{"assoc-empty-copied", `declare -A a h; : < <(:); a[k]=1; b=main; IFS=/ read -r 'h[$b]' < <(echo 1/2); declare -p a h`},
 		{"cond-and-or-print", `f() { [[ a && ! b || c && ( d || e ) ]]; }; declare -f f`},
+		// bash -x of Debian's programs (zramswap, yadm, pass): a for,
+		// select or case head is traced as written, not as expanded.
+		{"trace-for-case", `set -x; for i in 'a b' "c d" e\ f $(echo g) {1,2}; do :; done
+set -- a; for i; do :; done; for i in; do :; done
+case $(echo hi) in x) ;; esac; case "a b" in x) ;; esac
+f() { for x in "$@"; do :; done; }; f 1 2`},
+		{"trace-select", `set -x; select s in a "b c"; do echo "$s"; done <<<$'1\n2'; select s in; do :; done; echo $?`},
+		{"select-empty", `false; select s in; do echo no; done <<<1; echo $?`},
 	})
 }
