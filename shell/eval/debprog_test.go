@@ -26,6 +26,10 @@ set -- a; for i; do :; done; for i in; do :; done
 case $(echo hi) in x) ;; esac; case "a b" in x) ;; esac
 f() { for x in "$@"; do :; done; }; f 1 2`},
 		{"trace-select", `set -x; select s in a "b c"; do echo "$s"; done <<<$'1\n2'; select s in; do :; done; echo $?`},
+		// neofetch's shopt -s eval_unsafe_arith &>/dev/null: the trace is
+		// written before the redirections are made.
+		{"trace-before-redirect", `set -x; echo hi 2>/dev/null; shopt -s extglob &>/dev/null; f() { :; }; f 2>/dev/null
+echo hi >/nonexistent/x; x=$(echo 1) y=2 true; exec 3>&-; exec; command echo 2>/dev/null`},
 		{"select-empty", `false; select s in; do echo no; done <<<1; echo $?`},
 	})
 }
