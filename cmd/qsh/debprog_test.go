@@ -34,11 +34,20 @@ import (
 // TestProgramPromptEscapesAgainstBash):
 //   - neofetch: SHELL, unset in the environment, is the user's login shell
 //     in bash; qsh left it unset, and "$SHELL" --version ran nothing.
-//   - git-effort: ${x@P} of "\j" in a script: no prompt decoder there.
+//   - git-effort: ${x@P} of "\j" in a script: no prompt decoder there
+//     (given one meanwhile on main by fe4a1bf).
 //   - pass (mv, rm of a name not in the store): [[ a && b || c ]] ran as
 //     a && (b || c).
 //   - git-brv: a panic setting an associative array declared empty and
 //     copied for a process substitution.
+//
+// The same programs run under bash -x, tried after, showed set -x traces
+// unlike bash's: for, select and case heads (fixed), a command's trace
+// written after its redirections (fixed, but for assignments before a
+// command). Left: declaration builtins (export and readonly trace the
+// assignment again, declare -a x=(…) as x=(…), values with $(…) as
+// written), $var in (( )) and in [[ =~ ]] shown unexpanded, and the order
+// of a pipeline's traces, which runs its parts at once.
 //
 // Runs whose output bash itself varies were left out: git-effort over
 // several paths (its jobs print as they end), git-changelog's temporary
