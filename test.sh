@@ -32,15 +32,28 @@ done
 command -v hstr >/dev/null || missing+=(hstr)
 [ -x /usr/lib/command-not-found ] || missing+=(command-not-found)
 [ -f /etc/profile.d/vte-2.91.sh ] || missing+=(libvte-2.91-common)
+# Debian's bash programs run with qsh as bash (cmd/qsh/debprog_test.go):
+# program:package, without what they recommend (imagemagick, zenity, …).
+bare=()
+for pair in neofetch:neofetch screenfetch:screenfetch pass:pass quilt:quilt bats:bats dehydrated:dehydrated \
+	wg-quick:wireguard-tools zramswap:zram-tools byobu-ulevel:byobu backupninja:backupninja debmany:debian-goodies \
+	git-extras:git-extras todo-txt:todotxt-cli yadm:yadm git-secret:git-secret libtool:libtool-bin; do
+	command -v "${pair%%:*}" >/dev/null || [ -x "/usr/sbin/${pair%%:*}" ] || bare+=("${pair#*:}")
+done
 # python3 -m venv (the sandbox's fresh-account build) is a package of its own.
 python3 -c 'import ensurepip' 2>/dev/null || missing+=(python3-venv)
-if [ ${#missing[@]} -gt 0 ]; then
+if [ $((${#missing[@]} + ${#bare[@]})) -gt 0 ]; then
 	if [ "$(id -u)" = 0 ]; then
-		echo "test.sh: installing ${missing[*]}"
+		echo "test.sh: installing ${missing[*]} ${bare[*]}"
 		apt-get update -qq
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+		if [ ${#missing[@]} -gt 0 ]; then
+			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+		fi
+		if [ ${#bare[@]} -gt 0 ]; then
+			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${bare[@]}" >/dev/null
+		fi
 	else
-		echo "test.sh: not root, so not installing ${missing[*]}: their tests skip"
+		echo "test.sh: not root, so not installing ${missing[*]} ${bare[*]}: their tests skip"
 	fi
 fi
 # As root everything above is installed, so a test that finds a tool

@@ -67,7 +67,7 @@ func (p Program) Run(ctx context.Context) int {
 		eval.WrapExec(ints.foreground),
 		eval.Builtins(new(evalCompletion).builtins()...),
 		eval.Builtins(histShell.historyBuiltins()...),
-		eval.PromptExpander(programPrompt(p.Version)),
+		eval.PromptExpander(programPrompt(p.shellName())),
 	}
 	switch {
 	case p.Command != nil:
@@ -106,6 +106,16 @@ func (p Program) Run(ctx context.Context) int {
 	// goroutines, which would die with the process.
 	r.WaitBackground(ctx)
 	return st
+}
+
+// shellName is a program's \s: $0 of a -c string, else the name qsh was
+// started by, as bash's is the name it was run by ("bash", standing in
+// for it).
+func (p Program) shellName() string {
+	if p.Command != nil {
+		return filepath.Base(p.Name)
+	}
+	return filepath.Base(os.Args[0])
 }
 
 func (p Program) run(ctx context.Context, r *eval.Runner) int {
@@ -405,8 +415,10 @@ func dieOf(sig syscall.Signal) {
 
 // programPrompt expands ${x@P} and PS4 in a script as bash does in any
 // shell: the prompt's escapes with what a script has of them (no colour,
-// no git branch, no last command's time).
-func programPrompt(version string) func(r *eval.Runner, ps string) string {
+// no git branch, no last command's time), \s the shell's name, \v and
+// \V bash's version, and \[ \] nothing, as bash without line editing.
+func programPrompt(name string) func(r *eval.Runner, ps string) string {
+	version, _, _ := strings.Cut(eval.BashVersion, "(")
 	var once sync.Once
 	var user string
 	return func(r *eval.Runner, ps string) string {
@@ -418,7 +430,7 @@ func programPrompt(version string) func(r *eval.Runner, ps string) string {
 			User: user, Host: host, Dir: r.Dir(), Home: home,
 			DirTrim: atoi(get("PROMPT_DIRTRIM")), Root: os.Geteuid() == 0,
 			Status: r.Status(), Jobs: r.JobCount(), Now: time.Now(),
-			Shell: "qsh", Version: version,
+			Shell: name, Version: version, NoLineEditing: true,
 		}
 		return expandPSIn(context.Background(), r, ps, d)
 	}

@@ -94,7 +94,7 @@ func (m *assoc) set(k, v string) {
 		m.vals[k] = v
 		return
 	}
-	if m.buckets == nil {
+	if len(m.buckets) == 0 {
 		m.buckets = make([][]string, assocBuckets)
 	}
 	if len(m.vals) >= 2*len(m.buckets) {

@@ -29,6 +29,12 @@ func (r *Runner) call(st *syntax.Stmt, c *syntax.CallExpr) {
 		r.assignOnly(st, c)
 		return
 	}
+	if len(c.Assigns) == 0 {
+		// bash traces the words before the redirections are made (so
+		// not into 2>/dev/null); assignments before a command are
+		// traced with it, in withTemp.
+		r.xtraceWords(quoteAll(args))
+	}
 	if r.isExecAlone(args) {
 		// exec with no command: its redirections stay. One that fails
 		// ends a non-interactive shell only in posix mode; bash goes on
@@ -355,7 +361,9 @@ func (r *Runner) withTemp(assigns []*syntax.Assign, args []string, f func()) {
 	for _, t := range trace {
 		r.xtraceWords([]string{t})
 	}
-	r.xtraceWords(quoteAll(args))
+	if len(assigns) > 0 {
+		r.xtraceWords(quoteAll(args)) // else traced by call
+	}
 	r.lastArg = args[len(args)-1]
 	f()
 }

@@ -378,21 +378,24 @@ func (r *Runner) forClause(c *syntax.ForClause) {
 			return
 		}
 		var items []string
+		// bash traces the loop's words as written, "$@" when there are
+		// none, not as they expand.
+		head := " " + l.Name.Value + ` in "$@"`
 		if l.InPos.IsValid() {
-			r.debugTrapText("for " + l.Name.Value + " in " + r.srcOfList(l.Items))
+			head = " " + l.Name.Value + " in " + r.srcOfList(l.Items)
+			r.debugTrapText("for" + head)
 			items = r.Fields(l.Items...)
 		} else {
 			items = r.params
 		}
 		if c.Select {
+			r.xtrace("select" + head)
 			r.selectLoop(l.Name.Value, items, c.Do)
 			return
 		}
 		r.status = 0
 		for _, it := range items {
-			if l.InPos.IsValid() {
-				r.xtrace("for " + l.Name.Value + " in " + strings.Join(quoteAll(items), " "))
-			}
+			r.xtrace("for" + head)
 			if err := r.assign(l.Name.Value, it, false); err != nil {
 				r.errorf("%s", err.Error())
 				r.status = 1
@@ -450,9 +453,10 @@ func (r *Runner) srcOfList(ws []*syntax.Word) string {
 }
 
 func (r *Runner) caseClause(c *syntax.CaseClause) {
-	r.debugTrapText("case " + r.srcOf(c.Word) + " in")
+	head := "case " + r.srcOf(c.Word) + " in"
+	r.debugTrapText(head)
+	r.xtrace(head) // as written, before its expansions run
 	word := r.Literal(c.Word)
-	r.xtrace("case " + quoteWord(word) + " in")
 	r.status = 0
 	mode := r.patMode()
 	if r.opts.shopt[optNocasematch] {

@@ -72,7 +72,7 @@ func holdsNoStmt(n syntax.Node) bool {
 func fixNode(n syntax.Node) {
 	switch n := n.(type) {
 	case *syntax.TestClause:
-		n.X = fixNot(n.X)
+		n.X = fixAndOr(fixNot(n.X))
 	case *syntax.Stmt:
 		fixFuncList(n)
 	}
@@ -136,6 +136,65 @@ func pushNot(n *syntax.UnaryTest) syntax.TestExpr {
 		return b
 	}
 	return n
+}
+
+// fixAndOr gives && its precedence over || in [[ ]], as bash's grammar
+// does: the parser chains both to the right as equals, and so read
+// `a && b || c` as a && (b || c) (pass's mv tests
+// `! [[ -f $p.gpg && -d $p && $1 == */ || ! -f $p.gpg ]]`). A chain of
+// the two is cut at each ||, and its parts joined again from the left.
+func fixAndOr(x syntax.TestExpr) syntax.TestExpr {
+	switch t := x.(type) {
+	case *syntax.ParenTest:
+		t.X = fixAndOr(t.X)
+	case *syntax.UnaryTest:
+		t.X = fixAndOr(t.X)
+	case *syntax.BinaryTest:
+		if t.Op != syntax.AndTest && t.Op != syntax.OrTest {
+			return t
+		}
+		var ors []*syntax.BinaryTest
+		var ands [][]*syntax.BinaryTest
+		var terms [][]syntax.TestExpr
+		group := func() {
+			ands = append(ands, nil)
+			terms = append(terms, nil)
+		}
+		group()
+		var cur syntax.TestExpr = t
+		for {
+			b, ok := cur.(*syntax.BinaryTest)
+			last := len(terms) - 1
+			if !ok || b.Op != syntax.AndTest && b.Op != syntax.OrTest {
+				terms[last] = append(terms[last], fixAndOr(cur))
+				break
+			}
+			terms[last] = append(terms[last], fixAndOr(b.X))
+			if b.Op == syntax.AndTest {
+				ands[last] = append(ands[last], b)
+			} else {
+				ors = append(ors, b)
+				group()
+			}
+			cur = b.Y
+		}
+		joined := make([]syntax.TestExpr, len(terms))
+		for i, ts := range terms {
+			joined[i] = joinTests(ands[i], ts)
+		}
+		return joinTests(ors, joined)
+	}
+	return x
+}
+
+// joinTests joins terms from the left with the operators ops, one fewer.
+func joinTests(ops []*syntax.BinaryTest, terms []syntax.TestExpr) syntax.TestExpr {
+	acc := terms[0]
+	for i, op := range ops {
+		op.X, op.Y = acc, terms[i+1]
+		acc = op
+	}
+	return acc
 }
 
 // parseErrMsg is a parse error as bash words it, near enough.

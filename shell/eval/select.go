@@ -13,8 +13,11 @@ import (
 // read; the variable set to the item chosen (empty for a bad choice) and
 // REPLY to the line, until break or end of input.
 func (r *Runner) selectLoop(name string, items []string, body []*syntax.Stmt) {
-	in := bufio.NewReader(r.stdin())
 	r.status = 0
+	if len(items) == 0 {
+		return // bash shows no menu and reads nothing
+	}
+	in := bufio.NewReader(r.stdin())
 	list := func() {
 		w := r.stderr()
 		width := len(strconv.Itoa(len(items)))
@@ -31,7 +34,7 @@ func (r *Runner) selectLoop(name string, items []string, body []*syntax.Stmt) {
 		fmt.Fprint(r.stderr(), ps3)
 		line, err := in.ReadString('\n')
 		if err != nil && line == "" {
-			fmt.Fprintln(r.stderr())
+			fmt.Fprintln(r.stdout()) // bash ends the prompt's line on stdout
 			r.status = 1
 			return
 		}

@@ -109,6 +109,11 @@ func (r *Runner) initVars() {
 	setIf("OPTERR", "1", 0)
 	setIf("PS4", "+ ", 0)
 	setIf("COMP_WORDBREAKS", " \t\n\"'><=;|&(:", 0)
+	if _, ok := g["SHELL"]; !ok {
+		// bash names the user's login shell when the environment does
+		// not, unexported (neofetch's "Shell:" line runs "$SHELL").
+		force("SHELL", loginShell(os.Getuid()), 0)
+	}
 	if _, ok := g["PATH"]; !ok {
 		force("PATH", "/usr/local/bin:/usr/local/sbin:/usr/bin:/usr/sbin:/bin:/sbin:.", 0)
 	}
@@ -288,4 +293,20 @@ func (r *Runner) pwdVar() string {
 		return v
 	}
 	return r.dir
+}
+
+// loginShell is the login shell of the user uid as bash finds it: the
+// password file's entry, /bin/sh when it has none.
+func loginShell(uid int) string {
+	data, err := os.ReadFile("/etc/passwd")
+	if err == nil {
+		id := itoa(int64(uid))
+		for _, line := range strings.Split(string(data), "\n") {
+			f := strings.Split(line, ":")
+			if len(f) >= 7 && f[2] == id {
+				return f[6]
+			}
+		}
+	}
+	return "/bin/sh"
 }

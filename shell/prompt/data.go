@@ -23,6 +23,9 @@ type Data struct {
 	Now       time.Time
 	Shell     string // shell name for \s; "qsh" when empty
 	Version   string // for \v and \V
+	// NoLineEditing drops \[ and \], as bash does where readline does
+	// not draw the prompt (a script's ${x@P} and PS4).
+	NoLineEditing bool
 }
 
 // ColorEnabled reports whether a prompt should be coloured, following the

@@ -29,7 +29,7 @@ const (
 // produce is quoted with backslashes (before $, ` and \) so that the
 // shell's expansion, the second half, takes it literally (a directory
 // named '$(rm)', say); the rest of ps is left for that expansion. \[ and
-// \] become the bytes [Visible] reads.
+// \] become the bytes [Visible] reads, or nothing with NoLineEditing.
 func Decode(ps string, d Data) string {
 	var b strings.Builder
 	for i := 0; i < len(ps); i++ {
@@ -41,9 +41,13 @@ func Decode(ps string, d Data) string {
 		i++
 		switch ps[i] {
 		case '[':
-			b.WriteByte(hideStart)
+			if !d.NoLineEditing {
+				b.WriteByte(hideStart)
+			}
 		case ']':
-			b.WriteByte(hideEnd)
+			if !d.NoLineEditing {
+				b.WriteByte(hideEnd)
+			}
 		default:
 			val, n := escape(ps[i:], d)
 			quoteInto(&b, val)
