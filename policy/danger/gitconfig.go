@@ -33,7 +33,7 @@ func (w *walker) gitConfigRuns(key, value string) string {
 		return false
 	}
 	switch {
-	case k == "core.pager" || k == "core.editor" || k == "sequence.editor" || first == "pager":
+	case programKey(key):
 		if quiet || first == "pager" && boolean() {
 			return ""
 		}
@@ -89,10 +89,22 @@ func (w *walker) gitConfigRuns(key, value string) string {
 	return ""
 }
 
+// programKey reports whether a config key names a pager or an editor,
+// which git runs as a command line.
+func programKey(key string) bool {
+	k := strings.ToLower(key)
+	return k == "core.pager" || k == "core.editor" || k == "sequence.editor" || strings.HasPrefix(k, "pager.")
+}
+
 // gitConfigPair judges setting one config key, as written by text.
 func (w *walker) gitConfigPair(key, value, text string) {
 	why := w.gitConfigRuns(key, value)
 	if why == "" {
+		if programKey(key) && strings.ContainsAny(strings.TrimSpace(value), " \t") {
+			// A harmless pager is still judged with what it is given
+			// to show: core.pager='cat ~/.aws/credentials'.
+			w.nested(value, input{})
+		}
 		return
 	}
 	w.res.add(Dangerous, "`"+text+"`: "+why)

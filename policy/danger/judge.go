@@ -612,6 +612,10 @@ func matchFlag(spec, a string) bool {
 		case len(f) == 2 && !strings.HasPrefix(a, "--") && strings.HasPrefix(a, f):
 			// attached value: -i.bak, -n5
 			return true
+		case len(f) > 2 && strings.HasPrefix(a, f+"="):
+			// a one-dash long option's value attached, as Go's flag
+			// package takes it: go build -toolexec=x
+			return true
 		}
 	}
 	return false
