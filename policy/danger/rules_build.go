@@ -56,6 +56,9 @@ func buildCommands() map[string]*rule {
 		"just": {
 			class: Dev,
 			why:   "runs a project recipe",
+			check: (*walker).recipeFile,
+			flags: []flag{set("--list -l --summary --dump --show -s --variables --groups", Safe,
+				"lists or shows the project's recipes")},
 			ops: []flag{
 				raise("deploy* publish* release* install", Dangerous, "publishes, deploys or installs"),
 				destroys("runs a recipe whose name says it destroys data"),
@@ -64,6 +67,8 @@ func buildCommands() map[string]*rule {
 		"task": {
 			class: Dev,
 			why:   "runs a project task",
+			check: (*walker).recipeFile,
+			flags: []flag{set("--list -l --list-all -a --summary", Safe, "lists the project's tasks")},
 			ops: []flag{
 				raise("deploy* publish* release* install", Dangerous, "publishes, deploys or installs"),
 				destroys("runs a recipe whose name says it destroys data"),
@@ -267,6 +272,9 @@ func buildCommands() map[string]*rule {
 		"pre-commit": {
 			class: Dev,
 			why:   "runs the project's hooks",
+			sub: map[string]*rule{"try-repo": {class: Dev, why: "runs a repository's hooks on the project",
+				check: (*walker).tryRepo}},
+			open: true,
 			ops:   []flag{raise("install uninstall", Dev, "changes git hooks")},
 		},
 		"protoc": dev("generates code"),

@@ -55,7 +55,7 @@ func platformCommands() map[string]*rule {
 		// log(1) of macOS: show, stream and stats print the unified log.
 		"log": {class: Dangerous, why: "changes the system log", sub: map[string]*rule{
 			"show": shows("prints the system log"), "stream": shows("prints the system log"),
-			"stats": shows("prints the system log's statistics"),
+			"stats":   shows("prints the system log's statistics"),
 			"collect": {class: Dev, why: "saves the system log to a file", check: (*walker).outflag},
 		}},
 		"profiles": {class: Dangerous, why: "installs or removes configuration profiles",
@@ -64,7 +64,7 @@ func platformCommands() map[string]*rule {
 			flags: []flag{set("-P -L -C", Safe, "lists configuration profiles")}},
 		"systemextensionsctl": {class: Dangerous, why: "changes system extensions",
 			sub: map[string]*rule{"list": shows("lists system extensions")}},
-		"sw_vers":        shows("prints the macOS version"),
+		"sw_vers":         shows("prints the macOS version"),
 		"system_profiler": shows("describes the machine"),
 		"csrutil": {class: Dangerous, why: "changes System Integrity Protection",
 			sub: map[string]*rule{"status": shows("shows System Integrity Protection")}},
@@ -115,7 +115,7 @@ func platformCommands() map[string]*rule {
 			"config": {class: Dangerous, why: "changes the tool's settings",
 				sub: map[string]*rule{"path": shows("shows where the tool keeps its settings")}}}},
 		// Security tools that read files and captures.
-		"yara":     {class: Safe, why: "matches rules against files", check: (*walker).readerFlags},
+		"yara": {class: Safe, why: "matches rules against files", check: (*walker).readerFlags},
 		"clamscan": {class: Safe, why: "scans files for malware",
 			flags: []flag{raise("--remove --move --copy", Dangerous, "moves or deletes what it finds"),
 				raise("-l --log", Dev, "writes a log")}},
@@ -144,8 +144,8 @@ func platformCommands() map[string]*rule {
 // writes a board, global installs reach the user's tools.
 func pioRule() *rule {
 	return &rule{class: Dangerous, why: "changes the board or the tool's setup", sub: map[string]*rule{
-		"run": {class: Dev, why: buildWhy, check: (*walker).pioTarget},
-		"test": {class: Dev, why: buildWhy, check: (*walker).pioTarget},
+		"run":   {class: Dev, why: buildWhy, check: (*walker).pioTarget},
+		"test":  {class: Dev, why: buildWhy, check: (*walker).pioTarget},
 		"check": dev(buildWhy), "ci": dev(buildWhy), "debug": dev("debugs the project's firmware"),
 		"device": {class: Dev, why: "talks to a board", sub: map[string]*rule{"list": safe("lists connected boards"),
 			"monitor": dev("reads a board's serial port")}},
@@ -157,10 +157,10 @@ func pioRule() *rule {
 				"publish": dangerous("publishes a package"), "pack": dev("packs a package")}, open: true},
 		"lib": {class: Dev, why: "manages the project's libraries",
 			flags: []flag{raise("-g --global", Dangerous, "installs for the user")}},
-		"system":  {class: Dangerous, why: "changes the tool's setup", sub: map[string]*rule{"info": safe("shows the tool's setup")}},
+		"system":   {class: Dangerous, why: "changes the tool's setup", sub: map[string]*rule{"info": safe("shows the tool's setup")}},
 		"settings": {class: Dangerous, why: "changes the tool's settings", sub: map[string]*rule{"get": safe("shows the tool's settings")}},
-		"home":    dev("serves the tool's home page on this machine"),
-		"upgrade": dangerous("upgrades the tool"),
+		"home":     dev("serves the tool's home page on this machine"),
+		"upgrade":  dangerous("upgrades the tool"),
 	}}
 }
 
