@@ -275,7 +275,7 @@ func buildCommands() map[string]*rule {
 			sub: map[string]*rule{"try-repo": {class: Dev, why: "runs a repository's hooks on the project",
 				check: (*walker).tryRepo}},
 			open: true,
-			ops:   []flag{raise("install uninstall", Dev, "changes git hooks")},
+			ops:  []flag{raise("install uninstall", Dev, "changes git hooks")},
 		},
 		"protoc": dev("generates code"),
 		"buf":    dev("generates or lints code"),

@@ -9,6 +9,9 @@ import "strings"
 // global forms (an SDK's upgrade, a global activation, a deploy to the
 // current cluster, a certificate authority added to the system) are
 // dangerous, as everywhere.
+// allClusters: deleting every local cluster deletes other projects' too.
+const allClusters = "deletes every local cluster, not only the project's"
+
 func devToolCommands() map[string]*rule {
 	publishes := raise("publish* deploy* release* upload*", Dangerous, "publishes or deploys")
 	return map[string]*rule{
@@ -113,9 +116,9 @@ func devToolCommands() map[string]*rule {
 			why:   "manages a local Kubernetes cluster",
 			sub: map[string]*rule{"get": safe("lists local clusters"), "version": safe("prints its version"),
 				"delete": {class: Dev, why: "deletes a local cluster",
-					flags: []flag{raise("--all -A", Dangerous, "deletes every local cluster, not only the project's")},
-					ops:   []flag{raise("clusters", Dangerous, "deletes every local cluster, not only the project's")}}},
-			open:  true,
+					flags: []flag{raise("--all -A", Dangerous, allClusters)},
+					ops:   []flag{raise("clusters", Dangerous, allClusters)}}},
+			open: true,
 		},
 		"k3d": dev("manages a local Kubernetes cluster"),
 		"minikube": {
@@ -137,7 +140,8 @@ func devToolCommands() map[string]*rule {
 		// cluster the context names.
 		"tilt": {class: Dev, why: "runs the project's dev loop on a local cluster",
 			sub: map[string]*rule{"down": {class: Dev, why: "removes what the dev loop deployed",
-				flags: []flag{raise("--delete-namespaces", Dangerous, "deletes whole namespaces, with what else is in them")}}},
+				flags: []flag{raise("--delete-namespaces", Dangerous,
+					"deletes whole namespaces, with what else is in them")}}},
 			open: true},
 		"skaffold": {
 			class: Dev,
@@ -173,8 +177,8 @@ func devToolCommands() map[string]*rule {
 		"nim":   {class: Dev, why: buildWhy, ops: []flag{publishes}},
 		"nimble": {class: Dev, why: buildWhy,
 			ops: []flag{raise("install uninstall", Dangerous, "installs for the user"), publishes}},
-		"crystal":    dev(buildWhy),
-		"shards":     dev("fetches the project's dependencies"),
+		"crystal": dev(buildWhy),
+		"shards":  dev("fetches the project's dependencies"),
 		"xcodebuild": {class: Dev, why: buildWhy, flags: []flag{raise("-exportArchive", Dev, "exports an archive"),
 			raise("-runFirstLaunch -license -downloadPlatform -downloadAllPlatforms -importPlatform", Dangerous,
 				"installs system packages or accepts the license for the machine")}},
@@ -418,7 +422,7 @@ func devToolCommands() map[string]*rule {
 			vals: "-k --kernel -f --parameters_file -y --parameters_yaml -b --parameters_base64 --cwd --log-level " +
 				"--language --engine --execution-timeout --start-timeout",
 			vals2: "-p --parameters -r --parameters_raw", check: (*walker).papermill},
-		"torchrun":  {class: Dev, why: "runs the project's training script", check: (*walker).profiled},
+		"torchrun": {class: Dev, why: "runs the project's training script", check: (*walker).profiled},
 		"accelerate": {class: Dev, why: "runs the project's training script", check: (*walker).profiled,
 			ops: []flag{raise("config", Dev, "writes its settings")}},
 		"huggingface-cli": {class: Dev, why: "downloads models and data",
@@ -430,7 +434,7 @@ func devToolCommands() map[string]*rule {
 			sub: map[string]*rule{"list": safe("lists models"), "ps": safe("lists running models"),
 				"show": safe("shows a model"), "push": dangerous("publishes a model"),
 				"serve": {class: Dev, why: "serves local models", check: (*walker).readerFlags},
-				"rm": dev("deletes a local model")},
+				"rm":    dev("deletes a local model")},
 			open: true},
 		"dbt": {class: Dev, why: "builds the project's models in its target database",
 			flags: []flag{raise("--target=prod* --target=production* -t=prod*", Dangerous,

@@ -107,3 +107,109 @@ func (w *walker) d1(chain string, args []arg, io ioInfo) {
 		w.res.add(Dangerous, "`"+chain+"`: runs statements on a database that may be the remote one")
 	}
 }
+
+// prodValue reports a value that names the production environment.
+func prodValue(v string) bool {
+	l := strings.ToLower(strings.Trim(v, `"'`))
+	switch l {
+	case "prod", "production", "prd", "live":
+		return true
+	}
+	for _, p := range []string{"prod-", "prod_", "production-", "production_"} {
+		if strings.HasPrefix(l, p) {
+			return true
+		}
+	}
+	for _, s := range []string{".prod", ".production", "-prod", "_prod", "-production"} {
+		if strings.HasSuffix(l, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// selectsEnv reports a variable that selects the environment a program runs
+// against: RAILS_ENV, APP_ENV, MIX_ENV, STAGE, ASPNETCORE_ENVIRONMENT,
+// SPRING_PROFILES_ACTIVE, DJANGO_SETTINGS_MODULE.
+func selectsEnv(n string) bool {
+	u := strings.ToUpper(n)
+	switch u {
+	case "ENV", "ENVIRONMENT", "STAGE", "DJANGO_SETTINGS_MODULE", "DJANGO_CONFIGURATION":
+		return true
+	}
+	for _, s := range []string{"_ENV", "_ENVIRONMENT", "_STAGE", "_PROFILES_ACTIVE"} {
+		if strings.HasSuffix(u, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// buildWords are arguments that say a run only builds, tests, checks or
+// lists, whatever environment it names: NODE_ENV=production npm run
+// build, RAILS_ENV=production rails assets:precompile.
+var buildWords = map[string]bool{"build": true, "compile": true, "assets:precompile": true, "test": true,
+	"lint": true, "check": true, "package": true, "bundle": true, "webpack": true, "vite": true, "tsc": true,
+	"esbuild": true, "rollup": true, "parcel": true, "plan": true, "diff": true, "synth": true, "routes": true,
+	"about": true, "stats": true, "-T": true, "--tasks": true, "--dry-run": true, "--check": true,
+	"validate": true, "fmt": true, "format": true, "--help": true, "--version": true, "assemble": true,
+	"dist": true, "export": true, "generate": true}
+
+// production judges a project runner aimed at production: an
+// environment variable of the run, or an option (--env, --environment,
+// --stage, -e of rails) or NAME=value operand naming it. Migrating,
+// running a task or deploying there changes production's state:
+// dangerous. Building for production stays what it was.
+func (w *walker) production(name string, args []arg) {
+	hit := ""
+	for _, a := range w.assigns {
+		if a.Name != nil && selectsEnv(a.Name.Value) && a.Value != nil && prodValue(w.literal(a.Value)) {
+			hit = a.Name.Value + "=" + w.literal(a.Value)
+			break
+		}
+	}
+	var words []string
+	for _, a := range args[1:] {
+		if strings.ContainsAny(a.s, " \t") {
+			words = append(words, strings.Fields(a.s)...)
+		} else {
+			words = append(words, a.s)
+		}
+	}
+	for i, s := range words {
+		if buildWords[s] || buildWords[strings.TrimPrefix(s, "./")] {
+			return
+		}
+		if hit != "" {
+			continue
+		}
+		if n, v, ok := strings.Cut(s, "="); ok && (selectsEnv(n) || n == "--env" || n == "--environment" ||
+			n == "--stage" || n == "--settings") && prodValue(v) {
+			hit = s
+		} else if (s == "--env" || s == "--environment" || s == "--stage" || s == "-e" && name == "rails") &&
+			i+1 < len(words) && prodValue(words[i+1]) {
+			hit = s + " " + words[i+1]
+		}
+	}
+	if hit != "" {
+		w.res.add(Dangerous, "`"+name+"` with `"+hit+"`: runs against production, changing its state")
+	}
+}
+
+// listenEnv judges a variable of the run that tells a server to listen
+// on every interface: OLLAMA_HOST=0.0.0.0, BIND_ADDR=[::]:8080.
+func (w *walker) listenEnv(name string) {
+	for _, a := range w.assigns {
+		if a.Name == nil || a.Value == nil || !listenFlag("--"+strings.ToLower(a.Name.Value)) {
+			continue
+		}
+		v := w.literal(a.Value)
+		if i := strings.Index(v, "://"); i >= 0 {
+			v = v[i+3:]
+		}
+		if v != "" && everyInterface(v) {
+			w.res.add(Dangerous, "`"+a.Name.Value+"="+v+" "+name+"`: listens on every network interface")
+			return
+		}
+	}
+}
