@@ -51,8 +51,8 @@ func buildCommands() map[string]*rule {
 			why:   buildWhy,
 			ops:   []flag{raise("install", Dangerous, "installs outside the workspace")},
 		},
-		"bazel":    {class: Dev, why: buildWhy},
-		"bazelisk": {class: Dev, why: buildWhy},
+		"bazel":    {class: Dev, why: buildWhy, check: (*walker).bazel},
+		"bazelisk": {class: Dev, why: buildWhy, check: (*walker).bazel},
 		"just": {
 			class: Dev,
 			why:   "runs a project recipe",
@@ -91,6 +91,7 @@ func buildCommands() map[string]*rule {
 			why:   buildWhy,
 			check: (*walker).gradle,
 			ops:   []flag{raise("publish* upload*", Dangerous, "publishes artifacts")},
+			flags: gradleFlags(),
 		},
 		"gradlew": {
 			class: Dev,
@@ -98,6 +99,7 @@ func buildCommands() map[string]*rule {
 			check: (*walker).gradle,
 			local: true,
 			ops:   []flag{raise("publish* upload*", Dangerous, "publishes artifacts")},
+			flags: gradleFlags(),
 		},
 		"ant": dev(buildWhy),
 		"sbt": {
@@ -119,6 +121,16 @@ func buildCommands() map[string]*rule {
 			},
 			flags: []flag{raise("-g --global", Dangerous, "installs a tool for the user")},
 			check: (*walker).dotnetFile,
+			sub: map[string]*rule{
+				// user-secrets keeps the project's secrets outside it: list
+				// prints their values.
+				"user-secrets": {class: Dangerous, why: "prints or changes the project's user secrets",
+					sub: map[string]*rule{"init": dev("gives the project a user-secrets id")}},
+				"dev-certs": {class: Dev, why: "makes a development certificate",
+					flags: []flag{raise("--trust -t", Dangerous, "adds a certificate to the machine's trusted ones"),
+						raise("--clean --export-path -ep", Dangerous, "removes certificates or exports the key")}},
+			},
+			open: true,
 		},
 		"gcc":     compiler(),
 		"g++":     compiler(),

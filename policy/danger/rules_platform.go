@@ -7,6 +7,8 @@ package danger
 // stays dangerous.
 func platformCommands() map[string]*rule {
 	shows := func(why string) *rule { return safe(why) }
+	fromURL := raise("--git-url --zip-path --additional-urls", Dangerous,
+		"installs code from a repository, archive or index the registry does not vouch for")
 	return map[string]*rule{
 		// macOS: asking the machine how it is.
 		"xcode-select": {class: Dangerous, why: "changes the developer directory or installs tools",
@@ -38,6 +40,8 @@ func platformCommands() map[string]*rule {
 		"networksetup": {class: Dangerous, why: "changes network settings",
 			flags: []flag{set("-list* -get* -show* -print* -version -help", Safe, "shows network settings")}},
 		"dscl": {class: Dangerous, why: "changes directory records (users, groups, passwords)",
+			ops: []flag{raise("*Shadow* *shadow* *Password* *password* AuthenticationAuthority KerberosKeys", Dangerous,
+				"reads password hashes or keys")},
 			flags: []flag{set("-list -read -readall -readpl -readpli -search -ls", Safe, "shows directory records"),
 				raise("-passwd -create -delete -change -append -merge -mcxset -mcxdelete", Dangerous,
 					"changes directory records")}},
@@ -76,9 +80,10 @@ func platformCommands() map[string]*rule {
 			"board": {class: Dangerous, why: "changes boards", sub: map[string]*rule{
 				"list": shows("lists connected boards"), "listall": shows("lists known boards"),
 				"details": shows("shows a board"), "search": shows("searches known boards")}},
-			"core": {class: Dev, why: "installs board support for the tool", sub: map[string]*rule{
-				"list": shows("lists installed cores"), "search": dev("searches the index")}, open: true},
-			"lib": {class: Dev, why: "installs libraries for the tool", sub: map[string]*rule{
+			"core": {class: Dev, why: "installs board support for the tool", flags: []flag{fromURL},
+				sub: map[string]*rule{
+					"list": shows("lists installed cores"), "search": dev("searches the index")}, open: true},
+			"lib": {class: Dev, why: "installs libraries for the tool", flags: []flag{fromURL}, sub: map[string]*rule{
 				"list": shows("lists installed libraries"), "search": dev("searches the index")}, open: true},
 			"sketch":  dev("makes a sketch"),
 			"monitor": dev("reads a board's serial port"),
@@ -121,11 +126,15 @@ func platformCommands() map[string]*rule {
 			"version": shows("prints its version")}},
 		"age": {class: Dev, why: "encrypts files", check: (*walker).ageFiles, names: true,
 			vals: "-r --recipient -R --recipients-file -i --identity -o --output"},
-		"fastlane": {class: Dangerous, why: "runs a release lane", sub: map[string]*rule{
-			"match": {class: Dangerous, why: "changes signing certificates and profiles",
-				flags: []flag{set("--readonly --readonly=true", Dev, "fetches existing signing certificates")}},
-			"lanes": shows("lists lanes"), "list": shows("lists lanes"), "env": dangerous("prints its environment"),
-		}},
+		// A lane is the project's; one named for testing or building is
+		// dev, others may sign, upload or release.
+		"fastlane": {class: Dangerous, why: "runs a lane that may sign, upload or release", open: true,
+			ops: []flag{set("test* build* lint* tests scan", Dev, "runs the project's test or build lane")},
+			sub: map[string]*rule{
+				"match": {class: Dangerous, why: "changes signing certificates and profiles",
+					flags: []flag{set("--readonly --readonly=true", Dev, "fetches existing signing certificates")}},
+				"lanes": shows("lists lanes"), "list": shows("lists lanes"), "env": dangerous("prints its environment"),
+			}},
 		"ko": {class: Dangerous, why: "builds and publishes images", sub: map[string]*rule{
 			"build": {class: Dangerous, why: "builds and pushes an image",
 				flags: []flag{set("--local -L --push=false", Dev, "builds an image into the local daemon")}},

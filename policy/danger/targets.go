@@ -2,6 +2,8 @@ package danger
 
 import (
 	"strings"
+
+	"github.com/qsh-shell/qsh/policy/secret"
 )
 
 // Checks for runners fed code from elsewhere, and for commands aimed at
@@ -212,4 +214,104 @@ func (w *walker) listenEnv(name string) {
 			return
 		}
 	}
+}
+
+// gradleFlags: a build scan uploads the build's data to Gradle's
+// servers; a distribution URL changes where the wrapper's code comes
+// from.
+func gradleFlags() []flag {
+	return []flag{
+		raise("--scan", Dangerous, "uploads a build scan (the build's environment and logs) to a server"),
+		raise("--gradle-distribution-url --gradle-distribution-sha256-sum", Dangerous,
+			"changes where the wrapper downloads Gradle from"),
+	}
+}
+
+// bazel judges flags that send the build to another host (remote cache,
+// executor, build event service) and bazel run of a target whose name
+// says it deploys.
+func (w *walker) bazel(chain string, args []arg, io ioInfo) {
+	verb := ""
+	for _, a := range args[1:] {
+		s := a.s
+		if s == "--" {
+			break
+		}
+		if n, v, ok := strings.Cut(s, "="); ok && strings.HasPrefix(n, "--") {
+			switch strings.TrimPrefix(n, "--") {
+			case "remote_cache", "remote_executor", "bes_backend", "remote_downloader", "bes_results_url",
+				"remote_asset_service", "experimental_remote_downloader":
+				if h, ok := urlHost(v); v != "" && (!ok || !localHost(h)) && !strings.HasPrefix(v, "unix:") {
+					w.res.add(Dangerous, "`"+chain+" "+a.text+"`: sends the build and its data to another host")
+				}
+			}
+			continue
+		}
+		if strings.HasPrefix(s, "-") {
+			continue
+		}
+		if verb == "" {
+			verb = s
+			continue
+		}
+		if verb == "run" && matchOp("*deploy* *publish* *release* *push* *prod* *upload*", strings.ToLower(s)) {
+			w.res.add(Dangerous, "`"+chain+" run "+a.text+"`: runs a target whose name says it deploys or publishes")
+		}
+	}
+}
+
+// inBuildDir reports a file under one of the workspace's regenerable
+// build directories (build/, dist/, target/ …).
+func (w *walker) inBuildDir(target string) bool {
+	p, ok := w.abs(target)
+	if !ok || !w.inside(p) {
+		return false
+	}
+	rel := strings.TrimPrefix(p, w.ws.Dir+"/")
+	dir, _, nested := strings.Cut(rel, "/")
+	return nested && buildDirs.Get()[dir]
+}
+
+// gitLog judges git log's output file and a pickaxe search (-S, -G) for
+// secret-shaped strings whose changes it prints (-p): the history's
+// secrets, the removed ones too.
+func (w *walker) gitLog(chain string, args []arg, io ioInfo) {
+	w.outflag(chain, args, io)
+	patch, pat, flag := false, "", ""
+	for i := 1; i < len(args); i++ {
+		a := args[i].s
+		if a == "--" {
+			break
+		}
+		if v, j, ok := optValue(args, i, "-S", "-G"); ok {
+			pat, flag, i = v, args[i].s[:2], j
+			continue
+		}
+		patch = patch || matchFlag("-p -u --patch --patch-with-stat --patch-with-raw", a)
+	}
+	if patch && pat != "" && secret.SearchPattern(pat) {
+		w.discloses("`" + chain + " " + flag + " " + pat + "`: prints the changes that hold secret-shaped strings " +
+			"(the history's secrets, removed ones too)")
+	}
+}
+
+// projectLibs reports a library variable (LD_PRELOAD, LD_LIBRARY_PATH,
+// DYLD_*) whose every entry is a file or directory of the workspace that
+// this string did not download, set for prog, a program of the workspace.
+func (w *walker) projectLibs(name, val, prog string) bool {
+	switch name {
+	case "LD_PRELOAD", "LD_LIBRARY_PATH", "DYLD_INSERT_LIBRARIES", "DYLD_LIBRARY_PATH":
+	default:
+		return false
+	}
+	if p, ok := w.abs(prog); val == "" || hasHole(val) || !strings.Contains(prog, "/") || !ok || !w.inside(p) {
+		return false
+	}
+	for _, e := range strings.FieldsFunc(val, func(r rune) bool { return r == ':' || r == ' ' }) {
+		p, ok := w.abs(e)
+		if !ok || !w.inside(p) || w.shared.downloads[p] || w.downloaded(p) {
+			return false
+		}
+	}
+	return true
 }
