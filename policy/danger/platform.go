@@ -13,7 +13,7 @@ func optValue(args []arg, i int, names ...string) (string, int, bool) {
 		if a == n && i+1 < len(args) {
 			return args[i+1].s, i + 1, true
 		}
-		if strings.HasPrefix(n, "--") && strings.HasPrefix(a, n+"=") {
+		if len(n) > 2 && strings.HasPrefix(a, n+"=") {
 			return a[len(n)+1:], i, true
 		}
 		if len(n) == 2 && strings.HasPrefix(a, n) && len(a) > 2 && !strings.HasPrefix(a, "--") {
@@ -193,5 +193,63 @@ func (w *walker) osascript(chain string, args []arg, io ioInfo) {
 			}
 			rest = rest[n+1:]
 		}
+	}
+}
+
+// codesign judges signing (or unsigning) by what it rewrites: a bundle
+// the build made in the workspace is dev, an installed application is
+// not the project's.
+func (w *walker) codesign(chain string, args []arg, io ioInfo) {
+	signs := false
+	for _, a := range args[1:] {
+		signs = signs || matchFlag("-s --sign --remove-signature", a.s)
+	}
+	if !signs {
+		return
+	}
+	w.res.add(Dev, "`"+chain+" --sign`: signs code")
+	for _, i := range scan(lookup("codesign"), args) {
+		w.writeTo(args[i].s, chain+" --sign", args[i].text)
+	}
+}
+
+// xattr judges changing extended attributes by the files changed, and
+// stripping quarantine (-c, -d com.apple.quarantine, recursively) as
+// turning Gatekeeper off for what was downloaded.
+func (w *walker) xattr(chain string, args []arg, io ioInfo) {
+	mode, ops := "", []arg{}
+	for _, a := range args[1:] {
+		if strings.HasPrefix(a.s, "-") && len(a.s) > 1 {
+			for _, c := range a.s[1:] {
+				switch c {
+				case 'w', 'd', 'c':
+					mode = string(c)
+				}
+			}
+			continue
+		}
+		ops = append(ops, a)
+	}
+	switch mode {
+	case "":
+		return
+	case "c":
+		w.res.add(Dangerous, "`"+chain+" -c`: clears every attribute, Gatekeeper's quarantine among them")
+		return
+	case "d":
+		if len(ops) > 0 && (ops[0].s == "com.apple.quarantine" || hasHole(ops[0].s)) {
+			w.res.add(Dangerous, "`"+chain+" -d com.apple.quarantine`: turns Gatekeeper off for the file")
+			return
+		}
+		ops = ops[min(1, len(ops)):]
+	case "w":
+		if len(ops) > 0 && ops[0].s == "com.apple.quarantine" {
+			w.res.add(Dangerous, "`"+chain+" -w com.apple.quarantine`: changes Gatekeeper's quarantine")
+			return
+		}
+		ops = ops[min(2, len(ops)):]
+	}
+	for _, a := range ops {
+		w.writeTo(a.s, chain+" -"+mode, a.text)
 	}
 }

@@ -481,6 +481,9 @@ func djangoRule() *rule {
 		local: true,
 		check: (*walker).django,
 		ops: []flag{
+			// The users' password hashes, sessions and API tokens.
+			raise("auth auth.user auth.User sessions authtoken authtoken.token oauth2_provider socialaccount",
+				Dangerous, "dumps password hashes, sessions or tokens"),
 			raise("flush reset_db reset_schema drop_test_database", Dangerous, "drops or empties a database"),
 			raise("zero", Dangerous, "unapplies every migration"),
 		},

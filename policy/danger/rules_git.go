@@ -596,12 +596,10 @@ func ghRules() map[string]*rule {
 				"-p --preview --hostname --cache",
 			flags: []flag{
 				raise("-X --method", Dangerous, "may change remote state"),
-				raise(
-					"-F --field -f --raw-field --input",
-					Dangerous,
-					"sends data that may change remote state",
-				),
 			},
+			// -f/-F send data (a POST); to graphql, a query without a
+			// mutation only reads.
+			check: (*walker).ghAPI,
 		},
 		"search": dev(remoteRead),
 		"status": dev(remoteRead),

@@ -289,7 +289,7 @@ func terraformSubs() map[string]*rule {
 			why:   "formats the configuration",
 			flags: []flag{set("-check -diff", Safe, "checks formatting")},
 		},
-		"init": dev("downloads providers and modules"),
+		"init": {class: Dev, why: "downloads providers and modules", check: (*walker).tfBackend},
 		"show": {
 			class: Dev,
 			why:   remoteRead,

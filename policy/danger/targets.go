@@ -1,6 +1,7 @@
 package danger
 
 import (
+	"net/url"
 	"strings"
 
 	"github.com/qsh-shell/qsh/policy/secret"
@@ -314,4 +315,102 @@ func (w *walker) projectLibs(name, val, prog string) bool {
 		}
 	}
 	return true
+}
+
+// httpStatements judges statements sent to a database's HTTP API in a
+// URL's query or the request's data (InfluxDB's /query?q=DROP …,
+// ClickHouse's ?query=, CrateDB's _sql): a drop or delete there is a
+// drop, whatever carries it.
+func (w *walker) httpStatements(name string, args []arg) {
+	for i, a := range args[1:] {
+		v := a.s
+		if strings.HasPrefix(v, "-") {
+			continue
+		}
+		if i > 0 {
+			prev := args[i].s
+			if !strings.Contains(v, "://") && !strings.HasPrefix(prev, "-d") && !strings.HasPrefix(prev, "--data") &&
+				prev != "-G" {
+				continue
+			}
+		}
+		if u, err := url.QueryUnescape(strings.ReplaceAll(v, "+", " ")); err == nil {
+			v = u
+		}
+		up := " " + strings.ToUpper(v) + " "
+		for _, k := range []string{"DROP ", "DELETE FROM ", "DELETE SERIES", "TRUNCATE ", "ALTER TABLE", "FLUSHALL",
+			"FLUSHDB"} {
+			if strings.Contains(strings.Join(strings.Fields(up), " ")+" ", k) {
+				w.res.add(Dangerous, "`"+name+" "+a.text+"`: sends a statement that drops, deletes or changes data")
+				return
+			}
+		}
+	}
+}
+
+// localEndpoint reports aws's --endpoint-url (or AWS_ENDPOINT_URL of the
+// run) on this machine.
+func (w *walker) localEndpoint(args []arg) bool {
+	v := ""
+	for i := 1; i < len(args); i++ {
+		if x, j, ok := optValue(args, i, "--endpoint-url"); ok {
+			v, i = x, j
+		}
+	}
+	if v == "" {
+		for _, a := range w.assigns {
+			if a.Name != nil && a.Name.Value == "AWS_ENDPOINT_URL" && a.Value != nil {
+				v = w.literal(a.Value)
+			}
+		}
+	}
+	h, ok := urlHost(v)
+	return v != "" && ok && localHost(h)
+}
+
+// tfBackend judges terraform init's -backend-config key=value naming a
+// URL of another host: the state, secrets in it, goes there.
+func (w *walker) tfBackend(chain string, args []arg, io ioInfo) {
+	for i := 1; i < len(args); i++ {
+		v, j, ok := optValue(args, i, "-backend-config", "--backend-config")
+		if !ok {
+			continue
+		}
+		i = j
+		_, val, kv := strings.Cut(v, "=")
+		if !kv {
+			continue // a file of the project
+		}
+		if h, ok := urlHost(val); strings.Contains(val, "://") && (!ok || !localHost(h)) {
+			w.res.add(Dangerous, "`"+chain+" -backend-config="+v+"`: keeps the state, secrets in it, at "+h)
+		}
+	}
+}
+
+// ghAPI judges gh api's fields: they make the request a POST that may
+// change remote state, unless the endpoint is graphql and the query holds
+// no mutation (the other fields are its variables).
+func (w *walker) ghAPI(chain string, args []arg, io ioInfo) {
+	r := &rule{vals: "-X --method -H --header -F --field -f --raw-field --jq -q --template -t --input -p --preview " +
+		"--hostname --cache"}
+	ops := scan(r, args)
+	graphql := len(ops) > 0 && args[ops[0]].s == "graphql"
+	for i := 1; i < len(args); i++ {
+		a := args[i].s
+		if a == "--input" || strings.HasPrefix(a, "--input=") {
+			w.res.add(Dangerous, "`"+chain+" --input`: sends data that may change remote state")
+			continue
+		}
+		v, j, ok := optValue(args, i, "-f", "--raw-field", "-F", "--field")
+		if !ok {
+			continue
+		}
+		text := args[i].text
+		i = j
+		if name, q, _ := strings.Cut(v, "="); graphql && name != "query" ||
+			graphql && !strings.HasPrefix(q, "@") && !hasHole(q) && !strings.Contains(strings.ToLower(q), "mutation") {
+			continue
+		}
+		w.res.add(Dangerous, "`"+chain+" "+text+"`: sends data that may change remote state")
+	}
 }
