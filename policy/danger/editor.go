@@ -127,6 +127,28 @@ func (w *walker) exCommand(chain, line, text string) {
 		case strings.HasPrefix(c, "!"):
 			w.res.add(Dangerous, on+": runs a shell command")
 			w.nested(c[1:], input{})
+		case name == "g" || name == "global" || name == "v" || name == "vglobal":
+			// :g/pattern/command runs command on each matching line: the
+			// command is judged as one of its own (p when there is none).
+			p := strings.TrimPrefix(strings.TrimPrefix(c, name), "!")
+			if p == "" {
+				break
+			}
+			delim, end := p[0], -1
+			for k := 1; k < len(p); k++ {
+				if p[k] == '\\' {
+					k++
+				} else if p[k] == delim {
+					end = k
+					break
+				}
+			}
+			if end < 0 {
+				break // a pattern alone: prints the lines
+			}
+			if cmd := strings.TrimSpace(p[end+1:]); cmd != "" {
+				w.exCommand(chain, cmd, text)
+			}
 		case name == "exe" || name == "execute":
 			// The strings joined ("!r" . "m -rf ~") are an Ex command line.
 			w.res.add(Dangerous, on+": runs an Ex command built from an expression")
