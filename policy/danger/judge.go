@@ -77,7 +77,7 @@ func (w *walker) run(args []arg, io ioInfo) {
 	if installers.Get()[name] {
 		w.installsDownloaded(name, args)
 	}
-	if r.class == Dev && (len(w.assigns) > 0 || len(args) > 1) {
+	if (r.class != Safe || r.kind == kindInterp || r.kind == kindRun) && (len(w.assigns) > 0 || len(args) > 1) {
 		w.production(name, args)
 	}
 	if len(w.assigns) > 0 {

@@ -57,7 +57,7 @@ func platformCommands() map[string]*rule {
 			ops:   []flag{raise("*=*", Dangerous, "sets a firmware variable")}},
 		"mdutil": {class: Dangerous, why: "changes or erases the Spotlight index",
 			flags: []flag{set("-s -t", Safe, "shows the Spotlight index's state"),
-				raise("-i -E -X -d -a -p -L", Dangerous, "changes or erases the Spotlight index")}},
+				raise("-i -E -X -d -p -L", Dangerous, "changes or erases the Spotlight index")}},
 		// log(1) of macOS: show, stream and stats print the unified log.
 		"log": {class: Dangerous, why: "changes the system log", sub: map[string]*rule{
 			"show": shows("prints the system log"), "stream": shows("prints the system log"),
@@ -129,7 +129,8 @@ func platformCommands() map[string]*rule {
 		// A lane is the project's; one named for testing or building is
 		// dev, others may sign, upload or release.
 		"fastlane": {class: Dangerous, why: "runs a lane that may sign, upload or release", open: true,
-			ops: []flag{set("test* build* lint* tests scan", Dev, "runs the project's test or build lane")},
+			ops: []flag{set("test tests build lint scan test_* tests_* build_* lint_*", Dev,
+				"runs the project's test or build lane")},
 			sub: map[string]*rule{
 				"match": {class: Dangerous, why: "changes signing certificates and profiles",
 					flags: []flag{set("--readonly --readonly=true", Dev, "fetches existing signing certificates")}},

@@ -156,7 +156,8 @@ var buildWords = map[string]bool{"build": true, "compile": true, "assets:precomp
 	"esbuild": true, "rollup": true, "parcel": true, "plan": true, "diff": true, "synth": true, "routes": true,
 	"about": true, "stats": true, "-T": true, "--tasks": true, "--dry-run": true, "--check": true,
 	"validate": true, "fmt": true, "format": true, "--help": true, "--version": true, "assemble": true,
-	"dist": true, "export": true, "generate": true}
+	"dist": true, "export": true, "generate": true, "install": true, "ci": true, "i": true, "get": true,
+	"list": true, "ls": true, "status": true, "show": true, "describe": true, "logs": true, "version": true}
 
 // production judges a project runner aimed at production: an
 // environment variable of the run, or an option (--env, --environment,
@@ -173,10 +174,13 @@ func (w *walker) production(name string, args []arg) {
 	}
 	var words []string
 	for _, a := range args[1:] {
-		if strings.ContainsAny(a.s, " \t") {
-			words = append(words, strings.Fields(a.s)...)
-		} else {
-			words = append(words, a.s)
+		for _, f := range strings.Fields(a.s) {
+			// --args=--env=prod, -Dspring-boot.run.arguments=--env=prod:
+			// the value is a command line of its own.
+			if _, v, ok := strings.Cut(f, "="); ok && strings.HasPrefix(f, "-") && strings.HasPrefix(v, "-") {
+				words = append(words, v)
+			}
+			words = append(words, f)
 		}
 	}
 	for i, s := range words {
