@@ -131,6 +131,13 @@ func prodValue(v string) bool {
 	return false
 }
 
+// mentionsProd reports a word that may name production, before any
+// closer look.
+func mentionsProd(s string) bool {
+	return strings.Contains(s, "prod") || strings.Contains(s, "PROD") || strings.Contains(s, "Prod") ||
+		strings.Contains(s, "prd") || strings.Contains(s, "live") || strings.Contains(s, "LIVE")
+}
+
 // selectsEnv reports a variable that selects the environment a program runs
 // against: RAILS_ENV, APP_ENV, MIX_ENV, STAGE, ASPNETCORE_ENVIRONMENT,
 // SPRING_PROFILES_ACTIVE, DJANGO_SETTINGS_MODULE.
@@ -165,6 +172,16 @@ var buildWords = map[string]bool{"build": true, "compile": true, "assets:precomp
 // running a task or deploying there changes production's state:
 // dangerous. Building for production stays what it was.
 func (w *walker) production(name string, args []arg) {
+	named := false
+	for _, a := range w.assigns {
+		named = named || a.Value != nil && mentionsProd(w.literal(a.Value))
+	}
+	for _, a := range args[1:] {
+		named = named || mentionsProd(a.s)
+	}
+	if !named {
+		return // the common case: nothing names production
+	}
 	hit := ""
 	for _, a := range w.assigns {
 		if a.Name != nil && selectsEnv(a.Name.Value) && a.Value != nil && prodValue(w.literal(a.Value)) {
@@ -338,6 +355,9 @@ func (w *walker) httpStatements(name string, args []arg) {
 				continue
 			}
 		}
+		if !foldContainsAny(v, "drop", "delete", "truncate", "alter", "flush") {
+			continue
+		}
 		if u, err := url.QueryUnescape(strings.ReplaceAll(v, "+", " ")); err == nil {
 			v = u
 		}
@@ -417,4 +437,17 @@ func (w *walker) ghAPI(chain string, args []arg, io ioInfo) {
 		}
 		w.res.add(Dangerous, "`"+chain+" "+text+"`: sends data that may change remote state")
 	}
+}
+
+// foldContainsAny reports whether s holds one of the lower-case words in
+// any case, without allocating.
+func foldContainsAny(s string, words ...string) bool {
+	for _, wd := range words {
+		for i := 0; i+len(wd) <= len(s); i++ {
+			if strings.EqualFold(s[i:i+len(wd)], wd) {
+				return true
+			}
+		}
+	}
+	return false
 }
