@@ -27,7 +27,11 @@ func (w *walker) call(c *syntax.CallExpr, io ioInfo) {
 		if a.Array != nil {
 			w.substs(a.Array)
 		}
-		if a.Name != nil {
+		if a.Name != nil && w.projectLibs(a.Name.Value, w.literal(a.Value), c.Args[0].Lit()) {
+			// LD_PRELOAD=./build/libfake.so ./build/app: the project's own
+			// library, loaded into the project's own program.
+			w.res.add(Dev, "`"+a.Name.Value+"=…`: loads the project's own library into its program")
+		} else if a.Name != nil {
 			w.hijack(a.Name.Value, w.literal(a.Value), a.Name.Value+"=…")
 		}
 	}

@@ -118,8 +118,14 @@ func filterProgram(v string) bool {
 func (w *walker) setsVars(chain string, args []arg, io ioInfo) {
 	// read NAME…: the values come from input, not known here.
 	ops := scan(&rule{vals: "-p -d -n -N -t -u -a -C -c -O -s"}, args)
+	val := hole
+	if io.in.kind == inDownload && firstWord(chain) == "read" {
+		// while read l; do $l; done <&3 with 3 on /dev/tcp: the lines
+		// are what another machine sends.
+		val = string(holeDL)
+	}
 	for _, i := range ops {
-		w.vars[args[i].s] = hole
+		w.vars[args[i].s] = val
 		w.subscriptCode(args[i].s, firstWord(chain)+" "+args[i].text)
 		w.hijack(args[i].s, hole, firstWord(chain)+" "+args[i].text)
 	}
@@ -142,7 +148,7 @@ func (w *walker) setsVars(chain string, args []arg, io ioInfo) {
 		w.nested(cb+" 0 line", input{})
 	}
 	if len(ops) == 0 && firstWord(chain) == "read" {
-		w.vars["REPLY"] = hole
+		w.vars["REPLY"] = val
 	}
 	if firstWord(chain) == "read" {
 		w.readKnown(args, ops, io)

@@ -3,6 +3,8 @@ package danger
 import (
 	"slices"
 	"strings"
+
+	"github.com/qsh-shell/qsh/internal/lazy"
 )
 
 // Checks for pagers and editors, whose options can run commands.
@@ -125,6 +127,28 @@ func (w *walker) exCommand(chain, line, text string) {
 		case strings.HasPrefix(c, "!"):
 			w.res.add(Dangerous, on+": runs a shell command")
 			w.nested(c[1:], input{})
+		case name == "g" || name == "global" || name == "v" || name == "vglobal":
+			// :g/pattern/command runs command on each matching line: the
+			// command is judged as one of its own (p when there is none).
+			p := strings.TrimPrefix(strings.TrimPrefix(c, name), "!")
+			if p == "" {
+				break
+			}
+			delim, end := p[0], -1
+			for k := 1; k < len(p); k++ {
+				if p[k] == '\\' {
+					k++
+				} else if p[k] == delim {
+					end = k
+					break
+				}
+			}
+			if end < 0 {
+				break // a pattern alone: prints the lines
+			}
+			if cmd := strings.TrimSpace(p[end+1:]); cmd != "" {
+				w.exCommand(chain, cmd, text)
+			}
 		case name == "exe" || name == "execute":
 			// The strings joined ("!r" . "m -rf ~") are an Ex command line.
 			w.res.add(Dangerous, on+": runs an Ex command built from an expression")
@@ -289,16 +313,37 @@ func (w *walker) emacs(chain string, args []arg, io ioInfo) {
 				w.runFile(v.s, v.text, "emacs-lisp")
 			}
 		case "-funcall", "f":
-			if v, ok := val(); ok && !strings.HasPrefix(v.s, "ert-run-tests") {
+			if v, ok := val(); ok && !strings.HasPrefix(v.s, "ert-run-tests") && v.s != "batch-byte-compile" &&
+				v.s != "batch-native-compile" {
 				w.res.add(Dangerous, "`"+chain+" -f "+v.text+"`: calls a Lisp function")
 			}
 		}
 	}
 }
 
+// lispDelete finds Lisp's deletions of a directory or file named by a
+// literal, ~ or $HOME: (delete-directory (expand-file-name "~") t).
+var lispDelete = lazy.Regexp{Expr: `\((delete-directory|delete-file)\s+(?:"([^"]*)"|\((?:expand-file-name|file-truename|substitute-in-file-name)\s+"([^"]*)"\)|(\(getenv\s+"HOME"\)|user-home-directory|\(expand-file-name\s+"~/?"\)))\s*(t\b|nil\b)?`}
+
 // lispStrings judges the shell commands of Lisp's shell-command and the
-// like, when given as literal strings.
+// like, when given as literal strings, and its deletions as rm's.
 func (w *walker) lispStrings(code string) {
+	for _, m := range lispDelete.Get().FindAllStringSubmatch(code, -1) {
+		p := m[2] + m[3]
+		if m[4] != "" {
+			p = "~"
+		}
+		flags := "-f"
+		if m[1] == "delete-directory" {
+			flags = "-d"
+			if m[5] == "t" {
+				flags = "-rf"
+			}
+		}
+		if p != "" && strings.Trim(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./~-") == "" {
+			w.nested("rm "+flags+" -- "+p, input{})
+		}
+	}
 	for _, f := range []string{"shell-command", "shell-command-to-string", "async-shell-command",
 		"call-process-shell-command", "start-process-shell-command"} {
 		for rest := code; ; {

@@ -43,6 +43,12 @@ func familyRule(name string) *rule {
 	if r := familyNames.Get()[base]; r != nil {
 		return r
 	}
+	if base != name && strings.Contains(name, "-") {
+		// arm-none-eabi-objcopy is objcopy for another machine.
+		if r := commands.Get()[base]; r != nil {
+			return r
+		}
+	}
 	for _, f := range families() {
 		for s := range strings.FieldsSeq(f.suffixes) {
 			if strings.HasSuffix(base, s) && len(base) > len(s) {

@@ -145,6 +145,7 @@ func (w *walker) fetch(chain string, args []arg, io ioInfo) {
 		w.res.add(Dangerous, "`"+name+"`: network access")
 		return
 	}
+	w.httpStatements(name, args)
 	for _, u := range urls {
 		host, ok := urlHost(u.s)
 		if socket != "" {

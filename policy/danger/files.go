@@ -301,7 +301,11 @@ func (w *walker) dd(chain string, args []arg, io ioInfo) {
 	if endless && !bounded && out != "" && !strings.HasPrefix(out, "/dev/") {
 		w.res.add(Dangerous, "`dd of="+out+"`: writes an endless stream to a file, until the disk is full")
 	}
-	if out != "" && !strings.HasPrefix(out, "/dev/") && ddInPlace(args) {
+	if out != "" && !strings.HasPrefix(out, "/dev/") && ddInPlace(args) && w.inBuildDir(out) {
+		// build/flash.img: the build's own output, made again by the next
+		// build.
+		w.res.add(Dev, "`dd of="+out+"`: patches a file of the build's output")
+	} else if out != "" && !strings.HasPrefix(out, "/dev/") && ddInPlace(args) {
 		// A new image file of zeros is everyday work; writing into the
 		// middle of an existing one (a database, an image) is not undone.
 		w.res.add(Dangerous, "`dd of="+out+"`: overwrites part of the file in place (conv=notrunc or seek=)")

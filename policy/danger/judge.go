@@ -50,6 +50,10 @@ func (w *walker) run(args []arg, io ioInfo) {
 		if !binDirs.Get()[path.Dir(path.Clean(name))] && !(toolDir(path.Dir(path.Clean(name))) &&
 			lookup(path.Base(name)) != nil) {
 			w.runFile(args[0].s, args[0].text, "sh")
+			if len(w.assigns) > 0 || len(args) > 1 {
+				w.production(path.Base(name), args)
+				w.listenEnv(path.Base(name))
+			}
 			if !w.local(args, io) {
 				w.operands(args[1:])
 				w.listens(path.Base(name), args)
@@ -72,6 +76,12 @@ func (w *walker) run(args []arg, io ioInfo) {
 	}
 	if installers.Get()[name] {
 		w.installsDownloaded(name, args)
+	}
+	if (r.class != Safe || r.kind == kindInterp || r.kind == kindRun) && (len(w.assigns) > 0 || len(args) > 1) {
+		w.production(name, args)
+	}
+	if len(w.assigns) > 0 {
+		w.listenEnv(name)
 	}
 	if r.class == Blocked && w.fsImage(name, args) {
 		return

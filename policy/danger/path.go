@@ -159,7 +159,7 @@ func (w *walker) catastrophic(p string) string {
 }
 
 // rawDevice matches block devices: writing to one destroys a disk.
-var rawDevice = lazy.Regexp{Expr: `^/dev/(sd[a-z]+[0-9]*|nvme[0-9]+n[0-9]+(p[0-9]+)?|hd[a-z][0-9]*|vd[a-z]+[0-9]*|xvd[a-z]+[0-9]*|mmcblk[0-9]+(p[0-9]+)?|r?disk[0-9]+(s[0-9]+)?|md[0-9]+|dm-[0-9]+|loop[0-9]+|sr[0-9]+|mapper/.+|disk/.+|root)$`}
+var rawDevice = lazy.Regexp{Expr: `^/dev/(sd[a-z]+[0-9]*|nvme[0-9]+n[0-9]+(p[0-9]+)?|hd[a-z][0-9]*|vd[a-z]+[0-9]*|xvd[a-z]+[0-9]*|mmcblk[0-9]+(p[0-9]+|boot[0-9]+|rpmb)?|mtd(block)?[0-9]+|r?disk[0-9]+(s[0-9]+)?|md[0-9]+|dm-[0-9]+|loop[0-9]+|sr[0-9]+|mapper/.+|disk/.+|root)$`}
 
 // harmlessDevices swallow or show output and nothing else.
 var harmlessDevices = lazy.Value[map[string]bool]{Build: func() map[string]bool {

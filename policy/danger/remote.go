@@ -357,6 +357,12 @@ func (w *walker) cloud(chain string, args []arg, io ioInfo) {
 		w.res.add(Dev, "`"+name+" "+strings.Join(words, " ")+" "+a.text+"`: "+dryRunWhy)
 		return
 	}
+	if name == "aws" && len(words) > 0 && words[0] != "configure" && w.localEndpoint(args) {
+		// LocalStack and its kin: the "cloud" is a process of this
+		// machine, its resources the project's test state.
+		w.res.add(Dev, "`aws "+strings.Join(words, " ")+"`: changes a local emulator's state (--endpoint-url)")
+		return
+	}
 	if name == "aws" && len(words) >= 2 && words[0] == "s3" {
 		switch words[1] {
 		case "ls":

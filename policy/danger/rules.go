@@ -217,7 +217,7 @@ func domains() []func() map[string]*rule {
 	return []func() map[string]*rule{
 		readCommands, fileCommands, shellCommands, buildCommands, packageCommands, gitCommands,
 		containerCommands, remoteCommands, networkCommands, systemCommands, inspectCommands,
-		devToolCommands,
+		devToolCommands, platformCommands,
 	}
 }
 

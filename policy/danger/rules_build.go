@@ -51,11 +51,14 @@ func buildCommands() map[string]*rule {
 			why:   buildWhy,
 			ops:   []flag{raise("install", Dangerous, "installs outside the workspace")},
 		},
-		"bazel":    {class: Dev, why: buildWhy},
-		"bazelisk": {class: Dev, why: buildWhy},
+		"bazel":    {class: Dev, why: buildWhy, check: (*walker).bazel},
+		"bazelisk": {class: Dev, why: buildWhy, check: (*walker).bazel},
 		"just": {
 			class: Dev,
 			why:   "runs a project recipe",
+			check: (*walker).recipeFile,
+			flags: []flag{set("--list -l --summary --dump --show -s --variables --groups", Safe,
+				"lists or shows the project's recipes")},
 			ops: []flag{
 				raise("deploy* publish* release* install", Dangerous, "publishes, deploys or installs"),
 				destroys("runs a recipe whose name says it destroys data"),
@@ -64,6 +67,8 @@ func buildCommands() map[string]*rule {
 		"task": {
 			class: Dev,
 			why:   "runs a project task",
+			check: (*walker).recipeFile,
+			flags: []flag{set("--list -l --list-all -a --summary", Safe, "lists the project's tasks")},
 			ops: []flag{
 				raise("deploy* publish* release* install", Dangerous, "publishes, deploys or installs"),
 				destroys("runs a recipe whose name says it destroys data"),
@@ -86,6 +91,7 @@ func buildCommands() map[string]*rule {
 			why:   buildWhy,
 			check: (*walker).gradle,
 			ops:   []flag{raise("publish* upload*", Dangerous, "publishes artifacts")},
+			flags: gradleFlags(),
 		},
 		"gradlew": {
 			class: Dev,
@@ -93,6 +99,7 @@ func buildCommands() map[string]*rule {
 			check: (*walker).gradle,
 			local: true,
 			ops:   []flag{raise("publish* upload*", Dangerous, "publishes artifacts")},
+			flags: gradleFlags(),
 		},
 		"ant": dev(buildWhy),
 		"sbt": {
@@ -114,6 +121,16 @@ func buildCommands() map[string]*rule {
 			},
 			flags: []flag{raise("-g --global", Dangerous, "installs a tool for the user")},
 			check: (*walker).dotnetFile,
+			sub: map[string]*rule{
+				// user-secrets keeps the project's secrets outside it: list
+				// prints their values.
+				"user-secrets": {class: Dangerous, why: "prints or changes the project's user secrets",
+					sub: map[string]*rule{"init": dev("gives the project a user-secrets id")}},
+				"dev-certs": {class: Dev, why: "makes a development certificate",
+					flags: []flag{raise("--trust -t", Dangerous, "adds a certificate to the machine's trusted ones"),
+						raise("--clean --export-path -ep", Dangerous, "removes certificates or exports the key")}},
+			},
+			open: true,
 		},
 		"gcc":     compiler(),
 		"g++":     compiler(),
@@ -267,7 +284,10 @@ func buildCommands() map[string]*rule {
 		"pre-commit": {
 			class: Dev,
 			why:   "runs the project's hooks",
-			ops:   []flag{raise("install uninstall", Dev, "changes git hooks")},
+			sub: map[string]*rule{"try-repo": {class: Dev, why: "runs a repository's hooks on the project",
+				check: (*walker).tryRepo}},
+			open: true,
+			ops:  []flag{raise("install uninstall", Dev, "changes git hooks")},
 		},
 		"protoc": dev("generates code"),
 		"buf":    dev("generates or lints code"),
@@ -461,6 +481,9 @@ func djangoRule() *rule {
 		local: true,
 		check: (*walker).django,
 		ops: []flag{
+			// The users' password hashes, sessions and API tokens.
+			raise("auth auth.user auth.User sessions authtoken authtoken.token oauth2_provider socialaccount",
+				Dangerous, "dumps password hashes, sessions or tokens"),
 			raise("flush reset_db reset_schema drop_test_database", Dangerous, "drops or empties a database"),
 			raise("zero", Dangerous, "unapplies every migration"),
 		},

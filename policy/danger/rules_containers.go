@@ -36,7 +36,8 @@ func containerCommands() map[string]*rule {
 			vals: "-n --namespace --context --cluster --kubeconfig -s --server --user -l --selector " +
 				"-o --output -f --filename -c --container",
 		},
-		"k9s": dangerous("opens an interactive cluster console"),
+		"k9s": {class: Dangerous, why: "opens an interactive cluster console",
+			flags: []flag{set("--readonly", Dev, "opens a read-only cluster console")}},
 		"helm": {
 			class: Dangerous,
 			why:   "unknown helm command",

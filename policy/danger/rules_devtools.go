@@ -9,6 +9,9 @@ import "strings"
 // global forms (an SDK's upgrade, a global activation, a deploy to the
 // current cluster, a certificate authority added to the system) are
 // dangerous, as everywhere.
+// allClusters: deleting every local cluster deletes other projects' too.
+const allClusters = "deletes every local cluster, not only the project's"
+
 func devToolCommands() map[string]*rule {
 	publishes := raise("publish* deploy* release* upload*", Dangerous, "publishes or deploys")
 	return map[string]*rule{
@@ -111,8 +114,11 @@ func devToolCommands() map[string]*rule {
 		"kind": {
 			class: Dev,
 			why:   "manages a local Kubernetes cluster",
-			sub:   map[string]*rule{"get": safe("lists local clusters"), "version": safe("prints its version")},
-			open:  true,
+			sub: map[string]*rule{"get": safe("lists local clusters"), "version": safe("prints its version"),
+				"delete": {class: Dev, why: "deletes a local cluster",
+					flags: []flag{raise("--all -A", Dangerous, allClusters)},
+					ops:   []flag{raise("clusters", Dangerous, allClusters)}}},
+			open: true,
 		},
 		"k3d": dev("manages a local Kubernetes cluster"),
 		"minikube": {
@@ -123,13 +129,20 @@ func devToolCommands() map[string]*rule {
 				"ip":      safe("shows the local cluster"),
 				"profile": dev("manages local clusters"),
 				"version": safe("prints its version"),
+				"delete": {class: Dev, why: "deletes a local cluster",
+					flags: []flag{raise("--all --purge", Dangerous,
+						"deletes every local cluster, or all of minikube's state")}},
 			},
 			open: true,
 		},
 		// Tilt refuses clusters that are not local unless the project
 		// allows them; skaffold run, deploy and delete act on whatever
 		// cluster the context names.
-		"tilt": dev("runs the project's dev loop on a local cluster"),
+		"tilt": {class: Dev, why: "runs the project's dev loop on a local cluster",
+			sub: map[string]*rule{"down": {class: Dev, why: "removes what the dev loop deployed",
+				flags: []flag{raise("--delete-namespaces", Dangerous,
+					"deletes whole namespaces, with what else is in them")}}},
+			open: true},
 		"skaffold": {
 			class: Dev,
 			why:   "builds and tests the project's images",
@@ -164,9 +177,11 @@ func devToolCommands() map[string]*rule {
 		"nim":   {class: Dev, why: buildWhy, ops: []flag{publishes}},
 		"nimble": {class: Dev, why: buildWhy,
 			ops: []flag{raise("install uninstall", Dangerous, "installs for the user"), publishes}},
-		"crystal":    dev(buildWhy),
-		"shards":     dev("fetches the project's dependencies"),
-		"xcodebuild": {class: Dev, why: buildWhy, flags: []flag{raise("-exportArchive", Dev, "exports an archive")}},
+		"crystal": dev(buildWhy),
+		"shards":  dev("fetches the project's dependencies"),
+		"xcodebuild": {class: Dev, why: buildWhy, flags: []flag{raise("-exportArchive", Dev, "exports an archive"),
+			raise("-runFirstLaunch -license -downloadPlatform -downloadAllPlatforms -importPlatform", Dangerous,
+				"installs system packages or accepts the license for the machine")}},
 		"pod": {class: Dev, why: "fetches the project's dependencies",
 			sub: map[string]*rule{"trunk": dangerous("publishes or registers pods"),
 				"repo": dangerous("changes the pod sources"), "search": dev("queries the registry")},
@@ -185,9 +200,19 @@ func devToolCommands() map[string]*rule {
 			sub: map[string]*rule{"push": dangerous("uploads data to the remote"),
 				"gc": dangerous("deletes cached data"), "destroy": dangerous("deletes the project's DVC data"),
 				"status": safe("shows the pipeline"), "dag": safe("shows the pipeline"),
-				"remote": dangerous("changes where data goes")},
+				"remote": {class: Dangerous, why: "changes where data goes or its credentials",
+					sub: map[string]*rule{"add": dev("names a remote for the project's data"),
+						"list": safe("lists remotes"), "default": dev("picks the project's remote")}}},
 			open: true},
-		"mlflow": dev("runs the project's experiment tracking"),
+		"mlflow": {class: Dev, why: "runs the project's experiment tracking",
+			sub: map[string]*rule{
+				"run": {class: Dev, why: "runs an MLflow project", check: (*walker).mlflowRun},
+				"gc":  dangerous("deletes deleted runs and their artifacts for good"),
+				"experiments": {class: Dev, why: "manages experiments",
+					sub: map[string]*rule{"delete": dangerous("deletes an experiment")}, open: true},
+				"runs": {class: Dev, why: "manages runs",
+					sub: map[string]*rule{"delete": dangerous("deletes a run")}, open: true}},
+			open: true},
 		// Development environments and local runners of CI.
 		"vagrant": {class: Dev, why: "manages the project's development VM",
 			sub: map[string]*rule{"destroy": dangerous("deletes the VM and its disk"),
@@ -393,8 +418,11 @@ func devToolCommands() map[string]*rule {
 		"nvcc":         {class: Dev, why: "compiles code", check: (*walker).outflag},
 		// Machine learning: the project's scripts, launched; models and
 		// data fetched are downloads, pushed or uploaded ones publish.
-		"papermill": {class: Dev, why: "runs the project's notebook", write: writeLast},
-		"torchrun":  {class: Dev, why: "runs the project's training script", check: (*walker).profiled},
+		"papermill": {class: Dev, why: "runs the project's notebook", write: writeLast,
+			vals: "-k --kernel -f --parameters_file -y --parameters_yaml -b --parameters_base64 --cwd --log-level " +
+				"--language --engine --execution-timeout --start-timeout",
+			vals2: "-p --parameters -r --parameters_raw", check: (*walker).papermill},
+		"torchrun": {class: Dev, why: "runs the project's training script", check: (*walker).profiled},
 		"accelerate": {class: Dev, why: "runs the project's training script", check: (*walker).profiled,
 			ops: []flag{raise("config", Dev, "writes its settings")}},
 		"huggingface-cli": {class: Dev, why: "downloads models and data",
@@ -405,7 +433,8 @@ func devToolCommands() map[string]*rule {
 		"ollama": {class: Dev, why: "runs local models",
 			sub: map[string]*rule{"list": safe("lists models"), "ps": safe("lists running models"),
 				"show": safe("shows a model"), "push": dangerous("publishes a model"),
-				"serve": {class: Dev, why: "serves local models", check: (*walker).readerFlags}},
+				"serve": {class: Dev, why: "serves local models", check: (*walker).readerFlags},
+				"rm":    dev("deletes a local model")},
 			open: true},
 		"dbt": {class: Dev, why: "builds the project's models in its target database",
 			flags: []flag{raise("--target=prod* --target=production* -t=prod*", Dangerous,

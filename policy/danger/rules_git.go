@@ -41,12 +41,15 @@ const logContents = "-p -u -L -c --cc --patch --patch-with-stat --patch-with-raw
 const diffNames = "--name-only --name-status --stat --numstat --shortstat --quiet --no-patch -s"
 
 func gitRules() map[string]*rule {
+	// git maintenance start installs a job of the user's scheduler (cron,
+	// launchd, a systemd timer) that runs on its own from then on.
+	scheduled := dangerous("installs a scheduled job of the user's that runs git from then on")
 	return map[string]*rule{
 		"status": named(safe("shows the working tree state")),
 		"log": {
 			class:    Safe,
 			why:      "shows history",
-			check:    (*walker).outflag,
+			check:    (*walker).gitLog,
 			names:    true,
 			contents: logContents,
 			flags:    []flag{raise("--ext-diff", Dangerous, "runs an external diff program")},
@@ -439,7 +442,8 @@ func gitRules() map[string]*rule {
 			sub: map[string]*rule{"verify": safe("checks a bundle"), "list-heads": safe("lists a bundle's refs"),
 				"create": {class: Dev, why: "writes a bundle", write: writeFirst, names: true}},
 			open: true},
-		"maintenance": dev("runs maintenance tasks"),
+		"maintenance": {class: Dev, why: "runs maintenance tasks", open: true,
+			sub: map[string]*rule{"start": scheduled, "register": scheduled}},
 		"send-email":  dangerous("sends email"),
 		"daemon":      dangerous("serves the repository on the network"),
 		"instaweb":    {class: Dangerous, why: "starts a web server", progs: "--httpd -d --browser -b"},
@@ -592,12 +596,10 @@ func ghRules() map[string]*rule {
 				"-p --preview --hostname --cache",
 			flags: []flag{
 				raise("-X --method", Dangerous, "may change remote state"),
-				raise(
-					"-F --field -f --raw-field --input",
-					Dangerous,
-					"sends data that may change remote state",
-				),
 			},
+			// -f/-F send data (a POST); to graphql, a query without a
+			// mutation only reads.
+			check: (*walker).ghAPI,
 		},
 		"search": dev(remoteRead),
 		"status": dev(remoteRead),

@@ -120,9 +120,7 @@ func remoteCommands() map[string]*rule {
 			class: Dangerous,
 			why:   "runs a Jupyter command",
 			sub: map[string]*rule{
-				"notebook":  {class: Dev, why: "serves notebooks on this machine", check: (*walker).notebook},
-				"lab":       {class: Dev, why: "serves notebooks on this machine", check: (*walker).notebook},
-				"server":    {class: Dev, why: "serves notebooks on this machine", check: (*walker).notebook},
+				"notebook": jupyterServer(), "lab": jupyterServer(), "server": jupyterServer(),
 				"nbconvert": dev("converts notebooks, running them with --execute"),
 				"kernelspec": {class: Dangerous, why: "changes kernels",
 					sub: map[string]*rule{"list": safe("lists kernels")}, open: true},
@@ -182,6 +180,9 @@ func remoteCommands() map[string]*rule {
 				"logs":  dev(remoteRead),
 				"dev":   dev("starts the dev server"),
 				"build": dev(buildWhy),
+				// Names and targets of variables; pull writes their values.
+				"env": {class: Dangerous, why: "changes or downloads environment variables",
+					sub: map[string]*rule{"ls": dev(remoteRead), "list": dev(remoteRead)}},
 			},
 			bare: dangerous("deploys"),
 		},
@@ -218,6 +219,11 @@ func remoteCommands() map[string]*rule {
 				"dev":    dev("starts the dev server"),
 				"whoami": dev(remoteRead),
 				"tail":   dev(remoteRead),
+				"secret": {class: Dangerous, why: remoteEdit, sub: map[string]*rule{"list": dev("lists secret names")}},
+				"d1": {class: Dangerous, why: remoteEdit, sub: map[string]*rule{
+					"list": dev(remoteRead), "info": dev(remoteRead),
+					"execute": {class: Dev, why: "runs SQL on the local development database", check: (*walker).d1}}},
+				"deployments": {class: Dangerous, why: remoteEdit, sub: map[string]*rule{"list": dev(remoteRead)}},
 			},
 		},
 		"twine": {
@@ -283,7 +289,7 @@ func terraformSubs() map[string]*rule {
 			why:   "formats the configuration",
 			flags: []flag{set("-check -diff", Safe, "checks formatting")},
 		},
-		"init": dev("downloads providers and modules"),
+		"init": {class: Dev, why: "downloads providers and modules", check: (*walker).tfBackend},
 		"show": {
 			class: Dev,
 			why:   remoteRead,

@@ -388,7 +388,7 @@ func shellCommands() map[string]*rule {
 			patternFlags: "-f --file"},
 		"sed":       {class: Safe, why: "edits a stream", check: (*walker).sed, noscope: true},
 		"gsed":      {class: Safe, why: "edits a stream", check: (*walker).sed, noscope: true},
-		"osascript": dangerous("runs AppleScript"),
+		"osascript": {class: Dangerous, why: "runs AppleScript", check: (*walker).osascript},
 		"tclsh":     dangerous("runs Tcl"),
 		"irb":       dangerous("starts an interactive Ruby session"),
 		"pry":       dangerous("starts an interactive Ruby session"),

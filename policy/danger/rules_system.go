@@ -601,7 +601,10 @@ func systemCommands() map[string]*rule {
 					"checks or lists keys (their ids, not the keys)",
 				),
 				raise("--export-secret-keys --export-secret-subkeys", Dangerous, "exports secret keys"),
+				// Public keys are meant to be shared; --output writes one.
+				set("--export", Safe, "prints public keys"),
 			},
+			check: (*walker).outflag,
 		},
 		"ssh-keygen": {
 			class: Dev,
@@ -638,6 +641,16 @@ func systemCommands() map[string]*rule {
 			flags: []flag{raise("-k", Dev, "stops the session's key agent")},
 		},
 		"security": {class: Dangerous, why: "reads the keychain", sub: map[string]*rule{
+			// Signing identities and a profile's plist: names and
+			// certificates, no private key.
+			"find-identity": safe("lists signing identities"),
+			"find-certificate": {class: Safe, why: "shows certificates",
+				flags: []flag{raise("-p", Safe, "prints certificates (public)")}},
+			"cms": {class: Safe, why: "decodes a signed message (a provisioning profile)",
+				flags: []flag{raise("-S --sign -E --encrypt", Dangerous, "signs or encrypts with a keychain identity")},
+				check: (*walker).outflag},
+			"show-keychain-info": safe("shows a keychain's settings"),
+			"verify-cert":        safe("verifies a certificate"),
 			// Which keychains are searched, not what they hold; -s sets it.
 			"list-keychains": {class: Safe, why: "lists keychain files",
 				flags: []flag{raise("-s", Dangerous, "changes the keychain search list")}},
@@ -727,7 +740,12 @@ func vaultRule() *rule {
 				class: Dangerous,
 				why:   "reads secrets",
 				sub: map[string]*rule{
-					"list": list, "metadata": named(dev("shows secrets' versions")), "get": read,
+					"list": list, "get": read,
+					// metadata get shows versions; metadata delete destroys
+					// every version and the key's history for good.
+					"metadata": {class: Dangerous, why: "changes or deletes secrets' versions and history",
+						sub: map[string]*rule{"get": named(dev("shows secrets' versions")),
+							"list": named(dev("lists secrets' names"))}, open: true, names: true},
 					"put": write, "patch": write, "delete": write, "destroy": write, "undelete": write,
 				},
 			},
@@ -745,6 +763,7 @@ func sopsRule() *rule {
 		vals: "--output --input-type --output-type -k --kms --pgp --age --gcp-kms --azure-kv --hc-vault-transit " +
 			"--config",
 		check: (*walker).sops,
+		ops:   []flag{set("filestatus", Safe, "reports whether a file is encrypted")},
 	}
 }
 

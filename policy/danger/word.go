@@ -409,7 +409,7 @@ func (w *walker) echoed(stmts []*syntax.Stmt) (string, bool) {
 }
 
 // substOutput is what a substitution's commands print when they only
-// compute from what they are given: echo and printf, base64 -d and cat of
+// compute from what they are given: echo and printf, base64 -d, rev, tr and cat of
 // a here-string, ls of named files, head, tail and sort of those, in a
 // pipeline ($(echo cm0gLXJmIH4= | base64 -d), $(ls ~/.ssh/id_* | head -1)).
 func (w *walker) substOutput(stmts []*syntax.Stmt) (string, bool) {
@@ -477,7 +477,9 @@ func (w *walker) computeOutput(stmts []*syntax.Stmt) (string, bool) {
 		in = q.redirects(e.Redirs, in).in
 		name := commandBase(args[0])
 		switch name {
-		case "echo", "printf", "base64", "cat":
+		case "echo", "printf", "base64", "cat", "rev", "tr":
+			// rev and tr: text turned around or translated, as a reversed
+			// download-and-run hides itself.
 			in = q.output(e, name, args[1:], in)
 		case "ls":
 			var names []string

@@ -35,6 +35,17 @@ var homePaths = lazy.Value[[]string]{Build: func() []string {
 		".config/google-chrome", ".config/chromium", ".config/BraveSoftware", ".mozilla/firefox",
 		".thunderbird", "Library/Application Support/Google/Chrome", "Library/Keychains",
 		".local/share/fish/fish_history",
+		// Data and deploy CLIs' tokens (Kaggle, Vercel, Netlify, Railway,
+		// Firebase, Supabase), by where each keeps them on Linux and macOS.
+		".kaggle/kaggle.json", ".config/kaggle/kaggle.json", ".local/share/com.vercel.cli",
+		"Library/Application Support/com.vercel.cli", ".config/netlify/config.json",
+		"Library/Preferences/netlify/config.json", ".railway/config.json",
+		".config/configstore/firebase-tools.json", ".supabase/access-token",
+		// macOS's and other browsers' cookies, saved passwords and sessions.
+		"Library/Cookies", "Library/Application Support/Firefox", "Library/Application Support/BraveSoftware",
+		"Library/Application Support/Microsoft Edge", "Library/Application Support/Chromium",
+		"Library/Application Support/Arc", "Library/Safari", ".config/microsoft-edge", ".config/vivaldi",
+		".config/opera",
 	}
 }}
 
