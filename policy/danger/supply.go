@@ -86,6 +86,19 @@ func (w *walker) jqScript(chain string, args []arg, io ioInfo) {
 			i += 2
 		}
 	}
+	// npm pkg set scripts.NAME=LINE: npm runs LINE later, as the
+	// project's script: judged now for what it does, but no more than
+	// dangerous, since setting it runs nothing.
+	for _, a := range args[1:] {
+		if key, line, ok := strings.Cut(a.s, "="); ok && strings.HasPrefix(key, "scripts.") && line != "" {
+			c := w.clone()
+			c.res = &result{}
+			c.nested(line, input{})
+			for _, r := range c.res.reasons {
+				w.res.add(min(c.res.class, Dangerous), "`"+chain+" "+key+"`: "+r)
+			}
+		}
+	}
 	for _, a := range args[1:] {
 		if !strings.HasPrefix(a.s, "-") && installScripts.Get().MatchString(a.s) &&
 			(strings.Contains(a.s, "=") || firstWord(chain) == "npm") {
