@@ -3,6 +3,7 @@ package eval
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // Differences docs/COMPATIBILITY.md once listed, each now as bash does.
@@ -122,4 +123,30 @@ func TestAssignmentLikeTildeAgainstBash(t *testing.T) {
 		{"quoted-and-split", `HOME=/h; v="1 2"; printf '<%s>' x=~/$v "x"=~ x="~" x\=~; echo`},
 		{"posix", "set -o posix\nHOME=/h; echo x=~"},
 	})
+}
+
+// A script that is not UTF-8 (Latin-1 here) runs as in bash: its bytes
+// reach values, patterns, here-documents and programs unchanged.
+func TestRawBytesAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"comment", "# caf\xe9\necho ok"},
+		{"words", "echo \xe9t\xe9 \"\xe9\" '\xe9' | od -An -c"},
+		{"length-and-ops", "x=caf\xe9; echo ${#x} ${x%\xe9} ${x/\xe9/e}"},
+		{"patterns", "[[ caf\xe9 == caf? ]] && echo glob; case \xe9 in \xe9) echo case;; esac; [[ caf\xe9 == *\xe9 ]] && echo lit"},
+		{"here-documents", "cat <<EOF | od -An -c\n\xe9 $((1+1))\nEOF\ncat <<'EOF' | od -An -c\n\xe9\nEOF"},
+		{"function-and-eval", "f() { printf '%s\\n' \"\xe9\"; }; f | od -An -c; eval \"echo \xe9\" | od -An -c"},
+		{"file-name", "touch f\xe9; for f in f*; do printf '%s' \"$f\" | od -An -c; done; rm f\xe9"},
+	})
+}
+
+func TestRawBytesRoundTrip(t *testing.T) {
+	for _, s := range []string{"", "plain", "caf\xe9", "\xff\xfe\x80", "mixed é and \xe9", "\xf4\x8f\xbe"} {
+		e := escapeRawBytes(s)
+		if !utf8.ValidString(e) {
+			t.Errorf("escapeRawBytes(%q) = %q, not UTF-8", s, e)
+		}
+		if got := unescapeRawBytes(e); got != s {
+			t.Errorf("unescapeRawBytes(escapeRawBytes(%q)) = %q", s, got)
+		}
+	}
 }
