@@ -55,7 +55,7 @@ func inspectCommands() map[string]*rule {
 			"branches": safe(readOnly), "heads": safe(readOnly), "tags": safe(readOnly), "paths": safe(readOnly),
 			"identify": safe(readOnly), "id": safe(readOnly), "show": safe(readOnly), "files": safe(readOnly),
 			"pull": dev("fetches from a remote"), "clone": dev("clones a repository"),
-			"update": dev("updates the working copy"), "up": dev("updates the working copy"),
+			"update": hgUpdate(), "up": hgUpdate(), "revert": dangerous("throws away local changes"),
 			"commit": dev("commits"), "ci": dev("commits"), "add": dev("adds files"),
 			"push": dangerous("pushes to a remote"), "strip": dangerous("removes changesets"),
 			"purge": dangerous("deletes untracked files"),
@@ -383,4 +383,11 @@ func (w *walker) mlr(chain string, args []arg, io ioInfo) {
 		}
 	}
 	w.readerFlags(chain, args, io)
+}
+
+// hgUpdate is hg update: --clean throws away the working copy's changes,
+// as git checkout -- . does.
+func hgUpdate() *rule {
+	return &rule{class: Dev, why: "updates the working copy",
+		flags: []flag{raise("-C --clean", Dangerous, "throws away local changes")}}
 }

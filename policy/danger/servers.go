@@ -132,10 +132,30 @@ func (w *walker) netcat(chain string, args []arg, io ioInfo) {
 		local = source != "" && localHost(source) && source != "0.0.0.0" || len(hosts) > 0 && local
 	}
 	if local {
+		// What it sends is a service's own protocol: a database's
+		// writes through nc are its client's (echo FLUSHALL | nc …).
+		if text := strings.Join(append([]string{io.in.data}, io.in.parts...), "\n"); io.in.kind == inData &&
+			serviceWrites(text) {
+			w.res.add(Dangerous, "`"+chain+"`: sends a local service commands that change its data")
+			return
+		}
 		w.res.add(Dev, "`"+chain+"`: talks to this machine")
 		return
 	}
 	w.res.add(Dangerous, "`"+chain+"`: opens network connections")
+}
+
+// serviceWrites reports whether text sent to a service holds a write of
+// SQL or of redis' protocol.
+func serviceWrites(text string) bool {
+	u := " " + strings.ToUpper(strings.Join(strings.Fields(text), " ")) + " "
+	for _, k := range []string{" FLUSHALL ", " FLUSHDB ", " DEL ", " UNLINK ", " SHUTDOWN ", " CONFIG SET ",
+		" SLAVEOF ", " REPLICAOF ", " MIGRATE ", " SWAPDB ", " DEBUG "} {
+		if strings.Contains(u, k) {
+			return true
+		}
+	}
+	return sqlWrites(text) && !hasHole(text)
 }
 
 // codeServer judges code-server: an editor with a terminal, served; with
