@@ -25,10 +25,14 @@ type family struct {
 	names, suffixes string
 }
 
+// familyList is families, built once: every program the table does not
+// name is looked up in it.
+var familyList = lazy.Value[[]family]{Build: families}
+
 // familyNames maps each member's name to its family's rule.
 var familyNames = lazy.Value[map[string]*rule]{Build: func() map[string]*rule {
 	m := map[string]*rule{}
-	for _, f := range families() {
+	for _, f := range familyList.Get() {
 		for n := range strings.FieldsSeq(f.names) {
 			m[n] = f.rule
 		}
@@ -49,7 +53,7 @@ func familyRule(name string) *rule {
 			return r
 		}
 	}
-	for _, f := range families() {
+	for _, f := range familyList.Get() {
 		for s := range strings.FieldsSeq(f.suffixes) {
 			if strings.HasSuffix(base, s) && len(base) > len(s) {
 				return f.rule
