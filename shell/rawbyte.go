@@ -1,10 +1,11 @@
 package shell
 
 import (
-	"strings"
 	"syscall"
 	"time"
 	"unicode/utf8"
+
+	"github.com/qsh-shell/qsh/shell/eval"
 )
 
 // Bytes that are not UTF-8 (a Latin-1 terminal's é, a file name pasted
@@ -12,7 +13,7 @@ import (
 // readline v0.1.3 reads runes and would make each one U+FFFD. So the
 // editor's input hands it such a byte as a rune of Unicode's plane 16,
 // private use, and the line read gets the byte back.
-const rawRune = 0x10FF00 // + the byte, 0x80 to 0xFF
+const rawRune = eval.RawByteRune // + the byte, 0x80 to 0xFF
 
 // rawWait is how long the rest of a character cut by a read is waited
 // for before its first byte is taken for a raw one.
@@ -20,48 +21,13 @@ const rawWait = 50 * time.Millisecond
 
 // appendRaw appends b to dst with every byte that is not part of a UTF-8
 // character as its rune.
-func appendRaw(dst, b []byte) []byte {
-	for len(b) > 0 {
-		r, n := utf8.DecodeRune(b)
-		if r == utf8.RuneError && n == 1 {
-			dst = utf8.AppendRune(dst, rawRune+rune(b[0]))
-		} else {
-			dst = append(dst, b[:n]...)
-		}
-		b = b[n:]
-	}
-	return dst
-}
+func appendRaw(dst, b []byte) []byte { return eval.AppendRawBytes(dst, b) }
 
 // unraw gives back the bytes the line's raw runes stand for.
-func unraw(line string) string {
-	if !hasRaw(line) {
-		return line
-	}
-	var b strings.Builder
-	b.Grow(len(line))
-	for _, r := range line {
-		if r >= rawRune+0x80 && r <= rawRune+0xFF {
-			b.WriteByte(byte(r - rawRune))
-		} else {
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
-// hasRaw reports whether s holds a raw rune (U+10FF80 to U+10FFFF).
-func hasRaw(s string) bool {
-	return strings.Contains(s, "\xf4\x8f\xbe") || strings.Contains(s, "\xf4\x8f\xbf")
-}
+func unraw(line string) string { return eval.UnescapeRawBytes(line) }
 
 // rawText is text as the line editor gets it: raw bytes as their runes.
-func rawText(text string) string {
-	if utf8.ValidString(text) {
-		return text
-	}
-	return string(appendRaw(nil, []byte(text)))
-}
+func rawText(text string) string { return eval.EscapeRawBytes(text) }
 
 // toRunes is [rawText] as runes.
 func toRunes(text string) []rune { return []rune(rawText(text)) }

@@ -62,7 +62,7 @@ func (r *Runner) expandAliases(text string) string {
 		if len(active) > 16 {
 			return text
 		}
-		f, err := NewParser().Parse(strings.NewReader(escapeRawBytes(text)), "")
+		f, err := NewParser().Parse(strings.NewReader(EscapeRawBytes(text)), "")
 		if err != nil {
 			return text
 		}

@@ -141,12 +141,12 @@ func TestRawBytesAgainstBash(t *testing.T) {
 
 func TestRawBytesRoundTrip(t *testing.T) {
 	for _, s := range []string{"", "plain", "caf\xe9", "\xff\xfe\x80", "mixed é and \xe9", "\xf4\x8f\xbe"} {
-		e := escapeRawBytes(s)
+		e := EscapeRawBytes(s)
 		if !utf8.ValidString(e) {
-			t.Errorf("escapeRawBytes(%q) = %q, not UTF-8", s, e)
+			t.Errorf("EscapeRawBytes(%q) = %q, not UTF-8", s, e)
 		}
-		if got := unescapeRawBytes(e); got != s {
-			t.Errorf("unescapeRawBytes(escapeRawBytes(%q)) = %q", s, got)
+		if got := UnescapeRawBytes(e); got != s {
+			t.Errorf("UnescapeRawBytes(EscapeRawBytes(%q)) = %q", s, got)
 		}
 	}
 }

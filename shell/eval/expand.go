@@ -292,7 +292,7 @@ func plainLit(w *syntax.Word) (string, bool) {
 	if strings.ContainsAny(l.Value, "@+!(") {
 		return "", false // extglob may apply
 	}
-	return unescapeRawBytes(l.Value), true
+	return UnescapeRawBytes(l.Value), true
 }
 
 func (r *Runner) wordFields(w *syntax.Word, out []string) []string {
@@ -395,7 +395,7 @@ func (r *Runner) parts(parts []syntax.WordPart, quoted bool, b *builder, first b
 	for i, p := range parts {
 		switch p := p.(type) {
 		case *syntax.Lit:
-			s := unescapeRawBytes(p.Value)
+			s := UnescapeRawBytes(p.Value)
 			if i == 0 && first && !quoted && strings.HasPrefix(s, "~") {
 				s = r.tilde(s, b, false)
 			}
@@ -408,7 +408,7 @@ func (r *Runner) parts(parts []syntax.WordPart, quoted bool, b *builder, first b
 				b.unquotedLit(s)
 			}
 		case *syntax.SglQuoted:
-			s := unescapeRawBytes(p.Value)
+			s := UnescapeRawBytes(p.Value)
 			if p.Dollar {
 				s = ansiCValue(s) // a C string: it ends at a NUL, as in bash
 			} else if quoted {
@@ -465,7 +465,7 @@ func (r *Runner) assignParts(parts []syntax.WordPart, b *builder) {
 			r.parts(parts[i:i+1], false, b, false)
 			continue
 		}
-		s := unescapeRawBytes(l.Value)
+		s := UnescapeRawBytes(l.Value)
 		atStart := i == 0
 		if !atStart {
 			// A tilde after a colon of an earlier literal is not at a
@@ -584,7 +584,7 @@ func unescapeDouble(s string) string {
 // extGlob appends an extended glob group: its text is a pattern, with any
 // expansions inside it expanded.
 func (r *Runner) extGlob(p *syntax.ExtGlob, quoted bool, b *builder) {
-	text := p.Op.String() + unescapeRawBytes(p.Pattern.Value) + ")"
+	text := p.Op.String() + UnescapeRawBytes(p.Pattern.Value) + ")"
 	if quoted {
 		b.text(text, true)
 		return
@@ -723,7 +723,7 @@ func braceText(p *syntax.BraceExp) string {
 		if i > 0 {
 			sb.WriteString(sep)
 		}
-		sb.WriteString(unescapeRawBytes(e.Lit()))
+		sb.WriteString(UnescapeRawBytes(e.Lit()))
 	}
 	sb.WriteByte('}')
 	return sb.String()

@@ -42,7 +42,7 @@ const maxLenientFixes = 64
 // parseLenient parses src as the shell reads it: with the pieces bash
 // judges only when run replaced (see above).
 func parseLenient(src, name string) (*syntax.File, string, *lenient, error) {
-	src = escapeRawBytes(src)
+	src = EscapeRawBytes(src)
 	var l *lenient
 	for range maxLenientFixes {
 		f, err := NewParser().Parse(strings.NewReader(src), name)

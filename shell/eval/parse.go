@@ -233,7 +233,7 @@ func (s *session) parseWord(text string) (*syntax.Word, error) {
 		return w, nil
 	}
 	var words []*syntax.Word
-	for w, err := range NewParser().WordsSeq(strings.NewReader(escapeRawBytes(text))) {
+	for w, err := range NewParser().WordsSeq(strings.NewReader(EscapeRawBytes(text))) {
 		if err != nil {
 			return nil, err
 		}
@@ -260,7 +260,7 @@ func (s *session) parseDoc(text string) (*syntax.Word, error) {
 	if ok {
 		return w, nil
 	}
-	w, err := NewParser().Document(strings.NewReader(escapeRawBytes(text)))
+	w, err := NewParser().Document(strings.NewReader(EscapeRawBytes(text)))
 	if err != nil {
 		return nil, err
 	}
@@ -350,7 +350,7 @@ func (r *Runner) literalOf(w *syntax.Word, text string) string {
 func (r *Runner) docParts(parts []syntax.WordPart, b *builder) {
 	for _, p := range parts {
 		if l, ok := p.(*syntax.Lit); ok {
-			b.text(unescapeDoc(unescapeRawBytes(l.Value)), true)
+			b.text(unescapeDoc(UnescapeRawBytes(l.Value)), true)
 			continue
 		}
 		r.parts([]syntax.WordPart{p}, true, b, false)

@@ -9,33 +9,40 @@ import (
 // file name) runs. mvdan/sh's parser refuses text that is not UTF-8, so
 // each byte that is not part of a UTF-8 character is read as a rune of
 // the last private-use plane, U+10FF80 to U+10FFFF, and turned back into
-// its byte where literal text becomes a value.
+// its byte where literal text becomes a value. The line editor, which
+// reads runes, hands such bytes on the same way.
 
-const rawByteBase = 0x10FF00
+// RawByteRune plus a byte from 0x80 to 0xFF is the rune that stands for
+// the byte.
+const RawByteRune = 0x10FF00
 
-// escapeRawBytes is src with each byte that is not UTF-8 replaced by its
+// EscapeRawBytes is src with each byte that is not UTF-8 replaced by its
 // stand-in rune; src itself when it is all UTF-8.
-func escapeRawBytes(src string) string {
+func EscapeRawBytes(src string) string {
 	if utf8.ValidString(src) {
 		return src
 	}
-	var b strings.Builder
-	b.Grow(len(src) + 16)
-	for i := 0; i < len(src); {
-		r, n := utf8.DecodeRuneInString(src[i:])
-		if r == utf8.RuneError && n == 1 {
-			b.WriteRune(rawByteBase + rune(src[i]))
-		} else {
-			b.WriteString(src[i : i+n])
-		}
-		i += n
-	}
-	return b.String()
+	return string(AppendRawBytes(make([]byte, 0, len(src)+16), []byte(src)))
 }
 
-// unescapeRawBytes turns the stand-in runes in text read from the source
-// back into the bytes they stand for.
-func unescapeRawBytes(s string) string {
+// AppendRawBytes appends b to dst with each byte that is not part of a
+// UTF-8 character as its stand-in rune.
+func AppendRawBytes(dst, b []byte) []byte {
+	for len(b) > 0 {
+		r, n := utf8.DecodeRune(b)
+		if r == utf8.RuneError && n == 1 {
+			dst = utf8.AppendRune(dst, RawByteRune+rune(b[0]))
+		} else {
+			dst = append(dst, b[:n]...)
+		}
+		b = b[n:]
+	}
+	return dst
+}
+
+// UnescapeRawBytes turns the stand-in runes in s back into the bytes they
+// stand for.
+func UnescapeRawBytes(s string) string {
 	// U+10FF80…U+10FFFF are F4 8F BE 80 … F4 8F BF BF in UTF-8.
 	if !strings.Contains(s, "\xf4\x8f\xbe") && !strings.Contains(s, "\xf4\x8f\xbf") {
 		return s
@@ -44,8 +51,8 @@ func unescapeRawBytes(s string) string {
 	b.Grow(len(s))
 	for i := 0; i < len(s); {
 		r, n := utf8.DecodeRuneInString(s[i:])
-		if r >= rawByteBase+0x80 && r <= rawByteBase+0xFF {
-			b.WriteByte(byte(r - rawByteBase))
+		if r >= RawByteRune+0x80 && r <= RawByteRune+0xFF {
+			b.WriteByte(byte(r - RawByteRune))
 		} else {
 			b.WriteString(s[i : i+n])
 		}

@@ -332,7 +332,7 @@ func (r *Runner) hereDoc(rd *syntax.Redirect) string {
 		var sb strings.Builder
 		for _, p := range parts {
 			if l, ok := p.(*syntax.Lit); ok {
-				sb.WriteString(unescapeRawBytes(l.Value))
+				sb.WriteString(UnescapeRawBytes(l.Value))
 			}
 		}
 		return sb.String()

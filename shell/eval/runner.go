@@ -545,7 +545,7 @@ func (r *Runner) RunString(ctx context.Context, src, name string) int {
 // fixed and read again from where it stopped. where names the input in
 // syntax errors, as bash does: "-c", "eval", or "" for a file.
 func (r *Runner) runIncremental(src string, top bool, where string) {
-	src = escapeRawBytes(src)
+	src = EscapeRawBytes(src)
 	var l *lenient
 	defer r.withCode(src, nil)()
 	done := uint(0)     // the end of the last statement read
