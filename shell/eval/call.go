@@ -82,7 +82,7 @@ func (r *Runner) isExecAlone(args []string) bool {
 // commandText is BASH_COMMAND's text for a simple command.
 func (r *Runner) commandText(st *syntax.Stmt, c *syntax.CallExpr) string {
 	if len(st.Redirs) == 0 && !strings.ContainsAny(r.srcOf(c), "\\$`\n\t") && !strings.Contains(r.srcOf(c), "  ") {
-		return r.srcOf(c) // the common case, as bash would print it
+		return UnescapeRawBytes(r.srcOf(c)) // the common case, as bash would print it
 	}
 	// bash prints the command again: one space between words,
 	// redirections as 2> f, here-document bodies after a newline.
@@ -91,7 +91,7 @@ func (r *Runner) commandText(st *syntax.Stmt, c *syntax.CallExpr) string {
 	bare.Negated, bare.Background, bare.Coprocess = false, false, false
 	p.stmt(&bare)
 	p.flushWith("")
-	return p.String()
+	return UnescapeRawBytes(p.String())
 }
 
 // assignOnly runs a command of assignments alone: they stay in the shell;

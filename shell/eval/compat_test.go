@@ -135,6 +135,7 @@ func TestRawBytesAgainstBash(t *testing.T) {
 		{"patterns", "[[ caf\xe9 == caf? ]] && echo glob; case \xe9 in \xe9) echo case;; esac; [[ caf\xe9 == *\xe9 ]] && echo lit"},
 		{"here-documents", "cat <<EOF | od -An -c\n\xe9 $((1+1))\nEOF\ncat <<'EOF' | od -An -c\n\xe9\nEOF"},
 		{"function-and-eval", "f() { printf '%s\\n' \"\xe9\"; }; f | od -An -c; eval \"echo \xe9\" | od -An -c"},
+		{"shown-again", "f() { echo \xe9; }; declare -f f | od -An -c; trap 'echo \"$BASH_COMMAND\" | od -An -c' DEBUG; : \xe9"},
 		{"file-name", "touch f\xe9; for f in f*; do printf '%s' \"$f\" | od -An -c; done; rm f\xe9"},
 	})
 }

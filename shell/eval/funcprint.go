@@ -21,7 +21,7 @@ func FuncText(fn *Func) string {
 	p.funcBody(fn.Body)
 	p.flushWith("")
 	p.WriteString("\n")
-	return p.String()
+	return UnescapeRawBytes(p.String()) // the source's bytes, as read
 }
 
 // funcPrinter prints syntax trees in bash's layout. Bash has two: inside

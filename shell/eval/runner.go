@@ -571,7 +571,7 @@ func (r *Runner) runIncremental(src string, top bool, where string) {
 			if !strings.HasSuffix(text, "\n") {
 				text += "\n"
 			}
-			io.WriteString(r.stderr(), text)
+			io.WriteString(r.stderr(), UnescapeRawBytes(text))
 		}
 		echoed = end
 	}
