@@ -141,8 +141,9 @@ func (s *Shell) bindFile(b builtinIO, path string, m *keymap, prefix string, def
 		return false
 	}
 	ok := true
-	defer func(was bool) { s.viSection = was }(s.viSection)
+	defer func(was, system bool) { s.viSection, s.systemInit = was, system }(s.viSection, s.systemInit)
 	s.viSection = false
+	s.systemInit = strings.HasPrefix(path, "/etc/")
 	// skip is one entry per $if open: 0 reading, 1 skipping this branch,
 	// 2 skipping to $endif (a branch was read, or an outer $if skips).
 	var skip []int
@@ -498,7 +499,9 @@ func (s *Shell) bindLine(b builtinIO, m *keymap, line, prefix string, used, exec
 				return b.fail(1, "%s: unknown function name (bind -l lists them)", fn)
 			}
 			if used {
-				b.fail(0, "%s: qsh's line editor does not do it; \"%s\" is left as it was", fn, keyseqString(k.seq))
+				if !s.systemInit {
+					b.fail(0, "%s: qsh's line editor does not do it; \"%s\" is left as it was", fn, keyseqString(k.seq))
+				}
 				return 0
 			}
 		}

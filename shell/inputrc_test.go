@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/qsh-shell/qsh/internal/needs"
 	"github.com/qsh-shell/qsh/shell/completions"
 )
 
@@ -200,5 +201,31 @@ func TestMenuComplete(t *testing.T) {
 		if !slices.Equal(got, tt.want) {
 			t.Errorf("%v %v: %q, want %q", tt.vars, tt.keys, got, tt.want)
 		}
+	}
+}
+
+// TestSystemInitQuiet: a distribution's /etc/inputrc, which ~/.inputrc
+// often includes, binds functions qsh's editor lacks (Debian's binds
+// quoted-insert); they are skipped without a word at every start, while
+// the same binding in the user's own file is said.
+func TestSystemInitQuiet(t *testing.T) {
+	const system = "/etc/inputrc"
+	needs.File(t, system, "readline-common")
+	data, err := os.ReadFile(system)
+	if err != nil || !strings.Contains(string(data), "quoted-insert") {
+		t.Skipf("%s binds no function qsh lacks", system)
+	}
+	own := filepath.Join(t.TempDir(), "inputrc")
+	if err := os.WriteFile(own, []byte("$include "+system+"\n\"\\e[2~\": quoted-insert\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s, _, out := newTestShell(t, []string{"bind -f " + own, "echo done"})
+	s.REPL(context.Background())
+	o := out.String()
+	if strings.Contains(o, system) {
+		t.Errorf("the system file's bindings were said:\n%s", o)
+	}
+	if !strings.Contains(o, own+": line 2: quoted-insert: qsh's line editor does not do it") {
+		t.Errorf("the user's own binding was not said:\n%s", o)
 	}
 }

@@ -63,7 +63,12 @@ type Shell struct {
 	// viSection is set while an init file's bindings go to a vi keymap
 	// (set keymap vi-insert).
 	viSection bool
-	rlVars    map[string]string
+	// systemInit is set while a system-wide init file (/etc/inputrc,
+	// which ~/.inputrc often includes) is read: the distribution's
+	// bindings to functions qsh's editor lacks are skipped quietly, as
+	// the user did not write them; the user's own are said.
+	systemInit bool
+	rlVars     map[string]string
 	// saidRlVar are the readline variables bind said qsh ignores.
 	saidRlVar map[string]bool
 	comp      evalCompletion // what `complete` registered, and Tab's state
