@@ -79,14 +79,18 @@ func (r *Runner) expandAliases(text string) string {
 			for i := 0; i < len(call.Args); i++ {
 				w := call.Args[i]
 				lit, ok := w.Parts[0].(*syntax.Lit)
-				if !ok || len(w.Parts) != 1 || active[lit.Value] {
+				if !ok || len(w.Parts) != 1 {
 					return true
 				}
-				v, ok := r.aliases.m[lit.Value]
+				name := UnescapeRawBytes(lit.Value) // aliases are kept by their bytes
+				if active[name] {
+					return true
+				}
+				v, ok := r.aliases.m[name]
 				if !ok {
 					return true
 				}
-				spots = append(spots, spot{w.Pos().Offset(), w.End().Offset(), lit.Value, v})
+				spots = append(spots, spot{w.Pos().Offset(), w.End().Offset(), name, v})
 				if !strings.HasSuffix(v, " ") && !strings.HasSuffix(v, "\t") {
 					return true
 				}

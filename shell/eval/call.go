@@ -19,7 +19,7 @@ func (r *Runner) call(st *syntax.Stmt, c *syntax.CallExpr) {
 		return
 	}
 	r.substStatus = -1
-	args := r.Fields(c.Args...)
+	args := r.argFields(c.Args...)
 	if len(c.Args) > 0 && len(args) > 0 {
 		if text, ok := r.lenientWord(c.Args[0].Pos()); ok && text == "let" {
 			args[0] = "let" // a let whose arguments the parser refused

@@ -113,6 +113,7 @@ func TestPrefixAssignmentsInOrderAgainstBash(t *testing.T) {
 		{"program", `FOO=foo BAR="[$FOO][$BAZ]" BAZ=baz env | grep -E '^(FOO|BAR|BAZ)=' | sort`},
 		{"function", `f(){ echo "$BAR $X"; }; FOO=foo BAR="[$FOO]" X=1 X+=2 f; echo "[$FOO]"`},
 		{"readonly", `readonly R=1; R=2 S=$R env | grep ^S=`},
+		{"exported-while-expanding", `f(){ echo "$B"; }; A=1 B=$(env | grep -c ^A=) f; A=1 B=$(env | grep -c ^A=) env | grep ^B=`},
 		{"failed-expansion", "f(){ :; }; A=1 B=${nosuch?gone} f; echo \"[$A]\""},
 	})
 }
@@ -122,6 +123,8 @@ func TestAssignmentLikeTildeAgainstBash(t *testing.T) {
 		{"arguments", `HOME=/h; echo x=~ --prefix=~/local a=~:~/b "q=~" x=~nosuchuser 1x=~ a:~ -I~/inc x+=~/a x=a~ x=~/*.nomatch`},
 		{"quoted-and-split", `HOME=/h; v="1 2"; printf '<%s>' x=~/$v "x"=~ x="~" x\=~; echo`},
 		{"posix", "set -o posix\nHOME=/h; echo x=~"},
+		{"for-words", `HOME=/h; for i in x=~ y=~:~; do echo $i; done`},
+		{"array-elements-keep-theirs", `HOME=/h; a=(b=~ c=~:~); declare -a q=(z=~); a+=(w=~); f() { local -a l=(y=~); echo ${l[@]}; }; f; echo ${a[@]} ${q[@]}`},
 	})
 }
 
@@ -135,6 +138,8 @@ func TestRawBytesAgainstBash(t *testing.T) {
 		{"patterns", "[[ caf\xe9 == caf? ]] && echo glob; case \xe9 in \xe9) echo case;; esac; [[ caf\xe9 == *\xe9 ]] && echo lit"},
 		{"here-documents", "cat <<EOF | od -An -c\n\xe9 $((1+1))\nEOF\ncat <<'EOF' | od -An -c\n\xe9\nEOF"},
 		{"function-and-eval", "f() { printf '%s\\n' \"\xe9\"; }; f | od -An -c; eval \"echo \xe9\" | od -An -c"},
+		{"latin1-function-name", "caf\xe9() { echo in-f; }; caf\xe9; declare -F | od -An -c"},
+		{"latin1-alias-name", "shopt -s expand_aliases\nalias b\xe9='echo al'\nb\xe9"},
 		{"shown-again", "f() { echo \xe9; }; declare -f f | od -An -c; trap 'echo \"$BASH_COMMAND\" | od -An -c' DEBUG; : \xe9"},
 		{"file-name", "touch f\xe9; for f in f*; do printf '%s' \"$f\" | od -An -c; done; rm f\xe9"},
 	})

@@ -29,7 +29,7 @@ func (r *Runner) Dry() *Runner {
 // ExpandFields expands words as the arguments of a command run from dir:
 // braces, parameters, arithmetic, splitting, globbing, quote removal.
 func (r *Runner) ExpandFields(ctx context.Context, dir string, words ...*syntax.Word) (fields []string, err error) {
-	err = r.expandGuarded(ctx, dir, func() { fields = r.Fields(words...) })
+	err = r.expandGuarded(ctx, dir, func() { fields = r.argFields(words...) })
 	return fields, err
 }
 

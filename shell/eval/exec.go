@@ -384,7 +384,7 @@ func (r *Runner) forClause(c *syntax.ForClause) {
 		if l.InPos.IsValid() {
 			head = " " + l.Name.Value + " in " + r.srcOfList(l.Items)
 			r.debugTrapText("for" + head)
-			items = r.Fields(l.Items...)
+			items = r.argFields(l.Items...)
 		} else {
 			items = r.params
 		}

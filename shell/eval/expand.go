@@ -266,7 +266,14 @@ func (r *Runner) patMode() pattern.Mode {
 
 // Fields expands words as command arguments are: split, globbed, quotes
 // removed.
-func (r *Runner) Fields(words ...*syntax.Word) []string {
+func (r *Runner) Fields(words ...*syntax.Word) []string { return r.fields(words, false) }
+
+// argFields are Fields of a command's arguments or a for loop's words,
+// where bash expands the tildes of a word shaped like an assignment
+// (see [Runner.assignmentLike]); an array's elements keep theirs.
+func (r *Runner) argFields(words ...*syntax.Word) []string { return r.fields(words, true) }
+
+func (r *Runner) fields(words []*syntax.Word, args bool) []string {
 	var out []string
 	for _, w := range words {
 		if s, ok := plainLit(w); ok {
@@ -274,7 +281,7 @@ func (r *Runner) Fields(words ...*syntax.Word) []string {
 			continue
 		}
 		for _, bw := range r.braces(w) {
-			out = r.wordFields(bw, out)
+			out = r.wordFields(bw, out, args)
 		}
 	}
 	return out
@@ -295,10 +302,10 @@ func plainLit(w *syntax.Word) (string, bool) {
 	return UnescapeRawBytes(l.Value), true
 }
 
-func (r *Runner) wordFields(w *syntax.Word, out []string) []string {
+func (r *Runner) wordFields(w *syntax.Word, out []string, args bool) []string {
 	glob := !r.opts.set[optNoglob]
 	b := &builder{r: r, split: true, patterns: glob}
-	if name, ok := r.assignmentLike(w); ok {
+	if name, ok := r.assignmentLike(w); ok && args {
 		// bash expands tildes after its = and colons, as in an
 		// assignment: make install prefix=~/.local.
 		b.unquotedLit(name)

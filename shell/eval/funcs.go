@@ -79,7 +79,7 @@ func (r *Runner) funcDecl(c *syntax.FuncDecl) {
 		r.status = 2
 		return
 	}
-	name := c.Name.Value
+	name := UnescapeRawBytes(c.Name.Value) // a Latin-1 name is its bytes
 	if text, ok := r.lenientWord(c.Name.Pos()); ok {
 		r.errorf("`%s': not a valid identifier", text)
 		r.status = 1

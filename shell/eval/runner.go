@@ -749,7 +749,7 @@ func (r *Runner) usesAlias(st *syntax.Stmt) bool {
 	found := false
 	walk(st, func(n syntax.Node) bool {
 		if c, ok := n.(*syntax.CallExpr); ok && len(c.Args) > 0 {
-			if _, ok := r.aliases.m[c.Args[0].Lit()]; ok {
+			if _, ok := r.aliases.m[UnescapeRawBytes(c.Args[0].Lit())]; ok {
 				found = true
 			}
 		}

@@ -296,7 +296,8 @@ func (r *Runner) pwdVar() string {
 }
 
 // loginShell is the login shell of the user uid as bash finds it: the
-// password file's entry, /bin/sh when it has none.
+// password file's entry, /bin/sh when it has none. (Go's os/user tells no
+// shell; a user known only to LDAP or sssd gets /bin/sh here.)
 func loginShell(uid int) string {
 	data, err := os.ReadFile("/etc/passwd")
 	if err == nil {
