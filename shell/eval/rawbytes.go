@@ -43,8 +43,10 @@ func AppendRawBytes(dst, b []byte) []byte {
 // UnescapeRawBytes turns the stand-in runes in s back into the bytes they
 // stand for.
 func UnescapeRawBytes(s string) string {
-	// U+10FF80…U+10FFFF are F4 8F BE 80 … F4 8F BF BF in UTF-8.
-	if !strings.Contains(s, "\xf4\x8f\xbe") && !strings.Contains(s, "\xf4\x8f\xbf") {
+	// U+10FF80…U+10FFFF are F4 8F BE 80 … F4 8F BF BF in UTF-8: most
+	// text has no F4 byte at all.
+	if strings.IndexByte(s, 0xf4) < 0 ||
+		!strings.Contains(s, "\xf4\x8f\xbe") && !strings.Contains(s, "\xf4\x8f\xbf") {
 		return s
 	}
 	var b strings.Builder
