@@ -173,8 +173,14 @@ func (s *Shell) bindFile(b builtinIO, path string, m *keymap, prefix string, def
 					skip = append(skip, 1)
 				}
 			case "else":
+				// The branch skipped starts being read; one read, or
+				// an outer skip, skips on to $endif.
 				if n := len(skip); n > 0 {
-					skip[n-1] = map[int]int{0: 2, 1: 0, 2: 2}[skip[n-1]]
+					if skip[n-1] == 1 {
+						skip[n-1] = 0
+					} else {
+						skip[n-1] = 2
+					}
 				}
 			case "endif":
 				if n := len(skip); n > 0 {
