@@ -30,19 +30,27 @@ EOF`,
 		if err != nil {
 			t.Fatalf("%q: %v", src, err)
 		}
-		var want, got []syntax.Node
-		syntax.Walk(f, func(n syntax.Node) bool {
-			if _, ok := n.(*syntax.Comment); !ok && n != nil {
+		// Whole, and stopping where the evaluator's walks stop: at
+		// nodes that hold no statement.
+		for _, deeper := range []func(syntax.Node) bool{
+			func(syntax.Node) bool { return true },
+			func(n syntax.Node) bool { return !holdsNoStmt(n) },
+		} {
+			var want, got []syntax.Node
+			syntax.Walk(f, func(n syntax.Node) bool {
+				if _, ok := n.(*syntax.Comment); ok || n == nil {
+					return true
+				}
 				want = append(want, n)
+				return deeper(n)
+			})
+			walk(f, func(n syntax.Node) bool {
+				got = append(got, n)
+				return deeper(n)
+			})
+			if !slices.Equal(got, want) {
+				t.Errorf("%.60q: walk visited %d nodes, syntax.Walk %d", src, len(got), len(want))
 			}
-			return true
-		})
-		walk(f, func(n syntax.Node) bool {
-			got = append(got, n)
-			return true
-		})
-		if !slices.Equal(got, want) {
-			t.Errorf("%.60q: walk visited %d nodes, syntax.Walk %d", src, len(got), len(want))
 		}
 	}
 }
