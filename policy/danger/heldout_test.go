@@ -20,7 +20,7 @@ func TestHeldOut(t *testing.T) {
 	// heldout11's two corrected labels in their own reason column.
 	for _, name := range []string{"heldout.tsv", "heldout2.tsv", "heldout3.tsv", "heldout4.tsv", "heldout5.tsv",
 		"heldout6.tsv", "heldout7.tsv", "heldout8.tsv", "heldout9.tsv", "heldout10.tsv", "heldout11.tsv", "heldout12.tsv", "heldout13.tsv",
-		"heldout14.tsv", "heldout15.tsv", "heldout16.tsv", "heldout17.tsv", "heldout18.tsv"} {
+		"heldout14.tsv", "heldout15.tsv", "heldout16.tsv", "heldout17.tsv", "heldout18.tsv", "heldout19.tsv"} {
 		t.Run(name, func(t *testing.T) { heldOut(t, "testdata/"+name) })
 	}
 }
