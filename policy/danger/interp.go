@@ -108,6 +108,7 @@ func (w *walker) interp(r *rule, chain string, args []arg, ops []int, io ioInfo)
 				return
 			}
 			w.inline(lang, code)
+			w.stdinEval(r, name, lang, code, args, io)
 			if inPlace || lang == "perl" && hasFlagLetter(args, 'i') || lang == "ruby" && hasFlagLetter(args, 'i') {
 				for j := i + 1; j < len(args); j++ {
 					if !strings.HasPrefix(args[j].s, "-") {
