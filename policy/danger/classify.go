@@ -408,10 +408,53 @@ func (w *walker) nestedWith(src string, in input, params []string) {
 	f, err := parse(src)
 	if err != nil {
 		w.res.add(Dangerous, "shell code that does not parse: "+err.Error())
+		w.unparsed(src)
 		return
 	}
 	c.src = src
 	c.stmts(f.Stmts, in)
+}
+
+// unparsed judges the pieces of shell code that does not parse whole:
+// a download piped to a shell visible in it still counts, though the
+// text around it is broken (a value with a stray ';' or quote, code cut
+// out of a larger script). The pieces run from a command boundary to
+// another; only what is blocked is kept, since a piece alone says
+// nothing else for sure.
+func (w *walker) unparsed(src string) {
+	if w.depth >= maxDepth || !mayContain(src, "://", "curl", "wget", "fetch", "http", string(holeDL)) {
+		return
+	}
+	starts, ends := []int{0}, []int{}
+	for i := 0; i < len(src) && len(ends) < 12; i++ {
+		switch src[i] {
+		case ';', '&', '|', '\n', '(', ')', '{', '}', '`', '\'', '"':
+			starts = append(starts, i+1)
+			ends = append(ends, i)
+		}
+	}
+	ends = append(ends, len(src))
+	for _, s := range starts {
+		for k := len(ends) - 1; k >= 0; k-- {
+			e := ends[k]
+			if e <= s || strings.TrimSpace(src[s:e]) == "" {
+				break
+			}
+			if _, err := parse(src[s:e]); err != nil {
+				continue
+			}
+			c := w.clone()
+			c.res = &result{}
+			c.nested(src[s:e], input{})
+			if c.res.class == Blocked {
+				for _, r := range c.res.reasons {
+					w.res.add(Blocked, r)
+				}
+				return
+			}
+			break // the longest piece from s that parses was judged
+		}
+	}
 }
 
 // inPlace walks shell code the current shell runs itself (eval): its

@@ -381,7 +381,14 @@ func (w *walker) ssh(chain string, args []arg, io ioInfo) {
 			switch strings.ToLower(key) {
 			case "proxycommand", "localcommand", "knownhostscommand", "match":
 				w.res.add(Dangerous, "`"+name+" -o "+key+"`: runs a local command")
-				w.literal1(strings.TrimPrefix(strings.TrimSpace(val), "exec "))
+				code := strings.TrimPrefix(strings.TrimSpace(val), "exec ")
+				if strings.ToLower(key) == "proxycommand" {
+					// ssh runs `exec VALUE` with the user's shell: a value
+					// that starts with ';' or '&' is a command after exec's
+					// nothing, not a syntax error.
+					code = "exec " + code
+				}
+				w.literal1(code)
 			}
 		case a == "-S" && name != "ssh" || a == "-D" && name == "sftp":
 			if i+1 < len(args) {
