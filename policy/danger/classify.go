@@ -201,6 +201,10 @@ type shared struct {
 	// first use (see projectNames).
 	images      map[string]bool
 	projectText *string
+	// planted are the package.json scripts the string sets (npm pkg set
+	// scripts.NAME=LINE), by the package.json's path and the name: a
+	// later install or run in the string runs them.
+	planted map[string]map[string]string
 }
 
 // call records that a function body runs (and is running).

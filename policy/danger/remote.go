@@ -481,11 +481,22 @@ func (w *walker) bun(chain string, args []arg, io ioInfo) {
 // jsBin judges yarn, pnpm and bun running a project tool by name (yarn
 // prisma migrate reset) by the tool's own rule.
 func (w *walker) jsBin(chain string, args []arg, io ioInfo) {
-	ops := scan(commands.Get()[firstWord(chain)], args)
+	r := commands.Get()[firstWord(chain)]
+	ops := scan(r, args)
+	yarn := chain == "yarn"
 	if len(ops) == 0 {
+		if yarn {
+			w.jsScripts(chain+" install", args, io) // bare yarn installs
+		}
 		return
 	}
 	name := args[ops[0]].s
+	if r.sub[name] != nil {
+		return // a subcommand, judged by its own rule
+	}
+	if yarn {
+		w.jsScripts(chain+" run", args, io) // yarn NAME runs the script NAME
+	}
 	if r := lookup(name); r != nil && npxTools.Get()[name] {
 		w.exec(args[ops[0]:], io)
 	}
@@ -538,11 +549,8 @@ func (w *walker) jsScripts(chain string, args []arg, io ioInfo) {
 			w.discloses("`" + chain + " env`: prints the whole environment, which may include secrets")
 		}
 	}
-	if w.cwd == "" || len(w.shared.scripts) == 0 {
-		return
-	}
-	content, wrote := w.shared.scripts[path.Join(w.cwd, "package.json")]
-	if !wrote {
+	planted := w.shared.planted[path.Join(w.cwd, "package.json")]
+	if w.cwd == "" || len(w.shared.scripts) == 0 && len(planted) == 0 {
 		return
 	}
 	var names []string
@@ -552,13 +560,28 @@ func (w *walker) jsScripts(chain string, args []arg, io ioInfo) {
 			n := args[ops[0]].s
 			names = []string{"pre" + n, n, "post" + n}
 		}
-	case "test", "t", "start":
+	case "test", "t", "start", "restart", "stop", "build", "dev", "lint": // yarn lint runs the script lint
 		if sub == "t" {
 			sub = "test"
 		}
 		names = []string{"pre" + sub, sub, "post" + sub}
-	default: // install, ci, add …: the project's own install hooks
+	case "pack":
+		names = []string{"prepack", "prepare", "postpack"}
+	case "publish":
+		names = []string{"prepublishOnly", "prepack", "prepare", "postpack", "publish", "postpublish"}
+	default: // install, ci, add, rebuild …: the project's own install hooks
 		names = []string{"preinstall", "install", "postinstall", "prepare"}
+	}
+	// Scripts an earlier npm pkg set of the same string put there.
+	for _, n := range names {
+		if code := planted[n]; code != "" {
+			w.res.add(Dev, "`"+chain+"`: runs the script "+n+" that this command sets")
+			w.nested(code, input{})
+		}
+	}
+	content, wrote := w.shared.scripts[path.Join(w.cwd, "package.json")]
+	if !wrote {
+		return
 	}
 	if hasHole(content) {
 		w.res.add(Dangerous, "`"+chain+"`: runs scripts of a package.json this command writes, "+

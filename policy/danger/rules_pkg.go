@@ -43,6 +43,7 @@ func packageCommands() map[string]*rule {
 			class: Dev,
 			why:   "installs dependencies or runs a project script",
 			check: (*walker).jsBin,
+			whole: true, // jsBin tells bare yarn and yarn SCRIPT from a subcommand
 			sub:   jsRules(),
 			open:  true,
 			ops: []flag{
@@ -554,6 +555,13 @@ func runWith(what, vals string, skip int) *rule {
 const runnerVals = "--with --with-editable --with-requirements --python -p --package --extra --group " +
 	"--env-file --directory --project --index --default-index --from --gemfile"
 
+// scriptsRun is r for a subcommand that runs the project's lifecycle
+// scripts (npm pack runs prepack and prepare): see jsScripts.
+func scriptsRun(r *rule) *rule {
+	r.check = (*walker).jsScripts
+	return r
+}
+
 // jsRules are npm, yarn, pnpm and bun subcommands.
 func jsRules() map[string]*rule {
 	return map[string]*rule{
@@ -621,13 +629,13 @@ func jsRules() map[string]*rule {
 			},
 		},
 		"start":     {class: Dev, why: "starts the project", check: (*walker).jsScripts},
-		"build":     dev(buildWhy),
-		"dev":       dev("starts the project's dev server"),
-		"lint":      dev("lints the project"),
+		"build":     scriptsRun(dev(buildWhy)),
+		"dev":       scriptsRun(dev("starts the project's dev server")),
+		"lint":      scriptsRun(dev("lints the project")),
 		"exec":      {class: Dev, why: "runs a package's program", check: (*walker).npx, noscope: true},
 		"dlx":       {class: Dev, why: "runs a package", check: (*walker).npx, noscope: true},
 		"x":         {class: Dev, why: "runs a package", check: (*walker).npx, noscope: true},
-		"publish":   dryRule(dangerous("publishes a package"), "--dry-run"),
+		"publish":   scriptsRun(dryRule(dangerous("publishes a package"), "--dry-run")),
 		"unpublish": dangerous("removes a published package"),
 		"deprecate": dangerous("changes a published package"),
 		"dist-tag":  dangerous("changes a published package"),
@@ -679,7 +687,7 @@ func jsRules() map[string]*rule {
 		},
 		"init":   {class: Dev, why: "creates package.json", vals: "-w --workspace --scope", check: (*walker).npmInit},
 		"create": {class: Dangerous, why: "downloads and runs a project generator", check: (*walker).creates},
-		"pack":   dev("packs the project"),
+		"pack":   scriptsRun(dev("packs the project")),
 		"prune":  dev("removes extraneous dependencies"),
 		"dedupe": dev("dedupes dependencies"),
 		"cache": {
@@ -698,7 +706,7 @@ func jsRules() map[string]*rule {
 		"bin":          safe("prints a directory"),
 		"help":         safe("shows help"),
 		"doctor":       dev("checks the setup"),
-		"rebuild":      dev("rebuilds dependencies"),
+		"rebuild":      scriptsRun(dev("rebuilds dependencies")),
 		"workspace":    dev("runs in a workspace package"),
 		"workspaces":   dev("runs in workspace packages"),
 		"set":          dangerous("changes settings"),

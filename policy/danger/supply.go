@@ -90,7 +90,14 @@ func (w *walker) jqScript(chain string, args []arg, io ioInfo) {
 	// project's script: judged now for what it does, but no more than
 	// dangerous, since setting it runs nothing.
 	for _, a := range args[1:] {
-		if key, line, ok := strings.Cut(a.s, "="); ok && strings.HasPrefix(key, "scripts.") && line != "" {
+		key, line, ok := strings.Cut(a.s, "=")
+		if n, bracket := strings.CutPrefix(key, "scripts["); bracket && strings.HasSuffix(n, "]") {
+			key = "scripts." + strings.Trim(n[:len(n)-1], `"'`) // npm pkg set 'scripts[x]=…'
+		}
+		if ok && strings.HasPrefix(key, "scripts.") && line != "" {
+			if strings.HasSuffix(chain, " pkg set") {
+				w.plant(key[len("scripts."):], line)
+			}
 			c := w.clone()
 			c.res = &result{}
 			c.nested(line, input{})
@@ -106,6 +113,20 @@ func (w *walker) jqScript(chain string, args []arg, io ioInfo) {
 			return
 		}
 	}
+}
+
+// plant records a script npm pkg set puts in the package.json of the
+// current directory, for a later install or run in the string (see
+// jsScripts).
+func (w *walker) plant(name, line string) {
+	p := path.Join(w.cwd, "package.json")
+	if w.shared.planted == nil {
+		w.shared.planted = map[string]map[string]string{}
+	}
+	if w.shared.planted[p] == nil {
+		w.shared.planted[p] = map[string]string{}
+	}
+	w.shared.planted[p][name] = line
 }
 
 // goReplace judges go mod edit -replace OLD=NEW: a local directory is the
