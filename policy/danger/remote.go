@@ -549,7 +549,10 @@ func (w *walker) jsScripts(chain string, args []arg, io ioInfo) {
 			w.discloses("`" + chain + " env`: prints the whole environment, which may include secrets")
 		}
 	}
-	planted := w.shared.planted[path.Join(w.cwd, "package.json")]
+	var planted map[string]string
+	if w.shared.planted != nil {
+		planted = w.shared.planted[path.Join(w.cwd, "package.json")]
+	}
 	if w.cwd == "" || len(w.shared.scripts) == 0 && len(planted) == 0 {
 		return
 	}
