@@ -1,0 +1,23 @@
+package eval
+
+import "testing"
+
+// More differences from bash 5.2, each checked here against bash itself.
+
+// set -x shows a declaration's words expanded, each compound assignment
+// on a line of its own before the command, and export's and readonly's
+// assignments again after it; the assignments before a command are
+// expanded and traced before its redirections are made.
+func TestXtraceDeclarationsAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"export-readonly", `set -x; export A=1 B C="a b"; readonly R=2; A=1; export A+=x; export E=; readonly Q=$A`},
+		{"declare-array", `set -x; declare -a x=(1 2); declare -a x+=(c); declare -a e=(); declare -a q=("it's" "") y2=3`},
+		{"declare-keys", `set -x; k=kk; i=5; declare -a x=([1+1]=a [$((2+3))]=b [i++]=c [$k]=d); declare -p x i; declare -A h=([$k]=v [a"b"]=2 ["q r"]=3)`},
+		{"local", `set -x; f(){ local v=$(echo hi) w=1; local -a q=(a "b c"); declare -A h=([k]=v); local e=; }; f`},
+		{"words-first", `a=0; declare a=1 b=$a; echo $b; set -x; f(){ declare h=([x]=1); declare -p h; }; f`},
+		{"quoted-words", `set -x; declare x[1]=q; declare -a "s=(1 2)"; export -a zz=(1); readonly a=1 b=(2) c=3`},
+		{"no-subscript", `set -x; readonly "x[1]=2"; export y[1]=3; export 1b=3 C=4; export -A h=([a]=1); declare -p h`},
+		{"temp-before-redir", `set -x; A=1 true 2>/dev/null; A=$(echo sub >&2) B=2 true 2>/dev/null; f(){ :; }; A=1 f 2>/dev/null`},
+		{"temp-not-in-redir", `A=x; echo X >x; echo Y >y; A=y cat <$A`},
+	})
+}
