@@ -204,6 +204,11 @@ func (r *Runner) compound(cmd syntax.Command) {
 			raw := r.srcOf(c.X)
 			if c.Left.IsValid() && c.Right.IsValid() && int(c.Right.Offset()) <= len(r.src) {
 				raw = r.src[c.Left.Offset()+2 : c.Right.Offset()]
+				if r.lenient != nil {
+					if blank, ok := r.lenient.emptyArith[c.Left.Offset()]; ok {
+						raw = blank
+					}
+				}
 			}
 			r.xtrace("(( " + raw + " ))")
 		}

@@ -21,3 +21,14 @@ func TestXtraceDeclarationsAgainstBash(t *testing.T) {
 		{"temp-not-in-redir", `A=x; echo X >x; echo Y >y; A=y cat <$A`},
 	})
 }
+
+// (( )) with nothing inside is 0, so status 1, not a syntax error; set -x
+// shows what was inside.
+func TestEmptyArithCommandAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"bare", `(()); echo $?; if (());then echo yes; else echo no; fi; (())||echo or`},
+		{"traced", "set -x; (()); ((  )); (( ))\necho $LINENO"},
+		{"after-placeholder", `declare -A h=([a b]=1); (()); echo $? "${h[a b]}"`},
+		{"line-end", "(())\necho $?"},
+	})
+}
