@@ -122,6 +122,7 @@ func (r *Runner) afterCommand(cmd syntax.Command) {
 	r.errTrap()
 	if r.opts.set[optErrexit] && r.flow == flowNone {
 		r.exit(r.status)
+		r.errexitExit = true
 	}
 }
 

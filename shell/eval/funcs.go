@@ -169,6 +169,20 @@ func (r *Runner) callFunc(fn *Func, args []string) {
 	if r.flow == flowReturn {
 		r.flow = flowNone
 	}
+	if r.flow == flowExit {
+		// bash runs the EXIT trap where exit ended the shell: FUNCNAME
+		// and the function's locals are still there. After set -e,
+		// only FUNCNAME (and the other frame variables) are.
+		if r.errexitExit {
+			if r.errexitFrames == nil {
+				r.errexitFrames = append([]frame(nil), r.frames...)
+			}
+		} else {
+			r.runExitTrap()
+			r.flow = flowExit
+		}
+		return
+	}
 	r.returnTrap(fn)
 }
 

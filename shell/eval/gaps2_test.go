@@ -32,3 +32,16 @@ func TestEmptyArithCommandAgainstBash(t *testing.T) {
 		{"line-end", "(())\necho $?"},
 	})
 }
+
+// The EXIT trap runs where exit or set -e ended the shell: inside the
+// function, its FUNCNAME and locals there.
+func TestExitTrapInFunctionAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"errexit", `trap "echo \${FUNCNAME[@]}-" EXIT; f(){ false; }; set -e; f`},
+		{"errexit-nested", `trap 'echo ${FUNCNAME[@]}- $x' EXIT; f(){ local x=1; g; }; g(){ false; }; set -e; f; echo not-here`},
+		{"exit", `trap 'echo ${FUNCNAME[@]}- $x $?' EXIT; f(){ local x=1; exit 3; }; f; echo not-here`},
+		{"trap-status", `trap 'echo in-trap; exit 5' EXIT; f(){ exit 3; }; f`},
+		{"subshell", `f(){ trap 'echo sub ${FUNCNAME[@]}' EXIT; exit 2; }; (f); echo $?; trap 'echo top ${FUNCNAME[@]}' EXIT; f`},
+		{"return-trap", `trap 'echo ret' RETURN; trap 'echo exit ${FUNCNAME[@]}' EXIT; f(){ exit 1; }; f`},
+	})
+}

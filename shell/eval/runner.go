@@ -44,6 +44,10 @@ type Runner struct {
 	// frames are the function calls and sourced files running, innermost
 	// last: FUNCNAME, BASH_SOURCE, BASH_LINENO, caller.
 	frames []frame
+	// errexitFrames are the frames set -e ended the shell in: bash's
+	// EXIT trap still sees them (not the locals, which are gone).
+	errexitFrames []frame
+	errexitExit   bool
 
 	status     int   // $?
 	pipestatus []int // PIPESTATUS

@@ -294,6 +294,13 @@ func (r *Runner) runExitTrap() {
 		return
 	}
 	r.traps.reset("EXIT")
+	fr, errexit := r.errexitFrames, r.errexitExit
+	r.errexitFrames, r.errexitExit = nil, false
+	if errexit && fr != nil {
+		saved := r.frames
+		r.frames = fr
+		defer func() { r.frames = saved }()
+	}
 	status := r.status
 	r.flow = flowNone
 	r.guard(func() { r.runTrap("EXIT", cmd) })
