@@ -1010,6 +1010,9 @@ func (r *Runner) setShopt(o shoptOpt, on bool) error {
 		}
 	}
 	r.opts.shopt[o] = on
+	if o == optExtdebug && on {
+		r.initArgStack()
+	}
 	return nil
 }
 

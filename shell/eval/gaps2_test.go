@@ -45,3 +45,18 @@ func TestExitTrapInFunctionAgainstBash(t *testing.T) {
 		{"return-trap", `trap 'echo ret' RETURN; trap 'echo exit ${FUNCNAME[@]}' EXIT; f(){ exit 1; }; f`},
 	})
 }
+
+// With extdebug on when a function is called or a file sourced, its
+// arguments are pushed on BASH_ARGV and their count on BASH_ARGC.
+func TestExtdebugArgStackAgainstBash(t *testing.T) {
+	show := `echo "${BASH_ARGC[@]} / ${BASH_ARGV[@]}"`
+	checkAgainstBash(t, []bashCase{
+		{"functions", `f(){ ` + show + `; g x "y z"; ` + show + `; }; g(){ ` + show + `; }; shopt -s extdebug; ` + show + `; f a b; ` + show + `; g`},
+		{"off-at-call", `g(){ ` + show + `; }; h(){ shopt -s extdebug; g 1; }; h q; declare -p BASH_ARGV BASH_ARGC`},
+		{"off", `f(){ ` + show + `; }; f a b`},
+		{"lazy-base", `f(){ ` + show + `; }; f a b; ` + show + `; set -- y; ` + show},
+		{"base-at-shopt", `shopt -s extdebug; f(){ ` + show + `; }; set -- z; f a`},
+		{"source-no-extdebug", `echo '` + show + `' >s.sh; set -- w; . ./s.sh v`},
+		{"source", `echo '` + show + `; f(){ ` + show + `; }; f 1' >s.sh; shopt -s extdebug; source ./s.sh s1 s2; . ./s.sh; set -- a b; ` + show},
+	})
+}

@@ -44,6 +44,11 @@ type Runner struct {
 	// frames are the function calls and sourced files running, innermost
 	// last: FUNCNAME, BASH_SOURCE, BASH_LINENO, caller.
 	frames []frame
+	// argBase is the bottom of BASH_ARGV, the positional parameters when
+	// bash first needed it (argInit): extdebug turned on, or the
+	// variable read outside any function.
+	argBase []string
+	argInit bool
 	// errexitFrames are the frames set -e ended the shell in: bash's
 	// EXIT trap still sees them (not the locals, which are gone).
 	errexitFrames []frame
@@ -321,7 +326,11 @@ type frame struct {
 	call int
 	// savedSet are the set options local - kept, put back on return.
 	savedSet *[numSetOpts]bool
-	// argc/argv would be extdebug's BASH_ARGC and BASH_ARGV.
+	// args are what the call pushed on BASH_ARGV and BASH_ARGC: with
+	// extdebug on when it began, a function's arguments, a sourced
+	// file's (its name when it has none).
+	args   []string
+	pushed bool
 }
 
 // Option configures a [Runner] made by [New].
