@@ -102,7 +102,9 @@ func (r *Runner) assignOnly(st *syntax.Stmt, c *syntax.CallExpr) {
 	var trace []string
 	for _, a := range c.Assigns {
 		if err := r.assignStmt(a, &trace); err != nil {
-			r.errorf("%s", err.Error())
+			if err.Error() != "" { // else reported
+				r.errorf("%s", err.Error())
+			}
 			r.status = 1
 			if isFatal(err) {
 				// bash abandons the rest of the line (of a -c string,

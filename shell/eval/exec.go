@@ -403,7 +403,9 @@ func (r *Runner) forClause(c *syntax.ForClause) {
 		for _, it := range items {
 			r.xtrace("for" + head)
 			if err := r.assign(l.Name.Value, it, false); err != nil {
-				r.errorf("%s", err.Error())
+				if err.Error() != "" { // else reported
+					r.errorf("%s", err.Error())
+				}
 				r.status = 1
 				return
 			}

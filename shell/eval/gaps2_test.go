@@ -60,3 +60,19 @@ func TestExtdebugArgStackAgainstBash(t *testing.T) {
 		{"source", `echo '` + show + `; f(){ ` + show + `; }; f 1' >s.sh; shopt -s extdebug; source ./s.sh s1 s2; . ./s.sh; set -- a b; ` + show},
 	})
 }
+
+// A cycle of namerefs refers to nothing, with a warning.
+func TestCircularNamerefAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"expand", `declare -n a=b b=a; echo $a; echo "[$a]" $?`},
+		{"three", `declare -n a=b b=c c=a; echo "[$a]"; echo "[$b]"`},
+		{"assign", "declare -n a=b b=a; a=1; echo $?\necho next $?"},
+		{"self", `declare -n a=a; echo $?`},
+		{"set-v", `declare -n a=b b=a; [[ -v a ]]; echo $?`},
+		{"for", `declare -n a=b b=a; for a in 1; do echo x; done; echo $?`},
+		{"arith", `declare -n a=b b=a; (( a=2 )) 2>/dev/null; echo $?`}, // bash warns twice
+		{"printf-v", `declare -n a=b b=a; printf -v a x; echo $?`},
+		{"default-assign", "declare -n a=b b=a; echo ${a:=3}; echo $?\necho next"},
+		{"declare-p", `declare -n a=b b=a; declare -p a b`},
+	})
+}

@@ -858,7 +858,7 @@ type exitPanic struct{ status int }
 
 // fatal reports an expansion error and abandons the command line.
 func (r *Runner) fatal(err error) {
-	if err != nil {
+	if err != nil && err.Error() != "" {
 		r.errorf("%s", err.Error())
 	}
 	panic(abort{status: 1})
@@ -884,7 +884,11 @@ func (r *Runner) errorfTo(w io.Writer, format string, args ...any) {
 			prefix += "line " + itoa(int64(r.line)) + ": "
 		}
 	}
-	fmt.Fprintf(w, prefix+format+"\n", args...)
+	msg := fmt.Sprintf(format, args...)
+	if msg == "" {
+		return // an error reported where it happened (a nameref cycle)
+	}
+	io.WriteString(w, prefix+msg+"\n")
 }
 
 // errSource is the file the running code came from, for messages: a

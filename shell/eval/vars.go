@@ -329,7 +329,8 @@ func (r *Runner) resolve(name string) (target, sub string, hasSub bool) {
 		}
 		target = n
 	}
-	// A cycle refers to nothing, as in bash (which warns when assigning).
+	// A cycle refers to nothing; bash warns.
+	r.errorf("warning: %s: circular name reference", name)
 	return "", "", false
 }
 
@@ -501,6 +502,10 @@ func (r *Runner) assign(name, value string, appending bool) error {
 	target, sub, hasSub := r.resolve(name)
 	if hasSub {
 		return r.assignElem(target, sub, value, appending)
+	}
+	if target == "" {
+		// A cycle of namerefs, warned about: bash abandons the line.
+		return &varError{fatal: true}
 	}
 	v, _ := r.vars.forWrite(target)
 	if v == nil {
