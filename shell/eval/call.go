@@ -19,6 +19,9 @@ func (r *Runner) call(st *syntax.Stmt, c *syntax.CallExpr) {
 		return
 	}
 	r.substStatus = -1
+	if r.opts.set[optKeyword] {
+		c = keywordAssigns(c)
+	}
 	args := r.argFields(c.Args...)
 	if len(c.Args) > 0 && len(args) > 0 {
 		if text, ok := r.lenientWord(c.Args[0].Pos()); ok && text == "let" {
@@ -66,6 +69,59 @@ func (r *Runner) call(st *syntax.Stmt, c *syntax.CallExpr) {
 		}
 	}()
 	r.run(args, temp)
+}
+
+// keywordAssigns is a command as set -k reads it: the words after its
+// name that are assignments as written (name=… with the name unquoted)
+// go with the assignments before it, into its environment.
+func keywordAssigns(c *syntax.CallExpr) *syntax.CallExpr {
+	var moved []*syntax.Assign
+	var args []*syntax.Word
+	for i, w := range c.Args {
+		if i > 0 {
+			if a := assignWord(w); a != nil {
+				moved = append(moved, a)
+				continue
+			}
+		}
+		args = append(args, w)
+	}
+	if moved == nil {
+		return c
+	}
+	c2 := *c
+	c2.Assigns = append(append([]*syntax.Assign(nil), c.Assigns...), moved...)
+	c2.Args = args
+	return &c2
+}
+
+// assignWord is w read as an assignment, name=value or name+=value; nil
+// when it is not one.
+func assignWord(w *syntax.Word) *syntax.Assign {
+	if len(w.Parts) == 0 {
+		return nil
+	}
+	lit, ok := w.Parts[0].(*syntax.Lit)
+	if !ok {
+		return nil
+	}
+	eq := strings.IndexByte(lit.Value, '=')
+	if eq < 1 {
+		return nil
+	}
+	name, appending := lit.Value[:eq], false
+	if strings.HasSuffix(name, "+") {
+		name, appending = name[:len(name)-1], true
+	}
+	if !validName(name) {
+		return nil
+	}
+	rest := *lit
+	rest.Value = lit.Value[eq+1:]
+	rest.ValuePos = syntax.NewPos(lit.ValuePos.Offset()+uint(eq+1), lit.ValuePos.Line(), lit.ValuePos.Col()+uint(eq+1))
+	value := &syntax.Word{Parts: append([]syntax.WordPart{&rest}, w.Parts[1:]...)}
+	nameLit := &syntax.Lit{ValuePos: lit.ValuePos, ValueEnd: syntax.NewPos(lit.ValuePos.Offset()+uint(len(name)), lit.ValuePos.Line(), lit.ValuePos.Col()+uint(len(name))), Value: name}
+	return &syntax.Assign{Name: nameLit, Value: value, Append: appending}
 }
 
 // isExecAlone reports whether args are the exec builtin with no command.

@@ -76,3 +76,18 @@ func TestCircularNamerefAgainstBash(t *testing.T) {
 		{"declare-p", `declare -n a=b b=a; declare -p a b`},
 	})
 }
+
+// set -k: assignment words anywhere in a simple command go into its
+// environment, not its arguments.
+func TestKeywordOptionAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"echo", `set -k; echo a=1 b "c=2" d\=3 e=$HOME f g+=h`},
+		{"env", `set -k; printenv m m=4; sh -c 'echo $x $y' x=1 y="a b"`},
+		{"function", `set -k; f(){ echo "$# $* [$y]"; }; f 1 y=3 2; echo "[$y]"`},
+		{"not-expanded", `set -k; x=a=1; echo $x; for i in a=1; do echo $i; done`},
+		{"cmdsubst", `set -k; echo a=$(echo hi) b; cd x=1; echo $?`},
+		{"xtrace", `set -kx; echo a=1 b >/dev/null`},
+		{"redirect", `set -k; echo x=1 >/dev/null b=2; echo done`},
+		{"off", `set -k; set +k; echo a=1`},
+	})
+}
