@@ -103,8 +103,12 @@ func (b *builder) splitLit(s string) {
 	ifs := b.r.ifs()
 	for len(s) > 0 {
 		i := 0
-		for i < len(s) && s[i] != '\\' && !ifs.is(s[i]) {
-			i++
+		for i < len(s) && s[i] != '\\' {
+			n, in := ifs.char(s, i)
+			if in {
+				break
+			}
+			i += n
 		}
 		if i > 0 {
 			b.text(s[:i], false)
@@ -122,8 +126,12 @@ func (b *builder) splitLit(s string) {
 			continue
 		}
 		j := 0
-		for j < len(s) && ifs.is(s[j]) {
-			j++
+		for j < len(s) {
+			n, in := ifs.char(s, j)
+			if !in {
+				break
+			}
+			j += n
 		}
 		b.value(s[:j], false)
 		s = s[j:]
@@ -152,27 +160,40 @@ func (b *builder) value(s string, quoted bool) {
 	}
 	i := 0
 	for i < len(s) {
-		c := s[i]
-		if !ifs.is(c) {
-			j := i + 1
-			for j < len(s) && !ifs.is(s[j]) {
-				j++
+		if n, in := ifs.char(s, i); !in {
+			j := i + n
+			for j < len(s) {
+				m, in := ifs.char(s, j)
+				if in {
+					break
+				}
+				j += m
 			}
 			b.text(s[i:j], false)
 			i = j
 			continue
 		}
+		// A separator: IFS white space around at most one other IFS
+		// character. After white space, bash takes that character's
+		// first byte alone (a multibyte one leaves the rest, a byte
+		// that splits again, with an empty field).
 		j := i
-		for j < len(s) && ifs.white(s[j]) {
-			j++
-		}
 		nonWhite := false
-		if j < len(s) && ifs.is(s[j]) && !ifs.white(s[j]) {
+		if !ifs.white(s[j]) {
+			n, _ := ifs.char(s, j)
 			nonWhite = true
-			j++
+			j += n
+		} else {
 			for j < len(s) && ifs.white(s[j]) {
 				j++
 			}
+			if j < len(s) && ifs.bytes[s[j]] && !ifs.white(s[j]) {
+				nonWhite = true
+				j++
+			}
+		}
+		for j < len(s) && ifs.white(s[j]) {
+			j++
 		}
 		if nonWhite {
 			b.breakField(true)
@@ -208,25 +229,61 @@ func (b *builder) list(vals []string, quoted bool) {
 }
 
 // ifsChars is IFS, classified.
+// IFS splits on characters: a multibyte one in it (IFS=é) matches that
+// character only, and a byte that is no UTF-8 (IFS=$'\xc3') only that
+// byte alone, never part of a character, as in bash in a UTF-8 locale.
 type ifsChars struct {
-	set   [256]bool
+	set   [256]bool // the bytes: ASCII characters, bytes that are no UTF-8
+	bytes [256]bool // every byte of IFS, of its multibyte characters too
 	ws    [256]bool
+	multi map[rune]bool // the characters of more than one byte
+	high  bool          // any byte of IFS is not ASCII
 	empty bool
 	first string // "$*"'s separator
 }
 
-func (c *ifsChars) is(b byte) bool    { return c.set[b] }
 func (c *ifsChars) white(b byte) bool { return c.ws[b] }
+
+// char is the length of the character at s[i] and whether it is one of
+// IFS's.
+func (c *ifsChars) char(s string, i int) (int, bool) {
+	b := s[i]
+	if b < utf8.RuneSelf || !c.high {
+		return 1, c.set[b]
+	}
+	r, n := utf8.DecodeRuneInString(s[i:])
+	if n == 1 {
+		// A byte that is no character of its own is IFS's if IFS
+		// has it anywhere, as bash finds it.
+		return 1, c.bytes[b]
+	}
+	return n, c.multi[r]
+}
 
 var defaultIFS = newIFS(" \t\n")
 
 func newIFS(s string) *ifsChars {
 	c := &ifsChars{empty: s == ""}
 	for i := 0; i < len(s); i++ {
+		c.bytes[s[i]] = true
+	}
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if n > 1 {
+			if c.multi == nil {
+				c.multi = map[rune]bool{}
+			}
+			c.multi[r] = true
+			c.high = true
+			i += n
+			continue
+		}
 		c.set[s[i]] = true
+		c.high = c.high || s[i] >= utf8.RuneSelf
 		if s[i] == ' ' || s[i] == '\t' || s[i] == '\n' {
 			c.ws[s[i]] = true
 		}
+		i++
 	}
 	if s != "" {
 		_, n := utf8.DecodeRuneInString(s)

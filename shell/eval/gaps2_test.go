@@ -91,3 +91,18 @@ func TestKeywordOptionAgainstBash(t *testing.T) {
 		{"off", `set -k; set +k; echo a=1`},
 	})
 }
+
+// In a UTF-8 locale IFS holds characters: a multibyte one splits where
+// that character is, and a byte that is no UTF-8 only where that byte
+// stands alone.
+func TestMultibyteIFSAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"split", `IFS=é; x="aébéc"; printf "<%s>" $x; echo; IFS="éx"; z="1x2é3"; printf "<%s>" $z; echo; a=(${z}); echo ${#a[@]}`},
+		{"lone-byte", `x="aébéc"; y=$'a\xc3b'; IFS=$'\xc3'; printf "<%s>" $x $y; echo; IFS=é; y=$'a\xa9b'; printf "<%s>" $y; echo`},
+		{"continuation-byte", `x="aébéc"; IFS=$'\xa9'; printf "<%s>" $x; echo`},
+		{"white-and-multi", `IFS="é "; w=" 1 é 2 é"; printf "<%s>" $w; echo; IFS="€:"; v="a€€b:c€"; printf "<%s>" $v; echo`},
+		{"join", `IFS=é; set -- a b; echo "$*"; a=(x y); echo "${a[*]}"; printf "<%s>" $*; echo`},
+		{"literal-split", `IFS=é; for w in $(echo "1é2"); do echo "[$w]"; done`},
+		{"read", `IFS=é; read -r p q r <<< "aébéc"; echo "$p|$q|$r"; read -ra arr <<< "1é2éé3"; declare -p arr; IFS=$'\xc3'; read -r p q <<< "aébéc"; echo "$p|$q"`},
+	})
+}
