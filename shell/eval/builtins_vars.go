@@ -64,9 +64,27 @@ func (r *Runner) declClause(c *syntax.DeclClause) {
 		r.callFunc(fn, append([]string{kind}, args...))
 		return
 	}
+	args := c.Args
+	if r.opts.set[optKeyword] {
+		// set -k: the assignments go into the builtin's environment,
+		// as with any command, and it runs without them.
+		var temp []*syntax.Assign
+		args = nil
+		for _, a := range c.Args {
+			if _, lenient := r.lenientWord(a.Pos()); a.Name != nil && !a.Naked && !lenient {
+				temp = append(temp, a)
+				continue
+			}
+			args = append(args, a)
+		}
+		if s := r.tempScope(temp, nil); s != nil {
+			r.vars.push(s)
+			defer r.popTemp(s)
+		}
+	}
 	var items []declItem
 	var trace []string
-	for _, a := range c.Args {
+	for _, a := range args {
 		if p := a.Pos(); a.Name != nil || a.Value != nil {
 			if text, ok := r.lenientWord(p); ok {
 				items = append(items, declItem{text: text})
@@ -539,8 +557,9 @@ func (r *Runner) printVars(kind string, on, off map[byte]bool, filter bool) int 
 			want |= f.attr
 		}
 	}
+	// The list leaves out the assignments before the command, as bash's.
 	for _, name := range names {
-		v, _ := r.vars.find(name)
+		v := r.vars.findNonTemp(name)
 		if v == nil {
 			continue
 		}

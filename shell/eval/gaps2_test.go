@@ -89,6 +89,12 @@ func TestKeywordOptionAgainstBash(t *testing.T) {
 		{"xtrace", `set -kx; echo a=1 b >/dev/null`},
 		{"redirect", `set -k; echo x=1 >/dev/null b=2; echo done`},
 		{"off", `set -k; set +k; echo a=1`},
+		{"listed", `ZZ=1 export -p | grep -c ZZ; ZZ=1 declare -p | grep -c ZZ; ZZ=1 declare | grep -c ZZ; ZZ=1 set | grep -c '^ZZ'; ZZ=1 declare -p ZZ; ZZ=1 declare -x | grep -c ZZ; f(){ declare -p ZZ; }; ZZ=1 f`},
+		{"declare", `set -k; declare -x a=1 b=2 2>/dev/null | grep -c '^declare -x'; declare -p a b`},
+		{"local", `set -k; f(){ local v=1 w; declare -p v w; }; f`},
+		{"export-array", `set -k; declare -a arr=(1 2) z=3 | grep -c PIPESTATUS; declare -p arr z`},
+		{"declare-xtrace", `set -kx; declare a=1 b; echo q=`},
+		{"export-env", `set -k; export E=5 >/dev/null; declare -p E; export F; F=6 printenv F`},
 	})
 }
 
