@@ -233,13 +233,14 @@ func (b *builder) list(vals []string, quoted bool) {
 // character only, and a byte that is no UTF-8 (IFS=$'\xc3') only that
 // byte alone, never part of a character, as in bash in a UTF-8 locale.
 type ifsChars struct {
-	set   [256]bool // the bytes: ASCII characters, bytes that are no UTF-8
-	bytes [256]bool // every byte of IFS, of its multibyte characters too
-	ws    [256]bool
-	multi map[rune]bool // the characters of more than one byte
-	high  bool          // any byte of IFS is not ASCII
-	empty bool
-	first string // "$*"'s separator
+	set    [256]bool // the bytes: ASCII characters, bytes that are no UTF-8
+	bytes  [256]bool // every byte of IFS, of its multibyte characters too
+	ws     [256]bool
+	multi  map[rune]bool // the characters of more than one byte
+	high   bool          // any byte of IFS is not ASCII
+	bytes1 bool          // the C locale's: each byte a character
+	empty  bool
+	first  string // "$*"'s separator
 }
 
 func (c *ifsChars) white(b byte) bool { return c.ws[b] }
@@ -248,7 +249,7 @@ func (c *ifsChars) white(b byte) bool { return c.ws[b] }
 // IFS's.
 func (c *ifsChars) char(s string, i int) (int, bool) {
 	b := s[i]
-	if b < utf8.RuneSelf || !c.high {
+	if b < utf8.RuneSelf || !c.high || c.bytes1 {
 		return 1, c.set[b]
 	}
 	r, n := utf8.DecodeRuneInString(s[i:])
@@ -260,16 +261,18 @@ func (c *ifsChars) char(s string, i int) (int, bool) {
 	return n, c.multi[r]
 }
 
-var defaultIFS = newIFS(" \t\n")
+var defaultIFS = newIFS(" \t\n", false)
 
-func newIFS(s string) *ifsChars {
-	c := &ifsChars{empty: s == ""}
+// newIFS classifies s; bytes1 for the C locale, where each byte is a
+// character.
+func newIFS(s string, bytes1 bool) *ifsChars {
+	c := &ifsChars{empty: s == "", bytes1: bytes1}
 	for i := 0; i < len(s); i++ {
 		c.bytes[s[i]] = true
 	}
 	for i := 0; i < len(s); {
 		r, n := utf8.DecodeRuneInString(s[i:])
-		if n > 1 {
+		if n > 1 && !bytes1 {
 			if c.multi == nil {
 				c.multi = map[rune]bool{}
 			}
@@ -286,22 +289,45 @@ func newIFS(s string) *ifsChars {
 		i++
 	}
 	if s != "" {
-		_, n := utf8.DecodeRuneInString(s)
+		n := 1
+		if !bytes1 {
+			_, n = utf8.DecodeRuneInString(s)
+		}
 		c.first = s[:n]
 	}
 	return c
 }
 
 func (r *Runner) ifs() *ifsChars {
+	if c := r.ifsCache; c != nil && c.high && c.bytes1 == r.utf8Locale() {
+		r.ifsCache = nil // the locale changed what IFS's bytes are
+	}
 	if r.ifsCache == nil {
 		v, ok := r.Get("IFS")
 		if !ok {
 			r.ifsCache = defaultIFS
 		} else {
-			r.ifsCache = newIFS(v)
+			bytes1 := false
+			if strings.ContainsFunc(v, func(c rune) bool { return c >= utf8.RuneSelf }) {
+				bytes1 = !r.utf8Locale()
+			}
+			r.ifsCache = newIFS(v, bytes1)
 		}
 	}
 	return r.ifsCache
+}
+
+// utf8Locale reports whether the locale bash would be in has UTF-8
+// characters: LC_ALL, else LC_CTYPE, else LANG, names a UTF-8 one. With
+// none set it is C's.
+func (r *Runner) utf8Locale() bool {
+	for _, name := range []string{"LC_ALL", "LC_CTYPE", "LANG"} {
+		if v, ok := r.Get(name); ok && v != "" {
+			v = strings.ToLower(v)
+			return strings.Contains(v, "utf-8") || strings.Contains(v, "utf8")
+		}
+	}
+	return false
 }
 
 // ifsJoin is what "$*" joins with: IFS's first character, a space when

@@ -109,6 +109,8 @@ func TestMultibyteIFSAgainstBash(t *testing.T) {
 		{"white-and-multi", `IFS="é "; w=" 1 é 2 é"; printf "<%s>" $w; echo; IFS="€:"; v="a€€b:c€"; printf "<%s>" $v; echo`},
 		{"join", `IFS=é; set -- a b; echo "$*"; a=(x y); echo "${a[*]}"; printf "<%s>" $*; echo`},
 		{"literal-split", `IFS=é; for w in $(echo "1é2"); do echo "[$w]"; done`},
+		{"c-locale", `LC_ALL=C; IFS=é; x="aébéc"; printf "<%s>" $x; echo; set -- a b; echo "$*" | od -An -c; IFS=$'\xc3'; printf "<%s>" $x; echo; read -r p q <<< "$x"; echo "$p|$q"`},
+		{"locale-change", `IFS=é; x="aébéc"; printf "<%s>" $x; echo; LC_ALL=C; printf "<%s>" $x; echo; LC_ALL=; LANG=C.UTF-8; printf "<%s>" $x; echo; unset LC_ALL LANG; printf "<%s>" $x; echo`},
 		{"read", `IFS=é; read -r p q r <<< "aébéc"; echo "$p|$q|$r"; read -ra arr <<< "1é2éé3"; declare -p arr; IFS=$'\xc3'; read -r p q <<< "aébéc"; echo "$p|$q"`},
 	})
 }
