@@ -289,13 +289,13 @@ func (r *Runner) returnTrap(fn *Func) {
 
 // runExitTrap runs the EXIT trap, once, as the shell or a subshell ends.
 func (r *Runner) runExitTrap() {
+	fr, errexit := r.errexitFrames, r.errexitExit
+	r.errexitFrames, r.errexitExit = nil, false
 	cmd, ok := r.traps.get("EXIT")
 	if !ok || cmd == "" || r.opts.set[optNoexec] {
 		return
 	}
 	r.traps.reset("EXIT")
-	fr, errexit := r.errexitFrames, r.errexitExit
-	r.errexitFrames, r.errexitExit = nil, false
 	if errexit && fr != nil {
 		saved := r.frames
 		r.frames = fr
