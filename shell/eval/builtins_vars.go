@@ -48,20 +48,37 @@ type declItem struct {
 
 // declClause runs declare, local, export, readonly and typeset written as
 // keywords, whose assignments the parser read.
-func (r *Runner) declClause(c *syntax.DeclClause) {
+func (r *Runner) declClause(c *syntax.DeclClause, redirs []*syntax.Redirect) {
 	r.setCmdNode("", c, "")
 	r.debugTrap()
 	if r.flow != flowNone {
 		return
 	}
 	kind := c.Variant.Value
+	var restore func()
+	defer func() {
+		if restore != nil {
+			restore()
+		}
+	}()
+	redirect := func() bool {
+		var ok bool
+		restore, ok = r.redirect(redirs, false)
+		if !ok {
+			restore = nil
+			r.status = 1
+		}
+		return ok
+	}
 	if fn := r.funcs.get(kind); fn != nil {
 		// A function of that name wins, as with any command.
 		var args []string
 		for _, a := range c.Args {
 			args = append(args, r.declWords(a)...)
 		}
-		r.callFunc(fn, append([]string{kind}, args...))
+		if redirect() {
+			r.callFunc(fn, append([]string{kind}, args...))
+		}
 		return
 	}
 	args := c.Args
@@ -104,6 +121,9 @@ func (r *Runner) declClause(c *syntax.DeclClause) {
 		trace = append(trace, r.declTrace(a, it))
 	}
 	r.xtraceWords(append([]string{kind}, trace...))
+	if !redirect() {
+		return
+	}
 	def := r.sess.builtins[kind]
 	b := &B{Args: []string{kind}, Ctx: r.ctx, R: r, def: def}
 	r.status = r.checkWrites(b, func() int { return r.declare(b, kind, items) })

@@ -155,6 +155,11 @@ func (r *Runner) command(st *syntax.Stmt) {
 	case *syntax.CallExpr:
 		r.call(st, c)
 		return
+	case *syntax.DeclClause:
+		// Its words are expanded and traced before its redirections
+		// are made, as a simple command's are.
+		r.declClause(c, st.Redirs)
+		return
 	case nil:
 		// Redirections alone: files are opened (created) and closed.
 		restore, ok := r.redirect(st.Redirs, false)
@@ -234,7 +239,7 @@ func (r *Runner) compound(cmd syntax.Command) {
 		}
 		r.status = r.testClause(c.X)
 	case *syntax.DeclClause:
-		r.declClause(c)
+		r.declClause(c, nil)
 	case *syntax.LetClause:
 		r.letClause(c)
 	case *syntax.TimeClause:

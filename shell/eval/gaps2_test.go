@@ -18,6 +18,8 @@ func TestXtraceDeclarationsAgainstBash(t *testing.T) {
 		{"quoted-words", `set -x; declare x[1]=q; declare -a "s=(1 2)"; export -a zz=(1); readonly a=1 b=(2) c=3`},
 		{"no-subscript", `set -x; readonly "x[1]=2"; export y[1]=3; export 1b=3 C=4; export -A h=([a]=1); declare -p h`},
 		{"temp-before-redir", `set -x; A=1 true 2>/dev/null; A=$(echo sub >&2) B=2 true 2>/dev/null; f(){ :; }; A=1 f 2>/dev/null`},
+		{"declaration-before-redir", `set -x; declare x=1 2>/dev/null; export y=2 2>/dev/null; local 2>/dev/null; (( 1 )) 2>/dev/null; declare -p x >out; cat out`},
+		{"declaration-redir-fails", `declare x=1 >/nonexistent/f; echo $? $x`},
 		{"temp-not-in-redir", `A=x; echo X >x; echo Y >y; A=y cat <$A`},
 	})
 }
