@@ -573,7 +573,7 @@ func (a *arith) write(v *arithVar, n int64) {
 			}
 		}
 	}
-	if err != nil {
+	if err != nil && err.Error() != "" { // a nameref cycle is only warned about
 		a.err = err
 	}
 }

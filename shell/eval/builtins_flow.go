@@ -287,7 +287,15 @@ func (r *Runner) source(name, src string, args []string, setArgs bool) int {
 	if len(r.frames) == 0 && r.subshell == 0 {
 		r.sess.lineAborted.Store(false)
 	}
-	r.frames = append(r.frames, frame{name: "source", source: name, callLine: r.line, params: r.params})
+	if r.opts.shopt[optExtdebug] {
+		r.initArgStack()
+	}
+	pushed := []string{name}
+	if setArgs {
+		pushed = args
+	}
+	r.frames = append(r.frames, frame{name: "source", source: name, callLine: r.line, params: r.params,
+		args: pushed, pushed: r.opts.shopt[optExtdebug]})
 	savedLine, savedBase := r.line, r.lineBase
 	if setArgs {
 		r.params = args

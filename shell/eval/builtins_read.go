@@ -7,6 +7,7 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unicode/utf8"
 )
 
 // read as bash's: every option (-a -d -e -i -n -N -p -r -s -t -u),
@@ -332,9 +333,15 @@ type ifsSplitter struct {
 	esc  []bool
 }
 
-func (sp *ifsSplitter) isIFS(i int) bool { return !sp.esc[i] && sp.ifs.is(sp.text[i]) }
+// char is the length of the character at i and whether it is an IFS
+// character, not escaped.
+func (sp *ifsSplitter) char(i int) (int, bool) {
+	end := min(i+utf8.UTFMax, len(sp.text))
+	n, in := sp.ifs.char(string(sp.text[i:end]), 0)
+	return n, in && !sp.esc[i]
+}
 
-func (sp *ifsSplitter) isSpace(i int) bool { return sp.isIFS(i) && sp.ifs.white(sp.text[i]) }
+func (sp *ifsSplitter) isSpace(i int) bool { return !sp.esc[i] && sp.ifs.white(sp.text[i]) }
 
 func (sp *ifsSplitter) trimLeft(i int) int {
 	for i < len(sp.text) && sp.isSpace(i) {
@@ -346,13 +353,19 @@ func (sp *ifsSplitter) trimLeft(i int) int {
 // field takes the field at i, and the separator after it.
 func (sp *ifsSplitter) field(i int) (string, int) {
 	j := i
-	for j < len(sp.text) && !sp.isIFS(j) {
-		j++
+	for j < len(sp.text) {
+		n, in := sp.char(j)
+		if in {
+			break
+		}
+		j += n
 	}
 	f := string(sp.text[i:j])
 	rest := sp.trimLeft(j)
-	if rest < len(sp.text) && sp.isIFS(rest) && !sp.isSpace(rest) {
-		rest = sp.trimLeft(rest + 1)
+	if rest < len(sp.text) && !sp.isSpace(rest) {
+		if n, in := sp.char(rest); in {
+			rest = sp.trimLeft(rest + n)
+		}
 	}
 	return f, rest
 }

@@ -38,29 +38,70 @@ func varBuiltins() []*Builtin {
 type declItem struct {
 	text   string
 	assign *syntax.Assign
+	// The assignment's value or elements, expanded with the other
+	// words before declare runs, as bash does.
+	value    *string
+	elems    []arrayElem
+	guessed  Attr // the kind of array elems were expanded for
+	expanded bool
 }
 
 // declClause runs declare, local, export, readonly and typeset written as
 // keywords, whose assignments the parser read.
-func (r *Runner) declClause(c *syntax.DeclClause) {
+func (r *Runner) declClause(c *syntax.DeclClause, redirs []*syntax.Redirect) {
 	r.setCmdNode("", c, "")
 	r.debugTrap()
 	if r.flow != flowNone {
 		return
 	}
 	kind := c.Variant.Value
+	var restore func()
+	defer func() {
+		if restore != nil {
+			restore()
+		}
+	}()
+	redirect := func() bool {
+		var ok bool
+		restore, ok = r.redirect(redirs, false)
+		if !ok {
+			restore = nil
+			r.status = 1
+		}
+		return ok
+	}
 	if fn := r.funcs.get(kind); fn != nil {
 		// A function of that name wins, as with any command.
 		var args []string
 		for _, a := range c.Args {
 			args = append(args, r.declWords(a)...)
 		}
-		r.callFunc(fn, append([]string{kind}, args...))
+		if redirect() {
+			r.callFunc(fn, append([]string{kind}, args...))
+		}
 		return
+	}
+	args := c.Args
+	if r.opts.set[optKeyword] {
+		// set -k: the assignments go into the builtin's environment,
+		// as with any command, and it runs without them.
+		var temp []*syntax.Assign
+		args = nil
+		for _, a := range c.Args {
+			if _, lenient := r.lenientWord(a.Pos()); a.Name != nil && !a.Naked && !lenient {
+				temp = append(temp, a)
+				continue
+			}
+			args = append(args, a)
+		}
+		if s := r.tempScope(temp, nil); s != nil {
+			r.vars.push(s)
+			defer r.popTemp(s)
+		}
 	}
 	var items []declItem
 	var trace []string
-	for _, a := range c.Args {
+	for _, a := range args {
 		if p := a.Pos(); a.Name != nil || a.Value != nil {
 			if text, ok := r.lenientWord(p); ok {
 				items = append(items, declItem{text: text})
@@ -75,14 +116,75 @@ func (r *Runner) declClause(c *syntax.DeclClause) {
 			}
 			continue
 		}
-		items = append(items, declItem{assign: a})
-		trace = append(trace, r.declTrace(a))
+		it := r.declExpand(kind, items, a)
+		items = append(items, it)
+		trace = append(trace, r.declTrace(a, it))
 	}
 	r.xtraceWords(append([]string{kind}, trace...))
+	if !redirect() {
+		return
+	}
 	def := r.sess.builtins[kind]
 	b := &B{Args: []string{kind}, Ctx: r.ctx, R: r, def: def}
 	r.status = r.checkWrites(b, func() int { return r.declare(b, kind, items) })
 	r.specialDone(def)
+}
+
+// declExpand expands an assignment of a declaration, after the words
+// before it (its options among them). A compound assignment is traced
+// as it is expanded, before the command.
+func (r *Runner) declExpand(kind string, before []declItem, a *syntax.Assign) declItem {
+	it := declItem{assign: a, expanded: true}
+	switch {
+	case a.Array != nil:
+		if a.Index != nil {
+			it.expanded = false // an error declare reports
+			break
+		}
+		it.guessed = r.declArrayKind(kind, before, a.Name.Value)
+		it.elems = r.arrayElems(a.Array, it.guessed)
+		r.xtraceWords([]string{arrayTrace(a.Name.Value, a.Append, it.elems)})
+	case !a.Naked:
+		v := r.assignValue(a.Value)
+		it.value = &v
+	}
+	return it
+}
+
+// declArrayKind is the kind of array declareOne will assign name=(…) to:
+// the one its options say, else that of the variable it finds or makes.
+func (r *Runner) declArrayKind(kind string, before []declItem, name string) Attr {
+	on := map[byte]bool{}
+	for _, it := range before {
+		if it.assign != nil {
+			break
+		}
+		if strings.HasPrefix(it.text, "-") {
+			for _, c := range []byte(it.text[1:]) {
+				on[c] = true
+			}
+		}
+	}
+	switch {
+	case on['A']:
+		return AttrAssoc
+	case on['a']:
+		return AttrIndexed
+	}
+	var v *Var
+	if !on['g'] && kind != "export" && kind != "readonly" && r.vars.inFunction() {
+		v = r.vars.local().vars[name]
+		if v == nil && (r.opts.shopt[optLocalvarInherit] || on['I']) {
+			v = r.lookup(name)
+		}
+	} else {
+		target, _, _ := r.resolve(name)
+		v, _ = r.vars.find(target)
+	}
+	if v != nil && v.m != nil {
+		return AttrAssoc
+	}
+	return AttrIndexed
 }
 
 // declWords is a declaration's argument as plain words, for a function
@@ -120,7 +222,7 @@ func (r *Runner) declare(b *B, kind string, items []declItem) int {
 	case "local":
 		spec = "aAfFgiIlnprtux"
 	case "export":
-		spec = "fnp"
+		spec = "aAfnp"
 	case "readonly":
 		spec = "aAfp"
 	}
@@ -222,7 +324,12 @@ func (r *Runner) declareOne(kind string, on, off map[byte]bool, it declItem) err
 		if a.Array != nil {
 			arr = a.Array
 		} else if !a.Naked {
-			v := r.assignValue(a.Value)
+			var v string
+			if it.value != nil {
+				v = *it.value
+			} else {
+				v = r.assignValue(a.Value)
+			}
 			value = &v
 			// declare -a x='(1 2)': a quoted compound assignment, which
 			// bash still takes with -a or -A.
@@ -255,6 +362,23 @@ func (r *Runner) declareOne(kind string, on, off map[byte]bool, it declItem) err
 	}
 	if !validName(name) {
 		return &varError{msg: "`" + it.String() + "': not a valid identifier"}
+	}
+	if kind == "export" || kind == "readonly" {
+		if hasIndex {
+			// Neither takes an array's element.
+			if index != nil {
+				indexText = r.srcOf(index)
+			}
+			return &varError{msg: "`" + name + "[" + indexText + "]': not a valid identifier"}
+		}
+		if value != nil && arr == nil {
+			// These two assign as bash's plain assignments do, traced.
+			op := "="
+			if appending {
+				op = "+="
+			}
+			r.xtraceWords([]string{name + op + assignQuote(*value)})
+		}
 	}
 	// Where the variable lives: a new local in a function (declare,
 	// local, typeset without -g), else the visible one or a global.
@@ -355,7 +479,11 @@ func (r *Runner) declareOne(kind string, on, off map[byte]bool, it declItem) err
 		} else if on['a'] {
 			kindAttr = AttrIndexed
 		}
-		if err := r.assignArray(name, arr, appending, kindAttr); err != nil {
+		if it.expanded && it.assign != nil && it.assign.Array == arr {
+			if err := r.storeDeclArray(name, arr, it.elems, it.guessed, appending, kindAttr); err != nil {
+				return err
+			}
+		} else if err := r.assignArray(name, arr, appending, kindAttr); err != nil {
 			return err
 		}
 	case value != nil && v.Attr&AttrNameref != 0:
@@ -449,8 +577,9 @@ func (r *Runner) printVars(kind string, on, off map[byte]bool, filter bool) int 
 			want |= f.attr
 		}
 	}
+	// The list leaves out the assignments before the command, as bash's.
 	for _, name := range names {
-		v, _ := r.vars.find(name)
+		v := r.vars.findNonTemp(name)
 		if v == nil {
 			continue
 		}
@@ -920,33 +1049,31 @@ func (r *Runner) setShopt(o shoptOpt, on bool) error {
 		}
 	}
 	r.opts.shopt[o] = on
+	if o == optExtdebug && on {
+		r.initArgStack()
+	}
 	return nil
 }
 
-// declTrace is a declaration's assignment as set -x shows it: expanded,
-// when expanding it twice changes nothing (no substitution, no
-// arithmetic), else as written.
-func (r *Runner) declTrace(a *syntax.Assign) string {
+// declTrace is a declaration's assignment as set -x shows it on the
+// command's line: expanded, as one word; a compound assignment by its
+// name alone, its elements traced before.
+func (r *Runner) declTrace(a *syntax.Assign, it declItem) string {
 	if !r.opts.set[optXtrace] {
 		return ""
 	}
-	if a.Naked || a.Array != nil || a.Index != nil || a.Value == nil {
+	if a.Array != nil && it.expanded || a.Naked {
+		return a.Name.Value
+	}
+	if it.value == nil {
 		return r.srcOf(a)
 	}
-	pure := true
-	syntax.Walk(a.Value, func(n syntax.Node) bool {
-		switch n.(type) {
-		case *syntax.CmdSubst, *syntax.ProcSubst, *syntax.ArithmExp:
-			pure = false
-		}
-		return pure
-	})
-	if !pure {
-		return r.srcOf(a)
+	w := a.Name.Value
+	if a.Index != nil {
+		w += "[" + r.traceKey(r.srcOf(a.Index)) + "]"
 	}
-	op := "="
 	if a.Append {
-		op = "+="
+		w += "+"
 	}
-	return a.Name.Value + op + assignQuote(r.Literal(a.Value))
+	return quoteWord(w + "=" + *it.value)
 }

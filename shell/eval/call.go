@@ -19,6 +19,9 @@ func (r *Runner) call(st *syntax.Stmt, c *syntax.CallExpr) {
 		return
 	}
 	r.substStatus = -1
+	if r.opts.set[optKeyword] {
+		c = keywordAssigns(c)
+	}
 	args := r.argFields(c.Args...)
 	if len(c.Args) > 0 && len(args) > 0 {
 		if text, ok := r.lenientWord(c.Args[0].Pos()); ok && text == "let" {
@@ -31,8 +34,7 @@ func (r *Runner) call(st *syntax.Stmt, c *syntax.CallExpr) {
 	}
 	if len(c.Assigns) == 0 {
 		// bash traces the words before the redirections are made (so
-		// not into 2>/dev/null); assignments before a command are
-		// traced with it, in withTemp.
+		// not into 2>/dev/null).
 		r.xtraceWords(quoteAll(args))
 	}
 	if r.isExecAlone(args) {
@@ -49,6 +51,9 @@ func (r *Runner) call(st *syntax.Stmt, c *syntax.CallExpr) {
 		r.status = 0
 		return
 	}
+	// The assignments before the command are expanded and traced
+	// before the redirections too, which do not see them.
+	temp := r.tempScope(c.Assigns, args)
 	restore, ok := r.redirect(st.Redirs, false)
 	if !ok {
 		r.status = 1
@@ -63,7 +68,60 @@ func (r *Runner) call(st *syntax.Stmt, c *syntax.CallExpr) {
 			io.WriteString(r.stderr(), msg)
 		}
 	}()
-	r.run(args, c.Assigns)
+	r.run(args, temp)
+}
+
+// keywordAssigns is a command as set -k reads it: the words after its
+// name that are assignments as written (name=… with the name unquoted)
+// go with the assignments before it, into its environment.
+func keywordAssigns(c *syntax.CallExpr) *syntax.CallExpr {
+	var moved []*syntax.Assign
+	var args []*syntax.Word
+	for i, w := range c.Args {
+		if i > 0 {
+			if a := assignWord(w); a != nil {
+				moved = append(moved, a)
+				continue
+			}
+		}
+		args = append(args, w)
+	}
+	if moved == nil {
+		return c
+	}
+	c2 := *c
+	c2.Assigns = append(append([]*syntax.Assign(nil), c.Assigns...), moved...)
+	c2.Args = args
+	return &c2
+}
+
+// assignWord is w read as an assignment, name=value or name+=value; nil
+// when it is not one.
+func assignWord(w *syntax.Word) *syntax.Assign {
+	if len(w.Parts) == 0 {
+		return nil
+	}
+	lit, ok := w.Parts[0].(*syntax.Lit)
+	if !ok {
+		return nil
+	}
+	eq := strings.IndexByte(lit.Value, '=')
+	if eq < 1 {
+		return nil
+	}
+	name, appending := lit.Value[:eq], false
+	if strings.HasSuffix(name, "+") {
+		name, appending = name[:len(name)-1], true
+	}
+	if !validName(name) {
+		return nil
+	}
+	rest := *lit
+	rest.Value = lit.Value[eq+1:]
+	rest.ValuePos = syntax.NewPos(lit.ValuePos.Offset()+uint(eq+1), lit.ValuePos.Line(), lit.ValuePos.Col()+uint(eq+1))
+	value := &syntax.Word{Parts: append([]syntax.WordPart{&rest}, w.Parts[1:]...)}
+	nameLit := &syntax.Lit{ValuePos: lit.ValuePos, ValueEnd: syntax.NewPos(lit.ValuePos.Offset()+uint(len(name)), lit.ValuePos.Line(), lit.ValuePos.Col()+uint(len(name))), Value: name}
+	return &syntax.Assign{Name: nameLit, Value: value, Append: appending}
 }
 
 // isExecAlone reports whether args are the exec builtin with no command.
@@ -100,7 +158,9 @@ func (r *Runner) assignOnly(st *syntax.Stmt, c *syntax.CallExpr) {
 	var trace []string
 	for _, a := range c.Assigns {
 		if err := r.assignStmt(a, &trace); err != nil {
-			r.errorf("%s", err.Error())
+			if err.Error() != "" { // else reported
+				r.errorf("%s", err.Error())
+			}
 			r.status = 1
 			if isFatal(err) {
 				// bash abandons the rest of the line (of a -c string,
@@ -174,6 +234,31 @@ func (r *Runner) assignSub(name string, index syntax.ArithmExpr, value string, a
 // assignArray is name=(…) or name+=(…); kind forces the array's kind
 // (declare -a/-A), else an existing variable's kind is kept.
 func (r *Runner) assignArray(name string, arr *syntax.ArrayExpr, appending bool, kind Attr) error {
+	target, kind, err := r.arrayTarget(name, kind)
+	if err != nil {
+		return err
+	}
+	// The elements are expanded before the old value goes: a=(x "${a[@]}").
+	return r.storeArray(target, r.arrayElems(arr, kind), appending, kind)
+}
+
+// storeDeclArray is assignArray for a declaration's compound assignment,
+// its elements expanded already for an array of the kind guessed; when
+// the guess was wrong, they are expanded again.
+func (r *Runner) storeDeclArray(name string, arr *syntax.ArrayExpr, elems []arrayElem, guessed Attr, appending bool, kind Attr) error {
+	target, kind, err := r.arrayTarget(name, kind)
+	if err != nil {
+		return err
+	}
+	if kind != guessed {
+		elems = r.arrayElems(arr, kind)
+	}
+	return r.storeArray(target, elems, appending, kind)
+}
+
+// arrayTarget is the variable name=(…) assigns and the kind of array it
+// is to be; an error when it is readonly.
+func (r *Runner) arrayTarget(name string, kind Attr) (string, Attr, error) {
 	target, _, _ := r.resolve(name)
 	existing, _ := r.vars.find(target)
 	if kind == 0 {
@@ -183,24 +268,35 @@ func (r *Runner) assignArray(name string, arr *syntax.ArrayExpr, appending bool,
 		}
 	}
 	if existing != nil && existing.Attr&AttrReadonly != 0 {
-		return readonlyErr(target)
+		return "", 0, readonlyErr(target)
 	}
-	// The elements are expanded before the old value goes: a=(x "${a[@]}").
-	type elem struct {
-		key   string
-		index int64
-		keyed bool
-		vals  []string
-		app   bool
-	}
-	var elems []elem
+	return target, kind, nil
+}
+
+// arrayElem is an element of name=(…), expanded.
+type arrayElem struct {
+	key   string
+	index int64
+	keyed bool
+	vals  []string
+	shown string // the key as set -x shows it
+}
+
+// arrayElems expands the elements of a compound assignment to an array
+// of the kind given.
+func (r *Runner) arrayElems(arr *syntax.ArrayExpr, kind Attr) []arrayElem {
+	var elems []arrayElem
 	for _, e := range arr.Elems {
 		if e.Index != nil {
-			el := elem{keyed: true, app: false}
+			el := arrayElem{keyed: true}
 			if kind == AttrAssoc {
 				el.key = r.subscriptKey(e.Index)
+				el.shown = el.key
 			} else {
 				el.index = r.subscriptIndex(e.Index)
+				if r.opts.set[optXtrace] {
+					el.shown = r.traceKey(r.srcOf(e.Index))
+				}
 			}
 			if e.Value != nil {
 				el.vals = []string{r.assignValue(e.Value)}
@@ -213,8 +309,49 @@ func (r *Runner) assignArray(name string, arr *syntax.ArrayExpr, appending bool,
 		if e.Value == nil {
 			continue
 		}
-		elems = append(elems, elem{vals: r.Fields(e.Value)})
+		elems = append(elems, arrayElem{vals: r.Fields(e.Value)})
 	}
+	return elems
+}
+
+// arrayTrace is name=(…) as set -x shows a declaration's compound
+// assignment: each key and value single-quoted.
+func arrayTrace(name string, appending bool, elems []arrayElem) string {
+	var b strings.Builder
+	b.WriteString(name)
+	if appending {
+		b.WriteString("+")
+	}
+	b.WriteString("=(")
+	first := true
+	for _, el := range elems {
+		for _, s := range el.vals {
+			if !first {
+				b.WriteByte(' ')
+			}
+			first = false
+			if el.keyed {
+				b.WriteString("[" + singleQuote(el.shown) + "]=")
+			}
+			b.WriteString(singleQuote(s))
+		}
+	}
+	b.WriteString(")")
+	return b.String()
+}
+
+// traceKey is an indexed array's key as set -x shows it: its text
+// expanded as a word (the arithmetic comes after), unless that would run
+// a command again.
+func (r *Runner) traceKey(src string) string {
+	if strings.Contains(src, "`") || strings.Contains(strings.ReplaceAll(src, "$((", ""), "$(") {
+		return src
+	}
+	return r.assocKey(src)
+}
+
+// storeArray gives target the elements arrayElems expanded.
+func (r *Runner) storeArray(target string, elems []arrayElem, appending bool, kind Attr) error {
 	v, err := r.prepare(target, kind)
 	if err != nil {
 		return err
@@ -293,9 +430,8 @@ func (r *Runner) assignArray(name string, arr *syntax.ArrayExpr, appending bool,
 
 // run runs a command by its expanded words, with the assignments before
 // it.
-func (r *Runner) run(args []string, assigns []*syntax.Assign) {
+func (r *Runner) run(args []string, temp *scope) {
 	name := args[0]
-	temp := assigns
 	fn := r.funcs.get(name)
 	b := r.sess.builtins[name]
 	if b != nil && !b.enabled() {
@@ -325,44 +461,54 @@ func (r *Runner) specialDone(b *Builtin) {
 	}
 }
 
-// withTemp runs f with the assignments before a function or builtin in a
-// scope of their own, exported to what runs inside.
-func (r *Runner) withTemp(assigns []*syntax.Assign, args []string, f func()) {
+// tempScope expands the assignments before a command into a scope of
+// their own, exported to what runs inside, and traces them and the
+// command's words. The scope is not left on the stack: withTemp puts it
+// there while the command runs. nil when there are no assignments.
+func (r *Runner) tempScope(assigns []*syntax.Assign, args []string) *scope {
+	if len(assigns) == 0 {
+		return nil
+	}
 	var trace []string
-	if len(assigns) > 0 {
-		// In order, each in scope for the values after it, as bash
-		// does: A=1 B=$A cmd gives cmd B=1.
-		s := newScope()
-		s.temp = true
-		r.vars.push(s)
-		defer r.popTemp(s) // also when a value's expansion fails
-		for _, a := range assigns {
-			if a.Array != nil || a.Index != nil {
-				continue
-			}
-			val := r.assignValue(a.Value)
-			if a.Append {
-				old, _ := r.Get(a.Name.Value)
-				val = old + val
-			}
-			if v, _ := r.vars.find(a.Name.Value); v != nil && v.Attr&AttrReadonly != 0 {
-				// bash says so and runs the command all the same.
-				r.errorf("%s: readonly variable", a.Name.Value)
-				continue
-			}
-			s.vars[a.Name.Value] = &Var{Attr: AttrExport, set: true, str: val}
-			r.vars.gen++
-			trace = append(trace, a.Name.Value+"="+assignQuote(val))
+	// In order, each in scope for the values after it, as bash does:
+	// A=1 B=$A cmd gives cmd B=1.
+	s := newScope()
+	s.temp = true
+	r.vars.push(s)
+	defer r.popTemp(s) // also when a value's expansion fails
+	for _, a := range assigns {
+		if a.Array != nil || a.Index != nil {
+			continue
 		}
-		if _, ok := s.vars["IFS"]; ok {
-			r.ifsCache = nil // a DEBUG trap may have split words just before
+		val := r.assignValue(a.Value)
+		if a.Append {
+			old, _ := r.Get(a.Name.Value)
+			val = old + val
 		}
+		if v, _ := r.vars.find(a.Name.Value); v != nil && v.Attr&AttrReadonly != 0 {
+			// bash says so and runs the command all the same.
+			r.errorf("%s: readonly variable", a.Name.Value)
+			continue
+		}
+		s.vars[a.Name.Value] = &Var{Attr: AttrExport, set: true, str: val}
+		r.vars.gen++
+		trace = append(trace, a.Name.Value+"="+assignQuote(val))
 	}
 	for _, t := range trace {
 		r.xtraceWords([]string{t})
 	}
-	if len(assigns) > 0 {
-		r.xtraceWords(quoteAll(args)) // else traced by call
+	r.xtraceWords(quoteAll(args))
+	return s
+}
+
+// withTemp runs f with the scope tempScope made, if any.
+func (r *Runner) withTemp(s *scope, args []string, f func()) {
+	if s != nil {
+		r.vars.push(s)
+		defer r.popTemp(s)
+		if _, ok := s.vars["IFS"]; ok {
+			r.ifsCache = nil // a DEBUG trap may have split words just before
+		}
 	}
 	r.lastArg = args[len(args)-1]
 	f()

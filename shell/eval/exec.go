@@ -122,6 +122,7 @@ func (r *Runner) afterCommand(cmd syntax.Command) {
 	r.errTrap()
 	if r.opts.set[optErrexit] && r.flow == flowNone {
 		r.exit(r.status)
+		r.errexitExit = true
 	}
 }
 
@@ -153,6 +154,11 @@ func (r *Runner) command(st *syntax.Stmt) {
 	switch c := st.Cmd.(type) {
 	case *syntax.CallExpr:
 		r.call(st, c)
+		return
+	case *syntax.DeclClause:
+		// Its words are expanded and traced before its redirections
+		// are made, as a simple command's are.
+		r.declClause(c, st.Redirs)
 		return
 	case nil:
 		// Redirections alone: files are opened (created) and closed.
@@ -204,6 +210,11 @@ func (r *Runner) compound(cmd syntax.Command) {
 			raw := r.srcOf(c.X)
 			if c.Left.IsValid() && c.Right.IsValid() && int(c.Right.Offset()) <= len(r.src) {
 				raw = r.src[c.Left.Offset()+2 : c.Right.Offset()]
+				if r.lenient != nil {
+					if blank, ok := r.lenient.emptyArith[c.Left.Offset()]; ok {
+						raw = blank
+					}
+				}
 			}
 			r.xtrace("(( " + raw + " ))")
 		}
@@ -228,7 +239,7 @@ func (r *Runner) compound(cmd syntax.Command) {
 		}
 		r.status = r.testClause(c.X)
 	case *syntax.DeclClause:
-		r.declClause(c)
+		r.declClause(c, nil)
 	case *syntax.LetClause:
 		r.letClause(c)
 	case *syntax.TimeClause:
@@ -397,7 +408,9 @@ func (r *Runner) forClause(c *syntax.ForClause) {
 		for _, it := range items {
 			r.xtrace("for" + head)
 			if err := r.assign(l.Name.Value, it, false); err != nil {
-				r.errorf("%s", err.Error())
+				if err.Error() != "" { // else reported
+					r.errorf("%s", err.Error())
+				}
 				r.status = 1
 				return
 			}

@@ -103,8 +103,12 @@ func (b *builder) splitLit(s string) {
 	ifs := b.r.ifs()
 	for len(s) > 0 {
 		i := 0
-		for i < len(s) && s[i] != '\\' && !ifs.is(s[i]) {
-			i++
+		for i < len(s) && s[i] != '\\' {
+			n, in := ifs.char(s, i)
+			if in {
+				break
+			}
+			i += n
 		}
 		if i > 0 {
 			b.text(s[:i], false)
@@ -122,8 +126,12 @@ func (b *builder) splitLit(s string) {
 			continue
 		}
 		j := 0
-		for j < len(s) && ifs.is(s[j]) {
-			j++
+		for j < len(s) {
+			n, in := ifs.char(s, j)
+			if !in {
+				break
+			}
+			j += n
 		}
 		b.value(s[:j], false)
 		s = s[j:]
@@ -152,27 +160,40 @@ func (b *builder) value(s string, quoted bool) {
 	}
 	i := 0
 	for i < len(s) {
-		c := s[i]
-		if !ifs.is(c) {
-			j := i + 1
-			for j < len(s) && !ifs.is(s[j]) {
-				j++
+		if n, in := ifs.char(s, i); !in {
+			j := i + n
+			for j < len(s) {
+				m, in := ifs.char(s, j)
+				if in {
+					break
+				}
+				j += m
 			}
 			b.text(s[i:j], false)
 			i = j
 			continue
 		}
+		// A separator: IFS white space around at most one other IFS
+		// character. After white space, bash takes that character's
+		// first byte alone (a multibyte one leaves the rest, a byte
+		// that splits again, with an empty field).
 		j := i
-		for j < len(s) && ifs.white(s[j]) {
-			j++
-		}
 		nonWhite := false
-		if j < len(s) && ifs.is(s[j]) && !ifs.white(s[j]) {
+		if !ifs.white(s[j]) {
+			n, _ := ifs.char(s, j)
 			nonWhite = true
-			j++
+			j += n
+		} else {
 			for j < len(s) && ifs.white(s[j]) {
 				j++
 			}
+			if j < len(s) && ifs.bytes[s[j]] && !ifs.white(s[j]) {
+				nonWhite = true
+				j++
+			}
+		}
+		for j < len(s) && ifs.white(s[j]) {
+			j++
 		}
 		if nonWhite {
 			b.breakField(true)
@@ -208,43 +229,105 @@ func (b *builder) list(vals []string, quoted bool) {
 }
 
 // ifsChars is IFS, classified.
+// IFS splits on characters: a multibyte one in it (IFS=é) matches that
+// character only, and a byte that is no UTF-8 (IFS=$'\xc3') only that
+// byte alone, never part of a character, as in bash in a UTF-8 locale.
 type ifsChars struct {
-	set   [256]bool
-	ws    [256]bool
-	empty bool
-	first string // "$*"'s separator
+	set    [256]bool // the bytes: ASCII characters, bytes that are no UTF-8
+	bytes  [256]bool // every byte of IFS, of its multibyte characters too
+	ws     [256]bool
+	multi  map[rune]bool // the characters of more than one byte
+	high   bool          // any byte of IFS is not ASCII
+	bytes1 bool          // the C locale's: each byte a character
+	empty  bool
+	first  string // "$*"'s separator
 }
 
-func (c *ifsChars) is(b byte) bool    { return c.set[b] }
 func (c *ifsChars) white(b byte) bool { return c.ws[b] }
 
-var defaultIFS = newIFS(" \t\n")
+// char is the length of the character at s[i] and whether it is one of
+// IFS's.
+func (c *ifsChars) char(s string, i int) (int, bool) {
+	b := s[i]
+	if b < utf8.RuneSelf || !c.high || c.bytes1 {
+		return 1, c.set[b]
+	}
+	r, n := utf8.DecodeRuneInString(s[i:])
+	if n == 1 {
+		// A byte that is no character of its own is IFS's if IFS
+		// has it anywhere, as bash finds it.
+		return 1, c.bytes[b]
+	}
+	return n, c.multi[r]
+}
 
-func newIFS(s string) *ifsChars {
-	c := &ifsChars{empty: s == ""}
+var defaultIFS = newIFS(" \t\n", false)
+
+// newIFS classifies s; bytes1 for the C locale, where each byte is a
+// character.
+func newIFS(s string, bytes1 bool) *ifsChars {
+	c := &ifsChars{empty: s == "", bytes1: bytes1}
 	for i := 0; i < len(s); i++ {
+		c.bytes[s[i]] = true
+	}
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if n > 1 && !bytes1 {
+			if c.multi == nil {
+				c.multi = map[rune]bool{}
+			}
+			c.multi[r] = true
+			c.high = true
+			i += n
+			continue
+		}
 		c.set[s[i]] = true
+		c.high = c.high || s[i] >= utf8.RuneSelf
 		if s[i] == ' ' || s[i] == '\t' || s[i] == '\n' {
 			c.ws[s[i]] = true
 		}
+		i++
 	}
 	if s != "" {
-		_, n := utf8.DecodeRuneInString(s)
+		n := 1
+		if !bytes1 {
+			_, n = utf8.DecodeRuneInString(s)
+		}
 		c.first = s[:n]
 	}
 	return c
 }
 
 func (r *Runner) ifs() *ifsChars {
+	if c := r.ifsCache; c != nil && c.high && c.bytes1 == r.utf8Locale() {
+		r.ifsCache = nil // the locale changed what IFS's bytes are
+	}
 	if r.ifsCache == nil {
 		v, ok := r.Get("IFS")
 		if !ok {
 			r.ifsCache = defaultIFS
 		} else {
-			r.ifsCache = newIFS(v)
+			bytes1 := false
+			if strings.ContainsFunc(v, func(c rune) bool { return c >= utf8.RuneSelf }) {
+				bytes1 = !r.utf8Locale()
+			}
+			r.ifsCache = newIFS(v, bytes1)
 		}
 	}
 	return r.ifsCache
+}
+
+// utf8Locale reports whether the locale bash would be in has UTF-8
+// characters: LC_ALL, else LC_CTYPE, else LANG, names a UTF-8 one. With
+// none set it is C's.
+func (r *Runner) utf8Locale() bool {
+	for _, name := range []string{"LC_ALL", "LC_CTYPE", "LANG"} {
+		if v, ok := r.Get(name); ok && v != "" {
+			v = strings.ToLower(v)
+			return strings.Contains(v, "utf-8") || strings.Contains(v, "utf8")
+		}
+	}
+	return false
 }
 
 // ifsJoin is what "$*" joins with: IFS's first character, a space when

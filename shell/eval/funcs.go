@@ -119,6 +119,9 @@ func (r *Runner) callFunc(fn *Func, args []string) {
 		panic(abort{status: 1})
 	}
 	r.sess.callSeq++
+	if r.opts.shopt[optExtdebug] {
+		r.initArgStack()
+	}
 	r.frames = append(r.frames, frame{
 		name:     fn.Name,
 		source:   fn.source,
@@ -126,6 +129,8 @@ func (r *Runner) callFunc(fn *Func, args []string) {
 		params:   r.params,
 		fn:       fn,
 		call:     r.sess.callSeq,
+		args:     args[1:],
+		pushed:   r.opts.shopt[optExtdebug],
 	})
 	// A trap's own text keeps the line it interrupted, but a function
 	// it calls counts its lines, as in bash (its error messages say so).
@@ -168,6 +173,20 @@ func (r *Runner) callFunc(fn *Func, args []string) {
 	r.stmt(fn.Body)
 	if r.flow == flowReturn {
 		r.flow = flowNone
+	}
+	if r.flow == flowExit {
+		// bash runs the EXIT trap where exit ended the shell: FUNCNAME
+		// and the function's locals are still there. After set -e,
+		// only FUNCNAME (and the other frame variables) are.
+		if r.errexitExit {
+			if r.errexitFrames == nil {
+				r.errexitFrames = append([]frame(nil), r.frames...)
+			}
+		} else {
+			r.runExitTrap()
+			r.flow = flowExit
+		}
+		return
 	}
 	r.returnTrap(fn)
 }

@@ -28,6 +28,9 @@ type lenient struct {
 	// heredocs are here-documents the input ended inside: bash warns and
 	// takes the rest as the body.
 	heredocs []heredocEOF
+	// emptyArith are the (( )) commands with nothing inside, made
+	// ((0)): offset of the (( → the blanks that were inside, for set -x.
+	emptyArith map[uint]string
 }
 
 // heredocEOF is a here-document ended by the end of the input.
@@ -107,7 +110,7 @@ func fixParseError(src string, err error, l **lenient) (string, bool) {
 		return src, false
 	}
 	if strings.HasSuffix(msg, "must be followed by an expression") {
-		if fixed, ok := emptyArith(src, off); ok {
+		if fixed, ok := emptyArith(src, off, *l); ok {
 			return fixed, true
 		}
 	}
@@ -276,8 +279,9 @@ func arithmeticAround(src string, off int) (start, end int, ok bool) {
 
 // emptyArith makes an empty $(( )), (( )) or $[ ] at off, which bash
 // reads as 0, a 0 of the same length: a blank inside becomes 0, and $(())
-// becomes $[00].
-func emptyArith(src string, off int) (string, bool) {
+// becomes $[00]; (()), which has no room for it, gets a 0 put in, when
+// no placeholder is after it to move.
+func emptyArith(src string, off int, l *lenient) (string, bool) {
 	rest := src[off:]
 	open, closer := "", ""
 	for _, p := range [][2]string{{"$((", "))"}, {"((", "))"}, {"$[", "]"}} {
@@ -297,13 +301,34 @@ func emptyArith(src string, off int) (string, bool) {
 	if !strings.HasPrefix(src[end:], closer) {
 		return src, false
 	}
+	if open == "((" {
+		if l.emptyArith == nil {
+			l.emptyArith = map[uint]string{}
+		}
+		l.emptyArith[uint(off)] = src[in:end]
+	}
 	if i := strings.IndexAny(src[in:end], " \t"); i >= 0 {
 		return src[:in+i] + "0" + src[in+i+1:], true
+	}
+	if open == "((" && end == in && !l.after(off) {
+		return src[:in] + "0" + src[in:], true
 	}
 	if open == "$((" && end == in {
 		return src[:off] + "$[00]" + src[end+len(closer):], true
 	}
 	return src, false
+}
+
+// after reports whether a placeholder is at or after off.
+func (l *lenient) after(off int) bool {
+	for _, m := range []map[uint]string{l.bad, l.arith, l.words, l.emptyArith} {
+		for k := range m {
+			if int(k) > off {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // arrayKeyAround finds the key of an array literal's [key]=value, or of

@@ -44,6 +44,15 @@ type Runner struct {
 	// frames are the function calls and sourced files running, innermost
 	// last: FUNCNAME, BASH_SOURCE, BASH_LINENO, caller.
 	frames []frame
+	// argBase is the bottom of BASH_ARGV, the positional parameters when
+	// bash first needed it (argInit): extdebug turned on, or the
+	// variable read outside any function.
+	argBase []string
+	argInit bool
+	// errexitFrames are the frames set -e ended the shell in: bash's
+	// EXIT trap still sees them (not the locals, which are gone).
+	errexitFrames []frame
+	errexitExit   bool
 
 	status     int   // $?
 	pipestatus []int // PIPESTATUS
@@ -317,7 +326,11 @@ type frame struct {
 	call int
 	// savedSet are the set options local - kept, put back on return.
 	savedSet *[numSetOpts]bool
-	// argc/argv would be extdebug's BASH_ARGC and BASH_ARGV.
+	// args are what the call pushed on BASH_ARGV and BASH_ARGC: with
+	// extdebug on when it began, a function's arguments, a sourced
+	// file's (its name when it has none).
+	args   []string
+	pushed bool
 }
 
 // Option configures a [Runner] made by [New].
@@ -845,7 +858,7 @@ type exitPanic struct{ status int }
 
 // fatal reports an expansion error and abandons the command line.
 func (r *Runner) fatal(err error) {
-	if err != nil {
+	if err != nil && err.Error() != "" {
 		r.errorf("%s", err.Error())
 	}
 	panic(abort{status: 1})
@@ -871,7 +884,11 @@ func (r *Runner) errorfTo(w io.Writer, format string, args ...any) {
 			prefix += "line " + itoa(int64(r.line)) + ": "
 		}
 	}
-	fmt.Fprintf(w, prefix+format+"\n", args...)
+	msg := fmt.Sprintf(format, args...)
+	if msg == "" {
+		return // an error reported where it happened (a nameref cycle)
+	}
+	io.WriteString(w, prefix+msg+"\n")
 }
 
 // errSource is the file the running code came from, for messages: a

@@ -155,15 +155,11 @@ func (r *Runner) initVars() {
 	dyn("BASHPID", func(r *Runner) *Var { return strVar(itoa(int64(r.pid))) }, func(*Runner, string) {})
 	dyn("BASH_SUBSHELL", func(r *Runner) *Var { return strVar(itoa(int64(r.subshell))) }, func(*Runner, string) {})
 	dyn("BASH_COMMAND", func(r *Runner) *Var { return strVar(r.bashCommand()) }, func(*Runner, string) {})
-	// Without extdebug bash's BASH_ARGV and BASH_ARGC keep the shell's
-	// arguments as it started (last first). (A -c string's functions see
-	// what is left of bash's stack of them, not copied here.)
-	argv := make([]string, len(r.params))
-	for i, p := range r.params {
-		argv[len(argv)-1-i] = p
-	}
-	argc := []string{itoa(int64(len(argv)))}
-	g["BASH_ARGV"], g["BASH_ARGC"] = arrVar(argv), arrVar(argc)
+	// BASH_ARGV and BASH_ARGC: with extdebug on, each call pushes its
+	// arguments on the positional parameters of when they were first
+	// needed (last first).
+	dyn("BASH_ARGV", func(r *Runner) *Var { return r.argStack(false) }, nil)
+	dyn("BASH_ARGC", func(r *Runner) *Var { return r.argStack(true) }, nil)
 	// HISTCMD is 0 where no history is kept.
 	dyn("HISTCMD", func(*Runner) *Var { return &Var{Attr: AttrInteger, set: true, str: "0"} }, func(*Runner, string) {})
 	dyn("BASH_ARGV0", func(r *Runner) *Var { return strVar(r.arg0) }, func(r *Runner, v string) { r.arg0 = v })
@@ -227,6 +223,57 @@ func (r *Runner) initVars() {
 	}
 	force("SHLVL", itoa(lvl+1), AttrExport)
 	r.vars.gen++
+}
+
+// argStack is BASH_ARGV (or BASH_ARGC when counts): the arguments the
+// calls running pushed, innermost first, above the shell's own.
+func (r *Runner) argStack(counts bool) *Var {
+	if !r.argInit && !r.opts.shopt[optExtdebug] && !r.inFunctionFrame() {
+		r.initArgStack() // as bash does when they are read there
+	}
+	var vals []string
+	for i := len(r.frames) - 1; i >= 0; i-- {
+		fr := r.frames[i]
+		if !fr.pushed {
+			continue
+		}
+		if counts {
+			vals = append(vals, itoa(int64(len(fr.args))))
+			continue
+		}
+		for j := len(fr.args) - 1; j >= 0; j-- {
+			vals = append(vals, fr.args[j])
+		}
+	}
+	if !r.argInit {
+		return arrVar(vals)
+	}
+	if counts {
+		return arrVar(append(vals, itoa(int64(len(r.argBase)))))
+	}
+	for j := len(r.argBase) - 1; j >= 0; j-- {
+		vals = append(vals, r.argBase[j])
+	}
+	return arrVar(vals)
+}
+
+// initArgStack puts the positional parameters at the bottom of
+// BASH_ARGV, once.
+func (r *Runner) initArgStack() {
+	if !r.argInit {
+		r.argInit = true
+		r.argBase = append([]string(nil), r.params...)
+	}
+}
+
+// inFunctionFrame reports whether a function is running.
+func (r *Runner) inFunctionFrame() bool {
+	for _, fr := range r.frames {
+		if fr.fn != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // frameArray is FUNCNAME, BASH_SOURCE or BASH_LINENO: innermost first.

@@ -289,11 +289,18 @@ func (r *Runner) returnTrap(fn *Func) {
 
 // runExitTrap runs the EXIT trap, once, as the shell or a subshell ends.
 func (r *Runner) runExitTrap() {
+	fr, errexit := r.errexitFrames, r.errexitExit
+	r.errexitFrames, r.errexitExit = nil, false
 	cmd, ok := r.traps.get("EXIT")
 	if !ok || cmd == "" || r.opts.set[optNoexec] {
 		return
 	}
 	r.traps.reset("EXIT")
+	if errexit && fr != nil {
+		saved := r.frames
+		r.frames = fr
+		defer func() { r.frames = saved }()
+	}
 	status := r.status
 	r.flow = flowNone
 	r.guard(func() { r.runTrap("EXIT", cmd) })

@@ -229,6 +229,19 @@ func (vs *vars) inFunction() bool { return vs.local() != vs.scopes[0] }
 // push changes what is visible, exported variables included.
 func (vs *vars) push(s *scope) { vs.scopes = append(vs.scopes, s); vs.gen++ }
 
+// findNonTemp is find outside the scopes of assignments before a command.
+func (vs *vars) findNonTemp(name string) *Var {
+	for i := len(vs.scopes) - 1; i >= 0; i-- {
+		if vs.scopes[i].temp {
+			continue
+		}
+		if v, ok := vs.scopes[i].vars[name]; ok {
+			return v
+		}
+	}
+	return nil
+}
+
 // find is the variable name names, without following namerefs, and the
 // scope it is in; nil when there is none.
 func (vs *vars) find(name string) (*Var, *scope) {
@@ -329,7 +342,8 @@ func (r *Runner) resolve(name string) (target, sub string, hasSub bool) {
 		}
 		target = n
 	}
-	// A cycle refers to nothing, as in bash (which warns when assigning).
+	// A cycle refers to nothing; bash warns.
+	r.errorf("warning: %s: circular name reference", name)
 	return "", "", false
 }
 
@@ -501,6 +515,10 @@ func (r *Runner) assign(name, value string, appending bool) error {
 	target, sub, hasSub := r.resolve(name)
 	if hasSub {
 		return r.assignElem(target, sub, value, appending)
+	}
+	if target == "" {
+		// A cycle of namerefs, warned about: bash abandons the line.
+		return &varError{fatal: true}
 	}
 	v, _ := r.vars.forWrite(target)
 	if v == nil {
