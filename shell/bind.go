@@ -82,7 +82,9 @@ func (s *Shell) bindBuiltin(r *eval.Runner, b builtinIO, args []string) int {
 	case 'X':
 		listBound(b.out, effective(m, defaults), false, func(k binding) string { return k.cmd })
 	case 'v', 'V':
-		s.listRlVars(b.out, list == 'V', s.optNow("vi"))
+		vi, _ := r.Opt("vi")
+		term, _ := r.Get("TERM")
+		s.listRlVars(b.out, list == 'V', vi, term == "" || term == "dumb")
 	}
 	for _, fn := range query {
 		keys := keysOf(effective(m, defaults), fn)
@@ -545,20 +547,33 @@ func (s *Shell) rlVar(name string) string {
 }
 
 // listRlVars is bind -v, or -V when readable: the readline variables, as
-// bash has them unless `bind 'set …'` changed one.
-func (s *Shell) listRlVars(w io.Writer, readable, vi bool) {
-	for _, v := range rlVars {
-		value := v[1]
-		if set, ok := s.rlVars[v[0]]; ok {
-			value = set
-		}
-		if v[0] == "editing-mode" && vi {
-			value = "vi"
-		}
-		if readable {
-			fmt.Fprintf(w, "%s is set to `%s'\n", v[0], value)
-		} else {
-			fmt.Fprintf(w, "set %s %s\n", v[0], value)
+// bash has them unless `bind 'set …'` changed one. On a dumb terminal
+// readline turns off what needs escape sequences, bracketed paste and the
+// active region.
+func (s *Shell) listRlVars(w io.Writer, readable, vi, dumb bool) {
+	// readline lists its on/off variables first, then the others; a
+	// boolean's default is on or off, no other variable's is.
+	for _, bools := range []bool{true, false} {
+		for _, v := range rlVars {
+			if (v[1] == "on" || v[1] == "off") != bools {
+				continue
+			}
+			value := v[1]
+			if set, ok := s.rlVars[v[0]]; ok {
+				value = set
+			}
+			if v[0] == "editing-mode" && vi {
+				value = "vi"
+			}
+			if _, set := s.rlVars[v[0]]; !set && dumb &&
+				(v[0] == "enable-bracketed-paste" || v[0] == "enable-active-region") {
+				value = "off"
+			}
+			if readable {
+				fmt.Fprintf(w, "%s is set to `%s'\n", v[0], value)
+			} else {
+				fmt.Fprintf(w, "set %s %s\n", v[0], value)
+			}
 		}
 	}
 }

@@ -353,6 +353,9 @@ func (s *Shell) onOption(r *eval.Runner, name string, on bool) error {
 
 // optNow reports whether a set -o or shopt option is on now.
 func (s *Shell) optNow(name string) bool {
+	if s.r == nil { // a non-interactive shell's bind
+		return false
+	}
 	on, _ := s.r.Opt(name)
 	return on
 }
