@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -655,6 +656,17 @@ func (r *Runner) runIncremental(src string, top bool, where string) {
 				return
 			}
 			r.status = r.reportSyntax(src, err, where)
+			if off, ok := errPos(err); ok && !r.opts.set[optPosix] {
+				if end, ok := inCompoundAssign(src, int(done), int(off.Offset())); ok {
+					// bash discards what it read of a compound
+					// assignment's line with its error, status 1,
+					// and reads on (a POSIX shell exits).
+					r.status = 1
+					pending, pendingHdoc = nil, false
+					src = blankOut(src, int(done), end)
+					continue
+				}
+			}
 			if top && !r.sess.interactive {
 				r.flow = flowExit
 			}
@@ -946,4 +958,52 @@ func (r *Runner) at(pos syntax.Pos) {
 	if l := int(pos.Line()); l > 0 && r.lineLock == 0 {
 		r.line = l + r.lineBase
 	}
+}
+
+// compoundAssignStart matches the start of a compound assignment's word:
+// name=( name+=( name[key]=(.
+var compoundAssignStart = regexp.MustCompile(`(?:^|[\s;&|({])[A-Za-z_][A-Za-z0-9_]*(?:\[[^]\n]*\])?\+?=\(`)
+
+// inCompoundAssign reports whether the syntax error at off lies inside a
+// compound assignment's parentheses opened after from (where the
+// statements read so far end), and returns the end of the error's line:
+// what bash discards before it reads on.
+func inCompoundAssign(src string, from, off int) (int, bool) {
+	if from < 0 || off > len(src) || from > off {
+		return 0, false
+	}
+	seg := src[from:off]
+	locs := compoundAssignStart.FindAllStringIndex(seg, -1)
+	if len(locs) == 0 {
+		return 0, false
+	}
+	depth := 0
+	for _, c := range seg[locs[len(locs)-1][1]:] {
+		switch c {
+		case '(':
+			depth++
+		case ')':
+			depth--
+		}
+	}
+	if depth < 0 {
+		return 0, false
+	}
+	end := len(src)
+	if i := strings.IndexByte(src[off:], '\n'); i >= 0 {
+		end = off + i
+	}
+	return end, true
+}
+
+// blankOut replaces src[from:to] with spaces, its newlines kept: the
+// text is gone, the offsets and line numbers of what follows stay.
+func blankOut(src string, from, to int) string {
+	b := []byte(src)
+	for i := from; i < to && i < len(b); i++ {
+		if b[i] != '\n' {
+			b[i] = ' '
+		}
+	}
+	return string(b)
 }
