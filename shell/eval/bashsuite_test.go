@@ -23,3 +23,16 @@ func TestCompoundAssignSyntaxErrorAgainstBash(t *testing.T) {
 		{"last-status", "a=(1 & 2)"},
 	})
 }
+
+// An assignment to an array element reads its subscript up to the
+// matching ], blanks and all, when the word starts a command.
+func TestSubscriptWithBlanksAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"assoc", `declare -A h; h[hello world]=flip; declare -p h; echo "${h[hello world]}"`},
+		{"append", `declare -A h; h[a b]+=x; h[a b]+=y; declare -p h`},
+		{"expanded-key", `declare -A h; k=zz; h[$k v]=3; declare -p h`},
+		{"indexed-arith", `a[1 + 1]=two; a[ 0 ]=zero; declare -p a`},
+		{"after-keyword", "declare -A h; if true; then h[x y]=1; fi; while h[p q]=2; do break; done; declare -p h"},
+		{"prefix-of-command", `declare -A h; h[a b]=1 h[c d]=2; declare -p h`},
+	})
+}
