@@ -1,6 +1,9 @@
 package eval
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // Gaps found by running bash's own test suite (bash 5.2's tests/*.tests,
 // see cmd/qsh's TestBashSuiteAgainstBash), fixed from bash's manual and
@@ -35,4 +38,15 @@ func TestSubscriptWithBlanksAgainstBash(t *testing.T) {
 		{"after-keyword", "declare -A h; if true; then h[x y]=1; fi; while h[p q]=2; do break; done; declare -p h"},
 		{"prefix-of-command", `declare -A h; h[a b]=1 h[c d]=2; declare -p h`},
 	})
+}
+
+// A parse error after a ${…} is no error of the expansion's: read again
+// with the expansion set aside it is the same error, and the shell reports
+// it rather than trying again for ever (array.tests hung on b[]=x after
+// ${b[@]:2:3}; bash takes b[]= and fails when it runs it).
+func TestParseErrorAfterExpansionEnds(t *testing.T) {
+	out, errOut, status := runInProcess(t, "echo ${b[@]:2:3}\nb[]=bcde\necho not-here", t.TempDir())
+	if out != "\n" || !strings.Contains(errOut, "syntax error") || status != 2 {
+		t.Errorf("got stdout %q, stderr %q, status %d; want a blank line and a syntax error, status 2", out, errOut, status)
+	}
 }

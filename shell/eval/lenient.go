@@ -50,7 +50,7 @@ func parseLenient(src, name string) (*syntax.File, string, *lenient, error) {
 			return f, src, l, nil
 		}
 		fixed, ok := fixParseError(src, err, &l)
-		if !ok {
+		if !ok || fixed == src {
 			return nil, src, l, err
 		}
 		src = fixed
@@ -221,8 +221,8 @@ func placeBad(src string, off int, l *lenient) (string, bool) {
 			return src, false
 		}
 	}
-	if end < 0 || end-start < 4 {
-		return src, false
+	if end < 0 || end-start < 4 || end <= off {
+		return src, false // an error after the expansion is not its own
 	}
 	l.bad[uint(start)] = src[start:end]
 	return src[:start] + "${" + strings.Repeat("_", end-start-3) + "}" + src[end:], true

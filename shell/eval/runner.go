@@ -635,7 +635,7 @@ func (r *Runner) runIncremental(src string, top bool, where string) {
 			err, refused = refused, nil
 		}
 		if err != nil && !stop && r.flow == flowNone && r.ctx.Err() == nil {
-			if fixed, ok := fixParseError(src, err, &l); ok {
+			if fixed, ok := fixParseError(src, err, &l); ok && fixed != src {
 				src = fixed
 				r.heredocWarnings(l)
 				continue
