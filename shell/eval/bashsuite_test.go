@@ -1,6 +1,8 @@
 package eval
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -49,4 +51,45 @@ func TestParseErrorAfterExpansionEnds(t *testing.T) {
 	if out != "\n" || !strings.Contains(errOut, "syntax error") || status != 2 {
 		t.Errorf("got stdout %q, stderr %q, status %d; want a blank line and a syntax error, status 2", out, errOut, status)
 	}
+}
+
+// exit, return, break, continue and shift given more than one number
+// abandon the rest of the line, status 1: a script reads on at its next
+// line, a subshell ends, and a -c string ends whole.
+func TestTooManyArgumentsAgainstBash(t *testing.T) {
+	script := "set -- a b c\nshift 1 2; echo same $?\necho next $? $#\n" +
+		"f() { shift 1 2; echo in-f; }; f\necho after-f $?\n" +
+		"(shift 1 2; echo sub $?); echo after-sub $?\n" +
+		"eval 'shift 1 2; echo in-eval'; echo same-line\necho after-eval $?\n" +
+		"g() { return 1 2; }; g\necho after-return $?\n" +
+		"for i in 1 2; do break 1 2; echo in-loop; done; echo same-loop\necho after-break $?\n" +
+		"for i in 1 2; do continue 1 2; done\necho after-continue $?\n" +
+		"exit 3 4; echo same-exit\necho after-exit $?\n"
+	path := filepath.Join(t.TempDir(), "many.sh")
+	if err := os.WriteFile(path, []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	runScriptBoth(t, path)
+	checkAgainstBash(t, []bashCase{
+		{"c-string", "set -- a; shift 1 2; echo same\necho not-here"},
+		{"c-function", "f() { shift 1 2; echo in-f; }; f\necho not-here"},
+		{"c-subshell", "(shift 1 2; echo sub); echo after $?"},
+		{"c-exit", "exit 3 4\necho not-here"},
+	})
+}
+
+// The same in a sourced file abandons the line that sourced it.
+func TestTooManyArgumentsSourcedAgainstBash(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "src.sh")
+	if err := os.WriteFile(src, []byte("shift 1 2; echo in1\necho in2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	main := filepath.Join(dir, "main.sh")
+	code := "set -- a b\nsource " + src + "; echo same\necho next $? $# \"${BASH_SOURCE[*]}\" $LINENO\n" +
+		"f() { source " + src + "; echo in-f; }; f; echo same-f\necho next-f $LINENO\n"
+	if err := os.WriteFile(main, []byte(code), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	runScriptBoth(t, main)
 }

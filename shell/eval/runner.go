@@ -100,6 +100,9 @@ type Runner struct {
 	funcDepth int
 	// failing is set while a cmdError unwinds, for commandGuarded.
 	failing bool
+	// discarding is set by an [abort] that abandons the outermost
+	// input's line: an eval's or a sourced file's lines pass it on.
+	discarding bool
 
 	ifsCache *ifsChars
 	envCache []string
@@ -592,6 +595,12 @@ func (r *Runner) runIncremental(src string, top bool, where string) {
 			}
 			if r.guard(func() { r.topStmt(st, view) }) {
 				skipLine = st.End().Line()
+				if r.discarding {
+					if !top {
+						panic(abort{status: r.status, discard: true})
+					}
+					r.discarding = false
+				}
 			}
 			stop = r.flow != flowNone || r.ctx.Err() != nil || r.sess.lineAborted.Load()
 		}
@@ -792,6 +801,10 @@ func (r *Runner) heredocWarnings(l *lenient) {
 type abort struct {
 	status int
 	exit   bool
+	// discard abandons the line of the outermost input too: bash's
+	// jump to the top level, through an eval's or a sourced file's
+	// lines.
+	discard bool
 }
 
 // guard runs f, ending what an [abort] or an internal error stops: the
@@ -808,6 +821,7 @@ func (r *Runner) guard(f func()) (aborted bool) {
 		switch e := e.(type) {
 		case abort:
 			r.status = e.status
+			r.discarding = e.discard
 			if e.exit && e.status == 127 && (r.subshell > 0 || r.opts.set[optErrexit]) {
 				// set -u and ${x?} end a subshell with status 1, the
 				// shell itself with 127 — or 1 under set -e, as in bash.
