@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/qsh-shell/qsh/internal/needs"
 )
 
 // Gaps found by running bash's own test suite (bash 5.2's tests/*.tests,
@@ -92,4 +94,15 @@ func TestTooManyArgumentsSourcedAgainstBash(t *testing.T) {
 		t.Fatal(err)
 	}
 	runScriptBoth(t, main)
+}
+
+// A background command whose redirection waits for the shell (a FIFO the
+// shell opens next) does not hold the shell up: bash's fork returns at
+// once and the child waits in open. From test1.sub of bash's test.tests.
+func TestBackgroundRedirectWaitsAgainstBash(t *testing.T) {
+	needs.Tool(t, "mkfifo")
+	checkAgainstBash(t, []bashCase{
+		{"fifo", `mkfifo p; cat < p & exec 6>p; echo hi >&6; exec 6>&-; wait; echo done $?`},
+		{"fifo-pipeline", `mkfifo p; tr a-z A-Z < p | cat & exec 6>p; echo hi >&6; exec 6>&-; wait; echo done $?`},
+	})
 }
