@@ -106,3 +106,17 @@ func TestBackgroundRedirectWaitsAgainstBash(t *testing.T) {
 		{"fifo-pipeline", `mkfifo p; tr a-z A-Z < p | cat & exec 6>p; echo hi >&6; exec 6>&-; wait; echo done $?`},
 	})
 }
+
+// export and readonly assign as an assignment does: a readonly
+// variable's error names no builtin; declare, typeset and local name
+// themselves. Neither takes an array element.
+func TestDeclReadonlyMessageAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"readonly", `readonly a=1; readonly a=2; echo st=$?; readonly a; echo st=$?`},
+		{"export", `readonly a=1; export a=2; echo st=$?`},
+		{"declare", `readonly a=1; declare a=2; echo st=$?; typeset -i a=3; echo st=$?; declare +r a; echo $?`},
+		{"local", `readonly a=1; f() { local a=2; echo st=$?; }; f`},
+		{"function", `f() { readonly b=1; readonly b=2; }; f; echo st=$?`},
+		{"subscript", `a=(1); readonly a[-5]=2; echo st=$?; export a[-5]=3; echo st=$?; readonly a[5]; echo st=$?; readonly "a[1]=x"; declare -p a`},
+	})
+}

@@ -196,7 +196,13 @@ func (r *Runner) declare(b *B, kind string, items []declItem) int {
 	status := 0
 	for _, it := range names {
 		if err := r.declareOne(kind, on, off, it); err != nil {
-			if err != errReported {
+			switch {
+			case err == errReported:
+			case (kind == "export" || kind == "readonly") && isFatal(err):
+				// bash's export and readonly assign as an
+				// assignment does: its message names no builtin.
+				r.errorf("%s", err.Error())
+			default:
 				r.errorf("%s: %s", kind, err.Error())
 			}
 			status = 1
@@ -255,6 +261,14 @@ func (r *Runner) declareOne(kind string, on, off map[byte]bool, it declItem) err
 	}
 	if !validName(name) {
 		return &varError{msg: "`" + it.String() + "': not a valid identifier"}
+	}
+	if hasIndex && (kind == "export" || kind == "readonly") {
+		// export and readonly take names, not array elements.
+		sub := indexText
+		if index != nil {
+			sub = r.srcOf(index)
+		}
+		return &varError{msg: "`" + name + "[" + sub + "]': not a valid identifier"}
 	}
 	// Where the variable lives: a new local in a function (declare,
 	// local, typeset without -g), else the visible one or a global.
