@@ -120,3 +120,12 @@ func TestDeclReadonlyMessageAgainstBash(t *testing.T) {
 		{"subscript", `a=(1); readonly a[-5]=2; echo st=$?; export a[-5]=3; echo st=$?; readonly a[5]; echo st=$?; readonly "a[1]=x"; declare -p a`},
 	})
 }
+
+// An unclosed ( in [ … ] names the ] as what was found instead of ).
+func TestTestUnclosedParenAgainstBash(t *testing.T) {
+	checkAgainstBash(t, []bashCase{
+		{"bracket", `[ \( 1 = 2 ]; echo $?; [ ! \( a ]; echo $?; [ \( a = a \) ]; echo $?`},
+		{"test", `test \( 1 = 2; echo $?; test \( a = b x; echo $?`},
+		{"bracket-found", `[ '(' a = b x ]; echo $?`},
+	})
+}
