@@ -45,11 +45,14 @@ func numArg(b *B, s string) (int64, bool) {
 	return n, true
 }
 
-// tooManyArgs ends a non-interactive shell, as bash's exit, return, break,
-// continue and shift do when given more than their one number.
+// tooManyArgs is bash's exit, return, break, continue and shift given
+// more than their one number: the rest of the line is abandoned, status
+// 1 — the line of an eval's or a sourced file's caller too; a subshell
+// ends, and so does a -c string, read by bash as one piece; a script
+// reads on at its next line.
 func tooManyArgs(b *B) {
 	b.Errorf("too many arguments")
-	panic(abort{status: 1, exit: true})
+	panic(abort{status: 1, exit: b.R.sess.dashExtra == "c" && b.R.sess.scriptName == "", discard: true})
 }
 
 func builtinExit(b *B) int {
@@ -171,8 +174,8 @@ func (r *Runner) eval(src, name string) int {
 	savedLine, savedBase := r.line, r.lineBase
 	r.status = 0
 	r.lineBase = max(r.line-1, 0)
+	defer func() { r.line, r.lineBase = savedLine, savedBase }()
 	r.runIncremental(src, false, "eval")
-	r.line, r.lineBase = savedLine, savedBase
 	return r.status
 }
 
@@ -301,13 +304,18 @@ func (r *Runner) source(name, src string, args []string, setArgs bool) int {
 		r.params = args
 	}
 	r.lineBase = 0
-	r.runIncremental(src, false, "")
-	r.line, r.lineBase = savedLine, savedBase
-	top := r.frames[len(r.frames)-1]
-	r.frames = r.frames[:len(r.frames)-1]
-	if setArgs {
-		r.params = top.params
-	}
+	func() {
+		// An abort that abandons the caller's line passes through.
+		defer func() {
+			r.line, r.lineBase = savedLine, savedBase
+			top := r.frames[len(r.frames)-1]
+			r.frames = r.frames[:len(r.frames)-1]
+			if setArgs {
+				r.params = top.params
+			}
+		}()
+		r.runIncremental(src, false, "")
+	}()
 	if r.flow == flowReturn {
 		r.flow = flowNone
 	}

@@ -298,7 +298,13 @@ func (r *Runner) declare(b *B, kind string, items []declItem) int {
 	status := 0
 	for _, it := range names {
 		if err := r.declareOne(kind, on, off, it); err != nil {
-			if err != errReported {
+			switch {
+			case err == errReported:
+			case (kind == "export" || kind == "readonly") && isFatal(err):
+				// bash's export and readonly assign as an
+				// assignment does: its message names no builtin.
+				r.errorf("%s", err.Error())
+			default:
 				r.errorf("%s: %s", kind, err.Error())
 			}
 			status = 1

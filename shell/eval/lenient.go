@@ -53,7 +53,7 @@ func parseLenient(src, name string) (*syntax.File, string, *lenient, error) {
 			return f, src, l, nil
 		}
 		fixed, ok := fixParseError(src, err, &l)
-		if !ok {
+		if !ok || fixed == src {
 			return nil, src, l, err
 		}
 		src = fixed
@@ -224,8 +224,8 @@ func placeBad(src string, off int, l *lenient) (string, bool) {
 			return src, false
 		}
 	}
-	if end < 0 || end-start < 4 {
-		return src, false
+	if end < 0 || end-start < 4 || end <= off {
+		return src, false // an error after the expansion is not its own
 	}
 	l.bad[uint(start)] = src[start:end]
 	return src[:start] + "${" + strings.Repeat("_", end-start-3) + "}" + src[end:], true
@@ -344,7 +344,11 @@ func arrayKeyAround(src string, off int) (start, end int, ok bool) {
 		return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 	})
 	inParam := len(name) < open && (strings.HasSuffix(name, "${") || strings.HasSuffix(name, "${#") || strings.HasSuffix(name, "${!"))
-	if !inParam && strings.IndexByte("( \t\n", src[open-1]) < 0 {
+	// a[k k]=v: an assignment's subscript, read by bash as a word up
+	// to its ] when the word starts a command (a declaration's
+	// arguments are words split at blanks).
+	assign := len(name) < open && validName(src[len(name):open]) && commandStart(name)
+	if !inParam && !assign && strings.IndexByte("( \t\n", src[open-1]) < 0 {
 		return 0, 0, false
 	}
 	close := strings.IndexAny(src[off:], "]\n")
@@ -476,4 +480,28 @@ func (r *Runner) arithOriginal(x syntax.ArithmExpr) (string, bool) {
 	}
 	text, ok := r.lenient.arith[w.Pos().Offset()]
 	return text, ok
+}
+
+// commandStart reports whether a word that follows text would be the
+// first word of a command: text ends (blanks aside) at the start, at a
+// newline or an operator, or with a reserved word that a command follows.
+func commandStart(text string) bool {
+	text = strings.TrimRight(text, " \t")
+	if text == "" || strings.IndexByte("\n;&|({", text[len(text)-1]) >= 0 {
+		return true
+	}
+	word := text[strings.LastIndexAny(text, " \t\n;&|(")+1:]
+	switch word {
+	case "then", "do", "else", "elif", "if", "while", "until", "!", "{":
+		return true
+	}
+	// An assignment before it: a[k]=1 b[k k]=2 cmd.
+	if eq := strings.IndexByte(word, '='); eq > 0 {
+		name := strings.TrimSuffix(word[:eq], "+")
+		if i := strings.IndexByte(name, '['); i > 0 && strings.HasSuffix(name, "]") {
+			name = name[:i]
+		}
+		return validName(name) && commandStart(text[:len(text)-len(word)])
+	}
+	return false
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -108,6 +109,9 @@ type Runner struct {
 	funcDepth int
 	// failing is set while a cmdError unwinds, for commandGuarded.
 	failing bool
+	// discarding is set by an [abort] that abandons the outermost
+	// input's line: an eval's or a sourced file's lines pass it on.
+	discarding bool
 
 	ifsCache *ifsChars
 	envCache []string
@@ -604,6 +608,12 @@ func (r *Runner) runIncremental(src string, top bool, where string) {
 			}
 			if r.guard(func() { r.topStmt(st, view) }) {
 				skipLine = st.End().Line()
+				if r.discarding {
+					if !top {
+						panic(abort{status: r.status, discard: true})
+					}
+					r.discarding = false
+				}
 			}
 			stop = r.flow != flowNone || r.ctx.Err() != nil || r.sess.lineAborted.Load()
 		}
@@ -647,7 +657,7 @@ func (r *Runner) runIncremental(src string, top bool, where string) {
 			err, refused = refused, nil
 		}
 		if err != nil && !stop && r.flow == flowNone && r.ctx.Err() == nil {
-			if fixed, ok := fixParseError(src, err, &l); ok {
+			if fixed, ok := fixParseError(src, err, &l); ok && fixed != src {
 				src = fixed
 				r.heredocWarnings(l)
 				continue
@@ -668,6 +678,17 @@ func (r *Runner) runIncremental(src string, top bool, where string) {
 				return
 			}
 			r.status = r.reportSyntax(src, err, where)
+			if off, ok := errPos(err); ok && !r.opts.set[optPosix] {
+				if end, ok := inCompoundAssign(src, int(done), int(off.Offset())); ok {
+					// bash discards what it read of a compound
+					// assignment's line with its error, status 1,
+					// and reads on (a POSIX shell exits).
+					r.status = 1
+					pending, pendingHdoc = nil, false
+					src = blankOut(src, int(done), end)
+					continue
+				}
+			}
 			if top && !r.sess.interactive {
 				r.flow = flowExit
 			}
@@ -793,6 +814,10 @@ func (r *Runner) heredocWarnings(l *lenient) {
 type abort struct {
 	status int
 	exit   bool
+	// discard abandons the line of the outermost input too: bash's
+	// jump to the top level, through an eval's or a sourced file's
+	// lines.
+	discard bool
 }
 
 // guard runs f, ending what an [abort] or an internal error stops: the
@@ -809,6 +834,7 @@ func (r *Runner) guard(f func()) (aborted bool) {
 		switch e := e.(type) {
 		case abort:
 			r.status = e.status
+			r.discarding = e.discard
 			if e.exit && e.status == 127 && (r.subshell > 0 || r.opts.set[optErrexit]) {
 				// set -u and ${x?} end a subshell with status 1, the
 				// shell itself with 127 — or 1 under set -e, as in bash.
@@ -963,4 +989,52 @@ func (r *Runner) at(pos syntax.Pos) {
 	if l := int(pos.Line()); l > 0 && r.lineLock == 0 {
 		r.line = l + r.lineBase
 	}
+}
+
+// compoundAssignStart matches the start of a compound assignment's word:
+// name=( name+=( name[key]=(.
+var compoundAssignStart = regexp.MustCompile(`(?:^|[\s;&|({])[A-Za-z_][A-Za-z0-9_]*(?:\[[^]\n]*\])?\+?=\(`)
+
+// inCompoundAssign reports whether the syntax error at off lies inside a
+// compound assignment's parentheses opened after from (where the
+// statements read so far end), and returns the end of the error's line:
+// what bash discards before it reads on.
+func inCompoundAssign(src string, from, off int) (int, bool) {
+	if from < 0 || off > len(src) || from > off {
+		return 0, false
+	}
+	seg := src[from:off]
+	locs := compoundAssignStart.FindAllStringIndex(seg, -1)
+	if len(locs) == 0 {
+		return 0, false
+	}
+	depth := 0
+	for _, c := range seg[locs[len(locs)-1][1]:] {
+		switch c {
+		case '(':
+			depth++
+		case ')':
+			depth--
+		}
+	}
+	if depth < 0 {
+		return 0, false
+	}
+	end := len(src)
+	if i := strings.IndexByte(src[off:], '\n'); i >= 0 {
+		end = off + i
+	}
+	return end, true
+}
+
+// blankOut replaces src[from:to] with spaces, its newlines kept: the
+// text is gone, the offsets and line numbers of what follows stay.
+func blankOut(src string, from, to int) string {
+	b := []byte(src)
+	for i := from; i < to && i < len(b); i++ {
+		if b[i] != '\n' {
+			b[i] = ' '
+		}
+	}
+	return string(b)
 }

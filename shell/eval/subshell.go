@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"time"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -401,12 +402,19 @@ func (r *Runner) background(st *syntax.Stmt) {
 
 // startedPid waits for a program's process ID or for the job to end, and
 // prefers the ID: a job that ends at once has sent it too, and select
-// would pick either at random.
+// would pick either at random. A job still opening its redirections after
+// pidWait may wait for the shell itself (cat <fifo & exec 3>fifo: bash's
+// fork returns at once, the child waits in open): $! is then the
+// stand-in, which kill and wait take all the same.
 func startedPid(started <-chan int, done <-chan struct{}, stand int) int {
+	timer := time.NewTimer(pidWait)
+	defer timer.Stop()
 	select {
 	case p := <-started:
 		return p
 	case <-done:
+	case <-timer.C:
+		return stand
 	}
 	select {
 	case p := <-started:
@@ -415,6 +423,9 @@ func startedPid(started <-chan int, done <-chan struct{}, stand int) int {
 		return stand
 	}
 }
+
+// pidWait bounds the wait for a background program's process ID.
+const pidWait = 2 * time.Second
 
 // onlyPrograms reports whether st only runs programs (a simple command, a
 // pipeline of them): once started they need nothing of the shell.

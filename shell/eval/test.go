@@ -569,6 +569,9 @@ func (t *testParser) term() bool {
 		t.advance(true)
 		v := t.expr()
 		switch {
+		case t.pos >= len(t.args) && t.b.Args[0] == "[":
+			// bash's [ reads on into its ] as the word found.
+			t.fail("`)' expected, found ]")
 		case t.pos >= len(t.args):
 			t.fail("`)' expected")
 		case t.args[t.pos] != ")":
