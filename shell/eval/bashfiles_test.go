@@ -38,6 +38,7 @@ import (
 // cases beside it.
 var bashFilesSkipped = map[string]string{
 	"history.sh":          "history is package shell's builtin",
+	"bind.sh":             "bind is package shell's builtin",
 	"complete.sh":         "complete and compgen are package shell's builtins",
 	"prompt-transform.sh": "prompt escapes are decoded by package shell",
 }
