@@ -330,9 +330,11 @@ func (h *history) readAll(path string) (historyData, error) {
 // writeHistoryFile appends text to the file at path, or with O_TRUNC
 // in mode replaces the file whole (a temporary file renamed over it, in
 // the directory of the file a symlink names): a crash leaves the old list
-// or the new one, never half of it.
+// or the new one, never half of it. A path that is there but is not a
+// regular file (HISTFILE=/dev/null) is written in place, as bash does:
+// renamed over, the device would become a file.
 func writeHistoryFile(path string, mode int, text string) error {
-	if mode&os.O_TRUNC == 0 {
+	if fi, err := os.Stat(path); mode&os.O_TRUNC == 0 || err == nil && !fi.Mode().IsRegular() {
 		f, err := os.OpenFile(path, mode, 0o600)
 		if err != nil {
 			return err

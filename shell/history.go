@@ -634,6 +634,11 @@ func (h *history) rewriteFile(dedupe bool) error {
 		return err
 	}
 	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		// HISTFILE=/dev/null: renamed over, the device would become a
+		// file; there is nothing in it to trim.
+		return err
+	}
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
 		return err
 	}

@@ -562,3 +562,20 @@ func TestHistoryShareOwnFile(t *testing.T) {
 		t.Errorf("file %q (%v)", d.entries, err)
 	}
 }
+
+// TestHistoryFileDevice: HISTFILE=/dev/null (a copy of it here) stays a
+// device through history -w and the rewrite erasedups makes at exit, as
+// in bash: renamed over, it became a file of the history's lines, and
+// every later reader of /dev/null read them.
+func TestHistoryFileDevice(t *testing.T) {
+	dev := filepath.Join(t.TempDir(), "null")
+	if err := unix.Mknod(dev, unix.S_IFCHR|0o666, int(unix.Mkdev(1, 3))); err != nil {
+		t.Skipf("cannot make a copy of /dev/null: %v", err)
+	}
+	s, _, _ := newTestShell(t, []string{"HISTFILE=" + dev, "HISTCONTROL=erasedups", "echo a", "echo b", "echo a",
+		"history -w", "history -w " + dev, "history -a " + dev})
+	s.REPL(t.Context())
+	if fi, err := os.Stat(dev); err != nil || fi.Mode().Type() != os.ModeDevice|os.ModeCharDevice {
+		t.Fatalf("HISTFILE=%s after history -w and exit: %v (%v)", dev, fi.Mode(), err)
+	}
+}

@@ -94,6 +94,10 @@ type Agent struct {
 	retries  int
 	maxCalls int
 
+	// afterFunc starts QSH_AI_TIMEOUT's timer: time.AfterFunc, or in
+	// tests one that fires when they say.
+	afterFunc func(time.Duration, func()) *time.Timer
+
 	mu     sync.Mutex
 	ready  bool
 	ep     Endpoint
@@ -184,7 +188,7 @@ func Clock(now func() time.Time) Option { return func(a *Agent) { a.now = now } 
 // the assistant then has no tools.
 func New(cfg Config, ts ToolSet, opts ...Option) *Agent {
 	a := &Agent{cfg: cfg, tools: ts, backoff: defaultBackoff, now: time.Now, retries: 3, maxCalls: 25,
-		noTools: map[string]bool{}}
+		noTools: map[string]bool{}, afterFunc: time.AfterFunc}
 	for _, o := range opts {
 		o(a)
 	}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -249,6 +250,26 @@ func TestCancel(t *testing.T) {
 }
 
 // trigger is a writer that calls fire once it has seen on.
+// timeoutOn makes a's QSH_AI_TIMEOUT fire when fire is closed, whatever
+// its duration, unless the request ended before.
+func timeoutOn(t *testing.T, a *Agent, fire <-chan struct{}) {
+	done := make(chan struct{})
+	t.Cleanup(func() { close(done) })
+	a.afterFunc = func(_ time.Duration, f func()) *time.Timer {
+		timer := time.AfterFunc(time.Hour, f) // stopped when the request ends
+		go func() {
+			select {
+			case <-fire:
+				if timer.Stop() {
+					f()
+				}
+			case <-done:
+			}
+		}()
+		return timer
+	}
+}
+
 type trigger struct {
 	mu   sync.Mutex
 	buf  bytes.Buffer
@@ -379,14 +400,32 @@ func TestErrors(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			srv := aitest.NewOpenAI(t, tc.replies...)
+			replies := slices.Clone(tc.replies)
+			w := &trigger{}
+			// The timeouts fire once the server holds the request, or once
+			// the answer's start is on the screen: by the clock, 50ms on a
+			// busy machine may be over before either.
+			fire := make(chan struct{})
+			timed := true
+			switch tc.name {
+			case "timeout":
+				replies[0].Taken = fire
+			case "stalled stream":
+				w.on, w.fire = "start", func() { close(fire) }
+			default:
+				timed = false
+			}
+			srv := aitest.NewOpenAI(t, replies...)
 			cfg := providers[0].cfg(srv.URL)
 			cfg.Model = "gpt-test"
 			if tc.cfg != nil {
 				tc.cfg(&cfg)
 			}
 			a := New(cfg, nil, noWait)
-			_, err := ask(t, a, "hi")
+			if timed {
+				timeoutOn(t, a, fire)
+			}
+			err := a.Ask(context.Background(), Request{Text: "hi", Dir: "/work", Stdout: w, Environ: []string{}})
 			switch {
 			case tc.want == "" && err != nil:
 				t.Fatalf("error %v", err)

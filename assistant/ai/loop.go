@@ -364,7 +364,7 @@ func (t *turn) once(req chat.Request) (reply chat.Reply, streamed bool, err erro
 	defer cancel(nil)
 	// The timeout bounds the whole request, first byte to last: a model
 	// that never stops must not hold the shell.
-	timer := time.AfterFunc(t.a.cfg.Timeout, func() { cancel(errTimeout) })
+	timer := t.a.afterFunc(t.a.cfg.Timeout, func() { cancel(errTimeout) })
 	defer timer.Stop()
 	show := func(s string) {
 		if t.quiet {

@@ -104,7 +104,25 @@ func TestExecRuns(t *testing.T) {
 func TestExecTimeoutKillsGroup(t *testing.T) {
 	dir := t.TempDir()
 	r := yolo(t)
-	env := Env{Dir: dir, Run: testRun(dir)}
+	// The run's timeout (1s, asked for below) expires once the child has
+	// started: by the clock, a busy machine may end the run before sh has
+	// got there, and there would be no child to have killed.
+	started := filepath.Join(dir, "child.out")
+	run := func(ctx context.Context, req guarded.Request, w io.Writer) guarded.Result {
+		if req.Timeout != time.Second {
+			t.Errorf("run with timeout %v, want 1s", req.Timeout)
+		}
+		ctx, expire := context.WithCancelCause(ctx)
+		defer expire(nil)
+		go func() {
+			if testtime.Until(30*time.Second, func() bool { _, err := os.Stat(started); return err == nil }) {
+				expire(context.DeadlineExceeded)
+			}
+		}()
+		req.Timeout = 0
+		return testRun(dir)(ctx, req, w)
+	}
+	env := Env{Dir: dir, Run: run}
 	// The child is known by its name: in the sandbox's PID namespace its
 	// process ID is not the machine's.
 	child := fmt.Sprintf("./qsh-timeout-child-%d", time.Now().UnixNano())
@@ -117,7 +135,7 @@ func TestExecTimeoutKillsGroup(t *testing.T) {
 	if res.Success || !strings.Contains(res.Error, "timed out after 1s") || !strings.Contains(res.Output, "everything it started was killed") {
 		t.Errorf("got %+v", res)
 	}
-	if _, err := os.Stat(filepath.Join(dir, "child.out")); err != nil {
+	if _, err := os.Stat(started); err != nil {
 		t.Fatal(err)
 	}
 	if !testtime.Until(30*time.Second, func() bool { return !aliveNamed(child) }) {
