@@ -60,6 +60,11 @@ type job struct {
 	// that of the program of a pipeline's last command, which is $! of a
 	// pipeline.
 	first, last chan int
+	// fifo is closed when a redirection of the job is about to open a
+	// FIFO, which may wait until the shell itself opens the other end
+	// (cat <fifo & exec 3>fifo): $! cannot wait for its program then.
+	fifo     chan struct{}
+	fifoOnce sync.Once
 	// modes are the terminal's modes when it stopped, for fg; before
 	// the shell's, to restore when it stops or dies of a signal.
 	modes, before *term.State
@@ -222,7 +227,12 @@ func pidMax() int {
 
 // newJob makes a job; fg jobs are not listed unless they stop.
 func (t *jobTable) newJob(fg bool, text string) *job {
-	return &job{t: t, fg: fg, text: text, first: make(chan int, 1), last: make(chan int, 1)}
+	return &job{t: t, fg: fg, text: text, first: make(chan int, 1), last: make(chan int, 1), fifo: make(chan struct{})}
+}
+
+// openingFIFO says that the job is about to open a FIFO.
+func (j *job) openingFIFO() {
+	j.fifoOnce.Do(func() { close(j.fifo) })
 }
 
 // add lists j with the next free number; t.mu is held.

@@ -247,6 +247,11 @@ func (r *Runner) openFileRW(name string, flag int, clobber, read, write bool) (*
 			}
 		}
 	}
+	if j := r.job; j != nil && !j.fg {
+		if fi, err := os.Stat(path); err == nil && fi.Mode()&os.ModeNamedPipe != 0 {
+			j.openingFIFO()
+		}
+	}
 	rwc, err := r.openWithUmask(path, flag, 0o666)
 	if err != nil {
 		return nil, &varError{msg: name + ": " + errText(err)}

@@ -8,7 +8,6 @@ import (
 	"os"
 	"strings"
 	"sync"
-	"time"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -384,11 +383,11 @@ func (r *Runner) background(st *syntax.Stmt) {
 			}
 		}
 		if started != nil {
-			pid = startedPid(started, done, pid)
+			pid = j.startedPid(started, done, pid)
 		}
 	} else if last := lastOfPipeline(st); last != nil && !hasSubst(st) {
 		if _, simple := last.Cmd.(*syntax.CallExpr); simple {
-			pid = startedPid(j.last, done, pid)
+			pid = j.startedPid(j.last, done, pid)
 		}
 	}
 	r.lastBg = pid
@@ -402,19 +401,16 @@ func (r *Runner) background(st *syntax.Stmt) {
 
 // startedPid waits for a program's process ID or for the job to end, and
 // prefers the ID: a job that ends at once has sent it too, and select
-// would pick either at random. A job still opening its redirections after
-// pidWait may wait for the shell itself (cat <fifo & exec 3>fifo: bash's
-// fork returns at once, the child waits in open): $! is then the
-// stand-in, which kill and wait take all the same.
-func startedPid(started <-chan int, done <-chan struct{}, stand int) int {
-	timer := time.NewTimer(pidWait)
-	defer timer.Stop()
+// would pick either at random. A job opening a FIFO may be waiting for
+// the shell itself (cat <fifo & exec 3>fifo: bash's fork returns at once
+// and the child waits in open): $! is then the stand-in, which kill and
+// wait take all the same.
+func (j *job) startedPid(started <-chan int, done <-chan struct{}, stand int) int {
 	select {
 	case p := <-started:
 		return p
 	case <-done:
-	case <-timer.C:
-		return stand
+	case <-j.fifo:
 	}
 	select {
 	case p := <-started:
@@ -423,9 +419,6 @@ func startedPid(started <-chan int, done <-chan struct{}, stand int) int {
 		return stand
 	}
 }
-
-// pidWait bounds the wait for a background program's process ID.
-const pidWait = 2 * time.Second
 
 // onlyPrograms reports whether st only runs programs (a simple command, a
 // pipeline of them): once started they need nothing of the shell.
@@ -541,7 +534,7 @@ func (r *Runner) coproc(c *syntax.CoprocClause) {
 	})
 	pid := fake.pid
 	if _, simple := c.Stmt.Cmd.(*syntax.CallExpr); simple && !hasSubst(c.Stmt) {
-		pid = startedPid(j.first, done, pid)
+		pid = j.startedPid(j.first, done, pid)
 	}
 	// bash moves the four pipe ends to the highest free descriptors
 	// below 64 and keeps the first and the last: 63 and 60.
