@@ -261,6 +261,26 @@ func (a *Agent) export(req Request, arg string) error {
 	if h.Started.IsZero() {
 		h = conversation.Header{Dir: req.Dir, Provider: string(a.ep.Provider), Model: a.ep.Model}
 	}
+	// A link is followed, and a device or FIFO (/dev/stdout) written in
+	// place: renaming over either would replace it with a plain file.
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real
+	}
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
+		if err != nil {
+			return fmt.Errorf("/export: %v", err)
+		}
+		err = conversation.Markdown(f, h, msgs)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return fmt.Errorf("/export: %v", err)
+		}
+		fmt.Fprintf(req.Stdout, "wrote %s (%d messages)\n", arg, len(msgs))
+		return nil
+	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".qsh-export-*")
 	if err != nil {
 		return fmt.Errorf("/export: %v", err)

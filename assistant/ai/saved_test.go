@@ -8,11 +8,14 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/qsh-shell/qsh/assistant/ai/aitest"
 	"github.com/qsh-shell/qsh/assistant/ai/chat"
 	"github.com/qsh-shell/qsh/assistant/ai/conversation"
+	"github.com/qsh-shell/qsh/internal/testtime"
 )
 
 func TestSavedConversation(t *testing.T) {
@@ -94,6 +97,31 @@ func TestSavedConversation(t *testing.T) {
 	}
 	if strings.Contains(string(md), "supersecretvalue") {
 		t.Errorf("export has a secret:\n%s", md)
+	}
+	// A FIFO (as /dev/stdout may be) is written, not replaced by a file.
+	fifo := filepath.Join(t.TempDir(), "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	read := make(chan string, 1)
+	go func() {
+		b, _ := os.ReadFile(fifo)
+		read <- string(b)
+	}()
+	if out, err := askIn(b, "/export "+fifo); err != nil || !strings.Contains(out, "wrote "+fifo) {
+		t.Fatalf("/export to a FIFO: %q %v", out, err)
+	}
+	select {
+	case got := <-read:
+		if !strings.Contains(got, "## ? and what did I ask?") {
+			t.Errorf("the FIFO read:\n%s", got)
+		}
+	case <-time.After(testtime.Scaled(30 * time.Second)):
+		os.Remove(fifo)
+		t.Fatal("nothing was written to the FIFO")
+	}
+	if fi, err := os.Stat(fifo); err != nil || fi.Mode()&os.ModeNamedPipe == 0 {
+		t.Errorf("after /export the FIFO is %v (%v)", fi.Mode(), err)
 	}
 
 	// /reset starts another file.
