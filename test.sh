@@ -17,9 +17,10 @@ done
 # and node for the MCP server below; the sandbox's attack the user's real
 # tmux and ssh-agent, go through its proxy with curl, build a venv, and
 # run jails without user namespaces (unshare) and as nobody (setpriv);
-# script runs in capture's benchmarks, perl in the fzf tests: program:package.
+# script runs in capture's benchmarks, perl in the fzf tests, cc builds
+# bash's test suite's helpers: program:package.
 for pair in python3:python3 vim:vim less:less pgrep:procps node:nodejs npm:npm tmux:tmux ssh-agent:openssh-client \
-	curl:curl unshare:util-linux setpriv:util-linux perl:perl script:bsdutils; do
+	curl:curl cc:gcc unshare:util-linux setpriv:util-linux perl:perl script:bsdutils; do
 	command -v "${pair%%:*}" >/dev/null || missing+=("${pair#*:}")
 done
 # Tab through bash-completion (cmd/qsh/complete_e2e_test.go, shell's Tab
@@ -77,6 +78,22 @@ if command -v npm >/dev/null && ! [ -f "$npm_prefix/node_modules/bats-assert/pac
 		bats@1.13.0 bats-support@0.3.0 bats-assert@2.2.4
 fi
 export QSH_TEST_NPM_PREFIX=$npm_prefix
+# TestBashSuiteAgainstBash (cmd/qsh) runs bash's own test suite with qsh
+# standing in for bash: Debian's source of the bash installed here, pinned
+# by its checksum. Without it the test skips, so a failed download is said.
+suite=${XDG_CACHE_HOME:-$HOME/.cache}/qsh-test/bash-5.2.15
+if ! [ -f "$suite/tests/run-all" ]; then
+	tarball=$(mktemp)
+	if curl -fsSL --retry 3 -o "$tarball" http://deb.debian.org/debian/pool/main/b/bash/bash_5.2.15.orig.tar.gz &&
+		echo "7a315bc0e9d90713159e4390ec1096a41e4f33cd8cc3d1a749a8e5ad56600f51  $tarball" | sha256sum -c --quiet; then
+		mkdir -p "$(dirname "$suite")"
+		tar -xzf "$tarball" -C "$(dirname "$suite")"
+	else
+		echo "test.sh: could not fetch bash 5.2.15's source: TestBashSuiteAgainstBash skips"
+	fi
+	rm -f "$tarball"
+fi
+[ -f "$suite/tests/run-all" ] && export QSH_TEST_BASH_SUITE=$suite
 
 unformatted=$(gofmt -s -l .)
 if [ -n "$unformatted" ]; then
